@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Import-boundary lint: where code may run is said by its path (src/<process>/…), and this checks it.
+//   shared   imports only shared, and nothing of node:*, electron or the DOM
+//   renderer imports only renderer + shared          workers imports only workers + shared
+//   plugins  imports only plugins + workers + shared  main/preload import only themselves + shared
+//   `electron` at runtime only in shell files; `better-sqlite3` at runtime only in *-store.ts files.
+// Type-only imports (`import type`) do not load code and are exempt from the runtime rules.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const src = join(root, 'src');
+
+const allowed = {
+  shared: ['shared'],
+  renderer: ['renderer', 'shared'],
+  workers: ['workers', 'shared'],
+  plugins: ['plugins', 'workers', 'shared'],
+  main: ['main', 'shared'],
+  preload: ['preload', 'shared'],
+};
+const isShellFile = (rel) => rel === 'main/index.ts' || rel.startsWith('main/electron/') || rel.startsWith('preload/');
+const isStoreFile = (rel) => rel.endsWith('-store.ts');
+const isTest = (rel) => /\.test\.tsx?$/.test(rel);
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.(ts|tsx|mts)$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const importRe = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const problems = [];
+for (const file of walk(src)) {
+  const rel = relative(src, file).split(sep).join('/');
+  const proc = rel.split('/')[0];
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(importRe)) {
+    const typeOnly = Boolean(m[2]);
+    const spec = m[4] ?? m[5];
+    const line = text.slice(0, m.index).split('\n').length;
+    const where = `src/${rel}:${line}`;
+    if (spec.startsWith('.')) {
+      const target = relative(src, resolve(dirname(file), spec)).split(sep).join('/');
+      if (target.startsWith('..')) { problems.push(`${where} imports '${spec}', outside src/`); continue; }
+      const targetProc = target.split('/')[0];
+      if (!(allowed[proc] ?? []).includes(targetProc)) problems.push(`${where}: ${proc} may not import ${targetProc} ('${spec}')`);
+      continue;
+    }
+    if (typeOnly) continue;
+    if (proc === 'shared' && (spec.startsWith('node:') || spec === 'electron' || spec === 'better-sqlite3' || spec === 'ws')) {
+      problems.push(`${where}: shared must stay pure, but imports '${spec}'`);
+    }
+    if ((proc === 'renderer') && spec.startsWith('node:')) problems.push(`${where}: the renderer may not import '${spec}'`);
+    if (spec === 'electron' && !isShellFile(rel)) problems.push(`${where}: 'electron' is imported at runtime outside a shell file (use import type)`);
+    if (spec === 'better-sqlite3' && !isStoreFile(rel) && !isTest(rel)) problems.push(`${where}: 'better-sqlite3' is imported outside a *-store.ts file`);
+  }
+}
+
+if (problems.length) {
+  console.error(`Import boundaries broken (${problems.length}):\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('import boundaries: ok');

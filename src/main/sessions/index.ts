@@ -1,0 +1,3 @@
+export { SessionStore } from './session-store.ts';
+export type { ImportedSession, ListOptions, SessionStoreOptions } from './session-store.ts';
+export { SCHEMA_VERSION } from './migrations.ts';

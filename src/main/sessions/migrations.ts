@@ -1,0 +1,50 @@
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` records how many ran. Never edit a shipped
+ * migration: append a new one. Each runs in the same transaction as the version bump.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: sessions and their entry trees.
+  `
+  CREATE TABLE sessions (
+    id            TEXT PRIMARY KEY,
+    title         TEXT NOT NULL DEFAULT '',
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    leaf_id       TEXT,
+    message_count INTEGER NOT NULL DEFAULT 0,
+    preview       TEXT NOT NULL DEFAULT '',
+    cwd           TEXT
+  );
+  CREATE INDEX sessions_by_updated ON sessions(updated_at DESC);
+  CREATE TABLE entries (
+    seq        INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    id         TEXT NOT NULL,
+    parent_id  TEXT,
+    type       TEXT NOT NULL,
+    role       TEXT,
+    preview    TEXT NOT NULL DEFAULT '',
+    target_id  TEXT,
+    depth      INTEGER NOT NULL,
+    payload    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (session_id, id),
+    FOREIGN KEY (session_id, parent_id) REFERENCES entries(session_id, id)
+  );
+  CREATE INDEX entries_by_parent ON entries(session_id, parent_id);
+  `,
+  // 2: app-wide key/value settings and plugin on/off state.
+  `
+  CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE TABLE plugin_states (
+    plugin_id  TEXT PRIMARY KEY,
+    enabled    INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

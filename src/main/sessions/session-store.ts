@@ -1,0 +1,535 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import {
+  Entry,
+  entryPreview,
+  entryRole,
+  type EntryInput,
+  type Message,
+  type ModelContext,
+  type SessionSummary,
+  type TranscriptPage,
+  type TreeNode,
+} from '../../shared/sessions/index.ts';
+import { AmberError } from '../errors.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+
+type Db = Database.Database;
+
+interface SessionRow {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  leaf_id: string | null;
+  message_count: number;
+  preview: string;
+  cwd: string | null;
+}
+
+interface EntryRow {
+  seq: number;
+  id: string;
+  parent_id: string | null;
+  type: string;
+  depth: number;
+  payload: string;
+}
+
+export interface SessionStoreOptions {
+  /** Milliseconds a writer waits for another process's transaction before giving up. */
+  busyTimeoutMs?: number;
+  clock?: () => number;
+  newId?: () => string;
+}
+
+export interface ListOptions {
+  query?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ImportedSession {
+  id?: string;
+  title?: string;
+  cwd?: string | null;
+  createdAt?: number;
+  entries: Entry[];
+  leafId: string | null;
+}
+
+const defaultNewId = (): string => randomUUID().replaceAll('-', '').slice(0, 12);
+
+function toSummary(row: SessionRow): SessionSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    leafId: row.leaf_id,
+    messageCount: row.message_count,
+    preview: row.preview,
+    cwd: row.cwd,
+  };
+}
+
+function describe(error: z.ZodError): string {
+  return z.prettifyError(error).replace(/\n+/g, '; ');
+}
+
+/** Messages a failed or aborted reply leaves in the tree are never sent to a model again. */
+function reachesModel(message: Message): boolean {
+  if (message.role !== 'assistant') return true;
+  const stop = (message as { stopReason?: string }).stopReason;
+  return stop !== 'error' && stop !== 'aborted';
+}
+
+/**
+ * Sessions as trees of entries in one SQLite file. Every write is one transaction; payloads are
+ * validated on write and on read. Safe to share a file between processes (WAL, busy timeout, leaf
+ * read and moved inside an IMMEDIATE transaction).
+ */
+export class SessionStore {
+  readonly #db: Db;
+  readonly #clock: () => number;
+  readonly #newId: () => string;
+  readonly #q: ReturnType<typeof prepare>;
+
+  static open(file: string, options: SessionStoreOptions = {}): SessionStore {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+      migrate(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return new SessionStore(db, options);
+  }
+
+  private constructor(db: Db, options: SessionStoreOptions) {
+    this.#db = db;
+    this.#clock = options.clock ?? Date.now;
+    this.#newId = options.newId ?? defaultNewId;
+    this.#q = prepare(db);
+  }
+
+  get schemaVersion(): number {
+    return this.#db.pragma('user_version', { simple: true }) as number;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  // ── sessions ────────────────────────────────────────────────────────────
+
+  create(options: { title?: string; cwd?: string | null; id?: string } = {}): SessionSummary {
+    const now = this.#clock();
+    const id = options.id ?? randomUUID();
+    try {
+      this.#q.insertSession.run({ id, title: options.title ?? '', now, cwd: options.cwd ?? null });
+    } catch (e) {
+      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `A session with id ${id} already exists.`);
+      throw e;
+    }
+    return this.get(id);
+  }
+
+  get(sessionId: string): SessionSummary {
+    return toSummary(this.#session(sessionId));
+  }
+
+  list(options: ListOptions = {}): SessionSummary[] {
+    const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
+    const offset = Math.max(0, options.offset ?? 0);
+    const query = options.query?.trim();
+    const rows = query
+      ? (this.#q.searchSessions.all({ pattern: `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset }) as SessionRow[])
+      : (this.#q.listSessions.all({ limit, offset }) as SessionRow[]);
+    return rows.map(toSummary);
+  }
+
+  count(): number {
+    return (this.#q.countSessions.get() as { n: number }).n;
+  }
+
+  rename(sessionId: string, title: string): SessionSummary {
+    const clean = title.trim();
+    if (!clean) throw new AmberError('invalid_input', 'A session title cannot be empty.');
+    const info = this.#q.renameSession.run({ id: sessionId, title: clean.slice(0, 200), now: this.#clock() });
+    if (info.changes === 0) throw this.#missing(sessionId);
+    return this.get(sessionId);
+  }
+
+  delete(sessionId: string): void {
+    this.#db.transaction(() => {
+      this.#session(sessionId);
+      this.#q.deleteEntries.run(sessionId);
+      this.#q.deleteSession.run(sessionId);
+    }).immediate();
+  }
+
+  // ── entries ─────────────────────────────────────────────────────────────
+
+  /** Appends under the session's leaf and moves the leaf to the new entry. */
+  append(sessionId: string, input: EntryInput): Entry {
+    return this.#db.transaction(() => {
+      const session = this.#session(sessionId);
+      return this.#insert(session, input, session.leaf_id);
+    }).immediate();
+  }
+
+  /** Appends several entries in order, each under the previous one, in one transaction. */
+  appendMany(sessionId: string, inputs: EntryInput[]): Entry[] {
+    return this.#db.transaction(() => {
+      let session = this.#session(sessionId);
+      const out: Entry[] = [];
+      for (const input of inputs) {
+        const entry = this.#insert(session, input, session.leaf_id);
+        session = { ...session, leaf_id: entry.id };
+        out.push(entry);
+      }
+      return out;
+    }).immediate();
+  }
+
+  /** Moves the leaf so that the next append forks from `entryId` (null: the next append starts a new root). */
+  branch(sessionId: string, entryId: string | null): void {
+    this.#db.transaction(() => {
+      this.#session(sessionId);
+      if (entryId !== null) this.#row(sessionId, entryId);
+      this.#q.setLeaf.run({ id: sessionId, leaf: entryId, now: this.#clock() });
+    }).immediate();
+  }
+
+  leaf(sessionId: string): string | null {
+    return this.#session(sessionId).leaf_id;
+  }
+
+  entry(sessionId: string, entryId: string): Entry {
+    return this.#parse(this.#row(sessionId, entryId));
+  }
+
+  children(sessionId: string, entryId: string | null): string[] {
+    this.#session(sessionId);
+    const rows = (entryId === null ? this.#q.roots.all(sessionId) : this.#q.children.all(sessionId, entryId)) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** The entry's siblings (itself included) in creation order, and its position among them. */
+  siblings(sessionId: string, entryId: string): { ids: string[]; index: number } {
+    const row = this.#row(sessionId, entryId);
+    const ids = this.children(sessionId, row.parent_id);
+    return { ids, index: ids.indexOf(entryId) };
+  }
+
+  /** The newest leaf below `entryId`, following the most recent child at each step (for sibling switching). */
+  newestLeafUnder(sessionId: string, entryId: string): string {
+    this.#row(sessionId, entryId);
+    let current = entryId;
+    for (;;) {
+      const next = this.#q.newestChild.get(sessionId, current) as { id: string } | undefined;
+      if (!next) return current;
+      current = next.id;
+    }
+  }
+
+  /** The whole tree, compactly, in creation order; labels resolved (the newest label on a target wins). */
+  tree(sessionId: string): TreeNode[] {
+    this.#session(sessionId);
+    const labels = new Map<string, string | null>();
+    for (const row of this.#q.labels.iterate(sessionId) as Iterable<{ target_id: string; payload: string }>) {
+      const label = (JSON.parse(row.payload) as { label?: unknown }).label;
+      labels.set(row.target_id, typeof label === 'string' && label ? label : null);
+    }
+    const nodes: TreeNode[] = [];
+    for (const r of this.#q.treeRows.iterate(sessionId) as Iterable<{ id: string; parent_id: string | null; type: string; role: string | null; preview: string }>) {
+      nodes.push({ id: r.id, parentId: r.parent_id, type: r.type, role: r.role, preview: r.preview, label: labels.get(r.id) ?? null });
+    }
+    return nodes;
+  }
+
+  /** Entries from the root to `leafId` (default: the session's leaf). Walks the whole path: prefer page/context. */
+  path(sessionId: string, leafId?: string | null): Entry[] {
+    const start = leafId === undefined ? this.leaf(sessionId) : leafId;
+    if (start === null) return [];
+    return (this.#q.walkUp.all({ session: sessionId, id: start, limit: -1 }) as EntryRow[]).reverse().map((r) => this.#parse(r));
+  }
+
+  /** A page of the current branch, from `before` (exclusive; default: from the leaf) up toward the root. */
+  page(sessionId: string, options: { before?: string | null; limit?: number } = {}): TranscriptPage {
+    const leafId = this.leaf(sessionId);
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
+    let start: string | null = leafId;
+    if (options.before) start = this.#row(sessionId, options.before).parent_id;
+    if (start === null) return { entries: [], before: null, leafId };
+    const rows = this.#q.walkUp.all({ session: sessionId, id: start, limit: limit + 1 }) as EntryRow[];
+    const more = rows.length > limit;
+    const pageRows = more ? rows.slice(0, limit) : rows;
+    const entries = pageRows.reverse().map((r) => this.#parse(r));
+    return { entries, before: more ? entries[0]!.id : null, leafId };
+  }
+
+  /**
+   * The context for the model at `leafId` (default: the leaf): the path cut at the newest compaction on
+   * it — its summary, then the entries from its first kept entry on. Walks no further than that cut.
+   */
+  context(sessionId: string, leafId?: string | null): ModelContext {
+    const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
+    const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null };
+    if (leaf === null) return empty;
+    this.#row(sessionId, leaf);
+
+    const after: Entry[] = []; // newer than the compaction, nearest first
+    const kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
+    let compaction: Extract<Entry, { type: 'compaction' }> | null = null;
+    let reachedFirstKept = false;
+    let current: string | null = leaf;
+    let model: ModelContext['model'] = null;
+    let thinkingLevel: string | null = null;
+    while (current !== null && !reachedFirstKept) {
+      const row = this.#q.entry.get(sessionId, current) as EntryRow | undefined;
+      if (!row) throw new AmberError('internal', `Entry ${current} is missing from session ${sessionId}; the tree is damaged.`);
+      const entry = this.#parse(row);
+      if (!model && entry.type === 'model_change') model = { provider: entry.provider, modelId: entry.modelId };
+      if (thinkingLevel === null && entry.type === 'thinking_level_change') thinkingLevel = entry.thinkingLevel;
+      if (compaction === null) {
+        if (entry.type === 'compaction') compaction = entry;
+        else after.push(entry);
+      } else if (entry.type !== 'compaction') {
+        kept.push(entry);
+      }
+      reachedFirstKept = compaction !== null && entry.id === compaction.firstKeptEntryId;
+      current = row.parent_id;
+    }
+    if (compaction !== null && !reachedFirstKept) {
+      throw new AmberError('internal', `Compaction ${compaction.id} keeps entry ${compaction.firstKeptEntryId}, which is not on its path.`);
+    }
+    // Model and thinking level may have been set before the cut: look further up, reading types only.
+    if ((!model || thinkingLevel === null) && current !== null) {
+      const found = this.#settingsAbove(sessionId, current, !model, thinkingLevel === null);
+      model ??= found.model;
+      thinkingLevel ??= found.thinkingLevel;
+    }
+
+    const entries: Entry[] = compaction !== null ? [compaction] : [];
+    for (const entry of [...kept.reverse(), ...after.reverse()]) {
+      if (entry.type === 'message' && !reachesModel(entry.message)) continue;
+      if (entry.type === 'message' || entry.type === 'custom_message' || entry.type === 'branch_summary') entries.push(entry);
+    }
+    const messages = entries.map((e): Message => {
+      switch (e.type) {
+        case 'message':
+          return e.message;
+        case 'compaction':
+          return { role: 'user', content: `The conversation so far, summarised:\n\n${e.summary}` };
+        case 'branch_summary':
+          return { role: 'user', content: `A branch explored earlier, summarised:\n\n${e.summary}` };
+        case 'custom_message':
+          return { role: 'user', content: e.content };
+        default:
+          throw new AmberError('internal', `Entry type ${e.type} does not reach the model.`);
+      }
+    });
+    return { leafId: leaf, entries, messages, model, thinkingLevel };
+  }
+
+  /** Imports a whole session (ids, tree shape and leaf kept) in one transaction: all or nothing. */
+  importSession(data: ImportedSession): SessionSummary {
+    return this.#db.transaction(() => {
+      const now = this.#clock();
+      const id = data.id ?? randomUUID();
+      if (this.#q.session.get(id)) throw new AmberError('conflict', `A session with id ${id} already exists; import it as a new session instead.`);
+      this.#q.insertSession.run({ id, title: data.title ?? '', now: data.createdAt ?? now, cwd: data.cwd ?? null });
+      let session = this.#session(id);
+      for (const entry of data.entries) {
+        const { id: entryId, parentId, timestamp, ...rest } = entry;
+        const written = this.#insert(session, { ...rest, id: entryId, timestamp } as EntryInput, parentId);
+        session = { ...session, leaf_id: written.id };
+      }
+      if (data.leafId !== null) this.#row(id, data.leafId);
+      this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
+      return this.get(id);
+    }).immediate();
+  }
+
+  // ── settings and plugin state (small tables that live beside the sessions) ──
+
+  getSetting(key: string): string | null {
+    return (this.#q.getSetting.get(key) as { value: string } | undefined)?.value ?? null;
+  }
+
+  setSetting(key: string, value: string | null): void {
+    if (value === null) this.#q.deleteSetting.run(key);
+    else this.#q.setSetting.run(key, value);
+  }
+
+  pluginStates(): Map<string, boolean> {
+    const rows = this.#q.pluginStates.all() as { plugin_id: string; enabled: number }[];
+    return new Map(rows.map((r) => [r.plugin_id, r.enabled === 1]));
+  }
+
+  setPluginState(pluginId: string, enabled: boolean): void {
+    this.#q.setPluginState.run(pluginId, enabled ? 1 : 0, this.#clock());
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────
+
+  #insert(session: SessionRow, input: EntryInput, parentId: string | null): Entry {
+    const now = this.#clock();
+    const candidate = { ...input, id: input.id ?? this.#newId(), parentId, timestamp: input.timestamp ?? new Date(now).toISOString() };
+    const parsed = Entry.safeParse(candidate);
+    if (!parsed.success) {
+      const type = (input as { type?: unknown }).type;
+      throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describe(parsed.error)}`);
+    }
+    const entry = parsed.data;
+    let depth = 0;
+    if (parentId !== null) {
+      const parent = this.#q.entryDepth.get(session.id, parentId) as { depth: number } | undefined;
+      if (!parent) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${session.id}.`);
+      depth = parent.depth + 1;
+    }
+    if (entry.type === 'label' && !this.#q.entryDepth.get(session.id, entry.targetId)) {
+      throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${session.id}.`);
+    }
+    const preview = entryPreview(entry);
+    try {
+      this.#q.insertEntry.run({
+        session: session.id,
+        id: entry.id,
+        parent: parentId,
+        type: entry.type,
+        role: entryRole(entry),
+        preview,
+        target: entry.type === 'label' ? entry.targetId : null,
+        depth,
+        payload: JSON.stringify(entry),
+        now,
+      });
+    } catch (e) {
+      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${session.id}.`);
+      throw e;
+    }
+    const isMessage = entry.type === 'message';
+    const firstUserText = isMessage && entry.message.role === 'user' && session.preview === '' ? preview : null;
+    const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
+    this.#q.afterAppend.run({ id: session.id, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
+    return entry;
+  }
+
+  #settingsAbove(sessionId: string, fromId: string, wantModel: boolean, wantThinking: boolean) {
+    const out: { model: ModelContext['model']; thinkingLevel: string | null } = { model: null, thinkingLevel: null };
+    const types = [wantModel ? 'model_change' : null, wantThinking ? 'thinking_level_change' : null].filter(Boolean);
+    for (const row of this.#q.walkUpTyped.iterate({ session: sessionId, id: fromId }) as Iterable<{ type: string; payload: string | null }>) {
+      if (!types.includes(row.type) || row.payload === null) continue;
+      const entry = this.#parse({ payload: row.payload } as EntryRow);
+      if (entry.type === 'model_change' && !out.model) out.model = { provider: entry.provider, modelId: entry.modelId };
+      if (entry.type === 'thinking_level_change' && out.thinkingLevel === null) out.thinkingLevel = entry.thinkingLevel;
+      if ((!wantModel || out.model) && (!wantThinking || out.thinkingLevel !== null)) break;
+    }
+    return out;
+  }
+
+  #parse(row: EntryRow): Entry {
+    const parsed = Entry.safeParse(JSON.parse(row.payload));
+    if (!parsed.success) throw new AmberError('internal', `Stored entry ${row.id} does not match its schema: ${describe(parsed.error)}`);
+    return parsed.data;
+  }
+
+  #session(sessionId: string): SessionRow {
+    const row = this.#q.session.get(sessionId) as SessionRow | undefined;
+    if (!row) throw this.#missing(sessionId);
+    return row;
+  }
+
+  #row(sessionId: string, entryId: string): EntryRow {
+    const row = this.#q.entry.get(sessionId, entryId) as EntryRow | undefined;
+    if (!row) throw new AmberError('not_found', `Entry ${entryId} is not in session ${sessionId}.`);
+    return row;
+  }
+
+  #missing(sessionId: string): AmberError {
+    return new AmberError('not_found', `Session ${sessionId} does not exist (it may have been deleted).`);
+  }
+}
+
+function migrate(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new AmberError('unavailable', `This data was written by a newer Amber (schema ${version}; this one knows ${SCHEMA_VERSION}). Update Amber to open it.`);
+  }
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}
+
+const ENTRY_COLS = 'seq, id, parent_id, type, depth, payload';
+
+function prepare(db: Db) {
+  return {
+    insertSession: db.prepare(`INSERT INTO sessions (id, title, created_at, updated_at, cwd) VALUES (@id, @title, @now, @now, @cwd)`),
+    session: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
+    listSessions: db.prepare(`SELECT * FROM sessions ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
+    searchSessions: db.prepare(
+      `SELECT * FROM sessions WHERE title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
+       OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\')
+       ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
+    ),
+    countSessions: db.prepare(`SELECT count(*) AS n FROM sessions`),
+    renameSession: db.prepare(`UPDATE sessions SET title = @title, updated_at = @now WHERE id = @id`),
+    deleteEntries: db.prepare(`DELETE FROM entries WHERE session_id = ?`),
+    deleteSession: db.prepare(`DELETE FROM sessions WHERE id = ?`),
+    setLeaf: db.prepare(`UPDATE sessions SET leaf_id = @leaf, updated_at = @now WHERE id = @id`),
+    afterAppend: db.prepare(
+      `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = message_count + @messages,
+         preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
+    ),
+    insertEntry: db.prepare(
+      `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, payload, created_at)
+       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @payload, @now)`,
+    ),
+    entry: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? AND id = ?`),
+    entryDepth: db.prepare(`SELECT depth FROM entries WHERE session_id = ? AND id = ?`),
+    roots: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id IS NULL ORDER BY seq`),
+    children: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq`),
+    newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
+    labels: db.prepare(`SELECT target_id, payload FROM entries WHERE session_id = ? AND type = 'label' ORDER BY seq`),
+    treeRows: db.prepare(`SELECT id, parent_id, type, role, preview FROM entries WHERE session_id = ? ORDER BY seq`),
+    // From an entry up toward the root, nearest first; LIMIT -1 walks the whole path.
+    walkUp: db.prepare(
+      `WITH RECURSIVE up(seq, id, parent_id, type, depth, payload) AS (
+         SELECT ${ENTRY_COLS} FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.payload FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+       ) SELECT * FROM up LIMIT @limit`,
+    ),
+    walkUpTyped: db.prepare(
+      `WITH RECURSIVE up(id, parent_id, type) AS (
+         SELECT id, parent_id, type FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT e.id, e.parent_id, e.type FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+       ) SELECT up.type, CASE WHEN up.type IN ('model_change', 'thinking_level_change')
+           THEN (SELECT payload FROM entries WHERE session_id = @session AND id = up.id) END AS payload FROM up`,
+    ),
+    getSetting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
+    setSetting: db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
+    deleteSetting: db.prepare(`DELETE FROM settings WHERE key = ?`),
+    pluginStates: db.prepare(`SELECT plugin_id, enabled FROM plugin_states`),
+    setPluginState: db.prepare(
+      `INSERT INTO plugin_states (plugin_id, enabled, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT(plugin_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
+    ),
+  };
+}

@@ -1,0 +1,6 @@
+export * from './entry.ts';
+export * from './session-summary.ts';
+export * from './tree-node.ts';
+export * from './transcript-page.ts';
+export type { ModelContext } from './model-context.ts';
+export * from './entry-preview.ts';

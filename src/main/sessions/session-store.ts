@@ -257,6 +257,12 @@ export class SessionStore {
     return nodes;
   }
 
+  /** Every entry of a session in creation order (parents before children); for export. */
+  *allEntries(sessionId: string): Generator<Entry> {
+    this.#session(sessionId);
+    for (const row of this.#q.allEntries.iterate(sessionId) as Iterable<EntryRow>) yield this.#parse(row);
+  }
+
   /** Entries from the root to `leafId` (default: the session's leaf). Walks the whole path: prefer page/context. */
   path(sessionId: string, leafId?: string | null): Entry[] {
     const start = leafId === undefined ? this.leaf(sessionId) : leafId;
@@ -506,6 +512,7 @@ function prepare(db: Db) {
     children: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq`),
     newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
     labels: db.prepare(`SELECT target_id, payload FROM entries WHERE session_id = ? AND type = 'label' ORDER BY seq`),
+    allEntries: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq`),
     treeRows: db.prepare(`SELECT id, parent_id, type, role, preview FROM entries WHERE session_id = ? ORDER BY seq`),
     // From an entry up toward the root, nearest first; LIMIT -1 walks the whole path.
     walkUp: db.prepare(

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { AssistantMessage, Message } from '../sessions/entry.ts';
+import type { ToolSpec } from '../tools/tool-spec.ts';
+
+/** A model a provider offers; prices are US dollars per million tokens. */
+export const ModelInfo = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  contextWindow: z.number().int().positive(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  reasoning: z.boolean().default(false),
+  pricing: z
+    .object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().default(0), cacheWrite: z.number().nonnegative().default(0) })
+    .default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+});
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+/** One call to a model. */
+export interface ProviderRequest {
+  model: ModelInfo;
+  systemPrompt: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  thinkingLevel?: string | null;
+  maxTokens?: number;
+}
+
+/** Why a call failed, as far as the agent loop needs to know (overflow ⇒ compact and retry once). */
+export const ProviderErrorKind = z.enum(['context_overflow', 'rate_limit', 'auth', 'bad_request', 'server', 'network', 'bad_stream', 'aborted', 'blocked', 'unknown']);
+export type ProviderErrorKind = z.infer<typeof ProviderErrorKind>;
+
+/**
+ * What a provider stream yields. A stream never throws: it ends with exactly one `done` or `error`, whose
+ * message is complete (text, thinking and tool calls assembled; usage and cost filled in). An `error`'s
+ * message has stopReason 'error' or 'aborted' and an errorMessage a person can act on.
+ */
+export type ProviderEvent =
+  | { type: 'start' }
+  | { type: 'text_delta'; delta: string }
+  | { type: 'thinking_delta'; delta: string }
+  | { type: 'toolcall_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'done'; message: AssistantMessage }
+  | { type: 'error'; kind: ProviderErrorKind; message: AssistantMessage };
+
+export type StreamFn = (request: ProviderRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;

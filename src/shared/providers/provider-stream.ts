@@ -42,4 +42,11 @@ export type ProviderEvent =
   | { type: 'done'; message: AssistantMessage }
   | { type: 'error'; kind: ProviderErrorKind; message: AssistantMessage };
 
-export type StreamFn = (request: ProviderRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;
+/** The part of AbortSignal a stream uses (shared code has neither DOM nor Node types). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+export type StreamFn = (request: ProviderRequest, signal: AbortSignalLike) => AsyncIterable<ProviderEvent>;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Entry } from '../sessions/entry.ts';
+
+const base = { sessionId: z.string(), runId: z.string() };
+
+export const AgentEndReason = z.enum(['stop', 'aborted', 'error', 'max_iterations', 'loop_detected', 'recovery_stop', 'blocked']);
+export type AgentEndReason = z.infer<typeof AgentEndReason>;
+
+export const MessageDelta = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('thinking'), text: z.string() }),
+  z.object({ kind: z.literal('toolcall'), index: z.number().int(), id: z.string().optional(), name: z.string().optional(), argumentsDelta: z.string() }),
+]);
+export type MessageDelta = z.infer<typeof MessageDelta>;
+
+/** What a run tells the renderer and plugins, in order. Entries carried here are already persisted. */
+export const AgentEvent = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('agent_start') }),
+  z.object({ ...base, type: z.literal('turn_start'), turn: z.number().int() }),
+  z.object({ ...base, type: z.literal('message_start'), role: z.literal('assistant') }),
+  z.object({ ...base, type: z.literal('message_update'), delta: MessageDelta }),
+  z.object({ ...base, type: z.literal('message_end'), entry: Entry }),
+  z.object({ ...base, type: z.literal('tool_execution_start'), toolCallId: z.string(), toolName: z.string(), args: z.unknown() }),
+  z.object({ ...base, type: z.literal('tool_execution_update'), toolCallId: z.string(), text: z.string() }),
+  z.object({ ...base, type: z.literal('tool_execution_end'), toolCallId: z.string(), status: z.enum(['ok', 'error', 'denied']), entry: Entry }),
+  /** Any other entry the run persisted: the user prompt, steering and follow-up messages, compactions. */
+  z.object({ ...base, type: z.literal('entry_appended'), entry: Entry }),
+  z.object({ ...base, type: z.literal('turn_end'), turn: z.number().int() }),
+  z.object({ ...base, type: z.literal('agent_end'), reason: AgentEndReason, error: z.string().optional() }),
+  /** The run is over and every write is done: the session may be read or run again. */
+  z.object({ ...base, type: z.literal('agent_settled') }),
+]);
+export type AgentEvent = z.infer<typeof AgentEvent>;

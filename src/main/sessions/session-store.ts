@@ -125,6 +125,11 @@ export class SessionStore {
     return this.#db.pragma('user_version', { simple: true }) as number;
   }
 
+  /** SQLite's own integrity check: 'ok' for a sound file. */
+  pragmaIntegrity(): string {
+    return this.#db.pragma('integrity_check', { simple: true }) as string;
+  }
+
   close(): void {
     if (this.#db.open) this.#db.close();
   }

@@ -1,1 +1,2 @@
 export * from './agent-event.ts';
+export * from './tool-policy.ts';

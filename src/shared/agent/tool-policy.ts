@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * How freely a session's tools run: read (only read-only tools), write (writes inside the workspace run,
+ * anything else asks), yolo (everything runs). Stored deny rules apply in every mode.
+ */
+export const PolicyMode = z.enum(['read', 'write', 'yolo']);
+export type PolicyMode = z.infer<typeof PolicyMode>;
+
+/** A stored rule: allow or deny one tool, one folder (absolute path), or one tool inside one folder. */
+export const PolicyRule = z
+  .object({
+    effect: z.enum(['allow', 'deny']),
+    tool: z.string().min(1).optional(),
+    folder: z.string().min(1).optional(),
+  })
+  .refine((r) => r.tool !== undefined || r.folder !== undefined, 'a rule names a tool, a folder or both');
+export type PolicyRule = z.infer<typeof PolicyRule>;
+
+export const PolicyRules = z.array(PolicyRule);
+export type PolicyRules = z.infer<typeof PolicyRules>;
+
+/** What the user is asked before a tool runs; one question per scope (session, tool, folder). */
+export const ApprovalQuestion = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  toolName: z.string(),
+  toolCallId: z.string(),
+  args: z.unknown(),
+  /** The folder the call touches (absolute), or null when it names no path. */
+  folder: z.string().nullable(),
+  /** Why the policy asks, as a sentence. */
+  reason: z.string(),
+});
+export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
+
+/** `always_tool` and `always_folder` grant the scope for the rest of the session in this process. */
+export const ApprovalAnswer = z.enum(['once', 'always_tool', 'always_folder', 'deny']);
+export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;

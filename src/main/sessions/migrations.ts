@@ -26,6 +26,10 @@ export const MIGRATIONS: readonly string[] = [
     preview    TEXT NOT NULL DEFAULT '',
     target_id  TEXT,
     depth      INTEGER NOT NULL,
+    -- The newest model_change / thinking_level_change on this entry's path (itself included), so the
+    -- context finds the model without walking to the root.
+    model_ref    TEXT,
+    thinking_ref TEXT,
     payload    TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     UNIQUE (session_id, id),

@@ -40,14 +40,14 @@ export type StopReason = z.infer<typeof StopReason>;
 
 export const UserMessage = z.looseObject({
   role: z.literal('user'),
-  content: z.union([z.string(), z.array(z.union([TextContent, ImageContent]))]),
+  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [TextContent, ImageContent]))]),
   timestamp: z.number().optional(),
 });
 export type UserMessage = z.infer<typeof UserMessage>;
 
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
-  content: z.array(z.union([TextContent, ThinkingContent, ToolCall])),
+  content: z.array(z.discriminatedUnion('type', [TextContent, ThinkingContent, ToolCall])),
   provider: z.string().optional(),
   model: z.string().optional(),
   usage: Usage.optional(),
@@ -61,7 +61,7 @@ export const ToolResultMessage = z.looseObject({
   role: z.literal('toolResult'),
   toolCallId: z.string(),
   toolName: z.string(),
-  content: z.array(z.union([TextContent, ImageContent])),
+  content: z.array(z.discriminatedUnion('type', [TextContent, ImageContent])),
   isError: z.boolean(),
   /** Amber's finer outcome; pi only knows isError. */
   status: z.enum(['ok', 'error', 'denied']).optional(),
@@ -72,7 +72,8 @@ export type ToolResultMessage = z.infer<typeof ToolResultMessage>;
 /** Messages from extensions and other roles pi knows (bashExecution, custom, …): kept as they are. */
 export const OtherMessage = z.looseObject({ role: z.string().refine((r) => !['user', 'assistant', 'toolResult'].includes(r)) });
 
-export const Message = z.union([UserMessage, AssistantMessage, ToolResultMessage, OtherMessage]);
+// Discriminated first (fast, precise errors); other roles fall through to the loose shape.
+export const Message = z.union([z.discriminatedUnion('role', [UserMessage, AssistantMessage, ToolResultMessage]), OtherMessage]);
 export type Message = z.infer<typeof Message>;
 
 const base = {

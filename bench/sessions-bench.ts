@@ -1,0 +1,191 @@
+// `npm run bench:sessions -- N`: the session store at N entries. Builds a realistic session (the leaf jumps
+// back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
+// sessions, then measures in a fresh process: open, context, switch, 1,000 durable appends, newest page,
+// tree, list, heap. The last line of output is one JSON object.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type EntryInput, SessionStore } from '../src/main/sessions/index.ts';
+
+const SEED = 0x5eed;
+
+/** Small deterministic PRNG so every run builds the same tree. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const words = 'the a model tool session branch read file returns value error context token stream plugin user asks answer code function test'.split(' ');
+function text(rand: () => number, n: number): string {
+  let out = '';
+  for (let i = 0; i < n; i++) out += `${words[Math.floor(rand() * words.length)]} `;
+  return out.trim();
+}
+
+function messageAt(i: number, rand: () => number): EntryInput {
+  switch (i % 4) {
+    case 0:
+      return { type: 'message', message: { role: 'user', content: text(rand, 30), timestamp: i } };
+    case 1:
+      return {
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: text(rand, 20) },
+            { type: 'text', text: text(rand, 60) },
+            { type: 'toolCall', id: `call_${i}`, name: 'read', arguments: { path: `src/file-${i % 97}.ts` } },
+          ],
+          provider: 'openai',
+          model: 'gpt-bench',
+          usage: { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0, totalTokens: 1500 },
+          stopReason: 'toolUse',
+          timestamp: i,
+        },
+      };
+    case 2:
+      return {
+        type: 'message',
+        message: { role: 'toolResult', toolCallId: `call_${i - 1}`, toolName: 'read', content: [{ type: 'text', text: text(rand, 150) }], isError: false, timestamp: i },
+      };
+    default:
+      return {
+        type: 'message',
+        message: { role: 'assistant', content: [{ type: 'text', text: text(rand, 80) }], provider: 'openai', model: 'gpt-bench', stopReason: 'stop', timestamp: i },
+      };
+  }
+}
+
+function build(file: string, n: number): { sessionId: string; midId: string; write_ms: number } {
+  const rand = rng(SEED);
+  const store = SessionStore.open(file);
+  const session = store.create({ title: `bench ${n}` });
+  const parents = new Map<string, string | null>();
+  const ids: string[] = [];
+  let leaf: string | null = null;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    let input: EntryInput;
+    if (i > 0 && i % 500 === 0) {
+      // Keep the last ~20 entries of the current path.
+      let kept = leaf!;
+      for (let k = 0; k < 20 && parents.get(kept); k++) kept = parents.get(kept)!;
+      input = { type: 'compaction', summary: text(rand, 120), firstKeptEntryId: kept, tokensBefore: 90_000 };
+    } else if (i > 0 && i % 997 === 0) {
+      input = { type: 'model_change', provider: 'openai', modelId: `gpt-bench-${i}` };
+    } else if (i > 0 && i % 301 === 0) {
+      input = { type: 'label', targetId: ids[Math.floor(rand() * ids.length)]!, label: text(rand, 2) };
+    } else {
+      input = messageAt(i, rand);
+    }
+    if (i > 0 && i % 50 === 0) {
+      // Jump back to an earlier entry of the current path (an edit or a regenerate), so the next append forks.
+      let back = leaf!;
+      const steps = 1 + Math.floor(rand() * 30);
+      for (let k = 0; k < steps && parents.get(back); k++) back = parents.get(back)!;
+      store.branch(session.id, back);
+      leaf = back;
+    }
+    const entry = store.append(session.id, input);
+    parents.set(entry.id, leaf);
+    ids.push(entry.id);
+    leaf = entry.id;
+  }
+  const write_ms = performance.now() - t0;
+  // 1,000 more small sessions to list.
+  for (let s = 0; s < 1000; s++) {
+    const other = store.create({ title: `other ${s}` });
+    store.append(other.id, { type: 'message', message: { role: 'user', content: text(rand, 12) } });
+  }
+  // Touch the big session last so it is the one a user would reopen.
+  store.branch(session.id, leaf);
+  store.close();
+  return { sessionId: session.id, midId: ids[Math.floor(ids.length / 2)]!, write_ms };
+}
+
+/** Runs in a fresh process: everything a user does after a restart. */
+function measure(file: string, sessionId: string, midId: string): Record<string, number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let t = performance.now();
+  const store = SessionStore.open(file);
+  const leaf = store.leaf(sessionId);
+  const open_ms = performance.now() - t;
+
+  t = performance.now();
+  const ctx = store.context(sessionId);
+  const context_ms = performance.now() - t;
+
+  gc?.();
+  const heap_mb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024 + heapBefore / 1024 / 1024;
+
+  t = performance.now();
+  store.branch(sessionId, midId);
+  const switched = store.context(sessionId);
+  const switch_ms = performance.now() - t;
+  store.branch(sessionId, leaf);
+
+  t = performance.now();
+  for (let i = 0; i < 1000; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `more ${i}` } });
+  const append1000_ms = performance.now() - t;
+
+  t = performance.now();
+  const page = store.page(sessionId, { limit: 100 });
+  const page_ms = performance.now() - t;
+
+  t = performance.now();
+  const tree = store.tree(sessionId);
+  const tree_ms = performance.now() - t;
+
+  t = performance.now();
+  const listed = store.list({ limit: 1000 });
+  const list1000_ms = performance.now() - t;
+  store.close();
+
+  if (ctx.entries.length === 0 || switched.entries.length === 0 || page.entries.length !== 100 || listed.length !== 1000 || tree.length === 0) {
+    throw new Error('the benchmark read back less than it wrote');
+  }
+  return { open_ms, context_ms, context_entries: ctx.entries.length, switch_ms, append1000_ms, page_ms, tree_ms, tree_nodes: tree.length, list1000_ms, heap_mb };
+}
+
+const round = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+
+const args = process.argv.slice(2);
+if (args[0] === '--measure') {
+  console.log(JSON.stringify(measure(args[1]!, args[2]!, args[3]!)));
+} else {
+  const n = Number(args[0] ?? 10_000);
+  if (!Number.isInteger(n) || n < 100) {
+    console.error('usage: npm run bench:sessions -- N   (N ≥ 100 entries)');
+    process.exit(1);
+  }
+  // AMBER_BENCH_DIR keeps the built file for a closer look; a temp dir is removed otherwise.
+  const keep = process.env.AMBER_BENCH_DIR;
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'amber-bench-'));
+  try {
+    const file = join(dir, 'amber.db');
+    const built = build(file, n);
+    const child = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', file, built.sessionId, built.midId], {
+      encoding: 'utf8',
+    });
+    if (child.status !== 0) {
+      console.error(child.stderr);
+      process.exit(1);
+    }
+    const measured = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
+    const result = round({ n, write_ms: built.write_ms, ...measured });
+    console.log(`session store at ${n} entries (fresh process for everything after write)`);
+    console.log(JSON.stringify(result));
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type EntryInput, SessionStore } from '../src/main/sessions/index.ts';
+import { SessionStore } from '../src/main/sessions/index.ts';
+import type { EntryInput } from '../src/shared/sessions/index.ts';
 
 const SEED = 0x5eed;
 

@@ -486,7 +486,7 @@ function migrate(db: Db): void {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
-    });
+    }).immediate();
   }
 }
 

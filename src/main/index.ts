@@ -1,14 +1,36 @@
 // The Electron shell: app lifecycle, the window, and IPC. The core is the same one the headless shell runs.
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { app, BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
+import { serveIpcApi } from './electron/ipc-api.ts';
+import { guardWindow } from './electron/window-guards.ts';
 
 let core: App | null = null;
+let api: ApiRouter | null = null;
+let mainWindow: BrowserWindow | null = null;
+
+const rendererFile = join(import.meta.dirname, '../renderer/index.html');
+const devUrl = process.env.ELECTRON_RENDERER_URL;
+
+function isAppUrl(url: string): boolean {
+  if (devUrl) return url.startsWith(devUrl);
+  return url.split(/[?#]/)[0] === pathToFileURL(rendererFile).href;
+}
+
+/** Every IPC message must come from the main window's own top frame showing the app's page. */
+function isTrustedSender(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  return mainWindow !== null && event.sender === mainWindow.webContents && frame !== null && frame === event.sender.mainFrame && isAppUrl(frame.url);
+}
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    width: 1280,
+    height: 820,
+    minWidth: 720,
+    minHeight: 480,
     show: false,
     title: 'Amber',
     webPreferences: {
@@ -16,17 +38,17 @@ function createWindow(): BrowserWindow {
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: true,
     },
   });
+  guardWindow(win.webContents, isAppUrl);
   win.once('ready-to-show', () => win.show());
-  // Navigation and new windows are blocked; http(s) links open in the OS browser.
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
   });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  if (devUrl) void win.loadURL(devUrl);
+  else void win.loadFile(rendererFile);
   return win;
 }
 
@@ -35,29 +57,25 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {
-    const win = BrowserWindow.getAllWindows()[0];
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
     }
   });
   void app.whenReady().then(() => {
     core = createApp({ dataDir: process.env.AMBER_DATA_DIR ?? app.getPath('userData') });
-    ipcMain.handle('app.health', (event) => {
-      if (event.senderFrame?.url && !event.senderFrame.url.startsWith('file:') && !process.env.ELECTRON_RENDERER_URL) {
-        throw new Error('Refused a request from an unexpected sender.');
-      }
-      return core?.health();
-    });
-    createWindow();
+    api = createApiRouter(core);
+    serveIpcApi(api, isTrustedSender, () => mainWindow?.webContents ?? null);
+    mainWindow = createWindow();
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
     });
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('will-quit', () => {
+    api?.dispose();
     void core?.dispose();
   });
 }

@@ -2,7 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { extname, join, normalize, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WIRE_PATH, WireRequest, type WireFrame } from '../../shared/api/index.ts';
+import { type ApiRouter, createApiRouter } from '../api/index.ts';
 import { type App, createApp } from '../app.ts';
 
 export interface HeadlessOptions {
@@ -16,6 +20,7 @@ export interface HeadlessOptions {
 
 export interface HeadlessShell {
   readonly app: App;
+  readonly api: ApiRouter;
   readonly url: string;
   readonly port: number;
   readonly token: string;
@@ -50,7 +55,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
  */
 export async function startHeadless(options: HeadlessOptions): Promise<HeadlessShell> {
   const app = createApp({ dataDir: options.dataDir });
+  const api = createApiRouter(app);
   const token = options.token ?? randomBytes(18).toString('base64url');
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  wss.on('connection', (socket) => serveSocket(socket, api));
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -68,6 +76,17 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   };
 
   const server: Server = createServer(handle);
+  server.on('upgrade', (req, socket, head) => {
+    // The API over WebSocket: only on its path, only with this run's token, only from this origin.
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const origin = req.headers.origin;
+    const sameOrigin = origin === undefined || origin === `http://127.0.0.1:${port}`;
+    if (url.pathname !== WIRE_PATH || !tokenMatches(url.searchParams.get('token'), token) || !sameOrigin) {
+      refuse(socket);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -75,15 +94,47 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   const port = (server.address() as AddressInfo).port;
   return {
     app,
+    api,
     port,
     token,
     url: `http://127.0.0.1:${port}/?token=${token}`,
     async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      api.dispose();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.dispose();
     },
   };
+}
+
+function refuse(socket: Duplex): void {
+  socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  socket.destroy();
+}
+
+/** One WebSocket client: requests answered in the order they finish; every core event forwarded. */
+function serveSocket(socket: WebSocket, api: ApiRouter): void {
+  const send = (frame: WireFrame): void => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+  };
+  const subscription = api.subscribe((event, payload) => send({ kind: 'event', event, payload }));
+  socket.on('close', () => subscription.dispose());
+  socket.on('error', () => subscription.dispose());
+  socket.on('message', (data, isBinary) => {
+    let request: WireRequest;
+    try {
+      if (isBinary) throw new Error('binary frame');
+      request = WireRequest.parse(JSON.parse(String(data)));
+    } catch {
+      socket.close(1003, 'Frames must be JSON API requests.');
+      return;
+    }
+    void api.call(request.channel, request.input).then((result) =>
+      send(result.ok ? { kind: 'result', id: request.id, ok: true, value: result.value } : { kind: 'result', id: request.id, ok: false, error: result.error }),
+    );
+  });
 }
 
 function serveStatic(root: string, pathname: string, res: ServerResponse): void {

@@ -1,0 +1,3 @@
+export { createApiRouter, toErrorBody } from './api-router.ts';
+export type { ApiRouter, ApiRouterOptions, EventListener, Handlers } from './api-router.ts';
+export { SessionTrash } from './session-trash.ts';

@@ -1,0 +1,26 @@
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { CHANNELS } from '../../shared/api/index.ts';
+import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
+import type { ApiRouter } from '../api/index.ts';
+
+/**
+ * Serves the API contract over ipcMain: one handler per channel, each checking that the message comes
+ * from the app's own window and page; events go to that window only.
+ */
+export function serveIpcApi(api: ApiRouter, isTrustedSender: (event: IpcMainInvokeEvent) => boolean, target: () => WebContents | null): Disposable {
+  const store = new DisposableStore();
+  for (const channel of CHANNELS) {
+    ipcMain.handle(channel, (event, input: unknown) => {
+      if (!isTrustedSender(event)) return { ok: false, error: { code: 'denied', message: 'Refused a request from a page that is not Amber.' } };
+      return api.call(channel, input);
+    });
+    store.add(toDisposable(() => ipcMain.removeHandler(channel)));
+  }
+  store.add(
+    api.subscribe((event, payload) => {
+      const contents = target();
+      if (contents && !contents.isDestroyed()) contents.send(`event:${event}`, payload);
+    }),
+  );
+  return store;
+}

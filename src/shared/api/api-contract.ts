@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { AgentEvent } from '../agent/agent-event.ts';
+import { SessionSummary } from '../sessions/session-summary.ts';
+import { TranscriptPage } from '../sessions/transcript-page.ts';
+import { TreeNode } from '../sessions/tree-node.ts';
+
+// The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
+// Main parses every input with these schemas; the renderer parses every output and event on arrival.
+
+const SessionId = z.string().min(1).max(128);
+const EntryId = z.string().min(1).max(128);
+const Nothing = z.object({}).strict();
+
+export const Health = z.object({ ok: z.literal(true), schemaVersion: z.number().int(), sessions: z.number().int(), dataDir: z.string() });
+export type Health = z.infer<typeof Health>;
+
+/** What the window needs to open where the user left off. */
+export const Bootstrap = z.object({
+  health: Health,
+  lastSessionId: z.string().nullable(),
+  /** False until a provider is set up: the window shows the first-run screen. */
+  providerConfigured: z.boolean(),
+  /** True once the agent service is part of the core; chat calls answer 'unavailable' before that. */
+  agentAvailable: z.boolean(),
+});
+export type Bootstrap = z.infer<typeof Bootstrap>;
+
+export const SessionList = z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() });
+export type SessionList = z.infer<typeof SessionList>;
+
+/** Sibling groups of the entries asked about; entries without siblings are left out. */
+export const SiblingMap = z.record(z.string(), z.object({ ids: z.array(z.string()), index: z.number().int() }));
+export type SiblingMap = z.infer<typeof SiblingMap>;
+
+export const ApprovalDecision = z.enum(['allow_once', 'allow_tool', 'allow_folder', 'deny']);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const ApprovalRequest = z.object({
+  requestId: z.string(),
+  sessionId: z.string(),
+  runId: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  args: z.unknown(),
+  /** The folder an "always for this folder" answer would cover, when the call touches one. */
+  folder: z.string().nullable(),
+  reason: z.string().optional(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+
+export const API_METHODS = {
+  'app.bootstrap': method(Nothing, Bootstrap),
+  'sessions.list': method(
+    z.object({ query: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional(), offset: z.number().int().min(0).optional() }),
+    SessionList,
+  ),
+  'sessions.get': method(z.object({ sessionId: SessionId }), SessionSummary),
+  'sessions.create': method(z.object({ title: z.string().max(200).optional(), cwd: z.string().max(4096).nullable().optional() }), SessionSummary),
+  /** Marks the session as the one the window shows, so a restart opens it again. */
+  'sessions.open': method(z.object({ sessionId: SessionId }), SessionSummary),
+  'sessions.rename': method(z.object({ sessionId: SessionId, title: z.string().min(1).max(200) }), SessionSummary),
+  /** Deletes at once; `sessions.restore` brings it back for a short while (undo). */
+  'sessions.delete': method(z.object({ sessionId: SessionId }), z.object({ restorable: z.boolean() })),
+  'sessions.restore': method(z.object({ sessionId: SessionId }), SessionSummary),
+  'sessions.page': method(
+    z.object({ sessionId: SessionId, before: EntryId.nullable().optional(), limit: z.number().int().min(1).max(1000).optional() }),
+    TranscriptPage,
+  ),
+  'sessions.tree': method(z.object({ sessionId: SessionId }), z.object({ nodes: z.array(TreeNode), leafId: z.string().nullable() })),
+  'sessions.siblings': method(z.object({ sessionId: SessionId, entryIds: z.array(EntryId).max(2000) }), SiblingMap),
+  /**
+   * Moves the leaf. `follow: 'newest'` descends from the entry to its newest leaf (switching to a sibling
+   * branch); 'exact' stops at the entry (the next message forks there).
+   */
+  'sessions.branch': method(
+    z.object({ sessionId: SessionId, entryId: EntryId.nullable(), follow: z.enum(['exact', 'newest']).default('exact') }),
+    z.object({ leafId: z.string().nullable() }),
+  ),
+  'entries.label': method(z.object({ sessionId: SessionId, targetId: EntryId, label: z.string().max(100).nullable() }), z.object({ leafId: z.string().nullable() })),
+  /** Sends a user message. With `parentId`, the message forks there (editing an earlier message). */
+  'chat.send': method(
+    z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000), parentId: EntryId.nullable().optional() }),
+    z.object({ runId: z.string() }),
+  ),
+  /** Runs the model again from `entryId`'s parent: a sibling reply. */
+  'chat.regenerate': method(z.object({ sessionId: SessionId, entryId: EntryId }), z.object({ runId: z.string() })),
+  'chat.abort': method(z.object({ sessionId: SessionId }), z.object({ aborted: z.boolean() })),
+  'chat.steer': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
+  'chat.followUp': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
+  'approvals.list': method(Nothing, z.array(ApprovalRequest)),
+  'approvals.answer': method(z.object({ requestId: z.string().min(1), decision: ApprovalDecision }), z.object({ ok: z.boolean() })),
+  'providers.presets': method(Nothing, z.array(z.object({ id: z.string(), name: z.string(), baseUrl: z.string(), dialect: z.string(), needsKey: z.boolean() }))),
+  'providers.test': method(
+    z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional() }),
+    z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string() }),
+  ),
+  'providers.save': method(
+    z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), dialect: z.string().max(50).optional() }),
+    z.object({ ok: z.literal(true) }),
+  ),
+} as const;
+
+export const API_EVENTS = {
+  'session.created': SessionSummary,
+  'session.updated': SessionSummary,
+  'session.deleted': z.object({ sessionId: z.string() }),
+  'session.branched': z.object({ sessionId: z.string(), leafId: z.string().nullable() }),
+  'agent.emitted': AgentEvent,
+  'approval.requested': ApprovalRequest,
+  'approval.settled': z.object({ requestId: z.string(), decision: ApprovalDecision }),
+} as const;
+
+export type ApiMethods = typeof API_METHODS;
+export type Channel = keyof ApiMethods;
+export type ApiInput<C extends Channel> = z.input<ApiMethods[C]['input']>;
+export type ApiOutput<C extends Channel> = z.output<ApiMethods[C]['output']>;
+export type ApiEvents = typeof API_EVENTS;
+export type EventName = keyof ApiEvents;
+export type EventPayload<E extends EventName> = z.output<ApiEvents[E]>;
+
+export const CHANNELS = Object.keys(API_METHODS) as Channel[];
+export const EVENT_NAMES = Object.keys(API_EVENTS) as EventName[];
+
+export function isChannel(name: string): name is Channel {
+  return Object.hasOwn(API_METHODS, name);
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+
+let dir: string;
+let app: App;
+let api: ApiRouter;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-api-'));
+  app = createApp({ dataDir: dir });
+  api = createApiRouter(app, { log: () => {} });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ok<T>(channel: string, input: unknown): Promise<T> {
+  const r = await api.call(channel, input);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+test('a deleted session comes back whole with restore (undo)', async () => {
+  const s = await ok<{ id: string }>('sessions.create', { title: 'Keep me' });
+  const [u, a] = app.sessions.appendMany(s.id, [
+    { type: 'message', message: { role: 'user', content: 'hi' } },
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }], stopReason: 'stop' } },
+  ]);
+  await ok('sessions.delete', { sessionId: s.id });
+  expect((await api.call('sessions.get', { sessionId: s.id })).ok).toBe(false);
+  const restored = await ok<{ title: string; leafId: string }>('sessions.restore', { sessionId: s.id });
+  expect(restored).toMatchObject({ title: 'Keep me', leafId: a!.id });
+  expect(app.sessions.path(s.id).map((e) => e.id)).toEqual([u!.id, a!.id]);
+});
+
+test('switching to a sibling follows it to its newest leaf, and the leaf is persisted', async () => {
+  const s = await ok<{ id: string }>('sessions.create', {});
+  const [u1] = app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'user', content: 'one' } }]);
+  const [a1, u2] = app.sessions.appendMany(s.id, [
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'first' }], stopReason: 'stop' } },
+    { type: 'message', message: { role: 'user', content: 'more' } },
+  ]);
+  app.sessions.branch(s.id, u1!.id);
+  const [a2] = app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'second' }], stopReason: 'stop' } }]);
+  const sib = await ok<Record<string, { ids: string[]; index: number }>>('sessions.siblings', { sessionId: s.id, entryIds: [u1!.id, a2!.id] });
+  expect(sib).toEqual({ [a2!.id]: { ids: [a1!.id, a2!.id], index: 1 } });
+  expect(await ok('sessions.branch', { sessionId: s.id, entryId: a1!.id, follow: 'newest' })).toEqual({ leafId: u2!.id });
+  expect(app.sessions.leaf(s.id)).toBe(u2!.id);
+});
+
+test('the session last opened is the one the window opens at start', async () => {
+  const a = await ok<{ id: string }>('sessions.create', {});
+  await ok('sessions.create', {});
+  await ok('sessions.open', { sessionId: a.id });
+  expect(await ok('app.bootstrap', {})).toMatchObject({ lastSessionId: a.id });
+});
+
+test('labels show in the tree, and clearing one removes it', async () => {
+  const s = await ok<{ id: string }>('sessions.create', {});
+  const [u] = app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'user', content: 'mark me' } }]);
+  await ok('entries.label', { sessionId: s.id, targetId: u!.id, label: 'start' });
+  let tree = await ok<{ nodes: { id: string; label: string | null }[] }>('sessions.tree', { sessionId: s.id });
+  expect(tree.nodes.find((n) => n.id === u!.id)?.label).toBe('start');
+  await ok('entries.label', { sessionId: s.id, targetId: u!.id, label: null });
+  tree = await ok('sessions.tree', { sessionId: s.id });
+  expect(tree.nodes.find((n) => n.id === u!.id)?.label).toBeNull();
+});
+
+test('chat calls say plainly when no agent is part of the core', async () => {
+  const s = await ok<{ id: string }>('sessions.create', {});
+  const r = await api.call('chat.send', { sessionId: s.id, text: 'hi' });
+  expect(r).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+});

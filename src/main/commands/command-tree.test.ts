@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'vitest';
+import { CommandTree, UNKNOWN_COMMAND } from './command-tree.ts';
+
+const ctx = { sessionId: 's1' };
+
+describe('dispatch', () => {
+  test('walks documented children and passes the rest as the argument', async () => {
+    const tree = new CommandTree();
+    const calls: string[] = [];
+    tree.registerAction('plugin.off', (arg) => {
+      calls.push(arg);
+      return `turned ${arg} off`;
+    });
+    expect(await tree.run('/set plugin off  budget ', ctx)).toEqual({ kind: 'ok', text: 'turned budget off' });
+    expect(calls).toEqual(['budget']);
+  });
+
+  test('a node without an action prints its man page', async () => {
+    const tree = new CommandTree();
+    const result = await tree.run('/set policy', ctx);
+    expect(result.kind).toBe('help');
+    expect(result.text).toContain('read|write|yolo');
+    expect(result.text).toContain('/set policy yolo');
+  });
+
+  test('an unknown command says how to find the right one', async () => {
+    const tree = new CommandTree();
+    expect(await tree.run('/frobnicate now', ctx)).toEqual({ kind: 'error', text: UNKNOWN_COMMAND });
+    expect(await tree.run('/set nothing', ctx)).toEqual({ kind: 'error', text: UNKNOWN_COMMAND });
+    expect(UNKNOWN_COMMAND).toBe('unknown command (try /help)');
+  });
+
+  test("a handler's error goes to the status line, never a crash", async () => {
+    const tree = new CommandTree();
+    tree.registerAction('session.compact', () => {
+      throw new Error('Nothing to compact yet.');
+    });
+    expect(await tree.run('/compact', ctx)).toEqual({ kind: 'error', text: '/compact: Nothing to compact yet.' });
+    expect(await tree.run('/compact now', ctx)).toMatchObject({ kind: 'error', text: expect.stringContaining('takes no argument') });
+  });
+
+  test('/help lists commands and shows a man page', async () => {
+    const tree = new CommandTree();
+    const all = await tree.run('/help', ctx);
+    for (const name of ['/new', '/model', '/branch', '/label', '/compact', '/set', '/help']) expect(all.text).toContain(name);
+    expect((await tree.run('/help set plugin', ctx)).text).toContain('/set plugin on|off <plugin-id>');
+    expect((await tree.run('/help nope', ctx)).text).toBe(UNKNOWN_COMMAND);
+  });
+
+  test('an invalid tree source is refused with the field named', () => {
+    expect(() => new CommandTree({ help: 'root', children: { Bad: { help: 'x' } } })).toThrow(/invalid/);
+    expect(() => new CommandTree({ children: {} })).toThrow(/help/);
+  });
+});
+
+describe('feeds and plugin commands', () => {
+  test('a feed completes the argument but never overwrites documented help', () => {
+    const tree = new CommandTree();
+    tree.registerFeed('plugins', () => [
+      { name: 'budget', help: 'Budget plugin' },
+      { name: 'metrics', help: 'Metrics plugin' },
+    ]);
+    expect(tree.complete('/set plugin on b')).toEqual([{ insert: '/set plugin on budget ', label: 'budget', help: 'Budget plugin' }]);
+    tree.registerFeed('models', () => [{ name: 'help', help: 'a model called help' }]);
+    expect(tree.list().find((v) => v.path.join(' ') === 'help')!.help).toBe('Show the manual page of a command');
+  });
+
+  test('completion walks the typed words', () => {
+    const tree = new CommandTree();
+    expect(tree.complete('/se').map((c) => c.label)).toEqual(['set']);
+    expect(tree.complete('/set p').map((c) => c.label)).toEqual(['plugin', 'policy']);
+    expect(tree.complete('/set policy ').map((c) => c.insert)).toEqual(['/set policy read ', '/set policy write ', '/set policy yolo ']);
+    expect(tree.complete('/zzz x')).toEqual([]);
+    expect(tree.complete('hello')).toEqual([]);
+  });
+
+  test('a plugin command is added live and removed by its disposable', async () => {
+    const tree = new CommandTree();
+    let changes = 0;
+    tree.onDidChange(() => changes++);
+    const reg = tree.registerCommand({ path: ['budget'], help: 'Show budgets', source: 'plugin:budget', handler: () => 'all fine' });
+    expect(await tree.run('/budget', ctx)).toEqual({ kind: 'ok', text: 'all fine' });
+    expect(tree.list().some((v) => v.source === 'plugin:budget')).toBe(true);
+    reg.dispose();
+    expect(await tree.run('/budget', ctx)).toEqual({ kind: 'error', text: UNKNOWN_COMMAND });
+    expect(changes).toBe(2);
+    expect(() => tree.registerCommand({ path: ['set'], help: 'x', source: 'plugin:evil', handler: () => '' })).toThrow(/already exists/);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, test } from 'vitest';
+import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
+import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
+import type { GateDecision, ToolGate } from '../policy/index.ts';
+import { ToolDispatcher, callSignature, type ToolSource } from './tool-dispatcher.ts';
+
+const echo: ToolSpec = {
+  name: 'echo',
+  description: 'echo text',
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  readOnly: true,
+};
+const allowAll: ToolGate = { authorize: async () => ({ allowed: true }) };
+const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({ type: 'toolCall', id, name, arguments: args });
+const text = (r: ToolResultMessage): string => r.content.map((c) => ('text' in c ? c.text : '')).join('');
+const ok = (t: string): ToolOutput => ({ content: [{ type: 'text', text: t }], isError: false });
+
+function base(calls: ToolCall[], extra: Partial<Parameters<ToolDispatcher['dispatch']>[0]> = {}) {
+  return { sessionId: 's', workspaceRoot: '/ws', calls, specs: [echo], previousCalls: [], signal: new AbortController().signal, ...extra };
+}
+
+const echoing: ToolSource = { list: () => [echo], execute: async (_n, args) => ok(String(args['text'])) };
+
+describe('tool dispatch', () => {
+  test('an unknown tool is denied with the tools that exist', async () => {
+    const d = new ToolDispatcher({ tools: echoing, gate: allowAll });
+    const [r] = await d.dispatch(base([call('1', 'nope', {})]));
+    expect(r).toMatchObject({ status: 'denied', isError: true, toolCallId: '1', toolName: 'nope' });
+    expect(text(r!)).toMatch(/no tool named nope.*echo/);
+  });
+
+  test('arguments that fail the JSON schema are denied with the reason', async () => {
+    let ran = 0;
+    const d = new ToolDispatcher({ tools: { ...echoing, execute: async () => (ran++, ok('x')) }, gate: allowAll });
+    const [missing, extra, wrongType] = await d.dispatch(base([call('1', 'echo', {}), call('2', 'echo', { text: 'a', more: 1 }), call('3', 'echo', { text: 3 })]));
+    expect(missing!.status).toBe('denied');
+    expect(text(missing!)).toMatch(/must have required property 'text'/);
+    expect(text(extra!)).toMatch(/additional properties/);
+    expect(text(wrongType!)).toMatch(/must be string/);
+    expect(ran).toBe(0);
+  });
+
+  test('an identical call from the previous turn is denied, with keys in any order', async () => {
+    const spec: ToolSpec = { ...echo, parameters: { type: 'object' } };
+    const d = new ToolDispatcher({ tools: echoing, gate: allowAll });
+    const previous = [call('old', 'echo', { text: 'a', n: { x: 1, y: 2 } })];
+    const results = await d.dispatch(base([call('1', 'echo', { n: { y: 2, x: 1 }, text: 'a' }), call('2', 'echo', { text: 'b' })], { specs: [spec], previousCalls: previous }));
+    expect(results.map((r) => r.status)).toEqual(['denied', 'ok']);
+    expect(text(results[0]!)).toMatch(/already made in your previous turn/);
+    expect(callSignature(previous[0]!)).toBe('echo({"n":{"x":1,"y":2},"text":"a"})');
+  });
+
+  test('calls run in parallel and results come back in call order though they finish out of order', async () => {
+    const release = new Map<string, () => void>();
+    const started: string[] = [];
+    let allStarted: (() => void) | undefined;
+    const everyoneStarted = new Promise<void>((res) => (allStarted = res));
+    const tools: ToolSource = {
+      list: () => [echo],
+      execute: (_n, args) =>
+        new Promise((res) => {
+          const t = String(args['text']);
+          started.push(t);
+          release.set(t, () => res(ok(t)));
+          if (started.length === 3) allStarted?.();
+        }),
+    };
+    const order: number[] = [];
+    const d = new ToolDispatcher({ tools, gate: allowAll });
+    const pending = d.dispatch(base([call('1', 'echo', { text: 'a' }), call('2', 'echo', { text: 'b' }), call('3', 'echo', { text: 'c' })], { onResult: (_r, i) => order.push(i) }));
+    await everyoneStarted;
+    release.get('c')!();
+    release.get('b')!();
+    release.get('a')!();
+    const results = await pending;
+    expect(results.map((r) => r.toolCallId)).toEqual(['1', '2', '3']);
+    expect(results.map(text)).toEqual(['a', 'b', 'c']);
+    expect(order).toEqual([0, 1, 2]);
+  });
+
+  test('a tool that throws, or returns a malformed result, becomes an error result the model can read', async () => {
+    const tools: ToolSource = {
+      list: () => [echo],
+      execute: async (_n, args) => {
+        if (args['text'] === 'throw') throw new Error('disk full');
+        return { nonsense: true } as unknown as ToolOutput;
+      },
+    };
+    const d = new ToolDispatcher({ tools, gate: allowAll });
+    const [thrown, malformed] = await d.dispatch(base([call('1', 'echo', { text: 'throw' }), call('2', 'echo', { text: 'x' })]));
+    expect(thrown).toMatchObject({ status: 'error', isError: true });
+    expect(text(thrown!)).toBe('echo failed: disk full');
+    expect(malformed!.status).toBe('error');
+  });
+
+  test('an isError output is an error result; a gate refusal or a throwing gate is denied', async () => {
+    const gate: ToolGate = {
+      authorize: async (r): Promise<GateDecision> => {
+        if (r.args['text'] === 'secret') return { allowed: false, reason: 'Not allowed here.' };
+        if (r.args['text'] === 'crash') throw new Error('policy broke');
+        return { allowed: true };
+      },
+    };
+    const tools: ToolSource = { list: () => [echo], execute: async () => ({ content: [{ type: 'text', text: 'bad' }], isError: true }) };
+    const d = new ToolDispatcher({ tools, gate });
+    const results = await d.dispatch(base([call('1', 'echo', { text: 'x' }), call('2', 'echo', { text: 'secret' }), call('3', 'echo', { text: 'crash' })]));
+    expect(results.map((r) => r.status)).toEqual(['error', 'denied', 'denied']);
+    expect(text(results[1]!)).toBe('Not allowed here.');
+    expect(text(results[2]!)).toMatch(/policy broke/);
+  });
+
+  test('an abort ends running tools with an error result at once', async () => {
+    const controller = new AbortController();
+    let started: (() => void) | undefined;
+    const isRunning = new Promise<void>((res) => (started = res));
+    const tools: ToolSource = {
+      list: () => [echo],
+      execute: () => {
+        started?.();
+        return new Promise(() => {});
+      },
+    };
+    const d = new ToolDispatcher({ tools, gate: allowAll });
+    const pending = d.dispatch(base([call('1', 'echo', { text: 'x' })], { signal: controller.signal }));
+    await isRunning;
+    controller.abort();
+    const [r] = await pending;
+    expect(r).toMatchObject({ status: 'error' });
+    expect(text(r!)).toMatch(/stopped before it finished/);
+  });
+});

@@ -1,0 +1,182 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
+import { ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
+import { errorMessage } from '../errors.ts';
+import type { ToolGate } from '../policy/index.ts';
+
+export interface ToolExecution {
+  sessionId: string;
+  toolCallId: string;
+  signal: AbortSignal;
+  /** Progress text for the UI (tool_execution_update); never sent to the model. */
+  onUpdate(text: string): void;
+}
+
+/** Where tools come from (the plugin runtime's tool registry, adapted by the composition root). */
+export interface ToolSource {
+  list(): readonly ToolSpec[] | Promise<readonly ToolSpec[]>;
+  /** May throw or reject: that becomes an error result the model can read. */
+  execute(name: string, args: Record<string, unknown>, execution: ToolExecution): Promise<ToolOutput>;
+}
+
+export const emptyToolSource: ToolSource = {
+  list: () => [],
+  execute: async (name) => {
+    throw new Error(`There is no tool named ${name}.`);
+  },
+};
+
+export type ToolStatus = 'ok' | 'error' | 'denied';
+
+export interface DispatchRequest {
+  sessionId: string;
+  workspaceRoot: string;
+  calls: readonly ToolCall[];
+  specs: readonly ToolSpec[];
+  /** Tool calls of the assistant turn before this one: an identical call is denied. */
+  previousCalls: readonly ToolCall[];
+  signal: AbortSignal;
+  onStart?(call: ToolCall): void;
+  onUpdate?(call: ToolCall, text: string): void;
+  /** Called once per call, in call order, as soon as that call and every call before it are done. */
+  onResult?(result: ToolResultMessage, index: number): void;
+}
+
+export interface ToolDispatcherOptions {
+  tools: ToolSource;
+  gate: ToolGate;
+  clock?: () => number;
+}
+
+/** Stable text of a call: name and arguments with object keys sorted. */
+export function callSignature(call: Pick<ToolCall, 'name' | 'arguments'>): string {
+  return `${call.name}(${canonicalJson(call.arguments)})`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Builds the one result a call gets. */
+export function toolResult(call: ToolCall, status: ToolStatus, text: string, timestamp: number): ToolResultMessage {
+  return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: status !== 'ok', status, timestamp };
+}
+
+/**
+ * Runs one assistant message's tool calls: each is checked (known tool, arguments valid against its JSON
+ * schema, not a repeat of the previous turn, allowed by the gate), then all run in parallel. Exactly one
+ * result per call, in call order however they finish; nothing here throws for a failing tool.
+ */
+export class ToolDispatcher {
+  readonly #tools: ToolSource;
+  readonly #gate: ToolGate;
+  readonly #clock: () => number;
+  readonly #ajv = new Ajv({ allErrors: true, strict: false });
+  readonly #validators = new Map<string, ValidateFunction>();
+
+  constructor(options: ToolDispatcherOptions) {
+    this.#tools = options.tools;
+    this.#gate = options.gate;
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  async dispatch(request: DispatchRequest): Promise<ToolResultMessage[]> {
+    const previous = new Set(request.previousCalls.map(callSignature));
+    const running = request.calls.map((call) => {
+      request.onStart?.(call);
+      return this.#runOne(call, request, previous);
+    });
+    const results: ToolResultMessage[] = [];
+    for (const [index, pending] of running.entries()) {
+      const result = await pending;
+      results.push(result);
+      request.onResult?.(result, index);
+    }
+    return results;
+  }
+
+  async #runOne(call: ToolCall, request: DispatchRequest, previous: ReadonlySet<string>): Promise<ToolResultMessage> {
+    const denied = (text: string): ToolResultMessage => toolResult(call, 'denied', text, this.#clock());
+    const failed = (text: string): ToolResultMessage => toolResult(call, 'error', text, this.#clock());
+    if (request.signal.aborted) return failed('Not run: the run was stopped.');
+    const spec = request.specs.find((s) => s.name === call.name);
+    if (!spec) {
+      const names = request.specs.map((s) => s.name).join(', ');
+      return denied(`There is no tool named ${call.name}. ${names ? `Available tools: ${names}.` : 'No tools are available.'}`);
+    }
+    const invalid = this.#validate(spec, call.arguments);
+    if (invalid !== null) return denied(invalid);
+    if (previous.has(callSignature(call))) {
+      return denied(`This exact call (${call.name} with the same arguments) was already made in your previous turn; use its result above or change the arguments.`);
+    }
+    try {
+      const decision = await this.#gate.authorize(
+        { sessionId: request.sessionId, workspaceRoot: request.workspaceRoot, tool: spec, toolCallId: call.id, args: call.arguments },
+        request.signal,
+      );
+      if (!decision.allowed) return denied(decision.reason);
+    } catch (e) {
+      return denied(`The tool policy could not decide, so ${call.name} was not run: ${errorMessage(e)}`);
+    }
+    if (request.signal.aborted) return failed('Not run: the run was stopped.');
+    return this.#execute(call, request);
+  }
+
+  async #execute(call: ToolCall, request: DispatchRequest): Promise<ToolResultMessage> {
+    const { signal } = request;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<ToolResultMessage>((res) => {
+      onAbort = () => res(toolResult(call, 'error', `${call.name} was stopped before it finished because the run was stopped.`, this.#clock()));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const execution: ToolExecution = {
+      sessionId: request.sessionId,
+      toolCallId: call.id,
+      signal,
+      onUpdate: (text) => {
+        if (!signal.aborted) request.onUpdate?.(call, text);
+      },
+    };
+    const ran = Promise.resolve()
+      .then(() => this.#tools.execute(call.name, call.arguments, execution))
+      .then(
+        (raw) => {
+          const output = ToolOutput.safeParse(raw);
+          if (!output.success) return toolResult(call, 'error', `${call.name} returned a result in the wrong shape, so it cannot be shown.`, this.#clock());
+          const { content, isError, details } = output.data;
+          const status: ToolStatus = isError ? 'error' : 'ok';
+          const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content, isError, status, timestamp: this.#clock() };
+          if (details !== undefined) result['details'] = details;
+          return result;
+        },
+        (e: unknown) => toolResult(call, 'error', `${call.name} failed: ${errorMessage(e)}`, this.#clock()),
+      );
+    try {
+      return await Promise.race([ran, stopped]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** null when the arguments fit the tool's schema; otherwise the reason, as the model should read it. */
+  #validate(spec: ToolSpec, args: Record<string, unknown>): string | null {
+    const key = `${spec.name}\0${canonicalJson(spec.parameters)}`;
+    let validate = this.#validators.get(key);
+    if (!validate) {
+      try {
+        validate = this.#ajv.compile(spec.parameters);
+      } catch (e) {
+        return `${spec.name} cannot be called: its parameter schema is invalid (${errorMessage(e)}).`;
+      }
+      this.#validators.set(key, validate);
+    }
+    if (validate(args)) return null;
+    const why = this.#ajv.errorsText(validate.errors, { dataVar: 'arguments', separator: '; ' });
+    return `The arguments for ${spec.name} do not match its schema: ${why}. Fix them and call it again.`;
+  }
+}

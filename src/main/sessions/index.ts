@@ -1,3 +1,10 @@
 export { SessionStore } from './session-store.ts';
 export type { ImportedSession, ListOptions, SessionStoreOptions } from './session-store.ts';
 export { SCHEMA_VERSION } from './migrations.ts';
+export { importPiSession } from './pi-session-import.ts';
+export type { PiImportResult } from './pi-session-import.ts';
+export { exportPiSession } from './pi-session-export.ts';
+export { parsePiSession, serializePiSession, PI_SESSION_VERSION } from './pi-session-format.ts';
+export type { ParsedPiSession, ParsePiSessionOptions } from './pi-session-format.ts';
+export { PiSessionFormatError } from './pi-session-format-error.ts';
+export type { PiLineProblem } from './pi-session-format-error.ts';

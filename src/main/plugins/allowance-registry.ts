@@ -1,0 +1,55 @@
+import type { AllowanceRequest, AllowanceVerdict } from '../../shared/plugins/contributions.ts';
+import { errorMessage } from '../errors.ts';
+import { ContributionRegistry } from './contribution-registry.ts';
+
+export interface AllowanceContribution {
+  id: string;
+  scope: string;
+  limit: number;
+  unit: string;
+  spent: number;
+  check(request: AllowanceRequest): Promise<AllowanceVerdict>;
+}
+
+export interface AllowanceView extends Omit<AllowanceContribution, 'check'> {
+  pluginId: string;
+}
+
+export interface AllowanceDecision {
+  allowed: boolean;
+  /** The allowance that refused, and its sentence for the user. */
+  allowanceId?: string;
+  reason?: string;
+}
+
+/** Spending limits checked before each provider call. A check that fails to answer refuses the call. */
+export class AllowanceRegistry extends ContributionRegistry<AllowanceContribution> {
+  constructor() {
+    super('allowance');
+  }
+
+  list(): AllowanceView[] {
+    return this.entries().map(({ pluginId, value: { check: _check, ...rest } }) => ({ ...rest, pluginId }));
+  }
+
+  /** Asks every allowance whose scope is the provider or '*'; the first refusal (in id order) wins. */
+  async check(request: AllowanceRequest): Promise<AllowanceDecision> {
+    const relevant = this.entries()
+      .filter((e) => e.value.scope === '*' || e.value.scope === request.providerId)
+      .sort((a, b) => a.key.localeCompare(b.key));
+    const verdicts = await Promise.all(
+      relevant.map((e) =>
+        e.value.check(request).then(
+          (v) => v,
+          (err: unknown): AllowanceVerdict => ({ allowed: false, reason: `The allowance '${e.key}' could not be checked: ${errorMessage(err)}` }),
+        ),
+      ),
+    );
+    for (const [i, v] of verdicts.entries()) {
+      const e = relevant[i]!;
+      if (v.spent !== undefined && this.get(e.key) === e) this.replace(e.pluginId, e.key, { ...e.value, spent: v.spent });
+      if (!v.allowed) return { allowed: false, allowanceId: e.key, reason: v.reason ?? `The allowance '${e.key}' is used up.` };
+    }
+    return { allowed: true };
+  }
+}

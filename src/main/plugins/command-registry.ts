@@ -1,0 +1,37 @@
+import type { CommandResult } from '../../shared/plugins/contributions.ts';
+import { errorMessage } from '../errors.ts';
+import { ContributionRegistry } from './contribution-registry.ts';
+
+export interface CommandContribution {
+  path: string[];
+  help: string;
+  man?: string;
+  run(args: string[]): Promise<CommandResult>;
+}
+
+export interface CommandView extends Omit<CommandContribution, 'run'> {
+  pluginId: string;
+}
+
+/** Commands keyed by their path joined with spaces ('usage today'). `run` never throws. */
+export class CommandRegistry extends ContributionRegistry<CommandContribution> {
+  constructor() {
+    super('command');
+  }
+
+  list(): CommandView[] {
+    return this.entries()
+      .map(({ pluginId, value: { run: _run, ...rest } }) => ({ ...rest, pluginId }))
+      .sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
+  }
+
+  async run(path: string[], args: string[] = []): Promise<CommandResult> {
+    const held = this.get(path.join(' '));
+    if (!held) return { output: `There is no command '${path.join(' ')}'.`, isError: true };
+    try {
+      return await held.value.run(args);
+    } catch (e) {
+      return { output: errorMessage(e), isError: true };
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import type { Disposable } from '../../shared/disposable.ts';
+import { AllowanceVerdict, CommandResult, type Contribution, WalletState } from '../../shared/plugins/contributions.ts';
+import type { AssistantMessage } from '../../shared/sessions/entry.ts';
+import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
+import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+import { errorMessage } from '../errors.ts';
+import type { PluginConnection } from './plugin-connection.ts';
+import type { PluginRegistries } from './plugin-registries.ts';
+
+export interface CallTimeouts {
+  callMs: number;
+  toolMs: number;
+  streamIdleMs: number;
+}
+
+/** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
+export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
+
+let nextId = 0;
+const newId = (prefix: string) => `${prefix}${(++nextId).toString(36)}`;
+
+/**
+ * Installs one validated declaration into its registry, backed by calls into the plugin's process.
+ * Throws when the registry refuses it (e.g. a name another plugin holds): the plugin is then Failed.
+ */
+export function installContribution(
+  registries: PluginRegistries,
+  pluginId: string,
+  conn: PluginConnection,
+  decl: Contribution,
+  timeouts: CallTimeouts,
+  sinks: StreamSinks,
+): Disposable {
+  switch (decl.kind) {
+    case 'tool': {
+      const { kind: _kind, ...spec } = decl;
+      return registries.tools.register(pluginId, spec.name, {
+        spec,
+        execute: (args, signal) => executeTool(conn, spec.name, args, signal, timeouts),
+      });
+    }
+    case 'promptBlock':
+      return registries.promptBlocks.register(pluginId, decl.id, {
+        id: decl.id,
+        position: decl.position,
+        priority: decl.priority,
+        render: async (context) => {
+          const text: unknown = await conn.call('$renderBlock', [decl.id, context], timeouts.callMs);
+          if (typeof text !== 'string') throw new Error(`The prompt block '${decl.id}' rendered something that is not text.`);
+          return text;
+        },
+      });
+    case 'statusSegment': {
+      const { kind: _kind, ...segment } = decl;
+      return registries.statusSegments.register(pluginId, decl.id, segment);
+    }
+    case 'panel': {
+      const { kind: _kind, ...view } = decl;
+      return registries.panels.register(pluginId, decl.id, {
+        view,
+        action: (actionId) => conn.call('$panelAction', [decl.id, actionId], timeouts.callMs),
+      });
+    }
+    case 'provider':
+      return registries.providers.register(pluginId, decl.id, {
+        id: decl.id,
+        flavor: decl.flavor,
+        presets: decl.presets,
+        models: decl.models,
+        stream: providerStream(conn, decl.id, timeouts, sinks),
+      });
+    case 'wallet':
+      return registries.wallets.register(pluginId, decl.id, {
+        id: decl.id,
+        provider: decl.provider,
+        state: { balance: decl.balance, currency: decl.currency },
+        refresh: async () => WalletState.parse(await conn.call('$refreshWallet', [decl.id], timeouts.callMs)),
+      });
+    case 'allowance':
+      return registries.allowances.register(pluginId, decl.id, {
+        id: decl.id,
+        scope: decl.scope,
+        limit: decl.limit,
+        unit: decl.unit,
+        spent: decl.spent,
+        check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request], timeouts.callMs)),
+      });
+    case 'command':
+      return registries.commands.register(pluginId, decl.path.join(' '), {
+        path: decl.path,
+        help: decl.help,
+        man: decl.man,
+        run: async (args) => CommandResult.parse(await conn.call('$runCommand', [decl.path, args], timeouts.callMs)),
+      });
+  }
+}
+
+function executeTool(conn: PluginConnection, name: string, args: unknown, signal: AbortSignalLike | undefined, timeouts: CallTimeouts): Promise<ToolOutput> {
+  const callId = newId('t');
+  const call = conn.call('$executeTool', [callId, name, args], timeouts.toolMs);
+  if (!signal) return call;
+  return new Promise<ToolOutput>((resolve, reject) => {
+    const onAbort = () => {
+      void conn.call('$cancel', [callId], timeouts.callMs).catch(() => {});
+      resolve({ content: [{ type: 'text', text: `The call to '${name}' was aborted.` }], isError: true });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * A provider in another process, seen as a StreamFn. It never throws: the plugin's death, a stream that
+ * goes quiet for `streamIdleMs`, or an abort each end it with one `error` event.
+ */
+function providerStream(conn: PluginConnection, providerId: string, timeouts: CallTimeouts, sinks: StreamSinks): StreamFn {
+  return async function* stream(request, signal) {
+    const streamId = newId('s');
+    const queue: ProviderEvent[] = [];
+    let wake: (() => void) | null = null;
+    let lastEventAt = Date.now();
+    const push = (event: ProviderEvent) => {
+      queue.push(event);
+      lastEventAt = Date.now();
+      wake?.();
+    };
+    const fail = (kind: ProviderErrorKind, message: string) => push({ type: 'error', kind, message: errorAssistant(providerId, request.model.id, kind, message) });
+    const onAbort = () => {
+      void conn.call('$cancel', [streamId], timeouts.callMs).catch(() => {});
+      fail('aborted', 'The request was aborted.');
+    };
+    sinks.set(streamId, push);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      if (signal.aborted) onAbort();
+      else {
+        conn.call('$streamProvider', [streamId, providerId, request], 0).then(
+          // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
+          () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
+          (e: unknown) => fail('unknown', errorMessage(e)),
+        );
+      }
+      for (;;) {
+        while (queue.length === 0) {
+          const idleFor = Date.now() - lastEventAt;
+          if (idleFor >= timeouts.streamIdleMs) {
+            fail('network', `The provider '${providerId}' sent nothing for ${Math.round(timeouts.streamIdleMs / 1000)} s.`);
+            break;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            timer = setTimeout(resolve, timeouts.streamIdleMs - idleFor);
+          });
+          wake = null;
+          clearTimeout(timer);
+        }
+        const event = queue.shift()!;
+        yield event;
+        if (event.type === 'done' || event.type === 'error') return;
+      }
+    } finally {
+      clearTimeout(timer);
+      sinks.delete(streamId);
+      signal.removeEventListener('abort', onAbort);
+    }
+  };
+}
+
+function errorAssistant(providerId: string, model: string, kind: ProviderErrorKind, message: string): AssistantMessage {
+  return { role: 'assistant', content: [], provider: providerId, model, stopReason: kind === 'aborted' ? 'aborted' : 'error', errorMessage: message, timestamp: Date.now() };
+}

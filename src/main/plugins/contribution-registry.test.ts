@@ -1,0 +1,39 @@
+import { expect, test } from 'vitest';
+import { StatusSegmentRegistry } from './status-segment-registry.ts';
+import { ToolRegistry } from './tool-registry.ts';
+
+test('register returns the only handle that removes the entry, and a taken key is refused', () => {
+  const tools = new ToolRegistry();
+  let changes = 0;
+  tools.onDidChange(() => changes++);
+  const spec = { name: 'echo', description: '', parameters: {}, readOnly: true };
+  const d = tools.register('a', 'echo', { spec, execute: async () => ({ content: [], isError: false }) });
+  expect(() => tools.register('b', 'echo', { spec, execute: async () => ({ content: [], isError: false }) })).toThrow(/already registered by the plugin 'a'/);
+  expect(tools.specs()).toEqual([spec]);
+  d.dispose();
+  d.dispose();
+  expect(tools.size).toBe(0);
+  expect(changes).toBe(2);
+});
+
+test('a tool that is gone or throws answers an error output instead of throwing', async () => {
+  const tools = new ToolRegistry();
+  expect(await tools.execute('nope', {})).toMatchObject({ isError: true });
+  tools.register('a', 'bad', {
+    spec: { name: 'bad', description: '', parameters: {}, readOnly: false },
+    execute: async () => {
+      throw new Error('The plugin stopped.');
+    },
+  });
+  expect(await tools.execute('bad', {})).toEqual({ content: [{ type: 'text', text: 'The plugin stopped.' }], isError: true });
+});
+
+test('only the owning plugin may update a segment, and an update keeps the registration', () => {
+  const segments = new StatusSegmentRegistry();
+  const d = segments.register('a', 's', { id: 's', text: 'one', priority: 0 });
+  expect(() => segments.update('b', { id: 's', text: 'x', priority: 0 })).toThrow(/has no status segment 's'/);
+  segments.update('a', { id: 's', text: 'two', priority: 0 });
+  expect(segments.list()).toEqual([{ id: 's', text: 'two', priority: 0, pluginId: 'a' }]);
+  d.dispose();
+  expect(segments.list()).toEqual([]);
+});

@@ -1,0 +1,111 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
+
+export interface ForkLauncherOptions {
+  /** The plugin host module; by default the built one beside main's bundle, else the TypeScript source. */
+  hostEntry?: string;
+  /**
+   * Node flags for the child, chosen here and never inherited: a child of a test runner or of a debugger
+   * would otherwise take its parent's loaders and inspector ports.
+   */
+  execArgv?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Bytes per second of stdout+stderr read from a plugin before reading pauses (the plugin then waits). */
+  outputBytesPerSecond?: number;
+}
+
+export const DEFAULT_EXEC_ARGV = ['--disable-warning=ExperimentalWarning'];
+
+export function defaultHostEntry(dir: string = import.meta.dirname): string {
+  const built = join(dir, 'plugin-host.js');
+  if (existsSync(built)) return built;
+  return resolve(dir, '../../workers/plugin-host/plugin-host-main.ts');
+}
+
+/** Starts each plugin as a forked Node child: stdio piped (throttled), one IPC pipe, JSON serialization. */
+export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLauncher {
+  const hostEntry = options.hostEntry ?? defaultHostEntry();
+  const execArgv = options.execArgv ?? DEFAULT_EXEC_ARGV;
+  const { NODE_OPTIONS: _ignored, ...inherited } = options.env ?? process.env;
+  const outputBudget = options.outputBytesPerSecond ?? 256 * 1024;
+  return ({ pluginId }) => {
+    const child = fork(hostEntry, [`--amber-plugin=${pluginId}`], {
+      execArgv,
+      env: { ...inherited, AMBER_PLUGIN_ID: pluginId },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    return wrapChild(child, outputBudget);
+  };
+}
+
+function wrapChild(child: ChildProcess, outputBudget: number): PluginProcess {
+  const exitListeners: ((e: PluginExit) => void)[] = [];
+  const outputListeners: ((s: 'stdout' | 'stderr', t: string) => void)[] = [];
+  let exit: PluginExit | null = null;
+  const finish = (e: PluginExit) => {
+    if (exit) return;
+    exit = e;
+    for (const l of exitListeners.splice(0)) l(e);
+  };
+  // Without an 'error' listener, ERR_IPC_CHANNEL_CLOSED and spawn failures would crash main.
+  child.on('error', () => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) finish({ code: child.exitCode ?? -1, signal: child.signalCode });
+  });
+  child.on('exit', (code, signal) => finish({ code, signal }));
+
+  // Output is read at a bounded rate: beyond the budget the stream pauses, so a plugin that floods its
+  // console blocks itself on a full pipe instead of keeping main busy.
+  let windowStart = Date.now();
+  let windowBytes = 0;
+  const watch = (stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr') => {
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      const now = Date.now();
+      if (now - windowStart >= 1000) {
+        windowStart = now;
+        windowBytes = 0;
+      }
+      windowBytes += chunk.length;
+      for (const l of outputListeners) l(name, chunk);
+      if (windowBytes > outputBudget) {
+        stream.pause();
+        setTimeout(() => stream.resume(), 1000 - (now - windowStart)).unref();
+      }
+    });
+  };
+  watch(child.stdout, 'stdout');
+  watch(child.stderr, 'stderr');
+
+  return {
+    get pid() {
+      return child.pid;
+    },
+    get connected() {
+      return child.connected;
+    },
+    send(message) {
+      if (!child.connected) return false;
+      try {
+        child.send(message as object);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    onMessage: (l) => void child.on('message', l),
+    onExit(l) {
+      if (exit) l(exit);
+      else exitListeners.push(l);
+    },
+    onOutput: (l) => void outputListeners.push(l),
+    disconnect() {
+      if (child.connected) child.disconnect();
+    },
+    kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The plugin runtime's face: the only module the rest of main imports from src/main/plugins.
+//
+// One PluginService per app (createApp owns it). What its users call:
+//
+// Agent loop (src/main/agent)
+//   plugins.registries.tools.specs(): ToolSpec[]                        — every tool now installed
+//   plugins.registries.tools.execute(name, args, signal?): Promise<ToolOutput>
+//                                                                       — never throws; failures, a dead plugin,
+//                                                                         a timeout or an abort are isError outputs
+//   plugins.registries.promptBlocks.render({ sessionId, workspace }): Promise<{ head, tail, errors }>
+//                                                                       — highest priority first; never throws
+//   plugins.registries.providers.list(): ProviderView[]                 — id, flavor, presets, models, pluginId
+//   plugins.registries.providers.stream(id): StreamFn | undefined       — never throws; ends with done | error
+//   plugins.registries.allowances.check({ providerId, modelId }): Promise<{ allowed, allowanceId?, reason? }>
+//   plugins.events.emit(topic, payload)                                 — e.g. 'agent.event'; plugins subscribe
+//
+// UI API (src/main/api)
+//   plugins.list(): PluginInfo[]; plugins.get(id): PluginInfo           — state, reason, contributions, pid, drops
+//   plugins.setState(id, on): Promise<PluginInfo>                        — the one write path; live; persisted
+//   plugins.onDidChange(listener): Disposable                           — every state change
+//   plugins.logs(id): PluginLogLine[]                                   — the last 500 lines
+//   plugins.registries.statusSegments.list() / .onDidChange(listener)   — data for the status bar
+//   plugins.registries.panels.list() / .action(panelId, actionId) / .onDidChange(listener)
+//   plugins.registries.wallets.list() / .refresh(id)
+//   plugins.registries.commands.list() / .run(path, args): Promise<{ output, isError }>
+//   Every registry has entries(), get(key), size and onDidChange(listener): Disposable.
+//
+// Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit.
+// Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
+// whatever source setConfigSource(fn) attaches.
+export { PluginService } from './plugin-service.ts';
+export type {
+  ContributionStatus,
+  PluginConfigSource,
+  PluginInfo,
+  PluginLogLine,
+  PluginServiceOptions,
+  PluginState,
+  PluginStateStore,
+} from './plugin-service.ts';
+export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV } from './fork-launcher.ts';
+export type { ForkLauncherOptions } from './fork-launcher.ts';
+export type { LaunchRequest, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
+export { discoverPlugins } from './plugin-discovery.ts';
+export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './plugin-discovery.ts';
+export type { PluginRegistries } from './plugin-registries.ts';
+export type { PluginEventBus } from './plugin-event-bus.ts';
+export type { ToolRegistry } from './tool-registry.ts';
+export type { PromptBlockRegistry, RenderedBlock, RenderedBlocks } from './prompt-block-registry.ts';
+export type { StatusSegmentRegistry, StatusSegmentView } from './status-segment-registry.ts';
+export type { PanelRegistry, PanelView } from './panel-registry.ts';
+export type { ProviderRegistry, ProviderView } from './provider-registry.ts';
+export type { WalletRegistry, WalletView } from './wallet-registry.ts';
+export type { AllowanceDecision, AllowanceRegistry, AllowanceView } from './allowance-registry.ts';
+export type { CommandRegistry, CommandView } from './command-registry.ts';
+export { BUNDLED_PLUGINS } from './bundled-plugins.ts';

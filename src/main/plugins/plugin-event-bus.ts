@@ -1,0 +1,42 @@
+import { type Disposable, toDisposable } from '../../shared/disposable.ts';
+
+export type EventListener = (payload: unknown, from: string | null) => void;
+
+/**
+ * Topics main and plugins share. Main listens with `on`; a plugin subscribes through HostApi and gets
+ * `$event` calls (the runtime records the subscription in the ledger). `from` is the emitting plugin's id,
+ * or null for main; an emitter never hears its own event.
+ */
+export class PluginEventBus {
+  readonly #listeners = new Map<string, Set<{ owner: string | null; listener: EventListener }>>();
+
+  on(topic: string, listener: EventListener, owner: string | null = null): Disposable {
+    const entry = { owner, listener };
+    let set = this.#listeners.get(topic);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(topic, set);
+    }
+    set.add(entry);
+    return toDisposable(() => {
+      const s = this.#listeners.get(topic);
+      s?.delete(entry);
+      if (s?.size === 0) this.#listeners.delete(topic);
+    });
+  }
+
+  emit(topic: string, payload: unknown, from: string | null = null): void {
+    for (const { owner, listener } of Array.from(this.#listeners.get(topic) ?? [])) {
+      if (from !== null && owner === from) continue;
+      try {
+        listener(payload, from);
+      } catch {
+        // One listener's failure must not keep the event from the others.
+      }
+    }
+  }
+
+  listenerCount(topic: string): number {
+    return this.#listeners.get(topic)?.size ?? 0;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Disposable } from '../../shared/disposable.ts';
+import { PanelViewModel, StatusSegment } from '../../shared/plugins/contributions.ts';
+import { type HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
+import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
+import type { StreamSinks } from './contribution-installer.ts';
+import type { PluginEventBus } from './plugin-event-bus.ts';
+import type { PluginRegistries } from './plugin-registries.ts';
+
+export interface HostApiDeps {
+  pluginId: string;
+  registries: PluginRegistries;
+  bus: PluginEventBus;
+  sinks: StreamSinks;
+  /** Read at every `$getConfig`: config attached or changed after start is what the plugin sees. */
+  config(): Record<string, unknown>;
+  /** Records a subscription so that deactivation removes it with the plugin's other contributions. */
+  own(label: string, disposable: Disposable): void;
+  /** Delivers an event to the plugin (bounded by the caller). */
+  deliver(topic: string, payload: unknown): void;
+  log(level: LogLevel, message: string, dropped: number): void;
+}
+
+const Topic = StatusSegment.shape.id;
+
+/** Main's HostApi for one plugin process. Every argument is checked on arrival; errors go back to the plugin. */
+export function createHostApi(deps: HostApiDeps): HostApi {
+  const subscriptions = new Map<string, Disposable>();
+  return {
+    async $getConfig() {
+      return structuredClone(deps.config());
+    },
+    async $emit(topic, payload) {
+      deps.bus.emit(Topic.parse(topic), payload, deps.pluginId);
+    },
+    async $subscribe(topic) {
+      const t = Topic.parse(topic);
+      if (subscriptions.has(t)) return;
+      const d = deps.bus.on(t, (payload) => deps.deliver(t, payload), deps.pluginId);
+      subscriptions.set(t, d);
+      deps.own(`event:${t}`, {
+        dispose: () => {
+          d.dispose();
+          subscriptions.delete(t);
+        },
+      });
+    },
+    async $unsubscribe(topic) {
+      subscriptions.get(topic)?.dispose();
+      subscriptions.delete(topic);
+    },
+    async $updateStatus(segment) {
+      deps.registries.statusSegments.update(deps.pluginId, StatusSegment.parse(segment));
+    },
+    async $updatePanel(panel) {
+      deps.registries.panels.update(deps.pluginId, PanelViewModel.parse(panel));
+    },
+    async $log(level, message, dropped) {
+      deps.log(LogLevel.catch('info').parse(level), String(message).slice(0, 8192), typeof dropped === 'number' ? dropped : 0);
+    },
+    async $providerEvent(streamId, event) {
+      if (typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string') deps.sinks.get(String(streamId))?.(event as ProviderEvent);
+    },
+  };
+}

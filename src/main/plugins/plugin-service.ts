@@ -1,0 +1,483 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Disposable, toDisposable } from '../../shared/disposable.ts';
+import { Contribution, type ContributionKind, contributionKey, DeclinedContribution } from '../../shared/plugins/contributions.ts';
+import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
+import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
+import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
+import { AmberError, errorMessage } from '../errors.ts';
+import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
+import { type CallTimeouts, installContribution, type StreamSinks } from './contribution-installer.ts';
+import { createForkLauncher } from './fork-launcher.ts';
+import { PluginConnection } from './plugin-connection.ts';
+import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
+import { PluginEventBus } from './plugin-event-bus.ts';
+import { createHostApi } from './plugin-host-api.ts';
+import type { PluginLauncher } from './plugin-launcher.ts';
+import { PluginLedger } from './plugin-ledger.ts';
+import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
+
+export type PluginState = 'registered' | 'activating' | 'active' | 'failed' | 'incompatible' | 'deactivated';
+
+export interface ContributionStatus {
+  kind: ContributionKind;
+  key: string;
+  status: 'installed' | 'declined';
+  reason?: string;
+}
+
+export interface PluginLogLine {
+  time: number;
+  level: LogLevel;
+  message: string;
+}
+
+/** What the UI shows for one plugin. */
+export interface PluginInfo {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  category: string;
+  source: PluginSource;
+  enabled: boolean;
+  state: PluginState;
+  /** Why it is Failed or Incompatible, as a sentence. */
+  reason: string | null;
+  pid: number | null;
+  contributions: ContributionStatus[];
+  /** Crashes within the crash window. */
+  recentCrashes: number;
+  /** Messages dropped because the plugin flooded: host calls (main side), log lines (plugin side), events to it. */
+  dropped: { messages: number; logs: number; events: number };
+}
+
+/** Where on/off state is kept, and where the default config source reads (SessionStore has both). */
+export interface PluginStateStore {
+  pluginStates(): Map<string, boolean>;
+  setPluginState(pluginId: string, enabled: boolean): void;
+  getSetting(key: string): string | null;
+}
+
+export type PluginConfigSource = (pluginId: string) => Record<string, unknown>;
+
+export interface PluginServiceOptions {
+  store: PluginStateStore;
+  /** Data directory: user plugins are found in `<dataDir>/plugins/<id>/`. */
+  dataDir: string;
+  workspace?: string;
+  launcher?: PluginLauncher;
+  /** Replaces discovery (tests list fixture plugins here). */
+  plugins?: PluginDescriptor[];
+  /** Read live at each `$getConfig`. Default: the JSON setting `plugin.<id>.config` in the store. */
+  config?: PluginConfigSource;
+  initializeTimeoutMs?: number;
+  callTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  streamIdleTimeoutMs?: number;
+  /** Between `$shutdown` and the end of the process, and between closing the pipe and SIGKILL. */
+  shutdownGraceMs?: number;
+  /** First restart delay after a crash; doubled for each further crash in the window. */
+  restartBackoffMs?: number;
+  crashLimit?: number;
+  crashWindowMs?: number;
+  tickIntervalMs?: number;
+  inboundPerSecond?: number;
+  /** Events main sends to one plugin that may wait for its answer; beyond, events to it are dropped. */
+  maxEventsInFlight?: number;
+  clock?: () => number;
+  onLog?: (pluginId: string, line: PluginLogLine) => void;
+}
+
+interface PluginRecord {
+  descriptor: PluginDescriptor;
+  enabled: boolean;
+  state: PluginState;
+  reason: string | null;
+  conn: PluginConnection | null;
+  contributions: ContributionStatus[];
+  crashes: number[];
+  restartTimer: ReturnType<typeof setTimeout> | null;
+  queue: Promise<void>;
+  logs: PluginLogLine[];
+  dropped: { messages: number; logs: number; events: number };
+  eventsInFlight: number;
+}
+
+const MAX_LOG_LINES = 500;
+
+/**
+ * Runs plugins, one process each: discovery, handshake, install into the registries through the ledger,
+ * lifecycle (Registered → Active | Failed | Incompatible; Active → Deactivated), live on/off, crash recovery.
+ * Operations on one plugin run one at a time, in order; different plugins proceed in parallel.
+ */
+export class PluginService {
+  readonly registries: PluginRegistries = createPluginRegistries();
+  readonly events = new PluginEventBus();
+  readonly ledger = new PluginLedger();
+  readonly problems: DiscoveryProblem[] = [];
+  readonly #records = new Map<string, PluginRecord>();
+  readonly #options: PluginServiceOptions;
+  readonly #launcher: PluginLauncher;
+  readonly #timeouts: CallTimeouts;
+  readonly #clock: () => number;
+  readonly #listeners = new Set<(info: PluginInfo) => void>();
+  #config: PluginConfigSource;
+  #disposed = false;
+
+  constructor(options: PluginServiceOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? Date.now;
+    this.#launcher = options.launcher ?? createForkLauncher();
+    this.#config = options.config ?? ((id) => readConfigSetting(options.store, id));
+    this.#timeouts = {
+      callMs: options.callTimeoutMs ?? 10_000,
+      toolMs: options.toolTimeoutMs ?? 300_000,
+      streamIdleMs: options.streamIdleTimeoutMs ?? 120_000,
+    };
+    let descriptors = options.plugins;
+    if (!descriptors) {
+      const found = discoverPlugins({ ...defaultBundledRoot(), bundledIds: BUNDLED_PLUGINS, userRoot: join(options.dataDir, 'plugins') });
+      descriptors = found.plugins;
+      this.problems.push(...found.problems);
+    }
+    for (const descriptor of descriptors) {
+      this.#records.set(descriptor.manifest.id, {
+        descriptor,
+        enabled: false,
+        state: 'registered',
+        reason: null,
+        conn: null,
+        contributions: [],
+        crashes: [],
+        restartTimer: null,
+        queue: Promise.resolve(),
+        logs: [],
+        dropped: { messages: 0, logs: 0, events: 0 },
+        eventsInFlight: 0,
+      });
+    }
+  }
+
+  /** Activates every plugin that is on (persisted state, else the manifest's default). Resolves when all settled. */
+  async start(): Promise<void> {
+    const saved = this.#options.store.pluginStates();
+    await Promise.all(
+      [...this.#records.values()].map((rec) => {
+        const { manifest, source } = rec.descriptor;
+        rec.enabled = saved.get(manifest.id) ?? manifest.enabledByDefault ?? source === 'bundled';
+        return rec.enabled ? this.#serial(rec, () => this.#activate(rec)) : Promise.resolve();
+      }),
+    );
+  }
+
+  list(): PluginInfo[] {
+    return [...this.#records.values()].map((r) => this.#info(r));
+  }
+
+  get(id: string): PluginInfo {
+    return this.#info(this.#record(id));
+  }
+
+  logs(id: string): PluginLogLine[] {
+    return [...this.#record(id).logs];
+  }
+
+  /**
+   * The one write path for on/off: persists, then activates or deactivates live. Enabling a plugin that
+   * crashed too often clears its crash history. Resolves with the plugin's state once settled.
+   */
+  async setState(id: string, on: boolean): Promise<PluginInfo> {
+    const rec = this.#record(id);
+    if (this.#disposed) throw new AmberError('unavailable', 'The plugin runtime is shutting down.');
+    this.#options.store.setPluginState(id, on);
+    rec.enabled = on;
+    this.#clearRestart(rec);
+    if (on) rec.crashes = [];
+    await this.#serial(rec, async () => {
+      if (on && rec.state !== 'active' && rec.enabled) await this.#activate(rec);
+      if (!on && !rec.enabled && rec.conn) await this.#deactivate(rec, 'deactivated', null);
+      if (!on && (rec.state === 'failed' || rec.state === 'incompatible')) this.#setState(rec, 'deactivated', null);
+    });
+    return this.#info(rec);
+  }
+
+  /** Replaces the config source; plugins see it at their next `ctx.config` read. */
+  setConfigSource(source: PluginConfigSource): void {
+    this.#config = source;
+  }
+
+  /** Hears every state change (also emitted on `events` as `plugin.stateChanged`). */
+  onDidChange(listener: (info: PluginInfo) => void): Disposable {
+    this.#listeners.add(listener);
+    return toDisposable(() => this.#listeners.delete(listener));
+  }
+
+  /** Stops every plugin (shutdown, grace, then kill) and resolves once no plugin process is left. */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const records = [...this.#records.values()];
+    for (const rec of records) this.#clearRestart(rec);
+    // A plugin still activating is cut short: closing its connection fails the pending handshake at once.
+    for (const rec of records) if (rec.state === 'activating') rec.conn?.close(new AmberError('unavailable', 'The app is shutting down.'));
+    await Promise.all(records.map((rec) => this.#serial(rec, () => (rec.conn ? this.#deactivate(rec, 'deactivated', null) : Promise.resolve()))));
+  }
+
+  // ── lifecycle ───────────────────────────────────────────────────────────
+
+  async #activate(rec: PluginRecord): Promise<void> {
+    if (this.#disposed) return;
+    const { manifest, entry } = rec.descriptor;
+    const id = manifest.id;
+    rec.contributions = [];
+    this.#setState(rec, 'activating', null);
+    if (manifest.protocolVersion !== PROTOCOL_VERSION) {
+      this.#setState(rec, 'incompatible', `The plugin speaks protocol ${manifest.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.`);
+      return;
+    }
+    const sinks: StreamSinks = new Map();
+    const proc = this.#launcher({ pluginId: id });
+    const hostApi = createHostApi({
+      pluginId: id,
+      registries: this.registries,
+      bus: this.events,
+      sinks,
+      config: () => this.#config(id),
+      // A late call from a process main has let go of must not leave anything behind.
+      own: (label, d) => (rec.conn === conn ? this.ledger.record(id, label, d) : d.dispose()),
+      deliver: (topic, payload) => this.#deliver(rec, conn, topic, payload),
+      log: (level, message, dropped) => {
+        if (dropped) rec.dropped.logs += dropped;
+        this.#log(rec, level, message);
+      },
+    });
+    const conn = new PluginConnection(id, proc, hostApi, { inboundPerSecond: this.#options.inboundPerSecond, clock: this.#clock });
+    rec.conn = conn;
+    proc.onOutput((stream, text) => this.#log(rec, stream === 'stderr' ? 'warn' : 'info', text.length > 2000 ? `${text.slice(0, 2000)}…` : text.trimEnd()));
+    proc.onExit((exit) => this.#onExit(rec, conn, exit.signal ? `was killed (${exit.signal})` : `exited with code ${exit.code}`));
+
+    const initMs = this.#options.initializeTimeoutMs ?? 10_000;
+    let initialized = false;
+    try {
+      await conn.ready(initMs);
+      const hello: Handshake = { protocolVersion: PROTOCOL_VERSION, pluginId: id, entry, settings: this.#config(id), workspace: this.#workspace() };
+      const reply = HandshakeReply.parse(await conn.call('$handshake', [hello], initMs));
+      if (!reply.ok || reply.protocolVersion !== PROTOCOL_VERSION) {
+        const reason = reply.ok ? `The plugin host speaks protocol ${reply.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.` : reply.reason;
+        await this.#endProcess(rec, conn, false);
+        this.#setState(rec, 'incompatible', reason);
+        return;
+      }
+      const init = InitializeResult.parse(await conn.call('$initialize', [], initMs));
+      initialized = init.initialized;
+      if (!init.initialized) throw new Error(init.reason);
+      for (const [i, raw] of init.capabilities.entries()) {
+        if (rec.conn !== conn) throw conn.deadReason ?? new Error('The plugin stopped while it was being installed.');
+        this.#install(rec, conn, i, raw, sinks);
+      }
+      if (reply.hasTick && (this.#options.tickIntervalMs ?? 5000) > 0) this.#startTicking(rec, conn);
+      this.#setState(rec, 'active', null);
+    } catch (e) {
+      if (rec.conn !== conn && rec.state !== 'activating') return; // a crash handler already settled it
+      const errors = this.ledger.unwind(id);
+      rec.contributions = [];
+      await this.#endProcess(rec, conn, initialized);
+      const reason = errorMessage(e) + (errors.length ? ` (and ${errors.length} contribution(s) failed to unwind)` : '');
+      this.#setState(rec, 'failed', reason);
+    }
+  }
+
+  /** Validates one declaration and installs it; throws (failing the plugin) with the field named. */
+  #install(rec: PluginRecord, conn: PluginConnection, index: number, raw: unknown, sinks: StreamSinks): void {
+    const id = rec.descriptor.manifest.id;
+    if (typeof raw === 'object' && raw !== null && 'declined' in raw) {
+      const declined = DeclinedContribution.safeParse(raw);
+      if (!declined.success) throw new Error(`Invalid declaration capabilities[${index}]: ${issue(declined.error)}`);
+      rec.contributions.push({ kind: declined.data.kind, key: declined.data.key, status: 'declined', reason: declined.data.declined });
+      return;
+    }
+    const parsed = Contribution.safeParse(raw);
+    if (!parsed.success) throw new Error(`Invalid declaration capabilities[${index}]${describeRaw(raw)}: ${issue(parsed.error)}`);
+    const decl = parsed.data;
+    const key = contributionKey(decl);
+    const disposable = installContribution(this.registries, id, conn, decl, this.#timeouts, sinks);
+    this.ledger.record(id, `${decl.kind}:${key}`, disposable);
+    rec.contributions.push({ kind: decl.kind, key, status: 'installed' });
+  }
+
+  async #deactivate(rec: PluginRecord, next: PluginState, reason: string | null): Promise<void> {
+    const conn = rec.conn;
+    // Contributions go first, so nothing new reaches a plugin that is shutting down.
+    this.ledger.unwind(rec.descriptor.manifest.id);
+    rec.contributions = [];
+    if (conn) await this.#endProcess(rec, conn, conn.alive);
+    this.#setState(rec, next, reason);
+  }
+
+  /** Ends a plugin process: `$shutdown` (when graceful), close the pipe, SIGKILL after the grace period. */
+  async #endProcess(rec: PluginRecord, conn: PluginConnection, graceful: boolean): Promise<void> {
+    if (rec.conn === conn) rec.conn = null;
+    const grace = this.#options.shutdownGraceMs ?? 2000;
+    const exited = new Promise<void>((r) => conn.process.onExit(() => r()));
+    if (graceful && conn.alive) await conn.call('$shutdown', [], grace).catch(() => {});
+    conn.close(new AmberError('unavailable', `The plugin '${rec.descriptor.manifest.id}' was switched off.`));
+    conn.process.disconnect();
+    const timer = setTimeout(() => conn.process.kill('SIGKILL'), grace);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** An exit main did not ask for: unwind, Failed, and restart with backoff unless it crashes too often. */
+  #onExit(rec: PluginRecord, conn: PluginConnection, how: string): void {
+    if (rec.conn !== conn || rec.state === 'activating') return;
+    rec.conn = null;
+    this.ledger.unwind(rec.descriptor.manifest.id);
+    rec.contributions = [];
+    const now = this.#clock();
+    const windowMs = this.#options.crashWindowMs ?? 5 * 60_000;
+    const limit = this.#options.crashLimit ?? 3;
+    rec.crashes = [...rec.crashes.filter((t) => now - t < windowMs), now];
+    const base = `The plugin's process ${how}.`;
+    if (this.#disposed || !rec.enabled) {
+      this.#setState(rec, 'failed', base);
+      return;
+    }
+    if (rec.crashes.length >= limit) {
+      this.#setState(rec, 'failed', `${base} It crashed ${rec.crashes.length} times in ${Math.round(windowMs / 60_000)} minutes, so it stays off until you enable it again.`);
+      return;
+    }
+    const delay = (this.#options.restartBackoffMs ?? 1000) * 2 ** (rec.crashes.length - 1);
+    this.#setState(rec, 'failed', `${base} Restarting in ${delay >= 1000 ? `${delay / 1000} s` : `${delay} ms`}.`);
+    rec.restartTimer = setTimeout(() => {
+      rec.restartTimer = null;
+      void this.#serial(rec, async () => {
+        if (rec.enabled && rec.state === 'failed' && !this.#disposed) await this.#activate(rec);
+      });
+    }, delay);
+  }
+
+  #startTicking(rec: PluginRecord, conn: PluginConnection): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || !conn.alive) return;
+      running = true;
+      conn
+        .call('$tick', [], this.#timeouts.callMs)
+        .catch((e) => this.#log(rec, 'warn', `tick failed: ${errorMessage(e)}`))
+        .finally(() => (running = false));
+    }, this.#options.tickIntervalMs ?? 5000);
+    timer.unref();
+    this.ledger.record(rec.descriptor.manifest.id, 'tick', toDisposable(() => clearInterval(timer)));
+  }
+
+  #deliver(rec: PluginRecord, conn: PluginConnection, topic: string, payload: unknown): void {
+    if (!conn.alive) return;
+    if (rec.eventsInFlight >= (this.#options.maxEventsInFlight ?? 256)) {
+      rec.dropped.events++;
+      return;
+    }
+    rec.eventsInFlight++;
+    conn
+      .call('$event', [topic, payload], this.#timeouts.callMs)
+      .catch(() => {})
+      .finally(() => rec.eventsInFlight--);
+  }
+
+  // ── helpers ─────────────────────────────────────────────────────────────
+
+  #serial(rec: PluginRecord, op: () => Promise<void>): Promise<void> {
+    const next = rec.queue.then(op, op);
+    rec.queue = next.catch(() => {});
+    return next;
+  }
+
+  #setState(rec: PluginRecord, state: PluginState, reason: string | null): void {
+    rec.state = state;
+    rec.reason = reason;
+    const info = this.#info(rec);
+    for (const l of this.#listeners) {
+      try {
+        l(info);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+    this.events.emit('plugin.stateChanged', { id: info.id, state, reason, enabled: info.enabled });
+  }
+
+  #log(rec: PluginRecord, level: LogLevel, message: string): void {
+    const line = { time: this.#clock(), level, message };
+    rec.logs.push(line);
+    if (rec.logs.length > MAX_LOG_LINES) rec.logs.splice(0, rec.logs.length - MAX_LOG_LINES);
+    this.#options.onLog?.(rec.descriptor.manifest.id, line);
+  }
+
+  #clearRestart(rec: PluginRecord): void {
+    if (rec.restartTimer) clearTimeout(rec.restartTimer);
+    rec.restartTimer = null;
+  }
+
+  #record(id: string): PluginRecord {
+    const rec = this.#records.get(id);
+    if (!rec) throw new AmberError('not_found', `There is no plugin '${id}'.`);
+    return rec;
+  }
+
+  #workspace(): string {
+    return this.#options.workspace ?? process.cwd();
+  }
+
+  #info(rec: PluginRecord): PluginInfo {
+    const { manifest, source } = rec.descriptor;
+    const now = this.#clock();
+    const windowMs = this.#options.crashWindowMs ?? 5 * 60_000;
+    return {
+      id: manifest.id,
+      name: manifest.name,
+      version: manifest.version,
+      description: manifest.description,
+      category: manifest.category,
+      source,
+      enabled: rec.enabled,
+      state: rec.state,
+      reason: rec.reason,
+      pid: rec.conn?.process.pid ?? null,
+      contributions: rec.contributions.map((c) => ({ ...c })),
+      recentCrashes: rec.crashes.filter((t) => now - t < windowMs).length,
+      dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
+    };
+  }
+}
+
+function readConfigSetting(store: PluginStateStore, id: string): Record<string, unknown> {
+  const raw = store.getSetting(`plugin.${id}.config`);
+  if (!raw) return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Bundled plugins: built beside main's bundle in the Electron build, else the source folders. */
+function defaultBundledRoot(dir: string = import.meta.dirname): { bundledRoot: string; builtEntries: boolean } {
+  const built = join(dir, 'plugins');
+  if (existsSync(built)) return { bundledRoot: built, builtEntries: true };
+  return { bundledRoot: resolve(dir, '../../plugins'), builtEntries: false };
+}
+
+function issue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const first = error.issues[0];
+  if (!first) return 'invalid';
+  const path = first.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+  return `${path ? `${path.replace(/^\./, '')}: ` : ''}${first.message}`;
+}
+
+function describeRaw(raw: unknown): string {
+  if (typeof raw !== 'object' || raw === null) return '';
+  const r = raw as { kind?: unknown; name?: unknown; id?: unknown };
+  const key = typeof r.name === 'string' ? r.name : typeof r.id === 'string' ? r.id : null;
+  return typeof r.kind === 'string' ? ` (${r.kind}${key ? ` '${key}'` : ''})` : '';
+}

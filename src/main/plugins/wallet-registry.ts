@@ -1,0 +1,36 @@
+import type { WalletState } from '../../shared/plugins/contributions.ts';
+import { AmberError } from '../errors.ts';
+import { ContributionRegistry } from './contribution-registry.ts';
+
+export interface WalletContribution {
+  id: string;
+  provider: string;
+  state: WalletState;
+  refresh(): Promise<WalletState>;
+}
+
+export interface WalletView extends WalletState {
+  id: string;
+  provider: string;
+  pluginId: string;
+}
+
+/** Balances with a provider, refreshed on demand. */
+export class WalletRegistry extends ContributionRegistry<WalletContribution> {
+  constructor() {
+    super('wallet');
+  }
+
+  list(): WalletView[] {
+    return this.entries().map((e) => ({ id: e.value.id, provider: e.value.provider, ...e.value.state, pluginId: e.pluginId }));
+  }
+
+  async refresh(id: string): Promise<WalletView> {
+    const held = this.get(id);
+    if (!held) throw new AmberError('not_found', `There is no wallet '${id}'.`);
+    const state = await held.value.refresh();
+    // The plugin may have been switched off while it answered: then there is nothing left to update.
+    if (this.get(id) === held) this.replace(held.pluginId, id, { ...held.value, state });
+    return { id, provider: held.value.provider, ...state, pluginId: held.pluginId };
+  }
+}

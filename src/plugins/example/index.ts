@@ -1,0 +1,127 @@
+// The worked example from docs/plugins.md: one contribution of each kind, all in this plugin's own process.
+import { definePlugin, type PluginContext, type ProviderEvent, type ProviderRequest } from '../../workers/sdk/index.ts';
+
+let ctx: PluginContext | null = null;
+let greetings = 0;
+let ticks = 0;
+let spent = 0;
+
+const status = () => ({ id: 'example.greetings', text: `greeted ${greetings}×`, tooltip: 'Greetings by the example plugin', priority: 0 });
+const panel = () => ({
+  id: 'example.panel',
+  title: 'Example',
+  sections: [
+    {
+      title: 'Counters',
+      rows: [
+        { type: 'keyValue' as const, key: 'Greetings', value: String(greetings) },
+        { type: 'keyValue' as const, key: 'Ticks', value: String(ticks) },
+        { type: 'progress' as const, label: 'Allowance used', value: spent, max: 100 },
+      ],
+    },
+  ],
+  actions: [{ id: 'reset', label: 'Reset counters' }],
+});
+
+function lastUserText(request: ProviderRequest): string {
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const m = request.messages[i] as { role: string; content?: unknown };
+    if (m.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    if (Array.isArray(m.content)) return m.content.map((c: { text?: string }) => c.text ?? '').join('');
+  }
+  return '';
+}
+
+export default definePlugin({
+  manifest: { id: 'example', version: '1.0.0' },
+
+  async initialize(context) {
+    ctx = context;
+    context.log.info(`example plugin started in ${context.workspace}`);
+    return true;
+  },
+
+  async shutdown() {
+    ctx = null;
+  },
+
+  async tick() {
+    ticks++;
+    ctx?.updatePanel(panel());
+  },
+
+  async capabilities() {
+    return [
+      {
+        kind: 'tool',
+        name: 'example_greet',
+        description: 'Greets someone. The greeting word comes from the plugin config ("greeting"), read live.',
+        parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        readOnly: true,
+        async execute(args) {
+          const greeting = (await ctx?.config<string>('greeting')) ?? 'Hello';
+          greetings++;
+          ctx?.updateStatus(status());
+          ctx?.events.emit('example.greeted', { name: args.name });
+          return `${greeting}, ${String(args.name)}!`;
+        },
+      },
+      {
+        kind: 'promptBlock',
+        id: 'example.workspace',
+        position: 'head',
+        priority: 10,
+        render: (context) => `The workspace is ${context.workspace}.`,
+      },
+      { kind: 'statusSegment', ...status() },
+      {
+        kind: 'panel',
+        ...panel(),
+        onAction(actionId) {
+          if (actionId === 'reset') greetings = ticks = 0;
+          ctx?.updatePanel(panel());
+          ctx?.updateStatus(status());
+        },
+      },
+      {
+        kind: 'provider',
+        id: 'example-echo',
+        flavor: 'echo',
+        models: [{ id: 'echo-1', name: 'Echo', contextWindow: 8192 }],
+        async *stream(request, signal): AsyncIterable<ProviderEvent> {
+          yield { type: 'start' };
+          const text = `echo: ${lastUserText(request)}`;
+          for (const word of text.split(/(?<= )/)) {
+            if (signal.aborted) break;
+            yield { type: 'text_delta', delta: word };
+          }
+          const message = { role: 'assistant' as const, content: [{ type: 'text' as const, text }], provider: 'example-echo', model: request.model.id, timestamp: Date.now() };
+          if (signal.aborted) yield { type: 'error', kind: 'aborted', message: { ...message, stopReason: 'aborted', errorMessage: 'The request was aborted.' } };
+          else yield { type: 'done', message: { ...message, stopReason: 'stop' } };
+        },
+      },
+      { kind: 'wallet', id: 'example.wallet', provider: 'example-echo', balance: 10, currency: 'USD', refresh: () => ({ balance: 10 - spent / 100, currency: 'USD' }) },
+      {
+        kind: 'allowance',
+        id: 'example.allowance',
+        scope: 'example-echo',
+        limit: 100,
+        unit: 'calls',
+        async check() {
+          const limit = (await ctx?.config<number>('allowanceLimit')) ?? 100;
+          if (spent >= limit) return { allowed: false, reason: `The example allowance of ${limit} calls is used up.`, spent };
+          spent++;
+          return { allowed: true, spent };
+        },
+      },
+      {
+        kind: 'command',
+        path: ['example', 'hello'],
+        help: 'Say hello from the example plugin.',
+        man: 'example hello [WORDS…]\n\nAnswers with a greeting followed by WORDS.',
+        run: (args) => `hello ${args.join(' ')}`.trim(),
+      },
+    ];
+  },
+});

@@ -1,0 +1,6 @@
+export * from './plugin-manifest.ts';
+export * from './contributions.ts';
+export * from './handshake.ts';
+export * from './plugin-api.ts';
+export * from './channel-router.ts';
+export * from './protocol.ts';

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
+import type { ToolOutput } from '../tools/tool-spec.ts';
+import type {
+  AllowanceRequest,
+  AllowanceVerdict,
+  CommandResult,
+  PanelViewModel,
+  StatusSegment,
+  WalletState,
+} from './contributions.ts';
+import type { Handshake, HandshakeReply, InitializeResult } from './handshake.ts';
+
+// Two RPC surfaces over one pipe, one exposed API per direction (comlink; no proxies cross the pipe).
+// Every message carries a channel tag (protocol.ts) saying which surface it belongs to.
+// Methods start with `$` so each hop is visible where it is called. Arguments and results are plain data.
+
+/** What a prompt block sees when it renders. */
+export interface PromptBlockContext {
+  sessionId: string | null;
+  workspace: string;
+}
+
+/** Implemented by the plugin host (src/workers/plugin-host), called by main. */
+export interface PluginApi {
+  /** Loads the plugin module and checks the protocol. */
+  $handshake(hello: Handshake): Promise<HandshakeReply>;
+  /** Runs the plugin's `initialize(ctx)` then `capabilities()`. */
+  $initialize(): Promise<InitializeResult>;
+  /** Runs the plugin's `shutdown()`; the process exits on its own shortly after answering. */
+  $shutdown(): Promise<void>;
+  $tick(): Promise<void>;
+  /** A tool that throws answers an `isError` output; the call id lets main cancel it. */
+  $executeTool(callId: string, name: string, args: unknown): Promise<ToolOutput>;
+  $cancel(callId: string): Promise<void>;
+  $renderBlock(id: string, context: PromptBlockContext): Promise<string>;
+  /** Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. */
+  $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void>;
+  $refreshWallet(id: string): Promise<WalletState>;
+  $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict>;
+  $runCommand(path: string[], args: string[]): Promise<CommandResult>;
+  $panelAction(panelId: string, actionId: string): Promise<void>;
+  /** An event the plugin subscribed to. */
+  $event(topic: string, payload: unknown): Promise<void>;
+}
+
+export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);
+export type LogLevel = z.infer<typeof LogLevel>;
+
+/** Implemented by main (src/main/plugins), called by the plugin host on the plugin's behalf. */
+export interface HostApi {
+  /** The plugin's config at the moment of the call: never a cached copy. */
+  $getConfig(): Promise<Record<string, unknown>>;
+  $emit(topic: string, payload: unknown): Promise<void>;
+  $subscribe(topic: string): Promise<void>;
+  $unsubscribe(topic: string): Promise<void>;
+  /** Only for segments and panels this plugin registered. */
+  $updateStatus(segment: StatusSegment): Promise<void>;
+  $updatePanel(panel: PanelViewModel): Promise<void>;
+  /** `dropped` counts lines the plugin side dropped before this one because too many were in flight. */
+  $log(level: LogLevel, message: string, dropped?: number): Promise<void>;
+  $providerEvent(streamId: string, event: ProviderEvent): Promise<void>;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export { PROTOCOL_VERSION } from './protocol.ts';
+
+/** Known categories; an unknown one is kept as it is and groups under its own heading, never hidden. */
+export const KNOWN_PLUGIN_CATEGORIES = ['provider', 'observability', 'tools', 'ui', 'memory', 'search', 'other'] as const;
+
+export const PluginId = z.string().regex(/^[a-z0-9_]+$/, 'a plugin id is lower-case letters, digits and _').max(64);
+export type PluginId = z.infer<typeof PluginId>;
+
+const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** `manifest.json` beside a plugin's built entry; bundled plugins carry the same file in their folder. */
+export const PluginManifest = z.object({
+  id: PluginId,
+  version: z.string().regex(semver, 'a version is semver, like 1.2.3'),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  category: z.string().min(1).default('other'),
+  protocolVersion: z.number().int().positive(),
+  /** The module to load, relative to the manifest's folder. Its default export is built with the SDK. */
+  entry: z.string().min(1),
+  /** Whether the plugin is on before anyone has switched it. Bundled plugins default to on, user plugins to off. */
+  enabledByDefault: z.boolean().optional(),
+});
+export type PluginManifest = z.infer<typeof PluginManifest>;

@@ -1,0 +1,302 @@
+import { pathToFileURL } from 'node:url';
+import { type Disposable, toDisposable } from '../../shared/disposable.ts';
+import type { AllowanceRequest, AllowanceVerdict, CommandResult, WalletState } from '../../shared/plugins/contributions.ts';
+import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
+import type { HostApi, LogLevel, PluginApi, PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
+import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
+import type { AssistantMessage } from '../../shared/sessions/entry.ts';
+import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
+import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+import {
+  type AllowanceContribution,
+  type CommandContribution,
+  type DefinedPlugin,
+  isDefinedPlugin,
+  type PanelContribution,
+  type PluginContext,
+  type PluginContribution,
+  type PromptBlockContribution,
+  type ProviderContribution,
+  type ToolContribution,
+  type WalletContribution,
+} from '../sdk/define-plugin.ts';
+
+/** How many log lines may wait for main's answer before further lines are dropped (and counted). */
+export const MAX_LOGS_IN_FLIGHT = 64;
+
+type Remote<T> = { [K in keyof T]: T[K] };
+
+/**
+ * Runs one plugin inside its own process and answers main's PluginApi. It keeps the functions behind each
+ * declaration; main only ever sees data. Nothing thrown by plugin code escapes a `$` method as anything but
+ * an error reply main can read (tools: an `isError` output; streams: one `error` event).
+ */
+export class PluginHost implements PluginApi {
+  readonly #host: Remote<HostApi>;
+  #hello: Handshake | null = null;
+  #plugin: DefinedPlugin | null = null;
+  readonly #tools = new Map<string, ToolContribution>();
+  readonly #blocks = new Map<string, PromptBlockContribution>();
+  readonly #panels = new Map<string, PanelContribution>();
+  readonly #providers = new Map<string, ProviderContribution>();
+  readonly #wallets = new Map<string, WalletContribution>();
+  readonly #allowances = new Map<string, AllowanceContribution>();
+  readonly #commands = new Map<string, CommandContribution>();
+  readonly #running = new Map<string, AbortController>();
+  readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
+  #logsInFlight = 0;
+  #logsDropped = 0;
+
+  constructor(host: Remote<HostApi>) {
+    this.#host = host;
+  }
+
+  async $handshake(hello: Handshake): Promise<HandshakeReply> {
+    // Checked by hand: the plugin process does not load zod, so it starts fast.
+    const parsed = checkHandshake(hello);
+    this.#hello = parsed;
+    if (parsed.protocolVersion !== PROTOCOL_VERSION) {
+      return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `Amber speaks plugin protocol ${parsed.protocolVersion}, but this plugin host speaks ${PROTOCOL_VERSION}.` };
+    }
+    const mod = (await import(pathToFileURL(parsed.entry).href)) as { default?: unknown };
+    if (!isDefinedPlugin(mod.default)) {
+      return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `The module ${parsed.entry} does not default-export a plugin built with definePlugin().` };
+    }
+    if (mod.default.protocolVersion !== PROTOCOL_VERSION) {
+      return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `The plugin was built for protocol ${mod.default.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.` };
+    }
+    this.#plugin = mod.default;
+    return { ok: true, protocolVersion: PROTOCOL_VERSION, hasTick: typeof mod.default.tick === 'function' };
+  }
+
+  async $initialize(): Promise<InitializeResult> {
+    const plugin = this.#plugin;
+    const hello = this.#hello;
+    if (!plugin || !hello) return { initialized: false, reason: 'initialize came before a successful handshake.' };
+    try {
+      if ((await plugin.initialize(this.#context(hello))) === false) return { initialized: false, reason: 'The plugin declined to start: initialize() returned false.' };
+    } catch (e) {
+      return { initialized: false, reason: `initialize() threw: ${describe(e)}` };
+    }
+    let declared: PluginContribution[];
+    try {
+      declared = await plugin.capabilities();
+    } catch (e) {
+      return { initialized: false, reason: `capabilities() threw: ${describe(e)}` };
+    }
+    if (!Array.isArray(declared)) return { initialized: false, reason: 'capabilities() must return an array.' };
+    return { initialized: true, capabilities: declared.map((c) => this.#keep(c)) };
+  }
+
+  async $shutdown(): Promise<void> {
+    for (const c of this.#running.values()) c.abort();
+    this.#running.clear();
+    try {
+      await this.#plugin?.shutdown();
+    } catch (e) {
+      this.#log('error', `shutdown() threw: ${describe(e)}`);
+    }
+  }
+
+  async $tick(): Promise<void> {
+    await this.#plugin?.tick?.();
+  }
+
+  async $executeTool(callId: string, name: string, args: unknown): Promise<ToolOutput> {
+    const tool = this.#tools.get(name);
+    if (!tool) return errorOutput(`This plugin has no tool named '${name}'.`);
+    const controller = new AbortController();
+    this.#running.set(callId, controller);
+    try {
+      const out = await tool.execute((args ?? {}) as Record<string, unknown>, { signal: controller.signal });
+      return typeof out === 'string' ? { content: [{ type: 'text', text: out }], isError: false } : out;
+    } catch (e) {
+      return errorOutput(`The tool '${name}' failed: ${describe(e)}`);
+    } finally {
+      this.#running.delete(callId);
+    }
+  }
+
+  async $cancel(callId: string): Promise<void> {
+    this.#running.get(callId)?.abort();
+  }
+
+  async $renderBlock(id: string, context: PromptBlockContext): Promise<string> {
+    const block = this.#blocks.get(id);
+    if (!block) throw new Error(`This plugin has no prompt block '${id}'.`);
+    return await block.render(context);
+  }
+
+  async $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
+    const provider = this.#providers.get(providerId);
+    const send = (event: ProviderEvent) => void this.#host.$providerEvent(streamId, event).catch(() => {});
+    const fail = (kind: ProviderErrorKind, message: string) => send({ type: 'error', kind, message: errorMessage(request, providerId, message, kind === 'aborted') });
+    if (!provider) return fail('unknown', `This plugin has no provider '${providerId}'.`);
+    const controller = new AbortController();
+    this.#running.set(streamId, controller);
+    let ended = false;
+    try {
+      for await (const event of provider.stream(request, controller.signal)) {
+        if (ended) break;
+        send(event);
+        if (event.type === 'done' || event.type === 'error') ended = true;
+      }
+      if (!ended) fail(controller.signal.aborted ? 'aborted' : 'bad_stream', controller.signal.aborted ? 'The request was aborted.' : `The provider '${providerId}' ended its stream without a result.`);
+    } catch (e) {
+      if (!ended) fail(controller.signal.aborted ? 'aborted' : 'unknown', `The provider '${providerId}' failed: ${describe(e)}`);
+    } finally {
+      this.#running.delete(streamId);
+    }
+  }
+
+  async $refreshWallet(id: string): Promise<WalletState> {
+    const wallet = this.#wallets.get(id);
+    if (!wallet) throw new Error(`This plugin has no wallet '${id}'.`);
+    return await wallet.refresh();
+  }
+
+  async $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict> {
+    const allowance = this.#allowances.get(id);
+    if (!allowance) throw new Error(`This plugin has no allowance '${id}'.`);
+    return await allowance.check(request);
+  }
+
+  async $runCommand(path: string[], args: string[]): Promise<CommandResult> {
+    const command = this.#commands.get(path.join(' '));
+    if (!command) return { output: `This plugin has no command '${path.join(' ')}'.`, isError: true };
+    try {
+      const out = await command.run(args);
+      return typeof out === 'string' ? { output: out, isError: false } : out;
+    } catch (e) {
+      return { output: `The command '${path.join(' ')}' failed: ${describe(e)}`, isError: true };
+    }
+  }
+
+  async $panelAction(panelId: string, actionId: string): Promise<void> {
+    const panel = this.#panels.get(panelId);
+    if (!panel) throw new Error(`This plugin has no panel '${panelId}'.`);
+    await panel.onAction?.(actionId);
+  }
+
+  async $event(topic: string, payload: unknown): Promise<void> {
+    for (const l of this.#listeners.get(topic) ?? []) {
+      try {
+        l(payload);
+      } catch (e) {
+        this.#log('error', `A listener for '${topic}' threw: ${describe(e)}`);
+      }
+    }
+  }
+
+  /** Log lines go to main with at most MAX_LOGS_IN_FLIGHT unanswered; beyond that they are dropped and counted. */
+  log(level: LogLevel, message: string): void {
+    this.#log(level, message);
+  }
+
+  #log(level: LogLevel, message: string): void {
+    if (this.#logsInFlight >= MAX_LOGS_IN_FLIGHT) {
+      this.#logsDropped++;
+      return;
+    }
+    const dropped = this.#logsDropped;
+    this.#logsDropped = 0;
+    this.#logsInFlight++;
+    void this.#host
+      .$log(level, message.length > 8192 ? `${message.slice(0, 8192)}…` : message, dropped || undefined)
+      .catch(() => {})
+      .finally(() => this.#logsInFlight--);
+  }
+
+  #context(hello: Handshake): PluginContext {
+    const host = this.#host;
+    const listeners = this.#listeners;
+    return {
+      pluginId: hello.pluginId,
+      workspace: hello.workspace,
+      settings: Object.freeze({ ...hello.settings }),
+      config: async (key) => (await host.$getConfig())[key] as never,
+      configAll: () => host.$getConfig(),
+      events: {
+        on(topic, listener): Disposable {
+          let set = listeners.get(topic);
+          if (!set) {
+            set = new Set();
+            listeners.set(topic, set);
+            void host.$subscribe(topic).catch(() => {});
+          }
+          set.add(listener);
+          return toDisposable(() => {
+            const s = listeners.get(topic);
+            if (!s) return;
+            s.delete(listener);
+            if (s.size === 0) {
+              listeners.delete(topic);
+              void host.$unsubscribe(topic).catch(() => {});
+            }
+          });
+        },
+        emit: (topic, payload) => void host.$emit(topic, payload).catch(() => {}),
+      },
+      updateStatus: (segment) => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e))),
+      updatePanel: (panel) => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e))),
+      log: {
+        debug: (m) => this.#log('debug', m),
+        info: (m) => this.#log('info', m),
+        warn: (m) => this.#log('warn', m),
+        error: (m) => this.#log('error', m),
+      },
+    };
+  }
+
+  /** Keeps the behaviour of a declaration here and returns its data for main. */
+  #keep(c: PluginContribution): unknown {
+    if (typeof c !== 'object' || c === null) return c;
+    if ('declined' in c) return c;
+    switch (c.kind) {
+      case 'tool':
+        this.#tools.set(c.name, c);
+        break;
+      case 'promptBlock':
+        this.#blocks.set(c.id, c);
+        break;
+      case 'panel':
+        this.#panels.set(c.id, c);
+        break;
+      case 'provider':
+        this.#providers.set(c.id, c);
+        break;
+      case 'wallet':
+        this.#wallets.set(c.id, c);
+        break;
+      case 'allowance':
+        this.#allowances.set(c.id, c);
+        break;
+      case 'command':
+        if (Array.isArray(c.path)) this.#commands.set(c.path.join(' '), c);
+        break;
+      default:
+        break;
+    }
+    return Object.fromEntries(Object.entries(c).filter(([, v]) => typeof v !== 'function'));
+  }
+}
+
+function checkHandshake(hello: unknown): Handshake {
+  const h = hello as Partial<Handshake> | null;
+  if (!h || typeof h.protocolVersion !== 'number' || typeof h.pluginId !== 'string' || typeof h.entry !== 'string' || typeof h.workspace !== 'string' || typeof h.settings !== 'object' || h.settings === null) {
+    throw new Error('The handshake from main is malformed.');
+  }
+  return h as Handshake;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function errorOutput(text: string): ToolOutput {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function errorMessage(request: ProviderRequest, providerId: string, message: string, aborted: boolean): AssistantMessage {
+  return { role: 'assistant', content: [], provider: providerId, model: request.model?.id, stopReason: aborted ? 'aborted' : 'error', errorMessage: message, timestamp: Date.now() };
+}

@@ -1,0 +1,129 @@
+import type { z } from 'zod';
+import type { Disposable } from '../../shared/disposable.ts';
+import type {
+  AllowanceDeclaration,
+  AllowanceRequest,
+  AllowanceVerdict,
+  CommandDeclaration,
+  CommandResult,
+  ContributionKind,
+  PanelDeclaration,
+  PanelViewModel,
+  PromptBlockDeclaration,
+  ProviderDeclaration,
+  StatusSegment,
+  StatusSegmentDeclaration,
+  ToolDeclaration,
+  WalletDeclaration,
+  WalletState,
+} from '../../shared/plugins/contributions.ts';
+import type { PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
+import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
+import type { AbortSignalLike, StreamFn } from '../../shared/providers/provider-stream.ts';
+import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+
+// What a plugin author writes: `export default definePlugin({ initialize, shutdown, capabilities })`.
+// Declarations are plain data that main validates; the functions beside them run in the plugin's process.
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface PluginLogger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface PluginContext {
+  readonly pluginId: string;
+  /** The workspace root the app works in. */
+  readonly workspace: string;
+  /** The settings as they were at the handshake; read `config` for the live value. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** Reads the host's config for this plugin at the moment of the call, never a cached copy. */
+  config<T = unknown>(key: string): Promise<T | undefined>;
+  configAll(): Promise<Record<string, unknown>>;
+  events: {
+    /** Listens to a topic (main's events such as `plugin.stateChanged`, and other plugins' emits). */
+    on(topic: string, listener: (payload: unknown) => void): Disposable;
+    emit(topic: string, payload: unknown): void;
+  };
+  /** Replaces a status segment or panel this plugin declared; the renderer redraws it. */
+  updateStatus(segment: StatusSegment): void;
+  updatePanel(panel: PanelViewModel): void;
+  log: PluginLogger;
+}
+
+type In<T extends z.ZodType> = z.input<T>;
+
+export interface ToolContribution extends In<typeof ToolDeclaration> {
+  execute(args: Record<string, unknown>, options: { signal: AbortSignalLike }): Awaitable<ToolOutput | string>;
+}
+export interface PromptBlockContribution extends In<typeof PromptBlockDeclaration> {
+  render(context: PromptBlockContext): Awaitable<string>;
+}
+export type StatusSegmentContribution = In<typeof StatusSegmentDeclaration>;
+export interface PanelContribution extends In<typeof PanelDeclaration> {
+  onAction?(actionId: string): Awaitable<void>;
+}
+export interface ProviderContribution extends In<typeof ProviderDeclaration> {
+  /** Must never throw: failures end the stream with one `error` event. */
+  stream: StreamFn;
+}
+export interface WalletContribution extends In<typeof WalletDeclaration> {
+  refresh(): Awaitable<WalletState>;
+}
+export interface AllowanceContribution extends In<typeof AllowanceDeclaration> {
+  check(request: AllowanceRequest): Awaitable<AllowanceVerdict>;
+}
+export interface CommandContribution extends In<typeof CommandDeclaration> {
+  run(args: string[]): Awaitable<CommandResult | string>;
+}
+/** A declaration the plugin chose not to install this time (e.g. a tool gated on config). Normal. */
+export interface DeclinedContributionInput {
+  kind: ContributionKind;
+  key: string;
+  declined: string;
+}
+
+export type PluginContribution =
+  | ToolContribution
+  | PromptBlockContribution
+  | StatusSegmentContribution
+  | PanelContribution
+  | ProviderContribution
+  | WalletContribution
+  | AllowanceContribution
+  | CommandContribution
+  | DeclinedContributionInput;
+
+export interface PluginDefinition {
+  /** Optional: the manifest's id and version, for the plugin's own use; main reads `manifest.json`. */
+  manifest?: { id?: string; version?: string };
+  /** Returning false fails the plugin: nothing is installed. */
+  initialize(ctx: PluginContext): Awaitable<boolean | void>;
+  /** Releases the plugin's own state. It never unregisters anything: main's ledger does. */
+  shutdown(): Awaitable<void>;
+  /** Time-driven work, run in the plugin's process on main's clock; a tick still running is not overlapped. */
+  tick?(): Awaitable<void>;
+  /** Declared in order; installed in that order. */
+  capabilities(): Awaitable<PluginContribution[]>;
+}
+
+export interface DefinedPlugin extends PluginDefinition {
+  readonly protocolVersion: number;
+}
+
+export function definePlugin(definition: PluginDefinition): DefinedPlugin {
+  return { ...definition, protocolVersion: PROTOCOL_VERSION };
+}
+
+export function decline(kind: ContributionKind, key: string, reason: string): DeclinedContributionInput {
+  return { kind, key, declined: reason };
+}
+
+export function isDefinedPlugin(value: unknown): value is DefinedPlugin {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<DefinedPlugin>;
+  return typeof v.protocolVersion === 'number' && typeof v.initialize === 'function' && typeof v.capabilities === 'function' && typeof v.shutdown === 'function';
+}

@@ -1,0 +1,6 @@
+// The plugin SDK: the one module a plugin author imports.
+export { decline, definePlugin } from './define-plugin.ts';
+export type * from './define-plugin.ts';
+export type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+export type { ModelInfo, ProviderEvent, ProviderRequest, StreamFn } from '../../shared/providers/provider-stream.ts';
+export type { AllowanceVerdict, CommandResult, PanelViewModel, StatusSegment, WalletState } from '../../shared/plugins/contributions.ts';

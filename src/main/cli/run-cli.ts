@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type App, createApp } from '../app.ts';
+import { defaultDataDir } from '../data-dir.ts';
+import { AmberError, errorMessage } from '../errors.ts';
+import type { CliCommand } from './cli-command.ts';
+import { exportPiCommand } from './export-pi-command.ts';
+import { importPiCommand } from './import-pi-command.ts';
+import { sessionsListCommand } from './sessions-list-command.ts';
+
+export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, importPiCommand, exportPiCommand];
+
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env?: NodeJS.ProcessEnv;
+  /** Where relative paths start; default: the folder `npm run amber` was started from, else the process's. */
+  cwd?: string;
+  openApp?: (dataDir: string) => App;
+}
+
+function usage(): string {
+  const lines = COMMANDS.map((c) => {
+    const call = [...c.words, ...c.args, ...(c.options ?? []).map((o) => `[--${o}]`)].join(' ');
+    return `  amber ${call.padEnd(36)} ${c.summary}`;
+  });
+  return [
+    'Usage: amber <command> [--json] [--data-dir DIR]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  --json            print the result as JSON',
+    '  --data-dir DIR    the data folder to use (default: $AMBER_DATA_DIR, else the platform default)',
+    '  -h, --help        show this help',
+  ].join('\n');
+}
+
+function findCommand(positionals: string[]): { command: CliCommand; args: string[] } {
+  for (const command of COMMANDS) {
+    if (command.words.every((w, i) => positionals[i] === w)) return { command, args: positionals.slice(command.words.length) };
+  }
+  const said = positionals.slice(0, 2).join(' ');
+  const known = COMMANDS.map((c) => c.words.join(' ')).join(', ');
+  throw new AmberError('invalid_input', `Unknown command '${said}'; the commands are ${known} (see --help).`);
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        force: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    const option = /'(-[^' ]+)/.exec(errorMessage(e))?.[1];
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new AmberError('invalid_input', `Unknown option ${option}; see --help for the options.`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) throw new AmberError('invalid_input', `The option ${option} needs a value, as in ${option} DIR.`);
+    throw new AmberError('invalid_input', `${errorMessage(e).replace(/\.?$/, '.')} See --help.`);
+  }
+}
+
+/**
+ * Runs one `amber` command line and returns the exit code: 0 on success, 1 on any error, which is
+ * printed to stderr as a sentence. Output goes to stdout: text, or JSON with --json.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const env = io.env ?? process.env;
+  const cwd = io.cwd ?? (env.npm_lifecycle_event === 'amber' && env.INIT_CWD ? env.INIT_CWD : process.cwd());
+  let app: App | null = null;
+  try {
+    const { values, positionals } = parse(argv);
+    if (values.help || positionals[0] === 'help') {
+      io.stdout.write(`${usage()}\n`);
+      return 0;
+    }
+    if (positionals.length === 0) throw new AmberError('invalid_input', 'Name a command, such as `amber sessions list`; see --help for all of them.');
+    const { command, args } = findCommand(positionals);
+    const name = `amber ${command.words.join(' ')}`;
+    if (args.length !== command.args.length) {
+      const expected = command.args.length ? `${command.args.join(' ')}` : 'no arguments';
+      throw new AmberError('invalid_input', `${name} takes ${expected}, but was given ${args.length ? args.join(' ') : 'none'}.`);
+    }
+    if (values.force && !command.options?.includes('force')) throw new AmberError('invalid_input', `${name} does not take --force.`);
+
+    const dataDir = resolve(cwd, values['data-dir'] ?? defaultDataDir(env));
+    app = openCore(io.openApp ?? ((dir: string) => createApp({ dataDir: dir })), dataDir);
+    const output = command.run(app, args, { force: values.force, cwd });
+    io.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
+    return 0;
+  } catch (e) {
+    io.stderr.write(`${e instanceof AmberError ? e.message : `Amber failed unexpectedly: ${errorMessage(e)}`}\n`);
+    return 1;
+  } finally {
+    await app?.dispose().catch((e: unknown) => io.stderr.write(`Amber did not close cleanly: ${errorMessage(e)}\n`));
+  }
+}
+
+function openCore(open: (dataDir: string) => App, dataDir: string): App {
+  try {
+    return open(dataDir);
+  } catch (e) {
+    if (e instanceof AmberError) throw e;
+    throw new AmberError('unavailable', `Cannot open the data folder ${dataDir}: ${errorMessage(e)}.`, { cause: e });
+  }
+}

@@ -1,0 +1,264 @@
+import type { AgentEndReason, AgentEvent } from '../../shared/agent/index.ts';
+import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
+import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ToolCall, ToolResultMessage, UserMessage } from '../../shared/sessions/index.ts';
+import type { ToolSpec } from '../../shared/tools/index.ts';
+import { errorMessage } from '../errors.ts';
+import type { SessionStore } from '../sessions/index.ts';
+import { compactSession, type CompactionSettings } from './compactor.ts';
+import { estimateContextTokens, estimateTextTokens } from './context-tokens.ts';
+import { assemblePrompt, type PromptBlock } from './prompt-assembly.ts';
+import { RecoveryMonitor, toolCallsOf, type RecoveryAction, type RecoveryLimits } from './recovery-monitor.ts';
+import { streamReply, type StreamedReply } from './stream-reply.ts';
+import { toolResult, type ToolDispatcher, type ToolSource } from './tool-dispatcher.ts';
+
+export interface ModelRef {
+  provider: string;
+  modelId: string;
+}
+
+export interface ResolvedProvider {
+  stream: StreamFn;
+  model: ModelInfo;
+}
+
+/** Finds the stream function and model info for a model; throws (a sentence) when it cannot. */
+export type ProviderResolver = (ref: ModelRef) => ResolvedProvider | Promise<ResolvedProvider>;
+
+export type PromptContent = UserMessage['content'];
+
+/** An AgentEvent before the run stamps its session and run ids on it. */
+export type RunEvent = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'runId'> : never) : never;
+
+export interface LoopDeps {
+  store: SessionStore;
+  resolveProvider: ProviderResolver;
+  tools: ToolSource;
+  dispatcher: ToolDispatcher;
+  promptBlocks: () => readonly PromptBlock[];
+  systemPrompt: (sessionId: string) => string | Promise<string>;
+  clock: () => number;
+  maxIterations: number;
+  compaction: CompactionSettings;
+  recovery: Partial<RecoveryLimits>;
+  defaultModel: ModelRef | null;
+  workspaceRoot: (sessionId: string) => string;
+  renderTimeoutMs?: number;
+}
+
+/** What the loop needs from the run it serves. */
+export interface RunHandle {
+  sessionId: string;
+  signal: AbortSignal;
+  emit(event: RunEvent): void;
+  /** Steering messages queued since the last call, oldest first (the queue is emptied). */
+  takeSteering(): PromptContent[];
+  takeFollowUps(): PromptContent[];
+}
+
+export interface LoopEnd {
+  reason: AgentEndReason;
+  error?: string;
+}
+
+const RECOVERY_STEER_TYPE = 'amber.recovery';
+
+/**
+ * One run of the loop over a session whose prompt is already persisted: turn after turn (context →
+ * compaction gate → prompt → stream → persist reply → tools → persist results) until a reply has no
+ * tool calls and nothing is queued, or an error, an abort, a recovery stop or the iteration limit.
+ * Every model-visible write goes through the store before the next step reads the context again.
+ */
+export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<LoopEnd> {
+  const { store, clock } = deps;
+  const { sessionId, signal } = run;
+  const recovery = new RecoveryMonitor(deps.recovery);
+
+  const append = (input: EntryInput): Entry => {
+    const entry = store.append(sessionId, input);
+    run.emit({ type: 'entry_appended', entry });
+    return entry;
+  };
+  const notice = (code: string, message: string): void => run.emit({ type: 'notice', code, message });
+
+  const persistReply = (message: AssistantMessage): Entry => {
+    const entry = store.append(sessionId, { type: 'message', message });
+    run.emit({ type: 'message_end', entry });
+    return entry;
+  };
+
+  /** A turn that fails before the model is called still leaves a persisted error reply (out of later context). */
+  const failTurn = (ref: ModelRef | null, text: string): LoopEnd => {
+    run.emit({ type: 'message_start', role: 'assistant' });
+    const message: AssistantMessage = { role: 'assistant', content: [], stopReason: 'error', errorMessage: text, timestamp: clock() };
+    if (ref) Object.assign(message, { provider: ref.provider, model: ref.modelId });
+    persistReply(message);
+    return { reason: 'error', error: text };
+  };
+
+  const persistResult = (result: ToolResultMessage): void => {
+    const entry = store.append(sessionId, { type: 'message', message: result });
+    run.emit({ type: 'tool_execution_end', toolCallId: result.toolCallId, status: result.status ?? (result.isError ? 'error' : 'ok'), entry });
+  };
+
+  /** Calls refused wholesale (a recovery stop, a length stop) still get one result each, in order. */
+  const refuseAll = (calls: readonly ToolCall[], status: 'error' | 'denied', text: string): ToolResultMessage[] =>
+    calls.map((call) => {
+      run.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments });
+      const result = toolResult(call, status, text, clock());
+      persistResult(result);
+      return result;
+    });
+
+  const compact = async (context: ModelContext, provider: ResolvedProvider, why: string): Promise<boolean> => {
+    const outcome = await compactSession({
+      store,
+      sessionId,
+      context,
+      stream: provider.stream,
+      model: provider.model,
+      keepRecentTokens: deps.compaction.keepRecentTokens,
+      signal,
+    });
+    if (outcome.ok) {
+      run.emit({ type: 'entry_appended', entry: outcome.entry });
+      return true;
+    }
+    notice('compaction_failed', `The conversation could not be summarised (${why}); the session was left as it was. ${outcome.reason}`);
+    return false;
+  };
+
+  const callModel = async (context: ModelContext, provider: ResolvedProvider, ref: ModelRef, specs: readonly ToolSpec[], systemPrompt: string): Promise<StreamedReply> => {
+    const assembled = await assemblePrompt({
+      systemPrompt,
+      blocks: deps.promptBlocks(),
+      messages: context.messages,
+      context: { sessionId, signal },
+      ...(deps.renderTimeoutMs !== undefined ? { renderTimeoutMs: deps.renderTimeoutMs } : {}),
+    });
+    for (const f of assembled.failures) notice('prompt_block_failed', `The prompt block ${f.blockId} was left out of this turn: ${f.error}`);
+    run.emit({ type: 'message_start', role: 'assistant' });
+    return streamReply({
+      stream: provider.stream,
+      request: { model: provider.model, systemPrompt: assembled.systemPrompt, messages: assembled.messages, tools: [...specs], thinkingLevel: context.thinkingLevel },
+      signal,
+      provider: ref.provider,
+      clock,
+      onDelta: (delta) => run.emit({ type: 'message_update', delta }),
+    });
+  };
+
+  const oneTurn = async (): Promise<LoopEnd | 'continue'> => {
+    let context = store.context(sessionId);
+    const ref = context.model ?? deps.defaultModel;
+    if (!ref) return failTurn(null, 'No model is chosen for this session. Pick a model, then send again.');
+    let provider: ResolvedProvider;
+    try {
+      provider = await deps.resolveProvider(ref);
+    } catch (e) {
+      return failTurn(ref, `The model ${ref.provider}/${ref.modelId} is not available: ${errorMessage(e)}`);
+    }
+    let specs: readonly ToolSpec[] = [];
+    try {
+      specs = await deps.tools.list();
+    } catch (e) {
+      notice('tools_unavailable', `The tools could not be listed, so this turn has none: ${errorMessage(e)}`);
+    }
+    let systemPrompt = '';
+    try {
+      systemPrompt = await deps.systemPrompt(sessionId);
+    } catch (e) {
+      notice('prompt_block_failed', `The system prompt could not be built and was left out of this turn: ${errorMessage(e)}`);
+    }
+
+    if (deps.compaction.enabled) {
+      const overhead = estimateTextTokens(systemPrompt + JSON.stringify(specs));
+      if (estimateContextTokens(context, overhead) > deps.compaction.threshold * provider.model.contextWindow) {
+        if (await compact(context, provider, 'the context is nearly full')) context = store.context(sessionId);
+      }
+    }
+    if (signal.aborted) return { reason: 'aborted' };
+
+    let overflowRetried = false;
+    for (;;) {
+      const reply = await callModel(context, provider, ref, specs, systemPrompt);
+      if (reply.errorKind === 'context_overflow' && !overflowRetried && !signal.aborted) {
+        overflowRetried = true;
+        persistReply(reply.message);
+        context = store.context(sessionId); // the failed reply is the leaf now, and stays out of the context
+        if (!(await compact(context, provider, 'the model said the context is too long'))) {
+          return { reason: signal.aborted ? 'aborted' : 'error', error: reply.message.errorMessage ?? 'The conversation is too long for the model.' };
+        }
+        context = store.context(sessionId);
+        continue;
+      }
+      persistReply(reply.message);
+      if (reply.message.stopReason === 'aborted' || reply.errorKind === 'aborted') return { reason: 'aborted' };
+      if (reply.errorKind !== null) {
+        return { reason: reply.errorKind === 'blocked' ? 'blocked' : 'error', error: reply.message.errorMessage ?? 'The model call failed.' };
+      }
+      return afterReply(reply.message, context.messages, specs);
+    }
+  };
+
+  const afterReply = async (message: AssistantMessage, before: readonly Message[], specs: readonly ToolSpec[]): Promise<LoopEnd | 'continue'> => {
+    const calls = toolCallsOf(message);
+    const judged = recovery.onReply(message);
+    const stop = judged.find((a): a is Extract<RecoveryAction, { kind: 'stop' }> => a.kind === 'stop');
+    if (stop) {
+      refuseAll(calls, 'denied', `Not run: ${stop.message}`);
+      return { reason: stop.reason, error: stop.message };
+    }
+    let results: ToolResultMessage[] = [];
+    if (calls.length > 0 && message.stopReason === 'length') {
+      results = refuseAll(
+        calls,
+        'error',
+        'Not run: your reply was cut off at the output limit, so this call may be incomplete. Make the call again with complete arguments, or split the work into smaller steps.',
+      );
+    } else if (calls.length > 0) {
+      const previous = [...before].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
+      results = await deps.dispatcher.dispatch({
+        sessionId,
+        workspaceRoot: deps.workspaceRoot(sessionId),
+        calls,
+        specs,
+        previousCalls: previous ? toolCallsOf(previous) : [],
+        signal,
+        onStart: (call) => run.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments }),
+        onUpdate: (call, text) => run.emit({ type: 'tool_execution_update', toolCallId: call.id, text }),
+        onResult: (result) => persistResult(result),
+      });
+    }
+    if (signal.aborted) return { reason: 'aborted' };
+    const afterTools = recovery.onResults(results);
+    if (afterTools?.kind === 'stop') return { reason: afterTools.reason, error: afterTools.message };
+
+    const steers = [...judged, ...(afterTools ? [afterTools] : [])].filter((a): a is Extract<RecoveryAction, { kind: 'steer' }> => a.kind === 'steer');
+    for (const steer of steers) {
+      append({ type: 'custom_message', customType: RECOVERY_STEER_TYPE, content: steer.text, display: true });
+      notice('recovery_steer', steer.text);
+    }
+    const steering = run.takeSteering();
+    for (const content of steering) append({ type: 'message', message: { role: 'user', content, timestamp: clock() } });
+    if (calls.length > 0 || steers.length > 0 || steering.length > 0) return 'continue';
+
+    const followUps = run.takeFollowUps();
+    for (const content of followUps) append({ type: 'message', message: { role: 'user', content, timestamp: clock() } });
+    return followUps.length > 0 ? 'continue' : { reason: 'stop' };
+  };
+
+  for (let turn = 1; ; turn++) {
+    if (signal.aborted) return { reason: 'aborted' };
+    if (turn > deps.maxIterations) {
+      return { reason: 'max_iterations', error: `The run stopped after ${deps.maxIterations} model calls without finishing; send a message to let it go on.` };
+    }
+    run.emit({ type: 'turn_start', turn });
+    let outcome: LoopEnd | 'continue';
+    try {
+      outcome = await oneTurn();
+    } finally {
+      run.emit({ type: 'turn_end', turn });
+    }
+    if (outcome !== 'continue') return outcome;
+  }
+}

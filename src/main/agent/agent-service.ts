@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent } from '../../shared/agent/index.ts';
+import { toDisposable, type Disposable } from '../../shared/disposable.ts';
+import type { Entry } from '../../shared/sessions/index.ts';
+import { AmberError, errorMessage } from '../errors.ts';
+import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
+import type { SessionStore } from '../sessions/index.ts';
+import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent } from './agent-loop.ts';
+import { DEFAULT_COMPACTION, type CompactionSettings } from './compactor.ts';
+import type { PromptBlock } from './prompt-assembly.ts';
+import type { RecoveryLimits } from './recovery-monitor.ts';
+import { ToolDispatcher, emptyToolSource, type ToolSource } from './tool-dispatcher.ts';
+
+export interface AgentServiceOptions {
+  store: SessionStore;
+  resolveProvider: ProviderResolver;
+  tools?: ToolSource;
+  /** Read on every turn, so blocks added or removed (plugins toggled) apply from the next turn. */
+  promptBlocks?: () => readonly PromptBlock[];
+  systemPrompt?: string | ((sessionId: string) => string | Promise<string>);
+  /** Decides whether a tool call may run. Default: a PolicyService over the store with `approver`. */
+  gate?: ToolGate;
+  /** Used only by the default gate. Absent: every question is answered "deny". */
+  approver?: Approver;
+  /** Receives every event of every run. Must not throw (a throw is swallowed). */
+  emit?: (event: AgentEvent) => void;
+  clock?: () => number;
+  newRunId?: () => string;
+  /** Model calls per run before it stops with 'max_iterations'. */
+  maxIterations?: number;
+  compaction?: Partial<CompactionSettings>;
+  recovery?: Partial<RecoveryLimits>;
+  /** The model of a session whose branch has no model_change entry. */
+  defaultModel?: ModelRef | null;
+  /** Absolute workspace root of a session. Default: the session's cwd, else AMBER_WORKSPACE, else the process's. */
+  workspaceRoot?: (sessionId: string) => string;
+  /** Milliseconds a prompt block may take to render before it is skipped for the turn. */
+  promptBlockTimeoutMs?: number;
+}
+
+export interface StartOptions {
+  /** Appends a model_change entry first when it differs from the branch's current model. */
+  model?: ModelRef;
+  /** Appends a thinking_level_change entry first when it differs from the branch's current level. */
+  thinkingLevel?: string;
+}
+
+export interface RunResult {
+  runId: string;
+  reason: LoopEnd['reason'];
+  error?: string;
+  /** Steering and follow-up messages queued but never delivered (the run ended first); for the UI to restore. */
+  undelivered: PromptContent[];
+}
+
+export interface StartedRun {
+  runId: string;
+  /** Settles after agent_settled; never rejects. */
+  done: Promise<RunResult>;
+}
+
+interface ActiveRun {
+  runId: string;
+  controller: AbortController;
+  steering: PromptContent[];
+  followUps: PromptContent[];
+  done: Promise<RunResult>;
+}
+
+const DEFAULT_MAX_ITERATIONS = 100;
+
+/**
+ * Runs the agent loop on sessions, one run per session at a time. A run starts from the session's
+ * current leaf (so after `store.branch` it continues from there); steering is delivered after the
+ * current tool round, follow-ups when the agent would stop; abort works at any moment.
+ */
+export class AgentService {
+  readonly store: SessionStore;
+  readonly gate: ToolGate;
+  readonly #deps: LoopDeps;
+  readonly #emit: ((event: AgentEvent) => void) | undefined;
+  readonly #listeners = new Set<(event: AgentEvent) => void>();
+  readonly #newRunId: () => string;
+  readonly #runs = new Map<string, ActiveRun>();
+  #disposed = false;
+
+  constructor(options: AgentServiceOptions) {
+    this.store = options.store;
+    this.gate = options.gate ?? new PolicyService({ store: options.store, ...(options.approver ? { approver: options.approver } : {}) });
+    this.#emit = options.emit;
+    this.#newRunId = options.newRunId ?? randomUUID;
+    const clock = options.clock ?? Date.now;
+    const tools = options.tools ?? emptyToolSource;
+    const systemPrompt = options.systemPrompt ?? '';
+    const store = options.store;
+    this.#deps = {
+      store,
+      resolveProvider: options.resolveProvider,
+      tools,
+      dispatcher: new ToolDispatcher({ tools, gate: this.gate, clock }),
+      promptBlocks: options.promptBlocks ?? (() => []),
+      systemPrompt: typeof systemPrompt === 'string' ? () => systemPrompt : systemPrompt,
+      clock,
+      maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      compaction: { ...DEFAULT_COMPACTION, ...options.compaction },
+      recovery: options.recovery ?? {},
+      defaultModel: options.defaultModel ?? null,
+      workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd ?? process.env['AMBER_WORKSPACE'] ?? process.cwd()),
+      ...(options.promptBlockTimeoutMs !== undefined ? { renderTimeoutMs: options.promptBlockTimeoutMs } : {}),
+    };
+  }
+
+  /** Listens to every run's events; dispose to stop. */
+  subscribe(listener: (event: AgentEvent) => void): Disposable {
+    this.#listeners.add(listener);
+    return toDisposable(() => this.#listeners.delete(listener));
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.#runs.has(sessionId);
+  }
+
+  /**
+   * Starts a run: persists the prompt under the session's leaf (none: continue from the leaf as it is,
+   * e.g. to regenerate a reply after branching to its parent) and loops until the agent stops.
+   * Throws at once if the session does not exist or already has a run.
+   */
+  start(sessionId: string, prompt: PromptContent | null, options: StartOptions = {}): StartedRun {
+    if (this.#disposed) throw new AmberError('unavailable', 'The agent is shutting down; try again after restart.');
+    if (this.#runs.has(sessionId)) {
+      throw new AmberError('conflict', 'This session already has a run going: steer it, queue a follow-up, or stop it first.');
+    }
+    this.store.get(sessionId);
+    const active: ActiveRun = { runId: this.#newRunId(), controller: new AbortController(), steering: [], followUps: [], done: Promise.resolve(null as never) };
+    this.#runs.set(sessionId, active);
+    active.done = this.#execute(sessionId, active, prompt, options);
+    return { runId: active.runId, done: active.done };
+  }
+
+  /** start() and wait for the run to settle. */
+  prompt(sessionId: string, prompt: PromptContent, options: StartOptions = {}): Promise<RunResult> {
+    return this.start(sessionId, prompt, options).done;
+  }
+
+  /** Queues a message for after the current tool round. false: no run is going (send it as a prompt instead). */
+  steer(sessionId: string, content: PromptContent): boolean {
+    const run = this.#runs.get(sessionId);
+    if (!run || run.controller.signal.aborted) return false;
+    run.steering.push(content);
+    return true;
+  }
+
+  /** Queues a message for when the agent would otherwise stop. false: no run is going. */
+  followUp(sessionId: string, content: PromptContent): boolean {
+    const run = this.#runs.get(sessionId);
+    if (!run || run.controller.signal.aborted) return false;
+    run.followUps.push(content);
+    return true;
+  }
+
+  /** Stops the session's run; the partial reply is kept, marked aborted. false: no run is going. */
+  abort(sessionId: string): boolean {
+    const run = this.#runs.get(sessionId);
+    if (!run) return false;
+    run.controller.abort();
+    return true;
+  }
+
+  /** Waits for the session's run, if any, to settle. */
+  async settled(sessionId: string): Promise<void> {
+    await this.#runs.get(sessionId)?.done;
+  }
+
+  /** Appends a model_change entry on the session's branch (not while a run is going). */
+  setModel(sessionId: string, model: ModelRef): Entry {
+    this.#assertIdle(sessionId);
+    return this.store.append(sessionId, { type: 'model_change', provider: model.provider, modelId: model.modelId });
+  }
+
+  /** Appends a thinking_level_change entry on the session's branch (not while a run is going). */
+  setThinkingLevel(sessionId: string, thinkingLevel: string): Entry {
+    this.#assertIdle(sessionId);
+    return this.store.append(sessionId, { type: 'thinking_level_change', thinkingLevel });
+  }
+
+  /** Stops every run and waits until they have settled. */
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    const runs = [...this.#runs.values()];
+    for (const run of runs) run.controller.abort();
+    await Promise.all(runs.map((r) => r.done));
+    this.#listeners.clear();
+  }
+
+  #assertIdle(sessionId: string): void {
+    if (this.#runs.has(sessionId)) throw new AmberError('conflict', 'This session has a run going; stop it or wait for it to finish first.');
+  }
+
+  async #execute(sessionId: string, active: ActiveRun, prompt: PromptContent | null, options: StartOptions): Promise<RunResult> {
+    const { runId, controller } = active;
+    const emit = (event: RunEvent): void => this.#broadcast({ ...event, sessionId, runId } as AgentEvent);
+    // Let start() return (and callers subscribe with the run id) before the first event.
+    await Promise.resolve();
+    emit({ type: 'agent_start' });
+    let end: LoopEnd;
+    try {
+      const appendAndTell = (input: Parameters<SessionStore['append']>[1]): void => emit({ type: 'entry_appended', entry: this.store.append(sessionId, input) });
+      if (options.model || options.thinkingLevel !== undefined) {
+        const current = this.store.context(sessionId);
+        const model = options.model;
+        if (model && (current.model?.provider !== model.provider || current.model.modelId !== model.modelId)) {
+          appendAndTell({ type: 'model_change', provider: model.provider, modelId: model.modelId });
+        }
+        if (options.thinkingLevel !== undefined && current.thinkingLevel !== options.thinkingLevel) {
+          appendAndTell({ type: 'thinking_level_change', thinkingLevel: options.thinkingLevel });
+        }
+      }
+      if (prompt !== null) appendAndTell({ type: 'message', message: { role: 'user', content: prompt, timestamp: this.#deps.clock() } });
+      end = await runAgentLoop(this.#deps, {
+        sessionId,
+        signal: controller.signal,
+        emit,
+        takeSteering: () => active.steering.splice(0),
+        takeFollowUps: () => active.followUps.splice(0),
+      });
+    } catch (e) {
+      end = controller.signal.aborted ? { reason: 'aborted' } : { reason: 'error', error: `The run failed: ${errorMessage(e)}` };
+    }
+    emit(end.error !== undefined ? { type: 'agent_end', reason: end.reason, error: end.error } : { type: 'agent_end', reason: end.reason });
+    const undelivered = [...active.steering.splice(0), ...active.followUps.splice(0)];
+    this.#runs.delete(sessionId);
+    emit({ type: 'agent_settled' });
+    return { runId, ...end, undelivered };
+  }
+
+  #broadcast(event: AgentEvent): void {
+    for (const listener of [this.#emit, ...this.#listeners]) {
+      if (!listener) continue;
+      try {
+        listener(event);
+      } catch {
+        // a listener's failure must not break the run
+      }
+    }
+  }
+}

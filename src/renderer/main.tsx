@@ -1,10 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { ApiProvider, createAmberClient } from './api/index.ts';
 import { App } from './app/App.tsx';
+import { ToastProvider } from './ui/Toasts.tsx';
 import './app/theme.css';
+
+const client = createAmberClient();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <ApiProvider client={client}>
+      <ToastProvider>
+        <App />
+      </ToastProvider>
+    </ApiProvider>
   </StrictMode>,
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentEvent } from '../agent/agent-event.ts';
+import { ApprovalAnswer, ApprovalQuestion } from '../agent/tool-policy.ts';
 import { SessionSummary } from '../sessions/session-summary.ts';
 import { TranscriptPage } from '../sessions/transcript-page.ts';
 import { TreeNode } from '../sessions/tree-node.ts';
@@ -31,22 +32,6 @@ export type SessionList = z.infer<typeof SessionList>;
 /** Sibling groups of the entries asked about; entries without siblings are left out. */
 export const SiblingMap = z.record(z.string(), z.object({ ids: z.array(z.string()), index: z.number().int() }));
 export type SiblingMap = z.infer<typeof SiblingMap>;
-
-export const ApprovalDecision = z.enum(['allow_once', 'allow_tool', 'allow_folder', 'deny']);
-export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
-
-export const ApprovalRequest = z.object({
-  requestId: z.string(),
-  sessionId: z.string(),
-  runId: z.string(),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  args: z.unknown(),
-  /** The folder an "always for this folder" answer would cover, when the call touches one. */
-  folder: z.string().nullable(),
-  reason: z.string().optional(),
-});
-export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
@@ -89,8 +74,9 @@ export const API_METHODS = {
   'chat.abort': method(z.object({ sessionId: SessionId }), z.object({ aborted: z.boolean() })),
   'chat.steer': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
   'chat.followUp': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
-  'approvals.list': method(Nothing, z.array(ApprovalRequest)),
-  'approvals.answer': method(z.object({ requestId: z.string().min(1), decision: ApprovalDecision }), z.object({ ok: z.boolean() })),
+  /** Questions still waiting for an answer (a reloaded window asks them again). */
+  'approvals.list': method(Nothing, z.array(ApprovalQuestion)),
+  'approvals.answer': method(z.object({ questionId: z.string().min(1), answer: ApprovalAnswer }), z.object({ ok: z.boolean() })),
   'providers.presets': method(Nothing, z.array(z.object({ id: z.string(), name: z.string(), baseUrl: z.string(), dialect: z.string(), needsKey: z.boolean() }))),
   'providers.test': method(
     z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional() }),
@@ -108,8 +94,9 @@ export const API_EVENTS = {
   'session.deleted': z.object({ sessionId: z.string() }),
   'session.branched': z.object({ sessionId: z.string(), leafId: z.string().nullable() }),
   'agent.emitted': AgentEvent,
-  'approval.requested': ApprovalRequest,
-  'approval.settled': z.object({ requestId: z.string(), decision: ApprovalDecision }),
+  'approval.requested': ApprovalQuestion,
+  /** The question was answered (here or in another window) or its run ended: stop asking it. */
+  'approval.settled': z.object({ questionId: z.string(), answer: ApprovalAnswer }),
 } as const;
 
 export type ApiMethods = typeof API_METHODS;

@@ -1,0 +1,3 @@
+export { createAmberClient } from './amber-client.ts';
+export type { AmberClient } from './amber-client.ts';
+export { ApiProvider, useApi } from './api-context.tsx';

@@ -1,0 +1,2 @@
+export { SiblingSwitcher } from './SiblingSwitcher.tsx';
+export { TreeView } from './TreeView.tsx';

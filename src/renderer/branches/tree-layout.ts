@@ -1,0 +1,59 @@
+import type { TreeNode } from '../../shared/sessions/index.ts';
+
+export interface TreeRow {
+  node: TreeNode;
+  indent: number;
+  /** First row of a branch that forks from its parent. */
+  forks: boolean;
+  onActivePath: boolean;
+  isLeaf: boolean;
+}
+
+const shown = (n: TreeNode): boolean => (n.type === 'message' && n.role !== 'toolResult') || n.type === 'compaction' || n.type === 'branch_summary';
+
+/**
+ * The session's tree as rows: hidden entries (labels, settings, tool results) skipped, a straight chain
+ * kept at one indent, and one more indent only where the conversation forks.
+ */
+export function layoutTree(nodes: readonly TreeNode[], leafId: string | null): TreeRow[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const shownParent = new Map<string, string | null>();
+  const resolveParent = (id: string | null): string | null => {
+    let cur = id;
+    while (cur !== null) {
+      const n = byId.get(cur);
+      if (!n) return null;
+      if (shown(n)) return cur;
+      cur = n.parentId;
+    }
+    return null;
+  };
+  const children = new Map<string | null, TreeNode[]>();
+  for (const n of nodes) {
+    if (!shown(n)) continue;
+    const p = resolveParent(n.parentId);
+    shownParent.set(n.id, p);
+    const list = children.get(p);
+    if (list) list.push(n);
+    else children.set(p, [n]);
+  }
+  const active = new Set<string>();
+  for (let cur = leafId; cur !== null; cur = byId.get(cur)?.parentId ?? null) active.add(cur);
+  const displayedLeaf = resolveParent(leafId);
+
+  const rows: TreeRow[] = [];
+  const roots = children.get(null) ?? [];
+  const stack: { node: TreeNode; indent: number; forks: boolean }[] = roots
+    .map((node) => ({ node, indent: roots.length > 1 ? 1 : 0, forks: roots.length > 1 }))
+    .reverse();
+  while (stack.length) {
+    const { node, indent, forks } = stack.pop()!;
+    rows.push({ node, indent, forks, onActivePath: active.has(node.id), isLeaf: node.id === displayedLeaf });
+    const kids = children.get(node.id) ?? [];
+    const fork = kids.length > 1;
+    // The branch on the active path is shown first under a fork, so the current conversation reads straight down.
+    const ordered = fork ? [...kids.filter((k) => active.has(k.id)), ...kids.filter((k) => !active.has(k.id))] : kids;
+    for (let i = ordered.length - 1; i >= 0; i--) stack.push({ node: ordered[i]!, indent: fork ? indent + 1 : indent, forks: fork });
+  }
+  return rows;
+}

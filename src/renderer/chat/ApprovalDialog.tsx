@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useToasts } from '../ui/Toasts.tsx';
+
+/** Asks about tool calls that need a yes, one at a time, oldest first. */
+export function ApprovalDialog() {
+  const api = useApi();
+  const toasts = useToasts();
+  const [queue, setQueue] = useState<ApprovalQuestion[]>([]);
+  const [busy, setBusy] = useState(false);
+  const firstButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    api.call('approvals.list', {}).then(
+      (pending) => setQueue((q) => [...q, ...pending.filter((p) => !q.some((x) => x.id === p.id))]),
+      () => {},
+    );
+    const offReq = api.on('approval.requested', (r) => setQueue((q) => (q.some((x) => x.id === r.id) ? q : [...q, r])));
+    const offDone = api.on('approval.settled', (s) => setQueue((q) => q.filter((x) => x.id !== s.questionId)));
+    return () => {
+      offReq();
+      offDone();
+    };
+  }, [api]);
+
+  const current = queue[0];
+  useEffect(() => {
+    if (current) firstButton.current?.focus();
+  }, [current]);
+  if (!current) return null;
+
+  const answer = async (decision: ApprovalAnswer) => {
+    setBusy(true);
+    try {
+      await api.call('approvals.answer', { questionId: current.id, answer: decision });
+      setQueue((q) => q.filter((x) => x.id !== current.id));
+    } catch (e) {
+      toasts.error('Could not answer the approval', e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let args: string;
+  try {
+    args = JSON.stringify(current.args, null, 2);
+  } catch {
+    args = String(current.args);
+  }
+
+  return (
+    <div className="modal-backdrop">
+      <div
+        className="modal approval"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="approval-title"
+        data-testid="approval-dialog"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') void answer('deny');
+        }}
+      >
+        <div className="modal-head">
+          <span className="modal-icon">
+            <Icon name="tool" size={18} />
+          </span>
+          <div>
+            <h2 id="approval-title">
+              Allow <code>{current.toolName}</code>?
+            </h2>
+            <p className="muted">{current.reason}</p>
+          </div>
+          {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
+        </div>
+        <pre className="approval-args">{args}</pre>
+        {current.folder && (
+          <p className="muted small">
+            Folder: <code>{current.folder}</code>
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')}>
+            Deny
+          </button>
+          <span className="spacer" />
+          <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
+            Always in this folder
+          </button>
+          <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
+            Always for {current.toolName}
+          </button>
+          <button ref={firstButton} type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')}>
+            Allow once
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { useCallback, useMemo, useRef } from 'react';
+import type { SessionSummary } from '../../shared/sessions/index.ts';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useToasts } from '../ui/Toasts.tsx';
+import { Composer, type ComposerHandle } from './Composer.tsx';
+import type { MessageActions } from './MessageItem.tsx';
+import { Transcript } from './Transcript.tsx';
+import { type TranscriptItem, toTranscriptItems } from './transcript-model.ts';
+import { useTranscript } from './use-transcript.ts';
+
+interface Props {
+  session: SessionSummary | null;
+  agentAvailable: boolean;
+  composerRef: React.RefObject<ComposerHandle | null>;
+  onNewChat(): void;
+}
+
+export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Props) {
+  const api = useApi();
+  const toasts = useToasts();
+  const sessionId = session?.id ?? null;
+  const { state, loadOlder, reload } = useTranscript(sessionId);
+  const sending = useRef(false);
+
+  const items = useMemo<TranscriptItem[]>(() => {
+    const list = toTranscriptItems(state.entries, state.liveTools);
+    if (state.streaming) list.push({ kind: 'streaming', key: 'streaming', ...state.streaming });
+    return list;
+  }, [state.entries, state.liveTools, state.streaming]);
+
+  const guard = useCallback(
+    async (title: string, run: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await run();
+        return true;
+      } catch (e) {
+        toasts.error(title, e);
+        return false;
+      }
+    },
+    [toasts],
+  );
+
+  const actions = useMemo<MessageActions>(
+    () => ({
+      canRun: !state.running,
+      onSwitchSibling: (_entryId, siblingId) => {
+        if (!sessionId) return;
+        void guard('Could not switch to that version', () => api.call('sessions.branch', { sessionId, entryId: siblingId, follow: 'newest' }).then(() => reload()));
+      },
+      onEdit: (_entryId, parentId, text) => {
+        if (!sessionId) return;
+        void guard('Could not send the edited message', () => api.call('chat.send', { sessionId, text, parentId }));
+      },
+      onRegenerate: (entryId) => {
+        if (!sessionId) return;
+        void guard('Could not regenerate the reply', () => api.call('chat.regenerate', { sessionId, entryId }));
+      },
+    }),
+    [api, guard, reload, sessionId, state.running],
+  );
+
+  if (!session) {
+    return (
+      <section className="chat chat-empty">
+        <div className="empty-state">
+          <div className="empty-logo">
+            <Icon name="chat" size={28} />
+          </div>
+          <h2>No conversation open</h2>
+          <p>Pick one on the left, or start a new one.</p>
+          <button type="button" className="btn btn-primary" onClick={onNewChat}>
+            <Icon name="plus" /> New chat
+          </button>
+          <p className="hint">
+            <kbd>Ctrl</kbd> <kbd>N</kbd> new chat · <kbd>Ctrl</kbd> <kbd>K</kbd> search · <kbd>Ctrl</kbd> <kbd>Shift</kbd> <kbd>T</kbd> tree
+          </p>
+        </div>
+      </section>
+    );
+  }
+
+  const send = (text: string) =>
+    sending.current ? Promise.resolve(false) : ((sending.current = true), guard('Could not send the message', () => api.call('chat.send', { sessionId: session.id, text })).finally(() => (sending.current = false)));
+
+  return (
+    <section className="chat" data-testid="chat" data-leaf-id={state.leafId ?? ''}>
+      {state.loading && state.entries.length === 0 ? (
+        <div className="transcript transcript-loading">
+          <div className="skeleton" />
+          <div className="skeleton short" />
+          <div className="skeleton" />
+        </div>
+      ) : state.entries.length === 0 && !state.streaming ? (
+        <div className="transcript transcript-empty">
+          <div className="empty-state">
+            <h2>{session.title || 'New chat'}</h2>
+            <p>{agentAvailable ? 'Ask anything. Replies stream in here, tools show as cards, and every edit keeps the original as a branch.' : 'This conversation is empty.'}</p>
+          </div>
+        </div>
+      ) : (
+        <Transcript
+          items={items}
+          siblings={state.siblings}
+          hasOlder={state.before !== null}
+          loadingOlder={state.loadingOlder}
+          onLoadOlder={() => void loadOlder()}
+          actions={actions}
+          generation={state.generation}
+        />
+      )}
+      {state.lastError && !state.running && (
+        <div className="run-error" role="alert" data-testid="run-error">
+          <Icon name="alert" />
+          <span>{state.lastError}</span>
+        </div>
+      )}
+      <Composer
+        ref={composerRef}
+        running={state.running}
+        disabled={!agentAvailable}
+        disabledReason="Sending needs a model: the agent is not available in this build."
+        onSend={send}
+        onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}
+        onFollowUp={(text) => guard('Could not queue the follow-up', () => api.call('chat.followUp', { sessionId: session.id, text }))}
+        onAbort={() => void guard('Could not stop the reply', () => api.call('chat.abort', { sessionId: session.id }))}
+      />
+    </section>
+  );
+}

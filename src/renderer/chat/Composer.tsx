@@ -1,0 +1,75 @@
+import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
+import { Icon } from '../ui/Icon.tsx';
+
+interface Props {
+  running: boolean;
+  disabled: boolean;
+  disabledReason?: string;
+  onSend(text: string): Promise<boolean>;
+  onSteer(text: string): Promise<boolean>;
+  onFollowUp(text: string): Promise<boolean>;
+  onAbort(): void;
+}
+
+export interface ComposerHandle {
+  focus(): void;
+}
+
+/** The message box. While a run streams, Enter steers it and Alt+Enter queues a follow-up. */
+export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort }, ref) {
+  const [text, setText] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
+
+  const submit = async (mode: 'send' | 'steer' | 'followUp') => {
+    const value = text.trim();
+    if (!value || disabled) return;
+    const ok = await (mode === 'send' ? onSend(value) : mode === 'steer' ? onSteer(value) : onFollowUp(value));
+    if (ok) setText('');
+  };
+
+  return (
+    <div className="composer">
+      <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
+        <textarea
+          ref={area}
+          data-testid="composer"
+          aria-label="Message"
+          placeholder={disabled ? (disabledReason ?? '') : running ? 'Steer the reply (Enter) or queue a follow-up (Alt+Enter)…' : 'Message Amber… (Enter to send, Shift+Enter for a new line)'}
+          value={text}
+          disabled={disabled}
+          rows={Math.min(8, Math.max(1, text.split('\n').length))}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void submit(running ? (e.altKey ? 'followUp' : 'steer') : 'send');
+            } else if (e.key === 'Escape' && running) {
+              e.preventDefault();
+              onAbort();
+            }
+          }}
+        />
+        <div className="composer-actions">
+          {running ? (
+            <>
+              <button type="button" className="btn btn-ghost btn-small" disabled={!text.trim()} onClick={() => void submit('followUp')} title="Alt+Enter">
+                Queue follow-up
+              </button>
+              <button type="button" className="btn btn-small" disabled={!text.trim()} onClick={() => void submit('steer')} title="Enter">
+                Steer
+              </button>
+              <button type="button" className="btn btn-danger btn-small" data-testid="abort" onClick={onAbort} title="Esc">
+                <Icon name="stop" size={14} /> Stop
+              </button>
+            </>
+          ) : (
+            <button type="button" className="btn btn-primary send-btn" data-testid="send" aria-label="Send" disabled={!text.trim() || disabled} onClick={() => void submit('send')}>
+              <Icon name="send" />
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+});

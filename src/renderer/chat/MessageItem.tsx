@@ -1,0 +1,131 @@
+import { memo, useState } from 'react';
+import { SiblingSwitcher } from '../branches/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { Markdown } from './Markdown.tsx';
+import { Thinking } from './Thinking.tsx';
+import { ToolCard } from './ToolCard.tsx';
+import type { TranscriptItem } from './transcript-model.ts';
+
+export interface MessageActions {
+  onSwitchSibling(entryId: string, siblingId: string): void;
+  onEdit(entryId: string, parentId: string | null, text: string): void;
+  onRegenerate(entryId: string): void;
+  /** False while a run streams: edits and regenerations wait for it. */
+  canRun: boolean;
+}
+
+interface Props {
+  item: TranscriptItem;
+  siblings?: { ids: string[]; index: number };
+  actions: MessageActions;
+}
+
+function EditBox({ initial, onSave, onCancel }: { initial: string; onSave: (text: string) => void; onCancel: () => void }) {
+  const [text, setText] = useState(initial);
+  return (
+    <div className="edit-box">
+      <textarea
+        autoFocus
+        aria-label="Edit message"
+        value={text}
+        rows={Math.min(10, Math.max(2, text.split('\n').length))}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey) {
+            e.preventDefault();
+            if (text.trim()) onSave(text.trim());
+          } else if (e.key === 'Escape') onCancel();
+        }}
+      />
+      <div className="edit-actions">
+        <span className="hint">Saving sends it as a new branch; the original stays one click away.</span>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary btn-small" disabled={!text.trim()} onClick={() => onSave(text.trim())}>
+          Save &amp; send
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export const MessageItem = memo(function MessageItem({ item, siblings, actions }: Props) {
+  const [editing, setEditing] = useState(false);
+  const switcher = siblings ? <SiblingSwitcher ids={siblings.ids} index={siblings.index} onSwitch={(id) => actions.onSwitchSibling(item.key, id)} /> : null;
+
+  if (item.kind === 'user') {
+    return (
+      <div className="msg msg-user" data-testid="message" data-role="user" data-entry-id={item.key}>
+        {editing ? (
+          <EditBox
+            initial={item.text}
+            onCancel={() => setEditing(false)}
+            onSave={(text) => {
+              setEditing(false);
+              actions.onEdit(item.key, item.entry.parentId, text);
+            }}
+          />
+        ) : (
+          <div className="bubble">
+            <div className="plain-text">{item.text}</div>
+          </div>
+        )}
+        {!editing && (
+          <div className="msg-meta">
+            {switcher}
+            <button type="button" className="icon-btn hover-action" aria-label="Edit message" title="Edit (makes a new branch)" disabled={!actions.canRun} onClick={() => setEditing(true)}>
+              <Icon name="pencil" size={14} />
+            </button>
+          </div>
+        )}
+      </div>
+    );
+  }
+  if (item.kind === 'assistant' || item.kind === 'streaming') {
+    const live = item.kind === 'streaming';
+    const failed = item.kind === 'assistant' && item.message.stopReason === 'error';
+    const aborted = item.kind === 'assistant' && item.message.stopReason === 'aborted';
+    return (
+      <div className={`msg msg-assistant${live ? ' is-streaming' : ''}`} data-testid="message" data-role="assistant" data-entry-id={live ? undefined : item.key} data-streaming={live || undefined}>
+        <Thinking text={item.thinking} live={live && !item.text} />
+        {item.text && <Markdown source={item.text} />}
+        {live && !item.text && !item.thinking && item.tools.length === 0 && <div className="typing" aria-label="Waiting for the reply"><span /><span /><span /></div>}
+        {item.tools.filter(Boolean).map((tool) => (
+          <ToolCard key={tool.id} tool={tool} />
+        ))}
+        {failed && (
+          <div className="msg-error" role="alert">
+            <Icon name="alert" />
+            <span>{item.message.errorMessage ?? 'The model did not answer.'}</span>
+            <button type="button" className="btn btn-small" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>
+              <Icon name="refresh" size={14} /> Retry
+            </button>
+          </div>
+        )}
+        {aborted && <div className="msg-stopped">Stopped — the partial reply is kept.</div>}
+        {!live && (
+          <div className="msg-meta">
+            {switcher}
+            {item.message.model && <span className="model-name">{item.message.model}</span>}
+            <button type="button" className="icon-btn hover-action" aria-label="Regenerate reply" title="Regenerate (makes a sibling)" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>
+              <Icon name="refresh" size={14} />
+            </button>
+          </div>
+        )}
+      </div>
+    );
+  }
+  if (item.kind === 'tool-result') {
+    return (
+      <div className="msg msg-tool" data-testid="message" data-role="toolResult" data-entry-id={item.key}>
+        <ToolCard tool={{ id: item.message.toolCallId, name: item.message.toolName, args: undefined, status: item.message.isError ? 'error' : 'ok', output: item.message.content.map((c) => ('text' in c ? String(c.text) : '')).join('\n') }} />
+      </div>
+    );
+  }
+  return (
+    <div className={`msg-note note-${item.tone}`} data-entry-id={item.key}>
+      {item.text}
+    </div>
+  );
+});

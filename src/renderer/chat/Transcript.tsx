@@ -1,0 +1,102 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import type { SiblingMap } from '../../shared/api/index.ts';
+import { type MessageActions, MessageItem } from './MessageItem.tsx';
+import type { TranscriptItem } from './transcript-model.ts';
+
+interface Props {
+  items: TranscriptItem[];
+  siblings: SiblingMap;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+  actions: MessageActions;
+  /** Changes when the branch is read afresh: the view jumps to its end. */
+  generation: number;
+}
+
+const NEAR_BOTTOM_PX = 64;
+const NEAR_TOP_PX = 600;
+
+/**
+ * The branch as a virtualized list: only what is on screen is in the DOM. Stays pinned to the end while
+ * the user is there (streaming), loads older entries near the top, and keeps the view still when they
+ * arrive above it.
+ */
+export function Transcript({ items, siblings, hasOlder, loadingOlder, onLoadOlder, actions, generation }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const firstKey = useRef<string | null>(null);
+  const totalBefore = useRef(0);
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 120,
+    overscan: 6,
+    getItemKey: (index) => items[index]!.key,
+    paddingStart: 24,
+    paddingEnd: 24,
+  });
+
+  const totalSize = virtualizer.getTotalSize();
+
+  // Older entries were put in front: move the scroll position by what they added, so nothing jumps.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const key = items[0]?.key ?? null;
+    if (el && firstKey.current !== null && key !== firstKey.current && items.some((i) => i.key === firstKey.current) && !pinned.current) {
+      el.scrollTop += totalSize - totalBefore.current;
+    }
+    firstKey.current = key;
+    totalBefore.current = totalSize;
+  }, [items, totalSize]);
+
+  // At the end (opening a session, streaming while the user watches): stay at the end.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [totalSize, items]);
+
+  useLayoutEffect(() => {
+    pinned.current = true;
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [generation]);
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    if (el.scrollTop < NEAR_TOP_PX && hasOlder && !loadingOlder) onLoadOlder();
+  }, [hasOlder, loadingOlder, onLoadOlder]);
+
+  // A short first page may not fill the view: keep loading until it scrolls or the root is reached.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el && hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight + NEAR_TOP_PX) onLoadOlder();
+  }, [hasOlder, loadingOlder, onLoadOlder, totalSize]);
+
+  const virtualItems = virtualizer.getVirtualItems();
+  const rows = useMemo(
+    () =>
+      virtualItems.map((v) => {
+        const item = items[v.index]!;
+        return (
+          <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${v.start}px)` }}>
+            <MessageItem item={item} siblings={siblings[item.key]} actions={actions} />
+          </div>
+        );
+      }),
+    [virtualItems, items, siblings, actions, virtualizer.measureElement],
+  );
+
+  return (
+    <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript" role="log" aria-live="polite">
+      {hasOlder && <div className="older-hint">{loadingOlder ? 'Loading older messages…' : ' '}</div>}
+      <div className="transcript-inner" style={{ height: totalSize }}>
+        {rows}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export { ChatView } from './ChatView.tsx';
+export type { ComposerHandle } from './Composer.tsx';
+export { ApprovalDialog } from './ApprovalDialog.tsx';

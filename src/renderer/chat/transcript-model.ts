@@ -1,0 +1,92 @@
+import type { AssistantMessage, Entry, ToolResultMessage, UserMessage } from '../../shared/sessions/index.ts';
+import { messageText } from '../../shared/sessions/index.ts';
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  args: unknown;
+  /** Arguments still streaming in, as raw text. */
+  argsText?: string;
+  status: 'streaming' | 'pending' | 'running' | 'ok' | 'error' | 'denied';
+  output: string;
+}
+
+export type TranscriptItem =
+  | { kind: 'user'; key: string; entry: Entry & { type: 'message' }; message: UserMessage; text: string }
+  | { kind: 'assistant'; key: string; entry: Entry & { type: 'message' }; message: AssistantMessage; text: string; thinking: string; tools: ToolCallView[] }
+  | { kind: 'tool-result'; key: string; entry: Entry & { type: 'message' }; message: ToolResultMessage }
+  | { kind: 'note'; key: string; entry: Entry; text: string; tone: 'summary' | 'info' }
+  | {
+      kind: 'streaming';
+      key: string;
+      text: string;
+      thinking: string;
+      tools: ToolCallView[];
+    };
+
+function resultText(message: ToolResultMessage): string {
+  return message.content.map((c) => (c.type === 'text' ? (c as { text: string }).text : '[image]')).join('\n');
+}
+
+function toolStatus(message: ToolResultMessage | undefined): ToolCallView['status'] {
+  if (!message) return 'pending';
+  if (message.status) return message.status;
+  return message.isError ? 'error' : 'ok';
+}
+
+/**
+ * The entries of a branch, oldest first, as the transcript shows them: tool results folded into the tool
+ * cards of the reply that called them; labels, settings changes and plugin state left out.
+ */
+export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<string, Partial<ToolCallView>> = new Map()): TranscriptItem[] {
+  const results = new Map<string, ToolResultMessage>();
+  for (const e of entries) {
+    if (e.type === 'message' && e.message.role === 'toolResult') {
+      const m = e.message as ToolResultMessage;
+      results.set(m.toolCallId, m);
+    }
+  }
+  const calledHere = new Set<string>();
+  const items: TranscriptItem[] = [];
+  for (const e of entries) {
+    if (e.type === 'message') {
+      const role = e.message.role;
+      if (role === 'user') {
+        items.push({ kind: 'user', key: e.id, entry: e, message: e.message as UserMessage, text: messageText(e.message) });
+      } else if (role === 'assistant') {
+        const m = e.message as AssistantMessage;
+        const tools: ToolCallView[] = [];
+        let text = '';
+        let thinking = '';
+        for (const part of m.content) {
+          if (part.type === 'text') text += (part as { text: string }).text;
+          else if (part.type === 'thinking') thinking += (part as { thinking: string }).thinking;
+          else if (part.type === 'toolCall') {
+            const call = part as { id: string; name: string; arguments: unknown };
+            calledHere.add(call.id);
+            const result = results.get(call.id);
+            const liveState = live.get(call.id);
+            tools.push({
+              id: call.id,
+              name: call.name,
+              args: call.arguments,
+              status: result ? toolStatus(result) : (liveState?.status ?? 'pending'),
+              output: result ? resultText(result) : (liveState?.output ?? ''),
+            });
+          }
+        }
+        items.push({ kind: 'assistant', key: e.id, entry: e, message: m, text, thinking, tools });
+      } else if (role === 'toolResult') {
+        const m = e.message as ToolResultMessage;
+        if (!calledHere.has(m.toolCallId)) items.push({ kind: 'tool-result', key: e.id, entry: e, message: m });
+      }
+    } else if (e.type === 'compaction' || e.type === 'branch_summary') {
+      items.push({ kind: 'note', key: e.id, entry: e, text: e.type === 'compaction' ? 'Earlier messages were summarised to fit the model’s context.' : 'A summary of another branch was added here.', tone: 'summary' });
+    } else if (e.type === 'custom_message' && e.display) {
+      items.push({ kind: 'note', key: e.id, entry: e, text: typeof e.content === 'string' ? e.content : e.content.map((c) => ('text' in c ? c.text : '')).join(' '), tone: 'info' });
+    }
+  }
+  return items;
+}
+
+export { resultText };

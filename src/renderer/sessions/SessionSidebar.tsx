@@ -1,0 +1,160 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { forwardRef, memo, useImperativeHandle, useRef, useState } from 'react';
+import type { SessionSummary } from '../../shared/sessions/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+
+interface Props {
+  sessions: SessionSummary[];
+  query: string;
+  loading: boolean;
+  activeId: string | null;
+  onQuery(q: string): void;
+  onSelect(id: string): void;
+  onNew(): void;
+  onRename(id: string, title: string): void;
+  onDelete(id: string): void;
+}
+
+export interface SidebarHandle {
+  focusSearch(): void;
+}
+
+const ROW_HEIGHT = 56;
+
+function when(ms: number): string {
+  const d = new Date(ms);
+  const now = new Date();
+  if (d.toDateString() === now.toDateString()) return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const days = Math.floor((now.getTime() - ms) / 86_400_000);
+  if (days < 7) return d.toLocaleDateString(undefined, { weekday: 'short' });
+  return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+export function sessionTitle(s: SessionSummary): string {
+  return s.title || s.preview || 'New chat';
+}
+
+const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: SessionSummary; active: boolean; onSelect: Props['onSelect']; onRename: Props['onRename']; onDelete: Props['onDelete'] }) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState('');
+  if (editing) {
+    return (
+      <div className={`session-row is-editing${active ? ' is-active' : ''}`}>
+        <input
+          autoFocus
+          className="rename-input"
+          aria-label="Conversation title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          onBlur={() => setEditing(false)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && title.trim()) {
+              onRename(s.id, title.trim());
+              setEditing(false);
+            } else if (e.key === 'Escape') setEditing(false);
+          }}
+        />
+      </div>
+    );
+  }
+  return (
+    <div
+      className={`session-row${active ? ' is-active' : ''}`}
+      role="option"
+      aria-selected={active}
+      tabIndex={0}
+      data-testid="session-row"
+      data-session-id={s.id}
+      onClick={() => onSelect(s.id)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') onSelect(s.id);
+        if (e.key === 'F2') {
+          setTitle(sessionTitle(s));
+          setEditing(true);
+        }
+        if (e.key === 'Delete') onDelete(s.id);
+      }}
+    >
+      <div className="session-line">
+        <span className="session-title">{sessionTitle(s)}</span>
+        <span className="session-time">{when(s.updatedAt)}</span>
+      </div>
+      <div className="session-line">
+        <span className="session-preview">{s.messageCount > 0 ? `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}` : 'Empty'}</span>
+        <span className="session-actions">
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Rename"
+            title="Rename (F2)"
+            onClick={(e) => {
+              e.stopPropagation();
+              setTitle(sessionTitle(s));
+              setEditing(true);
+            }}
+          >
+            <Icon name="pencil" size={14} />
+          </button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Delete"
+            title="Delete (Del)"
+            onClick={(e) => {
+              e.stopPropagation();
+              onDelete(s.id);
+            }}
+          >
+            <Icon name="trash" size={14} />
+          </button>
+        </span>
+      </div>
+    </div>
+  );
+});
+
+/** The conversations, newest first, virtualized: thousands scroll as smoothly as ten. */
+export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionSidebar(props, ref) {
+  const { sessions, query, loading, activeId, onQuery, onSelect, onNew, onRename, onDelete } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useImperativeHandle(ref, () => ({ focusSearch: () => searchRef.current?.focus() }), []);
+  const virtualizer = useVirtualizer({
+    count: sessions.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (i) => sessions[i]!.id,
+  });
+  return (
+    <aside className="sidebar" data-testid="sidebar">
+      <div className="sidebar-head">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span>Amber</span>
+        </div>
+        <button type="button" className="btn btn-primary btn-small" onClick={onNew} data-testid="new-chat" title="New chat (Ctrl+N)">
+          <Icon name="plus" size={14} /> New
+        </button>
+      </div>
+      <label className="search">
+        <Icon name="search" size={14} />
+        <input ref={searchRef} type="search" placeholder="Search conversations" aria-label="Search conversations" value={query} onChange={(e) => onQuery(e.target.value)} data-testid="search" />
+        <kbd>Ctrl K</kbd>
+      </label>
+      <div className="session-list" ref={scrollRef} role="listbox" aria-label="Conversations" data-testid="session-list">
+        {!loading && sessions.length === 0 && <div className="list-empty">{query ? 'No conversation matches.' : 'No conversations yet.'}</div>}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const s = sessions[v.index]!;
+            return (
+              <div key={v.key} className="row" style={{ height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}>
+                <Row s={s} active={s.id === activeId} onSelect={onSelect} onRename={onRename} onDelete={onDelete} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </aside>
+  );
+});

@@ -1,0 +1,3 @@
+export { SessionSidebar, sessionTitle } from './SessionSidebar.tsx';
+export type { SidebarHandle } from './SessionSidebar.tsx';
+export { useSessions } from './use-sessions.ts';

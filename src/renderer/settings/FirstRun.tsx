@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { describeError, useToasts } from '../ui/Toasts.tsx';
+
+interface Preset {
+  id: string;
+  name: string;
+  baseUrl: string;
+  dialect: string;
+  needsKey: boolean;
+}
+
+/** Shown until a provider is set up: where the model lives, the key, which model, and a test call. */
+export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () => void }) {
+  const api = useApi();
+  const toasts = useToasts();
+  const [presets, setPresets] = useState<Preset[]>([]);
+  const [preset, setPreset] = useState<string>('custom');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [model, setModel] = useState('');
+  const [models, setModels] = useState<string[]>([]);
+  const [test, setTest] = useState<{ state: 'idle' | 'testing' | 'ok' | 'failed'; message: string }>({ state: 'idle', message: '' });
+
+  useEffect(() => {
+    api.call('providers.presets', {}).then(
+      (list) => {
+        setPresets(list);
+        const first = list[0];
+        if (first) {
+          setPreset(first.id);
+          setBaseUrl(first.baseUrl);
+        }
+      },
+      () => {},
+    );
+  }, [api]);
+
+  const chosen = presets.find((p) => p.id === preset);
+  const dialect = chosen?.dialect;
+
+  const runTest = async () => {
+    setTest({ state: 'testing', message: 'Connecting…' });
+    try {
+      const r = await api.call('providers.test', { baseUrl, apiKey: apiKey || undefined, dialect });
+      setModels(r.models);
+      if (r.models.length && !model) setModel(r.models[0]!);
+      setTest({ state: r.ok ? 'ok' : 'failed', message: r.message });
+    } catch (e) {
+      setTest({ state: 'failed', message: describeError(e) });
+    }
+  };
+
+  const save = async () => {
+    try {
+      await api.call('providers.save', { baseUrl, apiKey: apiKey || undefined, model, dialect });
+      toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
+      onDone();
+    } catch (e) {
+      toasts.error('Could not save the provider', e);
+    }
+  };
+
+  return (
+    <div className="first-run" data-testid="first-run">
+      <div className="first-run-card">
+        <div className="first-run-head">
+          <span className="brand-mark big" aria-hidden="true" />
+          <div>
+            <h1>Welcome to Amber</h1>
+            <p className="muted">Connect a model to start chatting. Keys stay on this computer.</p>
+          </div>
+        </div>
+        {presets.length > 0 && (
+          <div className="preset-grid" role="radiogroup" aria-label="Provider">
+            {[...presets, { id: 'custom', name: 'Custom', baseUrl: '', dialect: 'openai', needsKey: true }].map((p) => (
+              <button
+                key={p.id}
+                type="button"
+                role="radio"
+                aria-checked={preset === p.id}
+                className={`preset${preset === p.id ? ' is-selected' : ''}`}
+                onClick={() => {
+                  setPreset(p.id);
+                  if (p.baseUrl) setBaseUrl(p.baseUrl);
+                  setTest({ state: 'idle', message: '' });
+                }}
+              >
+                {p.name}
+              </button>
+            ))}
+          </div>
+        )}
+        <label className="field">
+          <span>Base URL</span>
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://api.example.com/v1" spellCheck={false} />
+        </label>
+        <label className="field">
+          <span>API key {chosen && !chosen.needsKey && <em className="muted">(not needed)</em>}</span>
+          <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="sk-…" autoComplete="off" />
+        </label>
+        <label className="field">
+          <span>Model</span>
+          <input value={model} onChange={(e) => setModel(e.target.value)} list="first-run-models" placeholder="Run the test to list the models" spellCheck={false} />
+          <datalist id="first-run-models">
+            {models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
+        </label>
+        {test.state !== 'idle' && (
+          <div className={`test-result test-${test.state}`} role="status">
+            {test.state === 'testing' ? <span className="spinner" /> : <Icon name={test.state === 'ok' ? 'check' : 'alert'} />}
+            <span>{test.message}</span>
+          </div>
+        )}
+        <div className="first-run-actions">
+          <button type="button" className="btn btn-ghost" onClick={onSkip}>
+            Set up later
+          </button>
+          <span className="spacer" />
+          <button type="button" className="btn" disabled={!baseUrl || test.state === 'testing'} onClick={() => void runTest()}>
+            Test connection
+          </button>
+          <button type="button" className="btn btn-primary" disabled={!baseUrl || !model} onClick={() => void save()}>
+            Save and start
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { FirstRun } from './FirstRun.tsx';

@@ -139,7 +139,7 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
       </div>
       <label className="search">
         <Icon name="search" size={14} />
-        <input ref={searchRef} type="search" placeholder="Search conversations" aria-label="Search conversations" value={query} onChange={(e) => onQuery(e.target.value)} data-testid="search" />
+        <input ref={searchRef} type="search" placeholder="Search" aria-label="Search conversations" value={query} onChange={(e) => onQuery(e.target.value)} data-testid="search" />
         <kbd>Ctrl K</kbd>
       </label>
       <div className="session-list" ref={scrollRef} role="listbox" aria-label="Conversations" data-testid="session-list">

@@ -1,0 +1,94 @@
+// One Amber in a real browser: the headless shell on a temp data dir, Debian's Chromium via playwright-core.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+export const SCREENSHOTS = join(root, 'test-results', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Amber {
+  shell: HeadlessShell;
+  context: BrowserContext;
+  page: Page;
+  dataDir: string;
+  /** Opens the app's URL (again), waiting for the sidebar. */
+  open(): Promise<void>;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface AmberOptions {
+  /** Runs against the store before the window opens. */
+  seed?: (shell: HeadlessShell) => void | Promise<void>;
+  /** Skip the first-run screen (as a user who chose "Set up later"). Default true. */
+  skipSetup?: boolean;
+  viewport?: { width: number; height: number };
+  theme?: 'light' | 'dark';
+  extraArgs?: string[];
+}
+
+export async function launchChromium(profileDir: string, viewport = { width: 1280, height: 800 }, extraArgs: string[] = []): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
+  });
+}
+
+export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-browser-'));
+  const dataDir = join(dir, 'data');
+  let shell: HeadlessShell | null = null;
+  let context: BrowserContext | null = null;
+  try {
+    shell = await startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer') });
+    await options.seed?.(shell);
+    context = await launchChromium(join(dir, 'profile'), options.viewport, options.extraArgs);
+    const skip = options.skipSetup ?? true;
+    const theme = options.theme ?? 'light';
+    await context.addInitScript(
+      ([skipSetup, chosenTheme]) => {
+        if (skipSetup) localStorage.setItem('amber.setupSkipped', '1');
+        if (!localStorage.getItem('amber.theme')) localStorage.setItem('amber.theme', chosenTheme as string);
+      },
+      [skip, theme] as const,
+    );
+    const page = context.pages()[0] ?? (await context.newPage());
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const s = shell;
+    const c = context;
+    const amber: Amber = {
+      shell: s,
+      context: c,
+      page,
+      dataDir,
+      async open() {
+        await page.goto(s.url);
+        await page.locator(skip ? '[data-testid=sidebar]' : '[data-testid=first-run]').waitFor();
+      },
+      async screenshot(name) {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        const file = join(SCREENSHOTS, `${name}.png`);
+        await page.screenshot({ path: file });
+        return file;
+      },
+      async close() {
+        await c.close();
+        await s.close();
+        rmSync(dir, { recursive: true, force: true });
+        if (errors.length) throw new Error(`The page threw: ${errors.join('; ')}`);
+      },
+    };
+    return amber;
+  } catch (e) {
+    await context?.close();
+    await shell?.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}

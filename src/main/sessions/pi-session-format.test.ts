@@ -115,14 +115,14 @@ describe('version 3', () => {
     expect(shape(second.id)).toEqual(shape(first.id));
   });
 
-  test('the title falls back to the first user message, and blank lines and CRLF are accepted', () => {
+  test('the title falls back to the first user message; a byte-order mark, blank lines and CRLF are accepted', () => {
     const text = [
       '{"type":"session","version":3,"id":"s-crlf","timestamp":"2026-01-01T00:00:00.000Z","cwd":""}',
       '',
       '{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"Why   is the sky\\nblue?"}}',
       '   ',
     ].join('\r\n');
-    const { session } = importPiSession(store, text);
+    const { session } = importPiSession(store, `\uFEFF${text}`);
     expect(session.title).toBe('Why is the sky blue?');
     expect(session.cwd).toBeNull();
     expect(session.leafId).toBe('u1');

@@ -60,7 +60,8 @@ function defaultNewId(used: ReadonlySet<string>): string {
 export function parsePiSession(text: string, options: ParsePiSessionOptions = {}): ParsedPiSession {
   const problems: PiLineProblem[] = [];
   const lines: Line[] = [];
-  text.split('\n').forEach((raw, i) => {
+  // A byte-order mark, as some editors write, is not part of the first line's JSON.
+  text.replace(/^\uFEFF/, '').split('\n').forEach((raw, i) => {
     const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (source.trim() === '') return;
     let value: unknown;

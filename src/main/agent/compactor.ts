@@ -1,8 +1,8 @@
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
 import type { Entry, Message, ModelContext } from '../../shared/sessions/index.ts';
-import { errorMessage } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { estimateContextTokens, estimateMessageTokens } from './context-tokens.ts';
+import { streamReply } from './stream-reply.ts';
 
 export interface CompactionSettings {
   enabled: boolean;
@@ -53,24 +53,14 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
     messages: [{ role: 'user', content: `<conversation>\n${transcript}\n</conversation>\n\nWrite the summary of the conversation above now.` } as Message],
     tools: [],
   };
-  let summary = '';
-  try {
-    let ended = false;
-    for await (const event of input.stream(request, input.signal)) {
-      if (event.type === 'error') return { ok: false, reason: `The summary could not be written: ${event.message.errorMessage ?? event.kind}.` };
-      if (event.type === 'done') {
-        summary = event.message.content
-          .map((c) => (c.type === 'text' ? (c as { text: string }).text : ''))
-          .join('')
-          .trim();
-        ended = true;
-        break;
-      }
-    }
-    if (!ended) return { ok: false, reason: 'The summary stream ended without a final message.' };
-  } catch (e) {
-    return { ok: false, reason: `The summary could not be written: ${errorMessage(e)}.` };
+  const reply = await streamReply({ stream: input.stream, request, signal: input.signal, provider: 'compaction', clock: Date.now, onDelta: () => {} });
+  if (reply.errorKind !== null) {
+    return { ok: false, reason: reply.errorKind === 'aborted' ? 'The run was stopped while summarising.' : `The summary could not be written: ${reply.message.errorMessage ?? reply.errorKind}` };
   }
+  const summary = reply.message.content
+    .map((c) => (c.type === 'text' ? (c as { text: string }).text : ''))
+    .join('')
+    .trim();
   if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.' };
   if (summary === '') return { ok: false, reason: 'The model returned an empty summary.' };
   if (input.store.leaf(input.sessionId) !== context.leafId) return { ok: false, reason: 'The session changed while it was being summarised.' };

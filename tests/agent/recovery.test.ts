@@ -31,8 +31,8 @@ const steers = (entries: Entry[]): string[] =>
 describe('recovery', () => {
   test('three identical tool-call sets in a row stop the run (loop detected); the third set is not run', async () => {
     const tools = countingTools();
-    const same = () => calls({ name: 'echo', args: { text: 'x' } }, { name: 'echo', args: { text: 'y' } });
-    h = createHarness([same(), same(), same(), text('never reached')], { tools });
+    const same = calls({ name: 'echo', args: { text: 'x' } }, { name: 'echo', args: { text: 'y' } }); // a script replays alike
+    h = createHarness([same, same, same, text('never reached')], { tools });
     const result = await h.agent.prompt(h.sessionId, 'go');
     expect(result.reason).toBe('loop_detected');
     expect(result.error).toMatch(/same tool calls 3 times in a row/);
@@ -46,9 +46,9 @@ describe('recovery', () => {
 
   test('the same tool calls with other calls in between are not a loop', async () => {
     const tools = countingTools();
-    const a = () => calls({ name: 'echo', args: { text: 'a' } });
-    const b = () => calls({ name: 'echo', args: { text: 'b' } });
-    h = createHarness([a(), b(), a(), b(), text('done')], { tools });
+    const a = calls({ name: 'echo', args: { text: 'a' } });
+    const b = calls({ name: 'echo', args: { text: 'b' } });
+    h = createHarness([a, b, a, b, text('done')], { tools });
     expect((await h.agent.prompt(h.sessionId, 'go')).reason).toBe('stop');
     expect(tools.runs).toBe(4);
   });

@@ -1,4 +1,4 @@
-import { expose, wrap } from 'comlink';
+import { type Endpoint, expose, wrap } from 'comlink';
 import { createChannelRouter } from '../../shared/plugins/channel-router.ts';
 import type { HostApi, PluginApi } from '../../shared/plugins/plugin-api.ts';
 import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugins/protocol.ts';
@@ -70,8 +70,8 @@ export class PluginConnection {
       const how = exit.signal ? `was killed (${exit.signal})` : `exited with code ${exit.code}`;
       this.#die(new AmberError('unavailable', `The plugin '${pluginId}' stopped: its process ${how}.`), exit);
     });
-    this.#remote = wrap<PluginApi>(router.endpoint(CHANNEL_PLUGIN)) as unknown as PluginApi;
-    expose(hostApi, router.endpoint(CHANNEL_HOST));
+    this.#remote = wrap<PluginApi>(router.endpoint(CHANNEL_PLUGIN) as unknown as Endpoint) as unknown as PluginApi;
+    expose(hostApi, router.endpoint(CHANNEL_HOST) as unknown as Endpoint);
   }
 
   get alive(): boolean {

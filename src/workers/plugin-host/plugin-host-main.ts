@@ -1,6 +1,6 @@
 // Entry of a plugin process (Electron utility process or forked Node child). It listens on the pipe to main,
 // exposes PluginApi on the 'plugin' channel, wraps main's HostApi on the 'host' channel, then says 'ready'.
-import { expose, wrap } from 'comlink';
+import { type Endpoint, expose, wrap } from 'comlink';
 import { createChannelRouter } from '../../shared/plugins/channel-router.ts';
 import type { HostApi } from '../../shared/plugins/plugin-api.ts';
 import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugins/protocol.ts';
@@ -17,8 +17,8 @@ const router = createChannelRouter((envelope) => pipe.send(envelope));
 pipe.onMessage((m) => router.dispatch(m));
 pipe.onClose(() => process.exit(0));
 
-const host = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST)) as unknown as HostApi);
-expose(host, router.endpoint(CHANNEL_PLUGIN));
+const host = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi);
+expose(host, router.endpoint(CHANNEL_PLUGIN) as unknown as Endpoint);
 
 // Plugin code that writes to the console is logged through main, bounded like every other log line.
 const asText = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { API_EVENTS, API_METHODS, type ApiOutput, type Channel, type EventName, type EventPayload, isChannel } from '../../shared/api/index.ts';
 import type { ApiErrorBody, ApiResult } from '../../shared/api/index.ts';
-import { type Disposable, toDisposable } from '../../shared/disposable.ts';
+import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import { SessionTrash } from './session-trash.ts';
@@ -33,8 +33,8 @@ export function toErrorBody(e: unknown): ApiErrorBody {
   return { code: 'internal', message: 'Something went wrong inside Amber; the details are in its log. Try again, and report it if it keeps happening.' };
 }
 
-function agentMissing(): never {
-  throw new AmberError('unavailable', 'The agent is not part of this build yet, so messages cannot be sent to a model.');
+function noAgent(): never {
+  throw new AmberError('unavailable', 'No model is set up, so messages cannot be sent yet. Set up a provider first (the button at the top right).');
 }
 
 export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRouter {
@@ -42,6 +42,13 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const log = options.log ?? ((message, error) => console.error(message, error));
   const store = app.sessions;
   const trash = new SessionTrash(store);
+  const agent = app.agent;
+  const subscriptions = new DisposableStore();
+
+  const requireAgent = () => agent ?? noAgent();
+  const assertIdle = (sessionId: string, doing: string) => {
+    if (agent?.isRunning(sessionId)) throw new AmberError('conflict', `A reply is still streaming in this conversation; stop it or wait for it before you ${doing}.`);
+  };
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => {
     for (const listener of listeners) {
@@ -64,7 +71,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
           lastSessionId = null;
         }
       }
-      return { health: app.health(), lastSessionId, providerConfigured: store.getSetting('provider.baseUrl') !== null, agentAvailable: false };
+      return { health: app.health(), lastSessionId, providerConfigured: agent !== null, agentAvailable: agent !== null };
     },
     'sessions.list': (input) => ({ sessions: store.list(input), total: store.count() }),
     'sessions.get': ({ sessionId }) => store.get(sessionId),
@@ -85,6 +92,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       return summary;
     },
     'sessions.delete': ({ sessionId }) => {
+      assertIdle(sessionId, 'delete it');
       trash.delete(sessionId);
       if (store.getSetting(LAST_SESSION_KEY) === sessionId) store.setSetting(LAST_SESSION_KEY, null);
       emit('session.deleted', { sessionId });
@@ -106,24 +114,52 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       return out;
     },
     'sessions.branch': ({ sessionId, entryId, follow }) => {
+      assertIdle(sessionId, 'switch branches');
       const target = entryId !== null && follow === 'newest' ? store.newestLeafUnder(sessionId, entryId) : entryId;
       store.branch(sessionId, target);
       emit('session.branched', { sessionId, leafId: target });
       return { leafId: target };
     },
     'entries.label': ({ sessionId, targetId, label }) => {
+      assertIdle(sessionId, 'change labels');
       // A label is an entry of its own, appended on the active path like any other (the leaf moves onto it).
       const entry = store.append(sessionId, label ? { type: 'label', targetId, label } : { type: 'label', targetId });
       emit('session.branched', { sessionId, leafId: entry.id });
       return { leafId: entry.id };
     },
-    'chat.send': () => agentMissing(),
-    'chat.regenerate': () => agentMissing(),
-    'chat.abort': () => agentMissing(),
-    'chat.steer': () => agentMissing(),
-    'chat.followUp': () => agentMissing(),
-    'approvals.list': () => [],
-    'approvals.answer': () => agentMissing(),
+    'chat.send': ({ sessionId, text, parentId }) => {
+      const service = requireAgent();
+      assertIdle(sessionId, 'send another message');
+      if (parentId !== undefined) {
+        // Editing an earlier message: the new one forks where the old one hung.
+        store.branch(sessionId, parentId);
+        emit('session.branched', { sessionId, leafId: parentId });
+      }
+      return { runId: service.start(sessionId, text).runId };
+    },
+    'chat.regenerate': ({ sessionId, entryId }) => {
+      const service = requireAgent();
+      assertIdle(sessionId, 'regenerate');
+      const entry = store.entry(sessionId, entryId);
+      if (entry.type !== 'message' || entry.message.role !== 'assistant') throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
+      store.branch(sessionId, entry.parentId);
+      emit('session.branched', { sessionId, leafId: entry.parentId });
+      return { runId: service.start(sessionId, null).runId };
+    },
+    'chat.abort': ({ sessionId }) => ({ aborted: agent?.abort(sessionId) ?? false }),
+    'chat.steer': ({ sessionId, text }) => {
+      if (!requireAgent().steer(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+      return { queued: true };
+    },
+    'chat.followUp': ({ sessionId, text }) => {
+      if (!requireAgent().followUp(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+      return { queued: true };
+    },
+    'approvals.list': () => app.approvals.pending(),
+    'approvals.answer': ({ questionId, answer }) => {
+      app.approvals.answer(questionId, answer);
+      return { ok: true };
+    },
     'providers.presets': () => [],
     'providers.test': () => {
       throw new AmberError('unavailable', 'Provider setup is not part of this build yet.');
@@ -132,6 +168,14 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       throw new AmberError('unavailable', 'Provider setup is not part of this build yet.');
     },
   };
+
+  if (agent) subscriptions.add(agent.subscribe((event) => emit('agent.emitted', event)));
+  subscriptions.add(
+    app.approvals.subscribe((change) => {
+      if (change.kind === 'requested') emit('approval.requested', change.question);
+      else emit('approval.settled', { questionId: change.questionId, answer: change.answer });
+    }),
+  );
 
   return {
     async call(channel, input) {
@@ -154,6 +198,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       emit(event, API_EVENTS[event].parse(payload) as EventPayload<typeof event>);
     },
     dispose() {
+      subscriptions.dispose();
       listeners.clear();
     },
   };

@@ -1,4 +1,5 @@
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
+import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import { AmberError } from '../errors.ts';
 
 interface Pending {
@@ -6,10 +7,7 @@ interface Pending {
   resolve: (answer: ApprovalAnswer) => void;
 }
 
-export interface ApprovalBrokerEvents {
-  requested(question: ApprovalQuestion): void;
-  settled(questionId: string, answer: ApprovalAnswer): void;
-}
+export type ApprovalChange = { kind: 'requested'; question: ApprovalQuestion } | { kind: 'settled'; questionId: string; answer: ApprovalAnswer };
 
 /**
  * Carries the policy's approval questions to the window and its answers back. A question whose run is
@@ -17,11 +15,7 @@ export interface ApprovalBrokerEvents {
  */
 export class ApprovalBroker {
   readonly #pending = new Map<string, Pending>();
-  readonly #events: ApprovalBrokerEvents;
-
-  constructor(events: ApprovalBrokerEvents) {
-    this.#events = events;
-  }
+  readonly #listeners = new Set<(change: ApprovalChange) => void>();
 
   /** The policy's Approver: resolves when the user answers or the run is aborted (deny). */
   readonly ask = (question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalAnswer> => {
@@ -36,9 +30,14 @@ export class ApprovalBroker {
           resolve(answer);
         },
       });
-      this.#events.requested(question);
+      this.#notify({ kind: 'requested', question });
     });
   };
+
+  subscribe(listener: (change: ApprovalChange) => void): Disposable {
+    this.#listeners.add(listener);
+    return toDisposable(() => this.#listeners.delete(listener));
+  }
 
   pending(): ApprovalQuestion[] {
     return [...this.#pending.values()].map((p) => p.question);
@@ -52,6 +51,7 @@ export class ApprovalBroker {
   /** Denies every open question (shutdown). */
   dispose(): void {
     for (const id of this.#pending.keys()) this.#settle(id, 'deny');
+    this.#listeners.clear();
   }
 
   #settle(questionId: string, answer: ApprovalAnswer): void {
@@ -59,6 +59,16 @@ export class ApprovalBroker {
     if (!p) return;
     this.#pending.delete(questionId);
     p.resolve(answer);
-    this.#events.settled(questionId, answer);
+    this.#notify({ kind: 'settled', questionId, answer });
+  }
+
+  #notify(change: ApprovalChange): void {
+    for (const l of this.#listeners) {
+      try {
+        l(change);
+      } catch {
+        // A listener's failure must not keep the question from the others.
+      }
+    }
   }
 }

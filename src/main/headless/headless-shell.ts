@@ -7,7 +7,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WIRE_PATH, WireRequest, type WireFrame } from '../../shared/api/index.ts';
 import { type ApiRouter, createApiRouter } from '../api/index.ts';
-import { type App, createApp } from '../app.ts';
+import { type App, type AppOptions, createApp } from '../app.ts';
 
 export interface HeadlessOptions {
   dataDir: string;
@@ -16,6 +16,8 @@ export interface HeadlessOptions {
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
   token?: string;
+  /** Seams of the core (provider resolver, tools, default model). */
+  core?: Omit<AppOptions, 'dataDir'>;
 }
 
 export interface HeadlessShell {
@@ -54,7 +56,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
  * the API on 127.0.0.1 only, guarded by a per-run token carried in the printed URL.
  */
 export async function startHeadless(options: HeadlessOptions): Promise<HeadlessShell> {
-  const app = createApp({ dataDir: options.dataDir });
+  const app = createApp({ ...options.core, dataDir: options.dataDir });
   const api = createApiRouter(app);
   const token = options.token ?? randomBytes(18).toString('base64url');
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });

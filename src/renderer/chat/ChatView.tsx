@@ -120,7 +120,7 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
         ref={composerRef}
         running={state.running}
         disabled={!agentAvailable}
-        disabledReason="Sending needs a model: the agent is not available in this build."
+        disabledReason="Set up a model to send messages (the button at the top right)."
         onSend={send}
         onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}
         onFollowUp={(text) => guard('Could not queue the follow-up', () => api.call('chat.followUp', { sessionId: session.id, text }))}

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ToolSource } from '../../src/main/agent/index.ts';
+import { AgentService, type ToolSource } from '../../src/main/agent/index.ts';
+import { SessionStore } from '../../src/main/sessions/index.ts';
 import type { ToolOutput, ToolSpec } from '../../src/shared/tools/index.ts';
 import { createHarness, textOf, transcript, type Harness } from './agent-harness.ts';
-import { calls, failure, reply, stall, text, throwing } from './scripted-provider.ts';
+import { MODEL, calls, failure, reply, stall, text, throwing } from './scripted-provider.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -189,6 +191,32 @@ describe('the loop', () => {
     expect(result.reason).toBe('max_iterations');
     expect(h.provider.requests).toHaveLength(3);
     expect(h.pathMessages().filter((m) => m.role === 'toolResult')).toHaveLength(3);
+  });
+
+  test('a call repeated after the user spoke again is a new request, not a duplicate', async () => {
+    // Each run is cut after one model call, so the second run starts right after a tool round.
+    h = createHarness([calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'a' } })], { tools: echoTools, maxIterations: 1 });
+    expect((await h.agent.prompt(h.sessionId, 'do it')).reason).toBe('max_iterations');
+    await h.agent.prompt(h.sessionId, 'do it again');
+    expect(h.pathMessages().filter((m) => m.role === 'toolResult').map((m) => m['status'])).toEqual(['ok', 'ok']);
+  });
+
+  test('after a restart a run resumes from the persisted leaf', async () => {
+    h = createHarness([text('First.')]);
+    await h.agent.prompt(h.sessionId, 'one');
+    await h.agent.dispose();
+    h.store.close();
+    const reopened = SessionStore.open(join(h.dir, 'amber.db'));
+    try {
+      const provider = h.provider;
+      provider.push(text('Second.'));
+      const agent = new AgentService({ store: reopened, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) });
+      expect((await agent.prompt(h.sessionId, 'two')).reason).toBe('stop');
+      expect(transcript(provider.requests[1]!.messages)).toEqual(['user:one', 'assistant:First.', 'user:two']);
+      await agent.dispose();
+    } finally {
+      reopened.close();
+    }
   });
 
   test('one run per session at a time', async () => {

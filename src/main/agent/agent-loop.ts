@@ -216,7 +216,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
         'Not run: your reply was cut off at the output limit, so this call may be incomplete. Make the call again with complete arguments, or split the work into smaller steps.',
       );
     } else if (calls.length > 0) {
-      const previous = [...before].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
+      const previous = previousToolTurn(before);
       results = await deps.dispatcher.dispatch({
         sessionId,
         workspaceRoot: deps.workspaceRoot(sessionId),
@@ -261,4 +261,17 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     }
     if (outcome !== 'continue') return outcome;
   }
+}
+
+/**
+ * The assistant turn just before this one, when only its tool results came after it. Once anyone else has
+ * spoken (the user, a steer), repeating a call is a new request, not a loop.
+ */
+function previousToolTurn(messages: readonly Message[]): AssistantMessage | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'assistant') return m as AssistantMessage;
+    if (m.role !== 'toolResult') return null;
+  }
+  return null;
 }

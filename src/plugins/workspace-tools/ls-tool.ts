@@ -1,0 +1,27 @@
+import { readdir, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { truncateOutput } from './truncate-output.ts';
+import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
+
+export const LsArgs = z.object({
+  path: z.string().default('.').describe('Folder, relative to the workspace root (default: the root)'),
+  limit: z.number().int().min(1).max(5000).default(500).describe('Most entries to list (default 500)'),
+});
+
+export const lsTool = defineWorkspaceTool({
+  name: 'ls',
+  description: 'List a folder in the workspace, sorted by name, folders marked with a trailing "/", hidden files included.',
+  readOnly: true,
+  schema: LsArgs,
+  async run(args, ctx) {
+    const dir = workspacePath(ctx, args.path);
+    if (!(await stat(dir.path)).isDirectory()) throw new ToolFailure(`${dir.relative} is a file, not a folder; use read to see it.`);
+    const entries = await readdir(dir.path, { withFileTypes: true });
+    const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
+    if (names.length === 0) return textOutput(`(${dir.relative} is empty)`);
+    const listed = names.slice(0, args.limit);
+    let text = listed.join('\n');
+    if (names.length > listed.length) text += `\n\n[Output truncated: showing ${listed.length} of ${names.length} entries. Raise limit or use find with a pattern.]`;
+    return textOutput(truncateOutput(text).text, { path: dir.relative, entries: names.length });
+  },
+});

@@ -131,9 +131,10 @@ export class AgentService {
       throw new AmberError('conflict', 'This session already has a run going: steer it, queue a follow-up, or stop it first.');
     }
     this.store.get(sessionId);
-    const active: ActiveRun = { runId: this.#newRunId(), controller: new AbortController(), steering: [], followUps: [], done: Promise.resolve(null as never) };
+    const run: Omit<ActiveRun, 'done'> = { runId: this.#newRunId(), controller: new AbortController(), steering: [], followUps: [] };
+    // #execute yields before its first step, so the run is registered before anything happens.
+    const active: ActiveRun = { ...run, done: this.#execute(sessionId, run, prompt, options) };
     this.#runs.set(sessionId, active);
-    active.done = this.#execute(sessionId, active, prompt, options);
     return { runId: active.runId, done: active.done };
   }
 
@@ -196,7 +197,7 @@ export class AgentService {
     if (this.#runs.has(sessionId)) throw new AmberError('conflict', 'This session has a run going; stop it or wait for it to finish first.');
   }
 
-  async #execute(sessionId: string, active: ActiveRun, prompt: PromptContent | null, options: StartOptions): Promise<RunResult> {
+  async #execute(sessionId: string, active: Omit<ActiveRun, 'done'>, prompt: PromptContent | null, options: StartOptions): Promise<RunResult> {
     const { runId, controller } = active;
     const emit = (event: RunEvent): void => this.#broadcast({ ...event, sessionId, runId } as AgentEvent);
     // Let start() return (and callers subscribe with the run id) before the first event.

@@ -28,9 +28,10 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('turn_end'), turn: z.number().int() }),
   z.object({ ...base, type: z.literal('agent_end'), reason: AgentEndReason, error: z.string().optional() }),
   /**
-   * Something the run worked around and a person may want to know: a prompt block that failed to render
+   * Something the run worked around and a person may want to know, for example a prompt block that failed to render
    * (code 'prompt_block_failed'), a compaction that failed and left the session as it was
-   * ('compaction_failed'), a recovery steer sent to the model ('recovery_steer').
+   * ('compaction_failed'), a recovery steer sent to the model ('recovery_steer'), tools that could not be listed
+   * ('tools_unavailable').
    */
   z.object({ ...base, type: z.literal('notice'), code: z.string(), message: z.string() }),
   /** The run is over and every write is done: the session may be read or run again. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentService, type AgentServiceOptions } from '../../src/main/agent/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
-import type { AgentEvent } from '../../src/shared/agent/index.ts';
+import { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { ModelInfo } from '../../src/shared/providers/index.ts';
 import type { Entry, Message } from '../../src/shared/sessions/index.ts';
 import { MODEL, ScriptedProvider, type Script } from './scripted-provider.ts';
@@ -75,6 +75,8 @@ export function createHarness(
       await agent.dispose();
       store.close();
       rmSync(dir, { recursive: true, force: true });
+      // Every event a run emitted must match the shared contract the renderer parses.
+      for (const event of events) AgentEvent.parse(event);
     },
   };
 }

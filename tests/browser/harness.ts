@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
+import { type HeadlessOptions, type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 export const SCREENSHOTS = join(root, 'test-results', 'screenshots');
@@ -28,6 +28,8 @@ export interface AmberOptions {
   viewport?: { width: number; height: number };
   theme?: 'light' | 'dark';
   extraArgs?: string[];
+  /** Seams of the core: the provider resolver, tools, default model. */
+  core?: HeadlessOptions['core'];
 }
 
 export async function launchChromium(profileDir: string, viewport = { width: 1280, height: 800 }, extraArgs: string[] = []): Promise<BrowserContext> {
@@ -45,7 +47,7 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
   let shell: HeadlessShell | null = null;
   let context: BrowserContext | null = null;
   try {
-    shell = await startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer') });
+    shell = await startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}) });
     await options.seed?.(shell);
     context = await launchChromium(join(dir, 'profile'), options.viewport, options.extraArgs);
     const skip = options.skipSetup ?? true;
@@ -74,7 +76,7 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
       async screenshot(name) {
         mkdirSync(SCREENSHOTS, { recursive: true });
         const file = join(SCREENSHOTS, `${name}.png`);
-        await page.screenshot({ path: file });
+        await page.screenshot({ path: file, animations: 'disabled' });
         return file;
       },
       async close() {

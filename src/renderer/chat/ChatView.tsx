@@ -16,6 +16,12 @@ interface Props {
   onNewChat(): void;
 }
 
+/** A failed reply already shows its error (with Retry) in the transcript; the banner is for other failures. */
+function endsInFailedReply(items: TranscriptItem[]): boolean {
+  const last = items.at(-1);
+  return last?.kind === 'assistant' && last.message.stopReason === 'error';
+}
+
 export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Props) {
   const api = useApi();
   const toasts = useToasts();
@@ -110,7 +116,7 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
           generation={state.generation}
         />
       )}
-      {state.lastError && !state.running && (
+      {state.lastError && !state.running && !endsInFailedReply(items) && (
         <div className="run-error" role="alert" data-testid="run-error">
           <Icon name="alert" />
           <span>{state.lastError}</span>

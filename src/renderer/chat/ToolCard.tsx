@@ -5,6 +5,7 @@ import type { ToolCallView } from './transcript-model.ts';
 const STATUS_LABEL: Record<ToolCallView['status'], string> = {
   streaming: 'preparing',
   pending: 'waiting',
+  awaiting: 'needs approval',
   running: 'running',
   ok: 'done',
   error: 'failed',

@@ -7,7 +7,7 @@ export interface ToolCallView {
   args: unknown;
   /** Arguments still streaming in, as raw text. */
   argsText?: string;
-  status: 'streaming' | 'pending' | 'running' | 'ok' | 'error' | 'denied';
+  status: 'streaming' | 'pending' | 'awaiting' | 'running' | 'ok' | 'error' | 'denied';
   output: string;
 }
 

@@ -70,6 +70,8 @@ export function useTranscript(sessionId: string | null) {
   stateRef.current = state;
   const pendingDeltas = useRef<Extract<AgentEvent, { type: 'message_update' }>[]>([]);
   const frame = useRef<number | null>(null);
+  /** Open approval questions of this session: question id → tool call id. */
+  const asked = useRef(new Map<string, string>());
 
   const loadSiblings = useCallback(
     async (sid: string, entries: readonly Entry[]) => {
@@ -212,11 +214,27 @@ export function useTranscript(sessionId: string | null) {
           break;
       }
     });
+    const offAsk = api.on('approval.requested', (q) => {
+      if (q.sessionId !== stateRef.current.sessionId) return;
+      asked.current.set(q.id, q.toolCallId);
+      setState((s) => ({ ...s, liveTools: new Map(s.liveTools).set(q.toolCallId, { ...s.liveTools.get(q.toolCallId), status: 'awaiting' }) }));
+    });
+    const offAnswer = api.on('approval.settled', ({ questionId, answer }) => {
+      const toolCallId = asked.current.get(questionId);
+      if (toolCallId === undefined) return;
+      asked.current.delete(questionId);
+      setState((s) => {
+        const t = s.liveTools.get(toolCallId);
+        return t ? { ...s, liveTools: new Map(s.liveTools).set(toolCallId, { ...t, status: answer === 'deny' ? 'denied' : 'running' }) } : s;
+      });
+    });
     const offBranch = api.on('session.branched', (e) => {
       if (e.sessionId === stateRef.current.sessionId && e.leafId !== stateRef.current.leafId) void reload();
     });
     return () => {
       offAgent();
+      offAsk();
+      offAnswer();
       offBranch();
       if (frame.current !== null) cancelAnimationFrame(frame.current);
     };

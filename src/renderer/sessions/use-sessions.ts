@@ -45,7 +45,8 @@ export function useSessions() {
       api.on('session.updated', upsert),
       api.on('session.deleted', ({ sessionId }) => setSessions((all) => all.filter((x) => x.id !== sessionId))),
       api.on('agent.emitted', (e) => {
-        if (e.type === 'agent_settled') void api.call('sessions.get', { sessionId: e.sessionId }).then(upsert, () => {});
+        const firstPrompt = e.type === 'entry_appended' && e.entry.type === 'message' && e.entry.message.role === 'user';
+        if (e.type === 'agent_settled' || firstPrompt) void api.call('sessions.get', { sessionId: e.sessionId }).then(upsert, () => {});
       }),
     ];
     return () => {

@@ -1,0 +1,164 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { openAiStream, jsonError, type ProviderServer } from '../fixtures/provider-server.ts';
+import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
+
+let amber: Amber | null = null;
+let model: ProviderServer;
+let dir: string;
+let workspace: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-chat-'));
+  workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel();
+});
+
+afterEach(async () => {
+  await amber?.close();
+  amber = null;
+  await model.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const words = (n: number, prefix = 'word') => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
+
+async function openNewChat(): Promise<Amber> {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  await amber.open();
+  await amber.page.getByTestId('new-chat').click();
+  await amber.page.getByTestId('composer').waitFor();
+  return amber;
+}
+
+async function send(a: Amber, text: string): Promise<void> {
+  await a.page.getByTestId('composer').fill(text);
+  await a.page.keyboard.press('Enter');
+}
+
+const assistantWith = (a: Amber, text: string) => a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: text });
+
+test('start a chat and watch the reply stream in', async () => {
+  model.setScript([openAiStream({ text: [...words(40), '\n\n```ts\nconst done = true;\n```\n'] }, { pace: { framesPerSecond: 25 } })]);
+  const a = await openNewChat();
+  await send(a, 'Tell me forty words.');
+  await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'Tell me forty words.' }).waitFor();
+  // Mid-stream: part of the reply is on screen, and the Stop button is offered.
+  const streaming = a.page.locator('[data-testid=message][data-streaming]');
+  await streaming.filter({ hasText: 'word5' }).waitFor();
+  expect(await streaming.textContent()).not.toContain('word39');
+  await a.page.getByTestId('abort').waitFor();
+  await a.screenshot('chat-streaming');
+  await assistantWith(a, 'word39').waitFor();
+  await a.page.locator('.markdown .hljs-keyword').first().waitFor();
+  await a.page.getByTestId('send').waitFor();
+  // The session took its title from the first message.
+  await expect.poll(() => a.page.locator('[data-testid=session-row].is-active .session-title').textContent()).toBe('Tell me forty words.');
+  expect((model.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.at(-1)).toMatchObject({ role: 'user', content: 'Tell me forty words.' });
+  await a.screenshot('chat-streamed');
+});
+
+test('approve one tool call and deny another', async () => {
+  const allowed = join(dir, 'out-a', 'a.txt');
+  const denied = join(dir, 'out-b', 'b.txt');
+  model.setScript([
+    openAiStream({
+      text: 'I will write two files.',
+      toolCalls: [
+        { id: 'call_a', name: 'write_file', arguments: { path: allowed, content: 'alpha' } },
+        { id: 'call_b', name: 'write_file', arguments: { path: denied, content: 'beta' } },
+      ],
+    }),
+    openAiStream({ text: 'One file written; the other was declined.' }),
+  ]);
+  const a = await openNewChat();
+  await send(a, 'Write the two files.');
+  const dialog = a.page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'a.txt' }).waitFor();
+  await a.screenshot('approval-dialog');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await dialog.filter({ hasText: 'b.txt' }).waitFor();
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await assistantWith(a, 'One file written; the other was declined.').waitFor();
+  const cards = a.page.getByTestId('tool-card');
+  await expect.poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['ok', 'denied']);
+  expect(readFileSync(allowed, 'utf8')).toBe('alpha');
+  expect(existsSync(denied)).toBe(false);
+  await cards.first().getByRole('button').first().click();
+  await a.screenshot('tool-cards');
+});
+
+test('edit an earlier message, then switch between the branches', async () => {
+  model.setScript([openAiStream({ text: 'Reply one.' }), openAiStream({ text: 'Reply two.' }), openAiStream({ text: 'Reply to the edit.' })]);
+  const a = await openNewChat();
+  await send(a, 'First question');
+  await assistantWith(a, 'Reply one.').waitFor();
+  await a.page.getByTestId('send').waitFor({ state: 'attached' });
+  await send(a, 'Second question');
+  await assistantWith(a, 'Reply two.').waitFor();
+
+  // Edit the first question: a new branch from the root, with its own reply.
+  const first = a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'First question' });
+  await first.hover();
+  await first.getByRole('button', { name: 'Edit message' }).click();
+  await a.page.getByRole('textbox', { name: 'Edit message' }).fill('First question, edited');
+  await a.page.getByRole('button', { name: 'Save & send' }).click();
+  await assistantWith(a, 'Reply to the edit.').waitFor();
+  await expect.poll(() => a.page.locator('[data-testid=message]').allTextContents()).toHaveLength(2);
+  const edited = a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'First question, edited' });
+  await expect.poll(() => edited.getByTestId('sibling-switcher').textContent()).toBe('2/2');
+  await a.screenshot('branch-edited');
+
+  // Back to the original: the whole original conversation returns.
+  await edited.getByRole('button', { name: 'Previous version' }).click();
+  await assistantWith(a, 'Reply two.').waitFor();
+  await expect.poll(() => a.page.locator('[data-testid=message]').count()).toBe(4);
+  // And forward again.
+  await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'First question' }).first().getByRole('button', { name: 'Next version' }).click();
+  await assistantWith(a, 'Reply to the edit.').waitFor();
+  // The model saw only the edited branch.
+  const lastRequest = model.requests[2]!.body as { messages: { role: string; content: unknown }[] };
+  expect(JSON.stringify(lastRequest.messages)).not.toContain('Second question');
+});
+
+test('abort mid-stream keeps the partial reply, also after a reload', async () => {
+  model.setScript([openAiStream({ text: words(30, 'part') }, { pace: { framesPerSecond: 20 }, stallAfter: 8 })]);
+  const a = await openNewChat();
+  await send(a, 'Say a lot.');
+  await a.page.locator('[data-testid=message][data-streaming]').filter({ hasText: 'part4' }).waitFor();
+  await a.page.getByTestId('abort').click();
+  const kept = assistantWith(a, 'part4');
+  await kept.waitFor();
+  await kept.getByText('Stopped — the partial reply is kept.').waitFor();
+  await a.screenshot('aborted');
+  await a.page.reload();
+  await assistantWith(a, 'part4').getByText('Stopped — the partial reply is kept.').waitFor();
+});
+
+test('a failed reply shows the error with a retry that makes a sibling', async () => {
+  model.setScript([jsonError(400, 'The model fixture-model does not exist.'), openAiStream({ text: 'Second time lucky.' })]);
+  const a = await openNewChat();
+  await send(a, 'Hello?');
+  const failed = a.page.locator('[data-testid=message][data-role=assistant]').filter({ has: a.page.locator('.msg-error') });
+  await failed.waitFor();
+  await a.screenshot('reply-error');
+  await failed.getByRole('button', { name: 'Retry' }).click();
+  const ok = assistantWith(a, 'Second time lucky.');
+  await ok.waitFor();
+  await expect.poll(() => ok.getByTestId('sibling-switcher').textContent()).toBe('2/2');
+});
+
+test('steer a reply while it streams', async () => {
+  model.setScript([openAiStream({ text: words(20, 'slow') }, { pace: { framesPerSecond: 20 } }), openAiStream({ text: 'Steered answer.' })]);
+  const a = await openNewChat();
+  await send(a, 'Start slowly.');
+  await a.page.locator('[data-testid=message][data-streaming]').filter({ hasText: 'slow2' }).waitFor();
+  await send(a, 'Actually, be brief.');
+  await assistantWith(a, 'Steered answer.').waitFor();
+  await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'Actually, be brief.' }).waitFor();
+  await a.screenshot('steered');
+});

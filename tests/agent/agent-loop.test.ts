@@ -219,6 +219,27 @@ describe('the loop', () => {
     }
   });
 
+  test('messages queued when a run is aborted are handed back undelivered', async () => {
+    h = createHarness([stall('...')]);
+    const run = h.agent.start(h.sessionId, 'one');
+    await h.next('message_update');
+    h.agent.steer(h.sessionId, 'steer me');
+    h.agent.followUp(h.sessionId, 'then this');
+    h.agent.abort(h.sessionId);
+    expect(await run.done).toMatchObject({ reason: 'aborted', undelivered: ['steer me', 'then this'] });
+    expect(h.pathMessages().filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  test('dispose stops every run and waits for it to settle', async () => {
+    h = createHarness([stall('...')]);
+    const run = h.agent.start(h.sessionId, 'one');
+    await h.next('message_update');
+    await h.agent.dispose();
+    expect(h.events.at(-1)).toMatchObject({ type: 'agent_settled' });
+    expect((await run.done).reason).toBe('aborted');
+    expect(() => h!.agent.start(h!.sessionId, 'two')).toThrow(/shutting down/);
+  });
+
   test('one run per session at a time', async () => {
     h = createHarness([stall('...')]);
     h.agent.start(h.sessionId, 'one');

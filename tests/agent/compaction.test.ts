@@ -65,6 +65,17 @@ describe('compaction', () => {
     expect(h.path().some((e) => e.type === 'compaction')).toBe(true);
   });
 
+  test('usage reported before a compaction is stale and does not trigger another', async () => {
+    h = createHarness([text('SUMMARY'), text('Fresh answer.'), text('Another answer.')], { model: small, compaction });
+    fillHistory(h, { input: 850, output: 50, cacheRead: 0, cacheWrite: 0 });
+    await h.agent.prompt(h.sessionId, 'next');
+    expect(isSummaryRequest(h.provider.requests[0]!)).toBe(true);
+    // The kept "answer 3" still carries its 900-token usage; the context after the cut is far smaller.
+    expect(h.store.context(h.sessionId).messages.some((m) => m.role === 'assistant' && m['usage'] !== undefined)).toBe(true);
+    await h.agent.prompt(h.sessionId, 'and then?');
+    expect(h.provider.requests.map((r) => (isSummaryRequest(r) ? 'summary' : 'main'))).toEqual(['summary', 'main', 'main']);
+  });
+
   test('a context-overflow error triggers one compaction and one retry', async () => {
     h = createHarness([failure('context_overflow', 'The prompt is too long for this model.'), text('SUMMARY'), text('Answer after room was made.')], {
       model: small,

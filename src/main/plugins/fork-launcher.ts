@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
 
@@ -14,6 +15,12 @@ export interface ForkLauncherOptions {
   env?: NodeJS.ProcessEnv;
   /** Bytes per second of stdout+stderr read from a plugin before reading pauses (the plugin then waits). */
   outputBytesPerSecond?: number;
+  /**
+   * Node's compile cache for plugin processes (NODE_COMPILE_CACHE), by default Node's own default folder.
+   * It keeps type-stripped TypeScript and V8 code, so a plugin host started from sources neither loads the
+   * TypeScript stripper again (about 25 MB of resident memory) nor recompiles. `false` turns it off.
+   */
+  compileCacheDir?: string | false;
 }
 
 export const DEFAULT_EXEC_ARGV = ['--disable-warning=ExperimentalWarning'];
@@ -30,10 +37,11 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
   const execArgv = options.execArgv ?? DEFAULT_EXEC_ARGV;
   const { NODE_OPTIONS: _ignored, ...inherited } = options.env ?? process.env;
   const outputBudget = options.outputBytesPerSecond ?? 256 * 1024;
+  const compileCache = options.compileCacheDir === undefined ? join(tmpdir(), 'node-compile-cache') : options.compileCacheDir;
   return ({ pluginId }) => {
     const child = fork(hostEntry, [`--amber-plugin=${pluginId}`], {
       execArgv,
-      env: { ...inherited, AMBER_PLUGIN_ID: pluginId },
+      env: { ...inherited, AMBER_PLUGIN_ID: pluginId, ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
     });

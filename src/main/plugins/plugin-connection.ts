@@ -30,6 +30,7 @@ export class PluginConnection {
   readonly process: PluginProcess;
   readonly #remote: PluginApi;
   readonly #pending = new Set<Pending>();
+  readonly #methods = new Map<Method, (...a: never[]) => Promise<unknown>>();
   readonly #deadListeners: ((error: Error, exit: PluginExit | null) => void)[] = [];
   #dead: Error | null = null;
   #exit: PluginExit | null = null;
@@ -105,7 +106,12 @@ export class PluginConnection {
   /** Calls a PluginApi method. `timeoutMs` 0 means no timeout (streams watch their own idleness). */
   call<M extends Method>(method: M, args: Args<M>, timeoutMs: number): Promise<Result<M>> {
     if (this.#dead) return Promise.reject(this.#dead);
-    const fn = this.#remote[method] as (...a: Args<M>) => Promise<Result<M>>;
+    // comlink builds a new Proxy (and a finalizer entry) on every property read: keep one per method.
+    let fn = this.#methods.get(method) as ((...a: Args<M>) => Promise<Result<M>>) | undefined;
+    if (!fn) {
+      fn = this.#remote[method] as (...a: Args<M>) => Promise<Result<M>>;
+      this.#methods.set(method, fn as (...a: never[]) => Promise<unknown>);
+    }
     return this.#track(fn(...args), timeoutMs, method);
   }
 

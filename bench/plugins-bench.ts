@@ -1,0 +1,131 @@
+// `npm run bench:plugins`: the plugin runtime on real processes. Measures, in one run:
+//   call_p50_us / call_p99_us — a tool call main → plugin process → main through the registry, 10,000 calls;
+//   raw_p50_us / raw_p99_us   — a bare child_process.send ping-pong on the same kind of pipe, no comlink;
+//   ratio_p50                 — call_p50_us / raw_p50_us (target ≤ 2);
+//   activate_p50_ms           — enable → Active for the example plugin, p50 over 20 (target ≤ 150 ms);
+//   enable10_ms               — enabling 10 plugins at once until all are Active;
+//   idle_rss_mb               — resident memory of an idle plugin process (target ≤ 60 MB).
+// The last line of output is one JSON object.
+import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createForkLauncher, type PluginDescriptor, PluginService } from '../src/main/plugins/index.ts';
+import { SessionStore } from '../src/main/sessions/index.ts';
+import { PluginManifest } from '../src/shared/plugins/plugin-manifest.ts';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 10_000);
+const WARMUP = 500;
+const ACTIVATIONS = 20;
+const root = resolve(import.meta.dirname, '..');
+
+function descriptor(dir: string, id?: string): PluginDescriptor {
+  const manifest = PluginManifest.parse({ ...JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')), ...(id ? { id } : {}), enabledByDefault: false });
+  return { manifest, source: 'bundled', entry: join(dir, manifest.entry), dir };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+const dir = mkdtempSync(join(tmpdir(), 'amber-plugins-bench-'));
+const store = SessionStore.open(join(dir, 'amber.db'));
+const echoDir = join(root, 'tests/fixtures/plugins/echo');
+const plugins = [descriptor(join(root, 'src/plugins/example')), descriptor(echoDir), ...Array.from({ length: 10 }, (_, i) => descriptor(echoDir, `echo_${i}`))];
+const service = new PluginService({ store, dataDir: dir, workspace: dir, plugins, launcher: createForkLauncher({ execArgv: [] }) });
+
+try {
+  await service.start();
+
+  // 1. Tool call round trips through the registry.
+  await service.setState('echo', true);
+  const args = { text: 'hello' };
+  const callTimes: number[] = [];
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    const t = performance.now();
+    const out = await service.registries.tools.execute('echo', args);
+    const dt = performance.now() - t;
+    if (out.isError) throw new Error(`The echo tool failed: ${out.content[0]?.text}`);
+    if (i >= WARMUP) callTimes.push(dt * 1000);
+  }
+  callTimes.sort((a, b) => a - b);
+
+  // 2. Resident memory of a plugin process left idle for a second, once fresh and once after those calls.
+  const echoPid = service.get('echo').pid!;
+  await new Promise((r) => setTimeout(r, 1000));
+  const afterCallsRss = rssMb(echoPid);
+  await service.setState('echo', false);
+  await service.setState('echo', true);
+  await new Promise((r) => setTimeout(r, 1000));
+  const idleRss = rssMb(service.get('echo').pid!);
+  await service.setState('echo', false);
+
+  // 3. Raw ping-pong on the same kind of pipe (fork, JSON serialization), without comlink.
+  const rawChild = join(dir, 'raw-echo.mjs');
+  writeFileSync(rawChild, "process.on('message', (m) => process.send({ id: m.id, content: [{ type: 'text', text: m.args.text }], isError: false }));\n");
+  const child = fork(rawChild, [], { execArgv: [], serialization: 'json', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.on('error', () => {});
+  let answer: ((m: unknown) => void) | null = null;
+  child.on('message', (m) => answer?.(m));
+  const rawTimes: number[] = [];
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    const t = performance.now();
+    await new Promise((r) => {
+      answer = r;
+      child.send({ id: i, name: 'echo', args });
+    });
+    if (i >= WARMUP) rawTimes.push((performance.now() - t) * 1000);
+  }
+  child.kill();
+  rawTimes.sort((a, b) => a - b);
+
+  // 4. enable → Active, one plugin, 20 times.
+  const activations: number[] = [];
+  for (let i = 0; i < ACTIVATIONS; i++) {
+    const t = performance.now();
+    const info = await service.setState('example', true);
+    activations.push(performance.now() - t);
+    if (info.state !== 'active') throw new Error(`The example plugin did not activate: ${info.reason}`);
+    await service.setState('example', false);
+  }
+  activations.sort((a, b) => a - b);
+
+  // 5. Ten plugins enabled at once.
+  const t10 = performance.now();
+  const infos = await Promise.all(Array.from({ length: 10 }, (_, i) => service.setState(`echo_${i}`, true)));
+  const enable10 = performance.now() - t10;
+  if (infos.some((i) => i.state !== 'active')) throw new Error(`Not all ten plugins activated: ${infos.map((i) => `${i.id} ${i.state} ${i.reason ?? ''}`).join('; ')}`);
+
+  const call_p50_us = round(percentile(callTimes, 50));
+  const raw_p50_us = round(percentile(rawTimes, 50));
+  const result = {
+    calls: CALLS,
+    call_p50_us,
+    call_p99_us: round(percentile(callTimes, 99)),
+    raw_p50_us,
+    raw_p99_us: round(percentile(rawTimes, 99)),
+    ratio_p50: round(call_p50_us / raw_p50_us, 2),
+    activate_p50_ms: round(percentile(activations, 50)),
+    activate_p99_ms: round(activations.at(-1)!),
+    enable10_ms: round(enable10),
+    idle_rss_mb: round(idleRss),
+    idle_after_calls_rss_mb: round(afterCallsRss),
+    node: process.versions.node,
+  };
+  console.log(`tool call p50 ${result.call_p50_us} µs (p99 ${result.call_p99_us}); raw pipe p50 ${result.raw_p50_us} µs; ratio ${result.ratio_p50}`);
+  console.log(`activate p50 ${result.activate_p50_ms} ms; 10 at once ${result.enable10_ms} ms; idle plugin RSS ${result.idle_rss_mb} MB`);
+  console.log(JSON.stringify(result));
+} finally {
+  await service.dispose();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ToolSource } from '../../src/main/agent/index.ts';
-import { PolicyService } from '../../src/main/policy/index.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../src/shared/agent/index.ts';
 import type { ToolResultMessage } from '../../src/shared/sessions/index.ts';
 import type { ToolSpec } from '../../src/shared/tools/index.ts';
@@ -66,7 +65,7 @@ describe('tool dispatch under the policy', () => {
   test('read mode runs read-only tools only', async () => {
     const tools = recordingTools();
     h = createHarness([calls({ name: 'read', args: { path: 'a' } }, { name: 'write', args: { path: 'a', content: 'x' } }), text('ok')], { tools });
-    (h.agent.gate as PolicyService).setMode(h.sessionId, 'read');
+    h.agent.policy!.setMode(h.sessionId, 'read');
     await h.agent.prompt(h.sessionId, 'go');
     expect(results(h).map((x) => x.status)).toEqual(['ok', 'denied']);
     expect(textOf(results(h)[1])).toMatch(/read mode/);
@@ -88,7 +87,7 @@ describe('tool dispatch under the policy', () => {
   test('yolo mode runs everything', async () => {
     const tools = recordingTools();
     h = createHarness([calls({ name: 'write', args: { path: '/elsewhere/x', content: 'x' } }, { name: 'shell', args: { command: 'make' } }), text('ok')], { tools });
-    (h.agent.gate as PolicyService).setMode(h.sessionId, 'yolo');
+    h.agent.policy!.setMode(h.sessionId, 'yolo');
     await h.agent.prompt(h.sessionId, 'go');
     expect(results(h).map((x) => x.status)).toEqual(['ok', 'ok']);
   });

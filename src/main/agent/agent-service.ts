@@ -77,6 +77,8 @@ const DEFAULT_MAX_ITERATIONS = 100;
 export class AgentService {
   readonly store: SessionStore;
   readonly gate: ToolGate;
+  /** The default gate (modes, rules, grants, approver), or null when a custom `gate` was given. */
+  readonly policy: PolicyService | null;
   readonly #deps: LoopDeps;
   readonly #emit: ((event: AgentEvent) => void) | undefined;
   readonly #listeners = new Set<(event: AgentEvent) => void>();
@@ -86,7 +88,8 @@ export class AgentService {
 
   constructor(options: AgentServiceOptions) {
     this.store = options.store;
-    this.gate = options.gate ?? new PolicyService({ store: options.store, ...(options.approver ? { approver: options.approver } : {}) });
+    this.policy = options.gate ? null : new PolicyService({ store: options.store, ...(options.approver ? { approver: options.approver } : {}) });
+    this.gate = options.gate ?? this.policy!;
     this.#emit = options.emit;
     this.#newRunId = options.newRunId ?? randomUUID;
     const clock = options.clock ?? Date.now;

@@ -124,6 +124,12 @@ describe('the loop', () => {
     expect(transcript(h.provider.requests[1]!.messages)).toEqual(['user:hi', 'user:again']);
   });
 
+  test('a call blocked before it reached the model (an allowance) ends the run as blocked', async () => {
+    h = createHarness([failure('blocked', 'The daily budget of $5.00 is spent; raise it in Settings → Budget.')]);
+    expect(await h.agent.prompt(h.sessionId, 'hi')).toMatchObject({ reason: 'blocked', error: expect.stringMatching(/budget/) });
+    expect(h.store.context(h.sessionId).messages).toHaveLength(1);
+  });
+
   test('a provider that throws instead of reporting is still a persisted error, not a crash', async () => {
     h = createHarness([throwing('socket hang up')]);
     const result = await h.agent.prompt(h.sessionId, 'hi');

@@ -10,3 +10,5 @@ export const CHANNEL_PLUGIN = 'plugin';
 export const CHANNEL_HOST = 'host';
 /** sent once by the plugin host when it listens, before main's first call. */
 export const CHANNEL_READY = 'ready';
+/** sent by main to ask the plugin host to exit (a utility process has no pipe to disconnect). */
+export const CHANNEL_CLOSE = 'close';

@@ -3,7 +3,7 @@
 import { type Endpoint, expose, wrap } from 'comlink';
 import { createChannelRouter } from '../../shared/plugins/channel-router.ts';
 import type { HostApi } from '../../shared/plugins/plugin-api.ts';
-import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugins/protocol.ts';
+import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugins/protocol.ts';
 import { connectToParent } from './parent-pipe.ts';
 import { PluginHost } from './plugin-host.ts';
 
@@ -14,7 +14,10 @@ if (!pipe) {
 }
 
 const router = createChannelRouter((envelope) => pipe.send(envelope));
-pipe.onMessage((m) => router.dispatch(m));
+pipe.onMessage((m) => {
+  if ((m as { ch?: unknown } | null)?.ch === CHANNEL_CLOSE) process.exit(0);
+  router.dispatch(m);
+});
 pipe.onClose(() => process.exit(0));
 
 const host = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi);

@@ -231,6 +231,26 @@ describe('OpenAI-compatible errors and retries', () => {
     expect(message.content).toEqual([{ type: 'text', text: 'Hello,' }]);
   });
 
+  test('a stream that goes silent is cut after the idle timeout, keeping the partial reply', async () => {
+    server.setScript(openAiStream({ text: ['one ', 'two'] }, { stallAfter: 2 }));
+    const { final, message } = await collect(stream({}, { idleTimeoutMs: 50 }));
+    expect(final).toMatchObject({ type: 'error', kind: 'network' });
+    expect(message.errorMessage).toMatch(/sent nothing for 50 ms/);
+    expect(message.content).toEqual([{ type: 'text', text: 'one ' }]);
+    expect(await server.requests[0].outcome).toBe('client_closed');
+  });
+
+  test('time the consumer spends holding an event does not count as silence', async () => {
+    // Chunks come every 10 ms; the consumer holds one event for 2.5× the idle timeout.
+    server.setScript(openAiStream({ text: ['a', 'b'] }, { pace: { intervalMs: 10 } }));
+    const events = [];
+    for await (const e of stream({}, { idleTimeoutMs: 200 })(request(), new AbortController().signal)) {
+      events.push(e);
+      if (e.type === 'text_delta' && e.delta === 'a') await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'done', message: { content: [{ type: 'text', text: 'ab' }] } });
+  });
+
   test('malformed SSE ends with a bad_stream error, never a throw', async () => {
     server.setScript(sseFixture('openai/malformed.sse'));
     const { final, message } = await collect(stream());

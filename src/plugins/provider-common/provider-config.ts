@@ -31,6 +31,8 @@ export interface ProviderSeams {
   retry?: Partial<RetryOptions>;
   /** Makes ids for tool calls a server sent without one. */
   newId?: () => string;
+  /** A stream that sends nothing for this long after its headers is cut with a network error. */
+  idleTimeoutMs?: number;
 }
 
 export interface ResolvedSeams {
@@ -39,7 +41,11 @@ export interface ResolvedSeams {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   retry: RetryOptions;
   newId: () => string;
+  idleTimeoutMs: number;
 }
+
+/** Long enough for a slow local model between tokens, short enough that a dead stream does not hang a run. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -63,6 +69,7 @@ export function resolveSeams(seams: ProviderSeams = {}): ResolvedSeams {
     sleep: seams.sleep ?? abortableSleep,
     retry: { ...DEFAULT_RETRY, ...seams.retry },
     newId: seams.newId ?? (() => `call_${globalThis.crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`),
+    idleTimeoutMs: seams.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   };
 }
 

@@ -58,6 +58,8 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
   if (signal.aborted) controller.abort();
   else signal.addEventListener('abort', onAbort, { once: true });
   const fail = (kind: ProviderErrorKind, message: string) => d.builder.error(kind, message, d.apiKey);
+  let idle = false;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
   try {
     yield { type: 'start' };
     const sent = await sendWithRetry({ label: d.label, url: d.url, init: d.init, signal: controller.signal, seams: d.seams });
@@ -79,21 +81,44 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
       } else {
         const leftovers: SseLeftovers = { strayLines: [] };
         let count = 0;
-        for await (const sse of readSse(response.body, leftovers)) {
+        // The watchdog counts only time spent waiting for bytes, not time the consumer holds an event.
+        let lastActivity = Date.now();
+        let consumerHolds = false;
+        const touch = () => {
+          lastActivity = Date.now();
+        };
+        const check = () => {
+          const quiet = Date.now() - lastActivity;
+          if (!consumerHolds && quiet >= d.seams.idleTimeoutMs) {
+            idle = true;
+            controller.abort();
+          } else {
+            idleTimer = setTimeout(check, consumerHolds ? d.seams.idleTimeoutMs : d.seams.idleTimeoutMs - quiet);
+          }
+        };
+        idleTimer = setTimeout(check, d.seams.idleTimeoutMs);
+        for await (const sse of readSse(response.body, leftovers, touch)) {
           count++;
-          for (const event of d.onEvent(sse)) yield event;
+          for (const event of d.onEvent(sse)) {
+            consumerHolds = true;
+            yield event;
+            consumerHolds = false;
+          }
+          touch();
           if (d.finished()) break;
         }
         if (!d.finished() && !d.closedCleanly()) throw incomplete(d.label, count, leftovers);
       }
       terminal = d.builder.done();
     } catch (error) {
-      if (controller.signal.aborted) terminal = fail('aborted', 'The request was stopped before the reply finished; the partial reply is kept.');
+      if (idle) terminal = fail('network', `${d.label} sent nothing for ${d.seams.idleTimeoutMs < 1000 ? `${d.seams.idleTimeoutMs} ms` : `${Math.round(d.seams.idleTimeoutMs / 1000)} s`}, so the stream was cut. The partial reply is kept; try again.`);
+      else if (controller.signal.aborted) terminal = fail('aborted', 'The request was stopped before the reply finished; the partial reply is kept.');
       else if (error instanceof StreamFailure) terminal = fail(error.kind, error.message);
       else terminal = fail('network', `The connection to ${d.label} broke mid-reply: ${describeCause(error)}. The partial reply is kept; try again.`);
     }
     yield terminal;
   } finally {
+    clearTimeout(idleTimer);
     signal.removeEventListener('abort', onAbort);
     // Frees the connection when the reply ended early or the consumer stopped iterating.
     controller.abort();

@@ -53,6 +53,11 @@ test('switching between versions of a message, and reload keeps the branch', asy
   await page.locator('[data-testid=message]').filter({ hasText: 'Because it is warm.' }).waitFor();
   await expect.poll(() => page.getByTestId('chat').getAttribute('data-leaf-id')).toBe(ids.a2a.id);
 
+  // Restart the core on the same data: still the same session and branch.
+  await amber.restart();
+  await page.locator('[data-testid=message]').filter({ hasText: 'Because it is warm.' }).waitFor();
+  await expect.poll(() => page.getByTestId('chat').getAttribute('data-leaf-id')).toBe(ids.a2a.id);
+
   // The first reply's other version: the whole conversation under it is a different branch.
   await page.locator(`[data-entry-id="${ids.a1b.id}"]`).getByRole('button', { name: 'Previous version' }).click();
   await page.locator('[data-testid=message]').filter({ hasText: 'Blue, the colour of the sky.' }).waitFor();

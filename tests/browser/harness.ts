@@ -10,6 +10,7 @@ export const SCREENSHOTS = join(root, 'test-results', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Amber {
+  /** The shell now serving the window (replaced by restart()). */
   shell: HeadlessShell;
   context: BrowserContext;
   page: Page;
@@ -17,6 +18,8 @@ export interface Amber {
   /** Opens the app's URL (again), waiting for the sidebar. */
   open(): Promise<void>;
   screenshot(name: string): Promise<string>;
+  /** Stops the core and starts a fresh one on the same data dir, then opens its URL: an app restart. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,15 +65,15 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
     const page = context.pages()[0] ?? (await context.newPage());
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const s = shell;
     const c = context;
+    const start = () => startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}) });
     const amber: Amber = {
-      shell: s,
+      shell,
       context: c,
       page,
       dataDir,
       async open() {
-        await page.goto(s.url);
+        await page.goto(amber.shell.url);
         await page.locator(skip ? '[data-testid=sidebar]' : '[data-testid=first-run]').waitFor();
       },
       async screenshot(name) {
@@ -79,9 +82,14 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
         await page.screenshot({ path: file, animations: 'disabled' });
         return file;
       },
+      async restart() {
+        await amber.shell.close();
+        amber.shell = await start();
+        await amber.open();
+      },
       async close() {
         await c.close();
-        await s.close();
+        await amber.shell.close();
         rmSync(dir, { recursive: true, force: true });
         if (errors.length) throw new Error(`The page threw: ${errors.join('; ')}`);
       },

@@ -92,7 +92,7 @@ export function TreeView({ sessionId, onClose }: Props) {
     }
   };
 
-  const forks = rows.filter((r) => r.forks).length;
+  const forks = rows.filter((r) => r.forkPoint).length;
   return (
     <aside className="tree-panel" data-testid="tree-view" aria-label="Conversation tree">
       <div className="panel-head">

@@ -5,6 +5,8 @@ export interface TreeRow {
   indent: number;
   /** First row of a branch that forks from its parent. */
   forks: boolean;
+  /** The conversation forks right after this node. */
+  forkPoint: boolean;
   onActivePath: boolean;
   isLeaf: boolean;
 }
@@ -48,9 +50,9 @@ export function layoutTree(nodes: readonly TreeNode[], leafId: string | null): T
     .reverse();
   while (stack.length) {
     const { node, indent, forks } = stack.pop()!;
-    rows.push({ node, indent, forks, onActivePath: active.has(node.id), isLeaf: node.id === displayedLeaf });
     const kids = children.get(node.id) ?? [];
     const fork = kids.length > 1;
+    rows.push({ node, indent, forks, forkPoint: fork, onActivePath: active.has(node.id), isLeaf: node.id === displayedLeaf });
     // The branch on the active path is shown first under a fork, so the current conversation reads straight down.
     const ordered = fork ? [...kids.filter((k) => active.has(k.id)), ...kids.filter((k) => !active.has(k.id))] : kids;
     for (let i = ordered.length - 1; i >= 0; i--) stack.push({ node: ordered[i]!, indent: fork ? indent + 1 : indent, forks: fork });

@@ -4,6 +4,7 @@ import type { ApiErrorBody, ApiResult } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
+import { probeProvider } from './provider-probe.ts';
 import { SessionTrash } from './session-trash.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
@@ -21,6 +22,8 @@ export interface ApiRouter {
 }
 
 export interface ApiRouterOptions {
+  /** The connection test behind providers.test (a seam for tests). */
+  probe?: typeof probeProvider;
   /** Where unexpected errors are reported (the user sees a generic sentence). */
   log?: (message: string, error: unknown) => void;
 }
@@ -42,6 +45,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const log = options.log ?? ((message, error) => console.error(message, error));
   const store = app.sessions;
   const trash = new SessionTrash(store);
+  const probe = options.probe ?? probeProvider;
   const agent = app.agent;
   const subscriptions = new DisposableStore();
 
@@ -161,9 +165,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       return { ok: true };
     },
     'providers.presets': () => [],
-    'providers.test': () => {
-      throw new AmberError('unavailable', 'Provider setup is not part of this build yet.');
-    },
+    'providers.test': ({ baseUrl, apiKey, dialect }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}) }),
     'providers.save': () => {
       throw new AmberError('unavailable', 'Provider setup is not part of this build yet.');
     },

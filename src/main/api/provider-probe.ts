@@ -1,0 +1,61 @@
+import { errorMessage } from '../errors.ts';
+
+export interface ProbeResult {
+  ok: boolean;
+  models: string[];
+  message: string;
+}
+
+export interface ProbeOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** 'anthropic' sends Anthropic's headers; anything else is treated as OpenAI-compatible. */
+  dialect?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const trimSlash = (s: string): string => s.replace(/\/+$/, '');
+
+/**
+ * The first-run screen's connection test: GET {baseUrl}/models, which OpenAI-compatible servers, Ollama,
+ * LM Studio and Anthropic all answer. Never throws; the message says what to fix.
+ */
+export async function probeProvider(options: ProbeOptions): Promise<ProbeResult> {
+  const doFetch = options.fetch ?? fetch;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.dialect === 'anthropic') {
+    headers['anthropic-version'] = '2023-06-01';
+    if (options.apiKey) headers['x-api-key'] = options.apiKey;
+  } else if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const url = `${trimSlash(options.baseUrl)}/models`;
+  let res: Response;
+  try {
+    res = await doFetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 6000) });
+  } catch (e) {
+    const timedOut = e instanceof Error && e.name === 'TimeoutError';
+    return {
+      ok: false,
+      models: [],
+      message: timedOut
+        ? `${url} did not answer within ${Math.round((options.timeoutMs ?? 6000) / 1000)} s. Check the address, and that the server is running.`
+        : `Could not reach ${url} (${errorMessage(e)}). Check the address, and that the server is running.`,
+    };
+  }
+  if (res.status === 401 || res.status === 403) return { ok: false, models: [], message: `The server refused the API key (HTTP ${res.status}). Paste the key again, or create a new one.` };
+  if (!res.ok) return { ok: false, models: [], message: `The server answered HTTP ${res.status} at ${url}. Check the base URL (it usually ends in /v1).` };
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    return { ok: false, models: [], message: `${url} did not answer with JSON; is this the API's base URL (it usually ends in /v1)?` };
+  }
+  const list = (body as { data?: unknown; models?: unknown }).data ?? (body as { models?: unknown }).models;
+  const models = Array.isArray(list)
+    ? list.flatMap((m) => {
+        const id = (m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name;
+        return typeof id === 'string' && id ? [id] : [];
+      })
+    : [];
+  return { ok: true, models, message: models.length ? `Connected: ${models.length} model${models.length === 1 ? '' : 's'} available.` : 'Connected, but the server lists no models; type the model name yourself.' };
+}

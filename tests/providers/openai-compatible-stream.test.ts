@@ -111,6 +111,13 @@ describe('OpenAI-compatible streaming', () => {
     expect(server.requests[1].headers.authorization).toBeUndefined();
   });
 
+  test('a <think> block at the start of the content is kept as thinking (local reasoning models)', async () => {
+    server.setScript(openAiStream({ text: ['<thi', 'nk>\nCount: 2+2.</thi', 'nk>\n\n', '4'] }));
+    const { events, message } = await collect(stream({ flavor: 'lmstudio', apiKey: undefined }));
+    expect(message.content).toEqual([{ type: 'thinking', thinking: '\nCount: 2+2.' }, { type: 'text', text: '4' }]);
+    expect(textOf(events, 'thinking_delta')).toBe('\nCount: 2+2.');
+  });
+
   test('arguments that are not JSON become {} with the raw text kept', async () => {
     server.setScript({
       kind: 'sse',

@@ -3,3 +3,4 @@ export { listOpenAiCompatibleModels, openAiModelInfo } from './openai-compatible
 export { OPENAI_COMPATIBLE_PRESETS, resolvePreset, type OpenAiCompatiblePreset } from './openai-compatible-presets.ts';
 export { openAiRequestBody, toOpenAiMessages } from './openai-request-body.ts';
 export type { ModelListResult, ProviderConfig, ProviderSeams } from '../provider-common/index.ts';
+export { default } from './openai-compatible-plugin.ts';

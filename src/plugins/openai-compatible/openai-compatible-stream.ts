@@ -17,6 +17,7 @@ import {
 } from '../provider-common/index.ts';
 import { resolvePreset, type OpenAiCompatiblePreset } from './openai-compatible-presets.ts';
 import { openAiRequestBody } from './openai-request-body.ts';
+import { ThinkTagSplitter } from './think-tag-splitter.ts';
 
 type Json = Record<string, unknown>;
 
@@ -57,6 +58,7 @@ export function openAiConfigProblem(config: ProviderConfig, preset: OpenAiCompat
 class OpenAiChunkMapper {
   private sawDone = false;
   private finishReason: string | undefined;
+  private readonly thinkTags = new ThinkTagSplitter();
   private readonly builder: AssistantMessageBuilder;
   private readonly label: string;
 
@@ -97,6 +99,11 @@ class OpenAiChunkMapper {
     return events;
   }
 
+  /** Content held back by the think-tag splitter, released when the reply ends. */
+  flush(): ProviderEvent[] {
+    return this.thinkTags.flush().map((piece) => (piece.kind === 'text' ? this.builder.text(piece.text) : this.builder.thinking(piece.text)));
+  }
+
   private onChunk(chunk: Json): ProviderEvent[] {
     if (chunk.error !== undefined && chunk.error !== null) {
       const f = streamErrorFailure(this.label, chunk.error);
@@ -110,7 +117,9 @@ class OpenAiChunkMapper {
     const delta = obj(choice.delta);
     const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.reasoning_text;
     if (typeof reasoning === 'string' && reasoning !== '') events.push(this.builder.thinking(reasoning));
-    if (typeof delta.content === 'string' && delta.content !== '') events.push(this.builder.text(delta.content));
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      for (const piece of this.thinkTags.push(delta.content)) events.push(piece.kind === 'text' ? this.builder.text(piece.text) : this.builder.thinking(piece.text));
+    }
     if (Array.isArray(delta.tool_calls)) {
       delta.tool_calls.forEach((raw, position) => events.push(this.onToolCall(obj(raw), position)));
     }
@@ -168,6 +177,7 @@ function streamWith(config: ProviderConfig, preset: OpenAiCompatiblePreset, seam
       onJson: (body) => mapper.onJson(body),
       finished: () => mapper.finished(),
       closedCleanly: () => mapper.closedCleanly(),
+      flush: () => mapper.flush(),
     },
     signal,
   );

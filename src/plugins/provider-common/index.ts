@@ -4,3 +4,4 @@ export * from './provider-error.ts';
 export * from './read-sse.ts';
 export * from './run-provider-stream.ts';
 export * from './send-with-retry.ts';
+export * from './define-provider-plugin.ts';

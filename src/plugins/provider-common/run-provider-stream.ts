@@ -42,6 +42,8 @@ export interface DialectStream {
   finished(): boolean;
   /** True when the body may end here without being a cut connection (e.g. a finish reason was seen). */
   closedCleanly(): boolean;
+  /** Releases deltas a dialect held back (a possibly split tag); called once, before the final event. */
+  flush?(): ProviderEvent[];
 }
 
 /** Shared by handlers for events that map to nothing; never mutated. */
@@ -109,8 +111,10 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
         }
         if (!d.finished() && !d.closedCleanly()) throw incomplete(d.label, count, leftovers);
       }
+      for (const event of d.flush?.() ?? NO_EVENTS) yield event;
       terminal = d.builder.done();
     } catch (error) {
+      for (const event of d.flush?.() ?? NO_EVENTS) yield event;
       if (idle) terminal = fail('network', `${d.label} sent nothing for ${d.seams.idleTimeoutMs < 1000 ? `${d.seams.idleTimeoutMs} ms` : `${Math.round(d.seams.idleTimeoutMs / 1000)} s`}, so the stream was cut. The partial reply is kept; try again.`);
       else if (controller.signal.aborted) terminal = fail('aborted', 'The request was stopped before the reply finished; the partial reply is kept.');
       else if (error instanceof StreamFailure) terminal = fail(error.kind, error.message);

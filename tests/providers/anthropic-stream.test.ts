@@ -35,7 +35,12 @@ describe('Anthropic Messages streaming', () => {
     expect(sent.headers['x-api-key']).toBe(KEY);
     expect(sent.headers['anthropic-version']).toBe('2023-06-01');
     expect(sent.headers.authorization).toBeUndefined();
-    expect(sent.body).toMatchObject({ model: 'fixture-model', system: 'You are terse.', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+    expect(sent.body).toMatchObject({
+      model: 'fixture-model',
+      system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
+      stream: true,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }],
+    });
   });
 
   test('keeps signed thinking and assembles tool_use input from input_json_delta', async () => {

@@ -6,6 +6,7 @@ type Json = Record<string, unknown>;
 /** Thinking budgets per level, in tokens (Anthropic's minimum is 1024). */
 export const THINKING_BUDGETS: Readonly<Record<string, number>> = { minimal: 1024, low: 2048, medium: 8192, high: 16_384, xhigh: 32_000 };
 const DEFAULT_MAX_TOKENS = 8192;
+const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /** Anthropic tool ids must match ^[a-zA-Z0-9_-]+$; ids from other providers are made to fit, the same way each time. */
 export function anthropicToolId(id: string): string {
@@ -68,8 +69,14 @@ export function toAnthropicMessages(messages: Message[]): Json[] {
 export function anthropicRequestBody(request: ProviderRequest): Json {
   let maxTokens = request.maxTokens ?? request.model.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
   const body: Json = { model: request.model.id, max_tokens: maxTokens, stream: true };
-  if (request.systemPrompt !== '') body.system = request.systemPrompt;
-  body.messages = toAnthropicMessages(request.messages);
+  // Two cache breakpoints (of the four allowed): the system prompt, and the newest user turn, so each turn
+  // of a run reads the conversation so far from the prompt cache instead of paying for it again.
+  if (request.systemPrompt !== '') body.system = [{ type: 'text', text: request.systemPrompt, cache_control: EPHEMERAL }];
+  const messages = toAnthropicMessages(request.messages);
+  const lastUser = messages.findLast((m) => m.role === 'user');
+  const lastBlocks = lastUser && Array.isArray(lastUser.content) ? (lastUser.content as Json[]) : [];
+  if (lastBlocks.length > 0) lastBlocks[lastBlocks.length - 1] = { ...lastBlocks[lastBlocks.length - 1], cache_control: EPHEMERAL };
+  body.messages = messages;
   if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   const budget = request.thinkingLevel ? THINKING_BUDGETS[request.thinkingLevel] : undefined;
   if (budget !== undefined && request.model.reasoning) {

@@ -2,3 +2,4 @@ export { ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, anthropicTokens, createAnthropic
 export { anthropicModelInfo, listAnthropicModels } from './anthropic-models.ts';
 export { anthropicRequestBody, anthropicToolId, THINKING_BUDGETS, toAnthropicMessages } from './anthropic-request-body.ts';
 export type { ModelListResult, ProviderConfig, ProviderSeams } from '../provider-common/index.ts';
+export { default } from './anthropic-plugin.ts';

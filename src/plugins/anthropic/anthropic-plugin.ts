@@ -1,0 +1,9 @@
+import { defineProviderPlugin } from '../provider-common/index.ts';
+import { createAnthropicStream } from './anthropic-stream.ts';
+
+/** Anthropic's Messages API. */
+export default defineProviderPlugin({
+  dialect: 'anthropic',
+  accepts: (account) => account.flavor === 'anthropic',
+  createStream: (config) => createAnthropicStream(config),
+});

@@ -16,8 +16,3 @@ export type AmberBridge = {
 } & {
   on: { [E in EventName]: (listener: (payload: EventPayload<E>) => void) => () => void };
 };
-
-export function splitChannel(channel: Channel): [string, string] {
-  const dot = channel.indexOf('.');
-  return [channel.slice(0, dot), channel.slice(dot + 1)];
-}

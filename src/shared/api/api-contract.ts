@@ -4,6 +4,7 @@ import { ApprovalAnswer, ApprovalQuestion } from '../agent/tool-policy.ts';
 import { SessionSummary } from '../sessions/session-summary.ts';
 import { TranscriptPage } from '../sessions/transcript-page.ts';
 import { TreeNode } from '../sessions/tree-node.ts';
+import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -34,6 +35,7 @@ export const SiblingMap = z.record(z.string(), z.object({ ids: z.array(z.string(
 export type SiblingMap = z.infer<typeof SiblingMap>;
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+type MethodSpec = { input: z.ZodType; output: z.ZodType };
 
 export const API_METHODS = {
   'app.bootstrap': method(Nothing, Bootstrap),
@@ -86,7 +88,7 @@ export const API_METHODS = {
     z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), dialect: z.string().max(50).optional() }),
     z.object({ ok: z.literal(true) }),
   ),
-} as const;
+} as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
   'session.created': SessionSummary,
@@ -97,7 +99,7 @@ export const API_EVENTS = {
   'approval.requested': ApprovalQuestion,
   /** The question was answered (here or in another window) or its run ended: stop asking it. */
   'approval.settled': z.object({ questionId: z.string(), answer: ApprovalAnswer }),
-} as const;
+} as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;
 export type Channel = keyof ApiMethods;
@@ -107,8 +109,8 @@ export type ApiEvents = typeof API_EVENTS;
 export type EventName = keyof ApiEvents;
 export type EventPayload<E extends EventName> = z.output<ApiEvents[E]>;
 
-export const CHANNELS = Object.keys(API_METHODS) as Channel[];
-export const EVENT_NAMES = Object.keys(API_EVENTS) as EventName[];
+export const CHANNELS: readonly Channel[] = CHANNEL_NAMES;
+export const EVENT_NAMES: readonly EventName[] = EVENT_NAME_LIST;
 
 export function isChannel(name: string): name is Channel {
   return Object.hasOwn(API_METHODS, name);

@@ -1,0 +1,38 @@
+// The names of the contract's channels and events, with no schema library attached: the sandboxed preload
+// builds `window.amber` from these lists alone (it cannot load modules). api-contract.ts is checked against
+// them at compile time, so the lists and the schemas cannot drift apart.
+
+export const CHANNEL_NAMES = [
+  'app.bootstrap',
+  'sessions.list',
+  'sessions.get',
+  'sessions.create',
+  'sessions.open',
+  'sessions.rename',
+  'sessions.delete',
+  'sessions.restore',
+  'sessions.page',
+  'sessions.tree',
+  'sessions.siblings',
+  'sessions.branch',
+  'entries.label',
+  'chat.send',
+  'chat.regenerate',
+  'chat.abort',
+  'chat.steer',
+  'chat.followUp',
+  'approvals.list',
+  'approvals.answer',
+  'providers.presets',
+  'providers.test',
+  'providers.save',
+] as const;
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+
+export const EVENT_NAME_LIST = ['session.created', 'session.updated', 'session.deleted', 'session.branched', 'agent.emitted', 'approval.requested', 'approval.settled'] as const;
+export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
+
+export function splitChannel(channel: ChannelName): [string, string] {
+  const dot = channel.indexOf('.');
+  return [channel.slice(0, dot), channel.slice(dot + 1)];
+}

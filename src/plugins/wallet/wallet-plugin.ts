@@ -1,0 +1,152 @@
+import { decline, type DefinedPlugin, definePlugin, type PluginContext, type PluginContribution, type WalletState } from '../../workers/sdk/index.ts';
+import { fetchBalance } from './balance-client.ts';
+import { balanceUrl, WALLET_ACCOUNTS, type WalletAccount } from './wallet-accounts.ts';
+import { readWalletConfig, type WalletConfig } from './wallet-config.ts';
+import { failed, type WalletReading } from './wallet-reading.ts';
+import { type AccountView, REFRESH_ACTION_ID, walletPanel, walletSegment } from './wallet-views.ts';
+
+export interface WalletPluginSeams {
+  /** Epoch milliseconds. */
+  now?: () => number;
+  fetch?: typeof globalThis.fetch;
+  accounts?: readonly WalletAccount[];
+}
+
+/**
+ * What a refresh answers. `error` and `refreshedAt` go beyond the protocol's WalletState (balance, currency):
+ * a failed refresh keeps the last good balance and says why beside it, instead of failing the call.
+ */
+export interface WalletRefresh extends WalletState {
+  refreshedAt: number;
+  available: boolean;
+  error?: string;
+}
+
+interface AccountState {
+  account: WalletAccount;
+  configured: boolean;
+  reading: WalletReading | null;
+  readAt: number | null;
+  lastGood: { balance: number; currency: string; at: number } | null;
+  inFlight: Promise<WalletRefresh> | null;
+}
+
+/**
+ * Balances of provider accounts (OpenRouter credits, DeepSeek balance): one wallet per account that has an
+ * API key, refreshed on main's tick once `refreshMinutes` old and on demand; a panel and a status segment.
+ */
+export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin {
+  const now = seams.now ?? Date.now;
+  const accounts = seams.accounts ?? WALLET_ACCOUNTS;
+  const ids = accounts.map((a) => a.id);
+  let ctx: PluginContext | null = null;
+  let lastConfig: WalletConfig = readWalletConfig({}, ids);
+  const states = new Map<string, AccountState>();
+
+  const config = async (): Promise<WalletConfig> => {
+    const cfg = readWalletConfig(ctx ? await ctx.configAll() : {}, ids);
+    for (const p of cfg.problems) if (!lastConfig.problems.includes(p)) ctx?.log.warn(p);
+    lastConfig = cfg;
+    return cfg;
+  };
+
+  const views = (): AccountView[] =>
+    [...states.values()].map((s) => ({
+      account: s.account,
+      configured: s.configured,
+      reading: s.reading,
+      readAt: s.readAt,
+      lastGood: s.lastGood,
+      warnBelow: lastConfig.accounts[s.account.id]?.warnBelow ?? lastConfig.warnBelow,
+    }));
+
+  /** Must not throw: it runs after every refresh. */
+  const refreshViews = () => {
+    if (!ctx) return;
+    const v = views();
+    ctx.updatePanel(walletPanel(v, lastConfig.problems, formatTime));
+    ctx.updateStatus(walletSegment(v, formatTime));
+  };
+
+  const read = async (state: AccountState): Promise<WalletRefresh> => {
+    const cfg = await config();
+    const settings = cfg.accounts[state.account.id] ?? {};
+    const source = { service: state.account.service, configKey: state.account.id, url: balanceUrl(state.account, settings), keyHint: state.account.keyHint };
+    const reading = settings.apiKey
+      ? await fetchBalance(source, (body) => state.account.parse(source, body, settings), { apiKey: settings.apiKey, timeoutMs: cfg.timeoutMs, fetch: seams.fetch })
+      : failed('no_key', `No API key is set for ${state.account.service}: give one as ${state.account.id}.apiKey in the wallet plugin's settings.`);
+    const at = now();
+    state.reading = reading;
+    state.readAt = at;
+    if (reading.ok) state.lastGood = { balance: reading.balance, currency: reading.currency, at };
+    else ctx?.log.warn(reading.error);
+    refreshViews();
+    const shown = state.lastGood ?? { balance: 0, currency: state.account.defaultCurrency };
+    return reading.ok
+      ? { balance: reading.balance, currency: reading.currency, refreshedAt: at, available: reading.available }
+      : { balance: shown.balance, currency: shown.currency, refreshedAt: at, available: false, error: reading.error };
+  };
+
+  /** One request per account at a time: a refresh asked while one runs gets that one's answer. */
+  const refresh = (state: AccountState): Promise<WalletRefresh> => {
+    if (!state.inFlight) state.inFlight = read(state).finally(() => (state.inFlight = null));
+    return state.inFlight;
+  };
+
+  const refreshAll = async (actionId: string) => {
+    if (actionId !== REFRESH_ACTION_ID) return;
+    await Promise.all([...states.values()].filter((s) => s.configured).map((s) => refresh(s)));
+  };
+
+  return definePlugin({
+    manifest: { id: 'wallet', version: '1.0.0' },
+
+    async initialize(context) {
+      ctx = context;
+      const cfg = await config();
+      states.clear();
+      for (const account of accounts) {
+        states.set(account.id, { account, configured: Boolean(cfg.accounts[account.id]?.apiKey), reading: null, readAt: null, lastGood: null, inFlight: null });
+      }
+      return true;
+    },
+
+    async shutdown() {
+      ctx = null;
+    },
+
+    /** Reads every account whose balance is older than `refreshMinutes` (or never read). */
+    async tick() {
+      const cfg = await config();
+      const due = [...states.values()].filter((s) => s.configured && (s.readAt === null || now() - s.readAt >= cfg.refreshMinutes * 60_000));
+      await Promise.all(due.map((s) => refresh(s)));
+    },
+
+    async capabilities() {
+      const contributions: PluginContribution[] = [];
+      for (const s of states.values()) {
+        if (!s.configured) {
+          contributions.push(decline('wallet', s.account.id, `No API key is set for ${s.account.service} (${s.account.id}.apiKey).`));
+          continue;
+        }
+        contributions.push({ kind: 'wallet', id: s.account.id, provider: s.account.provider, balance: 0, currency: s.account.defaultCurrency, refresh: () => refresh(s) });
+      }
+      const v = views();
+      contributions.push(
+        { kind: 'panel', ...walletPanel(v, lastConfig.problems, formatTime), onAction: refreshAll },
+        { kind: 'statusSegment', ...walletSegment(v, formatTime) },
+      );
+      return contributions;
+    },
+  });
+}
+
+/** `2026-11-30 05:31:02`, local time. */
+export function formatTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}

@@ -298,6 +298,18 @@ describe('OpenAI-compatible errors and retries', () => {
     expect(await server.requests[0].outcome).toBe('client_closed');
   });
 
+  test('abort stops at once even when the rest of the reply has already arrived', async () => {
+    server.setScript(openAiStream({ text: ['one ', 'two ', 'three'] }));
+    const controller = new AbortController();
+    const events = [];
+    for await (const e of stream()(request(), controller.signal)) {
+      events.push(e);
+      if (e.type === 'text_delta') controller.abort();
+    }
+    expect(events.map((e) => e.type)).toEqual(['start', 'text_delta', 'error']);
+    expect(events.at(-1)).toMatchObject({ kind: 'aborted', message: { stopReason: 'aborted', content: [{ type: 'text', text: 'one ' }] } });
+  });
+
   test('abort during a retry wait ends at once as aborted', async () => {
     server.setScript([jsonError(503, 'busy'), openAiStream({ text: 'never' })]);
     const controller = new AbortController();

@@ -1,4 +1,5 @@
 export * from './assistant-message-builder.ts';
+export * from './idle-watchdog.ts';
 export * from './provider-config.ts';
 export * from './provider-error.ts';
 export * from './read-sse.ts';

@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent } from '../../shared/providers/index.ts';
 import type { AssistantMessageBuilder } from './assistant-message-builder.ts';
+import { IdleWatchdog } from './idle-watchdog.ts';
 import type { ResolvedSeams } from './provider-config.ts';
 import { describeCause, errorBodyMessage, isContextOverflowText } from './provider-error.ts';
 import { readSse, type SseLeftovers } from './read-sse.ts';
@@ -61,7 +62,7 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
   else signal.addEventListener('abort', onAbort, { once: true });
   const fail = (kind: ProviderErrorKind, message: string) => d.builder.error(kind, message, d.apiKey);
   let idle = false;
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  let watchdog: IdleWatchdog | undefined;
   try {
     yield { type: 'start' };
     const sent = await sendWithRetry({ label: d.label, url: d.url, init: d.init, signal: controller.signal, seams: d.seams });
@@ -83,30 +84,22 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
       } else {
         const leftovers: SseLeftovers = { strayLines: [] };
         let count = 0;
-        // The watchdog counts only time spent waiting for bytes, not time the consumer holds an event.
-        let lastActivity = Date.now();
-        let consumerHolds = false;
-        const touch = () => {
-          lastActivity = Date.now();
-        };
-        const check = () => {
-          const quiet = Date.now() - lastActivity;
-          if (!consumerHolds && quiet >= d.seams.idleTimeoutMs) {
-            idle = true;
-            controller.abort();
-          } else {
-            idleTimer = setTimeout(check, consumerHolds ? d.seams.idleTimeoutMs : d.seams.idleTimeoutMs - quiet);
-          }
-        };
-        idleTimer = setTimeout(check, d.seams.idleTimeoutMs);
-        for await (const sse of readSse(response.body, leftovers, touch)) {
+        // Counts only time spent waiting for bytes, not time the consumer holds an event.
+        watchdog = new IdleWatchdog(d.seams.idleTimeoutMs, () => {
+          idle = true;
+          controller.abort();
+        });
+        const dog = watchdog;
+        for await (const sse of readSse(response.body, leftovers, () => dog.touch())) {
+          // Events already framed are dropped once the call is aborted.
+          if (controller.signal.aborted) throw new StreamFailure('aborted', 'aborted');
           count++;
           for (const event of d.onEvent(sse)) {
-            consumerHolds = true;
+            dog.holding = true;
             yield event;
-            consumerHolds = false;
+            dog.holding = false;
           }
-          touch();
+          dog.touch();
           if (d.finished()) break;
         }
         if (!d.finished() && !d.closedCleanly()) throw incomplete(d.label, count, leftovers);
@@ -122,7 +115,7 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
     }
     yield terminal;
   } finally {
-    clearTimeout(idleTimer);
+    watchdog?.stop();
     signal.removeEventListener('abort', onAbort);
     // Frees the connection when the reply ended early or the consumer stopped iterating.
     controller.abort();

@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
+import type { ModelInfo, ProviderEvent } from '../../src/shared/providers/provider-stream.ts';
 import { createHarness, example, fixture, type Harness, isAlive } from './plugin-harness.ts';
 
 let h: Harness | null = null;
@@ -172,4 +173,38 @@ test('no plugin process outlives the runtime, even one still activating', async 
   await h.service.dispose();
   await starting;
   expect(pids.filter(isAlive)).toEqual([]);
+});
+
+const stallModel: ModelInfo = { id: 'stall-1', contextWindow: 1000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+
+test('a provider whose plugin dies mid-stream ends with one error event instead of throwing', async () => {
+  h = createHarness([fixture('faulty')], { restartBackoffMs: 60_000 });
+  await h.service.start();
+  const stream = h.service.registries.providers.stream('stall')!;
+  const events: ProviderEvent[] = [];
+  let killedAt = 0;
+  for await (const event of stream({ model: stallModel, systemPrompt: '', messages: [], tools: [] }, new AbortController().signal)) {
+    events.push(event);
+    if (event.type === 'start') {
+      killedAt = performance.now();
+      process.kill(h.service.get('faulty').pid!, 'SIGKILL');
+    }
+  }
+  expect(performance.now() - killedAt).toBeLessThan(1000);
+  expect(events.map((e) => e.type)).toEqual(['start', 'error']);
+  expect(events[1]).toMatchObject({ type: 'error', message: { stopReason: 'error', errorMessage: expect.stringMatching(/killed \(SIGKILL\)/) } });
+});
+
+test('an aborted provider stream ends at once with an aborted error', async () => {
+  h = createHarness([fixture('faulty')]);
+  await h.service.start();
+  const controller = new AbortController();
+  const events: ProviderEvent[] = [];
+  for await (const event of h.service.registries.providers.stream('stall')!({ model: stallModel, systemPrompt: '', messages: [], tools: [] }, controller.signal)) {
+    events.push(event);
+    if (event.type === 'start') controller.abort();
+  }
+  expect(events.map((e) => e.type)).toEqual(['start', 'error']);
+  expect(events[1]).toMatchObject({ kind: 'aborted', message: { stopReason: 'aborted' } });
+  expect(h.service.get('faulty').state).toBe('active');
 });

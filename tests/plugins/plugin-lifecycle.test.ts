@@ -69,14 +69,14 @@ test('the example plugin runs in its own process and serves one contribution of 
 test('disable removes every contribution of all eight kinds, its subscriptions and its process', async () => {
   h = createHarness([example(), fixture('faulty')]);
   await h.service.start();
-  expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 5 });
+  expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 5, providers: 2 });
   const examplePid = h.service.get('example').pid!;
   const faultyPid = h.service.get('faulty').pid!;
   expect(h.service.events.listenerCount('test.ping')).toBe(1);
 
   const off = await h.service.setState('example', false);
   expect(off).toMatchObject({ state: 'deactivated', enabled: false, contributions: [], pid: null });
-  expect(countsOf(h)).toEqual({ ...none, tools: 5 });
+  expect(countsOf(h)).toEqual({ ...none, tools: 5, providers: 1 });
   expect(h.service.ledger.size('example')).toBe(0);
   expect(isAlive(examplePid)).toBe(false);
 
@@ -197,4 +197,25 @@ test('a user plugin is discovered from <data dir>/plugins/<id>/ with a built JS 
   } finally {
     await service.dispose();
   }
+});
+
+test('tick runs in the plugin on main\'s clock and its panel updates reach the registry', async () => {
+  h = createHarness([example()], { tickIntervalMs: 20 });
+  await h.service.start();
+  const panels = h.service.registries.panels;
+  const ticks = () => {
+    const row = panels.list()[0]?.sections[0]?.rows.find((r) => r.type === 'keyValue' && r.key === 'Ticks');
+    return row?.type === 'keyValue' ? Number(row.value) : 0;
+  };
+  await new Promise<void>((resolve) => {
+    const sub = panels.onDidChange(() => {
+      if (ticks() >= 2) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  expect(ticks()).toBeGreaterThanOrEqual(2);
+  await h.service.setState('example', false);
+  expect(h.service.ledger.labels('example')).toEqual([]);
 });

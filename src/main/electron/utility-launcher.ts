@@ -2,7 +2,7 @@
 // forked child of the headless shell. Electron is only a type here; the shell passes `utilityProcess` in.
 import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
-import type { PluginExit, PluginLauncher, PluginProcess } from '../plugins/index.ts';
+import { type PluginExit, type PluginLauncher, type PluginProcess, throttleOutput } from '../plugins/index.ts';
 import { CHANNEL_CLOSE } from '../../shared/plugins/protocol.ts';
 
 export interface UtilityLauncherOptions {
@@ -10,6 +10,8 @@ export interface UtilityLauncherOptions {
   hostEntry?: string;
   execArgv?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Bytes per second of stdout+stderr read from a plugin before reading pauses (the plugin then waits). */
+  outputBytesPerSecond?: number;
 }
 
 export function createUtilityLauncher(utilityProcess: Pick<typeof ElectronUtilityProcess, 'fork'>, options: UtilityLauncherOptions = {}): PluginLauncher {
@@ -21,11 +23,11 @@ export function createUtilityLauncher(utilityProcess: Pick<typeof ElectronUtilit
       execArgv: options.execArgv ?? [],
       env: { ...(options.env ?? process.env), AMBER_PLUGIN_ID: pluginId },
     });
-    return wrapUtility(child);
+    return wrapUtility(child, options.outputBytesPerSecond ?? 256 * 1024);
   };
 }
 
-function wrapUtility(child: UtilityProcess): PluginProcess {
+function wrapUtility(child: UtilityProcess, outputBytesPerSecond: number): PluginProcess {
   // A UtilityProcess's postMessage has no target origin (it is not window.postMessage).
   const post = (message: unknown) => child.postMessage(message); // oxlint-disable-line unicorn/require-post-message-target-origin
   let exit: PluginExit | null = null;
@@ -40,12 +42,9 @@ function wrapUtility(child: UtilityProcess): PluginProcess {
   };
   child.on('exit', (code) => finish({ code, signal: null }));
   child.on('error', () => finish({ code: -1, signal: null }));
-  for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      for (const l of outputListeners) l(name, chunk);
-    });
-  }
+  throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], outputBytesPerSecond, (name, text) => {
+    for (const l of outputListeners) l(name, text);
+  });
   return {
     get pid() {
       return child.pid;

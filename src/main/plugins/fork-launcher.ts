@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { throttleOutput } from './output-throttle.ts';
 import type { PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
 
 export interface ForkLauncherOptions {
@@ -64,28 +65,9 @@ function wrapChild(child: ChildProcess, outputBudget: number): PluginProcess {
   });
   child.on('exit', (code, signal) => finish({ code, signal }));
 
-  // Output is read at a bounded rate: beyond the budget the stream pauses, so a plugin that floods its
-  // console blocks itself on a full pipe instead of keeping main busy.
-  let windowStart = Date.now();
-  let windowBytes = 0;
-  const watch = (stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr') => {
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      const now = Date.now();
-      if (now - windowStart >= 1000) {
-        windowStart = now;
-        windowBytes = 0;
-      }
-      windowBytes += chunk.length;
-      for (const l of outputListeners) l(name, chunk);
-      if (windowBytes > outputBudget) {
-        stream.pause();
-        setTimeout(() => stream.resume(), 1000 - (now - windowStart)).unref();
-      }
-    });
-  };
-  watch(child.stdout, 'stdout');
-  watch(child.stderr, 'stderr');
+  throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], outputBudget, (name, text) => {
+    for (const l of outputListeners) l(name, text);
+  });
 
   return {
     get pid() {

@@ -41,6 +41,7 @@ export type {
 export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';
 export type { LaunchRequest, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
+export { throttleOutput } from './output-throttle.ts';
 export { discoverPlugins } from './plugin-discovery.ts';
 export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './plugin-discovery.ts';
 export type { PluginRegistries } from './plugin-registries.ts';

@@ -55,6 +55,7 @@ describe('Anthropic Messages streaming', () => {
     ]);
     const tool = events.filter((e) => e.type === 'toolcall_delta');
     expect(tool[0]).toEqual({ type: 'toolcall_delta', index: 0, id: 'toolu_01A09q90qw90lq917835lq9', name: 'read', argumentsDelta: '' });
+    expect(tool.map((t) => t.argumentsDelta)).toEqual(['', '{"path": "READ', 'ME.md", "limit": 20}']);
     expect(message.usage).toMatchObject({ input: 512, output: 89 });
   });
 

@@ -80,6 +80,7 @@ describe('OpenAI-compatible streaming', () => {
     const deltas = events.filter((e) => e.type === 'toolcall_delta');
     expect(deltas[0]).toEqual({ type: 'toolcall_delta', index: 0, id: 'call_read_1', name: 'read', argumentsDelta: '' });
     expect(deltas.filter((d) => d.index === 1).map((d) => d.argumentsDelta).join('')).toBe('{"pattern": "TODO", "path": "."}');
+    expect(deltas.filter((d) => d.argumentsDelta === '' && d.id === undefined)).toEqual([]);
   });
 
   test('the same reply gives the same message whether split mid-line, streamed whole, or buffered', async () => {

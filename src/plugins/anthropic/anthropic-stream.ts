@@ -174,7 +174,9 @@ class AnthropicEventMapper {
       block.part.signature = (block.part.signature ?? '') + delta.signature;
       return NO_EVENTS;
     }
-    if (delta.type === 'input_json_delta' && block.kind === 'tool' && typeof delta.partial_json === 'string') return [this.builder.toolDelta(block.part, delta.partial_json)];
+    if (delta.type === 'input_json_delta' && block.kind === 'tool' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+      return [this.builder.toolDelta(block.part, delta.partial_json)];
+    }
     return NO_EVENTS;
   }
 }

@@ -121,7 +121,10 @@ class OpenAiChunkMapper {
       for (const piece of this.thinkTags.push(delta.content)) events.push(piece.kind === 'text' ? this.builder.text(piece.text) : this.builder.thinking(piece.text));
     }
     if (Array.isArray(delta.tool_calls)) {
-      delta.tool_calls.forEach((raw, position) => events.push(this.onToolCall(obj(raw), position)));
+      delta.tool_calls.forEach((raw, position) => {
+        const event = this.onToolCall(obj(raw), position);
+        if (event) events.push(event);
+      });
     }
     const finish = choice.finish_reason;
     if (typeof finish === 'string' && finish !== '') {
@@ -134,7 +137,8 @@ class OpenAiChunkMapper {
     return events;
   }
 
-  private onToolCall(tc: Json, position: number): ProviderEvent {
+  /** One tool-call delta; undefined when it carries nothing new (no id, name or argument text). */
+  private onToolCall(tc: Json, position: number): ProviderEvent | undefined {
     const fn = obj(tc.function);
     const id = typeof tc.id === 'string' && tc.id !== '' ? tc.id : undefined;
     const name = typeof fn.name === 'string' && fn.name !== '' ? fn.name : undefined;
@@ -151,6 +155,7 @@ class OpenAiChunkMapper {
     }
     const args = fn.arguments;
     const argsDelta = typeof args === 'string' ? args : args && typeof args === 'object' ? JSON.stringify(args) : '';
+    if (argsDelta === '' && announce.id === undefined && announce.name === undefined) return undefined;
     return this.builder.toolDelta(part, argsDelta, announce);
   }
 }

@@ -1,1 +1,2 @@
 export * from './provider-stream.ts';
+export * from './provider-presets.ts';

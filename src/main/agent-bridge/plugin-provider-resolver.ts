@@ -1,0 +1,52 @@
+import type { ModelInfo, ProviderEvent, StreamFn } from '../../shared/providers/index.ts';
+import type { ProviderResolver } from '../agent/index.ts';
+import { AmberError } from '../errors.ts';
+import type { AllowanceRegistry, ProviderRegistry } from '../plugins/index.ts';
+
+/** Assumed for a model the provider did not list (typed by hand with /model). */
+const UNLISTED_CONTEXT_WINDOW = 32_768;
+
+/** Puts every provider call behind the allowances: a refusal ends the call as `blocked` with its sentence. */
+export function guardWithAllowances(providerId: string, stream: StreamFn, allowances: AllowanceRegistry): StreamFn {
+  return async function* guarded(request, signal): AsyncIterable<ProviderEvent> {
+    const decision = await allowances.check({ providerId, modelId: request.model.id });
+    if (!decision.allowed) {
+      yield {
+        type: 'error',
+        kind: 'blocked',
+        message: {
+          role: 'assistant',
+          content: [],
+          provider: providerId,
+          model: request.model.id,
+          stopReason: 'error',
+          errorMessage: decision.reason ?? 'A budget refused this call.',
+          timestamp: Date.now(),
+        },
+      };
+      return;
+    }
+    yield* stream(request, signal);
+  };
+}
+
+/** Resolves a session's model to the provider plugin that serves it, checked by the allowances. */
+export function pluginProviderResolver(providers: ProviderRegistry, allowances: AllowanceRegistry): ProviderResolver {
+  return (ref) => {
+    const provider = providers.get(ref.provider)?.value;
+    if (!provider) {
+      const known = providers.list().map((p) => p.id);
+      throw new AmberError(
+        'unavailable',
+        `No provider '${ref.provider}' is available${known.length ? ` (available: ${known.join(', ')})` : ''}. Set it up in Settings, or turn its plugin on.`,
+      );
+    }
+    const model: ModelInfo = provider.models.find((m) => m.id === ref.modelId) ?? {
+      id: ref.modelId,
+      contextWindow: provider.models[0]?.contextWindow ?? UNLISTED_CONTEXT_WINDOW,
+      reasoning: false,
+      pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    };
+    return { stream: guardWithAllowances(ref.provider, provider.stream, allowances), model };
+  };
+}

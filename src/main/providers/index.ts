@@ -1,0 +1,2 @@
+export { FileSecretStore, type SecretCodec, type SecretStore } from './secret-store.ts';
+export { DIALECT_PLUGINS, ProviderAccount, ProviderAccounts, type SaveAccountInput } from './provider-accounts.ts';

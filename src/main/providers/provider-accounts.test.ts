@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { SessionStore } from '../sessions/index.ts';
+import { ProviderAccounts } from './provider-accounts.ts';
+import { FileSecretStore } from './secret-store.ts';
+
+let dir: string;
+let store: SessionStore;
+let warnings: string[];
+let accounts: ProviderAccounts;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-accounts-'));
+  store = SessionStore.open(join(dir, 'amber.db'));
+  warnings = [];
+  accounts = new ProviderAccounts(store, new FileSecretStore(join(dir, 'secrets.json'), { warn: (m) => warnings.push(m) }));
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('saving an account sets the default model and keeps the key out of the database', () => {
+  expect(accounts.isConfigured()).toBe(false);
+  const saved = accounts.save({ baseUrl: 'https://openrouter.ai/api/v1/', apiKey: 'sk-or-secret', model: 'openai/gpt-4o' });
+  expect(saved).toMatchObject({ id: 'openrouter', dialect: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1' });
+  expect(accounts.defaultModel()).toEqual({ provider: 'openrouter', modelId: 'openai/gpt-4o' });
+  store.close(); // checkpoints the WAL into the file
+  expect(readFileSync(join(dir, 'amber.db')).includes('sk-or-secret')).toBe(false);
+  expect(statSync(join(dir, 'secrets.json')).mode & 0o777).toBe(0o600);
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain('unencrypted');
+  store = SessionStore.open(join(dir, 'amber.db'));
+});
+
+test('a provider plugin reads its own dialect accounts with their keys', () => {
+  accounts.save({ presetId: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' });
+  accounts.save({ presetId: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant', model: 'claude-sonnet-4-5' });
+  expect(accounts.pluginConfig('openai_compatible')).toEqual({
+    accounts: [expect.objectContaining({ id: 'ollama', flavor: 'ollama', apiKey: undefined, models: [expect.objectContaining({ id: 'llama3.2', contextWindow: 8192 })] })],
+  });
+  expect(accounts.pluginConfig('anthropic')).toEqual({ accounts: [expect.objectContaining({ id: 'anthropic', flavor: 'anthropic', apiKey: 'sk-ant' })] });
+  expect(accounts.pluginConfig('budget')).toEqual({ accounts: [] });
+});
+
+test('saving again puts the new model first and keeps the others; bad input is refused', () => {
+  accounts.save({ presetId: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'a' });
+  accounts.save({ presetId: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'b' });
+  expect(accounts.list()[0]!.models).toEqual(['b', 'a']);
+  expect(() => accounts.save({ baseUrl: 'localhost:11434', model: 'x' })).toThrow(/must start with http/);
+  expect(() => accounts.save({ baseUrl: 'http://x', model: '  ' })).toThrow(/Choose a model/);
+  accounts.remove('ollama');
+  expect(accounts.isConfigured()).toBe(false);
+});

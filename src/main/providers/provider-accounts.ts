@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { type ModelInfo, presetById, type ProviderPreset } from '../../shared/providers/index.ts';
+import type { ModelRef } from '../agent/index.ts';
+import { AmberError } from '../errors.ts';
+import type { SessionStore } from '../sessions/index.ts';
+import type { SecretStore } from './secret-store.ts';
+
+/** A provider endpoint the user set up. Its key lives in the SecretStore, not here. */
+export const ProviderAccount = z.object({
+  id: z.string().regex(/^[a-z0-9_-]{1,40}$/),
+  presetId: z.string(),
+  dialect: z.enum(['openai-compatible', 'anthropic']),
+  name: z.string(),
+  baseUrl: z.string(),
+  models: z.array(z.string().min(1)).min(1),
+  contextWindow: z.number().int().positive(),
+});
+export type ProviderAccount = z.infer<typeof ProviderAccount>;
+
+const Accounts = z.array(ProviderAccount);
+const DefaultModel = z.object({ provider: z.string(), modelId: z.string() });
+
+const ACCOUNTS_KEY = 'providers.accounts';
+const DEFAULT_MODEL_KEY = 'providers.defaultModel';
+const keyName = (accountId: string) => `provider.${accountId}.apiKey`;
+
+/** Which bundled plugin serves which dialect. */
+export const DIALECT_PLUGINS: Readonly<Record<ProviderAccount['dialect'], string>> = {
+  'openai-compatible': 'openai_compatible',
+  anthropic: 'anthropic',
+};
+
+export interface SaveAccountInput {
+  presetId?: string;
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+}
+
+/** Provider accounts (settings), their keys (secret store) and the default model for new sessions. */
+export class ProviderAccounts {
+  readonly #store: SessionStore;
+  readonly #secrets: SecretStore;
+
+  constructor(store: SessionStore, secrets: SecretStore) {
+    this.#store = store;
+    this.#secrets = secrets;
+  }
+
+  list(): ProviderAccount[] {
+    const raw = this.#store.getSetting(ACCOUNTS_KEY);
+    if (raw === null) return [];
+    const parsed = Accounts.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : [];
+  }
+
+  isConfigured(): boolean {
+    return this.list().length > 0;
+  }
+
+  /** Adds or updates the account of a preset and makes its model the default for new sessions. */
+  save(input: SaveAccountInput): ProviderAccount {
+    const preset: ProviderPreset = presetById(input.presetId ?? this.#guessPreset(input.baseUrl));
+    const baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
+    if (!/^https?:\/\//.test(baseUrl)) throw new AmberError('invalid_input', 'The base URL must start with http:// or https://.');
+    const model = input.model.trim();
+    if (!model) throw new AmberError('invalid_input', 'Choose a model: type its id or pick one after a connection test.');
+    const accounts = this.list();
+    const existing = accounts.find((a) => a.id === preset.id);
+    const account: ProviderAccount = {
+      id: preset.id,
+      presetId: preset.id,
+      dialect: preset.dialect,
+      name: preset.name,
+      baseUrl,
+      models: [model, ...(existing?.models ?? []).filter((m) => m !== model)],
+      contextWindow: preset.contextWindow,
+    };
+    const next = [...accounts.filter((a) => a.id !== account.id), account];
+    this.#store.setSetting(ACCOUNTS_KEY, JSON.stringify(next));
+    if (input.apiKey !== undefined) this.#secrets.set(keyName(account.id), input.apiKey.trim() || null);
+    this.#store.setSetting(DEFAULT_MODEL_KEY, JSON.stringify({ provider: account.id, modelId: model }));
+    return account;
+  }
+
+  remove(accountId: string): void {
+    this.#store.setSetting(ACCOUNTS_KEY, JSON.stringify(this.list().filter((a) => a.id !== accountId)));
+    this.#secrets.set(keyName(accountId), null);
+  }
+
+  defaultModel(): ModelRef | null {
+    const raw = this.#store.getSetting(DEFAULT_MODEL_KEY);
+    if (raw === null) return null;
+    const parsed = DefaultModel.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** What a provider plugin reads as its live `accounts` config: its dialect's accounts, with their keys. */
+  pluginConfig(pluginId: string): Record<string, unknown> {
+    const accounts = this.list()
+      .filter((a) => DIALECT_PLUGINS[a.dialect] === pluginId)
+      .map((a) => ({
+        id: a.id,
+        flavor: a.dialect === 'anthropic' ? 'anthropic' : a.presetId,
+        label: a.name,
+        baseUrl: a.baseUrl,
+        apiKey: this.#secrets.get(keyName(a.id)) ?? undefined,
+        models: a.models.map((id): ModelInfo => ({ id, contextWindow: a.contextWindow, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } })),
+      }));
+    return { accounts };
+  }
+
+  #guessPreset(baseUrl: string): string {
+    if (baseUrl.includes('anthropic.com')) return 'anthropic';
+    if (baseUrl.includes(':11434')) return 'ollama';
+    if (baseUrl.includes(':1234')) return 'lmstudio';
+    if (baseUrl.includes('openrouter.ai')) return 'openrouter';
+    if (baseUrl.includes('deepseek.com')) return 'deepseek';
+    if (baseUrl.includes('groq.com')) return 'groq';
+    if (baseUrl.includes('api.openai.com')) return 'openai';
+    return 'custom';
+  }
+}

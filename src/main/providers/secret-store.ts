@@ -1,0 +1,70 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { AmberError } from '../errors.ts';
+
+/** Where API keys live: never in the session database, never sent to the renderer or written to a log. */
+export interface SecretStore {
+  get(name: string): string | null;
+  set(name: string, value: string | null): void;
+}
+
+/** How values are sealed on disk: the desktop shell passes Electron's safeStorage; plain text otherwise. */
+export interface SecretCodec {
+  encrypted: boolean;
+  encode(value: string): string;
+  decode(stored: string): string;
+}
+
+const plain: SecretCodec = { encrypted: false, encode: (v) => v, decode: (v) => v };
+const SecretsFile = z.record(z.string(), z.string());
+
+/**
+ * Secrets in one JSON file readable only by its owner (mode 0600), replaced atomically. Without an
+ * encrypting codec (the headless shell), the first write warns that keys are stored unencrypted.
+ */
+export class FileSecretStore implements SecretStore {
+  readonly #file: string;
+  readonly #codec: SecretCodec;
+  readonly #warn: (message: string) => void;
+  #warned = false;
+
+  constructor(file: string, options: { codec?: SecretCodec; warn?: (message: string) => void } = {}) {
+    this.#file = file;
+    this.#codec = options.codec ?? plain;
+    this.#warn = options.warn ?? ((m) => console.warn(m));
+  }
+
+  get(name: string): string | null {
+    const stored = this.#read()[name];
+    return stored === undefined ? null : this.#codec.decode(stored);
+  }
+
+  set(name: string, value: string | null): void {
+    const all = this.#read();
+    if (value === null || value === '') delete all[name];
+    else all[name] = this.#codec.encode(value);
+    mkdirSync(dirname(this.#file), { recursive: true });
+    const tmp = `${this.#file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
+    renameSync(tmp, this.#file);
+    chmodSync(this.#file, 0o600);
+    if (!this.#codec.encrypted && !this.#warned && value) {
+      this.#warned = true;
+      this.#warn(`amber: API keys are stored unencrypted in ${this.#file} (readable only by you). The desktop app encrypts them with the OS keychain.`);
+    }
+  }
+
+  #read(): Record<string, string> {
+    if (!existsSync(this.#file)) return {};
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(this.#file, 'utf8'));
+    } catch (e) {
+      throw new AmberError('internal', `The key file ${this.#file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); fix or delete it, then set the keys again.`);
+    }
+    const parsed = SecretsFile.safeParse(raw);
+    if (!parsed.success) throw new AmberError('internal', `The key file ${this.#file} is damaged; delete it and set the keys again.`);
+    return parsed.data;
+  }
+}

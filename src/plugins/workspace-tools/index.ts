@@ -3,13 +3,12 @@ import { findTool } from './find-tool.ts';
 import { grepTool } from './grep-tool.ts';
 import { lsTool } from './ls-tool.ts';
 import { readTool } from './read-tool.ts';
-import type { WorkspaceTool } from './workspace-tool.ts';
 import { writeTool } from './write-tool.ts';
 
-/** Every workspace tool, read-only ones first. */
-export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [readTool, lsTool, findTool, grepTool, writeTool, editTool];
+export { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
 export { editTool, findTool, grepTool, lsTool, readTool, writeTool };
 export { clipLine, truncateOutput } from './truncate-output.ts';
 export { confinePath, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';
 export { defineWorkspaceTool, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';
+export { default } from './workspace-tools-plugin.ts';

@@ -6,7 +6,7 @@ import { BUDGET_HELP, BUDGET_MAN, parseBudgetCommand } from './budget-command.ts
 import { type BudgetConfig, readBudgetConfig } from './budget-config.ts';
 import { BudgetFile } from './budget-file.ts';
 import { BudgetLedger, resolveBudgets } from './budget-ledger.ts';
-import { describeReset, periodAdjective } from './budget-period.ts';
+import { bucketKey, describeReset, periodAdjective } from './budget-period.ts';
 import { type Budget, budgetId, type BudgetStatus, budgetStatus, formatAmount, raisedLimit } from './budget-status.ts';
 import { budgetPanel, budgetSegment, type BudgetViewInput } from './budget-views.ts';
 import { findPricing, spendOfUsage } from './spend-of-usage.ts';
@@ -32,6 +32,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
   let file: BudgetFile | null = null;
   let activeSession: string | null = null;
   const notes: string[] = [];
+  const warned = new Set<string>();
   let saveProblem: string | null = null;
 
   let lastConfig: BudgetConfig = readBudgetConfig({});
@@ -109,10 +110,15 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       void refreshViews();
       return { allowed: false, reason: blocked.message ?? undefined, spent };
     }
-    const warnings = statuses.filter((s) => s.level === 'warning').map((s) => s.message);
+    const warnings = statuses.filter((s) => s.level === 'warning');
     if (warnings.length) {
-      ctx?.log.warn(warnings.join(' '));
-      return { allowed: true, reason: warnings.join(' '), spent };
+      // Logged once per budget and period, not on every call.
+      for (const w of warnings) {
+        const key = `${w.budget.id}@${bucketKey(w.budget.period, new Date(now()), sessionId) ?? ''}`;
+        if (!warned.has(key)) ctx?.log.warn(w.message ?? '');
+        warned.add(key);
+      }
+      return { allowed: true, reason: warnings.map((w) => w.message).join(' '), spent };
     }
     return { allowed: true, spent };
   };
@@ -179,8 +185,12 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       ctx = context;
       const cfg = await config();
       notes.length = 0;
-      if (cfg.dataDir) {
-        file = new BudgetFile(cfg.dataDir);
+      warned.clear();
+      // A data folder the host gives its plugins is used when the SDK offers one; `dataDir` in config wins.
+      const hostDir = (context as { dataDir?: unknown }).dataDir;
+      const dataDir = cfg.dataDir ?? (typeof hostDir === 'string' && hostDir ? hostDir : undefined);
+      if (dataDir) {
+        file = new BudgetFile(dataDir);
         const loaded = file.load(now());
         ledger = new BudgetLedger(loaded.data);
         if (loaded.problem) {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { readBudgetConfig } from './budget-config.ts';
+
+describe('budget config', () => {
+  it('has defaults', () => {
+    expect(readBudgetConfig({})).toEqual({ budgets: [], warnAt: 0.8, prices: {}, dataDir: undefined, problems: [] });
+  });
+
+  it('reads budgets with money as the default unit', () => {
+    const cfg = readBudgetConfig({ budgets: [{ period: 'day', limit: 5 }, { period: 'session', unit: 'tokens', limit: 1000 }], warnAt: 0.5 });
+    expect(cfg.budgets).toEqual([
+      { id: 'day-usd', period: 'day', unit: 'usd', limit: 5 },
+      { id: 'session-tokens', period: 'session', unit: 'tokens', limit: 1000 },
+    ]);
+    expect(cfg.warnAt).toBe(0.5);
+  });
+
+  it('ignores one bad value, names it, and keeps the others', () => {
+    const cfg = readBudgetConfig({ budgets: [{ period: 'week', limit: 5 }], warnAt: 2, dataDir: '/data' });
+    expect(cfg.budgets).toEqual([]);
+    expect(cfg.warnAt).toBe(0.8);
+    expect(cfg.dataDir).toBe('/data');
+    expect(cfg.problems).toHaveLength(2);
+    expect(cfg.problems[0]).toMatch(/^The budget setting 'budgets\.0\.period' was ignored/);
+    expect(cfg.problems[1]).toMatch(/^The budget setting 'warnAt' was ignored/);
+  });
+});

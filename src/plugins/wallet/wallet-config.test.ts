@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readWalletConfig } from './wallet-config.ts';
+
+const ids = ['openrouter', 'deepseek'];
+
+describe('wallet config', () => {
+  it('has defaults, and no account is set up without a key', () => {
+    expect(readWalletConfig({}, ids)).toEqual({ accounts: { openrouter: {}, deepseek: {} }, warnBelow: 1, refreshMinutes: 5, timeoutMs: 10_000, problems: [] });
+  });
+
+  it('reads each account’s key, base URL, threshold and currency', () => {
+    const cfg = readWalletConfig({ deepseek: { apiKey: 'k', baseUrl: 'http://127.0.0.1:8080', warnBelow: 3, currency: 'CNY' }, warnBelow: 2, timeoutMs: 500 }, ids);
+    expect(cfg.accounts.deepseek).toEqual({ apiKey: 'k', baseUrl: 'http://127.0.0.1:8080', warnBelow: 3, currency: 'CNY' });
+    expect([cfg.warnBelow, cfg.timeoutMs]).toEqual([2, 500]);
+  });
+
+  it('ignores a bad account or value and names it', () => {
+    const cfg = readWalletConfig({ openrouter: { apiKey: 'k', baseUrl: 'ftp://example' }, refreshMinutes: -1 }, ids);
+    expect(cfg.accounts.openrouter).toEqual({});
+    expect(cfg.refreshMinutes).toBe(5);
+    expect(cfg.problems.map((p) => p.split(' was')[0])).toEqual(["The wallet setting 'openrouter.baseUrl'", "The wallet setting 'refreshMinutes'"]);
+  });
+});

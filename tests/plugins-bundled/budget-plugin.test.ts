@@ -133,8 +133,10 @@ describe('the budget plugin in its own process', () => {
     expect(shown.output).toContain('Daily budget: $5.50 of $20.00 (27%), resets at midnight');
   });
 
-  it('says what to type when /budget is misused, without failing the plugin', async () => {
-    const r = await start({});
+  it('says what to type when /budget is misused or a setting is wrong, without failing the plugin', async () => {
+    const r = await start({ budgets: [{ period: 'week', limit: 1 }] });
+    const notes = r.service.registries.panels.get('budget')!.value.view.sections.find((s) => s.title === 'Notes')!;
+    expect(notes.rows).toContainEqual({ type: 'text', text: expect.stringMatching(/^The budget setting 'budgets\.0\.period' was ignored/) });
     expect(await r.service.registries.commands.run(['budget'], ['set', 'week', '3'])).toEqual({ output: expect.stringContaining('session, day or month'), isError: true });
     expect(await r.service.registries.commands.run(['budget'], ['reset', 'day'])).toEqual({ output: 'There is no daily budget.', isError: true });
     expect(r.service.get('budget').state).toBe('active');

@@ -38,7 +38,8 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
   let lastConfig: BudgetConfig = readBudgetConfig({});
   const config = async (): Promise<BudgetConfig> => {
     const cfg = readBudgetConfig(ctx ? await ctx.configAll() : {});
-    for (const p of cfg.problems) ctx?.log.warn(p);
+    // Each problem is logged when it appears, not at every read.
+    for (const p of cfg.problems) if (!lastConfig.problems.includes(p)) ctx?.log.warn(p);
     lastConfig = cfg;
     return cfg;
   };
@@ -59,7 +60,8 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
 
   const viewInput = async (sessionId: string | null = activeSession): Promise<BudgetViewInput> => {
     const at = new Date(now());
-    return { statuses: statusesFor(await config(), at, sessionId), now: at, sessionId, notes: saveProblem ? [...notes, saveProblem] : notes };
+    const cfg = await config();
+    return { statuses: statusesFor(cfg, at, sessionId), now: at, sessionId, notes: [...notes, ...(saveProblem ? [saveProblem] : []), ...cfg.problems] };
   };
 
   /** Pushes the panel and the status segment. Must not throw: it runs after events and commands. */

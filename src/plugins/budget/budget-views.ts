@@ -10,7 +10,7 @@ export interface BudgetViewInput {
   now: Date;
   /** The session a session budget is counted for; null before any run. */
   sessionId: string | null;
-  /** Sentences about saving (not saved anywhere, a file set aside, a failed write). */
+  /** Sentences about saving (not saved anywhere, a file set aside, a failed write) and ignored settings. */
   notes: string[];
 }
 
@@ -32,7 +32,7 @@ export function budgetPanel(input: BudgetViewInput): PanelViewModel {
   if (sections.length === 0) {
     sections.push({ rows: [{ type: 'text', text: 'No budgets are set. Add one with /budget set day 5 (dollars) or /budget set session 200k tokens.' }] });
   }
-  if (input.notes.length) sections.push({ title: 'Saving', rows: input.notes.map((text) => ({ type: 'text' as const, text })) });
+  if (input.notes.length) sections.push({ title: 'Notes', rows: input.notes.map((text) => ({ type: 'text' as const, text })) });
   const actions = input.statuses.flatMap(({ budget, spent }) => [
     { id: `raise.${budget.id}`, label: `Raise the ${periodAdjective(budget.period)} ${budget.unit === 'usd' ? 'money' : 'token'} limit to ${formatAmount(budget.unit, raisedLimit(budget.limit, spent))}` },
     { id: `reset.${budget.id}`, label: `Reset the ${periodAdjective(budget.period)} ${budget.unit === 'usd' ? 'spend' : 'token count'}` },

@@ -11,7 +11,7 @@ let api: ApiRouter;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-api-'));
-  app = createApp({ dataDir: dir });
+  app = createApp({ dataDir: dir, startPlugins: false });
   api = createApiRouter(app, { log: () => {} });
 });
 
@@ -73,8 +73,16 @@ test('labels show in the tree, and clearing one removes it', async () => {
   expect(tree.nodes.find((n) => n.id === u!.id)?.label).toBeNull();
 });
 
-test('chat calls say plainly when no agent is part of the core', async () => {
+test('sending before a model is set up says how to fix it', async () => {
   const s = await ok<{ id: string }>('sessions.create', {});
   const r = await api.call('chat.send', { sessionId: s.id, text: 'hi' });
-  expect(r).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  expect(r).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining('Set up a provider') } });
+});
+
+test('saving a provider no plugin offers says so; a chosen default model marks setup done', async () => {
+  const r = await api.call('providers.save', { providerId: 'nope', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' });
+  expect(r).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringContaining('Turn its plugin on') } });
+  expect(await ok('app.bootstrap', {})).toMatchObject({ providerConfigured: false });
+  app.setDefaultModel({ provider: 'p', modelId: 'm' });
+  expect(await ok('app.bootstrap', {})).toMatchObject({ providerConfigured: true });
 });

@@ -4,6 +4,7 @@ import type { ApiErrorBody, ApiResult } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
+import { providerPresets, saveProvider } from './provider-setup.ts';
 import { probeProvider } from './provider-probe.ts';
 import { SessionTrash } from './session-trash.ts';
 
@@ -36,7 +37,7 @@ export function toErrorBody(e: unknown): ApiErrorBody {
   return { code: 'internal', message: 'Something went wrong inside Amber; the details are in its log. Try again, and report it if it keeps happening.' };
 }
 
-function noAgent(): never {
+function noModel(): never {
   throw new AmberError('unavailable', 'No model is set up, so messages cannot be sent yet. Set up a provider first (the button at the top right).');
 }
 
@@ -49,9 +50,8 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const agent = app.agent;
   const subscriptions = new DisposableStore();
 
-  const requireAgent = () => agent ?? noAgent();
   const assertIdle = (sessionId: string, doing: string) => {
-    if (agent?.isRunning(sessionId)) throw new AmberError('conflict', `A reply is still streaming in this conversation; stop it or wait for it before you ${doing}.`);
+    if (agent.isRunning(sessionId)) throw new AmberError('conflict', `A reply is still streaming in this conversation; stop it or wait for it before you ${doing}.`);
   };
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => {
@@ -75,7 +75,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
           lastSessionId = null;
         }
       }
-      return { health: app.health(), lastSessionId, providerConfigured: agent !== null, agentAvailable: agent !== null };
+      return { health: app.health(), lastSessionId, providerConfigured: app.defaultModel() !== null, agentAvailable: true };
     },
     'sessions.list': (input) => ({ sessions: store.list(input), total: store.count() }),
     'sessions.get': ({ sessionId }) => store.get(sessionId),
@@ -132,31 +132,31 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       return { leafId: entry.id };
     },
     'chat.send': ({ sessionId, text, parentId }) => {
-      const service = requireAgent();
       assertIdle(sessionId, 'send another message');
+      const options = startOptions(sessionId, parentId);
       if (parentId !== undefined) {
         // Editing an earlier message: the new one forks where the old one hung.
         store.branch(sessionId, parentId);
         emit('session.branched', { sessionId, leafId: parentId });
       }
-      return { runId: service.start(sessionId, text).runId };
+      return { runId: agent.start(sessionId, text, options).runId };
     },
     'chat.regenerate': ({ sessionId, entryId }) => {
-      const service = requireAgent();
       assertIdle(sessionId, 'regenerate');
       const entry = store.entry(sessionId, entryId);
       if (entry.type !== 'message' || entry.message.role !== 'assistant') throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
+      const options = startOptions(sessionId, entry.parentId);
       store.branch(sessionId, entry.parentId);
       emit('session.branched', { sessionId, leafId: entry.parentId });
-      return { runId: service.start(sessionId, null).runId };
+      return { runId: agent.start(sessionId, null, options).runId };
     },
-    'chat.abort': ({ sessionId }) => ({ aborted: agent?.abort(sessionId) ?? false }),
+    'chat.abort': ({ sessionId }) => ({ aborted: agent.abort(sessionId) }),
     'chat.steer': ({ sessionId, text }) => {
-      if (!requireAgent().steer(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+      if (!agent.steer(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
       return { queued: true };
     },
     'chat.followUp': ({ sessionId, text }) => {
-      if (!requireAgent().followUp(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+      if (!agent.followUp(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
       return { queued: true };
     },
     'approvals.list': () => app.approvals.pending(),
@@ -164,14 +164,22 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       app.approvals.answer(questionId, answer);
       return { ok: true };
     },
-    'providers.presets': () => [],
+    'providers.presets': () => providerPresets(app, probe),
     'providers.test': ({ baseUrl, apiKey, dialect }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}) }),
-    'providers.save': () => {
-      throw new AmberError('unavailable', 'Provider setup is not part of this build yet.');
+    'providers.save': ({ providerId, baseUrl, apiKey, model, flavor }) => {
+      saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
+      return { ok: true as const };
     },
   };
 
-  if (agent) subscriptions.add(agent.subscribe((event) => emit('agent.emitted', event)));
+  /** A branch that names no model yet gets the default one; without either, there is nothing to send to. */
+  const startOptions = (sessionId: string, leafId?: string | null): { model?: { provider: string; modelId: string } } => {
+    if (store.context(sessionId, leafId).model !== null) return {};
+    const model = app.defaultModel();
+    return model ? { model } : noModel();
+  };
+
+  subscriptions.add(agent.subscribe((event) => emit('agent.emitted', event)));
   subscriptions.add(
     app.approvals.subscribe((change) => {
       if (change.kind === 'requested') emit('approval.requested', change.question);

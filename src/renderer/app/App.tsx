@@ -191,7 +191,7 @@ export function App() {
             <Icon name={resolvedTheme === 'dark' ? 'sun' : 'moon'} />
           </button>
         </header>
-        <ChatView key={activeId ?? 'none'} session={active} agentAvailable={boot.agentAvailable} composerRef={composer} onNewChat={() => void newChat()} />
+        <ChatView key={activeId ?? 'none'} session={active} agentAvailable={boot.agentAvailable && boot.providerConfigured} composerRef={composer} onNewChat={() => void newChat()} />
       </main>
       {treeOpen && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setTreeOpen(false)} />}
       <ApprovalDialog />

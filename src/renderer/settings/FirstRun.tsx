@@ -1,15 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { ProviderPresetView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { describeError, useToasts } from '../ui/Toasts.tsx';
 
-interface Preset {
-  id: string;
-  name: string;
-  baseUrl: string;
-  dialect: string;
-  needsKey: boolean;
-}
+type Preset = ProviderPresetView;
 
 /** Shown until a provider is set up: where the model lives, the key, which model, and a test call. */
 export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () => void }) {
@@ -21,23 +16,31 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
   const [apiKey, setApiKey] = useState('');
   const [model, setModel] = useState('');
   const [models, setModels] = useState<string[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [test, setTest] = useState<{ state: 'idle' | 'testing' | 'ok' | 'failed'; message: string }>({ state: 'idle', message: '' });
 
   useEffect(() => {
     api.call('providers.presets', {}).then(
       (list) => {
         setPresets(list);
+        // Presets come ordered: a local server that answered first.
         const first = list[0];
         if (first) {
           setPreset(first.id);
           setBaseUrl(first.baseUrl);
         }
+        setLoaded(true);
       },
-      () => {},
+      () => setLoaded(true),
     );
   }, [api]);
 
-  const chosen = presets.find((p) => p.id === preset);
+  const custom: Preset | undefined = useMemo(() => {
+    const base = presets.find((p) => p.dialect === 'openai-compatible') ?? presets[0];
+    return base ? { ...base, id: 'custom', name: 'Custom', baseUrl: '', flavor: 'custom', needsKey: false, detected: false } : undefined;
+  }, [presets]);
+  const choices = custom ? [...presets, custom] : presets;
+  const chosen = choices.find((p) => p.id === preset);
   const dialect = chosen?.dialect;
 
   const runTest = async () => {
@@ -54,7 +57,8 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
 
   const save = async () => {
     try {
-      await api.call('providers.save', { baseUrl, apiKey: apiKey || undefined, model, dialect });
+      if (!chosen) return;
+      await api.call('providers.save', { providerId: chosen.providerId, baseUrl, apiKey: apiKey || undefined, model, flavor: chosen.flavor });
       toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
       onDone();
     } catch (e) {
@@ -72,9 +76,15 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
             <p className="muted">Connect a model to start chatting. Keys stay on this computer.</p>
           </div>
         </div>
-        {presets.length > 0 && (
+        {loaded && choices.length === 0 && (
+          <div className="test-result test-failed" role="status">
+            <Icon name="alert" />
+            <span>No provider plugin is active, so there is nothing to connect yet. Turn a provider plugin on, then come back here.</span>
+          </div>
+        )}
+        {choices.length > 0 && (
           <div className="preset-grid" role="radiogroup" aria-label="Provider">
-            {[...presets, { id: 'custom', name: 'Custom', baseUrl: '', dialect: 'openai', needsKey: true }].map((p) => (
+            {choices.map((p) => (
               <button
                 key={p.id}
                 type="button"
@@ -88,6 +98,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
                 }}
               >
                 {p.name}
+                {p.detected && <span className="preset-detected">running</span>}
               </button>
             ))}
           </div>
@@ -123,7 +134,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
           <button type="button" className="btn" disabled={!baseUrl || test.state === 'testing'} onClick={() => void runTest()}>
             Test connection
           </button>
-          <button type="button" className="btn btn-primary" disabled={!baseUrl || !model} onClick={() => void save()}>
+          <button type="button" className="btn btn-primary" disabled={!baseUrl || !model || !chosen} onClick={() => void save()}>
             Save and start
           </button>
         </div>

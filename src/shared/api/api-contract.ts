@@ -34,6 +34,20 @@ export type SessionList = z.infer<typeof SessionList>;
 export const SiblingMap = z.record(z.string(), z.object({ ids: z.array(z.string()), index: z.number().int() }));
 export type SiblingMap = z.infer<typeof SiblingMap>;
 
+export const ProviderPresetView = z.object({
+  id: z.string(),
+  providerId: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  /** The wire dialect ('openai-compatible', 'anthropic', …). */
+  dialect: z.string(),
+  /** The preset's flavor, passed back on save. */
+  flavor: z.string(),
+  needsKey: z.boolean(),
+  detected: z.boolean(),
+});
+export type ProviderPresetView = z.infer<typeof ProviderPresetView>;
+
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 type MethodSpec = { input: z.ZodType; output: z.ZodType };
 
@@ -79,13 +93,15 @@ export const API_METHODS = {
   /** Questions still waiting for an answer (a reloaded window asks them again). */
   'approvals.list': method(Nothing, z.array(ApprovalQuestion)),
   'approvals.answer': method(z.object({ questionId: z.string().min(1), answer: ApprovalAnswer }), z.object({ ok: z.boolean() })),
-  'providers.presets': method(Nothing, z.array(z.object({ id: z.string(), name: z.string(), baseUrl: z.string(), dialect: z.string(), needsKey: z.boolean() }))),
+  /** Where a model can come from: each active provider plugin's presets; `detected` when a local server answered. */
+  'providers.presets': method(Nothing, z.array(ProviderPresetView)),
   'providers.test': method(
     z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional() }),
     z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string() }),
   ),
+  /** Stores the provider plugin's connection settings and makes `model` the default for new conversations. */
   'providers.save': method(
-    z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), dialect: z.string().max(50).optional() }),
+    z.object({ providerId: z.string().min(1).max(100), baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), flavor: z.string().max(50).optional() }),
     z.object({ ok: z.literal(true) }),
   ),
 } as const satisfies { [C in ChannelName]: MethodSpec };

@@ -140,6 +140,22 @@ test('a plugin flooding its pipe, its log and its stdout cannot stall main', asy
   expect(h.service.get('faulty').state).toBe('active');
 });
 
+test('a plugin that logs in a burst loses the excess, with a count, and its log keeps working', async () => {
+  let markerSeen: () => void = () => {};
+  const marker = new Promise<void>((resolve) => (markerSeen = resolve));
+  h = createHarness([fixture('faulty')], {
+    onLog: (_id, line) => {
+      if (line.message === 'after the burst') markerSeen();
+    },
+  });
+  await h.service.start();
+  expect(await h.service.registries.tools.execute('chatter', { lines: 20_000, marker: 'after the burst' })).toMatchObject({ isError: false });
+  await marker;
+  const info = h.service.get('faulty');
+  expect(info.dropped.logs).toBeGreaterThan(0);
+  expect(info.dropped.messages).toBe(0);
+});
+
 test('disable calls shutdown, then the process exits', async () => {
   h = createHarness([fixture('faulty')]);
   await h.service.start();

@@ -57,8 +57,12 @@ export function createHostApi(deps: HostApiDeps): HostApi {
     async $log(level, message, dropped) {
       deps.log(LogLevel.catch('info').parse(level), String(message).slice(0, 8192), typeof dropped === 'number' ? dropped : 0);
     },
-    async $providerEvent(streamId, event) {
-      if (typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string') deps.sinks.get(String(streamId))?.(event as ProviderEvent);
+    async $providerEvent(streamId, events) {
+      const sink = deps.sinks.get(String(streamId));
+      if (!sink || !Array.isArray(events)) return;
+      for (const event of events as unknown[]) {
+        if (typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string') sink(event as ProviderEvent);
+      }
     },
   };
 }

@@ -57,7 +57,8 @@ export interface HostApi {
   /** Only for segments and panels this plugin registered. */
   $updateStatus(segment: StatusSegment): Promise<void>;
   $updatePanel(panel: PanelViewModel): Promise<void>;
-  /** `dropped` counts lines the plugin side dropped before this one because too many were in flight. */
+  /** `dropped` counts log lines and events the plugin side dropped before this line (see plugin-host.ts). */
   $log(level: LogLevel, message: string, dropped?: number): Promise<void>;
-  $providerEvent(streamId: string, event: ProviderEvent): Promise<void>;
+  /** Events of one provider stream, in order; batched so a fast stream is a few calls, not thousands. */
+  $providerEvent(streamId: string, events: ProviderEvent[]): Promise<void>;
 }

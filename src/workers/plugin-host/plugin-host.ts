@@ -23,6 +23,14 @@ import {
 
 /** How many log lines may wait for main's answer before further lines are dropped (and counted). */
 export const MAX_LOGS_IN_FLIGHT = 64;
+/**
+ * Host calls per second this side sends for log lines, events and status/panel updates: half of what main
+ * accepts before it drops (PluginConnection's `inboundPerSecond`), so a plugin using the SDK is throttled
+ * here, with a count, and never loses an answer to main's flood guard.
+ */
+export const NOTIFICATIONS_PER_SECOND = 5000;
+/** Provider events are sent in batches of at most this many (or whatever one turn of the loop produced). */
+const PROVIDER_BATCH = 256;
 
 type Remote<T> = { [K in keyof T]: T[K] };
 
@@ -45,7 +53,12 @@ export class PluginHost implements PluginApi {
   readonly #running = new Map<string, AbortController>();
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #logsInFlight = 0;
-  #logsDropped = 0;
+  #dropped = 0;
+  #tokens = NOTIFICATIONS_PER_SECOND;
+  #refilledAt = Date.now();
+  /** Status and panel updates that found the budget empty: the latest per id is sent when it refills. */
+  readonly #deferred = new Map<string, () => void>();
+  #deferTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(host: Remote<HostApi>) {
     this.#host = host;
@@ -129,24 +142,46 @@ export class PluginHost implements PluginApi {
 
   async $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
     const provider = this.#providers.get(providerId);
-    const send = (event: ProviderEvent) => void this.#host.$providerEvent(streamId, event).catch(() => {});
+    let batch: ProviderEvent[] = [];
+    let scheduled = false;
+    const flush = (): Promise<void> => {
+      scheduled = false;
+      if (batch.length === 0) return Promise.resolve();
+      const events = batch;
+      batch = [];
+      return this.#host.$providerEvent(streamId, events).catch(() => {});
+    };
+    // Events go out on the next turn of the loop, or at once (and awaited, for back-pressure) when many wait.
+    const send = async (event: ProviderEvent) => {
+      batch.push(event);
+      if (batch.length >= PROVIDER_BATCH) await flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(() => void flush());
+      }
+    };
     const fail = (kind: ProviderErrorKind, message: string) => send({ type: 'error', kind, message: errorMessage(request, providerId, message, kind === 'aborted') });
-    if (!provider) return fail('unknown', `This plugin has no provider '${providerId}'.`);
+    if (!provider) {
+      await fail('unknown', `This plugin has no provider '${providerId}'.`);
+      return await flush();
+    }
     const controller = new AbortController();
     this.#running.set(streamId, controller);
     let ended = false;
     try {
       for await (const event of provider.stream(request, controller.signal)) {
         if (ended) break;
-        send(event);
+        await send(event);
         if (event.type === 'done' || event.type === 'error') ended = true;
       }
-      if (!ended) fail(controller.signal.aborted ? 'aborted' : 'bad_stream', controller.signal.aborted ? 'The request was aborted.' : `The provider '${providerId}' ended its stream without a result.`);
+      if (!ended) await fail(controller.signal.aborted ? 'aborted' : 'bad_stream', controller.signal.aborted ? 'The request was aborted.' : `The provider '${providerId}' ended its stream without a result.`);
     } catch (e) {
-      if (!ended) fail(controller.signal.aborted ? 'aborted' : 'unknown', `The provider '${providerId}' failed: ${describe(e)}`);
+      if (!ended) await fail(controller.signal.aborted ? 'aborted' : 'unknown', `The provider '${providerId}' failed: ${describe(e)}`);
     } finally {
       this.#running.delete(streamId);
     }
+    // Every event is on the pipe before this call answers: main relies on that order.
+    await flush();
   }
 
   async $refreshWallet(id: string): Promise<WalletState> {
@@ -194,17 +229,42 @@ export class PluginHost implements PluginApi {
   }
 
   #log(level: LogLevel, message: string): void {
-    if (this.#logsInFlight >= MAX_LOGS_IN_FLIGHT) {
-      this.#logsDropped++;
+    if (this.#logsInFlight >= MAX_LOGS_IN_FLIGHT || !this.#spend()) {
+      this.#dropped++;
       return;
     }
-    const dropped = this.#logsDropped;
-    this.#logsDropped = 0;
+    const dropped = this.#dropped;
+    this.#dropped = 0;
     this.#logsInFlight++;
     void this.#host
       .$log(level, message.length > 8192 ? `${message.slice(0, 8192)}…` : message, dropped || undefined)
       .catch(() => {})
       .finally(() => this.#logsInFlight--);
+  }
+
+  /** Takes one token from the notification budget; false when it is empty. */
+  #spend(): boolean {
+    const now = Date.now();
+    if (now > this.#refilledAt) {
+      this.#tokens = Math.min(NOTIFICATIONS_PER_SECOND, this.#tokens + ((now - this.#refilledAt) * NOTIFICATIONS_PER_SECOND) / 1000);
+      this.#refilledAt = now;
+    }
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
+  /** Sends an update now, or keeps only the latest one per key until the budget has room again. */
+  #update(key: string, send: () => void): void {
+    if (this.#deferred.size === 0 && this.#spend()) return send();
+    this.#deferred.set(key, send);
+    if (this.#deferTimer) return;
+    this.#deferTimer = setTimeout(() => {
+      this.#deferTimer = null;
+      const waiting = [...this.#deferred];
+      this.#deferred.clear();
+      for (const [k, fn] of waiting) this.#update(k, fn);
+    }, 50);
   }
 
   #context(hello: Handshake): PluginContext {
@@ -235,10 +295,13 @@ export class PluginHost implements PluginApi {
             }
           });
         },
-        emit: (topic, payload) => void host.$emit(topic, payload).catch(() => {}),
+        emit: (topic, payload) => {
+          if (this.#spend()) void host.$emit(topic, payload).catch(() => {});
+          else this.#dropped++;
+        },
       },
-      updateStatus: (segment) => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e))),
-      updatePanel: (panel) => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e))),
+      updateStatus: (segment) => this.#update(`status:${segment.id}`, () => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e)))),
+      updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e)))),
       log: {
         debug: (m) => this.#log('debug', m),
         info: (m) => this.#log('info', m),

@@ -1,10 +1,11 @@
 // The Electron shell: app lifecycle, the window, and IPC. The core is the same one the headless shell runs.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, type IpcMainInvokeEvent, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
 import { serveIpcApi } from './electron/ipc-api.ts';
+import { createUtilityLauncher } from './electron/utility-launcher.ts';
 import { guardWindow } from './electron/window-guards.ts';
 
 let core: App | null = null;
@@ -63,7 +64,7 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   void app.whenReady().then(() => {
-    core = createApp({ dataDir: process.env.AMBER_DATA_DIR ?? app.getPath('userData') });
+    core = createApp({ dataDir: process.env.AMBER_DATA_DIR ?? app.getPath('userData'), launchPlugin: createUtilityLauncher(utilityProcess) });
     api = createApiRouter(core);
     serveIpcApi(api, isTrustedSender, () => mainWindow?.webContents ?? null);
     mainWindow = createWindow();

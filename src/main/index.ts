@@ -75,8 +75,13 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => {
+  // Quitting waits for the core: runs stopped, plugin processes ended, the database closed.
+  let disposing = false;
+  app.on('will-quit', (event) => {
+    if (disposing || !core) return;
+    event.preventDefault();
+    disposing = true;
     api?.dispose();
-    void core?.dispose();
+    void core.dispose().finally(() => app.exit(0));
   });
 }

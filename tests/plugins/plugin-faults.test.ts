@@ -141,8 +141,7 @@ test('a plugin flooding its pipe, its log and its stdout cannot stall main', asy
 });
 
 test('a plugin that logs in a burst loses the excess, with a count, and its log keeps working', async () => {
-  let markerSeen: () => void = () => {};
-  const marker = new Promise<void>((resolve) => (markerSeen = resolve));
+  const { promise: marker, resolve: markerSeen } = Promise.withResolvers<void>();
   h = createHarness([fixture('faulty')], {
     onLog: (_id, line) => {
       if (line.message === 'after the burst') markerSeen();

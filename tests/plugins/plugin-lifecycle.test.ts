@@ -69,14 +69,14 @@ test('the example plugin runs in its own process and serves one contribution of 
 test('disable removes every contribution of all eight kinds, its subscriptions and its process', async () => {
   h = createHarness([example(), fixture('faulty')]);
   await h.service.start();
-  expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 5, providers: 2 });
+  expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 6, providers: 2 });
   const examplePid = h.service.get('example').pid!;
   const faultyPid = h.service.get('faulty').pid!;
   expect(h.service.events.listenerCount('test.ping')).toBe(1);
 
   const off = await h.service.setState('example', false);
   expect(off).toMatchObject({ state: 'deactivated', enabled: false, contributions: [], pid: null });
-  expect(countsOf(h)).toEqual({ ...none, tools: 5, providers: 1 });
+  expect(countsOf(h)).toEqual({ ...none, tools: 6, providers: 1 });
   expect(h.service.ledger.size('example')).toBe(0);
   expect(isAlive(examplePid)).toBe(false);
 

@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
+import { startProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 import { assistant, seedLinear, user } from './seed.ts';
 
@@ -8,12 +9,23 @@ afterEach(async () => {
   amber = null;
 });
 
-test('first run asks for a provider, and "Set up later" opens the app', async () => {
-  amber = await startAmber({ skipSetup: false });
-  await amber.open();
+test('first run asks for a provider, tests the connection, and "Set up later" opens the app', async () => {
+  const server = await startProviderServer({ script: { kind: 'json', body: { object: 'list', data: [{ id: 'fixture-small' }, { id: 'fixture-large' }] } } });
+  try {
+    amber = await startAmber({ skipSetup: false });
+    await amber.open();
+    const { page } = amber;
+    await expect.poll(() => page.locator('[data-testid=first-run] input').count()).toBeGreaterThanOrEqual(3);
+    await page.getByLabel('Base URL').fill(`${server.url}/v1`);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected: 2 models available.' }).waitFor();
+    expect(await page.getByLabel('Model').inputValue()).toBe('fixture-small');
+    expect(server.requests[0]!.path).toBe('/v1/models');
+    await amber.screenshot('first-run');
+  } finally {
+    await server.close();
+  }
   const { page } = amber;
-  await expect.poll(() => page.locator('[data-testid=first-run] input').count()).toBeGreaterThanOrEqual(3);
-  await amber.screenshot('first-run');
   await page.getByRole('button', { name: 'Set up later' }).click();
   await page.locator('[data-testid=sidebar]').waitFor();
 });

@@ -173,6 +173,16 @@ describe('the wallet plugin in its own process', () => {
       });
     }
 
+    it('a key removed from the config while running', async () => {
+      const r = await start(accounts());
+      await r.service.registries.wallets.refresh('openrouter');
+      r.config.set('wallet', { ...accounts(), openrouter: { baseUrl: server.openrouterBaseUrl } });
+      await r.service.registries.wallets.refresh('openrouter');
+      const p = await r.until(() => texts(panel(r), 'OpenRouter').length > 0 && panel(r), 'the missing key in the panel');
+      expect(texts(p, 'OpenRouter')).toEqual(["⚠ No API key is set for OpenRouter: give one as openrouter.apiKey in the wallet plugin's settings."]);
+      expect(server.seen.filter((s) => s.path === OPENROUTER_PATH)).toHaveLength(1);
+    });
+
     it('an unreachable server', async () => {
       const r = await start(accounts({ deepseek: { apiKey: DEEPSEEK_KEY, baseUrl: 'http://127.0.0.1:9' } }));
       await r.service.registries.wallets.refresh('deepseek');

@@ -86,3 +86,21 @@ test('saving a provider no plugin offers says so; a chosen default model marks s
   app.setDefaultModel({ provider: 'p', modelId: 'm' });
   expect(await ok('app.bootstrap', {})).toMatchObject({ providerConfigured: true });
 });
+
+test('a label hung beside a reply is not counted as another version of it', async () => {
+  const s = await ok<{ id: string }>('sessions.create', {});
+  const [u, a1] = app.sessions.appendMany(s.id, [user('q'), reply('one')]);
+  await ok('sessions.branch', { sessionId: s.id, entryId: u!.id });
+  await ok('entries.label', { sessionId: s.id, targetId: u!.id, label: 'here' });
+  expect(await ok('sessions.siblings', { sessionId: s.id, entryIds: [a1!.id] })).toEqual({});
+  await ok('sessions.branch', { sessionId: s.id, entryId: u!.id });
+  const [a2] = app.sessions.appendMany(s.id, [reply('two')]);
+  expect(await ok('sessions.siblings', { sessionId: s.id, entryIds: [a2!.id] })).toEqual({ [a2!.id]: { ids: [a1!.id, a2!.id], index: 1 } });
+});
+
+function user(content: string) {
+  return { type: 'message' as const, message: { role: 'user' as const, content } };
+}
+function reply(text: string) {
+  return { type: 'message' as const, message: { role: 'assistant' as const, content: [{ type: 'text' as const, text }], stopReason: 'stop' as const } };
+}

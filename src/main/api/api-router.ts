@@ -112,8 +112,9 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     'sessions.siblings': ({ sessionId, entryIds }) => {
       const out: Record<string, { ids: string[]; index: number }> = {};
       for (const id of entryIds) {
-        const s = store.siblings(sessionId, id);
-        if (s.ids.length > 1) out[id] = s;
+        // Versions are messages; a label or a setting hung on the same parent is not one.
+        const ids = store.siblings(sessionId, id).ids.filter((sid) => store.entry(sessionId, sid).type === 'message');
+        if (ids.length > 1) out[id] = { ids, index: ids.indexOf(id) };
       }
       return out;
     },

@@ -198,10 +198,13 @@ export function useTranscript(sessionId: string | null) {
           append(event.entry);
           break;
         case 'agent_end':
-          if (event.reason === 'error' || event.reason === 'recovery_stop' || event.reason === 'loop_detected' || event.reason === 'max_iterations') {
+          if (event.reason !== 'stop' && event.reason !== 'aborted') {
             const message = event.error ?? `The run stopped (${event.reason.replace('_', ' ')}).`;
             setState((s) => ({ ...s, lastError: message }));
           }
+          break;
+        case 'notice':
+          toasts.push({ kind: 'info', title: 'Worth knowing', message: event.message });
           break;
         case 'agent_settled': {
           flushDeltas();
@@ -238,7 +241,7 @@ export function useTranscript(sessionId: string | null) {
       offBranch();
       if (frame.current !== null) cancelAnimationFrame(frame.current);
     };
-  }, [api, append, flushDeltas, reload, loadSiblings]);
+  }, [api, append, flushDeltas, reload, loadSiblings, toasts]);
 
   const setLeaf = useCallback((leafId: string | null) => setState((s) => ({ ...s, leafId })), []);
 

@@ -141,10 +141,13 @@ test('a plugin flooding its pipe, its log and its stdout cannot stall main', asy
 });
 
 test('a plugin that logs in a burst loses the excess, with a count, and its log keeps working', async () => {
-  const { promise: marker, resolve: markerSeen } = Promise.withResolvers<void>();
+  let markerSeen: (() => void) | null = null;
+  const marker = new Promise<void>((resolve) => {
+    markerSeen = resolve;
+  });
   h = createHarness([fixture('faulty')], {
     onLog: (_id, line) => {
-      if (line.message === 'after the burst') markerSeen();
+      if (line.message === 'after the burst') markerSeen?.();
     },
   });
   await h.service.start();

@@ -18,6 +18,7 @@
 //   plugins.list(): PluginInfo[]; plugins.get(id): PluginInfo           — state, reason, contributions, pid, drops
 //   plugins.setState(id, on): Promise<PluginInfo>                        — the one write path; live; persisted
 //   plugins.onDidChange(listener): Disposable                           — every state change
+//   plugins.rescan(): Promise<string[]>; plugins.userFolder             — new user plugins; <dataDir>/plugins
 //   plugins.logs(id): PluginLogLine[]                                   — the last 500 lines
 //   plugins.registries.statusSegments.list() / .onDidChange(listener)   — data for the status bar
 //   plugins.registries.panels.list() / .action(panelId, actionId) / .onDidChange(listener)

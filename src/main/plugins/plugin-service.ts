@@ -137,26 +137,42 @@ export class PluginService {
     };
     let descriptors = options.plugins;
     if (!descriptors) {
-      const found = discoverPlugins({ ...defaultBundledRoot(), bundledIds: BUNDLED_PLUGINS, userRoot: join(options.dataDir, 'plugins') });
+      const found = this.#discover();
       descriptors = found.plugins;
       this.problems.push(...found.problems);
     }
-    for (const descriptor of descriptors) {
-      this.#records.set(descriptor.manifest.id, {
-        descriptor,
-        enabled: false,
-        state: 'registered',
-        reason: null,
-        conn: null,
-        contributions: [],
-        crashes: [],
-        restartTimer: null,
-        queue: Promise.resolve(),
-        logs: [],
-        dropped: { messages: 0, logs: 0, events: 0 },
-        eventsInFlight: 0,
-      });
+    for (const descriptor of descriptors) this.#records.set(descriptor.manifest.id, newRecord(descriptor));
+  }
+
+  /** `<dataDir>/plugins`: one folder per user plugin. */
+  get userFolder(): string {
+    return join(this.#options.dataDir, 'plugins');
+  }
+
+  /**
+   * Looks on disk again: plugins found for the first time are registered and, when on, activated; the
+   * ones already known keep running as they are. Discovery problems are replaced by the new ones.
+   * Resolves with the new plugins' ids once they have settled. Without discovery (a fixed list), finds nothing.
+   */
+  async rescan(): Promise<string[]> {
+    if (this.#options.plugins || this.#disposed) return [];
+    const found = this.#discover();
+    this.problems.splice(0, this.problems.length, ...found.problems);
+    const saved = this.#options.store.pluginStates();
+    const added: PluginRecord[] = [];
+    for (const descriptor of found.plugins) {
+      if (this.#records.has(descriptor.manifest.id)) continue;
+      const rec = newRecord(descriptor);
+      rec.enabled = saved.get(descriptor.manifest.id) ?? descriptor.manifest.enabledByDefault ?? descriptor.source === 'bundled';
+      this.#records.set(descriptor.manifest.id, rec);
+      added.push(rec);
     }
+    await Promise.all(added.map((rec) => (rec.enabled ? this.#serial(rec, () => this.#activate(rec)) : (this.#setState(rec, 'registered', null), Promise.resolve()))));
+    return added.map((rec) => rec.descriptor.manifest.id);
+  }
+
+  #discover(): { plugins: PluginDescriptor[]; problems: DiscoveryProblem[] } {
+    return discoverPlugins({ ...defaultBundledRoot(), bundledIds: BUNDLED_PLUGINS, userRoot: this.userFolder });
   }
 
   /** Activates every plugin that is on (persisted state, else the manifest's default). Resolves when all settled. */
@@ -448,6 +464,23 @@ export class PluginService {
       dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
     };
   }
+}
+
+function newRecord(descriptor: PluginDescriptor): PluginRecord {
+  return {
+    descriptor,
+    enabled: false,
+    state: 'registered',
+    reason: null,
+    conn: null,
+    contributions: [],
+    crashes: [],
+    restartTimer: null,
+    queue: Promise.resolve(),
+    logs: [],
+    dropped: { messages: 0, logs: 0, events: 0 },
+    eventsInFlight: 0,
+  };
 }
 
 function readConfigSetting(store: PluginStateStore, id: string): Record<string, unknown> {

@@ -136,3 +136,26 @@ describe('compaction', () => {
     expect([...h.store.allEntries(h.sessionId)].some((e) => e.type === 'compaction')).toBe(false);
   });
 });
+
+describe('compacting by hand', () => {
+  test('compact() summarises the older part now, below the threshold, with the branch model', async () => {
+    h = createHarness([text('HAND SUMMARY')], { model: MODEL, compaction: { enabled: true, threshold: 0.99, keepRecentTokens: 100 } });
+    fillHistory(h);
+    const outcome = await h.agent.compact(h.sessionId);
+    expect(outcome).toMatchObject({ ok: true, entry: { type: 'compaction', summary: 'HAND SUMMARY' } });
+    expect(h.provider.requests).toHaveLength(1);
+    expect(isSummaryRequest(h.provider.requests[0]!)).toBe(true);
+    expect(h.store.context(h.sessionId).entries[0]!.type).toBe('compaction');
+  });
+
+  test('with nothing older to summarise, or while a run goes on, nothing is written', async () => {
+    h = createHarness([stall('partial')], { model: MODEL });
+    expect(await h.agent.compact(h.sessionId)).toEqual({ ok: false, reason: 'There is nothing older to summarise yet.' });
+    const run = h.agent.start(h.sessionId, 'hello');
+    await h.next('message_start');
+    await expect(h.agent.compact(h.sessionId)).rejects.toThrow(/run going/);
+    h.agent.abort(h.sessionId);
+    await run.done;
+    expect([...h.store.allEntries(h.sessionId)].some((e) => e.type === 'compaction')).toBe(false);
+  });
+});

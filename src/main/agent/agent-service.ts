@@ -6,7 +6,7 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent } from './agent-loop.ts';
-import { DEFAULT_COMPACTION, type CompactionSettings } from './compactor.ts';
+import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
 import { ToolDispatcher, emptyToolSource, type ToolSource } from './tool-dispatcher.ts';
@@ -185,6 +185,32 @@ export class AgentService {
   setThinkingLevel(sessionId: string, thinkingLevel: string): Entry {
     this.#assertIdle(sessionId);
     return this.store.append(sessionId, { type: 'thinking_level_change', thinkingLevel });
+  }
+
+  /**
+   * Summarises the older part of the session's branch now (the /compact command), with the branch's model
+   * (else `model`, else the default). All or nothing, like compaction inside a run; not while a run is going.
+   */
+  async compact(sessionId: string, options: { model?: ModelRef; signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
+    this.#assertIdle(sessionId);
+    const context = this.store.context(sessionId);
+    const ref = context.model ?? options.model ?? this.#deps.defaultModel;
+    if (!ref) return { ok: false, reason: 'No model is chosen for this session, so none can write the summary.' };
+    let provider;
+    try {
+      provider = await this.#deps.resolveProvider(ref);
+    } catch (e) {
+      return { ok: false, reason: `The model ${ref.provider}/${ref.modelId} is not available: ${errorMessage(e)}` };
+    }
+    return compactSession({
+      store: this.store,
+      sessionId,
+      context,
+      stream: provider.stream,
+      model: provider.model,
+      keepRecentTokens: this.#deps.compaction.keepRecentTokens,
+      signal: options.signal ?? new AbortController().signal,
+    });
   }
 
   /** Stops every run and waits until they have settled. */

@@ -4,11 +4,16 @@
 //   events_per_s            events decoded (SSE → JSON → ProviderEvent) and dispatched per second, unpaced
 //   chunk_overhead_p50/99_us per-chunk latency from the server's socket write to the event reaching the
 //                           consumer, with chunks paced so each arrives on its own
-//   run100_ms / run100_server_ms  a 100-turn tool-calling agent run, total beside the server's own time:
-//                           filled in by measureAgentRun100 once the agent loop exists (null until then)
+//   run100_ms / run100_server_ms  a 100-turn tool-calling run through the agent loop (store, policy, tools),
+//                           total beside the server's own time
 //   dialect_loop100_ms / dialect_loop100_server_ms  the same 100 turns driven by a bare loop (stream → run
 //                           the tool → next request), no agent: a floor for run100_ms
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { AgentService, DEFAULT_COMPACTION } from '../src/main/agent/index.ts';
+import { SessionStore } from '../src/main/sessions/index.ts';
 import { createOpenAiCompatibleStream } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
@@ -66,20 +71,24 @@ async function measureChunkOverhead(server: ProviderServer, stream: StreamFn): P
 }
 
 /** A script for a 100-turn tool-calling run: each turn reads a file, the last one answers. Times the server. */
-function hundredTurnScript(turns: number) {
+function hundredTurnScript(turns: number, firstIndex: number) {
   const serverMs: number[] = [];
-  const script = (req: { index: number; outcome: Promise<unknown> }): Reply => {
+  const script = (request: { index: number; outcome: Promise<unknown> }): Reply => {
     const t0 = performance.now();
-    void req.outcome.then(() => serverMs.push(performance.now() - t0));
+    void request.outcome.then(() => serverMs.push(performance.now() - t0));
+    // The server counts every request it ever got; turns count from this script's first.
+    const req = { index: request.index - firstIndex };
     if (req.index >= turns - 1) return openAiStream({ text: ['All ', 'done.'], usage: { input: 100, output: 2 } });
-    return openAiStream({ text: `Turn ${req.index}: reading.`, toolCalls: [{ id: `call_${req.index}`, name: 'read', arguments: { path: 'package.json', limit: 5 } }], usage: { input: 100, output: 20 } });
+    // Each turn reads other lines: the agent's loop detection rightly stops identical calls.
+    const args = { path: 'package.json', offset: 1 + (req.index % 20), limit: 5 + Math.floor(req.index / 20) };
+    return openAiStream({ text: `Turn ${req.index}: reading.`, toolCalls: [{ id: `call_${req.index}`, name: 'read', arguments: args }], usage: { input: 100, output: 20 } });
   };
   return { script, serverMs };
 }
 
 /** The bare loop: stream a turn, run its tool call, send the result back; no agent, store or policy. */
 async function measureDialectLoop100(server: ProviderServer, stream: StreamFn): Promise<{ totalMs: number; serverMs: number }> {
-  const { script, serverMs } = hundredTurnScript(100);
+  const { script, serverMs } = hundredTurnScript(100, server.requests.length);
   server.setScript(script);
   const messages: Message[] = [{ role: 'user', content: 'read package.json a hundred times' }];
   const t0 = performance.now();
@@ -93,18 +102,46 @@ async function measureDialectLoop100(server: ProviderServer, stream: StreamFn): 
     }
   }
   const totalMs = performance.now() - t0;
-  await server.nextRequest(99).then((r) => r.outcome);
+  await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
   return { totalMs, serverMs: serverMs.reduce((a, b) => a + b, 0) };
 }
 
 /**
- * For the integrator: a 100-turn tool-calling run through the real agent loop (src/main/agent) against
- * `server`, e.g. `server.setScript(hundredTurnScript(100).script)`, a headless app on a temp data dir, one
- * prompt, wait for agent_settled. Return the run's wall time and the sum of the server's own times.
- * Until the agent loop is wired in here it returns nulls, and the JSON says so.
+ * A 100-turn tool-calling run through the real agent loop: the session store on a temp SQLite file, the
+ * OpenAI-compatible dialect against `server`, the read tool, one prompt, until the run settles. Returns the
+ * run's wall time beside the sum of the server's own times.
  */
-async function measureAgentRun100(_server: ProviderServer): Promise<{ run100_ms: number | null; run100_server_ms: number | null }> {
-  return { run100_ms: null, run100_server_ms: null };
+async function measureAgentRun100(server: ProviderServer, stream: StreamFn): Promise<{ run100_ms: number; run100_server_ms: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-stream-bench-'));
+  const store = SessionStore.open(join(dir, 'amber.db'));
+  const agent = new AgentService({
+    store,
+    resolveProvider: () => ({ stream, model: MODEL }),
+    tools: {
+      list: () => [readTool.spec],
+      execute: (_name, args, execution) => readTool.execute(args, { root: process.cwd(), signal: execution.signal }),
+    },
+    maxIterations: 200,
+    compaction: { ...DEFAULT_COMPACTION, enabled: false },
+  });
+  try {
+    const first = server.requests.length;
+    const { script, serverMs } = hundredTurnScript(100, first);
+    server.setScript(script);
+    const session = store.create({ title: 'bench' });
+    store.append(session.id, { type: 'model_change', provider: 'bench', modelId: MODEL.id });
+    const t0 = performance.now();
+    const result = await agent.prompt(session.id, 'read package.json a hundred times');
+    const run100 = performance.now() - t0;
+    const turns = server.requests.length - first;
+    if (result.reason !== 'stop' || turns !== 100) throw new Error(`the 100-turn run ended after ${turns} turns: ${result.reason} ${result.error ?? ''}`);
+    await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
+    return { run100_ms: Math.round(run100), run100_server_ms: Math.round(serverMs.reduce((a, b) => a + b, 0)) };
+  } finally {
+    await agent.dispose();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
@@ -119,7 +156,8 @@ async function main(): Promise<void> {
     console.log(`chunk overhead: p50 ${overhead.p50.toFixed(0)} µs, p99 ${overhead.p99.toFixed(0)} µs (${overhead.samples} paced chunks)`);
     const loop = await measureDialectLoop100(server, stream);
     console.log(`bare 100-turn loop: ${loop.totalMs.toFixed(0)} ms, server ${loop.serverMs.toFixed(0)} ms`);
-    const agent = await measureAgentRun100(server);
+    const agent = await measureAgentRun100(server, stream);
+    console.log(`agent 100-turn run: ${agent.run100_ms} ms, server ${agent.run100_server_ms} ms`);
     console.log(
       JSON.stringify({
         events_per_s: Math.round(eventsPerSecond),

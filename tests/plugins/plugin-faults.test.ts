@@ -73,7 +73,10 @@ test('a hanging initialize times out and the plugin is Failed, its process ended
 test('a hanging call times out with a clear error and the plugin stays Active', async () => {
   h = createHarness([fixture('faulty')], { toolTimeoutMs: 300 });
   await h.service.start();
+  const cancelled = h.nextEvent('faulty.cancelled');
   const out = await h.service.registries.tools.execute('hang', {});
+  // The plugin is told to stop the call it can no longer answer.
+  await cancelled;
   expect(out).toEqual({ content: [{ type: 'text', text: "The plugin 'faulty' did not answer $executeTool within 300 ms." }], isError: true });
   expect(h.service.get('faulty').state).toBe('active');
 });
@@ -83,8 +86,10 @@ test('an aborted call settles at once and the plugin is told to cancel', async (
   await h.service.start();
   const controller = new AbortController();
   const { call } = await hangingCall(h, controller.signal);
+  const cancelled = h.nextEvent('faulty.cancelled');
   controller.abort();
   expect(await call).toEqual({ content: [{ type: 'text', text: "The call to 'hang' was aborted." }], isError: true });
+  await cancelled;
   expect(h.service.get('faulty').state).toBe('active');
 });
 
@@ -225,4 +230,35 @@ test('an aborted provider stream ends at once with an aborted error', async () =
   expect(events.map((e) => e.type)).toEqual(['start', 'error']);
   expect(events[1]).toMatchObject({ kind: 'aborted', message: { stopReason: 'aborted' } });
   expect(h.service.get('faulty').state).toBe('active');
+});
+
+test('when the app is killed outright, its plugin processes end too', async () => {
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'amber-orphans-'));
+  const app = spawn(process.execPath, [join(import.meta.dirname, '../fixtures/plugins/app-runner.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  try {
+    const pids = await new Promise<number[]>((resolve, reject) => {
+      let out = '';
+      app.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
+      });
+      app.once('exit', (code) => reject(new Error(`The app exited early with code ${code}.`)));
+    });
+    expect(pids).toHaveLength(2);
+    expect(pids.every((pid) => isAlive(pid))).toBe(true);
+    const exited = new Promise((resolve) => app.once('exit', resolve));
+    app.kill('SIGKILL');
+    await exited;
+    // The plugins notice their pipe closing; there is no event for another process's exit, so poll briefly.
+    const deadline = performance.now() + 5000;
+    while (pids.some(isAlive) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(pids.filter(isAlive)).toEqual([]);
+  } finally {
+    if (app.exitCode === null && app.signalCode === null) app.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

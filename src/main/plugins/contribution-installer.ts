@@ -3,7 +3,7 @@ import { AllowanceVerdict, CommandResult, type Contribution, WalletState } from 
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
-import { errorMessage } from '../errors.ts';
+import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginConnection } from './plugin-connection.ts';
 import type { PluginRegistries } from './plugin-registries.ts';
 
@@ -98,6 +98,10 @@ export function installContribution(
 function executeTool(conn: PluginConnection, name: string, args: unknown, signal: AbortSignalLike | undefined, timeouts: CallTimeouts): Promise<ToolOutput> {
   const callId = newId('t');
   const call = conn.call('$executeTool', [callId, name, args], timeouts.toolMs);
+  // A call that timed out may still be running in the plugin: ask it to stop.
+  call.catch((e: unknown) => {
+    if (e instanceof AmberError && e.code === 'timeout') void conn.call('$cancel', [callId], timeouts.callMs).catch(() => {});
+  });
   if (!signal) return call;
   return new Promise<ToolOutput>((resolve, reject) => {
     const onAbort = () => {

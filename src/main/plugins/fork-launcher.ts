@@ -42,7 +42,13 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
   return ({ pluginId }) => {
     const child = fork(hostEntry, [`--amber-plugin=${pluginId}`], {
       execArgv,
-      env: { ...inherited, AMBER_PLUGIN_ID: pluginId, ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) },
+      env: {
+        ...inherited,
+        AMBER_PLUGIN_ID: pluginId,
+        ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}),
+        // Forked from Electron's main process, the child would start another app instead of running Node.
+        ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
     });

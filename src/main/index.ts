@@ -1,7 +1,8 @@
 // The Electron shell: app lifecycle, the window, and IPC. The core is the same one the headless shell runs.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, type IpcMainInvokeEvent, utilityProcess } from 'electron';
+import { app, BrowserWindow, type IpcMainInvokeEvent, shell, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
 import { serveIpcApi } from './electron/ipc-api.ts';
@@ -65,7 +66,13 @@ if (!app.requestSingleInstanceLock()) {
   });
   void app.whenReady().then(() => {
     core = createApp({ dataDir: process.env.AMBER_DATA_DIR ?? app.getPath('userData'), launchPlugin: createUtilityLauncher(utilityProcess) });
-    api = createApiRouter(core);
+    api = createApiRouter(core, {
+      // The user plugin folder, opened in the system's file manager ('' from openPath means it opened).
+      openPath: async (folder) => {
+        mkdirSync(folder, { recursive: true });
+        return (await shell.openPath(folder)) === '';
+      },
+    });
     serveIpcApi(api, isTrustedSender, () => mainWindow?.webContents ?? null);
     mainWindow = createWindow();
     app.on('activate', () => {

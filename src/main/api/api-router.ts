@@ -7,6 +7,7 @@ import { AmberError } from '../errors.ts';
 import { providerPresets, saveProvider } from './provider-setup.ts';
 import { probeProvider } from './provider-probe.ts';
 import { SessionTrash } from './session-trash.ts';
+import { createSettingsRoutes } from './settings-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -27,6 +28,8 @@ export interface ApiRouterOptions {
   probe?: typeof probeProvider;
   /** Where unexpected errors are reported (the user sees a generic sentence). */
   log?: (message: string, error: unknown) => void;
+  /** Opens a folder with the system's file manager (the desktop shell). */
+  openPath?: (path: string) => Promise<boolean>;
 }
 
 const LAST_SESSION_KEY = 'ui.lastSessionId';
@@ -64,7 +67,11 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     }
   };
 
+  // Settings, panels, status bar and commands live in their own module.
+  const settings = subscriptions.add(createSettingsRoutes(app, { emit, ...(options.openPath ? { openPath: options.openPath } : {}) }));
+
   const handlers: Handlers = {
+    ...settings.handlers,
     'app.bootstrap': () => {
       const last = store.getSetting(LAST_SESSION_KEY);
       let lastSessionId: string | null = null;

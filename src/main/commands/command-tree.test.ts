@@ -87,3 +87,19 @@ describe('feeds and plugin commands', () => {
     expect(() => tree.registerCommand({ path: ['set'], help: 'x', source: 'plugin:evil', handler: () => '' })).toThrow(/already exists/);
   });
 });
+
+describe('plugin command groups', () => {
+  test('a command under a word no one defined makes a group node that goes with its last command', async () => {
+    const tree = new CommandTree();
+    const a = tree.registerCommand({ path: ['usage', 'today'], help: 'Usage today', source: 'plugin:metrics', handler: () => 'today: 3' });
+    const b = tree.registerCommand({ path: ['usage', 'week'], help: 'Usage this week', source: 'plugin:metrics', handler: () => 'week: 9' });
+    expect(await tree.run('/usage today', ctx)).toEqual({ kind: 'ok', text: 'today: 3' });
+    expect((await tree.run('/usage', ctx)).text).toContain('/usage week');
+    expect(tree.complete('/usage ').map((c) => c.label)).toEqual(['today', 'week']);
+    a.dispose();
+    expect(await tree.run('/usage week', ctx)).toEqual({ kind: 'ok', text: 'week: 9' });
+    b.dispose();
+    expect(await tree.run('/usage', ctx)).toEqual({ kind: 'error', text: UNKNOWN_COMMAND });
+    expect(tree.list().some((v) => v.path[0] === 'usage')).toBe(false);
+  });
+});

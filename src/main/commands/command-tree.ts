@@ -54,6 +54,8 @@ interface Node {
   source: string;
   children: Map<string, Node>;
   handler?: CommandHandler;
+  /** Made for a plugin command's path; removed once empty. */
+  group?: boolean;
 }
 
 export const UNKNOWN_COMMAND = 'unknown command (try /help)';
@@ -102,17 +104,25 @@ export class CommandTree {
     });
   }
 
-  /** Adds a plugin's command; a documented built-in node is never replaced. */
+  /**
+   * Adds a plugin's command; a documented built-in node is never replaced. Missing words on its path become
+   * group nodes (no action: they print their man page), removed again with the last command under them.
+   */
   registerCommand(command: PluginCommand): Disposable {
     if (command.path.length === 0) throw new AmberError('invalid_input', 'A command needs a path of at least one word.');
+    const name = command.path.at(-1)!;
     let parent = this.#root;
-    for (const token of command.path.slice(0, -1)) {
-      const next = parent.children.get(token);
-      if (!next) throw new AmberError('invalid_input', `Command /${command.path.join(' ')} needs /${token} to exist first.`);
+    const trail: { parent: Node; name: string; node: Node }[] = [];
+    for (const [i, token] of command.path.slice(0, -1).entries()) {
+      let next = parent.children.get(token);
+      if (!next) {
+        next = { spec: { help: `Commands under /${command.path.slice(0, i + 1).join(' ')}` }, source: command.source, children: new Map(), group: true };
+      }
+      trail.push({ parent, name: token, node: next });
       parent = next;
     }
-    const name = command.path.at(-1)!;
     if (parent.children.has(name)) throw new AmberError('conflict', `The command /${command.path.join(' ')} already exists.`);
+    for (const step of trail) step.parent.children.set(step.name, step.node);
     const node: Node = {
       spec: { help: command.help, man: command.man, argument: command.argument ?? true },
       source: command.source,
@@ -123,6 +133,10 @@ export class CommandTree {
     this.#changed();
     return toDisposable(() => {
       if (parent.children.get(name) === node) parent.children.delete(name);
+      // Group nodes go once nothing hangs under them any more.
+      for (const step of trail.toReversed()) {
+        if (step.node.group && step.node.children.size === 0 && step.parent.children.get(step.name) === step.node) step.parent.children.delete(step.name);
+      }
       this.#changed();
     });
   }

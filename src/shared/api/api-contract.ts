@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { AgentEvent } from '../agent/agent-event.ts';
-import { ApprovalAnswer, ApprovalQuestion } from '../agent/tool-policy.ts';
+import { ApprovalAnswer, ApprovalQuestion, PolicyMode, PolicyRule } from '../agent/tool-policy.ts';
 import { SessionSummary } from '../sessions/session-summary.ts';
 import { TranscriptPage } from '../sessions/transcript-page.ts';
 import { TreeNode } from '../sessions/tree-node.ts';
+import { CommandResult, CommandView, Completion } from '../commands/command-view.ts';
+import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
+import { PluginListing, PluginView, PolicyView } from './settings-api.ts';
+import { StatusBarView } from './status-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -104,6 +108,37 @@ export const API_METHODS = {
     z.object({ providerId: z.string().min(1).max(100), baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), flavor: z.string().max(50).optional() }),
     z.object({ ok: z.literal(true) }),
   ),
+  // Settings: plugins (live on/off, the user plugin folder) and the tool policy.
+  'plugins.list': method(Nothing, PluginListing),
+  /** Turns a plugin on or off at once, no restart; resolves when it has settled (Active, Failed, …). */
+  'plugins.setState': method(z.object({ id: z.string().min(1).max(64), enabled: z.boolean() }), PluginView),
+  /** Looks in the user plugin folder again; new plugins are listed (and started when on). */
+  'plugins.rescan': method(Nothing, PluginListing),
+  /** Opens the user plugin folder with the system's file manager where there is one (`opened`); else only names it. */
+  'plugins.openFolder': method(Nothing, z.object({ folder: z.string(), opened: z.boolean() })),
+  /** The status bar: the session's core segments and every plugin segment, highest priority first. */
+  'status.list': method(z.object({ sessionId: SessionId.nullable().optional() }), StatusBarView),
+  'panels.list': method(Nothing, z.array(PanelView)),
+  /** Runs a panel's action in the plugin that contributes it. */
+  'panels.action': method(z.object({ panelId: z.string().min(1).max(128), actionId: z.string().min(1).max(128) }), z.object({ ok: z.literal(true) })),
+  'wallets.list': method(Nothing, WalletListing),
+  /** Asks the wallet's plugin for the balance now; a failure comes back in `error`. */
+  'wallets.refresh': method(z.object({ id: z.string().min(1).max(128) }), WalletView),
+  /** Below `threshold` a wallet shows a warning; null turns the warning off. Persisted. */
+  'wallets.setThreshold': method(z.object({ threshold: z.number().nonnegative().max(1e9).nullable() }), WalletListing),
+  'allowances.list': method(Nothing, z.array(AllowanceView)),
+  /** The command tree (built-ins, feeds, plugin commands) for the palette. */
+  'commands.list': method(Nothing, z.array(CommandView)),
+  'commands.complete': method(z.object({ input: z.string().max(2000) }), z.array(Completion)),
+  /** Runs a slash command; `openSessionId` when the window should switch (/new). Errors come back as a result. */
+  'commands.run': method(
+    z.object({ input: z.string().min(1).max(20_000), sessionId: SessionId.nullable().optional() }),
+    z.object({ result: CommandResult, openSessionId: z.string().nullable() }),
+  ),
+  'policy.get': method(z.object({ sessionId: SessionId.nullable().optional() }), PolicyView),
+  'policy.setMode': method(z.object({ sessionId: SessionId, mode: PolicyMode }), PolicyView),
+  /** Removes a stored rule; `rule` must still be the one at `index` (another window may have changed them). */
+  'policy.removeRule': method(z.object({ index: z.number().int().min(0), rule: PolicyRule, sessionId: SessionId.nullable().optional() }), PolicyView),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -115,6 +150,16 @@ export const API_EVENTS = {
   'approval.requested': ApprovalQuestion,
   /** The question was answered (here or in another window) or its run ended: stop asking it. */
   'approval.settled': z.object({ questionId: z.string(), answer: ApprovalAnswer }),
+  'plugins.changed': PluginView,
+  /** The status segments of `sessionId` changed (null: of every session, e.g. a plugin's); ask status.list. */
+  'status.changed': z.object({ sessionId: z.string().nullable() }),
+  'panels.changed': z.object({ panels: z.array(PanelView) }),
+  'wallets.changed': WalletListing,
+  'allowances.changed': z.object({ allowances: z.array(AllowanceView) }),
+  /** The command tree changed (a plugin command or a feed came or went). */
+  'commands.changed': z.object({}),
+  /** The policy mode of `sessionId`, or the stored rules (null), changed. */
+  'policy.changed': z.object({ sessionId: z.string().nullable() }),
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

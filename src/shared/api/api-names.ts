@@ -26,10 +26,42 @@ export const CHANNEL_NAMES = [
   'providers.presets',
   'providers.test',
   'providers.save',
+  'plugins.list',
+  'plugins.setState',
+  'plugins.rescan',
+  'plugins.openFolder',
+  'status.list',
+  'panels.list',
+  'panels.action',
+  'wallets.list',
+  'wallets.refresh',
+  'wallets.setThreshold',
+  'allowances.list',
+  'commands.list',
+  'commands.complete',
+  'commands.run',
+  'policy.get',
+  'policy.setMode',
+  'policy.removeRule',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAME_LIST = ['session.created', 'session.updated', 'session.deleted', 'session.branched', 'agent.emitted', 'approval.requested', 'approval.settled'] as const;
+export const EVENT_NAME_LIST = [
+  'session.created',
+  'session.updated',
+  'session.deleted',
+  'session.branched',
+  'agent.emitted',
+  'approval.requested',
+  'approval.settled',
+  'plugins.changed',
+  'status.changed',
+  'panels.changed',
+  'wallets.changed',
+  'allowances.changed',
+  'commands.changed',
+  'policy.changed',
+] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 
 export function splitChannel(channel: ChannelName): [string, string] {

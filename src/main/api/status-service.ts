@@ -1,0 +1,192 @@
+import type { AgentEvent } from '../../shared/agent/index.ts';
+import type { StatusBarView, StatusSegmentView } from '../../shared/api/status-api.ts';
+import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
+import type { ModelInfo } from '../../shared/providers/index.ts';
+import type { Entry } from '../../shared/sessions/index.ts';
+import { estimateContextTokens } from '../agent/index.ts';
+import type { App } from '../app.ts';
+
+/** Core segments come before plugin segments (plugins use small priorities). */
+const PRIORITY = { model: 1000, tokens: 990, cost: 980, context: 970 } as const;
+/** How often a streaming run may tell the status bar to refresh. */
+const STREAM_NOTIFY_MS = 150;
+const CONTEXT_WARNING = 0.8;
+
+interface LiveRun {
+  /** Characters streamed into the reply being written, before its usage is known. */
+  streamedChars: number;
+}
+
+export interface StatusServiceOptions {
+  /** Told which session's segments changed (null: every session's, e.g. a plugin segment). */
+  onChange(sessionId: string | null): void;
+  clock?: () => number;
+}
+
+/**
+ * The status bar's data: core segments (model, tokens in and out, cost, context use) computed from a
+ * session's context and the runs' events, then the plugins' segments, highest priority first. Changes are
+ * announced, at most every STREAM_NOTIFY_MS per session while a reply streams.
+ */
+export class StatusService implements Disposable {
+  readonly #app: App;
+  readonly #options: StatusServiceOptions;
+  readonly #live = new Map<string, LiveRun>();
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #subscriptions = new DisposableStore();
+
+  constructor(app: App, options: StatusServiceOptions) {
+    this.#app = app;
+    this.#options = options;
+    const registries = app.plugins.registries;
+    this.#subscriptions.add(app.agent.subscribe((event) => this.#onAgentEvent(event)));
+    this.#subscriptions.add(registries.statusSegments.onDidChange(() => options.onChange(null)));
+    this.#subscriptions.add(registries.providers.onDidChange(() => options.onChange(null)));
+    this.#subscriptions.add(toDisposable(() => this.#clearTimers()));
+  }
+
+  list(sessionId: string | null): StatusBarView {
+    const plugin: StatusSegmentView[] = this.#app.plugins.registries.statusSegments
+      .list()
+      .map((s) => ({ id: s.id, text: s.text, ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}), priority: s.priority, source: s.pluginId, tone: 'normal' as const }));
+    const core = sessionId ? this.#core(sessionId) : [];
+    return { sessionId, segments: [...core, ...plugin].sort((a, b) => b.priority - a.priority) };
+  }
+
+  dispose(): void {
+    this.#subscriptions.dispose();
+  }
+
+  #core(sessionId: string): StatusSegmentView[] {
+    let context;
+    try {
+      context = this.#app.sessions.context(sessionId);
+    } catch {
+      return []; // a deleted session has no status
+    }
+    const ref = context.model ?? this.#app.defaultModel();
+    const info = ref ? this.#modelInfo(ref.provider, ref.modelId) : null;
+    const out: StatusSegmentView[] = [];
+    out.push(
+      ref
+        ? { id: 'core.model', text: info?.name ?? ref.modelId, tooltip: `Model: ${ref.provider}/${ref.modelId}`, priority: PRIORITY.model, source: 'core', tone: 'normal' }
+        : { id: 'core.model', text: 'no model', tooltip: 'No model is chosen: set up a provider, or use /model.', priority: PRIORITY.model, source: 'core', tone: 'warning' },
+    );
+    const totals = usageTotals(context.entries, info);
+    const live = this.#live.get(sessionId);
+    const streamedOut = live ? Math.ceil(live.streamedChars / 4) : 0;
+    out.push({
+      id: 'core.tokens',
+      text: `↑ ${compact(totals.input)} ↓ ${compact(totals.output + streamedOut)}`,
+      tooltip: `Tokens on this branch: ${totals.input.toLocaleString('en')} in, ${(totals.output + streamedOut).toLocaleString('en')} out${streamedOut ? ' (the reply being written is estimated)' : ''}.`,
+      priority: PRIORITY.tokens,
+      source: 'core',
+      tone: 'normal',
+    });
+    out.push({ id: 'core.cost', text: money(totals.cost), tooltip: 'Cost of the replies on this branch, from the usage the provider reported.', priority: PRIORITY.cost, source: 'core', tone: 'normal' });
+    const used = estimateContextTokens(context) + streamedOut;
+    if (info) {
+      const share = used / info.contextWindow;
+      out.push({
+        id: 'core.context',
+        text: `ctx ${Math.min(999, Math.round(share * 100))}%`,
+        tooltip: `About ${used.toLocaleString('en')} of ${info.contextWindow.toLocaleString('en')} tokens of context are used.`,
+        priority: PRIORITY.context,
+        source: 'core',
+        tone: share >= CONTEXT_WARNING ? 'warning' : 'normal',
+      });
+    } else {
+      out.push({ id: 'core.context', text: `ctx ~${compact(used)}`, tooltip: `About ${used.toLocaleString('en')} tokens of context are used (the model's window is not known).`, priority: PRIORITY.context, source: 'core', tone: 'normal' });
+    }
+    return out;
+  }
+
+  #modelInfo(provider: string, modelId: string): ModelInfo | null {
+    return this.#app.plugins.registries.providers.list().find((p) => p.id === provider)?.models.find((m) => m.id === modelId) ?? null;
+  }
+
+  #onAgentEvent(event: AgentEvent): void {
+    const { sessionId } = event;
+    switch (event.type) {
+      case 'message_start':
+        this.#live.set(sessionId, { streamedChars: 0 });
+        this.#notifySoon(sessionId);
+        return;
+      case 'message_update': {
+        const live = this.#live.get(sessionId);
+        if (live) live.streamedChars += event.delta.kind === 'toolcall' ? event.delta.argumentsDelta.length : event.delta.text.length;
+        this.#notifySoon(sessionId);
+        return;
+      }
+      case 'message_end':
+      case 'agent_settled':
+        this.#live.delete(sessionId);
+        this.#notifyNow(sessionId);
+        return;
+      case 'entry_appended':
+      case 'tool_execution_end':
+        this.#notifyNow(sessionId);
+        return;
+      default:
+    }
+  }
+
+  #notifySoon(sessionId: string): void {
+    if (this.#timers.has(sessionId)) return;
+    const clock = setTimeout(() => {
+      this.#timers.delete(sessionId);
+      this.#options.onChange(sessionId);
+    }, STREAM_NOTIFY_MS);
+    this.#timers.set(sessionId, clock);
+  }
+
+  #notifyNow(sessionId: string): void {
+    const timer = this.#timers.get(sessionId);
+    if (timer) clearTimeout(timer);
+    this.#timers.delete(sessionId);
+    this.#options.onChange(sessionId);
+  }
+
+  #clearTimers(): void {
+    for (const t of this.#timers.values()) clearTimeout(t);
+    this.#timers.clear();
+  }
+}
+
+interface UsageLike {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  cost?: { total?: number };
+}
+
+/** Tokens and cost of the assistant replies on a context's path; cost from the pricing when the reply has none. */
+export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number } {
+  let input = 0;
+  let output = 0;
+  let cost = 0;
+  for (const e of entries) {
+    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    const u = (e.message as { usage?: UsageLike }).usage;
+    if (!u) continue;
+    const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
+    input += inTokens;
+    output += u.output ?? 0;
+    if (u.cost?.total) cost += u.cost.total;
+    else if (info) cost += ((u.input ?? 0) * info.pricing.input + (u.output ?? 0) * info.pricing.output + (u.cacheRead ?? 0) * info.pricing.cacheRead + (u.cacheWrite ?? 0) * info.pricing.cacheWrite) / 1e6;
+  }
+  return { input, output, cost };
+}
+
+function compact(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1e6) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1e6).toFixed(1)}M`;
+}
+
+function money(usd: number): string {
+  if (usd === 0) return '$0.00';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}

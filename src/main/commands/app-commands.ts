@@ -1,0 +1,196 @@
+import type { EventName, EventPayload } from '../../shared/api/index.ts';
+import { PolicyMode } from '../../shared/agent/index.ts';
+import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
+import type { App } from '../app.ts';
+import { AmberError } from '../errors.ts';
+import type { CommandContext } from './command-tree.ts';
+import { CommandTree } from './command-tree.ts';
+
+/** What a command run may ask of the window besides its status line text. */
+export interface AppCommandContext extends CommandContext {
+  /** The window should switch to this session (/new). */
+  openSession?(sessionId: string): void;
+}
+
+export interface AppCommandHooks {
+  /** Tells the windows what a command changed (a session created, a branch moved, the policy set). */
+  emit?<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Summarises a session's older messages now; absent: /compact says it is not available. */
+  compact?(sessionId: string): Promise<string>;
+}
+
+export interface AppCommands extends Disposable {
+  readonly tree: CommandTree;
+}
+
+/**
+ * The app's command tree: the built-in JSON tree with its actions bound to the core (sessions, agent,
+ * policy, plugins), the models and plugins feeds, and every plugin's commands bridged in live — added
+ * when a plugin's command is installed, removed when it is unwound.
+ */
+export function createAppCommands(app: App, hooks: AppCommandHooks = {}): AppCommands {
+  const tree = new CommandTree();
+  const store = new DisposableStore();
+  const emit = hooks.emit ?? (() => {});
+  const { sessions, plugins } = app;
+
+  const idle = (sessionId: string): void => {
+    if (app.agent.isRunning(sessionId)) throw new AmberError('conflict', 'A reply is still streaming; stop it or wait for it first.');
+  };
+  const moved = (sessionId: string, leafId: string | null) => emit('session.branched', { sessionId, leafId });
+
+  store.add(
+    tree.registerAction('session.new', (title, context) => {
+      const summary = sessions.create({ title: title || undefined, cwd: null });
+      emit('session.created', summary);
+      (context as AppCommandContext).openSession?.(summary.id);
+      return title ? `Started “${title}”.` : 'Started a new conversation.';
+    }),
+  );
+
+  store.add(
+    tree.registerAction('session.model', (argument, context) => {
+      const sessionId = session(context);
+      const current = sessions.context(sessionId).model ?? app.defaultModel();
+      if (!argument) return current ? `The model is ${current.provider}/${current.modelId}. Type /model and a name to change it.` : 'No model is chosen yet. Type /model and a name.';
+      const ref = resolveModel(app, argument);
+      idle(sessionId);
+      const entry = app.agent.setModel(sessionId, ref);
+      moved(sessionId, entry.id);
+      return `The model is now ${ref.provider}/${ref.modelId}; the next reply uses it.`;
+    }),
+  );
+
+  store.add(
+    tree.registerAction('session.branch', (entryId, context) => {
+      const sessionId = session(context);
+      if (!entryId) throw new AmberError('invalid_input', 'Name the entry to branch from: /branch <entry-id> (the tree view shows them).');
+      idle(sessionId);
+      sessions.entry(sessionId, entryId);
+      sessions.branch(sessionId, entryId);
+      moved(sessionId, entryId);
+      return `The next message forks from ${entryId}.`;
+    }),
+  );
+
+  store.add(
+    tree.registerAction('session.label', (label, context) => {
+      const sessionId = session(context);
+      idle(sessionId);
+      const target = sessions.leaf(sessionId);
+      if (!target) throw new AmberError('invalid_input', 'There is nothing to label yet: send a message first.');
+      const entry = sessions.append(sessionId, label ? { type: 'label', targetId: target, label } : { type: 'label', targetId: target });
+      moved(sessionId, entry.id);
+      return label ? `Labelled the latest message “${label}”.` : 'Cleared the label of the latest message.';
+    }),
+  );
+
+  store.add(
+    tree.registerAction('session.compact', async (_argument, context) => {
+      const sessionId = session(context);
+      idle(sessionId);
+      if (!hooks.compact) throw new AmberError('unavailable', 'Compacting by hand is not available yet; Amber compacts by itself when the context is nearly full.');
+      return hooks.compact(sessionId);
+    }),
+  );
+
+  for (const mode of PolicyMode.options) {
+    store.add(
+      tree.registerAction(`policy.${mode}`, (_argument, context) => {
+        const sessionId = session(context);
+        const policy = app.agent.policy;
+        if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; the policy cannot be changed here.');
+        policy.setMode(sessionId, mode);
+        emit('policy.changed', { sessionId });
+        return `Tool policy: ${mode} for this conversation.`;
+      }),
+    );
+  }
+
+  for (const on of [true, false]) {
+    store.add(
+      tree.registerAction(on ? 'plugin.on' : 'plugin.off', async (id) => {
+        if (!id) throw new AmberError('invalid_input', `Name the plugin: /set plugin ${on ? 'on' : 'off'} <plugin-id>.`);
+        const info = await plugins.setState(id, on);
+        if (on && info.state !== 'active') throw new AmberError('unavailable', `${info.name} did not start: ${info.reason ?? info.state}`);
+        return `${info.name} is ${on ? 'on' : 'off'}.`;
+      }),
+    );
+  }
+
+  store.add(
+    tree.registerFeed('models', () =>
+      plugins.registries.providers.list().flatMap((p) => p.models.map((m) => ({ name: `${p.id}/${m.id}`, help: m.name ?? `${m.id} (${p.id})` }))),
+    ),
+  );
+  store.add(tree.registerFeed('plugins', () => plugins.list().map((p) => ({ name: p.id, help: `${p.name} — ${p.enabled ? 'on' : 'off'}, ${p.state}` }))));
+
+  store.add(bridgePluginCommands(app, tree));
+
+  return { tree, dispose: () => store.dispose() };
+}
+
+function session(context: CommandContext): string {
+  if (!context.sessionId) throw new AmberError('invalid_input', 'Open a conversation first.');
+  return context.sessionId;
+}
+
+/** `provider/model`, or a model id that one active provider lists. */
+function resolveModel(app: App, argument: string): { provider: string; modelId: string } {
+  const providers = app.plugins.registries.providers.list();
+  const slash = argument.indexOf('/');
+  if (slash > 0) {
+    const provider = argument.slice(0, slash);
+    const modelId = argument.slice(slash + 1);
+    if (!modelId) throw new AmberError('invalid_input', 'Name the model after the slash: /model provider/model.');
+    return { provider, modelId };
+  }
+  const matches = providers.filter((p) => p.models.some((m) => m.id === argument));
+  if (matches.length === 1) return { provider: matches[0]!.id, modelId: argument };
+  if (matches.length > 1) throw new AmberError('invalid_input', `Several providers offer ${argument} (${matches.map((p) => p.id).join(', ')}); write it as provider/model.`);
+  const current = app.defaultModel();
+  if (current) return { provider: current.provider, modelId: argument };
+  throw new AmberError('not_found', `No active provider lists ${argument}; write it as provider/model.`);
+}
+
+/** Mirrors the plugins' command registry into the tree, live. A plugin command that clashes is left out. */
+function bridgePluginCommands(app: App, tree: CommandTree): Disposable {
+  const registry = app.plugins.registries.commands;
+  const bridged = new Map<string, { held: unknown; registration: Disposable }>();
+  const sync = () => {
+    for (const [key, b] of bridged) {
+      if (registry.get(key) !== b.held) {
+        b.registration.dispose();
+        bridged.delete(key);
+      }
+    }
+    for (const entry of registry.entries()) {
+      if (bridged.has(entry.key)) continue;
+      const path = entry.value.path;
+      try {
+        const registration = tree.registerCommand({
+          path,
+          help: entry.value.help,
+          ...(entry.value.man !== undefined ? { man: entry.value.man } : {}),
+          argument: true,
+          source: `plugin:${entry.pluginId}`,
+          handler: async (argument) => {
+            const result = await registry.run(path, argument ? argument.split(/\s+/) : []);
+            if (result.isError) throw new Error(result.output);
+            return result.output;
+          },
+        });
+        bridged.set(entry.key, { held: entry, registration });
+      } catch {
+        // A name a built-in command holds, or a path without its parent: the plugin's command is not offered.
+      }
+    }
+  };
+  sync();
+  const listening = registry.onDidChange(sync);
+  return toDisposable(() => {
+    listening.dispose();
+    for (const b of bridged.values()) b.registration.dispose();
+    bridged.clear();
+  });
+}

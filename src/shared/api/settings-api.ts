@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { PolicyMode, PolicyRule } from '../agent/tool-policy.ts';
+import { CONTRIBUTION_KINDS, type ContributionKind } from '../plugins/contributions.ts';
+
+// Schemas of the settings screen's calls: the plugin list and its toggles, the user plugin folder, and the
+// tool policy (mode per session, stored rules).
+
+export const PluginStateName = z.enum(['registered', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
+export type PluginStateName = z.infer<typeof PluginStateName>;
+
+export const PluginContributionView = z.object({
+  kind: z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]),
+  key: z.string(),
+  status: z.enum(['installed', 'declined']),
+  reason: z.string().optional(),
+});
+export type PluginContributionView = z.infer<typeof PluginContributionView>;
+
+/** One plugin as the settings screen shows it. */
+export const PluginView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** A known category or any other value, which gets a heading of its own. */
+  category: z.string(),
+  version: z.string(),
+  source: z.enum(['bundled', 'user']),
+  state: PluginStateName,
+  /** Why it is Failed or Incompatible, as a sentence. */
+  reason: z.string().nullable(),
+  enabled: z.boolean(),
+  /** The plugin's process id while it runs. */
+  pid: z.number().int().nullable(),
+  contributions: z.array(PluginContributionView),
+  recentCrashes: z.number().int().nonnegative(),
+});
+export type PluginView = z.infer<typeof PluginView>;
+
+export const PluginListing = z.object({
+  plugins: z.array(PluginView),
+  /** `<data dir>/plugins`: a folder per user plugin. */
+  folder: z.string(),
+  /** Folders that looked like plugins but could not be read, with the reason. */
+  problems: z.array(z.object({ dir: z.string(), reason: z.string() })),
+});
+export type PluginListing = z.infer<typeof PluginListing>;
+
+export const PolicyView = z.object({ sessionId: z.string().nullable(), mode: PolicyMode, rules: z.array(PolicyRule) });
+export type PolicyView = z.infer<typeof PolicyView>;

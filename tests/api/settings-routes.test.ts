@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+import type { PanelView, PluginListing, PluginView, PolicyView, StatusBarView } from '../../src/shared/api/index.ts';
+import type { CommandView } from '../../src/shared/commands/index.ts';
+
+let dir: string;
+let app: App;
+let api: ApiRouter;
+let events: { event: string; payload: unknown }[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-settings-'));
+  app = createApp({ dataDir: dir, startPlugins: false });
+  api = createApiRouter(app, { log: () => {} });
+  events = [];
+  api.subscribe((event, payload) => events.push({ event, payload }));
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ok<T>(channel: string, input: unknown = {}): Promise<T> {
+  const r = await api.call(channel, input);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+const run = (input: string, sessionId: string | null = null) => ok<{ result: { kind: string; text: string }; openSessionId: string | null }>('commands.run', { input, sessionId });
+
+test("a plugin turned on and off live brings and takes its segment, panel, wallet, allowance and command", async () => {
+  const listing = await ok<PluginListing>('plugins.list');
+  expect(listing.folder).toBe(join(dir, 'plugins'));
+  expect(listing.plugins.find((p) => p.id === 'example')).toMatchObject({ category: 'other', enabled: false, source: 'bundled' });
+
+  const on = await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
+  expect(on).toMatchObject({ state: 'active', enabled: true, reason: null });
+  expect(on.pid).toBeGreaterThan(0);
+  expect(on.contributions.map((c) => c.kind)).toEqual(['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command']);
+  expect((await ok<StatusBarView>('status.list', { sessionId: null })).segments.map((s) => [s.id, s.source])).toContainEqual(['example.greetings', 'example']);
+  expect((await ok<PanelView[]>('panels.list')).map((p) => p.id)).toContain('example.panel');
+  expect((await ok<{ wallets: { id: string }[] }>('wallets.list')).wallets.map((w) => w.id)).toContain('example.wallet');
+  expect(await ok('allowances.list')).toContainEqual(expect.objectContaining({ id: 'example.allowance', limit: 100, unit: 'calls', measure: 'other', scope: 'example-echo' }));
+  expect((await ok<CommandView[]>('commands.list')).find((c) => c.path.join(' ') === 'example hello')).toMatchObject({ source: 'plugin:example' });
+  expect(await run('/example hello there')).toEqual({ result: { kind: 'ok', text: 'hello there' }, openSessionId: null });
+  expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['plugins.changed', 'status.changed', 'panels.changed', 'commands.changed', 'allowances.changed']));
+
+  expect((await run('/set plugin off example')).result).toEqual({ kind: 'ok', text: 'Example is off.' });
+  expect((await ok<PluginListing>('plugins.list')).plugins.find((p) => p.id === 'example')).toMatchObject({ state: 'deactivated', enabled: false, pid: null });
+  expect((await ok<StatusBarView>('status.list', {})).segments.some((s) => s.source === 'example')).toBe(false);
+  expect(await ok('panels.list')).toEqual([]);
+  expect(await ok('allowances.list')).toEqual([]);
+  expect((await run('/example hello')).result).toEqual({ kind: 'error', text: 'unknown command (try /help)' });
+});
+
+test('commands: completion, /new, /set policy, /label, /model, an unknown command and a handler error', async () => {
+  expect((await ok<{ label: string }[]>('commands.complete', { input: '/set p' })).map((c) => c.label)).toEqual(['plugin', 'policy']);
+  expect((await ok<{ label: string }[]>('commands.complete', { input: '/set plugin on ex' })).map((c) => c.label)).toEqual(['example']);
+  expect((await run('/frobnicate')).result).toEqual({ kind: 'error', text: 'unknown command (try /help)' });
+
+  const created = await run('/new Plans');
+  expect(created.result.kind).toBe('ok');
+  const sessionId = created.openSessionId!;
+  expect(app.sessions.get(sessionId).title).toBe('Plans');
+
+  expect((await run('/set policy yolo', sessionId)).result.kind).toBe('ok');
+  expect(await ok<PolicyView>('policy.get', { sessionId })).toMatchObject({ mode: 'yolo', rules: [] });
+  expect(events).toContainEqual({ event: 'policy.changed', payload: { sessionId } });
+
+  expect((await run('/label first', sessionId)).result).toEqual({ kind: 'error', text: '/label: There is nothing to label yet: send a message first.' });
+  app.sessions.append(sessionId, { type: 'message', message: { role: 'user', content: 'hi' } });
+  expect((await run('/label first', sessionId)).result.kind).toBe('ok');
+  expect((await run('/model loopback/fixture-model', sessionId)).result.text).toContain('loopback/fixture-model');
+  expect(app.sessions.context(sessionId).model).toEqual({ provider: 'loopback', modelId: 'fixture-model' });
+  expect((await run('/compact', sessionId)).result).toMatchObject({ kind: 'error', text: expect.stringMatching(/^\/compact: /) });
+  expect((await run('/set policy read')).result).toEqual({ kind: 'error', text: '/set policy read: Open a conversation first.' });
+});
+
+test('stored rules are listed and removed; a stale removal is refused', async () => {
+  app.agent.policy!.setRules([
+    { effect: 'deny', tool: 'bash' },
+    { effect: 'allow', folder: '/srv/data' },
+  ]);
+  const view = await ok<PolicyView>('policy.get', {});
+  expect(view.rules).toHaveLength(2);
+  const stale = await api.call('policy.removeRule', { index: 0, rule: { effect: 'allow', tool: 'bash' } });
+  expect(stale).toMatchObject({ ok: false, error: { code: 'conflict' } });
+  expect((await ok<PolicyView>('policy.removeRule', { index: 0, rule: { effect: 'deny', tool: 'bash' } })).rules).toEqual([{ effect: 'allow', folder: '/srv/data' }]);
+});
+
+test('the core status segments: model, tokens in and out, cost and context use, in priority order', async () => {
+  const s = app.sessions.create({ title: 't', cwd: null });
+  app.sessions.append(s.id, { type: 'model_change', provider: 'loopback', modelId: 'm1' });
+  app.sessions.append(s.id, { type: 'message', message: { role: 'user', content: 'hi' } });
+  app.sessions.append(s.id, {
+    type: 'message',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }], stopReason: 'stop', usage: { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.0123 } } },
+  });
+  const bar = await ok<StatusBarView>('status.list', { sessionId: s.id });
+  expect(bar.segments.map((x) => x.id)).toEqual(['core.model', 'core.tokens', 'core.cost', 'core.context']);
+  expect(bar.segments.map((x) => x.text)).toEqual(['m1', '↑ 1.2k ↓ 300', '$0.01', expect.stringMatching(/^ctx ~/)]);
+});
+
+test('the wallet warning threshold is persisted', async () => {
+  expect(await ok('wallets.setThreshold', { threshold: 5 })).toEqual({ wallets: [], threshold: 5 });
+  expect(app.sessions.getSetting('ui.walletThreshold')).toBe('5');
+  expect(await ok('wallets.list')).toEqual({ wallets: [], threshold: 5 });
+  expect((await ok<{ folder: string; opened: boolean }>('plugins.openFolder')).opened).toBe(false);
+});

@@ -79,12 +79,13 @@ test('sending before a model is set up says how to fix it', async () => {
   expect(r).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining('Set up a provider') } });
 });
 
-test('saving a provider no plugin offers says so; a chosen default model marks setup done', async () => {
-  const r = await api.call('providers.save', { providerId: 'nope', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' });
-  expect(r).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringContaining('Turn its plugin on') } });
+test('saving a provider checks the model and marks setup done with it as the default', async () => {
+  const bad = await api.call('providers.save', { providerId: 'ollama', baseUrl: 'http://127.0.0.1:1/v1', model: '  ' });
+  expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   expect(await ok('app.bootstrap', {})).toMatchObject({ providerConfigured: false });
-  app.setDefaultModel({ provider: 'p', modelId: 'm' });
+  await ok('providers.save', { providerId: 'ollama', baseUrl: 'http://127.0.0.1:1/v1', model: 'llama3.2' });
   expect(await ok('app.bootstrap', {})).toMatchObject({ providerConfigured: true });
+  expect(app.defaultModel()).toEqual({ provider: 'ollama', modelId: 'llama3.2' });
 });
 
 test('a label hung beside a reply is not counted as another version of it', async () => {

@@ -1,31 +1,26 @@
 import type { ProviderPresetView } from '../../shared/api/index.ts';
+import { PROVIDER_PRESETS, presetById } from '../../shared/providers/index.ts';
 import type { App } from '../app.ts';
-import { AmberError } from '../errors.ts';
+import { DIALECT_PLUGINS } from '../providers/index.ts';
 import type { probeProvider } from './provider-probe.ts';
 
 const isLocal = (url: string): boolean => /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
 
 /**
- * The presets of every active provider plugin, for the first-run screen. Local servers (Ollama, LM Studio)
- * are asked briefly whether they answer, so the screen can offer the one that is running.
+ * The providers the first-run screen offers. Local servers (Ollama, LM Studio) are asked briefly whether
+ * they answer, so the screen can offer the one that is running first.
  */
-export async function providerPresets(app: App, probe: typeof probeProvider): Promise<ProviderPresetView[]> {
-  const views: ProviderPresetView[] = [];
-  for (const provider of app.plugins.registries.providers.list()) {
-    for (const preset of provider.presets) {
-      const baseUrl = preset.baseUrl ?? '';
-      views.push({
-        id: `${provider.id}:${preset.id}`,
-        providerId: provider.id,
-        name: preset.label,
-        baseUrl,
-        dialect: provider.flavor,
-        flavor: preset.id,
-        needsKey: baseUrl !== '' && !isLocal(baseUrl),
-        detected: false,
-      });
-    }
-  }
+export async function providerPresets(_app: App, probe: typeof probeProvider): Promise<ProviderPresetView[]> {
+  const views: ProviderPresetView[] = PROVIDER_PRESETS.map((preset) => ({
+    id: preset.id,
+    providerId: preset.id,
+    name: preset.name,
+    baseUrl: preset.baseUrl,
+    dialect: preset.dialect,
+    flavor: preset.id,
+    needsKey: preset.needsKey,
+    detected: false,
+  }));
   await Promise.all(
     views.map(async (v) => {
       if (v.baseUrl && isLocal(v.baseUrl)) v.detected = (await probe({ baseUrl: v.baseUrl, dialect: v.dialect, timeoutMs: 800 })).ok;
@@ -44,21 +39,19 @@ export interface ProviderChoice {
 }
 
 /**
- * Writes the provider plugin's connection settings into its live config (`plugin.<id>.config`, read by the
- * plugin at each use) and makes the model the default for conversations that name none.
+ * Saves the account (its key into the secret store, never the database), makes the model the default for
+ * conversations that name none, and restarts the dialect's plugin so it offers the account at once.
  */
-export function saveProvider(app: App, choice: ProviderChoice): void {
-  const provider = app.plugins.registries.providers.list().find((p) => p.id === choice.providerId);
-  if (!provider) throw new AmberError('not_found', `No active plugin provides ${choice.providerId}. Turn its plugin on, then try again.`);
-  const key = `plugin.${provider.pluginId}.config`;
-  let config: Record<string, unknown> = {};
-  try {
-    const raw = app.sessions.getSetting(key);
-    if (raw) config = JSON.parse(raw) as Record<string, unknown>;
-  } catch {
-    config = {};
-  }
-  const next = { ...config, baseUrl: choice.baseUrl, ...(choice.apiKey ? { apiKey: choice.apiKey } : {}), ...(choice.flavor ? { flavor: choice.flavor } : {}) };
-  app.sessions.setSetting(key, JSON.stringify(next));
-  app.setDefaultModel({ provider: choice.providerId, modelId: choice.model });
+export function saveProvider(app: App, choice: ProviderChoice): Promise<void> {
+  const account = app.providers.save({ presetId: presetById(choice.flavor ?? choice.providerId).id, baseUrl: choice.baseUrl, model: choice.model, ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}) });
+  const pluginId = DIALECT_PLUGINS[account.dialect];
+  if (!app.plugins.list().some((p) => p.id === pluginId)) return Promise.resolve();
+  // Settles once the plugin offers the account; a plugin that fails shows Failed with its reason in Settings.
+  return app.plugins
+    .setState(pluginId, false)
+    .then(() => app.plugins.setState(pluginId, true))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }

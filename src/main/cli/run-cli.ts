@@ -91,7 +91,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (values.force && !command.options?.includes('force')) throw new AmberError('invalid_input', `${name} does not take --force.`);
 
     const dataDir = resolve(cwd, values['data-dir'] ?? defaultDataDir(env));
-    app = openCore(io.openApp ?? ((dir: string) => createApp({ dataDir: dir })), dataDir);
+    app = openCore(io.openApp ?? ((dir: string) => createApp({ dataDir: dir, startPlugins: false })), dataDir);
     const output = command.run(app, args, { force: values.force, cwd });
     io.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
     return 0;

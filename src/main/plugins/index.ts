@@ -29,7 +29,7 @@
 // Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit.
 // Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
 // whatever source setConfigSource(fn) attaches.
-export { PluginService } from './plugin-service.ts';
+export { PluginService, readConfigSetting } from './plugin-service.ts';
 export type {
   ContributionStatus,
   PluginConfigSource,

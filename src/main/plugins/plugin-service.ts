@@ -483,7 +483,8 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
   };
 }
 
-function readConfigSetting(store: PluginStateStore, id: string): Record<string, unknown> {
+/** The JSON setting `plugin.<id>.config`: what a plugin reads as its config unless another source is set. */
+export function readConfigSetting(store: PluginStateStore, id: string): Record<string, unknown> {
   const raw = store.getSetting(`plugin.${id}.config`);
   if (!raw) return {};
   try {

@@ -16,6 +16,8 @@ type Args<M extends Method> = Parameters<PluginApi[M]>;
 type Result<M extends Method> = Awaited<ReturnType<PluginApi[M]>>;
 
 interface Pending {
+  deadline: number;
+  timeout(): Error;
   reject(error: Error): void;
 }
 
@@ -31,6 +33,8 @@ export class PluginConnection {
   readonly #remote: PluginApi;
   readonly #pending = new Set<Pending>();
   readonly #methods = new Map<Method, (...a: never[]) => Promise<unknown>>();
+  #sweep: ReturnType<typeof setInterval> | null = null;
+  #sweepEvery = Number.POSITIVE_INFINITY;
   readonly #deadListeners: ((error: Error, exit: PluginExit | null) => void)[] = [];
   #dead: Error | null = null;
   #exit: PluginExit | null = null;
@@ -128,32 +132,45 @@ export class PluginConnection {
 
   #track<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const pending: Pending = {
+        deadline: timeoutMs > 0 ? Date.now() + timeoutMs : Number.POSITIVE_INFINITY,
+        timeout: () => new AmberError('timeout', `The plugin '${this.pluginId}' did not answer ${what} within ${formatMs(timeoutMs)}.`),
         reject: (error) => {
-          if (timer) clearTimeout(timer);
           this.#pending.delete(pending);
           reject(error);
         },
       };
       this.#pending.add(pending);
-      if (timeoutMs > 0) {
-        timer = setTimeout(() => {
-          pending.reject(new AmberError('timeout', `The plugin '${this.pluginId}' did not answer ${what} within ${formatMs(timeoutMs)}.`));
-        }, timeoutMs);
-      }
+      if (timeoutMs > 0) this.#watch(timeoutMs);
       promise.then(
         (value) => {
-          if (!this.#pending.delete(pending)) return;
-          if (timer) clearTimeout(timer);
-          resolve(value);
+          if (this.#pending.delete(pending)) resolve(value);
         },
         (error: unknown) => {
-          if (!this.#pending.has(pending)) return;
-          pending.reject(error instanceof Error ? error : new Error(String(error)));
+          if (this.#pending.has(pending)) pending.reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     });
+  }
+
+  /**
+   * Timeouts are checked by one sweep per connection instead of a timer per call (calls are frequent and
+   * short; a timer each costs more than the rest of main's side of a call). A call fails between its
+   * timeout and a tenth of it later. The sweep stops when nothing is pending.
+   */
+  #watch(timeoutMs: number): void {
+    const every = Math.min(250, Math.max(5, Math.floor(timeoutMs / 10)));
+    if (this.#sweep && this.#sweepEvery <= every) return;
+    if (this.#sweep) clearInterval(this.#sweep);
+    this.#sweepEvery = every;
+    this.#sweep = setInterval(() => {
+      const now = Date.now();
+      for (const p of this.#pending) if (p.deadline <= now) p.reject(p.timeout());
+      if (this.#pending.size === 0 && this.#sweep) {
+        clearInterval(this.#sweep);
+        this.#sweep = null;
+      }
+    }, every);
   }
 
   #admit(): boolean {
@@ -179,6 +196,8 @@ export class PluginConnection {
     this.#dead = error;
     if (exit) this.#exit = exit;
     for (const p of this.#pending) p.reject(error);
+    if (this.#sweep) clearInterval(this.#sweep);
+    this.#sweep = null;
     for (const l of this.#deadListeners.splice(0)) l(error, exit);
   }
 }

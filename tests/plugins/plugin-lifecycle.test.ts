@@ -219,3 +219,20 @@ test('tick runs in the plugin on main\'s clock and its panel updates reach the r
   await h.service.setState('example', false);
   expect(h.service.ledger.labels('example')).toEqual([]);
 });
+
+test('a launcher that cannot start a process fails the plugin with the reason and the others still start', async () => {
+  h = createHarness([example()]);
+  await h.service.dispose();
+  const { PluginService } = await import('../../src/main/plugins/index.ts');
+  const service = new PluginService({
+    store: h.store,
+    dataDir: h.dir,
+    plugins: [example()],
+    launcher: () => {
+      throw new Error('spawn EAGAIN');
+    },
+  });
+  await service.start();
+  expect(service.get('example')).toMatchObject({ state: 'failed', reason: "The plugin's process could not be started: spawn EAGAIN" });
+  await service.dispose();
+});

@@ -13,7 +13,7 @@ import { PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
 import { createHostApi } from './plugin-host-api.ts';
-import type { PluginLauncher } from './plugin-launcher.ts';
+import type { PluginLauncher, PluginProcess } from './plugin-launcher.ts';
 import { PluginLedger } from './plugin-ledger.ts';
 import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
 
@@ -253,7 +253,13 @@ export class PluginService {
       return;
     }
     const sinks: StreamSinks = new Map();
-    const proc = this.#launcher({ pluginId: id });
+    let proc: PluginProcess;
+    try {
+      proc = this.#launcher({ pluginId: id });
+    } catch (e) {
+      this.#setState(rec, 'failed', `The plugin's process could not be started: ${errorMessage(e)}`);
+      return;
+    }
     const hostApi = createHostApi({
       pluginId: id,
       registries: this.registries,

@@ -220,7 +220,7 @@ test('tick runs in the plugin on main\'s clock and its panel updates reach the r
   expect(h.service.ledger.labels('example')).toEqual([]);
 });
 
-test('a launcher that cannot start a process fails the plugin with the reason and the others still start', async () => {
+test('a launcher that cannot start a process fails the plugin with the reason', async () => {
   h = createHarness([example()]);
   await h.service.dispose();
   const { PluginService } = await import('../../src/main/plugins/index.ts');

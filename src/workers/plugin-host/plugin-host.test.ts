@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
+import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
+import { MAX_LOGS_IN_FLIGHT, PluginHost } from './plugin-host.ts';
+
+// The plugin host in this process, against a recording HostApi: what main would receive, call by call.
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-plugin-host-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Recorder extends HostApi {
+  events: ProviderEvent[][];
+  logs: { level: LogLevel; message: string; dropped?: number }[];
+  /** When set, log calls wait here until the test answers them. */
+  heldLogs: (() => void)[] | null;
+}
+
+function recorder(): Recorder {
+  const r: Recorder = {
+    events: [],
+    logs: [],
+    heldLogs: null,
+    $getConfig: async () => ({ greeting: 'Hi' }),
+    $emit: async () => {},
+    $subscribe: async () => {},
+    $unsubscribe: async () => {},
+    $updateStatus: async () => {},
+    $updatePanel: async () => {},
+    $log: (level, message, dropped) => {
+      r.logs.push({ level, message, ...(dropped ? { dropped } : {}) });
+      const held = r.heldLogs;
+      return held ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
+    },
+    $providerEvent: async (_streamId, events) => {
+      r.events.push(events);
+    },
+  };
+  return r;
+}
+
+async function load(source: string, host: HostApi = recorder()): Promise<PluginHost> {
+  const entry = join(dir, `plugin-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(entry, source);
+  const plugin = new PluginHost(host);
+  const reply = await plugin.$handshake({ protocolVersion: 1, pluginId: 'p', entry, settings: {}, workspace: dir });
+  expect(reply).toMatchObject({ ok: true });
+  return plugin;
+}
+
+const model = { id: 'm', contextWindow: 1, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+
+test('declarations reach main as data, in order, with declines passed through', async () => {
+  const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'tool', name: 't', description: '', parameters: {}, readOnly: true, execute: () => 'x' },
+      { kind: 'tool', key: 'gated', declined: 'off' },
+      { kind: 'command', path: ['a', 'b'], help: 'h', run: (args) => args.join('+') },
+    ]; } };`);
+  const init = await plugin.$initialize();
+  expect(init).toEqual({
+    initialized: true,
+    capabilities: [
+      { kind: 'tool', name: 't', description: '', parameters: {}, readOnly: true },
+      { kind: 'tool', key: 'gated', declined: 'off' },
+      { kind: 'command', path: ['a', 'b'], help: 'h' },
+    ],
+  });
+  expect(await plugin.$executeTool('c1', 't', {})).toEqual({ content: [{ type: 'text', text: 'x' }], isError: false });
+  expect(await plugin.$runCommand(['a', 'b'], ['1', '2'])).toEqual({ output: '1+2', isError: false });
+  expect(await plugin.$executeTool('c2', 'missing', {})).toMatchObject({ isError: true });
+});
+
+test('a module that is not an SDK plugin, or speaks another protocol, answers ok:false', async () => {
+  const entry = join(dir, 'not.mjs');
+  writeFileSync(entry, 'export default { protocolVersion: 1 };');
+  expect(await new PluginHost(recorder()).$handshake({ protocolVersion: 1, pluginId: 'p', entry, settings: {}, workspace: dir })).toMatchObject({ ok: false });
+  expect(await new PluginHost(recorder()).$handshake({ protocolVersion: 2, pluginId: 'p', entry, settings: {}, workspace: dir })).toMatchObject({ ok: false, reason: expect.stringMatching(/protocol 2/) });
+});
+
+test('a stream that ends without a result gets one error event, and every event is sent before the call answers', async () => {
+  const host = recorder();
+  const plugin = await load(
+    `export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+      capabilities() { return [{ kind: 'provider', id: 'p', flavor: 'x', models: [],
+        async *stream() { for (let i = 0; i < 600; i++) yield { type: 'text_delta', delta: String(i) }; } }]; } };`,
+    host,
+  );
+  await plugin.$initialize();
+  await plugin.$streamProvider('s1', 'p', { model, systemPrompt: '', messages: [], tools: [] });
+  const all = host.events.flat();
+  expect(all).toHaveLength(601);
+  expect(all.slice(0, 3).map((e) => (e.type === 'text_delta' ? e.delta : e.type))).toEqual(['0', '1', '2']);
+  expect(all.at(-1)).toMatchObject({ type: 'error', kind: 'bad_stream', message: { stopReason: 'error' } });
+  // Batched: far fewer calls than events.
+  expect(host.events.length).toBeLessThan(10);
+});
+
+test('a provider that throws ends its stream with one error event', async () => {
+  const host = recorder();
+  const plugin = await load(
+    `export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+      capabilities() { return [{ kind: 'provider', id: 'p', flavor: 'x', models: [],
+        async *stream() { yield { type: 'start' }; throw new Error('socket hang up'); } }]; } };`,
+    host,
+  );
+  await plugin.$initialize();
+  await plugin.$streamProvider('s1', 'p', { model, systemPrompt: '', messages: [], tools: [] });
+  expect(host.events.flat()).toEqual([{ type: 'start' }, expect.objectContaining({ type: 'error', message: expect.objectContaining({ errorMessage: "The provider 'p' failed: socket hang up" }) })]);
+});
+
+test('log lines beyond the in-flight bound are dropped and the count rides on the next line', async () => {
+  const host = recorder();
+  host.heldLogs = [];
+  const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };`, host);
+  for (let i = 0; i < MAX_LOGS_IN_FLIGHT + 10; i++) plugin.log('info', `line ${i}`);
+  expect(host.logs).toHaveLength(MAX_LOGS_IN_FLIGHT);
+  const held = host.heldLogs;
+  host.heldLogs = null;
+  for (const answer of held) answer();
+  await Promise.resolve();
+  await new Promise((r) => setImmediate(r));
+  plugin.log('warn', 'after');
+  expect(host.logs.at(-1)).toEqual({ level: 'warn', message: 'after', dropped: 10 });
+});
+
+test('initialize returning false or throwing is reported, never thrown', async () => {
+  const no = await load(`export default { protocolVersion: 1, initialize() { return false; }, shutdown() {}, capabilities() { return []; } };`);
+  expect(await no.$initialize()).toEqual({ initialized: false, reason: 'The plugin declined to start: initialize() returned false.' });
+  const boom = await load(`export default { protocolVersion: 1, initialize() { throw new Error('no key'); }, shutdown() {}, capabilities() { return []; } };`);
+  expect(await boom.$initialize()).toEqual({ initialized: false, reason: 'initialize() threw: no key' });
+});

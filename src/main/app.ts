@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, type ToolSource } from './agent/index.ts';
 import { ApprovalBroker } from './api/approval-broker.ts';
@@ -15,7 +15,9 @@ export interface AppOptions {
   tools?: ToolSource;
   /** The model of a session whose branch names none, when setup chose none. */
   defaultModel?: ModelRef | null;
-  /** Absolute workspace root of a session (tool paths are confined to it). */
+  /** The folder the agent works in: tools are confined to it. Default: AMBER_WORKSPACE, else the working directory. */
+  workspace?: string;
+  /** Absolute workspace root of a session (tool paths are confined to it). Default: the session's cwd, else `workspace`. */
   workspaceRoot?: (sessionId: string) => string;
   /** How plugin processes start: Electron's utilityProcess in the desktop shell, else a forked Node child. */
   launchPlugin?: PluginLauncher;
@@ -50,9 +52,12 @@ export function createApp(options: AppOptions): App {
   const approvals = new ApprovalBroker();
   const providers = new ProviderAccounts(sessions, options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json')));
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
+  const workspace = resolve(options.workspace ?? process.env.AMBER_WORKSPACE ?? process.cwd());
+  const workspaceRoot = options.workspaceRoot ?? ((sessionId: string) => sessions.get(sessionId).cwd ?? workspace);
   const plugins = new PluginService({
     store: sessions,
     dataDir: options.dataDir,
+    workspace,
     ...(options.launchPlugin ? { launcher: options.launchPlugin } : {}),
     // Read live at every plugin config read: the stored config, a data folder of the plugin's own, and for
     // provider plugins the accounts set up in Settings with their keys (sent only to that plugin's process).
@@ -64,15 +69,14 @@ export function createApp(options: AppOptions): App {
   });
   // Starting never throws: a plugin that fails to start is Failed with its reason in plugins.list().
   if (options.startPlugins !== false) void plugins.start().catch(() => {});
-  const workspaceRoot = options.workspaceRoot;
   const agent = new AgentService({
     store: sessions,
     resolveProvider: options.resolveProvider ?? pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances),
     tools: options.tools ?? pluginToolSource(plugins.registries.tools),
-    promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaceRoot?.(sessionId) ?? sessions.get(sessionId).cwd ?? process.env.AMBER_WORKSPACE ?? process.cwd()),
+    promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, workspaceRoot),
     approver: approvals.ask,
+    workspaceRoot,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
-    ...(workspaceRoot ? { workspaceRoot } : {}),
   });
   const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(AGENT_EVENT_TOPIC, event));
   return {

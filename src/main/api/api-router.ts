@@ -141,22 +141,22 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     },
     'chat.send': ({ sessionId, text, parentId }) => {
       assertIdle(sessionId, 'send another message');
-      const options = startOptions(sessionId, parentId);
+      const runOptions = startOptions(sessionId, parentId);
       if (parentId !== undefined) {
         // Editing an earlier message: the new one forks where the old one hung.
         store.branch(sessionId, parentId);
         emit('session.branched', { sessionId, leafId: parentId });
       }
-      return { runId: agent.start(sessionId, text, options).runId };
+      return { runId: agent.start(sessionId, text, runOptions).runId };
     },
     'chat.regenerate': ({ sessionId, entryId }) => {
       assertIdle(sessionId, 'regenerate');
       const entry = store.entry(sessionId, entryId);
       if (entry.type !== 'message' || entry.message.role !== 'assistant') throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
-      const options = startOptions(sessionId, entry.parentId);
+      const runOptions = startOptions(sessionId, entry.parentId);
       store.branch(sessionId, entry.parentId);
       emit('session.branched', { sessionId, leafId: entry.parentId });
-      return { runId: agent.start(sessionId, null, options).runId };
+      return { runId: agent.start(sessionId, null, runOptions).runId };
     },
     'chat.abort': ({ sessionId }) => ({ aborted: agent.abort(sessionId) }),
     'chat.steer': ({ sessionId, text }) => {
@@ -174,8 +174,8 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     },
     'providers.presets': () => providerPresets(app, probe),
     'providers.test': ({ baseUrl, apiKey, dialect }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}) }),
-    'providers.save': ({ providerId, baseUrl, apiKey, model, flavor }) => {
-      saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
+    'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
+      await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
       return { ok: true as const };
     },
   };

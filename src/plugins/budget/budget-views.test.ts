@@ -6,9 +6,10 @@ const now = new Date(2026, 10, 30, 15);
 const day = { id: 'day-usd', period: 'day' as const, unit: 'usd' as const, limit: 5 };
 const month = { id: 'month-tokens', period: 'month' as const, unit: 'tokens' as const, limit: 1_000_000 };
 
+const input = (spentDay: number) => ({ statuses: [budgetStatus(day, spentDay), budgetStatus(month, 500_000)], now, sessionId: null, notes: [] });
+
 describe('budget views', () => {
   it('the status bar shows the budget closest to its limit, marked when it warns or blocks', () => {
-    const input = (spentDay: number) => ({ statuses: [budgetStatus(day, spentDay), budgetStatus(month, 500_000)], now, sessionId: null, notes: [] });
     expect(budgetSegment(input(1)).text).toBe('Month 50% of tokens');
     expect(budgetSegment(input(4.5)).text).toBe('⚠ Day $4.50/$5.00');
     expect(budgetSegment(input(6)).text).toBe('⛔ Day $6.00/$5.00');

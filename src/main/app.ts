@@ -43,8 +43,10 @@ export interface App {
   dispose(): Promise<void>;
 }
 
-/** Topic on which plugins hear every agent event (budget counts spend, metrics counts tokens). */
+/** Topic on which plugins hear the agent's events (budget counts spend, metrics counts tokens)… */
 export const AGENT_EVENT_TOPIC = 'agent.event';
+/** …except streaming deltas, which come on their own topic so a plugin that wants none is never flooded. */
+export const AGENT_DELTA_TOPIC = 'agent.delta';
 
 /** The composition root: both shells (Electron and headless) and the CLI build the core here. */
 export function createApp(options: AppOptions): App {
@@ -78,7 +80,7 @@ export function createApp(options: AppOptions): App {
     workspaceRoot,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
-  const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(AGENT_EVENT_TOPIC, event));
+  const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
   return {
     dataDir: options.dataDir,
     sessions,

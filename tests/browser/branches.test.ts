@@ -25,7 +25,7 @@ function seedForked(shell: HeadlessShell) {
   return { sessionId: s.id, u1: u1!, a1a: a1a!, a1b: a1b!, u2a: u2a!, a2a: a2a!, u2b: u2b!, a2b: a2b! };
 }
 
-const messageText = (amber: Amber) => amber.page.locator('[data-testid=message]').allTextContents();
+const messageText = (app: Amber) => app.page.locator('[data-testid=message]').allTextContents();
 
 test('switching between versions of a message, and reload keeps the branch', async () => {
   let ids!: ReturnType<typeof seedForked>;

@@ -4,8 +4,11 @@ import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { TreeView } from '../branches/index.ts';
 import { ApprovalDialog, ChatView, type ComposerHandle } from '../chat/index.ts';
+import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
+import { PanelsView } from '../panels/index.ts';
 import { SessionSidebar, type SidebarHandle, sessionTitle, useSessions } from '../sessions/index.ts';
-import { FirstRun } from '../settings/index.ts';
+import { FirstRun, SettingsView } from '../settings/index.ts';
+import { StatusBar } from '../status/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { applyTheme, loadTheme, type ThemeChoice } from '../ui/theme.ts';
 import { useToasts } from '../ui/Toasts.tsx';
@@ -20,6 +23,10 @@ export function App() {
   const [bootError, setBootError] = useState<string | null>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [treeOpen, setTreeOpen] = useState(false);
+  // The side column shows the tree or the panels; settings cover the chat column.
+  const [panelsOpen, setPanelsOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [setupOpen, setSetupOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(loadTheme);
   const [resolvedTheme, setResolvedTheme] = useState<'light' | 'dark'>('light');
   const [connected, setConnected] = useState(true);
@@ -27,6 +34,7 @@ export function App() {
   const { sessions, query, setQuery, loading } = useSessions();
   const sidebar = useRef<SidebarHandle>(null);
   const composer = useRef<ComposerHandle>(null);
+  const setPaletteOpen = useRef<(open: boolean) => void>(() => {});
 
   useEffect(() => setResolvedTheme(applyTheme(theme)), [theme]);
   useEffect(() => api.onConnectionChange(setConnected), [api]);
@@ -114,7 +122,16 @@ export function App() {
   useShortcuts({
     'mod+n': () => void newChat(),
     'mod+k': () => sidebar.current?.focusSearch(),
-    'mod+shift+t': () => setTreeOpen((v) => !v),
+    'mod+shift+t': () => {
+      setPanelsOpen(false);
+      setTreeOpen((v) => !v);
+    },
+    'mod+shift+b': () => {
+      setTreeOpen(false);
+      setPanelsOpen((v) => !v);
+    },
+    'mod+shift+p': () => setPaletteOpen.current(true),
+    'mod+,': () => setSettingsOpen((v) => !v),
     'mod+shift+l': () => setTheme((t) => (resolvedTheme === 'dark' || (t === 'dark') ? 'light' : 'dark')),
     'mod+l': () => composer.current?.focus(),
   });
@@ -132,11 +149,15 @@ export function App() {
   }
   if (!boot) return <div className="booting" aria-busy="true" />;
 
-  if (!boot.providerConfigured && !setupSkipped) {
+  if ((!boot.providerConfigured && !setupSkipped) || setupOpen) {
     return (
       <FirstRun
-        onDone={() => setBoot({ ...boot, providerConfigured: true })}
+        onDone={() => {
+          setSetupOpen(false);
+          setBoot({ ...boot, providerConfigured: true });
+        }}
         onSkip={() => {
+          if (setupOpen) return setSetupOpen(false);
           localStorage.setItem(SKIP_SETUP_KEY, '1');
           setSetupSkipped(true);
         }}
@@ -145,56 +166,90 @@ export function App() {
   }
 
   return (
-    <div className={`layout${treeOpen ? ' with-tree' : ''}`}>
-      <SessionSidebar
-        ref={sidebar}
-        sessions={sessions}
-        query={query}
-        loading={loading}
-        activeId={activeId}
-        onQuery={setQuery}
-        onSelect={select}
-        onNew={() => void newChat()}
-        onRename={rename}
-        onDelete={(id) => void remove(id)}
-      />
-      <main className="main">
-        <header className="topbar">
-          <div className="topbar-title" data-testid="session-title">
-            {active ? sessionTitle(active) : 'Amber'}
-          </div>
-          {!connected && (
-            <span className="chip chip-error" role="status">
-              Reconnecting…
-            </span>
-          )}
-          <span className="spacer" />
-          {!boot.providerConfigured && (
-            <button type="button" className="btn btn-ghost btn-small" onClick={() => {
-              localStorage.removeItem(SKIP_SETUP_KEY);
-              setSetupSkipped(false);
-            }}>
-              <Icon name="settings" size={14} /> Set up a model
+    <CommandsProvider sessionId={activeId} onOpenSession={select}>
+      <PaletteOpener setter={setPaletteOpen} />
+      <div className={`layout${treeOpen || panelsOpen ? ' with-tree' : ''}`}>
+        <SessionSidebar
+          ref={sidebar}
+          sessions={sessions}
+          query={query}
+          loading={loading}
+          activeId={activeId}
+          onQuery={setQuery}
+          onSelect={select}
+          onNew={() => void newChat()}
+          onRename={rename}
+          onDelete={(id) => void remove(id)}
+        />
+        <main className="main">
+          <header className="topbar">
+            <div className="topbar-title" data-testid="session-title">
+              {active ? sessionTitle(active) : 'Amber'}
+            </div>
+            {!connected && (
+              <span className="chip chip-error" role="status">
+                Reconnecting…
+              </span>
+            )}
+            <span className="spacer" />
+            {!boot.providerConfigured && (
+              <button type="button" className="btn btn-ghost btn-small" onClick={() => {
+                localStorage.removeItem(SKIP_SETUP_KEY);
+                setSetupSkipped(false);
+              }}>
+                <Icon name="settings" size={14} /> Set up a model
+              </button>
+            )}
+            <button type="button" className="icon-btn" aria-label="Commands" title="Commands (Ctrl+Shift+P)" onClick={() => setPaletteOpen.current(true)} data-testid="open-palette">
+              <Icon name="command" />
             </button>
-          )}
-          <button type="button" className={`icon-btn${treeOpen ? ' is-on' : ''}`} aria-label="Conversation tree" title="Tree (Ctrl+Shift+T)" disabled={!active} onClick={() => setTreeOpen((v) => !v)} data-testid="toggle-tree">
-            <Icon name="branch" />
-          </button>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label={resolvedTheme === 'dark' ? 'Light theme' : 'Dark theme'}
-            title="Theme (Ctrl+Shift+L)"
-            onClick={() => setTheme(resolvedTheme === 'dark' ? 'light' : 'dark')}
-            data-testid="toggle-theme"
-          >
-            <Icon name={resolvedTheme === 'dark' ? 'sun' : 'moon'} />
-          </button>
-        </header>
-        <ChatView key={activeId ?? 'none'} session={active} agentAvailable={boot.agentAvailable && boot.providerConfigured} composerRef={composer} onNewChat={() => void newChat()} />
-      </main>
-      {treeOpen && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setTreeOpen(false)} />}
-      <ApprovalDialog />
-    </div>
+            <button
+              type="button"
+              className={`icon-btn${panelsOpen ? ' is-on' : ''}`}
+              aria-label="Panels"
+              title="Wallets, allowances and plugin panels (Ctrl+Shift+B)"
+              onClick={() => {
+                setTreeOpen(false);
+                setPanelsOpen((v) => !v);
+              }}
+              data-testid="toggle-panels"
+            >
+              <Icon name="panel" />
+            </button>
+            <button type="button" className={`icon-btn${treeOpen ? ' is-on' : ''}`} aria-label="Conversation tree" title="Tree (Ctrl+Shift+T)" disabled={!active} onClick={() => { setPanelsOpen(false); setTreeOpen((v) => !v); }} data-testid="toggle-tree">
+              <Icon name="branch" />
+            </button>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={resolvedTheme === 'dark' ? 'Light theme' : 'Dark theme'}
+              title="Theme (Ctrl+Shift+L)"
+              onClick={() => setTheme(resolvedTheme === 'dark' ? 'light' : 'dark')}
+              data-testid="toggle-theme"
+            >
+              <Icon name={resolvedTheme === 'dark' ? 'sun' : 'moon'} />
+            </button>
+            <button type="button" className={`icon-btn${settingsOpen ? ' is-on' : ''}`} aria-label="Settings" title="Settings (Ctrl+,)" onClick={() => setSettingsOpen((v) => !v)} data-testid="open-settings">
+              <Icon name="settings" />
+            </button>
+          </header>
+          <ChatView key={activeId ?? 'none'} session={active} agentAvailable={boot.agentAvailable && boot.providerConfigured} composerRef={composer} onNewChat={() => void newChat()} />
+          <StatusBar sessionId={activeId} />
+          {settingsOpen && <SettingsView sessionId={activeId} onSetupProvider={() => setSetupOpen(true)} onClose={() => setSettingsOpen(false)} />}
+        </main>
+        {panelsOpen ? <PanelsView onClose={() => setPanelsOpen(false)} /> : treeOpen && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setTreeOpen(false)} />}
+        <ApprovalDialog />
+      </div>
+      <CommandPalette />
+    </CommandsProvider>
   );
+}
+
+/** Lets the app's shortcuts and top bar open the palette that lives inside the commands provider. */
+function PaletteOpener({ setter }: { setter: React.RefObject<(open: boolean) => void> }) {
+  const commands = useCommands();
+  useEffect(() => {
+    setter.current = (open) => commands?.setPaletteOpen(open);
+  }, [commands, setter]);
+  return null;
 }

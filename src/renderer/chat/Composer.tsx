@@ -1,4 +1,5 @@
-import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { CommandCompletions, useCommands, useSlashCompletion } from '../commands/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 interface Props {
@@ -20,16 +21,34 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
+  // Slash commands: completed as they are typed, run on Enter (their result goes to the status line).
+  const commands = useCommands();
+  const slash = useSlashCompletion(text, setText, commands !== null && !running);
+  useEffect(
+    () =>
+      commands?.attachComposer((inserted) => {
+        setText(inserted);
+        area.current?.focus();
+      }),
+    [commands],
+  );
 
   const submit = async (mode: 'send' | 'steer' | 'followUp') => {
     const value = text.trim();
     if (!value || disabled) return;
+    if (mode === 'send' && slash.isCommand && commands) {
+      if ((await commands.run(value)).kind !== 'error') setText('');
+      return;
+    }
     const ok = await (mode === 'send' ? onSend(value) : mode === 'steer' ? onSteer(value) : onFollowUp(value));
     if (ok) setText('');
   };
 
   return (
     <div className="composer">
+      <div className="slash-anchor">
+        <CommandCompletions completion={slash} />
+      </div>
       <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
         <textarea
           ref={area}
@@ -41,6 +60,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
+            if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void submit(running ? (e.altKey ? 'followUp' : 'steer') : 'send');

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { PanelView } from '../../shared/api/index.ts';
+import { useApi } from '../api/index.ts';
+import { useToasts } from '../ui/Toasts.tsx';
+
+/** A panel a plugin contributes, drawn from its view model; its buttons run the plugin's actions. */
+export function PluginPanel({ panel }: { panel: PanelView }) {
+  const api = useApi();
+  const toasts = useToasts();
+  const [busy, setBusy] = useState<string | null>(null);
+  const act = async (actionId: string, label: string) => {
+    setBusy(actionId);
+    try {
+      await api.call('panels.action', { panelId: panel.id, actionId });
+    } catch (e) {
+      toasts.error(`${label} failed`, e);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section className="side-card" data-testid="plugin-panel" data-id={panel.id} data-plugin={panel.pluginId}>
+      <header className="side-card-head">
+        <h3>{panel.title}</h3>
+        <span className="chip">{panel.pluginId}</span>
+      </header>
+      {panel.sections.map((section, i) => (
+        <div key={i} className="panel-section">
+          {section.title && <h4>{section.title}</h4>}
+          {section.rows.map((row, j) => {
+            if (row.type === 'text') return <p key={j} className="panel-text">{row.text}</p>;
+            if (row.type === 'keyValue')
+              return (
+                <div key={j} className="panel-kv">
+                  <span className="muted">{row.key}</span>
+                  <span>{row.value}</span>
+                </div>
+              );
+            const share = Math.max(0, Math.min(1, row.value / row.max));
+            return (
+              <div key={j} className="panel-progress">
+                <div className="panel-kv">
+                  <span className="muted">{row.label}</span>
+                  <span>
+                    {row.value} / {row.max}
+                  </span>
+                </div>
+                <div className={`bar bar-${share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok'}`} role="progressbar" aria-valuemin={0} aria-valuemax={row.max} aria-valuenow={row.value} aria-label={row.label}>
+                  <span style={{ width: `${share * 100}%` }} />
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      ))}
+      {panel.actions.length > 0 && (
+        <div className="panel-actions">
+          {panel.actions.map((a) => (
+            <button key={a.id} type="button" className="btn btn-small" disabled={busy !== null} onClick={() => void act(a.id, a.label)} data-testid="panel-action">
+              {busy === a.id && <span className="spinner" />}
+              {a.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

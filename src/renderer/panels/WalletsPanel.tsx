@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import type { WalletView } from '../../shared/api/index.ts';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useToasts } from '../ui/Toasts.tsx';
+import { useWallets } from './use-panels-data.ts';
+
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+function refreshedText(at: number | null): string {
+  if (at === null) return 'not refreshed yet';
+  const d = new Date(at);
+  return `refreshed ${d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`;
+}
+
+/** Each provider account's balance, when it was last refreshed, a refresh button, and a warning under the threshold. */
+export function WalletsPanel() {
+  const api = useApi();
+  const toasts = useToasts();
+  const [listing, setListing] = useWallets();
+  const [busy, setBusy] = useState<Set<string>>(new Set());
+  const [draft, setDraft] = useState<string | null>(null);
+  const threshold = listing.threshold;
+
+  const refresh = async (w: WalletView) => {
+    setBusy((b) => new Set(b).add(w.id));
+    try {
+      await api.call('wallets.refresh', { id: w.id });
+    } catch (e) {
+      toasts.error(`Could not refresh ${w.provider}`, e);
+    } finally {
+      setBusy((b) => {
+        const next = new Set(b);
+        next.delete(w.id);
+        return next;
+      });
+    }
+  };
+
+  const saveThreshold = async () => {
+    if (draft === null) return;
+    const value = draft.trim() === '' ? null : Number(draft);
+    setDraft(null);
+    if (value !== null && (!Number.isFinite(value) || value < 0)) {
+      toasts.push({ kind: 'error', title: 'The warning threshold must be a number of 0 or more' });
+      return;
+    }
+    try {
+      setListing(await api.call('wallets.setThreshold', { threshold: value }));
+    } catch (e) {
+      toasts.error('Could not save the threshold', e);
+    }
+  };
+
+  return (
+    <section className="side-card" data-testid="wallets-panel" aria-labelledby="wallets-title">
+      <header className="side-card-head">
+        <h3 id="wallets-title">Wallets</h3>
+        <label className="threshold">
+          <span>Warn below</span>
+          <input
+            inputMode="decimal"
+            aria-label="Warn when a balance is below"
+            data-testid="wallet-threshold"
+            placeholder="—"
+            value={draft ?? (threshold === null ? '' : String(threshold))}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={() => void saveThreshold()}
+            onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+          />
+        </label>
+      </header>
+      {listing.wallets.length === 0 && <p className="side-empty">No wallet: a plugin such as Wallet shows provider balances here.</p>}
+      {listing.wallets.map((w) => {
+        const low = threshold !== null && w.balance < threshold;
+        return (
+          <div key={w.id} className={`wallet${low ? ' is-low' : ''}`} data-testid="wallet" data-id={w.id}>
+            <div className="wallet-line">
+              <span className="wallet-name">{w.provider}</span>
+              <span className="wallet-balance">{formatMoney(w.balance, w.currency)}</span>
+              <button type="button" className="icon-btn" aria-label={`Refresh ${w.provider}`} title="Refresh" disabled={busy.has(w.id)} onClick={() => void refresh(w)} data-testid="wallet-refresh">
+                {busy.has(w.id) ? <span className="spinner" /> : <Icon name="refresh" size={14} />}
+              </button>
+            </div>
+            <div className="wallet-meta">
+              <span>{w.currency}</span>
+              <span>·</span>
+              <span data-testid="wallet-refreshed">{refreshedText(w.refreshedAt)}</span>
+            </div>
+            {low && (
+              <div className="side-warning" role="status" data-testid="wallet-warning">
+                <Icon name="alert" size={13} /> Below your warning of {formatMoney(threshold, w.currency)}.
+              </div>
+            )}
+            {w.error && (
+              <div className="side-error" role="status">
+                <Icon name="alert" size={13} /> {w.error}
+              </div>
+            )}
+          </div>
+        );
+      })}
+    </section>
+  );
+}

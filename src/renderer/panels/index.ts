@@ -1,0 +1,4 @@
+export { PanelsView } from './PanelsView.tsx';
+export { WalletsPanel, formatMoney } from './WalletsPanel.tsx';
+export { AllowancesPanel } from './AllowancesPanel.tsx';
+export { PluginPanel } from './PluginPanel.tsx';

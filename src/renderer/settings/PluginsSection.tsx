@@ -1,0 +1,211 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { PluginListing, PluginView } from '../../shared/api/index.ts';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useToasts } from '../ui/Toasts.tsx';
+
+const CATEGORY_TITLES: Record<string, string> = {
+  provider: 'Model providers',
+  observability: 'Observability',
+  tools: 'Tools',
+  ui: 'Interface',
+  memory: 'Memory',
+  search: 'Search',
+  other: 'Other',
+};
+const CATEGORY_ORDER = Object.keys(CATEGORY_TITLES);
+
+const STATE_LABELS: Record<PluginView['state'], string> = {
+  registered: 'Registered',
+  activating: 'Starting…',
+  active: 'Active',
+  failed: 'Failed',
+  incompatible: 'Incompatible',
+  deactivated: 'Deactivated',
+};
+
+const KIND_LABELS: Record<string, string> = {
+  tool: 'tool',
+  promptBlock: 'prompt',
+  statusSegment: 'status',
+  panel: 'panel',
+  provider: 'provider',
+  wallet: 'wallet',
+  allowance: 'allowance',
+  command: 'command',
+};
+
+function rank(category: string): number {
+  const i = CATEGORY_ORDER.indexOf(category);
+  return i === -1 ? CATEGORY_ORDER.length : i;
+}
+
+/** Known categories in a fixed order; any other category under its own heading, after them. */
+export function groupByCategory(plugins: PluginView[]): { category: string; title: string; plugins: PluginView[] }[] {
+  const groups = new Map<string, PluginView[]>();
+  for (const p of plugins) groups.set(p.category, [...(groups.get(p.category) ?? []), p]);
+  return [...groups]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([category, list]) => ({ category, title: CATEGORY_TITLES[category] ?? category.charAt(0).toUpperCase() + category.slice(1), plugins: list.sort((x, y) => x.name.localeCompare(y.name)) }));
+}
+
+function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void }) {
+  const installed = plugin.contributions.filter((c) => c.status === 'installed');
+  const declined = plugin.contributions.filter((c) => c.status === 'declined');
+  return (
+    <div className={`plugin-row state-${plugin.state}`} data-testid="plugin-row" data-id={plugin.id} data-state={plugin.state}>
+      <div className="plugin-main">
+        <div className="plugin-title">
+          <strong>{plugin.name}</strong>
+          <span className="plugin-version">v{plugin.version}</span>
+          {plugin.source === 'user' && <span className="chip">user</span>}
+          <span className={`plugin-state state-${plugin.state}`} data-testid="plugin-state">
+            {pending ? <span className="spinner" /> : null}
+            {STATE_LABELS[plugin.state]}
+          </span>
+        </div>
+        {plugin.description && <p className="plugin-desc">{plugin.description}</p>}
+        {plugin.reason && (
+          <p className="plugin-reason" data-testid="plugin-reason">
+            <Icon name="alert" size={13} /> {plugin.reason}
+          </p>
+        )}
+        {(installed.length > 0 || declined.length > 0) && (
+          <div className="plugin-contribs" data-testid="plugin-contributions">
+            {installed.map((c) => (
+              <span key={`${c.kind}:${c.key}`} className="contrib" title={`${c.kind} ${c.key}`}>
+                <em>{KIND_LABELS[c.kind] ?? c.kind}</em> {c.key}
+              </span>
+            ))}
+            {declined.map((c) => (
+              <span key={`${c.kind}:${c.key}`} className="contrib is-declined" title={c.reason ?? 'declined'}>
+                <em>{KIND_LABELS[c.kind] ?? c.kind}</em> {c.key} — {c.reason ?? 'declined'}
+              </span>
+            ))}
+          </div>
+        )}
+      </div>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={plugin.enabled}
+        aria-label={`${plugin.enabled ? 'Turn off' : 'Turn on'} ${plugin.name}`}
+        className={`switch${plugin.enabled ? ' is-on' : ''}`}
+        disabled={pending}
+        onClick={() => onToggle(!plugin.enabled)}
+        data-testid="plugin-toggle"
+      >
+        <span />
+      </button>
+    </div>
+  );
+}
+
+/** The plugins, grouped by category, with live on/off switches, and the user plugin folder. */
+export function PluginsSection() {
+  const api = useApi();
+  const toasts = useToasts();
+  const [listing, setListing] = useState<PluginListing | null>(null);
+  const [pending, setPending] = useState<Set<string>>(new Set());
+  const [folderNote, setFolderNote] = useState<string | null>(null);
+  const [rescanning, setRescanning] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      api.call('plugins.list', {}).then(
+        (l) => live && setListing(l),
+        (e: unknown) => toasts.error('Could not list the plugins', e),
+      );
+    void load();
+    const off = api.on('plugins.changed', (p) =>
+      setListing((l) => (l ? { ...l, plugins: l.plugins.some((x) => x.id === p.id) ? l.plugins.map((x) => (x.id === p.id ? p : x)) : [...l.plugins, p] } : l)),
+    );
+    const offReconnect = api.onConnectionChange((connected) => connected && void load());
+    return () => {
+      live = false;
+      off();
+      offReconnect();
+    };
+  }, [api, toasts]);
+
+  const groups = useMemo(() => groupByCategory(listing?.plugins ?? []), [listing]);
+
+  const toggle = async (plugin: PluginView, on: boolean) => {
+    setPending((s) => new Set(s).add(plugin.id));
+    try {
+      const next = await api.call('plugins.setState', { id: plugin.id, enabled: on });
+      setListing((l) => (l ? { ...l, plugins: l.plugins.map((x) => (x.id === next.id ? next : x)) } : l));
+      if (on && next.state !== 'active') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
+    } catch (e) {
+      toasts.error(`Could not turn ${plugin.name} ${on ? 'on' : 'off'}`, e);
+    } finally {
+      setPending((s) => {
+        const n = new Set(s);
+        n.delete(plugin.id);
+        return n;
+      });
+    }
+  };
+
+  const openFolder = async () => {
+    try {
+      const r = await api.call('plugins.openFolder', {});
+      setFolderNote(r.opened ? null : `Open this folder in your file manager (the browser cannot): ${r.folder}`);
+    } catch (e) {
+      toasts.error('Could not open the plugin folder', e);
+    }
+  };
+
+  const rescan = async () => {
+    setRescanning(true);
+    try {
+      const before = new Set(listing?.plugins.map((p) => p.id));
+      const next = await api.call('plugins.rescan', {});
+      setListing(next);
+      const added = next.plugins.filter((p) => !before.has(p.id));
+      toasts.push({ kind: 'info', title: added.length ? `Found ${added.map((p) => p.name).join(', ')}` : 'No new plugins found' });
+    } catch (e) {
+      toasts.error('Could not look for plugins', e);
+    } finally {
+      setRescanning(false);
+    }
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby="settings-plugins" data-testid="settings-plugins">
+      <h2 id="settings-plugins">Plugins</h2>
+      <p className="muted settings-lead">Each plugin runs in its own process. Switching one off removes everything it adds at once — no restart.</p>
+      {!listing && <div className="skeleton" />}
+      {groups.map((g) => (
+        <div key={g.category} className="plugin-group" data-testid="plugin-group" data-category={g.category}>
+          <h3>{g.title}</h3>
+          <div className="plugin-list">
+            {g.plugins.map((p) => (
+              <PluginRow key={p.id} plugin={p} pending={pending.has(p.id)} onToggle={(on) => void toggle(p, on)} />
+            ))}
+          </div>
+        </div>
+      ))}
+      <div className="plugin-group">
+        <h3>Your plugins</h3>
+        <div className="folder-row">
+          <code className="folder-path" data-testid="plugin-folder">{listing?.folder ?? '…'}</code>
+          <button type="button" className="btn btn-small" onClick={() => void openFolder()} data-testid="open-plugin-folder">
+            Open folder
+          </button>
+          <button type="button" className="btn btn-small" disabled={rescanning} onClick={() => void rescan()} data-testid="rescan-plugins">
+            {rescanning ? <span className="spinner" /> : <Icon name="refresh" size={13} />} Rescan
+          </button>
+        </div>
+        {folderNote && <p className="muted small">{folderNote}</p>}
+        <p className="hint">Put each plugin in a folder named after its id, with its manifest.json and built entry; then Rescan. New plugins start off.</p>
+        {listing?.problems.map((p) => (
+          <p key={p.dir} className="plugin-reason" data-testid="plugin-problem">
+            <Icon name="alert" size={13} /> {p.reason}
+          </p>
+        ))}
+      </div>
+    </section>
+  );
+}

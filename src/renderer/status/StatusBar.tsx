@@ -1,0 +1,35 @@
+import { useCommands } from '../commands/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useStatusBar } from './use-status-bar.ts';
+import './status.css';
+
+/**
+ * The bar under the chat: the last command's result on the left, then the segments from the core and the
+ * plugins in priority order. Plugin code never runs here: segments are data.
+ */
+export function StatusBar({ sessionId }: { sessionId: string | null }) {
+  const segments = useStatusBar(sessionId);
+  const commands = useCommands();
+  const message = commands?.message ?? null;
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      {message && (
+        <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
+          <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
+          <span className="status-message-text">{message.text}</span>
+          <button type="button" className="icon-btn status-dismiss" aria-label="Dismiss" onClick={() => commands?.dismissMessage()}>
+            <Icon name="x" size={12} />
+          </button>
+        </div>
+      )}
+      <span className="spacer" />
+      <div className="status-segments">
+        {segments.map((s) => (
+          <span key={`${s.source}:${s.id}`} className={`status-seg tone-${s.tone}${s.source === 'core' ? ' is-core' : ''}`} title={s.tooltip} data-testid="status-segment" data-id={s.id} data-source={s.source}>
+            {s.text}
+          </span>
+        ))}
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,2 @@
+export { StatusBar } from './StatusBar.tsx';
+export { useStatusBar } from './use-status-bar.ts';

@@ -1,0 +1,214 @@
+// Settings, panels, the status bar and commands, as a user clicks them, against real plugin processes.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { guardWithAllowances } from '../../src/main/agent-bridge/index.ts';
+import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
+import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
+import type { ProviderServer } from '../fixtures/provider-server.ts';
+import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
+
+let amber: Amber | null = null;
+let model: ProviderServer;
+let dir: string;
+let workspace: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-settings-'));
+  workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel();
+});
+
+afterEach(async () => {
+  await amber?.close();
+  amber = null;
+  await model.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The loopback model, behind the plugins' allowances as every provider call is in the app. */
+function guardedCore(): NonNullable<HeadlessOptions['core']> {
+  const core = coreFor(model, workspace);
+  const resolve = core.resolveProvider!;
+  return {
+    ...core,
+    resolveProvider: async (ref) => {
+      const resolved = await resolve(ref);
+      return { ...resolved, stream: guardWithAllowances(ref.provider, resolved.stream, amber!.shell.app.plugins.registries.allowances) };
+    },
+  };
+}
+
+async function openChat(options: { theme?: 'light' | 'dark' } = {}): Promise<Amber> {
+  amber = await startAmber({ core: guardedCore(), ...options });
+  await amber.open();
+  await amber.page.getByTestId('new-chat').click();
+  await amber.page.getByTestId('composer').waitFor();
+  return amber;
+}
+
+async function type(a: Amber, text: string): Promise<void> {
+  await a.page.getByTestId('composer').fill(text);
+  await a.page.keyboard.press('Enter');
+}
+
+const pluginRow = (a: Amber, id: string) => a.page.locator(`[data-testid=plugin-row][data-id=${id}]`);
+const segment = (a: Amber, source: string) => a.page.locator(`[data-testid=status-segment][data-source=${source}]`);
+const assistantWith = (a: Amber, text: string) => a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: text });
+
+test('a plugin switched off loses its tool, status segment and panel at once; switched on they return', async () => {
+  const a = await openChat();
+  const tools = () => a.shell.app.plugins.registries.tools.specs().map((t) => t.name);
+  await a.page.getByTestId('open-settings').click();
+  const row = pluginRow(a, 'example');
+  await row.waitFor();
+  // Grouped by category; a category Amber does not know gets its own heading.
+  await a.page.locator('[data-testid=plugin-group][data-category=provider]').waitFor();
+  expect(await row.getAttribute('data-state')).not.toBe('active');
+
+  await row.getByTestId('plugin-toggle').click();
+  await a.page.locator('[data-testid=plugin-row][data-id=example][data-state=active]').waitFor();
+  await row.getByTestId('plugin-contributions').getByText('example_greet').waitFor();
+  expect(tools()).toContain('example_greet');
+  await segment(a, 'example').waitFor();
+  await a.screenshot('settings-plugins');
+  await a.page.getByTestId('close-settings').click();
+  await a.page.getByTestId('toggle-panels').click();
+  const panel = a.page.locator('[data-testid=plugin-panel][data-plugin=example]');
+  await panel.waitFor();
+
+  // Off from the command line: everything it contributed goes, without a restart.
+  await type(a, '/set plugin off example');
+  await a.page.getByTestId('status-message').filter({ hasText: 'Example is off.' }).waitFor();
+  await panel.waitFor({ state: 'detached' });
+  await segment(a, 'example').waitFor({ state: 'detached' });
+  expect(tools()).not.toContain('example_greet');
+
+  // On again from Settings: it all comes back.
+  await a.page.getByTestId('open-settings').click();
+  await row.getByTestId('plugin-toggle').click();
+  await a.page.locator('[data-testid=plugin-row][data-id=example][data-state=active]').waitFor();
+  await segment(a, 'example').waitFor();
+  expect(tools()).toContain('example_greet');
+  await a.page.getByTestId('close-settings').click();
+  await panel.waitFor();
+  // Its panel's action reaches the plugin, and the view it sends back is drawn.
+  await panel.getByTestId('panel-action').filter({ hasText: 'Reset counters' }).click();
+  await panel.getByText('Greetings').waitFor();
+});
+
+test("a killed plugin shows as Failed with the reason, and the chat keeps working", async () => {
+  model.setScript([openAiStream({ text: 'Still here.' })]);
+  const a = await openChat();
+  await a.page.getByTestId('open-settings').click();
+  const row = pluginRow(a, 'metrics');
+  await a.page.locator('[data-testid=plugin-row][data-id=metrics][data-state=active]').waitFor();
+  const pid = a.shell.app.plugins.get('metrics').pid;
+  expect(pid).toBeGreaterThan(0);
+  process.kill(pid!, 'SIGKILL');
+  await a.page.locator('[data-testid=plugin-row][data-id=metrics][data-state=failed]').waitFor();
+  expect(await row.getByTestId('plugin-state').textContent()).toBe('Failed');
+  expect(await row.getByTestId('plugin-reason').textContent()).toContain('was killed (SIGKILL)');
+  await a.screenshot('settings-plugin-failed');
+  await a.page.getByTestId('close-settings').click();
+  await type(a, 'Are you still there?');
+  await assistantWith(a, 'Still here.').waitFor();
+});
+
+test('an allowance that is used up blocks the call with its message; raising the limit lets it through', async () => {
+  model.setScript([openAiStream({ text: 'First reply.', usage: { input: 90, output: 30 } }), openAiStream({ text: 'Third reply.', usage: { input: 10, output: 5 } })]);
+  const a = await openChat();
+  await a.page.locator('[data-testid=status-segment][data-source=budget]').waitFor();
+  // A plugin command, typed with completion.
+  await a.page.getByTestId('composer').fill('/bud');
+  await a.page.getByTestId('command-completion').filter({ hasText: 'budget' }).waitFor();
+  await a.page.keyboard.press('Tab');
+  expect(await a.page.getByTestId('composer').inputValue()).toBe('/budget ');
+  await a.page.getByTestId('composer').pressSequentially('set session 100 tokens');
+  await a.page.keyboard.press('Enter');
+  await a.page.getByTestId('status-message').filter({ hasText: 'session budget is now' }).waitFor();
+
+  await type(a, 'First question');
+  await assistantWith(a, 'First reply.').waitFor();
+  await type(a, 'Second question');
+  const blocked = a.page.locator('[data-testid=message][data-role=assistant] .msg-error').filter({ hasText: /budget/i });
+  await blocked.waitFor();
+  expect(model.requests).toHaveLength(1);
+
+  await a.page.getByTestId('toggle-panels').click();
+  await a.page.locator('[data-testid=allowance][data-id=budget][data-level=full]').waitFor();
+  const budgetPanel = a.page.locator('[data-testid=plugin-panel][data-plugin=budget]');
+  await a.screenshot('panels-allowance-used-up');
+  await budgetPanel.getByTestId('panel-action').filter({ hasText: 'Raise the session token limit to 200 tokens' }).click();
+  await budgetPanel.getByText('120 tokens of 200 tokens').waitFor();
+
+  await type(a, 'Third question');
+  await assistantWith(a, 'Third reply.').waitFor();
+  expect(model.requests).toHaveLength(2);
+  // The allowance reports its spend at each check: the call that went through brought it under the limit.
+  await a.page.locator('[data-testid=allowance][data-id=budget]:not([data-level=full])').waitFor();
+});
+
+test('slash commands complete as they are typed, run from the composer and the palette; an unknown one gives the hint', async () => {
+  const a = await openChat();
+  const composer = a.page.getByTestId('composer');
+  await composer.fill('/se');
+  await a.page.getByTestId('command-completion').filter({ hasText: 'set' }).waitFor();
+  await a.page.keyboard.press('Tab');
+  await composer.pressSequentially('pol');
+  await a.page.keyboard.press('Tab');
+  expect(await composer.inputValue()).toBe('/set policy ');
+  await expect.poll(() => a.page.getByTestId('command-completion').allTextContents()).toEqual([expect.stringMatching(/^read/), expect.stringMatching(/^write/), expect.stringMatching(/^yolo/)]);
+  await a.screenshot('command-completion');
+  await composer.pressSequentially('y');
+  await a.page.keyboard.press('Tab');
+  await a.page.keyboard.press('Enter');
+  await a.page.getByTestId('status-message').filter({ hasText: 'Tool policy: yolo for this conversation.' }).waitFor();
+  expect(await composer.inputValue()).toBe('');
+
+  await type(a, '/frobnicate now');
+  const hint = a.page.getByTestId('status-message').filter({ hasText: 'unknown command (try /help)' });
+  await hint.waitFor();
+  expect(await hint.getAttribute('data-kind')).toBe('error');
+  await a.screenshot('status-bar-unknown-command');
+
+  // The palette lists the same tree; a command that takes an argument goes to the composer.
+  await a.page.keyboard.press('Control+Shift+P');
+  await a.page.getByTestId('palette-input').fill('label');
+  await a.page.getByTestId('palette-item').filter({ hasText: '/label' }).waitFor();
+  await a.page.keyboard.press('Enter');
+  await expect.poll(() => composer.inputValue()).toBe('/label ');
+
+  // Settings show the mode the command set.
+  await a.page.getByTestId('open-settings').click();
+  await a.page.locator('[data-testid=policy-yolo][aria-checked=true]').waitFor();
+});
+
+test('wallets warn under the threshold the user sets; the status bar updates as a reply streams', async () => {
+  model.setScript([openAiStream({ text: Array.from({ length: 30 }, (_, i) => `tok${i} `), usage: { input: 1500, output: 45 } }, { pace: { framesPerSecond: 30 } })]);
+  const a = await openChat({ theme: 'dark' });
+  await a.shell.app.plugins.setState('example', true);
+  await a.page.getByTestId('toggle-panels').click();
+  const wallet = a.page.locator('[data-testid=wallet][data-id="example.wallet"]');
+  await wallet.waitFor();
+  await a.page.getByTestId('wallet-threshold').fill('20');
+  await a.page.getByTestId('wallet-threshold').press('Enter');
+  await wallet.getByTestId('wallet-warning').waitFor();
+  expect(a.shell.app.sessions.getSetting('ui.walletThreshold')).toBe('20');
+  await wallet.getByTestId('wallet-refresh').click();
+  await expect.poll(() => wallet.getByTestId('wallet-refreshed').textContent()).toMatch(/^refreshed /);
+
+  const tokens = a.page.locator('[data-testid=status-segment][data-id="core.tokens"]');
+  expect(await tokens.textContent()).toBe('↑ 0 ↓ 0');
+  await type(a, 'Stream something.');
+  await a.page.locator('[data-testid=message][data-streaming]').filter({ hasText: 'tok3' }).waitFor();
+  await expect.poll(() => tokens.textContent()).not.toBe('↑ 0 ↓ 0');
+  await assistantWith(a, 'tok29').waitFor();
+  await expect.poll(() => tokens.textContent()).toBe('↑ 1.5k ↓ 45');
+  await a.screenshot('panels-wallets-dark');
+  await a.page.getByTestId('open-settings').click();
+  await a.screenshot('settings-dark');
+});

@@ -104,7 +104,7 @@ export class PluginConnection {
   /** Resolves when the host listens; rejects on timeout or death. */
   ready(timeoutMs: number): Promise<void> {
     if (this.#isReady) return Promise.resolve();
-    return this.#track(this.#ready.promise, timeoutMs, 'start');
+    return this.#track(this.#ready.promise, timeoutMs, null);
   }
 
   /** Calls a PluginApi method. `timeoutMs` 0 means no timeout (streams watch their own idleness). */
@@ -130,11 +130,12 @@ export class PluginConnection {
     this.#die(reason, null);
   }
 
-  #track<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  /** `what` names the call in the timeout message; null is the wait for the host to start. */
+  #track<T>(promise: Promise<T>, timeoutMs: number, what: string | null): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = {
         deadline: timeoutMs > 0 ? Date.now() + timeoutMs : Number.POSITIVE_INFINITY,
-        timeout: () => new AmberError('timeout', `The plugin '${this.pluginId}' did not answer ${what} within ${formatMs(timeoutMs)}.`),
+        timeout: () => new AmberError('timeout', `The plugin '${this.pluginId}' did not ${what ? `answer ${what}` : 'start'} within ${formatMs(timeoutMs)}.`),
         reject: (error) => {
           this.#pending.delete(pending);
           reject(error);

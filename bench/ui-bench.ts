@@ -88,9 +88,17 @@ async function main(): Promise<void> {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) w.__longTasks.push(e.duration);
       }).observe({ type: 'longtask', buffered: true });
+      if (location.search.includes('debug')) {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as unknown as { duration: number; startTime: number; blockingDuration: number; scripts: { invoker: string; duration: number; sourceFunctionName: string; sourceCharPosition: number }[] }[]) {
+            console.log(`LoAF ${Math.round(e.startTime)} dur ${Math.round(e.duration)} block ${Math.round(e.blockingDuration)} ${e.scripts.map((x) => `${x.invoker}/${x.sourceFunctionName}@${x.sourceCharPosition}:${Math.round(x.duration)}`).join(' | ')}`);
+          }
+        }).observe({ type: 'long-animation-frame', buffered: false });
+      }
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(shell.url);
+    if (process.env.UI_BENCH_DEBUG) page.on('console', (m) => console.log(`[page] ${m.text()}`));
+    await page.goto(process.env.UI_BENCH_DEBUG ? `${shell.url}&debug` : shell.url);
     await page.locator(`[data-testid=session-row][data-session-id="${big}"]`).waitFor();
 
     // 1. Opening the 2,000-message session (alternating with a small one so each open is a fresh mount).
@@ -134,6 +142,7 @@ async function main(): Promise<void> {
     await page.evaluate(() => {
       (window as unknown as { __longTasks: number[] }).__longTasks = [];
     });
+    if (process.env.UI_BENCH_DEBUG) console.log(`scroll starts at ${Math.round(await page.evaluate(() => performance.now()))}`);
     const list = page.getByTestId('session-list');
     const box = (await list.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -119,6 +119,8 @@ export function App() {
     [api, activeId, select, sessions, toasts],
   );
 
+  const removeNow = useCallback((id: string) => void remove(id), [remove]);
+
   useShortcuts({
     'mod+n': () => void newChat(),
     'mod+k': () => sidebar.current?.focusSearch(),
@@ -179,7 +181,7 @@ export function App() {
           onSelect={select}
           onNew={() => void newChat()}
           onRename={rename}
-          onDelete={(id) => void remove(id)}
+          onDelete={removeNow}
         />
         <main className="main">
           <header className="topbar">

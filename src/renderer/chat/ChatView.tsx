@@ -29,11 +29,12 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
   const { state, loadOlder, reload } = useTranscript(sessionId);
   const sending = useRef(false);
 
-  const items = useMemo<TranscriptItem[]>(() => {
-    const list = toTranscriptItems(state.entries, state.liveTools);
-    if (state.streaming) list.push({ kind: 'streaming', key: 'streaming', ...state.streaming });
-    return list;
-  }, [state.entries, state.liveTools, state.streaming]);
+  // Settled items are rebuilt only when entries or tool states change; a streaming delta touches the last row only.
+  const settled = useMemo<TranscriptItem[]>(() => toTranscriptItems(state.entries, state.liveTools), [state.entries, state.liveTools]);
+  const items = useMemo<TranscriptItem[]>(
+    () => (state.streaming ? [...settled, { kind: 'streaming', key: 'streaming', ...state.streaming }] : settled),
+    [settled, state.streaming],
+  );
 
   const guard = useCallback(
     async (title: string, run: () => Promise<unknown>): Promise<boolean> => {

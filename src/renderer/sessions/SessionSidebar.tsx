@@ -21,13 +21,16 @@ export interface SidebarHandle {
 
 const ROW_HEIGHT = 56;
 
-function when(ms: number): string {
-  const d = new Date(ms);
-  const now = new Date();
-  if (d.toDateString() === now.toDateString()) return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  const days = Math.floor((now.getTime() - ms) / 86_400_000);
-  if (days < 7) return d.toLocaleDateString(undefined, { weekday: 'short' });
-  return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+// Formatters are made once: building one per row costs more than rendering the row.
+const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+function when(ms: number, now: number): string {
+  const startOfToday = new Date(now).setHours(0, 0, 0, 0);
+  if (ms >= startOfToday) return TIME.format(ms);
+  if (now - ms < 7 * 86_400_000) return WEEKDAY.format(ms);
+  return DAY.format(ms);
 }
 
 export function sessionTitle(s: SessionSummary): string {
@@ -77,7 +80,7 @@ const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: 
     >
       <div className="session-line">
         <span className="session-title">{sessionTitle(s)}</span>
-        <span className="session-time">{when(s.updatedAt)}</span>
+        <span className="session-time">{when(s.updatedAt, Date.now())}</span>
       </div>
       <div className="session-line">
         <span className="session-preview">{s.messageCount > 0 ? `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}` : 'Empty'}</span>
@@ -123,8 +126,10 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
     count: sessions.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
+    overscan: 12,
     getItemKey: (i) => sessions[i]!.id,
+    // Rows render in React's scheduler, not synchronously inside each scroll event: overscan covers the gap.
+    useFlushSync: false,
   });
   return (
     <aside className="sidebar" data-testid="sidebar">

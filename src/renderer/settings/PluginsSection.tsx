@@ -79,7 +79,7 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
             ))}
             {declined.map((c) => (
               <span key={`${c.kind}:${c.key}`} className="contrib is-declined" title={c.reason ?? 'declined'}>
-                <em>{KIND_LABELS[c.kind] ?? c.kind}</em> {c.key} — {c.reason ?? 'declined'}
+                <em>{KIND_LABELS[c.kind] ?? c.kind}</em> {c.key} <em>not offered: {c.reason ?? 'declined'}</em>
               </span>
             ))}
           </div>

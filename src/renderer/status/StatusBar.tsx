@@ -11,12 +11,19 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
   const segments = useStatusBar(sessionId);
   const commands = useCommands();
   const message = commands?.message ?? null;
+  // A man page or a list (/help) does not fit on one line: it opens above the bar until dismissed.
+  const multiline = message !== null && message.text.includes('\n');
   return (
     <footer className="status-bar" data-testid="status-bar">
+      {message && multiline && (
+        <pre className={`status-popover status-${message.kind}`} data-testid="status-popover">
+          {message.text}
+        </pre>
+      )}
       {message && (
         <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
           <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
-          <span className="status-message-text">{message.text}</span>
+          <span className="status-message-text">{multiline ? message.text.split('\n')[0] : message.text}</span>
           <button type="button" className="icon-btn status-dismiss" aria-label="Dismiss" onClick={() => commands?.dismissMessage()}>
             <Icon name="x" size={12} />
           </button>

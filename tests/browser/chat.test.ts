@@ -162,3 +162,18 @@ test('steer a reply while it streams', async () => {
   await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'Actually, be brief.' }).waitFor();
   await a.screenshot('steered');
 });
+
+test('queue a follow-up while a reply streams; it is sent when the reply ends', async () => {
+  model.setScript([openAiStream({ text: words(16, 'first') }, { pace: { framesPerSecond: 20 } }), openAiStream({ text: 'The follow-up answer.' })]);
+  const a = await openNewChat();
+  await send(a, 'Begin.');
+  await a.page.locator('[data-testid=message][data-streaming]').filter({ hasText: 'first2' }).waitFor();
+  await a.page.getByTestId('composer').fill('And then a summary.');
+  await a.page.keyboard.press('Alt+Enter');
+  await expect.poll(() => a.page.getByTestId('composer').inputValue()).toBe('');
+  await assistantWith(a, 'The follow-up answer.').waitFor();
+  const texts = await a.page.locator('[data-testid=message]').allTextContents();
+  expect(texts.findIndex((t) => t.includes('first15'))).toBeLessThan(texts.findIndex((t) => t.includes('And then a summary.')));
+  const second = model.requests[1]!.body as { messages: { role: string; content: unknown }[] };
+  expect(second.messages.at(-1)).toMatchObject({ role: 'user', content: 'And then a summary.' });
+});

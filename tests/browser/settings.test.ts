@@ -1,5 +1,5 @@
 // Settings, panels, the status bar and commands, as a user clicks them, against real plugin processes.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -7,7 +7,7 @@ import { guardWithAllowances } from '../../src/main/agent-bridge/index.ts';
 import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
 import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
 import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -68,6 +68,7 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   // Grouped by category; a category Amber does not know gets its own heading.
   await a.page.locator('[data-testid=plugin-group][data-category=provider]').waitFor();
   expect(await row.getAttribute('data-state')).not.toBe('active');
+  await a.screenshot('settings');
 
   await row.getByTestId('plugin-toggle').click();
   await a.page.locator('[data-testid=plugin-row][data-id=example][data-state=active]').waitFor();
@@ -93,6 +94,14 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   await a.page.locator('[data-testid=plugin-row][data-id=example][data-state=active]').waitFor();
   await segment(a, 'example').waitFor();
   expect(tools()).toContain('example_greet');
+  // A user plugin dropped into the plugin folder appears after Rescan, under its own category's heading.
+  expect(await a.page.getByTestId('plugin-folder').textContent()).toBe(join(a.dataDir, 'plugins'));
+  cpSync(join(import.meta.dirname, '../fixtures/user-plugins/hello_user'), join(a.dataDir, 'plugins', 'hello_user'), { recursive: true });
+  await a.page.getByTestId('rescan-plugins').click();
+  const testing = a.page.locator('[data-testid=plugin-group][data-category=testing]');
+  await testing.getByRole('heading', { name: 'Testing' }).waitFor();
+  await testing.locator('[data-testid=plugin-row][data-id=hello_user][data-state=active]').waitFor();
+  await segment(a, 'hello_user').waitFor();
   await a.page.getByTestId('close-settings').click();
   await panel.waitFor();
   // Its panel's action reaches the plugin, and the view it sends back is drawn.
@@ -174,6 +183,9 @@ test('slash commands complete as they are typed, run from the composer and the p
   await hint.waitFor();
   expect(await hint.getAttribute('data-kind')).toBe('error');
   await a.screenshot('status-bar-unknown-command');
+  await type(a, '/help');
+  await a.page.getByTestId('status-popover').filter({ hasText: '/set — Change a setting' }).waitFor();
+  await a.screenshot('status-bar-help');
 
   // The palette lists the same tree; a command that takes an argument goes to the composer.
   await a.page.keyboard.press('Control+Shift+P');
@@ -208,7 +220,9 @@ test('wallets warn under the threshold the user sets; the status bar updates as 
   await expect.poll(() => tokens.textContent()).not.toBe('↑ 0 ↓ 0');
   await assistantWith(a, 'tok29').waitFor();
   await expect.poll(() => tokens.textContent()).toBe('↑ 1.5k ↓ 45');
+  await a.page.locator('[data-testid=status-segment][data-source=metrics]').filter({ hasText: '45' }).waitFor();
   await a.screenshot('panels-wallets-dark');
+  await a.page.getByTestId('status-bar').screenshot({ path: join(SCREENSHOTS, 'status-bar-dark.png') });
   await a.page.getByTestId('open-settings').click();
   await a.screenshot('settings-dark');
 });

@@ -56,7 +56,11 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
   };
 }
 
+/** How long a congested pipe is left alone before main tries to send on it again. */
+const CONGESTION_RECHECK_MS = 100;
+
 function wrapChild(child: ChildProcess, outputBudget: number): PluginProcess {
+  let congestedUntil = 0;
   const exitListeners: ((e: PluginExit) => void)[] = [];
   const outputListeners: ((s: 'stdout' | 'stderr', t: string) => void)[] = [];
   let exit: PluginExit | null = null;
@@ -85,11 +89,15 @@ function wrapChild(child: ChildProcess, outputBudget: number): PluginProcess {
     send(message) {
       if (!child.connected) return false;
       try {
-        child.send(message as object);
+        // false: the backlog of unsent messages is over Node's threshold (the child is not reading).
+        if (!child.send(message as object)) congestedUntil = Date.now() + CONGESTION_RECHECK_MS;
         return true;
       } catch {
         return false;
       }
+    },
+    get congested() {
+      return Date.now() < congestedUntil;
     },
     onMessage: (l) => void child.on('message', l),
     onExit(l) {

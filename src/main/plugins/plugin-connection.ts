@@ -175,6 +175,10 @@ export class PluginConnection {
   }
 
   #admit(): boolean {
+    if (this.process.congested) {
+      this.#dropped++;
+      return false;
+    }
     const now = this.#clock();
     const elapsed = now - this.#lastRefill;
     if (elapsed > 0) {

@@ -13,6 +13,11 @@ export interface PluginProcess {
   readonly connected: boolean;
   /** Sends when the pipe is open; returns false (and sends nothing) otherwise. Never throws. */
   send(message: unknown): boolean;
+  /**
+   * True while messages to the process pile up unread (it is not reading its pipe). Main then answers none
+   * of its calls, so a plugin that floods without reading cannot grow main's write queue without bound.
+   */
+  readonly congested?: boolean;
   onMessage(listener: (message: unknown) => void): void;
   /** Called once, when the process has exited (or could not start). */
   onExit(listener: (exit: PluginExit) => void): void;

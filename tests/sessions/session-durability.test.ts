@@ -46,18 +46,23 @@ function assertIntact(store: SessionStore, sessionId: string): void {
   if (leaf !== null) expect(byId.has(leaf)).toBe(true);
 }
 
-test('a writer killed with SIGKILL mid-stream loses no committed entry', async () => {
+test('a writer killed with SIGKILL mid-stream loses no committed entry', { timeout: 90_000 }, async () => {
   const setup = SessionStore.open(file);
   const session = setup.create({ title: 'killed' });
   setup.close();
 
   const committed: string[] = [];
   let resolveEnough!: () => void;
-  const enough = new Promise<void>((r) => (resolveEnough = r));
+  let rejectEnough!: (e: Error) => void;
+  const enough = new Promise<void>((resolve, reject) => {
+    resolveEnough = resolve;
+    rejectEnough = reject;
+  });
   const child = startWriter(session.id, 'forever', 'k', (id) => {
     committed.push(id);
-    if (committed.length === 300) resolveEnough();
+    if (committed.length >= 300) resolveEnough();
   });
+  child.once('exit', (code, signal) => rejectEnough(new Error(`the writer ended before it was killed (code ${code}, signal ${signal}) after ${committed.length} entries`)));
   await enough;
   child.kill('SIGKILL');
   await exited(child);
@@ -75,7 +80,7 @@ test('a writer killed with SIGKILL mid-stream loses no committed entry', async (
   store.close();
 });
 
-test('two processes appending to one session never corrupt it', async () => {
+test('two processes appending to one session never corrupt it', { timeout: 90_000 }, async () => {
   const setup = SessionStore.open(file);
   const session = setup.create({ title: 'shared' });
   setup.close();

@@ -74,7 +74,7 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
       dataDir,
       async open() {
         await page.goto(amber.shell.url);
-        await page.locator(skip ? '[data-testid=sidebar]' : '[data-testid=first-run]').waitFor();
+        await page.locator('[data-testid=sidebar], [data-testid=first-run]').first().waitFor();
       },
       async screenshot(name) {
         mkdirSync(SCREENSHOTS, { recursive: true });

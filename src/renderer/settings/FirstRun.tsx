@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ProviderPresetView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -35,11 +35,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
     );
   }, [api]);
 
-  const custom: Preset | undefined = useMemo(() => {
-    const base = presets.find((p) => p.dialect === 'openai-compatible') ?? presets[0];
-    return base ? { ...base, id: 'custom', name: 'Custom', baseUrl: '', flavor: 'custom', needsKey: false, detected: false } : undefined;
-  }, [presets]);
-  const choices = custom ? [...presets, custom] : presets;
+  const choices = presets;
   const chosen = choices.find((p) => p.id === preset);
   const dialect = chosen?.dialect;
 
@@ -79,7 +75,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
         {loaded && choices.length === 0 && (
           <div className="test-result test-failed" role="status">
             <Icon name="alert" />
-            <span>No provider plugin is active, so there is nothing to connect yet. Turn a provider plugin on, then come back here.</span>
+            <span>Amber could not list the providers it knows. Restart it; if this stays, report it.</span>
           </div>
         )}
         {choices.length > 0 && (

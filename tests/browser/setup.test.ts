@@ -1,0 +1,58 @@
+// What a new user does on first start: set up a model on the first-run screen, then chat. Everything is
+// real here: the bundled provider plugin in its own process streams from the loopback provider server.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
+import { type Amber, startAmber } from './harness.ts';
+
+let amber: Amber | null = null;
+let server: ProviderServer;
+let dir: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-setup-'));
+  mkdirSync(join(dir, 'workspace'));
+  server = await startProviderServer({
+    script: (req) =>
+      req.method === 'GET'
+        ? { kind: 'json', body: { object: 'list', data: [{ id: 'loopback-chat' }] } }
+        : openAiStream({ text: ['Hello ', 'from ', 'the ', 'loopback ', 'model.'] }, { pace: { framesPerSecond: 20 } }),
+  });
+});
+
+afterEach(async () => {
+  await amber?.close();
+  amber = null;
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('set up a provider on the first-run screen, then chat with it', async () => {
+  amber = await startAmber({ skipSetup: false, core: { workspace: join(dir, 'workspace') } });
+  await amber.open();
+  const { page } = amber;
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).click();
+  await page.getByLabel('Base URL').fill(`${server.url}/v1`);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await page.getByRole('status').filter({ hasText: 'Connected: 1 model available.' }).waitFor();
+  expect(await page.getByLabel('Model').inputValue()).toBe('loopback-chat');
+  await page.getByRole('button', { name: 'Save and start' }).click();
+  await page.getByTestId('sidebar').waitFor();
+
+  await page.getByTestId('new-chat').click();
+  await page.getByTestId('composer').fill('Say hello.');
+  await page.keyboard.press('Enter');
+  const reply = page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Hello from the loopback model.' });
+  await reply.waitFor();
+  expect(await reply.locator('.model-name').textContent()).toBeTruthy();
+  const chat = server.requests.find((r) => r.method === 'POST')!;
+  expect(chat.body).toMatchObject({ model: 'loopback-chat' });
+  await amber.screenshot('setup-then-chat');
+
+  // A restart keeps the setup: no first-run screen, the same conversation.
+  await amber.restart();
+  await page.locator('[data-testid=message]').filter({ hasText: 'Hello from the loopback model.' }).waitFor();
+  expect(await page.getByTestId('first-run').count()).toBe(0);
+});

@@ -69,14 +69,14 @@ test('the example plugin runs in its own process and serves one contribution of 
 test('disable removes every contribution of all eight kinds, its subscriptions and its process', async () => {
   h = createHarness([example(), fixture('faulty')]);
   await h.service.start();
-  expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 6, providers: 2 });
+  expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 7, providers: 2 });
   const examplePid = h.service.get('example').pid!;
   const faultyPid = h.service.get('faulty').pid!;
   expect(h.service.events.listenerCount('test.ping')).toBe(1);
 
   const off = await h.service.setState('example', false);
   expect(off).toMatchObject({ state: 'deactivated', enabled: false, contributions: [], pid: null });
-  expect(countsOf(h)).toEqual({ ...none, tools: 6, providers: 1 });
+  expect(countsOf(h)).toEqual({ ...none, tools: 7, providers: 1 });
   expect(h.service.ledger.size('example')).toBe(0);
   expect(isAlive(examplePid)).toBe(false);
 
@@ -235,4 +235,17 @@ test('a launcher that cannot start a process fails the plugin with the reason', 
   await service.start();
   expect(service.get('example')).toMatchObject({ state: 'failed', reason: "The plugin's process could not be started: spawn EAGAIN" });
   await service.dispose();
+});
+
+test('subscribing and unsubscribing again and again keeps one ledger entry per topic, and disable removes it', async () => {
+  h = createHarness([fixture('faulty')]);
+  await h.service.start();
+  const before = h.service.ledger.size('faulty');
+  for (let i = 0; i < 3; i++) {
+    expect((await h.service.registries.tools.execute('resubscribe', {})).isError).toBe(false);
+  }
+  expect(h.service.ledger.size('faulty')).toBe(before + 1);
+  expect(h.service.events.listenerCount('test.again')).toBe(1);
+  await h.service.setState('faulty', false);
+  expect(h.service.events.listenerCount('test.again')).toBe(0);
 });

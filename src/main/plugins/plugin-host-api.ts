@@ -13,8 +13,11 @@ export interface HostApiDeps {
   sinks: StreamSinks;
   /** Read at every `$getConfig`: config attached or changed after start is what the plugin sees. */
   config(): Record<string, unknown>;
-  /** Records a subscription so that deactivation removes it with the plugin's other contributions. */
-  own(label: string, disposable: Disposable): void;
+  /**
+   * Records a subscription so that deactivation removes it with the plugin's other contributions. Returns
+   * false, having disposed it at once, when the plugin is already being let go of.
+   */
+  own(label: string, disposable: Disposable): boolean;
   /** Delivers an event to the plugin (bounded by the caller). */
   deliver(topic: string, payload: unknown): void;
   log(level: LogLevel, message: string, dropped: number): void;
@@ -25,6 +28,12 @@ const Topic = StatusSegment.shape.id;
 /** Main's HostApi for one plugin process. Every argument is checked on arrival; errors go back to the plugin. */
 export function createHostApi(deps: HostApiDeps): HostApi {
   const subscriptions = new Map<string, Disposable>();
+  // One ledger entry per topic for the plugin's life, however often it subscribes and unsubscribes.
+  const owned = new Set<string>();
+  const drop = (topic: string) => {
+    subscriptions.get(topic)?.dispose();
+    subscriptions.delete(topic);
+  };
   return {
     async $getConfig() {
       return structuredClone(deps.config());
@@ -35,18 +44,14 @@ export function createHostApi(deps: HostApiDeps): HostApi {
     async $subscribe(topic) {
       const t = Topic.parse(topic);
       if (subscriptions.has(t)) return;
-      const d = deps.bus.on(t, (payload) => deps.deliver(t, payload), deps.pluginId);
-      subscriptions.set(t, d);
-      deps.own(`event:${t}`, {
-        dispose: () => {
-          d.dispose();
-          subscriptions.delete(t);
-        },
-      });
+      subscriptions.set(
+        t,
+        deps.bus.on(t, (payload) => deps.deliver(t, payload), deps.pluginId),
+      );
+      if (!owned.has(t) && deps.own(`event:${t}`, { dispose: () => drop(t) })) owned.add(t);
     },
     async $unsubscribe(topic) {
-      subscriptions.get(topic)?.dispose();
-      subscriptions.delete(topic);
+      drop(String(topic));
     },
     async $updateStatus(segment) {
       deps.registries.statusSegments.update(deps.pluginId, StatusSegment.parse(segment));

@@ -267,7 +267,14 @@ export class PluginService {
       sinks,
       config: () => this.#config(id),
       // A late call from a process main has let go of must not leave anything behind.
-      own: (label, d) => (rec.conn === conn ? this.ledger.record(id, label, d) : d.dispose()),
+      own: (label, d) => {
+        if (rec.conn !== conn) {
+          d.dispose();
+          return false;
+        }
+        this.ledger.record(id, label, d);
+        return true;
+      },
       deliver: (topic, payload) => this.#deliver(rec, conn, topic, payload),
       log: (level, message, dropped) => {
         if (dropped) rec.dropped.logs += dropped;

@@ -135,7 +135,7 @@ test('an allowance that is used up blocks the call with its message; raising the
   await a.page.getByTestId('composer').fill('/bud');
   await a.page.getByTestId('command-completion').filter({ hasText: 'budget' }).waitFor();
   await a.page.keyboard.press('Tab');
-  expect(await a.page.getByTestId('composer').inputValue()).toBe('/budget ');
+  await expect.poll(() => a.page.getByTestId('composer').inputValue()).toBe('/budget ');
   await a.page.getByTestId('composer').pressSequentially('set session 100 tokens');
   await a.page.keyboard.press('Enter');
   await a.page.getByTestId('status-message').filter({ hasText: 'session budget is now' }).waitFor();
@@ -167,13 +167,15 @@ test('slash commands complete as they are typed, run from the composer and the p
   await composer.fill('/se');
   await a.page.getByTestId('command-completion').filter({ hasText: 'set' }).waitFor();
   await a.page.keyboard.press('Tab');
+  await expect.poll(() => composer.inputValue()).toBe('/set ');
   await composer.pressSequentially('pol');
   await a.page.keyboard.press('Tab');
-  expect(await composer.inputValue()).toBe('/set policy ');
+  await expect.poll(() => composer.inputValue()).toBe('/set policy ');
   await expect.poll(() => a.page.getByTestId('command-completion').allTextContents()).toEqual([expect.stringMatching(/^read/), expect.stringMatching(/^write/), expect.stringMatching(/^yolo/)]);
   await a.screenshot('command-completion');
   await composer.pressSequentially('y');
   await a.page.keyboard.press('Tab');
+  await expect.poll(() => composer.inputValue()).toBe('/set policy yolo ');
   await a.page.keyboard.press('Enter');
   await a.page.getByTestId('status-message').filter({ hasText: 'Tool policy: yolo for this conversation.' }).waitFor();
   expect(await composer.inputValue()).toBe('');

@@ -99,7 +99,6 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   const wallets = (): WalletListing => ({ wallets: registries.wallets.list().map(walletView), threshold: threshold() });
   const allowances = (): AllowanceView[] =>
     registries.allowances.list().map((a) => {
-      const extra = a as { period?: unknown; resetsAt?: unknown };
       const unit = a.unit.toLowerCase();
       return {
         id: a.id,
@@ -109,8 +108,8 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
         unit: a.unit,
         measure: MONEY_UNITS.has(unit) ? ('money' as const) : unit === 'tokens' || unit === 'token' ? ('tokens' as const) : ('other' as const),
         scope: a.scope,
-        period: extra.period === 'session' || extra.period === 'day' || extra.period === 'month' ? extra.period : null,
-        resetsAt: typeof extra.resetsAt === 'number' ? extra.resetsAt : null,
+        period: a.period ?? null,
+        resetsAt: a.resetsAt ?? null,
       };
     });
   const policyView = (sessionId: string | null): PolicyView => {

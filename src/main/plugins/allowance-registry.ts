@@ -1,4 +1,4 @@
-import type { AllowanceRequest, AllowanceVerdict } from '../../shared/plugins/contributions.ts';
+import type { AllowancePeriod, AllowanceRequest, AllowanceVerdict } from '../../shared/plugins/contributions.ts';
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
@@ -8,6 +8,9 @@ export interface AllowanceContribution {
   limit: number;
   unit: string;
   spent: number;
+  period?: AllowancePeriod;
+  /** Epoch ms of the next reset. */
+  resetsAt?: number;
   check(request: AllowanceRequest): Promise<AllowanceVerdict>;
 }
 
@@ -47,7 +50,8 @@ export class AllowanceRegistry extends ContributionRegistry<AllowanceContributio
     );
     for (const [i, v] of verdicts.entries()) {
       const e = relevant[i]!;
-      if (v.spent !== undefined && this.get(e.key) === e) this.replace(e.pluginId, e.key, { ...e.value, spent: v.spent });
+      const seen = { ...(v.spent !== undefined ? { spent: v.spent } : {}), ...(v.limit !== undefined ? { limit: v.limit } : {}), ...(v.resetsAt !== undefined ? { resetsAt: v.resetsAt } : {}) };
+      if (Object.keys(seen).length > 0 && this.get(e.key) === e) this.replace(e.pluginId, e.key, { ...e.value, ...seen });
       if (!v.allowed) return { allowed: false, allowanceId: e.key, reason: v.reason ?? `The allowance '${e.key}' is used up.` };
     }
     return { allowed: true };

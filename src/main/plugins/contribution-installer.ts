@@ -83,6 +83,8 @@ export function installContribution(
         limit: decl.limit,
         unit: decl.unit,
         spent: decl.spent,
+        ...(decl.period !== undefined ? { period: decl.period } : {}),
+        ...(decl.resetsAt !== undefined ? { resetsAt: decl.resetsAt } : {}),
         check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request], timeouts.callMs)),
       });
     case 'command':

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { AllowanceRegistry } from './allowance-registry.ts';
 import { StatusSegmentRegistry } from './status-segment-registry.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
@@ -36,4 +37,19 @@ test('only the owning plugin may update a segment, and an update keeps the regis
   expect(segments.list()).toEqual([{ id: 's', text: 'two', priority: 0, pluginId: 'a' }]);
   d.dispose();
   expect(segments.list()).toEqual([]);
+});
+
+test("an allowance's check updates the spend, limit and reset it shows, never what it declared it guards", async () => {
+  const allowances = new AllowanceRegistry();
+  allowances.register('budget', 'day', {
+    id: 'day',
+    scope: '*',
+    limit: 5,
+    unit: 'usd',
+    spent: 0,
+    period: 'day',
+    check: async () => ({ allowed: false, reason: 'The daily budget of $5 is used up.', spent: 5.5, limit: 5, resetsAt: 1_800_000_000_000 }),
+  });
+  expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({ allowed: false, allowanceId: 'day', reason: 'The daily budget of $5 is used up.' });
+  expect(allowances.list()).toEqual([{ id: 'day', scope: '*', limit: 5, unit: 'usd', spent: 5.5, period: 'day', resetsAt: 1_800_000_000_000, pluginId: 'budget' }]);
 });

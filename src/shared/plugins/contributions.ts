@@ -65,6 +65,9 @@ export type WalletState = z.infer<typeof WalletState>;
 export const WalletDeclaration = z.object({ kind: z.literal('wallet'), id: ContributionId, provider: z.string().min(1), ...WalletState.shape });
 export type WalletDeclaration = z.infer<typeof WalletDeclaration>;
 
+export const AllowancePeriod = z.enum(['session', 'day', 'month']);
+export type AllowancePeriod = z.infer<typeof AllowancePeriod>;
+
 export const AllowanceDeclaration = z.object({
   kind: z.literal('allowance'),
   id: ContributionId,
@@ -73,13 +76,24 @@ export const AllowanceDeclaration = z.object({
   limit: z.number().nonnegative(),
   unit: z.string().min(1),
   spent: z.number().nonnegative().default(0),
+  /** When the count starts from zero again, for the allowances panel: each session, day or month. */
+  period: AllowancePeriod.optional(),
+  /** The next reset, epoch ms, if the plugin knows it. */
+  resetsAt: z.number().int().nonnegative().optional(),
 });
 export type AllowanceDeclaration = z.infer<typeof AllowanceDeclaration>;
 
 /** The question an allowance answers before each provider call. */
 export const AllowanceRequest = z.object({ providerId: z.string(), modelId: z.string(), estimatedInputTokens: z.number().nonnegative().optional() });
 export type AllowanceRequest = z.infer<typeof AllowanceRequest>;
-export const AllowanceVerdict = z.object({ allowed: z.boolean(), reason: z.string().optional(), spent: z.number().nonnegative().optional() });
+/** `spent`, `limit` and `resetsAt`, when given, update what the allowances panel shows. */
+export const AllowanceVerdict = z.object({
+  allowed: z.boolean(),
+  reason: z.string().optional(),
+  spent: z.number().nonnegative().optional(),
+  limit: z.number().nonnegative().optional(),
+  resetsAt: z.number().int().nonnegative().optional(),
+});
 export type AllowanceVerdict = z.infer<typeof AllowanceVerdict>;
 
 export const CommandDeclaration = z.object({

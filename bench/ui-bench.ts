@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   mkdirSync(workspace);
   const tokens = Array.from({ length: TOKENS }, (_, i) => (i % 60 === 59 ? 'end.\n\n' : i % 97 === 0 ? '**bold** ' : `tok${i} `));
   const model = await startProviderServer({ script: () => openAiStream({ text: tokens }, { pace: { framesPerSecond: TOKENS_PER_SECOND } }) });
-  const shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(root, 'out', 'renderer'), core: coreFor(model, workspace) });
+  const shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(root, 'out', 'renderer'), core: { ...coreFor(model, workspace), startPlugins: false } });
   const context = await launchChromium(join(dir, 'profile'), { width: 1280, height: 800 }, ['--disable-frame-rate-limit', '--disable-gpu-vsync']);
   try {
     const store = shell.app.sessions;

@@ -87,19 +87,36 @@ export function useTranscript(sessionId: string | null) {
     [api, toasts],
   );
 
-  const reload = useCallback(async () => {
+  // Entries that arrive while the branch is being read again wait here, and are laid on the fresh page.
+  const reloading = useRef(0);
+  const arrivedDuringReload = useRef<Entry[]>([]);
+
+  const reload = useCallback(async (): Promise<void> => {
     const sid = stateRef.current.sessionId;
     if (!sid) return;
+    reloading.current++;
     setState((s) => ({ ...s, loading: true }));
     try {
       const page = await api.call('sessions.page', { sessionId: sid, limit: PAGE });
-      setState((s) =>
-        s.sessionId === sid
-          ? { ...s, entries: page.entries, before: page.before, leafId: page.leafId, loading: false, siblings: {}, generation: s.generation + 1 }
-          : s,
-      );
-      void loadSiblings(sid, page.entries);
+      let entries = page.entries;
+      let leafId = page.leafId;
+      let stale = false;
+      if (--reloading.current === 0) {
+        for (const e of arrivedDuringReload.current.splice(0)) {
+          if (entries.some((x) => x.id === e.id)) continue;
+          if (e.parentId === leafId) {
+            entries = [...entries, e];
+            leafId = e.id;
+          } else stale = true;
+        }
+      }
+      const next = { entries, leafId };
+      setState((s) => (s.sessionId === sid ? { ...s, ...next, before: page.before, loading: false, siblings: {}, generation: s.generation + 1 } : s));
+      stateRef.current = { ...stateRef.current, ...next };
+      void loadSiblings(sid, entries);
+      if (stale) void reload();
     } catch (e) {
+      reloading.current = Math.max(0, reloading.current - 1);
       setState((s) => ({ ...s, loading: false }));
       toasts.error('Could not open the conversation', e);
     }
@@ -146,6 +163,10 @@ export function useTranscript(sessionId: string | null) {
     (entry: Entry) => {
       const s = stateRef.current;
       if (s.entries.some((e) => e.id === entry.id)) return;
+      if (reloading.current > 0) {
+        arrivedDuringReload.current.push(entry);
+        return;
+      }
       if (entry.parentId !== s.leafId) {
         // The run forked somewhere this view does not show: read the branch again from its leaf.
         void reload();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -12,6 +12,8 @@ const open: WebSocket[] = [];
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'amber-ws-'));
+  mkdirSync(join(dir, 'renderer'));
+  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>Amber</title>');
   shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer') });
 });
 
@@ -92,4 +94,11 @@ test('invalid input and unknown channels come back as { code, message }', async 
   expect(await c.call('sessions.rename', { sessionId: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   expect(await c.call('sessions.get', { sessionId: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringContaining('does not exist') } });
   expect(await c.call('fs.readFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+});
+
+test('the page is served with a strict CSP and never sends its token in a Referer', async () => {
+  const res = await fetch(`http://127.0.0.1:${shell.port}/?token=${shell.token}`);
+  expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
 });

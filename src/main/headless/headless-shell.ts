@@ -39,6 +39,9 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
 function tokenMatches(given: string | null, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -154,6 +157,10 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
     'content-type': MIME[extname(target)] ?? 'application/octet-stream',
     'x-content-type-options': 'nosniff',
     'cache-control': target === index ? 'no-store' : 'public, max-age=31536000, immutable',
+    // The page URL carries the token: it must never leave in a Referer, and the page is never framed.
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    ...(target === index ? { 'content-security-policy': PAGE_CSP } : {}),
   });
   createReadStream(target).pipe(res);
 }

@@ -1,17 +1,8 @@
 import { shell, type WebContents } from 'electron';
+import { isSafeExternalUrl } from './external-url.ts';
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
-
-/** Only plain web links leave the app, and only to the OS browser. */
-export function isSafeExternalUrl(raw: string): boolean {
-  try {
-    const url = new URL(raw);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
-}
 
 /** Blocks navigation and new windows, sends safe links to the OS browser, and sets a strict CSP header. */
 export function guardWindow(contents: WebContents, isAppUrl: (url: string) => boolean): void {

@@ -29,9 +29,10 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The loopback model, behind the plugins' allowances as every provider call is in the app. */
+/** The loopback model, behind the plugins' allowances as every provider call is in the app; the tools are the plugins'. */
 function guardedCore(): NonNullable<HeadlessOptions['core']> {
-  const core = coreFor(model, workspace);
+  const core = { ...coreFor(model, workspace) };
+  delete core.tools;
   const resolve = core.resolveProvider!;
   return {
     ...core,
@@ -58,8 +59,15 @@ async function type(a: Amber, text: string): Promise<void> {
 const pluginRow = (a: Amber, id: string) => a.page.locator(`[data-testid=plugin-row][data-id=${id}]`);
 const segment = (a: Amber, source: string) => a.page.locator(`[data-testid=status-segment][data-source=${source}]`);
 const assistantWith = (a: Amber, text: string) => a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: text });
+/** The tool names the model was offered in its n-th request. */
+const offeredTools = (n: number): string[] => ((model.requests[n]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 
 test('a plugin switched off loses its tool, status segment and panel at once; switched on they return', async () => {
+  model.setScript([
+    openAiStream({ text: 'Greeting.', toolCalls: [{ id: 'call_1', name: 'example_greet', arguments: { name: 'Ada' } }] }),
+    openAiStream({ text: 'Greeted Ada.' }),
+    openAiStream({ text: 'No greeting tool now.' }),
+  ]);
   const a = await openChat();
   const tools = () => a.shell.app.plugins.registries.tools.specs().map((t) => t.name);
   await a.page.getByTestId('open-settings').click();
@@ -80,6 +88,12 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   await a.page.getByTestId('toggle-panels').click();
   const panel = a.page.locator('[data-testid=plugin-panel][data-plugin=example]');
   await panel.waitFor();
+  // The model is offered the plugin's tool and calls it; the plugin updates its segment, live.
+  await type(a, 'Greet Ada.');
+  await assistantWith(a, 'Greeted Ada.').waitFor();
+  expect(offeredTools(0)).toContain('example_greet');
+  await a.page.locator('[data-testid=tool-card][data-status=ok]').waitFor();
+  await segment(a, 'example').filter({ hasText: 'greeted 1×' }).waitFor();
 
   // Off from the command line: everything it contributed goes, without a restart.
   await type(a, '/set plugin off example');
@@ -87,6 +101,10 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   await panel.waitFor({ state: 'detached' });
   await segment(a, 'example').waitFor({ state: 'detached' });
   expect(tools()).not.toContain('example_greet');
+  await type(a, 'Greet again?');
+  await assistantWith(a, 'No greeting tool now.').waitFor();
+  expect(offeredTools(2)).not.toContain('example_greet');
+  expect(offeredTools(2)).toContain('read');
 
   // On again from Settings: it all comes back.
   await a.page.getByTestId('open-settings').click();

@@ -211,12 +211,18 @@ test('slash commands complete as they are typed, run from the composer and the p
   await a.page.keyboard.press('Control+Shift+P');
   await a.page.getByTestId('palette-input').fill('label');
   await a.page.getByTestId('palette-item').filter({ hasText: '/label' }).waitFor();
+  await a.screenshot('command-palette');
   await a.page.keyboard.press('Enter');
   await expect.poll(() => composer.inputValue()).toBe('/label ');
 
   // Settings show the mode the command set.
   await a.page.getByTestId('open-settings').click();
   await a.page.locator('[data-testid=policy-yolo][aria-checked=true]').waitFor();
+  // Provider setup is the first-run form; leaving it returns to Settings.
+  await a.page.getByTestId('setup-provider').click();
+  await a.page.getByTestId('first-run').waitFor();
+  await a.page.getByRole('button', { name: 'Set up later' }).click();
+  await a.page.getByTestId('settings').waitFor();
 });
 
 test('wallets warn under the threshold the user sets; the status bar updates as a reply streams', async () => {

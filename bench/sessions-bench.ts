@@ -74,6 +74,14 @@ function build(file: string, n: number): { sessionId: string; midId: string; wri
   let leaf: string | null = null;
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
+    if (i > 0 && i % 50 === 0) {
+      // Jump back to an earlier entry of the current path (an edit or a regenerate), so the next append forks.
+      let back = leaf!;
+      const steps = 1 + Math.floor(rand() * 30);
+      for (let k = 0; k < steps && parents.get(back); k++) back = parents.get(back)!;
+      store.branch(session.id, back);
+      leaf = back;
+    }
     let input: EntryInput;
     if (i > 0 && i % 500 === 0) {
       // Keep the last ~20 entries of the current path.
@@ -86,14 +94,6 @@ function build(file: string, n: number): { sessionId: string; midId: string; wri
       input = { type: 'label', targetId: ids[Math.floor(rand() * ids.length)]!, label: text(rand, 2) };
     } else {
       input = messageAt(i, rand);
-    }
-    if (i > 0 && i % 50 === 0) {
-      // Jump back to an earlier entry of the current path (an edit or a regenerate), so the next append forks.
-      let back = leaf!;
-      const steps = 1 + Math.floor(rand() * 30);
-      for (let k = 0; k < steps && parents.get(back); k++) back = parents.get(back)!;
-      store.branch(session.id, back);
-      leaf = back;
     }
     const entry = store.append(session.id, input);
     parents.set(entry.id, leaf);

@@ -124,6 +124,16 @@ describe('entries', () => {
     expect(store.list()).toHaveLength(1);
   });
 
+  test('a compaction must keep from an entry on its own branch', () => {
+    const s = store.create();
+    const a = store.append(s.id, user('a'));
+    const b = store.append(s.id, user('b'));
+    store.branch(s.id, a.id);
+    store.append(s.id, user('c'));
+    expect(() => store.append(s.id, { type: 'compaction', summary: 's', firstKeptEntryId: b.id, tokensBefore: 1 })).toThrow(/not on its branch/);
+    expect(store.append(s.id, { type: 'compaction', summary: 's', firstKeptEntryId: a.id, tokensBefore: 1 }).type).toBe('compaction');
+  });
+
   test('an entry id is unique within its session', () => {
     const s = store.create();
     store.append(s.id, { ...user('one'), id: 'same' });

@@ -424,6 +424,9 @@ export class SessionStore {
       if (!row) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${session.id}.`);
       parent = row;
     }
+    if (entry.type === 'compaction' && !this.#onPath(session.id, parentId, entry.firstKeptEntryId)) {
+      throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);
+    }
     if (entry.type === 'label' && !this.#q.parentRow.get(session.id, entry.targetId)) {
       throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${session.id}.`);
     }
@@ -452,6 +455,15 @@ export class SessionStore {
     const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
     this.#q.afterAppend.run({ id: session.id, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
     return entry;
+  }
+
+  /** Whether `target` is `from` or one of its ancestors; walks only as far as it must. */
+  #onPath(sessionId: string, from: string | null, target: string): boolean {
+    if (from === null) return false;
+    for (const row of this.#q.walkUpIds.iterate({ session: sessionId, id: from }) as Iterable<{ id: string }>) {
+      if (row.id === target) return true;
+    }
+    return false;
   }
 
   #parse(row: EntryRow): Entry {
@@ -530,6 +542,13 @@ function prepare(db: Db) {
          UNION ALL
          SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
        ) SELECT * FROM up LIMIT @limit`,
+    ),
+    walkUpIds: db.prepare(
+      `WITH RECURSIVE up(id, parent_id) AS (
+         SELECT id, parent_id FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT e.id, e.parent_id FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+       ) SELECT id FROM up`,
     ),
     getSetting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
     setSetting: db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),

@@ -236,8 +236,10 @@ test('wallets warn under the threshold the user sets; the status bar updates as 
   await a.page.getByTestId('wallet-threshold').press('Enter');
   await wallet.getByTestId('wallet-warning').waitFor();
   expect(a.shell.app.sessions.getSetting('ui.walletThreshold')).toBe('20');
-  await wallet.getByTestId('wallet-refresh').click();
+  // Refreshed once on sight, and again on demand.
   await expect.poll(() => wallet.getByTestId('wallet-refreshed').textContent()).toMatch(/^refreshed /);
+  await wallet.getByTestId('wallet-refresh').click();
+  await wallet.getByTestId('wallet-refresh').and(a.page.locator(':enabled')).waitFor();
 
   const tokens = a.page.locator('[data-testid=status-segment][data-id="core.tokens"]');
   expect(await tokens.textContent()).toBe('↑ 0 ↓ 0');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WalletView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -27,6 +27,15 @@ export function WalletsPanel() {
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [draft, setDraft] = useState<string | null>(null);
   const threshold = listing.threshold;
+  // A wallet this run has not refreshed yet is refreshed once when the panel shows it.
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    for (const w of listing.wallets) {
+      if (w.refreshedAt !== null || w.error !== null || asked.current.has(w.id)) continue;
+      asked.current.add(w.id);
+      api.call('wallets.refresh', { id: w.id }).catch(() => {});
+    }
+  }, [api, listing.wallets]);
 
   const refresh = async (w: WalletView) => {
     setBusy((b) => new Set(b).add(w.id));

@@ -1,3 +1,3 @@
 export { FirstRun } from './FirstRun.tsx';
 export { SettingsView } from './SettingsView.tsx';
-export { groupByCategory } from './PluginsSection.tsx';
+export { groupByCategory } from './plugin-groups.ts';

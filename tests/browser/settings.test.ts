@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { guardWithAllowances } from '../../src/main/agent-bridge/index.ts';
 import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
+import type { PluginListing } from '../../src/shared/api/index.ts';
 import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
@@ -133,7 +134,9 @@ test("a killed plugin shows as Failed with the reason, and the chat keeps workin
   await a.page.getByTestId('open-settings').click();
   const row = pluginRow(a, 'metrics');
   await a.page.locator('[data-testid=plugin-row][data-id=metrics][data-state=active]').waitFor();
-  const pid = a.shell.app.plugins.get('metrics').pid;
+  const listed = await a.shell.api.call('plugins.list', {});
+  if (!listed.ok) throw new Error(listed.error.message);
+  const pid = (listed.value as PluginListing).plugins.find((p) => p.id === 'metrics')?.pid;
   expect(pid).toBeGreaterThan(0);
   process.kill(pid!, 'SIGKILL');
   await a.page.locator('[data-testid=plugin-row][data-id=metrics][data-state=failed]').waitFor();

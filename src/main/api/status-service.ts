@@ -12,6 +12,14 @@ const PRIORITY = { model: 1000, tokens: 990, cost: 980, context: 970 } as const;
 const STREAM_NOTIFY_MS = 150;
 const CONTEXT_WARNING = 0.8;
 
+/** What the core segments need from a session's context, kept while its leaf stays where it is. */
+interface ContextFacts {
+  leafId: string | null;
+  model: { provider: string; modelId: string } | null;
+  entries: readonly Entry[];
+  contextTokens: number;
+}
+
 interface LiveRun {
   /** Characters streamed into the reply being written, before its usage is known. */
   streamedChars: number;
@@ -32,6 +40,8 @@ export class StatusService implements Disposable {
   readonly #app: App;
   readonly #options: StatusServiceOptions;
   readonly #live = new Map<string, LiveRun>();
+  /** Building a long session's context is not free; a streaming reply asks many times while the leaf stays put. */
+  readonly #facts = new Map<string, ContextFacts>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #subscriptions = new DisposableStore();
 
@@ -58,12 +68,8 @@ export class StatusService implements Disposable {
   }
 
   #core(sessionId: string): StatusSegmentView[] {
-    let context;
-    try {
-      context = this.#app.sessions.context(sessionId);
-    } catch {
-      return []; // a deleted session has no status
-    }
+    const context = this.#contextFacts(sessionId);
+    if (!context) return []; // a deleted session has no status
     const ref = context.model ?? this.#app.defaultModel();
     const info = ref ? this.#modelInfo(ref.provider, ref.modelId) : null;
     const out: StatusSegmentView[] = [];
@@ -84,7 +90,7 @@ export class StatusService implements Disposable {
       tone: 'normal',
     });
     out.push({ id: 'core.cost', text: money(totals.cost), tooltip: 'Cost of the replies on this branch, from the usage the provider reported.', priority: PRIORITY.cost, source: 'core', tone: 'normal' });
-    const used = estimateContextTokens(context) + streamedOut;
+    const used = context.contextTokens + streamedOut;
     if (info) {
       const share = used / info.contextWindow;
       out.push({
@@ -99,6 +105,21 @@ export class StatusService implements Disposable {
       out.push({ id: 'core.context', text: `ctx ~${compact(used)}`, tooltip: `About ${used.toLocaleString('en')} tokens of context are used (the model's window is not known).`, priority: PRIORITY.context, source: 'core', tone: 'normal' });
     }
     return out;
+  }
+
+  #contextFacts(sessionId: string): ContextFacts | null {
+    try {
+      const leafId = this.#app.sessions.leaf(sessionId);
+      const known = this.#facts.get(sessionId);
+      if (known && known.leafId === leafId) return known;
+      const context = this.#app.sessions.context(sessionId);
+      const facts = { leafId: context.leafId, model: context.model, entries: context.entries, contextTokens: estimateContextTokens(context) };
+      this.#facts.set(sessionId, facts);
+      return facts;
+    } catch {
+      this.#facts.delete(sessionId);
+      return null;
+    }
   }
 
   #modelInfo(provider: string, modelId: string): ModelInfo | null {

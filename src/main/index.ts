@@ -2,10 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, type IpcMainInvokeEvent, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, type IpcMainInvokeEvent, safeStorage, shell, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
+import { FileSecretStore } from './providers/index.ts';
 import { serveIpcApi } from './electron/ipc-api.ts';
+import { safeStorageCodec } from './electron/safe-storage-codec.ts';
 import { createUtilityLauncher } from './electron/utility-launcher.ts';
 import { guardWindow } from './electron/window-guards.ts';
 
@@ -65,7 +67,12 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   void app.whenReady().then(() => {
-    core = createApp({ dataDir: process.env.AMBER_DATA_DIR ?? app.getPath('userData'), launchPlugin: createUtilityLauncher(utilityProcess) });
+    const dataDir = process.env.AMBER_DATA_DIR ?? app.getPath('userData');
+    core = createApp({
+      dataDir,
+      launchPlugin: createUtilityLauncher(utilityProcess),
+      secrets: new FileSecretStore(join(dataDir, 'secrets.json'), { codec: safeStorageCodec(safeStorage) }),
+    });
     api = createApiRouter(core, {
       // The user plugin folder, opened in the system's file manager ('' from openPath means it opened).
       openPath: async (folder) => {

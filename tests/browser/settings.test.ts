@@ -183,6 +183,7 @@ test('an allowance that is used up blocks the call with its message; raising the
 });
 
 test('slash commands complete as they are typed, run from the composer and the palette; an unknown one gives the hint', async () => {
+  model.setScript([openAiStream({ text: 'Noted.' })]);
   const a = await openChat();
   const composer = a.page.getByTestId('composer');
   await composer.fill('/se');
@@ -209,6 +210,10 @@ test('slash commands complete as they are typed, run from the composer and the p
   await type(a, '/help');
   await a.page.getByTestId('status-popover').filter({ hasText: '/set — Change a setting' }).waitFor();
   await a.screenshot('status-bar-help');
+  // Two slashes send a message that starts with one.
+  await type(a, '//usr/bin is where it lives');
+  await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: '/usr/bin is where it lives' }).waitFor();
+  await assistantWith(a, 'Noted.').waitFor();
 
   // The palette lists the same tree; a command that takes an argument goes to the composer.
   await a.page.keyboard.press('Control+Shift+P');

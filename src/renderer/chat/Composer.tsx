@@ -40,7 +40,8 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
       if ((await commands.run(value)).kind !== 'error') setText('');
       return;
     }
-    const ok = await (mode === 'send' ? onSend(value) : mode === 'steer' ? onSteer(value) : onFollowUp(value));
+    const message = commands && value.startsWith('//') ? value.slice(1) : value;
+    const ok = await (mode === 'send' ? onSend(message) : mode === 'steer' ? onSteer(message) : onFollowUp(message));
     if (ok) setText('');
   };
 

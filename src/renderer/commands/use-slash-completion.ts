@@ -19,7 +19,8 @@ export interface SlashCompletion {
  */
 export function useSlashCompletion(text: string, setText: (text: string) => void, enabled: boolean): SlashCompletion {
   const api = useApi();
-  const isCommand = enabled && text.startsWith('/') && !text.includes('\n');
+  // '//' escapes the slash: the line is sent as a message starting with '/'.
+  const isCommand = enabled && text.startsWith('/') && !text.startsWith('//') && !text.includes('\n');
   // Completions and the text they answer: a list for older text is never shown or accepted.
   const [answer, setAnswer] = useState<{ text: string; items: Completion[] }>({ text: '', items: [] });
   const [index, setIndex] = useState(0);

@@ -2,7 +2,7 @@ import type { EventName, EventPayload } from '../../shared/api/index.ts';
 import type { AllowanceView, PanelView, PluginListing, PluginView, PolicyView, WalletListing, WalletView } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
-import { type AppCommandContext, createAppCommands } from '../commands/app-commands.ts';
+import { type AppCommandContext, createAppCommands } from '../commands/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginInfo } from '../plugins/index.ts';
 import type { Handlers } from './api-router.ts';

@@ -226,6 +226,14 @@ test('slash commands complete as they are typed, run from the composer and the p
   // Settings show the mode the command set.
   await a.page.getByTestId('open-settings').click();
   await a.page.locator('[data-testid=policy-yolo][aria-checked=true]').waitFor();
+  await a.page.getByTestId('close-settings').click();
+
+  // /new opens the conversation it made; its policy is its own.
+  await composer.fill('');
+  await type(a, '/new Plans for Tuesday');
+  await expect.poll(() => a.page.getByTestId('session-title').textContent()).toBe('Plans for Tuesday');
+  await a.page.getByTestId('open-settings').click();
+  await a.page.locator('[data-testid=policy-write][aria-checked=true]').waitFor();
   // Provider setup is the first-run form; leaving it returns to Settings.
   await a.page.getByTestId('setup-provider').click();
   await a.page.getByTestId('first-run').waitFor();

@@ -239,6 +239,21 @@ test('slash commands complete as they are typed, run from the composer and the p
   await a.page.getByTestId('first-run').waitFor();
   await a.page.getByRole('button', { name: 'Set up later' }).click();
   await a.page.getByTestId('settings').waitFor();
+  await a.page.getByTestId('close-settings').click();
+
+  // Stored rules are listed in Settings and can be removed there.
+  a.shell.app.agent.policy!.setRules([
+    { effect: 'deny', tool: 'bash' },
+    { effect: 'allow', tool: 'write', folder: workspace },
+  ]);
+  await a.page.getByTestId('open-settings').click();
+  const rules = a.page.getByTestId('policy-rule');
+  await expect.poll(() => rules.count()).toBe(2);
+  await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();
+  await a.screenshot('settings-policy');
+  await rules.filter({ hasText: 'bash' }).getByRole('button', { name: /Remove the rule/ }).click();
+  await expect.poll(() => rules.allTextContents()).toEqual([expect.stringContaining(`write in ${workspace}`)]);
+  expect(a.shell.app.agent.policy!.rules()).toEqual([{ effect: 'allow', tool: 'write', folder: workspace }]);
 });
 
 test('wallets warn under the threshold the user sets; the status bar updates as a reply streams', async () => {

@@ -60,7 +60,7 @@ describe('the budget plugin in its own process', () => {
     expect(blocked).toEqual({
       allowed: false,
       allowanceId: 'budget',
-      reason: 'The daily budget of $5.00 is used up ($5.02 spent). Raise it in Settings → Allowances or with /budget set day 10.',
+      reason: 'The daily budget of $5.00 is used up ($5.02 spent). Raise it in the Budget panel or with /budget set day 10.',
     });
     await r.until(() => segmentText(r)?.startsWith('⛔ '), 'the block in the status bar');
 
@@ -90,7 +90,7 @@ describe('the budget plugin in its own process', () => {
     const blocked = await verdict(r);
     expect(blocked.allowed).toBe(false);
     expect(blocked.reason).toBe(
-      'The session budget of 1,000 tokens is used up (1,050 tokens spent). Raise it in Settings → Allowances or with /budget set session 2000 tokens.',
+      'The session budget of 1,000 tokens is used up (1,050 tokens spent). Raise it in the Budget panel or with /budget set session 2000 tokens.',
     );
     // The request names its session; otherwise the session of the newest agent event is the one asking.
     expect(await verdict(r, { ...request, sessionId: 's2' })).toMatchObject({ allowed: true });

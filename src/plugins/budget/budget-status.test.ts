@@ -25,10 +25,10 @@ describe('budget arithmetic', () => {
 
   it('says which budget blocks and how to raise it', () => {
     expect(budgetStatus(daily, 5.02).message).toBe(
-      'The daily budget of $5.00 is used up ($5.02 spent). Raise it in Settings → Allowances or with /budget set day 10.',
+      'The daily budget of $5.00 is used up ($5.02 spent). Raise it in the Budget panel or with /budget set day 10.',
     );
     expect(budgetStatus(sessionTokens, 201_345).message).toBe(
-      'The session budget of 200,000 tokens is used up (201,345 tokens spent). Raise it in Settings → Allowances or with /budget set session 400000 tokens.',
+      'The session budget of 200,000 tokens is used up (201,345 tokens spent). Raise it in the Budget panel or with /budget set session 400000 tokens.',
     );
   });
 

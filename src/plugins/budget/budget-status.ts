@@ -39,12 +39,12 @@ export function budgetStatus(budget: Budget, spent: number, warnAt: number = DEF
   return { budget, spent, fraction, level: 'ok', message: null };
 }
 
-/** "The daily budget of $5.00 is used up ($5.02 spent). Raise it in Settings → Allowances or with /budget set day 10." */
+/** "The daily budget of $5.00 is used up ($5.02 spent). Raise it in the Budget panel or with /budget set day 10." */
 export function blockedMessage(budget: Budget, spent: number): string {
   const raised = raisedLimit(budget.limit, spent);
   return (
     `The ${periodAdjective(budget.period)} budget of ${formatAmount(budget.unit, budget.limit)} is used up (${formatAmount(budget.unit, spent)} spent). ` +
-    `Raise it in Settings → Allowances or with ${setCommand(budget.period, budget.unit, raised)}.`
+    `Raise it in the Budget panel or with ${setCommand(budget.period, budget.unit, raised)}.`
   );
 }
 

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider, createAmberClient } from './api/index.ts';
 import { App } from './app/App.tsx';
+import { warmUpMarkdown } from './chat/index.ts';
 import { ToastProvider } from './ui/Toasts.tsx';
 import './app/theme.css';
 
@@ -16,3 +17,5 @@ createRoot(document.getElementById('root')!).render(
     </ApiProvider>
   </StrictMode>,
 );
+
+requestIdleCallback(warmUpMarkdown, { timeout: 2000 });

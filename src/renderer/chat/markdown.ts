@@ -74,3 +74,10 @@ export function renderMarkdown(source: string): string {
   rendered.set(source, html);
   return html;
 }
+
+/** Runs the parser, sanitizer and highlighter once while the window is idle, so the first transcript opens warm. */
+export function warmUpMarkdown(): void {
+  const sample = '## Warm-up\n\n**bold** and `code`, a [link](https://example.com)\n\n- a list\n\n```ts\nconst x: number = 1; // note\n```\n\n```python\ndef f(): return "s"\n```\n';
+  renderMarkdown(sample);
+  rendered.delete(sample);
+}

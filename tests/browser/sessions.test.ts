@@ -112,3 +112,23 @@ test('reload opens the same session where the user left', async () => {
   await expect.poll(() => page.getByTestId('session-title').textContent()).toBe('The one I was reading');
   expect(await page.locator(`[data-testid=session-row][data-session-id="${target}"]`).getAttribute('aria-selected')).toBe('true');
 });
+
+test('keyboard shortcuts: new chat, search, tree, and the theme switch (kept across a reload)', async () => {
+  amber = await startAmber({ theme: 'light' });
+  await amber.open();
+  const { page } = amber;
+  const rows = page.locator('[data-testid=session-row]');
+  await page.keyboard.press('Control+n');
+  await expect.poll(() => rows.count()).toBe(1);
+  await page.keyboard.press('Control+k');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search');
+  await page.keyboard.press('Control+Shift+T');
+  await page.getByTestId('tree-view').waitFor();
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+  await page.keyboard.press('Control+Shift+L');
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  await page.reload();
+  await page.getByTestId('sidebar').waitFor();
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  await amber.screenshot('dark-empty-chat');
+});

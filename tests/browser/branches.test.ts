@@ -170,3 +170,18 @@ test('markdown is rendered with highlighted code, and raw HTML from a model is n
   await expect.poll(() => card.getByRole('button', { name: 'Show all 40 lines' }).count()).toBe(1);
   await amber.screenshot('markdown-dark');
 });
+
+test('after a lost connection the page reconnects and shows what changed meanwhile', async () => {
+  let ids!: ReturnType<typeof seedForked>;
+  amber = await startAmber({ seed: (shell) => void (ids = seedForked(shell)) });
+  await amber.open();
+  const { page } = amber;
+  await page.locator(`[data-session-id="${ids.sessionId}"]`).click();
+  await page.locator('[data-testid=message]').filter({ hasText: 'An apricot.' }).waitFor();
+  await amber.restartUnderPage((offline) => {
+    offline.app.sessions.appendMany(ids.sessionId, [user('Written while you were away.'), assistant('And answered, too.')]);
+    offline.app.sessions.create({ title: 'Made elsewhere' });
+  });
+  await page.locator('[data-testid=message]').filter({ hasText: 'And answered, too.' }).waitFor();
+  await page.locator('[data-testid=session-row]').filter({ hasText: 'Made elsewhere' }).waitFor();
+});

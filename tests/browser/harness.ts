@@ -20,6 +20,11 @@ export interface Amber {
   screenshot(name: string): Promise<string>;
   /** Stops the core and starts a fresh one on the same data dir, then opens its URL: an app restart. */
   restart(): Promise<void>;
+  /**
+   * Stops the core and starts a fresh one on the same port and token without touching the page, running
+   * `meanwhile` against the new core before it listens: the open page must reconnect by itself.
+   */
+  restartUnderPage(meanwhile?: (shell: HeadlessShell) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,7 +71,8 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const c = context;
-    const start = () => startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}) });
+    const start = (same?: { port: number; token: string }) =>
+      startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}), ...(same ?? {}) });
     const amber: Amber = {
       shell,
       context: c,
@@ -81,6 +87,17 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
         const file = join(SCREENSHOTS, `${name}.png`);
         await page.screenshot({ path: file, animations: 'disabled' });
         return file;
+      },
+      async restartUnderPage(meanwhile) {
+        const same = { port: amber.shell.port, token: amber.shell.token };
+        await amber.shell.close();
+        if (meanwhile) {
+          // Writes while no core serves the page: the page cannot hear of them as events.
+          const offline = await start();
+          meanwhile(offline);
+          await offline.close();
+        }
+        amber.shell = await start(same);
       },
       async restart() {
         await amber.shell.close();

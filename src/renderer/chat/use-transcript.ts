@@ -181,6 +181,8 @@ export function useTranscript(sessionId: string | null) {
   useEffect(() => {
     const offAgent = api.on('agent.emitted', (event) => {
       if (event.sessionId !== stateRef.current.sessionId) return;
+      // A run seen mid-way (a reload or reconnect during it) is still a run: the window offers Stop.
+      if (!stateRef.current.running && event.type !== 'agent_end' && event.type !== 'agent_settled') setState((s) => ({ ...s, running: true }));
       switch (event.type) {
         case 'agent_start':
           setState((s) => ({ ...s, running: true, lastError: null }));
@@ -255,11 +257,19 @@ export function useTranscript(sessionId: string | null) {
     const offBranch = api.on('session.branched', (e) => {
       if (e.sessionId === stateRef.current.sessionId && e.leafId !== stateRef.current.leafId) void reload();
     });
+    // Events missed while the connection was down: read the branch again once it is back.
+    const offConnection = api.onConnectionChange((connected) => {
+      if (connected) {
+        setState((s) => ({ ...s, running: false, streaming: null, liveTools: new Map() }));
+        void reload();
+      }
+    });
     return () => {
       offAgent();
       offAsk();
       offAnswer();
       offBranch();
+      offConnection();
       if (frame.current !== null) cancelAnimationFrame(frame.current);
     };
   }, [api, append, flushDeltas, reload, loadSiblings, toasts]);

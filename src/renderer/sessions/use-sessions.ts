@@ -34,6 +34,9 @@ export function useSessions() {
     return () => clearTimeout(t);
   }, [query, refresh]);
 
+  // After a lost connection the list may be stale: read it again.
+  useEffect(() => api.onConnectionChange((connected) => connected && void refresh(query)), [api, refresh, query]);
+
   useEffect(() => {
     const upsert = (s: SessionSummary) =>
       setSessions((all) => {

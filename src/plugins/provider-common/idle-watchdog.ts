@@ -13,6 +13,7 @@ export class IdleWatchdog {
     this.ms = ms;
     this.onIdle = onIdle;
     this.timer = setTimeout(this.check, ms);
+    this.timer.unref?.();
   }
 
   touch(): void {
@@ -21,11 +22,16 @@ export class IdleWatchdog {
 
   stop(): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private readonly check = (): void => {
+    if (this.timer === undefined) return;
     const quiet = Date.now() - this.last;
     if (!this.holding && quiet >= this.ms) this.onIdle();
-    else this.timer = setTimeout(this.check, this.holding ? this.ms : this.ms - quiet);
+    else {
+      this.timer = setTimeout(this.check, this.holding ? this.ms : this.ms - quiet);
+      this.timer.unref?.();
+    }
   };
 }

@@ -113,6 +113,8 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
       else if (error instanceof StreamFailure) terminal = fail(error.kind, error.message);
       else terminal = fail('network', `The connection to ${d.label} broke mid-reply: ${describeCause(error)}. The partial reply is kept; try again.`);
     }
+    // The reply is over: stop watching before handing out the last event, whose consumer may never ask again.
+    watchdog?.stop();
     yield terminal;
   } finally {
     watchdog?.stop();

@@ -177,3 +177,17 @@ test('queue a follow-up while a reply streams; it is sent when the reply ends', 
   const second = model.requests[1]!.body as { messages: { role: string; content: unknown }[] };
   expect(second.messages.at(-1)).toMatchObject({ role: 'user', content: 'And then a summary.' });
 });
+
+test('a reply longer than the window keeps the view at its end while it streams', async () => {
+  const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(6)}\n\n`);
+  model.setScript([openAiStream({ text: paragraphs }, { pace: { framesPerSecond: 30 } })]);
+  const a = await openNewChat();
+  await send(a, 'Write a lot.');
+  const atEnd = () =>
+    a.page.getByTestId('transcript').evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 4);
+  await a.page.locator('[data-testid=message][data-streaming]').filter({ hasText: 'Paragraph 15:' }).waitFor();
+  await expect.poll(atEnd).toBe(true);
+  await assistantWith(a, 'Paragraph 29:').waitFor();
+  await expect.poll(atEnd).toBe(true);
+  await a.screenshot('long-reply-end');
+});

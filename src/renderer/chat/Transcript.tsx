@@ -52,11 +52,13 @@ export function Transcript({ items, siblings, hasOlder, loadingOlder, onLoadOlde
     totalBefore.current = totalSize;
   }, [items, totalSize]);
 
-  // At the end (opening a session, streaming while the user watches): stay at the end.
+  // At the end (opening a session, streaming while the user watches): stay at the end. Only when the
+  // content's height changed — reading scrollHeight forces a layout, which a delta on the same line
+  // does not need.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [totalSize, items]);
+  }, [totalSize]);
 
   useLayoutEffect(() => {
     pinned.current = true;

@@ -26,7 +26,8 @@ function isAppUrl(url: string): boolean {
 /** Every IPC message must come from the main window's own top frame showing the app's page. */
 function isTrustedSender(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
-  return mainWindow !== null && event.sender === mainWindow.webContents && frame !== null && frame === event.sender.mainFrame && isAppUrl(frame.url);
+  // The top frame (no parent: never an iframe) of our own window, showing our own page.
+  return mainWindow !== null && event.sender === mainWindow.webContents && frame !== null && frame.parent === null && isAppUrl(frame.url);
 }
 
 function createWindow(): BrowserWindow {

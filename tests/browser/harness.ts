@@ -72,7 +72,7 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
     page.on('pageerror', (e) => errors.push(e.message));
     const c = context;
     const start = (same?: { port: number; token: string }) =>
-      startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}), ...(same ?? {}) });
+      startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}), ...same });
     const amber: Amber = {
       shell,
       context: c,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type HeadlessShell, startHeadless } from '../src/main/headless/headless-shell.ts';
+import { SCHEMA_VERSION } from '../src/main/sessions/index.ts';
 
 let dir: string;
 let shell: HeadlessShell;
@@ -23,7 +24,7 @@ afterEach(async () => {
 test('the headless shell listens on loopback, opens the database and answers health', async () => {
   expect(shell.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
   const res = await fetch(`http://127.0.0.1:${shell.port}/health?token=${shell.token}`);
-  expect(await res.json()).toMatchObject({ ok: true, schemaVersion: 2, sessions: 0 });
+  expect(await res.json()).toMatchObject({ ok: true, schemaVersion: SCHEMA_VERSION, sessions: 0 });
 });
 
 test('health without the token reveals only liveness', async () => {

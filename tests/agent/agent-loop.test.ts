@@ -4,7 +4,7 @@ import { AgentService, type ToolSource } from '../../src/main/agent/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 import type { ToolOutput, ToolSpec } from '../../src/shared/tools/index.ts';
 import { createHarness, textOf, transcript, type Harness } from './agent-harness.ts';
-import { MODEL, calls, failure, reply, stall, text, throwing } from './scripted-provider.ts';
+import { MODEL, calls, failure, reply, type Script, stall, text, throwing } from './scripted-provider.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -122,6 +122,17 @@ describe('the loop', () => {
     h.provider.push(text('ok'));
     await h.agent.prompt(h.sessionId, 'again');
     expect(transcript(h.provider.requests[1]!.messages)).toEqual(['user:hi', 'user:again']);
+  });
+
+  test("a provider's notice reaches the user as a notice event and stays out of the reply", async () => {
+    const warned: Script = async function* (request, signal) {
+      yield { type: 'notice', message: 'The daily budget is 80% used.' };
+      yield* text('fine')(request, signal);
+    };
+    h = createHarness([warned]);
+    await h.agent.prompt(h.sessionId, 'hi');
+    expect(h.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'provider_notice', message: 'The daily budget is 80% used.' });
+    expect(transcript(h.store.context(h.sessionId).messages)).toEqual(['user:hi', 'assistant:fine']);
   });
 
   test('a call blocked before it reached the model (an allowance) ends the run as blocked', async () => {

@@ -59,3 +59,22 @@ test('an allowance that refuses blocks the call before it reaches the provider',
   expect(await collect(stream(request('m1'), new AbortController().signal))).toMatchObject([{ type: 'done' }]);
   expect(calls).toBe(1);
 });
+
+test('an allowance near its limit lets the call through with a notice for the user', async () => {
+  const providers = new ProviderRegistry();
+  providers.register('p', 'local', { id: 'local', flavor: 'ollama', presets: [], models: [model], stream: echo });
+  const allowances = new AllowanceRegistry();
+  allowances.register('budget', 'daily', {
+    id: 'daily',
+    scope: '*',
+    limit: 5,
+    unit: 'USD',
+    spent: 4,
+    check: async () => ({ allowed: true, reason: 'The daily budget is 80% used ($4.00 of $5.00).' }),
+  });
+  const { stream } = await pluginProviderResolver(providers, allowances)({ provider: 'local', modelId: 'm1' });
+  expect(await collect(stream(request('m1'), new AbortController().signal))).toMatchObject([
+    { type: 'notice', message: 'The daily budget is 80% used ($4.00 of $5.00).' },
+    { type: 'done' },
+  ]);
+});

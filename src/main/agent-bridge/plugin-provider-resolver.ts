@@ -6,7 +6,10 @@ import type { AllowanceRegistry, ProviderRegistry } from '../plugins/index.ts';
 /** Assumed for a model the provider did not list (typed by hand with /model). */
 const UNLISTED_CONTEXT_WINDOW = 32_768;
 
-/** Puts every provider call behind the allowances: a refusal ends the call as `blocked` with its sentence. */
+/**
+ * Puts every provider call behind the allowances: a refusal ends the call as `blocked` with its sentence;
+ * an allowance close to its limit lets the call through with a `notice` the user sees.
+ */
 export function guardWithAllowances(providerId: string, stream: StreamFn, allowances: AllowanceRegistry): StreamFn {
   return async function* guarded(request, signal): AsyncIterable<ProviderEvent> {
     const decision = await allowances.check({ providerId, modelId: request.model.id });
@@ -26,6 +29,7 @@ export function guardWithAllowances(providerId: string, stream: StreamFn, allowa
       };
       return;
     }
+    for (const warning of decision.warnings ?? []) yield { type: 'notice', message: warning };
     yield* stream(request, signal);
   };
 }

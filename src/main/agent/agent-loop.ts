@@ -144,6 +144,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       provider: ref.provider,
       clock,
       onDelta: (delta) => run.emit({ type: 'message_update', delta }),
+      onNotice: (message) => notice('provider_notice', message),
     });
   };
 

@@ -16,6 +16,8 @@ export interface StreamReplyInput {
   provider: string;
   clock: () => number;
   onDelta(delta: MessageDelta): void;
+  /** A provider's `notice` (not part of the reply), for the user. */
+  onNotice?(message: string): void;
 }
 
 type Block = { type: 'text'; text: string } | { type: 'thinking'; thinking: string } | { type: 'toolCall'; index: number; id: string; name: string; json: string };
@@ -91,6 +93,9 @@ export async function streamReply(input: StreamReplyInput): Promise<StreamedRepl
           input.onDelta(delta);
           break;
         }
+        case 'notice':
+          input.onNotice?.(event.message);
+          break;
         case 'done':
         case 'error':
           return finish(event, input);

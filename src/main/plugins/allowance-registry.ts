@@ -20,6 +20,8 @@ export interface AllowanceView extends Omit<AllowanceContribution, 'check'> {
 
 export interface AllowanceDecision {
   allowed: boolean;
+  /** Sentences from allowances that let the call through but are close to their limit (e.g. at 80%). */
+  warnings?: string[];
   /** The allowance that refused, and its sentence for the user. */
   allowanceId?: string;
   reason?: string;
@@ -54,6 +56,7 @@ export class AllowanceRegistry extends ContributionRegistry<AllowanceContributio
       if (Object.keys(seen).length > 0 && this.get(e.key) === e) this.replace(e.pluginId, e.key, { ...e.value, ...seen });
       if (!v.allowed) return { allowed: false, allowanceId: e.key, reason: v.reason ?? `The allowance '${e.key}' is used up.` };
     }
-    return { allowed: true };
+    const warnings = verdicts.flatMap((v) => (v.allowed && v.reason ? [v.reason] : []));
+    return warnings.length ? { allowed: true, warnings } : { allowed: true };
   }
 }

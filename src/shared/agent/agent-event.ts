@@ -31,7 +31,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
    * Something the run worked around and a person may want to know, for example a prompt block that failed to render
    * (code 'prompt_block_failed'), a compaction that failed and left the session as it was
    * ('compaction_failed'), a recovery steer sent to the model ('recovery_steer'), tools that could not be listed
-   * ('tools_unavailable').
+   * ('tools_unavailable'), a provider's notice such as a budget nearly used up ('provider_notice').
    */
   z.object({ ...base, type: z.literal('notice'), code: z.string(), message: z.string() }),
   /** The run is over and every write is done: the session may be read or run again. */

@@ -39,6 +39,8 @@ export type ProviderEvent =
   | { type: 'text_delta'; delta: string }
   | { type: 'thinking_delta'; delta: string }
   | { type: 'toolcall_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  /** Something the user should know that is not part of the reply (a budget nearly used up). */
+  | { type: 'notice'; message: string }
   | { type: 'done'; message: AssistantMessage }
   | { type: 'error'; kind: ProviderErrorKind; message: AssistantMessage };
 

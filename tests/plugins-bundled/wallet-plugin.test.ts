@@ -71,7 +71,9 @@ describe('the wallet plugin in its own process', () => {
   it('refreshes on tick without being asked', async () => {
     const r = await start(accounts(), 50);
     await r.until(() => segment(r)?.text === 'OpenRouter $14.75 · DeepSeek ¥110.00', 'balances read on tick');
-    expect(r.service.registries.wallets.get('openrouter')).toBeDefined();
+    // Main's wallet registry learns the balance read on tick too, without a refresh from main.
+    await r.until(() => r.service.registries.wallets.list().find((w) => w.id === 'openrouter')?.balance === 14.75, 'the balance in main');
+    expect(r.service.registries.wallets.list().find((w) => w.id === 'openrouter')).toMatchObject({ currency: 'USD', available: true, refreshedAt: expect.any(Number) });
   });
 
   it('reads again on tick once a balance is older than refreshMinutes', async () => {

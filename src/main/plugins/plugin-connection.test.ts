@@ -58,6 +58,7 @@ const quietHost = (log: string[] = []): HostApi => ({
   $unsubscribe: async () => {},
   $updateStatus: async () => {},
   $updatePanel: async () => {},
+  $updateWallet: async () => {},
   $log: async () => {},
   $providerEvent: async () => {},
 });

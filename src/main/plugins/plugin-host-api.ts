@@ -1,5 +1,5 @@
 import type { Disposable } from '../../shared/disposable.ts';
-import { PanelViewModel, StatusSegment } from '../../shared/plugins/contributions.ts';
+import { PanelViewModel, StatusSegment, WalletState } from '../../shared/plugins/contributions.ts';
 import { type HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
 import type { StreamSinks } from './contribution-installer.ts';
@@ -58,6 +58,9 @@ export function createHostApi(deps: HostApiDeps): HostApi {
     },
     async $updatePanel(panel) {
       deps.registries.panels.update(deps.pluginId, PanelViewModel.parse(panel));
+    },
+    async $updateWallet(id, state) {
+      deps.registries.wallets.update(deps.pluginId, String(id), WalletState.parse(state));
     },
     async $log(level, message, dropped) {
       deps.log(LogLevel.catch('info').parse(level), String(message).slice(0, 8192), typeof dropped === 'number' ? dropped : 0);

@@ -25,6 +25,13 @@ export class WalletRegistry extends ContributionRegistry<WalletContribution> {
     return this.entries().map((e) => ({ id: e.value.id, provider: e.value.provider, ...e.value.state, pluginId: e.pluginId }));
   }
 
+  /** A balance the plugin read on its own; only the plugin that registered the wallet may set it. */
+  update(pluginId: string, id: string, state: WalletState): void {
+    const held = this.get(id);
+    if (!held || held.pluginId !== pluginId) throw new AmberError('not_found', `The plugin '${pluginId}' has no wallet '${id}' to update.`);
+    this.replace(pluginId, id, { ...held.value, state });
+  }
+
   async refresh(id: string): Promise<WalletView> {
     const held = this.get(id);
     if (!held) throw new AmberError('not_found', `There is no wallet '${id}'.`);

@@ -12,10 +12,7 @@ export interface WalletPluginSeams {
   accounts?: readonly WalletAccount[];
 }
 
-/**
- * What a refresh answers. `error` and `refreshedAt` go beyond the protocol's WalletState (balance, currency):
- * a failed refresh keeps the last good balance and says why beside it, instead of failing the call.
- */
+/** What a refresh answers: a failed refresh keeps the last good balance and says why beside it, instead of failing the call. */
 export interface WalletRefresh extends WalletState {
   refreshedAt: number;
   available: boolean;
@@ -82,9 +79,12 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
     else ctx?.log.warn(reading.error);
     refreshViews();
     const shown = state.lastGood ?? { balance: 0, currency: state.account.defaultCurrency };
-    return reading.ok
+    const result: WalletRefresh = reading.ok
       ? { balance: reading.balance, currency: reading.currency, refreshedAt: at, available: reading.available }
       : { balance: shown.balance, currency: shown.currency, refreshedAt: at, available: false, error: reading.error };
+    // A read on tick is news to main too: its wallet registry (and the wallets panel) shows it at once.
+    if (state.configured) ctx?.updateWallet(state.account.id, result);
+    return result;
   };
 
   /** One request per account at a time: a refresh asked while one runs gets that one's answer. */

@@ -60,7 +60,16 @@ export const ProviderDeclaration = z.object({
 });
 export type ProviderDeclaration = z.infer<typeof ProviderDeclaration>;
 
-export const WalletState = z.object({ balance: z.number(), currency: z.string().min(1) });
+export const WalletState = z.object({
+  balance: z.number(),
+  currency: z.string().min(1),
+  /** When the balance was read (epoch ms). */
+  refreshedAt: z.number().int().nonnegative().optional(),
+  /** False when the account cannot be used (no credit, or the read failed). */
+  available: z.boolean().optional(),
+  /** Why the last read failed, in a sentence; the balance is then the last good one. */
+  error: z.string().optional(),
+});
 export type WalletState = z.infer<typeof WalletState>;
 export const WalletDeclaration = z.object({ kind: z.literal('wallet'), id: ContributionId, provider: z.string().min(1), ...WalletState.shape });
 export type WalletDeclaration = z.infer<typeof WalletDeclaration>;

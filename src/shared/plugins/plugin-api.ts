@@ -57,6 +57,8 @@ export interface HostApi {
   /** Only for segments and panels this plugin registered. */
   $updateStatus(segment: StatusSegment): Promise<void>;
   $updatePanel(panel: PanelViewModel): Promise<void>;
+  /** A balance the plugin read on its own (on tick), for a wallet this plugin registered. */
+  $updateWallet(id: string, state: WalletState): Promise<void>;
   /** `dropped` counts log lines and events the plugin side dropped before this line (see plugin-host.ts). */
   $log(level: LogLevel, message: string, dropped?: number): Promise<void>;
   /** Events of one provider stream, in order; batched so a fast stream is a few calls, not thousands. */

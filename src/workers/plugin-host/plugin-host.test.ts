@@ -32,6 +32,7 @@ function recorder(): Recorder {
     $unsubscribe: async () => {},
     $updateStatus: async () => {},
     $updatePanel: async () => {},
+    $updateWallet: async () => {},
     $log: (level, message, dropped) => {
       r.logs.push({ level, message, ...(dropped ? { dropped } : {}) });
       const held = r.heldLogs;

@@ -302,6 +302,7 @@ export class PluginHost implements PluginApi {
       },
       updateStatus: (segment) => this.#update(`status:${segment.id}`, () => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e)))),
       updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e)))),
+      updateWallet: (id, state) => this.#update(`wallet:${id}`, () => void host.$updateWallet(id, state).catch((e) => this.#log('error', describe(e)))),
       log: {
         debug: (m) => this.#log('debug', m),
         info: (m) => this.#log('info', m),

@@ -51,6 +51,8 @@ export interface PluginContext {
   /** Replaces a status segment or panel this plugin declared; the renderer redraws it. */
   updateStatus(segment: StatusSegment): void;
   updatePanel(panel: PanelViewModel): void;
+  /** Tells main a balance this plugin read on its own (on tick), for a wallet it declared. */
+  updateWallet(id: string, state: WalletState): void;
   log: PluginLogger;
 }
 

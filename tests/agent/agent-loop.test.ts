@@ -6,6 +6,12 @@ import type { ToolOutput, ToolSpec } from '../../src/shared/tools/index.ts';
 import { createHarness, textOf, transcript, type Harness } from './agent-harness.ts';
 import { MODEL, calls, failure, reply, type Script, stall, text, throwing } from './scripted-provider.ts';
 
+/** A reply preceded by a provider notice (an allowance near its limit). */
+const warnedThenFine: Script = async function* (request, signal) {
+  yield { type: 'notice', message: 'The daily budget is 80% used.' };
+  yield* text('fine')(request, signal);
+};
+
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -125,11 +131,7 @@ describe('the loop', () => {
   });
 
   test("a provider's notice reaches the user as a notice event and stays out of the reply", async () => {
-    const warned: Script = async function* (request, signal) {
-      yield { type: 'notice', message: 'The daily budget is 80% used.' };
-      yield* text('fine')(request, signal);
-    };
-    h = createHarness([warned]);
+    h = createHarness([warnedThenFine]);
     await h.agent.prompt(h.sessionId, 'hi');
     expect(h.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'provider_notice', message: 'The daily budget is 80% used.' });
     expect(transcript(h.store.context(h.sessionId).messages)).toEqual(['user:hi', 'assistant:fine']);

@@ -92,9 +92,10 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
     const value = raw === null ? null : Number(raw);
     return value !== null && Number.isFinite(value) ? value : null;
   };
-  const walletView = (w: { id: string; provider: string; pluginId: string; balance: number; currency: string }): WalletView => {
+  const walletView = (w: { id: string; provider: string; pluginId: string; balance: number; currency: string; refreshedAt?: number; error?: string }): WalletView => {
+    // The plugin's own word on when it read the balance wins (it also reads on tick); else what this run saw.
     const seen = refreshed.get(w.id);
-    return { id: w.id, provider: w.provider, pluginId: w.pluginId, balance: w.balance, currency: w.currency, refreshedAt: seen?.at ?? null, error: seen?.error ?? null };
+    return { id: w.id, provider: w.provider, pluginId: w.pluginId, balance: w.balance, currency: w.currency, refreshedAt: w.refreshedAt ?? seen?.at ?? null, error: w.error ?? seen?.error ?? null };
   };
   const wallets = (): WalletListing => ({ wallets: registries.wallets.list().map(walletView), threshold: threshold() });
   const allowances = (): AllowanceView[] =>

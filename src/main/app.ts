@@ -17,7 +17,7 @@ export interface AppOptions {
   defaultModel?: ModelRef | null;
   /** The folder the agent works in: tools are confined to it. Default: AMBER_WORKSPACE, else the working directory. */
   workspace?: string;
-  /** Absolute workspace root of a session (tool paths are confined to it). Default: the session's cwd, else `workspace`. */
+  /** Absolute workspace root of a session for the policy and prompt blocks. Default: `workspace`. */
   workspaceRoot?: (sessionId: string) => string;
   /** How plugin processes start: Electron's utilityProcess in the desktop shell, else a forked Node child. */
   launchPlugin?: PluginLauncher;
@@ -55,7 +55,8 @@ export function createApp(options: AppOptions): App {
   const providers = new ProviderAccounts(sessions, options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json')));
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
   const workspace = resolve(options.workspace ?? process.env.AMBER_WORKSPACE ?? process.cwd());
-  const workspaceRoot = options.workspaceRoot ?? ((sessionId: string) => sessions.get(sessionId).cwd ?? workspace);
+  // Tools (in the workspace-tools plugin) and the policy must agree on one root, so sessions share it.
+  const workspaceRoot = options.workspaceRoot ?? (() => workspace);
   const plugins = new PluginService({
     store: sessions,
     dataDir: options.dataDir,

@@ -1,3 +1,5 @@
+import { presetById } from '../../shared/providers/index.ts';
+
 /** How one OpenAI-compatible server differs from the others. */
 export interface OpenAiCompatiblePreset {
   flavor: string;
@@ -18,14 +20,20 @@ export interface OpenAiCompatiblePreset {
 
 const common = { needsKey: true, maxTokensField: 'max_tokens', streamUsage: true, reasoningParam: 'reasoning_effort', defaultContextWindow: 128_000 } as const;
 
+/** Where each server lives, its name and whether it needs a key: one list, shared with the first-run screen. */
+function where(id: string): Pick<OpenAiCompatiblePreset, 'flavor' | 'label' | 'baseUrl' | 'needsKey' | 'defaultContextWindow'> {
+  const shared = presetById(id);
+  return { flavor: shared.id, label: shared.name, baseUrl: shared.baseUrl || undefined, needsKey: shared.needsKey, defaultContextWindow: shared.contextWindow };
+}
+
 export const OPENAI_COMPATIBLE_PRESETS: Readonly<Record<string, OpenAiCompatiblePreset>> = {
-  openai: { ...common, flavor: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', maxTokensField: 'max_completion_tokens' },
-  ollama: { ...common, flavor: 'ollama', label: 'Ollama', baseUrl: 'http://localhost:11434/v1', needsKey: false, defaultContextWindow: 8192 },
-  lmstudio: { ...common, flavor: 'lmstudio', label: 'LM Studio', baseUrl: 'http://localhost:1234/v1', needsKey: false, reasoningParam: 'none', defaultContextWindow: 8192 },
-  openrouter: { ...common, flavor: 'openrouter', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', reasoningParam: 'openrouter' },
-  deepseek: { ...common, flavor: 'deepseek', label: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', reasoningParam: 'none' },
-  groq: { ...common, flavor: 'groq', label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', defaultContextWindow: 131_072 },
-  custom: { ...common, flavor: 'custom', label: 'OpenAI-compatible server', baseUrl: undefined, needsKey: false, defaultContextWindow: 32_768 },
+  openai: { ...common, ...where('openai'), maxTokensField: 'max_completion_tokens' },
+  ollama: { ...common, ...where('ollama') },
+  lmstudio: { ...common, ...where('lmstudio'), reasoningParam: 'none' },
+  openrouter: { ...common, ...where('openrouter'), reasoningParam: 'openrouter' },
+  deepseek: { ...common, ...where('deepseek'), reasoningParam: 'none' },
+  groq: { ...common, ...where('groq') },
+  custom: { ...common, ...where('custom'), label: 'OpenAI-compatible server' },
 };
 
 /**

@@ -19,7 +19,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   { id: 'ollama', name: 'Ollama', baseUrl: 'http://localhost:11434/v1', dialect: 'openai-compatible', needsKey: false, contextWindow: 8192 },
   { id: 'lmstudio', name: 'LM Studio', baseUrl: 'http://localhost:1234/v1', dialect: 'openai-compatible', needsKey: false, contextWindow: 8192 },
   { id: 'openrouter', name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', dialect: 'openai-compatible', needsKey: true, contextWindow: 128_000 },
-  { id: 'deepseek', name: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', dialect: 'openai-compatible', needsKey: true, contextWindow: 64_000 },
+  { id: 'deepseek', name: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', dialect: 'openai-compatible', needsKey: true, contextWindow: 128_000 },
   { id: 'groq', name: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', dialect: 'openai-compatible', needsKey: true, contextWindow: 131_072 },
   { id: 'custom', name: 'Other OpenAI-compatible server', baseUrl: '', dialect: 'openai-compatible', needsKey: false, contextWindow: 32_768 },
 ];

@@ -172,7 +172,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       app.approvals.answer(questionId, answer);
       return { ok: true };
     },
-    'providers.presets': () => providerPresets(app, probe),
+    'providers.presets': () => providerPresets(probe),
     'providers.test': ({ baseUrl, apiKey, dialect }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}) }),
     'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
       await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });

@@ -10,7 +10,7 @@ const isLocal = (url: string): boolean => /^https?:\/\/(localhost|127\.0\.0\.1|\
  * The providers the first-run screen offers. Local servers (Ollama, LM Studio) are asked briefly whether
  * they answer, so the screen can offer the one that is running first.
  */
-export async function providerPresets(_app: App, probe: typeof probeProvider): Promise<ProviderPresetView[]> {
+export async function providerPresets(probe: typeof probeProvider): Promise<ProviderPresetView[]> {
   const views: ProviderPresetView[] = PROVIDER_PRESETS.map((preset) => ({
     id: preset.id,
     providerId: preset.id,

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, type ToolSource } from './agent/index.ts';
@@ -6,6 +7,7 @@ import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import { DIALECT_PLUGINS, FileSecretStore, ProviderAccounts, type SecretStore } from './providers/index.ts';
 import { SessionStore } from './sessions/index.ts';
+import { WorkspaceService } from './workspace/index.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -15,10 +17,16 @@ export interface AppOptions {
   tools?: ToolSource;
   /** The model of a session whose branch names none, when setup chose none. */
   defaultModel?: ModelRef | null;
-  /** The folder the agent works in: tools are confined to it. Default: AMBER_WORKSPACE, else the working directory. */
+  /**
+   * The folder new conversations work in until the user has chosen one (each conversation keeps its own;
+   * tools are confined to it). Default: AMBER_WORKSPACE, else the workspace tools' `root` setting, else
+   * `~/Amber` — never the process's working directory.
+   */
   workspace?: string;
-  /** Absolute workspace root of a session for the policy and prompt blocks. Default: `workspace`. */
-  workspaceRoot?: (sessionId: string) => string;
+  /** The user's home folder (never a workspace itself; `~/Amber` is made in it). Default: the OS's. */
+  home?: string;
+  /** Where Amber itself is installed: never a workspace. Default: the folder this code runs from. */
+  installDirs?: readonly string[];
   /** How plugin processes start: Electron's utilityProcess in the desktop shell, else a forked Node child. */
   launchPlugin?: PluginLauncher;
   /** Activate the plugins that are on (default true); the CLI passes false. */
@@ -39,6 +47,8 @@ export interface App {
   defaultModel(): ModelRef | null;
   /** The plugin runtime: registries, on/off state, events (see src/main/plugins/index.ts). */
   readonly plugins: PluginService;
+  /** Each conversation's workspace folder: tools and the policy read their root from here only. */
+  readonly workspaces: WorkspaceService;
   health(): { ok: true; schemaVersion: number; sessions: number; dataDir: string };
   dispose(): Promise<void>;
 }
@@ -54,13 +64,23 @@ export function createApp(options: AppOptions): App {
   const approvals = new ApprovalBroker();
   const providers = new ProviderAccounts(sessions, options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json')));
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
-  const workspace = resolve(options.workspace ?? process.env.AMBER_WORKSPACE ?? process.cwd());
-  // Tools (in the workspace-tools plugin) and the policy must agree on one root, so sessions share it.
-  const workspaceRoot = options.workspaceRoot ?? (() => workspace);
+  const configuredWorkspace = (): string | null => {
+    const root = readConfigSetting(sessions, 'workspace-tools')['root'];
+    return options.workspace ?? process.env.AMBER_WORKSPACE ?? (typeof root === 'string' && root.trim() !== '' ? root : null);
+  };
+  const workspaces = new WorkspaceService({
+    store: sessions,
+    limits: {
+      home: options.home ?? homedir(),
+      dataDir: options.dataDir,
+      installDirs: options.installDirs ?? [resolve(import.meta.dirname, '../..')],
+    },
+    configuredDefault: configuredWorkspace,
+  });
   const plugins = new PluginService({
     store: sessions,
     dataDir: options.dataDir,
-    workspace,
+    workspace: workspaces.defaultForNew(),
     ...(options.launchPlugin ? { launcher: options.launchPlugin } : {}),
     // Read live at every plugin config read: the stored config, a data folder of the plugin's own, and for
     // provider plugins the accounts set up in Settings with their keys (sent only to that plugin's process).
@@ -75,10 +95,11 @@ export function createApp(options: AppOptions): App {
   const agent = new AgentService({
     store: sessions,
     resolveProvider: options.resolveProvider ?? pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances),
-    tools: options.tools ?? pluginToolSource(plugins.registries.tools),
-    promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, workspaceRoot),
+    tools: options.tools ?? pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)] }),
+    promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     approver: approvals.ask,
-    workspaceRoot,
+    // Tools and the policy take the root from the conversation, so they can never disagree.
+    workspaceRoot: (sessionId, signal) => workspaces.forRun(sessionId, signal),
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
@@ -89,6 +110,7 @@ export function createApp(options: AppOptions): App {
     agent,
     providers,
     plugins,
+    workspaces,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
     async dispose() {
@@ -96,6 +118,7 @@ export function createApp(options: AppOptions): App {
       await agent.dispose();
       await plugins.dispose();
       approvals.dispose();
+      workspaces.dispose();
       sessions.close();
     },
   };

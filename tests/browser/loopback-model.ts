@@ -17,7 +17,9 @@ export function coreFor(server: ProviderServer, workspace: string): NonNullable<
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   return {
     defaultModel: MODEL,
-    workspaceRoot: () => workspace,
+    // New conversations work in `workspace`; the home folder is the test's own, so `~/Amber` is never made in the real one.
+    workspace,
+    home: dirname(workspace),
     resolveProvider: () => ({
       stream,
       model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },

@@ -29,6 +29,10 @@ export type PromptContent = UserMessage['content'];
 /** An AgentEvent before the run stamps its session and run ids on it. */
 export type RunEvent = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'runId'> : never) : never;
 
+/** What a tool call reads when its conversation has no workspace folder and none was chosen. */
+export const NO_WORKSPACE =
+  'Not run: this conversation has no workspace folder, and none was chosen when asked. The user can choose one with the folder button at the top of the conversation or /workspace PATH; tell them so.';
+
 export interface LoopDeps {
   store: SessionStore;
   resolveProvider: ProviderResolver;
@@ -41,7 +45,11 @@ export interface LoopDeps {
   compaction: CompactionSettings;
   recovery: Partial<RecoveryLimits>;
   defaultModel: ModelRef | null;
-  workspaceRoot: (sessionId: string) => string;
+  /**
+   * The conversation's workspace folder for its tool calls, asked for when it has none; null when none was
+   * chosen (the calls are then denied).
+   */
+  workspaceRoot: (sessionId: string, signal: AbortSignal) => string | null | Promise<string | null>;
   renderTimeoutMs?: number;
 }
 
@@ -218,17 +226,22 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       );
     } else if (calls.length > 0) {
       const previous = previousToolTurn(before);
-      results = await deps.dispatcher.dispatch({
-        sessionId,
-        workspaceRoot: deps.workspaceRoot(sessionId),
-        calls,
-        specs,
-        previousCalls: previous ? toolCallsOf(previous) : [],
-        signal,
-        onStart: (call) => run.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments }),
-        onUpdate: (call, text) => run.emit({ type: 'tool_execution_update', toolCallId: call.id, text }),
-        onResult: (result) => persistResult(result),
-      });
+      const workspaceRoot = await deps.workspaceRoot(sessionId, signal);
+      if (signal.aborted) return { reason: 'aborted' };
+      results =
+        workspaceRoot === null
+          ? refuseAll(calls, 'denied', NO_WORKSPACE)
+          : await deps.dispatcher.dispatch({
+              sessionId,
+              workspaceRoot,
+              calls,
+              specs,
+              previousCalls: previous ? toolCallsOf(previous) : [],
+              signal,
+              onStart: (call) => run.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments }),
+              onUpdate: (call, text) => run.emit({ type: 'tool_execution_update', toolCallId: call.id, text }),
+              onResult: (result) => persistResult(result),
+            });
     }
     if (signal.aborted) return { reason: 'aborted' };
     const afterTools = recovery.onResults(results);

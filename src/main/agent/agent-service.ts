@@ -32,8 +32,11 @@ export interface AgentServiceOptions {
   recovery?: Partial<RecoveryLimits>;
   /** The model of a session whose branch has no model_change entry. */
   defaultModel?: ModelRef | null;
-  /** Absolute workspace root of a session. Default: the session's cwd, else AMBER_WORKSPACE, else the process's. */
-  workspaceRoot?: (sessionId: string) => string;
+  /**
+   * The workspace folder of a session's tool calls (see LoopDeps.workspaceRoot). Default: the session's
+   * folder, else none (the calls are denied) — never the process's working directory.
+   */
+  workspaceRoot?: LoopDeps['workspaceRoot'];
   /** Milliseconds a prompt block may take to render before it is skipped for the turn. */
   promptBlockTimeoutMs?: number;
 }
@@ -108,7 +111,7 @@ export class AgentService {
       compaction: { ...DEFAULT_COMPACTION, ...options.compaction },
       recovery: options.recovery ?? {},
       defaultModel: options.defaultModel ?? null,
-      workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd ?? process.env['AMBER_WORKSPACE'] ?? process.cwd()),
+      workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd),
       ...(options.promptBlockTimeoutMs !== undefined ? { renderTimeoutMs: options.promptBlockTimeoutMs } : {}),
     };
   }

@@ -6,6 +6,8 @@ import type { ToolGate } from '../policy/index.ts';
 
 export interface ToolExecution {
   sessionId: string;
+  /** The conversation's workspace folder: the tool's root, the same one the policy judged the call against. */
+  workspaceRoot: string;
   toolCallId: string;
   signal: AbortSignal;
   /** Progress text for the UI (tool_execution_update); never sent to the model. */
@@ -136,6 +138,7 @@ export class ToolDispatcher {
     });
     const execution: ToolExecution = {
       sessionId: request.sessionId,
+      workspaceRoot: request.workspaceRoot,
       toolCallId: call.id,
       signal,
       onUpdate: (text) => {

@@ -8,6 +8,7 @@ import { providerPresets, saveProvider } from './provider-setup.ts';
 import { probeProvider } from './provider-probe.ts';
 import { SessionTrash } from './session-trash.ts';
 import { createSettingsRoutes } from './settings-routes.ts';
+import { createWorkspaceRoutes } from './workspace-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -30,6 +31,8 @@ export interface ApiRouterOptions {
   log?: (message: string, error: unknown) => void;
   /** Opens a folder with the system's file manager (the desktop shell). */
   openPath?: (path: string) => Promise<boolean>;
+  /** The system's folder picker (the desktop shell): the chosen folder, or null when cancelled. */
+  pickFolder?: (defaultPath: string) => Promise<string | null>;
 }
 
 const LAST_SESSION_KEY = 'ui.lastSessionId';
@@ -70,8 +73,11 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   // Settings, panels, status bar and commands live in their own module.
   const settings = subscriptions.add(createSettingsRoutes(app, { emit, ...(options.openPath ? { openPath: options.openPath } : {}) }));
 
+  const workspace = subscriptions.add(createWorkspaceRoutes(app, { emit, ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}) }));
+
   const handlers: Handlers = {
     ...settings.handlers,
+    ...workspace.handlers,
     'app.bootstrap': () => {
       const last = store.getSetting(LAST_SESSION_KEY);
       let lastSessionId: string | null = null;
@@ -87,7 +93,8 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     'sessions.list': (input) => ({ sessions: store.list(input), total: store.count() }),
     'sessions.get': ({ sessionId }) => store.get(sessionId),
     'sessions.create': (input) => {
-      const summary = store.create({ title: input.title, cwd: input.cwd ?? null });
+      // The folder is checked before anything is made: a refused one creates no conversation.
+      const summary = store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
       store.setSetting(LAST_SESSION_KEY, summary.id);
       emit('session.created', summary);
       return summary;

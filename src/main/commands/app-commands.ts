@@ -41,10 +41,22 @@ export function createAppCommands(app: App, hooks: AppCommandHooks = {}): AppCom
 
   store.add(
     tree.registerAction('session.new', (title, context) => {
-      const summary = sessions.create({ title: title || undefined, cwd: null });
+      const summary = sessions.create({ title: title || undefined, cwd: app.workspaces.forNewConversation(null) });
       emit('session.created', summary);
       (context as AppCommandContext).openSession?.(summary.id);
       return title ? `Started “${title}”.` : 'Started a new conversation.';
+    }),
+  );
+
+  store.add(
+    tree.registerAction('session.workspace', (argument, context) => {
+      const sessionId = session(context);
+      if (!argument) {
+        const current = app.workspaces.of(sessionId);
+        return current ? `This conversation works in ${current}. Type /workspace and a folder to change it.` : 'This conversation has no workspace folder yet. Type /workspace and a folder.';
+      }
+      const summary = app.workspaces.set(sessionId, argument);
+      return `This conversation now works in ${summary.cwd}.`;
     }),
   );
 

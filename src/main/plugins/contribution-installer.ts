@@ -3,6 +3,7 @@ import { AllowanceVerdict, CommandResult, type Contribution, WalletState } from 
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+import type { ToolCallContext } from '../../shared/tools/tool-call-context.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginConnection } from './plugin-connection.ts';
 import type { PluginRegistries } from './plugin-registries.ts';
@@ -36,7 +37,7 @@ export function installContribution(
       const { kind: _kind, ...spec } = decl;
       return registries.tools.register(pluginId, spec.name, {
         spec,
-        execute: (args, signal) => executeTool(conn, spec.name, args, signal, timeouts),
+        execute: (args, signal, context) => executeTool(conn, spec.name, args, signal, timeouts, context),
       });
     }
     case 'promptBlock':
@@ -97,9 +98,16 @@ export function installContribution(
   }
 }
 
-function executeTool(conn: PluginConnection, name: string, args: unknown, signal: AbortSignalLike | undefined, timeouts: CallTimeouts): Promise<ToolOutput> {
+function executeTool(
+  conn: PluginConnection,
+  name: string,
+  args: unknown,
+  signal: AbortSignalLike | undefined,
+  timeouts: CallTimeouts,
+  context: ToolCallContext | undefined,
+): Promise<ToolOutput> {
   const callId = newId('t');
-  const call = conn.call('$executeTool', [callId, name, args], timeouts.toolMs);
+  const call = conn.call('$executeTool', [callId, name, args, context ?? null], timeouts.toolMs);
   // A call that timed out may still be running in the plugin: ask it to stop.
   call.catch((e: unknown) => {
     if (e instanceof AmberError && e.code === 'timeout') void conn.call('$cancel', [callId], timeouts.callMs).catch(() => {});

@@ -1,11 +1,12 @@
 import type { AbortSignalLike } from '../../shared/providers/provider-stream.ts';
+import type { ToolCallContext } from '../../shared/tools/tool-call-context.ts';
 import { ToolOutput, type ToolSpec } from '../../shared/tools/tool-spec.ts';
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
 export interface ToolContribution {
   spec: ToolSpec;
-  execute(args: unknown, signal?: AbortSignalLike): Promise<ToolOutput>;
+  execute(args: unknown, signal?: AbortSignalLike, context?: ToolCallContext): Promise<ToolOutput>;
 }
 
 /** Tools by name. `execute` never throws: every failure is an `isError` output the model can read. */
@@ -18,12 +19,12 @@ export class ToolRegistry extends ContributionRegistry<ToolContribution> {
     return this.entries().map((e) => e.value.spec);
   }
 
-  async execute(name: string, args: unknown, signal?: AbortSignalLike): Promise<ToolOutput> {
+  async execute(name: string, args: unknown, signal?: AbortSignalLike, context?: ToolCallContext): Promise<ToolOutput> {
     const tool = this.get(name);
     if (!tool) return failed(`There is no tool named '${name}'. Its plugin may be switched off or restarting.`);
     if (signal?.aborted) return failed(`The call to '${name}' was aborted before it started.`);
     try {
-      const out = ToolOutput.safeParse(await tool.value.execute(args, signal));
+      const out = ToolOutput.safeParse(await tool.value.execute(args, signal, context));
       return out.success ? out.data : failed(`The tool '${name}' answered something that is not a tool output.`);
     } catch (e) {
       return failed(errorMessage(e));

@@ -194,6 +194,13 @@ export class SessionStore {
     return this.get(sessionId);
   }
 
+  /** Sets the conversation's workspace folder (main checks it first; see src/main/workspace). */
+  setCwd(sessionId: string, cwd: string | null): SessionSummary {
+    const info = this.#q.setSessionCwd.run({ id: sessionId, cwd });
+    if (info.changes === 0) throw this.#missing(sessionId);
+    return this.get(sessionId);
+  }
+
   delete(sessionId: string): void {
     this.#write(() => {
       this.#session(sessionId);
@@ -516,6 +523,7 @@ function prepare(db: Db) {
     ),
     countSessions: db.prepare(`SELECT count(*) AS n FROM sessions`),
     renameSession: db.prepare(`UPDATE sessions SET title = @title, updated_at = @now WHERE id = @id`),
+    setSessionCwd: db.prepare(`UPDATE sessions SET cwd = @cwd WHERE id = @id`),
     deleteEntries: db.prepare(`DELETE FROM entries WHERE session_id = ?`),
     deleteSession: db.prepare(`DELETE FROM sessions WHERE id = ?`),
     setLeaf: db.prepare(`UPDATE sessions SET leaf_id = @leaf, updated_at = @now WHERE id = @id`),

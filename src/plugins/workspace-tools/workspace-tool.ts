@@ -6,6 +6,8 @@ import { confinePath } from './workspace-path.ts';
 /** What a workspace tool runs with: the resolved root (see resolveWorkspaceRoot) and an optional abort. */
 export interface WorkspaceToolContext {
   root: string;
+  /** Absolute folders the tools never touch, whatever the path (Amber's own data folder). */
+  denied?: readonly string[];
   signal?: AbortSignalLike;
 }
 

@@ -1,31 +1,25 @@
-import type { AbortSignalLike } from '../../shared/providers/index.ts';
-import { definePlugin, type PluginContext } from '../../workers/sdk/index.ts';
-import { resolveWorkspaceRoot } from './workspace-path.ts';
+import { definePlugin, type ToolCallOptions } from '../../workers/sdk/index.ts';
+import { errorOutput } from './workspace-tool.ts';
 import { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
-let ctx: PluginContext | null = null;
-
-/** The root is read at each call: the plugin's `root` config, then the app's workspace, then AMBER_WORKSPACE, then the working directory. */
-async function root(): Promise<string> {
-  const configured = (await ctx?.config<string>('root')) || ctx?.workspace || null;
-  return resolveWorkspaceRoot({ configured, env: process.env, cwd: process.cwd() });
-}
-
-/** read, ls, find, grep (read-only) and write, edit, confined to the workspace. */
+/**
+ * read, ls, find, grep (read-only) and write, edit, confined to the folder of the conversation each call
+ * belongs to: the root comes with the call from main, the same root the policy judged the call against.
+ * A call without one (outside a conversation) is refused rather than guessed.
+ */
 export default definePlugin({
-  async initialize(context) {
-    ctx = context;
+  async initialize() {
     return true;
   },
-  async shutdown() {
-    ctx = null;
-  },
+  async shutdown() {},
   capabilities() {
     return WORKSPACE_TOOLS.map((tool) => ({
       kind: 'tool' as const,
       ...tool.spec,
-      execute: async (args: Record<string, unknown>, options: { signal: AbortSignalLike }) =>
-        tool.execute(args, { root: await root(), signal: options.signal }),
+      execute: async (args: Record<string, unknown>, options: ToolCallOptions) => {
+        if (!options.workspace) return errorOutput(`${tool.spec.name} needs a conversation's workspace folder, and this call came without one.`);
+        return tool.execute(args, { root: options.workspace, signal: options.signal, ...(options.denied ? { denied: options.denied } : {}) });
+      },
     }));
   },
 });

@@ -83,6 +83,8 @@ export const API_METHODS = {
     z.object({ sessionId: SessionId, entryId: EntryId.nullable(), follow: z.enum(['exact', 'newest']).default('exact') }),
     z.object({ leafId: z.string().nullable() }),
   ),
+  /** Sets the conversation's workspace folder (checked by main: a refusal says why). */
+  'sessions.setWorkspace': method(z.object({ sessionId: SessionId, path: z.string().min(1).max(4096) }), SessionSummary),
   'entries.label': method(z.object({ sessionId: SessionId, targetId: EntryId, label: z.string().max(100).nullable() }), z.object({ leafId: z.string().nullable() })),
   /** Sends a user message. With `parentId`, the message forks there (editing an earlier message). */
   'chat.send': method(
@@ -139,6 +141,17 @@ export const API_METHODS = {
   'policy.setMode': method(z.object({ sessionId: SessionId, mode: PolicyMode }), PolicyView),
   /** Removes a stored rule; `rule` must still be the one at `index` (another window may have changed them). */
   'policy.removeRule': method(z.object({ index: z.number().int().min(0), rule: PolicyRule, sessionId: SessionId.nullable().optional() }), PolicyView),
+  /** Existing folders that complete a typed path (`~` is the home folder), for the folder field. */
+  'workspace.complete': method(z.object({ input: z.string().max(4096) }), z.object({ folders: z.array(z.string()) })),
+  /**
+   * Asks with the system's folder picker and sets the chosen folder (`path`; null when cancelled).
+   * `supported` is false where there is no picker (the headless shell): the window then shows a path field.
+   */
+  'workspace.pick': method(z.object({ sessionId: SessionId }), z.object({ supported: z.boolean(), session: SessionSummary.nullable() })),
+  /** Conversations whose tool calls wait for a folder to be chosen. */
+  'workspace.pending': method(Nothing, z.array(z.object({ sessionId: z.string() }))),
+  /** No folder is chosen: the waiting tool calls are denied. */
+  'workspace.decline': method(z.object({ sessionId: SessionId }), z.object({ ok: z.boolean() })),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -160,6 +173,10 @@ export const API_EVENTS = {
   'commands.changed': z.object({}),
   /** The policy mode of `sessionId`, or the stored rules (null), changed. */
   'policy.changed': z.object({ sessionId: z.string().nullable() }),
+  /** A tool call in this conversation needs a workspace folder and it has none: ask the user for one. */
+  'workspace.requested': z.object({ sessionId: z.string() }),
+  /** The folder was chosen or declined, or the run stopped: stop asking. */
+  'workspace.settled': z.object({ sessionId: z.string() }),
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

@@ -15,6 +15,7 @@ export const CHANNEL_NAMES = [
   'sessions.tree',
   'sessions.siblings',
   'sessions.branch',
+  'sessions.setWorkspace',
   'entries.label',
   'chat.send',
   'chat.regenerate',
@@ -43,6 +44,10 @@ export const CHANNEL_NAMES = [
   'policy.get',
   'policy.setMode',
   'policy.removeRule',
+  'workspace.complete',
+  'workspace.pick',
+  'workspace.pending',
+  'workspace.decline',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -61,6 +66,8 @@ export const EVENT_NAME_LIST = [
   'allowances.changed',
   'commands.changed',
   'policy.changed',
+  'workspace.requested',
+  'workspace.settled',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
+import type { ToolCallContext } from '../tools/tool-call-context.ts';
 import type { ToolOutput } from '../tools/tool-spec.ts';
 import type {
   AllowanceRequest,
@@ -30,8 +31,11 @@ export interface PluginApi {
   /** Runs the plugin's `shutdown()`; the process exits on its own shortly after answering. */
   $shutdown(): Promise<void>;
   $tick(): Promise<void>;
-  /** A tool that throws answers an `isError` output; the call id lets main cancel it. */
-  $executeTool(callId: string, name: string, args: unknown): Promise<ToolOutput>;
+  /**
+   * A tool that throws answers an `isError` output; the call id lets main cancel it. `context` names the
+   * conversation and its workspace folder (null for a call outside a conversation).
+   */
+  $executeTool(callId: string, name: string, args: unknown, context: ToolCallContext | null): Promise<ToolOutput>;
   $cancel(callId: string): Promise<void>;
   $renderBlock(id: string, context: PromptBlockContext): Promise<string>;
   /** Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. */

@@ -1,1 +1,2 @@
 export * from './tool-spec.ts';
+export { ToolCallContext } from './tool-call-context.ts';

@@ -115,13 +115,13 @@ export class PluginHost implements PluginApi {
     await this.#plugin?.tick?.();
   }
 
-  async $executeTool(callId: string, name: string, args: unknown): Promise<ToolOutput> {
+  async $executeTool(callId: string, name: string, args: unknown, context: unknown = null): Promise<ToolOutput> {
     const tool = this.#tools.get(name);
     if (!tool) return errorOutput(`This plugin has no tool named '${name}'.`);
     const controller = new AbortController();
     this.#running.set(callId, controller);
     try {
-      const out = await tool.execute((args ?? {}) as Record<string, unknown>, { signal: controller.signal });
+      const out = await tool.execute((args ?? {}) as Record<string, unknown>, { signal: controller.signal, ...callContext(context) });
       return typeof out === 'string' ? { content: [{ type: 'text', text: out }], isError: false } : out;
     } catch (e) {
       return errorOutput(`The tool '${name}' failed: ${describe(e)}`);
@@ -363,4 +363,15 @@ function errorOutput(text: string): ToolOutput {
 
 function errorMessage(request: ProviderRequest, providerId: string, message: string, aborted: boolean): AssistantMessage {
   return { role: 'assistant', content: [], provider: providerId, model: request.model?.id, stopReason: aborted ? 'aborted' : 'error', errorMessage: message, timestamp: Date.now() };
+}
+
+/** The call's context as main sent it, keeping only well-formed fields (main checks it before sending). */
+function callContext(raw: unknown): { sessionId?: string; workspace?: string; denied?: readonly string[] } {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const { sessionId, workspace, denied } = raw as Record<string, unknown>;
+  return {
+    ...(typeof sessionId === 'string' ? { sessionId } : {}),
+    ...(typeof workspace === 'string' && workspace !== '' ? { workspace } : {}),
+    ...(Array.isArray(denied) && denied.every((d) => typeof d === 'string') ? { denied: denied as string[] } : {}),
+  };
 }

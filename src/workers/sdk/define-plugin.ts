@@ -36,7 +36,10 @@ export interface PluginLogger {
 
 export interface PluginContext {
   readonly pluginId: string;
-  /** The workspace root the app works in. */
+  /**
+   * The folder new conversations start in by default. A tool call's own folder (the conversation's, which
+   * the user may change) comes with the call: ToolCallOptions.workspace.
+   */
   readonly workspace: string;
   /** The settings as they were at the handshake; read `config` for the live value. */
   readonly settings: Readonly<Record<string, unknown>>;
@@ -58,8 +61,22 @@ export interface PluginContext {
 
 type In<T extends z.ZodType> = z.input<T>;
 
+/** What a tool call comes with besides its arguments. */
+export interface ToolCallOptions {
+  signal: AbortSignalLike;
+  /** The conversation the call belongs to; absent for a call made outside a conversation. */
+  sessionId?: string;
+  /**
+   * The conversation's workspace folder (absolute, real): the root a tool that touches files must confine
+   * itself to. Absent outside a conversation: such a tool should then refuse.
+   */
+  workspace?: string;
+  /** Folders no tool may touch whatever the path (Amber's own data folder). */
+  denied?: readonly string[];
+}
+
 export interface ToolContribution extends In<typeof ToolDeclaration> {
-  execute(args: Record<string, unknown>, options: { signal: AbortSignalLike }): Awaitable<ToolOutput | string>;
+  execute(args: Record<string, unknown>, options: ToolCallOptions): Awaitable<ToolOutput | string>;
 }
 export interface PromptBlockContribution extends In<typeof PromptBlockDeclaration> {
   render(context: PromptBlockContext): Awaitable<string>;

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, type IpcMainInvokeEvent, safeStorage, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, type IpcMainInvokeEvent, safeStorage, shell, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
 import { FileSecretStore } from './providers/index.ts';
@@ -73,12 +73,20 @@ if (!app.requestSingleInstanceLock()) {
       dataDir,
       launchPlugin: createUtilityLauncher(utilityProcess),
       secrets: new FileSecretStore(join(dataDir, 'secrets.json'), { codec: safeStorageCodec(safeStorage) }),
+      // The app's code and its resources are never a workspace.
+      installDirs: [app.getAppPath(), process.resourcesPath],
     });
     api = createApiRouter(core, {
       // The user plugin folder, opened in the system's file manager ('' from openPath means it opened).
       openPath: async (folder) => {
         mkdirSync(folder, { recursive: true });
         return (await shell.openPath(folder)) === '';
+      },
+      // A conversation's workspace folder, chosen with the system's picker (main checks it like any other).
+      pickFolder: async (defaultPath) => {
+        const options: Electron.OpenDialogOptions = { title: 'Choose the folder this conversation works in', defaultPath, properties: ['openDirectory', 'createDirectory'] };
+        const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
       },
     });
     serveIpcApi(api, isTrustedSender, () => mainWindow?.webContents ?? null);

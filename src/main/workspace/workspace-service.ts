@@ -143,7 +143,7 @@ export class WorkspaceService {
   decline(sessionId: string): boolean {
     const listeners = this.#waiting.get(sessionId);
     if (!listeners) return false;
-    for (const resolve of [...listeners]) resolve(null);
+    for (const resolve of listeners) resolve(null);
     this.#settle(sessionId);
     return true;
   }
@@ -169,7 +169,7 @@ export class WorkspaceService {
   }
 
   dispose(): void {
-    for (const sessionId of [...this.#waiting.keys()]) this.decline(sessionId);
+    for (const sessionId of this.#waiting.keys()) this.decline(sessionId);
     this.#requested.dispose();
     this.#settled.dispose();
     this.#changed.dispose();

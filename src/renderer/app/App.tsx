@@ -12,6 +12,7 @@ import { StatusBar } from '../status/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { applyTheme, loadTheme, type ThemeChoice } from '../ui/theme.ts';
 import { useToasts } from '../ui/Toasts.tsx';
+import { WorkspaceButton } from '../workspace/index.ts';
 import { useShortcuts } from './use-shortcuts.ts';
 
 const SKIP_SETUP_KEY = 'amber.setupSkipped';
@@ -188,6 +189,7 @@ export function App() {
             <div className="topbar-title" data-testid="session-title">
               {active ? sessionTitle(active) : 'Amber'}
             </div>
+            {active && <WorkspaceButton key={active.id} session={active} />}
             {!connected && (
               <span className="chip chip-error" role="status">
                 Reconnecting…

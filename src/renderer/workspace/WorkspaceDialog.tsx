@@ -1,0 +1,145 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+
+export interface WorkspaceDialogProps {
+  sessionId: string;
+  /** The folder the conversation has now, if any: the field starts with it. */
+  current: string | null;
+  /** True when a tool call is waiting for the answer (cancelling then denies it). */
+  requested: boolean;
+  onClose(): void;
+}
+
+/**
+ * Chooses a conversation's workspace folder by path, where the system's folder picker is not at hand: a
+ * field that completes existing folders as you type (main lists them) and shows main's reason when a
+ * folder is refused. Cancelling a requested choice declines it, so the waiting tool calls are denied.
+ */
+export function WorkspaceDialog({ sessionId, current, requested, onClose }: WorkspaceDialogProps) {
+  const api = useApi();
+  const [path, setPath] = useState(current ?? '~/');
+  const [folders, setFolders] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const titleId = useId();
+
+  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    let live = true;
+    api.call('workspace.complete', { input: path }).then(
+      (r) => live && setFolders(r.folders),
+      () => live && setFolders([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, path]);
+
+  const cancel = () => {
+    if (requested) void api.call('workspace.decline', { sessionId }).catch(() => {});
+    onClose();
+  };
+  const choose = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.call('sessions.setWorkspace', { sessionId, path });
+      onClose();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="modal-backdrop">
+      <form
+        className="modal workspace-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid="workspace-dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void choose();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') cancel();
+        }}
+      >
+        <div className="modal-head">
+          <span className="modal-icon">
+            <Icon name="folder" size={18} />
+          </span>
+          <div>
+            <h2 id={titleId}>{requested ? 'Choose a folder for this conversation' : 'Workspace folder'}</h2>
+            <p className="muted">
+              {requested
+                ? 'A tool wants to work with files, and this conversation has no folder yet. Tools stay inside the folder you choose.'
+                : 'The tools of this conversation read and change files only inside this folder.'}
+            </p>
+          </div>
+        </div>
+        <label className="field">
+          <span>Folder</span>
+          <input
+            ref={input}
+            className="input mono"
+            value={path}
+            list={listId}
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={error !== null}
+            aria-describedby={error ? `${listId}-error` : undefined}
+            onChange={(e) => {
+              setPath(e.target.value);
+              setError(null);
+            }}
+            onKeyDown={(e) => {
+              // Tab takes the first completion while there is one to take.
+              if (e.key === 'Tab' && !e.shiftKey && folders[0] && folders[0] !== path && !path.endsWith('/')) {
+                e.preventDefault();
+                setPath(`${folders[0]}/`);
+              }
+            }}
+            data-testid="workspace-path"
+          />
+          <datalist id={listId}>
+            {folders.map((f) => (
+              <option key={f} value={f} />
+            ))}
+          </datalist>
+        </label>
+        {folders.length > 0 && (
+          <ul className="workspace-folders" aria-label="Folders that match">
+            {folders.slice(0, 8).map((f) => (
+              <li key={f}>
+                <button type="button" className="btn btn-ghost btn-small mono" onClick={() => setPath(`${f}/`)}>
+                  {f}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {error && (
+          <p id={`${listId}-error`} className="field-error" role="alert" data-testid="workspace-error">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={cancel}>
+            {requested ? 'Don’t allow' : 'Cancel'}
+          </button>
+          <span className="spacer" />
+          <button type="submit" className="btn btn-primary" disabled={busy || path.trim() === ''} data-testid="workspace-choose">
+            Use this folder
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { WorkspaceButton, folderName } from './WorkspaceButton.tsx';
+export { WorkspaceDialog } from './WorkspaceDialog.tsx';

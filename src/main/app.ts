@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
-import { AgentService, type ModelRef, type ProviderResolver, type ToolSource } from './agent/index.ts';
+import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
 import { ApprovalBroker } from './api/approval-broker.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
@@ -49,6 +49,8 @@ export interface App {
   readonly plugins: PluginService;
   /** Each conversation's workspace folder: tools and the policy read their root from here only. */
   readonly workspaces: WorkspaceService;
+  /** Each run's system message, and the user's own instructions in it. */
+  readonly systemPrompt: SystemPromptBuilder;
   health(): { ok: true; schemaVersion: number; sessions: number; dataDir: string };
   dispose(): Promise<void>;
 }
@@ -92,7 +94,9 @@ export function createApp(options: AppOptions): App {
   });
   // Starting never throws: a plugin that fails to start is Failed with its reason in plugins.list().
   if (options.startPlugins !== false) void plugins.start().catch(() => {});
+  const systemPrompt = new SystemPromptBuilder({ store: sessions, workspaceOf: (sessionId) => workspaces.of(sessionId), log: (m) => console.warn(m) });
   const agent = new AgentService({
+    systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
     resolveProvider: options.resolveProvider ?? pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances),
     tools: options.tools ?? pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)] }),
@@ -111,6 +115,7 @@ export function createApp(options: AppOptions): App {
     providers,
     plugins,
     workspaces,
+    systemPrompt,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
     async dispose() {

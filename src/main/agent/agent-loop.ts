@@ -33,13 +33,24 @@ export type RunEvent = AgentEvent extends infer E ? (E extends AgentEvent ? Omit
 export const NO_WORKSPACE =
   'Not run: this conversation has no workspace folder, and none was chosen when asked. The user can choose one with the folder button at the top of the conversation or /workspace PATH; tell them so.';
 
+/** The system message and tools of one model request, as sent. */
+export interface SentPrompt {
+  sessionId: string;
+  systemPrompt: string;
+  tools: ToolSpec[];
+  at: number;
+}
+
 export interface LoopDeps {
   store: SessionStore;
   resolveProvider: ProviderResolver;
   tools: ToolSource;
   dispatcher: ToolDispatcher;
   promptBlocks: () => readonly PromptBlock[];
-  systemPrompt: (sessionId: string) => string | Promise<string>;
+  /** The run's system message for the tools offered this turn (the prompt blocks are added after it). */
+  systemPrompt: (sessionId: string, tools: readonly ToolSpec[]) => string | Promise<string>;
+  /** Told what each model request carried (the window's "View prompt"). Must not throw. */
+  onRequest?: (request: SentPrompt) => void;
   clock: () => number;
   maxIterations: number;
   compaction: CompactionSettings;
@@ -144,6 +155,11 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       ...(deps.renderTimeoutMs !== undefined ? { renderTimeoutMs: deps.renderTimeoutMs } : {}),
     });
     for (const f of assembled.failures) notice('prompt_block_failed', `The prompt block ${f.blockId} was left out of this turn: ${f.error}`);
+    try {
+      deps.onRequest?.({ sessionId, systemPrompt: assembled.systemPrompt, tools: [...specs], at: clock() });
+    } catch {
+      // Recording what was sent must never break the turn.
+    }
     run.emit({ type: 'message_start', role: 'assistant' });
     return streamReply({
       stream: provider.stream,
@@ -174,7 +190,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     }
     let systemPrompt = '';
     try {
-      systemPrompt = await deps.systemPrompt(sessionId);
+      systemPrompt = await deps.systemPrompt(sessionId, specs);
     } catch (e) {
       notice('prompt_block_failed', `The system prompt could not be built and was left out of this turn: ${errorMessage(e)}`);
     }

@@ -5,7 +5,7 @@ import type { Entry } from '../../shared/sessions/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
-import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent } from './agent-loop.ts';
+import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
@@ -17,7 +17,8 @@ export interface AgentServiceOptions {
   tools?: ToolSource;
   /** Read on every turn, so blocks added or removed (plugins toggled) apply from the next turn. */
   promptBlocks?: () => readonly PromptBlock[];
-  systemPrompt?: string | ((sessionId: string) => string | Promise<string>);
+  /** The run's system message (see LoopDeps.systemPrompt). Default: none. */
+  systemPrompt?: string | LoopDeps['systemPrompt'];
   /** Decides whether a tool call may run. Default: a PolicyService over the store with `approver`. */
   gate?: ToolGate;
   /** Used only by the default gate. Absent: every question is answered "deny". */
@@ -87,6 +88,7 @@ export class AgentService {
   readonly #listeners = new Set<(event: AgentEvent) => void>();
   readonly #newRunId: () => string;
   readonly #runs = new Map<string, ActiveRun>();
+  readonly #lastPrompts = new Map<string, SentPrompt>();
   #disposed = false;
 
   constructor(options: AgentServiceOptions) {
@@ -113,7 +115,13 @@ export class AgentService {
       defaultModel: options.defaultModel ?? null,
       workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd),
       ...(options.promptBlockTimeoutMs !== undefined ? { renderTimeoutMs: options.promptBlockTimeoutMs } : {}),
+      onRequest: (sent) => this.#lastPrompts.set(sent.sessionId, sent),
     };
+  }
+
+  /** The system message and tools of the session's last model request in this process, or null. */
+  lastPrompt(sessionId: string): SentPrompt | null {
+    return this.#lastPrompts.get(sessionId) ?? null;
   }
 
   /** Listens to every run's events; dispose to stop. */

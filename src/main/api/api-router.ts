@@ -174,6 +174,17 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       if (!agent.followUp(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
       return { queued: true };
     },
+    'chat.lastPrompt': ({ sessionId }) => {
+      store.get(sessionId);
+      const sent = agent.lastPrompt(sessionId);
+      return sent && { systemPrompt: sent.systemPrompt, tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })), at: sent.at };
+    },
+    'instructions.get': ({ sessionId }) => app.systemPrompt.instructions(sessionId ?? null),
+    'instructions.set': ({ sessionId, text }) => {
+      if (sessionId) store.get(sessionId);
+      app.systemPrompt.setInstructions(sessionId, text);
+      return app.systemPrompt.instructions(sessionId);
+    },
     'approvals.list': () => app.approvals.pending(),
     'approvals.answer': ({ questionId, answer }) => {
       app.approvals.answer(questionId, answer);

@@ -61,6 +61,22 @@ export function createAppCommands(app: App, hooks: AppCommandHooks = {}): AppCom
   );
 
   store.add(
+    tree.registerAction('session.system', (argument, context) => {
+      const sessionId = session(context);
+      if (!argument) {
+        const current = app.systemPrompt.instructions(sessionId).conversation;
+        return current ? `Your instructions for this conversation: ${current}` : 'This conversation has no instructions of its own. Type /system and the text to add some.';
+      }
+      if (argument.trim() === 'clear') {
+        app.systemPrompt.setInstructions(sessionId, '');
+        return 'This conversation has no instructions of its own any more.';
+      }
+      app.systemPrompt.setInstructions(sessionId, argument);
+      return 'From the next request on, the model gets your instructions for this conversation.';
+    }),
+  );
+
+  store.add(
     tree.registerAction('session.model', (argument, context) => {
       const sessionId = session(context);
       const current = sessions.context(sessionId).model ?? app.defaultModel();

@@ -96,6 +96,15 @@ export const API_METHODS = {
   'chat.abort': method(z.object({ sessionId: SessionId }), z.object({ aborted: z.boolean() })),
   'chat.steer': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
   'chat.followUp': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
+  /** The system message and tool list of the conversation's last model request (since the app started), or null. */
+  'chat.lastPrompt': method(
+    z.object({ sessionId: SessionId }),
+    z.object({ systemPrompt: z.string(), tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })), at: z.number() }).nullable(),
+  ),
+  /** The user's own instructions to the model: for every conversation, and for this one. */
+  'instructions.get': method(z.object({ sessionId: SessionId.nullable().optional() }), z.object({ global: z.string(), conversation: z.string() })),
+  /** Sets them for every conversation (`sessionId` null) or for one; empty text clears them. */
+  'instructions.set': method(z.object({ sessionId: SessionId.nullable(), text: z.string().max(20_000) }), z.object({ global: z.string(), conversation: z.string() })),
   /** Questions still waiting for an answer (a reloaded window asks them again). */
   'approvals.list': method(Nothing, z.array(ApprovalQuestion)),
   'approvals.answer': method(z.object({ questionId: z.string().min(1), answer: ApprovalAnswer }), z.object({ ok: z.boolean() })),

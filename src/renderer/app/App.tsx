@@ -3,7 +3,7 @@ import type { Bootstrap } from '../../shared/api/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { TreeView } from '../branches/index.ts';
-import { ApprovalDialog, ChatView, type ComposerHandle } from '../chat/index.ts';
+import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../chat/index.ts';
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
 import { PanelsView } from '../panels/index.ts';
 import { SessionSidebar, type SidebarHandle, sessionTitle, useSessions } from '../sessions/index.ts';
@@ -28,6 +28,7 @@ export function App() {
   const [panelsOpen, setPanelsOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [setupOpen, setSetupOpen] = useState(false);
+  const [promptOpen, setPromptOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(loadTheme);
   const [resolvedTheme, setResolvedTheme] = useState<'light' | 'dark'>('light');
   const [connected, setConnected] = useState(true);
@@ -204,6 +205,9 @@ export function App() {
                 <Icon name="settings" size={14} /> Set up a model
               </button>
             )}
+            <button type="button" className="icon-btn" aria-label="View prompt" title="What the model was told in the last request" disabled={!active} onClick={() => setPromptOpen(true)} data-testid="view-prompt">
+              <Icon name="info" />
+            </button>
             <button type="button" className="icon-btn" aria-label="Commands" title="Commands (Ctrl+Shift+P)" onClick={() => setPaletteOpen.current(true)} data-testid="open-palette">
               <Icon name="command" />
             </button>
@@ -243,6 +247,7 @@ export function App() {
         </main>
         {panelsOpen ? <PanelsView onClose={() => setPanelsOpen(false)} /> : treeOpen && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setTreeOpen(false)} />}
         <ApprovalDialog />
+        {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
       </div>
       <CommandPalette />
     </CommandsProvider>

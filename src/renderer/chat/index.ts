@@ -2,3 +2,4 @@ export { ChatView } from './ChatView.tsx';
 export type { ComposerHandle } from './Composer.tsx';
 export { ApprovalDialog } from './ApprovalDialog.tsx';
 export { warmUpMarkdown } from './markdown.ts';
+export { PromptViewer } from './PromptViewer.tsx';

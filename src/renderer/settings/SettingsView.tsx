@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Icon } from '../ui/Icon.tsx';
+import { InstructionsSection } from './InstructionsSection.tsx';
 import { PluginsSection } from './PluginsSection.tsx';
 import { PolicySection } from './PolicySection.tsx';
 import './settings.css';
@@ -41,6 +42,7 @@ export function SettingsView({ sessionId, onSetupProvider, onClose }: Props) {
             </button>
           </div>
         </section>
+        <InstructionsSection sessionId={sessionId} />
         <PolicySection sessionId={sessionId} />
       </div>
     </div>

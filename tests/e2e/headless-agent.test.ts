@@ -78,6 +78,8 @@ test('a session runs end to end: provider plugin, tools, an approval, a fork fro
       usage: { input: 50, output: 10 },
     }),
     openAiStream({ text: ['The launch ', 'is on Friday.'], usage: { input: 80, output: 6 } }),
+    // The silent confirm turn after a run that used tools: the task is finished.
+    openAiStream({ text: 'done' }),
   ]);
   const session = await c.call<{ id: string }>('sessions.create', { title: 'e2e' });
   const asked = c.waitFor<{ id: string; toolName: string }>('approval.requested');
@@ -90,7 +92,9 @@ test('a session runs end to end: provider plugin, tools, an approval, a fork fro
 
   const page = await c.call<TranscriptPage>('sessions.page', { sessionId: session.id });
   // The run records the model it used on the branch first.
-  expect(page.entries.map(roleOf)).toEqual(['model_change', 'user', 'assistant', 'toolResult', 'toolResult', 'assistant']);
+  // The confirm turn is kept as a custom entry, which the transcript does not show and the model is not sent again.
+  expect(page.entries.map(roleOf)).toEqual(['model_change', 'user', 'assistant', 'toolResult', 'toolResult', 'assistant', 'custom']);
+  expect(server.requests[2]!.bodyText).toContain('Is the task the user asked for finished?');
   const [readResult, writeResult] = page.entries.slice(3, 5).map((e) => (e.type === 'message' ? e.message : null)) as Array<Record<string, unknown>>;
   expect(readResult).toMatchObject({ toolName: 'read', status: 'ok' });
   expect(JSON.stringify(readResult!.content)).toContain('the launch is on friday');

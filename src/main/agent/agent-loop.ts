@@ -62,6 +62,11 @@ export interface LoopDeps {
    */
   workspaceRoot: (sessionId: string, signal: AbortSignal) => string | null | Promise<string | null>;
   renderTimeoutMs?: number;
+  /**
+   * Silent confirm turns: after a run that used tools ends with a reply without tool calls, the model is
+   * asked (invisibly) whether the task is finished, at most `max` times a run. Default on, 2.
+   */
+  confirm?: { enabled: boolean; max: number };
 }
 
 /** What the loop needs from the run it serves. */
@@ -80,6 +85,18 @@ export interface LoopEnd {
 }
 
 const RECOVERY_STEER_TYPE = 'amber.recovery';
+/** A confirm turn's question and answer: a custom entry, so never sent to the model again and never shown. */
+export const CONFIRM_TURN_TYPE = 'amber.confirm';
+/** The hidden nudge that starts the turn after a "continue" answer (sent to the model, not shown). */
+export const CONFIRM_CONTINUE_TYPE = 'amber.confirm.continue';
+export const CONFIRM_QUESTION =
+  'Is the task the user asked for finished? Answer with exactly one word: "done" if it is finished (or you are waiting for the user), "continue" if there is more you should do now.';
+export const CONFIRM_CONTINUE = 'The task is not finished yet: continue with the next step.';
+
+/** "continue" (any case, with or without punctuation or quotes) continues; anything else counts as done. */
+export function confirmAnswer(text: string): 'done' | 'continue' {
+  return text.trim().toLowerCase().replace(/^["'`*\s]+|["'`*.!\s]+$/g, '') === 'continue' ? 'continue' : 'done';
+}
 
 /**
  * One run of the loop over a session whose prompt is already persisted: turn after turn (context →
@@ -91,6 +108,9 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
   const { store, clock } = deps;
   const { sessionId, signal } = run;
   const recovery = new RecoveryMonitor(deps.recovery);
+  const confirm = deps.confirm ?? { enabled: true, max: 2 };
+  let usedTools = false;
+  let confirms = 0;
 
   const append = (input: EntryInput): Entry => {
     const entry = store.append(sessionId, input);
@@ -221,8 +241,42 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       if (reply.errorKind !== null) {
         return { reason: reply.errorKind === 'blocked' ? 'blocked' : 'error', error: reply.message.errorMessage ?? 'The model call failed.' };
       }
-      return afterReply(reply.message, context.messages, specs);
+      const next = await afterReply(reply.message, context.messages, specs);
+      if (typeof next === 'object' && next.reason === 'stop' && usedTools && confirm.enabled && confirms < confirm.max) {
+        confirms++;
+        return (await confirmFinished(provider, ref, systemPrompt)) ? next : 'continue';
+      }
+      return next;
     }
+  };
+
+  /**
+   * Asks the model, without tools and without showing anything, whether the task is finished. The question
+   * and answer are kept as a custom entry (never sent again); "continue" appends a hidden nudge that the
+   * next turn sends. A failed or stopped call counts as done.
+   */
+  const confirmFinished = async (provider: ResolvedProvider, ref: ModelRef, systemPrompt: string): Promise<boolean> => {
+    const context = store.context(sessionId);
+    const reply = await streamReply({
+      stream: provider.stream,
+      request: { model: provider.model, systemPrompt, messages: [...context.messages, { role: 'user', content: CONFIRM_QUESTION, timestamp: clock() }], tools: [], thinkingLevel: null },
+      signal,
+      provider: ref.provider,
+      clock,
+      onDelta: () => {},
+      onNotice: (message) => notice('provider_notice', message),
+    });
+    const text = reply.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const answer = reply.errorKind === null ? confirmAnswer(text) : 'done';
+    append({
+      type: 'custom',
+      customType: CONFIRM_TURN_TYPE,
+      data: { question: CONFIRM_QUESTION, answer, reply: text.slice(0, 200), ...(reply.message.usage ? { usage: reply.message.usage } : {}), ...(reply.errorKind ? { error: reply.errorKind } : {}) },
+    });
+    if (answer === 'done' || signal.aborted) return true;
+    notice('confirm_continue', 'The model said the task is not finished, so it goes on.');
+    append({ type: 'custom_message', customType: CONFIRM_CONTINUE_TYPE, content: CONFIRM_CONTINUE, display: false });
+    return false;
   };
 
   const afterReply = async (message: AssistantMessage, before: readonly Message[], specs: readonly ToolSpec[]): Promise<LoopEnd | 'continue'> => {
@@ -241,6 +295,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
         'Not run: your reply was cut off at the output limit, so this call may be incomplete. Make the call again with complete arguments, or split the work into smaller steps.',
       );
     } else if (calls.length > 0) {
+      usedTools = true;
       const previous = previousToolTurn(before);
       const workspaceRoot = await deps.workspaceRoot(sessionId, signal);
       if (signal.aborted) return { reason: 'aborted' };

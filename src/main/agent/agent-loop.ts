@@ -1,4 +1,4 @@
-import type { AgentEndReason, AgentEvent } from '../../shared/agent/index.ts';
+import { type AgentEndReason, type AgentEvent, thinkingLevelOf } from '../../shared/agent/index.ts';
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
 import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ToolCall, ToolResultMessage, UserMessage } from '../../shared/sessions/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
@@ -110,6 +110,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
   const recovery = new RecoveryMonitor(deps.recovery);
   const confirm = deps.confirm ?? { enabled: true, max: 2 };
   let usedTools = false;
+  let toldNoThinking = false;
   let confirms = 0;
 
   const append = (input: EntryInput): Entry => {
@@ -201,6 +202,11 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       provider = await deps.resolveProvider(ref);
     } catch (e) {
       return failTurn(ref, `The model ${ref.provider}/${ref.modelId} is not available: ${errorMessage(e)}`);
+    }
+    const level = thinkingLevelOf(context.thinkingLevel);
+    if (level !== 'off' && !provider.model.reasoning && !toldNoThinking) {
+      toldNoThinking = true;
+      notice('thinking_unsupported', `${ref.modelId} does not think before answering, so the thinking level (${level}) is not sent to it.`);
     }
     let specs: readonly ToolSpec[] = [];
     try {

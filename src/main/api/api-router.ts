@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_EVENTS, API_METHODS, type ApiOutput, type Channel, type EventName, type EventPayload, isChannel } from '../../shared/api/index.ts';
 import type { ApiErrorBody, ApiResult } from '../../shared/api/index.ts';
+import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
@@ -178,6 +179,15 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       store.get(sessionId);
       const sent = agent.lastPrompt(sessionId);
       return sent && { systemPrompt: sent.systemPrompt, tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })), at: sent.at };
+    },
+    'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.context(sessionId).thinkingLevel) }),
+    'chat.setThinking': ({ sessionId, level }) => {
+      assertIdle(sessionId, 'change the thinking level');
+      if (thinkingLevelOf(store.context(sessionId).thinkingLevel) !== level) {
+        const entry = agent.setThinkingLevel(sessionId, level);
+        emit('session.branched', { sessionId, leafId: entry.id });
+      }
+      return { level };
     },
     'instructions.get': ({ sessionId }) => app.systemPrompt.instructions(sessionId ?? null),
     'instructions.set': ({ sessionId, text }) => {

@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
-import { PolicyMode } from '../../shared/agent/index.ts';
+import { PolicyMode, ThinkingLevel, thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
@@ -59,6 +59,22 @@ export function createAppCommands(app: App, hooks: AppCommandHooks = {}): AppCom
       return `This conversation now works in ${summary.cwd}.`;
     }),
   );
+
+  store.add(
+    tree.registerAction('session.thinking', (argument, context) => {
+      const sessionId = session(context);
+      const current = thinkingLevelOf(sessions.context(sessionId).thinkingLevel);
+      if (!argument) return `Thinking is ${current}. Type /thinking off, low, medium or high to change it.`;
+      const level = ThinkingLevel.safeParse(argument.trim().toLowerCase());
+      if (!level.success) throw new AmberError('invalid_input', `“${argument}” is not a thinking level: use off, low, medium or high.`);
+      if (level.data === current) return `Thinking is already ${current}.`;
+      idle(sessionId);
+      const entry = app.agent.setThinkingLevel(sessionId, level.data);
+      moved(sessionId, entry.id);
+      return `Thinking is now ${level.data}; the next reply uses it.`;
+    }),
+  );
+  store.add(tree.registerFeed('thinking-levels', () => ThinkingLevel.options.map((name) => ({ name, help: name === 'off' ? 'No extra thinking' : `Think ${name === 'low' ? 'a little' : name === 'medium' ? 'some' : 'hard'}` }))));
 
   store.add(
     tree.registerAction('session.system', (argument, context) => {

@@ -1,5 +1,6 @@
 import { useCommands } from '../commands/index.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { ThinkingControl } from './ThinkingControl.tsx';
 import { useStatusBar } from './use-status-bar.ts';
 import './status.css';
 
@@ -30,6 +31,7 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       <span className="spacer" />
+      {sessionId && <ThinkingControl key={sessionId} sessionId={sessionId} />}
       <div className="status-segments">
         {segments.map((s) => (
           <span key={`${s.source}:${s.id}`} className={`status-seg tone-${s.tone}${s.source === 'core' ? ' is-core' : ''}`} title={s.tooltip} data-testid="status-segment" data-id={s.id} data-source={s.source}>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentEvent } from '../agent/agent-event.ts';
+import { ThinkingLevel } from '../agent/thinking-level.ts';
 import { ApprovalAnswer, ApprovalQuestion, PolicyMode, PolicyRule } from '../agent/tool-policy.ts';
 import { SessionSummary } from '../sessions/session-summary.ts';
 import { TranscriptPage } from '../sessions/transcript-page.ts';
@@ -101,6 +102,10 @@ export const API_METHODS = {
     z.object({ sessionId: SessionId }),
     z.object({ systemPrompt: z.string(), tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })), at: z.number() }).nullable(),
   ),
+  /** The thinking level of the conversation's current branch. */
+  'chat.getThinking': method(z.object({ sessionId: SessionId }), z.object({ level: ThinkingLevel })),
+  /** Records a thinking level change on the branch (so each branch keeps its own); the next reply uses it. */
+  'chat.setThinking': method(z.object({ sessionId: SessionId, level: ThinkingLevel }), z.object({ level: ThinkingLevel })),
   /** The user's own instructions to the model: for every conversation, and for this one. */
   'instructions.get': method(z.object({ sessionId: SessionId.nullable().optional() }), z.object({ global: z.string(), conversation: z.string() })),
   /** Sets them for every conversation (`sessionId` null) or for one; empty text clears them. */

@@ -1,0 +1,90 @@
+// Thinking levels per branch, as the provider receives them: the OpenAI-compatible `reasoning_effort`
+// for a model that reasons, nothing (and a notice) for one that does not.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { AgentEvent } from '../../src/shared/agent/index.ts';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
+import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
+
+let dir: string;
+let server: ProviderServer;
+let app: App;
+let api: ApiRouter;
+let reasoning: boolean;
+let events: AgentEvent[];
+const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-thinking-'));
+  mkdirSync(join(dir, 'home', 'ws'), { recursive: true });
+  server = await startProviderServer();
+  reasoning = true;
+  events = [];
+  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
+  app = createApp({
+    dataDir: join(dir, 'data'),
+    home: join(dir, 'home'),
+    workspace: join(dir, 'home', 'ws'),
+    startPlugins: false,
+    defaultModel: MODEL,
+    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+  });
+  app.agent.subscribe((e) => events.push(e));
+  api = createApiRouter(app, { log: () => {} });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lastBody = () => server.requests.at(-1)!.body as Record<string, unknown>;
+
+async function send(sessionId: string, text: string): Promise<void> {
+  server.setScript([openAiStream({ text: 'ok' })]);
+  await app.agent.start(sessionId, text).done;
+}
+
+test('a level set on a branch is sent as reasoning_effort, and each branch keeps its own', async () => {
+  const s = app.sessions.create({ cwd: join(dir, 'home', 'ws') });
+  await send(s.id, 'first');
+  expect(lastBody().reasoning_effort).toBeUndefined();
+  const forkPoint = app.sessions.leaf(s.id);
+
+  expect(await api.call('chat.setThinking', { sessionId: s.id, level: 'high' })).toEqual({ ok: true, value: { level: 'high' } });
+  await send(s.id, 'think hard');
+  expect(lastBody().reasoning_effort).toBe('high');
+  const highLeaf = app.sessions.leaf(s.id);
+
+  // Back on the branch before the change, the level is off again; /thinking sets medium there.
+  app.sessions.branch(s.id, forkPoint);
+  expect(await api.call('chat.getThinking', { sessionId: s.id })).toEqual({ ok: true, value: { level: 'off' } });
+  const r = await api.call('commands.run', { input: '/thinking medium', sessionId: s.id });
+  expect(r.ok).toBe(true);
+  await send(s.id, 'think some');
+  expect(lastBody().reasoning_effort).toBe('medium');
+  app.sessions.branch(s.id, highLeaf);
+  expect(await api.call('chat.getThinking', { sessionId: s.id })).toEqual({ ok: true, value: { level: 'high' } });
+});
+
+test('a model that does not reason gets no reasoning setting, and the user is told once', async () => {
+  reasoning = false;
+  const s = app.sessions.create({ cwd: join(dir, 'home', 'ws') });
+  await api.call('chat.setThinking', { sessionId: s.id, level: 'medium' });
+  await send(s.id, 'hello');
+  expect(lastBody().reasoning_effort).toBeUndefined();
+  expect(events.filter((e) => e.type === 'notice' && e.code === 'thinking_unsupported')).toHaveLength(1);
+});
+
+test('a level that is not one of off/low/medium/high is refused', async () => {
+  const s = app.sessions.create({ cwd: join(dir, 'home', 'ws') });
+  expect((await api.call('chat.setThinking', { sessionId: s.id, level: 'ultra' })).ok).toBe(false);
+  const r = (await api.call('commands.run', { input: '/thinking ultra', sessionId: s.id })) as { ok: true; value: { result: { kind: string; text: string } } };
+  expect(r.value.result.text).toMatch(/not a thinking level/);
+});

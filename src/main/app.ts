@@ -5,7 +5,8 @@ import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder
 import { ApprovalBroker } from './api/approval-broker.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
-import { DIALECT_PLUGINS, FileSecretStore, ProviderAccounts, type SecretStore } from './providers/index.ts';
+import type { ModelInfo } from '../shared/providers/index.ts';
+import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, ProviderAccounts, type SecretStore } from './providers/index.ts';
 import { SessionStore } from './sessions/index.ts';
 import { WorkspaceService } from './workspace/index.ts';
 
@@ -45,6 +46,11 @@ export interface App {
   readonly providers: ProviderAccounts;
   /** The model new conversations use: the one chosen in setup, else the one the core was built with. */
   defaultModel(): ModelRef | null;
+  /**
+   * What is known of a model: its provider's list merged over the models.dev catalog (prices, context
+   * window, whether it reasons). Null when its provider is not available.
+   */
+  modelInfo(ref: ModelRef): ModelInfo | null;
   /** The plugin runtime: registries, on/off state, events (see src/main/plugins/index.ts). */
   readonly plugins: PluginService;
   /** Each conversation's workspace folder: tools and the policy read their root from here only. */
@@ -94,11 +100,26 @@ export function createApp(options: AppOptions): App {
   });
   // Starting never throws: a plugin that fails to start is Failed with its reason in plugins.list().
   if (options.startPlugins !== false) void plugins.start().catch(() => {});
+  const catalog = new ModelCatalog();
+  const describeModel = (ref: ModelRef, listed: ModelInfo | undefined, fallbackContextWindow: number): ModelInfo =>
+    modelMetadata({ listed, modelId: ref.modelId, presetId: providers.list().find((a) => a.id === ref.provider)?.presetId, catalog, fallbackContextWindow });
+  const modelInfo = (ref: ModelRef): ModelInfo | null => {
+    const provider = plugins.registries.providers.get(ref.provider)?.value;
+    if (!provider) return null;
+    return describeModel(ref, provider.models.find((m) => m.id === ref.modelId), provider.models[0]?.contextWindow ?? 32_768);
+  };
+  // The catalog is a few megabytes: loaded in the background, awaited by the first model call.
+  if (options.startPlugins !== false) void catalog.ready();
   const systemPrompt = new SystemPromptBuilder({ store: sessions, workspaceOf: (sessionId) => workspaces.of(sessionId), log: (m) => console.warn(m) });
   const agent = new AgentService({
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
-    resolveProvider: options.resolveProvider ?? pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances),
+    resolveProvider:
+      options.resolveProvider ??
+      pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
+        await catalog.ready();
+        return describeModel(ref, listed, fallback);
+      }),
     tools: options.tools ?? pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)] }),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     approver: approvals.ask,
@@ -117,6 +138,7 @@ export function createApp(options: AppOptions): App {
     workspaces,
     systemPrompt,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
+    modelInfo,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
     async dispose() {
       forwardToPlugins.dispose();

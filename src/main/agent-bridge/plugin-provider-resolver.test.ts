@@ -29,11 +29,11 @@ test('a model resolves to the provider plugin that serves it; an unlisted model 
   expect(await collect(typed.stream(request('hand-typed'), new AbortController().signal))).toMatchObject([{ type: 'done' }]);
 });
 
-test('a provider that is not there is a sentence that says what to do', () => {
+test('a provider that is not there is a sentence that says what to do', async () => {
   const providers = new ProviderRegistry();
   providers.register('p', 'local', { id: 'local', flavor: 'ollama', presets: [], models: [model], stream: echo });
   const resolve = pluginProviderResolver(providers, new AllowanceRegistry());
-  expect(() => resolve({ provider: 'gone', modelId: 'x' })).toThrow(/No provider 'gone' is available \(available: local\)\. Set it up in Settings/);
+  await expect(Promise.resolve().then(() => resolve({ provider: 'gone', modelId: 'x' }))).rejects.toThrow(/No provider 'gone' is available \(available: local\)\. Set it up in Settings/);
 });
 
 test('an allowance that refuses blocks the call before it reaches the provider', async () => {

@@ -34,9 +34,15 @@ export function guardWithAllowances(providerId: string, stream: StreamFn, allowa
   };
 }
 
+/**
+ * What the composition root knows of a model beyond the provider's list (the catalog, free presets): see
+ * src/main/providers/model-metadata.ts. Default: the provider's list as it is.
+ */
+export type ModelDescriber = (ref: { provider: string; modelId: string }, listed: ModelInfo | undefined, fallbackContextWindow: number) => ModelInfo | Promise<ModelInfo>;
+
 /** Resolves a session's model to the provider plugin that serves it, checked by the allowances. */
-export function pluginProviderResolver(providers: ProviderRegistry, allowances: AllowanceRegistry): ProviderResolver {
-  return (ref) => {
+export function pluginProviderResolver(providers: ProviderRegistry, allowances: AllowanceRegistry, describe?: ModelDescriber): ProviderResolver {
+  return async (ref) => {
     const provider = providers.get(ref.provider)?.value;
     if (!provider) {
       const known = providers.list().map((p) => p.id);
@@ -45,12 +51,11 @@ export function pluginProviderResolver(providers: ProviderRegistry, allowances: 
         `No provider '${ref.provider}' is available${known.length ? ` (available: ${known.join(', ')})` : ''}. Set it up in Settings, or turn its plugin on.`,
       );
     }
-    const model: ModelInfo = provider.models.find((m) => m.id === ref.modelId) ?? {
-      id: ref.modelId,
-      contextWindow: provider.models[0]?.contextWindow ?? UNLISTED_CONTEXT_WINDOW,
-      reasoning: false,
-      pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    };
+    const listed = provider.models.find((m) => m.id === ref.modelId);
+    const fallbackContextWindow = provider.models[0]?.contextWindow ?? UNLISTED_CONTEXT_WINDOW;
+    const model: ModelInfo = describe
+      ? await describe(ref, listed, fallbackContextWindow)
+      : (listed ?? { id: ref.modelId, contextWindow: fallbackContextWindow, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, priced: false });
     return { stream: guardWithAllowances(ref.provider, provider.stream, allowances), model };
   };
 }

@@ -89,7 +89,18 @@ export class StatusService implements Disposable {
       source: 'core',
       tone: 'normal',
     });
-    out.push({ id: 'core.cost', text: money(totals.cost), tooltip: 'Cost of the replies on this branch, from the usage the provider reported.', priority: PRIORITY.cost, source: 'core', tone: 'normal' });
+    out.push(
+      totals.unpriced === 0
+        ? { id: 'core.cost', text: money(totals.cost), tooltip: 'Cost of the replies on this branch, at the model prices of the models.dev catalog or the provider.', priority: PRIORITY.cost, source: 'core', tone: 'normal' }
+        : {
+            id: 'core.cost',
+            text: totals.cost > 0 ? `${money(totals.cost)} + ?` : 'cost unknown',
+            tooltip: `${totals.unpriced} ${totals.unpriced === 1 ? 'reply' : 'replies'} on this branch came from a model whose prices are not known, so ${totals.cost > 0 ? 'the cost is more than shown' : 'the cost is unknown'}.`,
+            priority: PRIORITY.cost,
+            source: 'core',
+            tone: 'normal',
+          },
+    );
     const used = context.contextTokens + streamedOut;
     if (info) {
       const share = used / info.contextWindow;
@@ -123,7 +134,7 @@ export class StatusService implements Disposable {
   }
 
   #modelInfo(provider: string, modelId: string): ModelInfo | null {
-    return this.#app.plugins.registries.providers.list().find((p) => p.id === provider)?.models.find((m) => m.id === modelId) ?? null;
+    return this.#app.modelInfo({ provider, modelId });
   }
 
   #onAgentEvent(event: AgentEvent): void {
@@ -183,10 +194,12 @@ interface UsageLike {
 }
 
 /** Tokens and cost of the assistant replies on a context's path; cost from the pricing when the reply has none. */
-export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number } {
+export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number; unpriced: number } {
   let input = 0;
   let output = 0;
   let cost = 0;
+  /** Replies with tokens but no cost, from a model nobody prices. */
+  let unpriced = 0;
   for (const e of entries) {
     if (e.type !== 'message' || e.message.role !== 'assistant') continue;
     const u = (e.message as { usage?: UsageLike }).usage;
@@ -194,10 +207,11 @@ export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): 
     const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
     input += inTokens;
     output += u.output ?? 0;
-    if (u.cost?.total) cost += u.cost.total;
-    else if (info) cost += ((u.input ?? 0) * info.pricing.input + (u.output ?? 0) * info.pricing.output + (u.cacheRead ?? 0) * info.pricing.cacheRead + (u.cacheWrite ?? 0) * info.pricing.cacheWrite) / 1e6;
+    if (u.cost) cost += u.cost.total ?? 0;
+    else if (info && info.priced !== false) cost += ((u.input ?? 0) * info.pricing.input + (u.output ?? 0) * info.pricing.output + (u.cacheRead ?? 0) * info.pricing.cacheRead + (u.cacheWrite ?? 0) * info.pricing.cacheWrite) / 1e6;
+    else if (inTokens + (u.output ?? 0) > 0) unpriced++;
   }
-  return { input, output, cost };
+  return { input, output, cost, unpriced };
 }
 
 function compact(n: number): string {

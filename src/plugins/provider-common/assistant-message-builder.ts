@@ -19,6 +19,17 @@ export interface TokenCounts {
   totalTokens?: number;
 }
 
+/** The token counts alone, for a model whose prices are not known. */
+export function usageTokens(tokens: TokenCounts): Usage {
+  return {
+    input: tokens.input,
+    output: tokens.output,
+    cacheRead: tokens.cacheRead,
+    cacheWrite: tokens.cacheWrite,
+    totalTokens: tokens.totalTokens ?? tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite,
+  };
+}
+
 /** Dollars for the tokens at the model's prices (US dollars per million tokens). */
 export function usageWithCost(tokens: TokenCounts, pricing: ModelInfo['pricing']): Usage {
   const input = (tokens.input * pricing.input) / 1e6;
@@ -147,7 +158,8 @@ export class AssistantMessageBuilder {
       stopReason,
       timestamp: this.timestamp,
     };
-    if (this.tokens) message.usage = usageWithCost(this.tokens, this.model.pricing);
+    // A model nobody prices gets token counts without a cost: unknown, not $0.00.
+    if (this.tokens) message.usage = this.model.priced === false ? usageTokens(this.tokens) : usageWithCost(this.tokens, this.model.pricing);
     if (errorMessage !== undefined) message.errorMessage = errorMessage;
     return message;
   }

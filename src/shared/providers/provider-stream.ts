@@ -12,6 +12,8 @@ export const ModelInfo = z.object({
   pricing: z
     .object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().default(0), cacheWrite: z.number().nonnegative().default(0) })
     .default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+  /** False when no price is known for the model: its cost is then unknown (never shown as $0.00). Absent: priced. */
+  priced: z.boolean().optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 

@@ -180,6 +180,25 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       const sent = agent.lastPrompt(sessionId);
       return sent && { systemPrompt: sent.systemPrompt, tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })), at: sent.at };
     },
+    'chat.models': ({ sessionId }) => ({
+      current: store.context(sessionId).model ?? app.defaultModel(),
+      models: app.plugins.registries.providers.list().flatMap((p) =>
+        p.models.map((m) => {
+          const info = app.modelInfo({ provider: p.id, modelId: m.id });
+          return { provider: p.id, modelId: m.id, name: info?.name ?? m.name ?? m.id, reasoning: info?.reasoning ?? m.reasoning };
+        }),
+      ),
+    }),
+    'chat.setModel': ({ sessionId, provider, modelId }) => {
+      assertIdle(sessionId, 'switch models');
+      if (!app.plugins.registries.providers.get(provider)) throw new AmberError('not_found', `No provider '${provider}' is set up; choose one of the models listed.`);
+      const current = store.context(sessionId).model;
+      if (!current || current.provider !== provider || current.modelId !== modelId) {
+        const entry = agent.setModel(sessionId, { provider, modelId });
+        emit('session.branched', { sessionId, leafId: entry.id });
+      }
+      return { current: { provider, modelId } };
+    },
     'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.context(sessionId).thinkingLevel) }),
     'chat.setThinking': ({ sessionId, level }) => {
       assertIdle(sessionId, 'change the thinking level');

@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { useCommands } from '../commands/index.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { ModelControl } from './ModelControl.tsx';
 import { ThinkingControl } from './ThinkingControl.tsx';
 import { useStatusBar } from './use-status-bar.ts';
 import './status.css';
@@ -9,7 +11,10 @@ import './status.css';
  * plugins in priority order. Plugin code never runs here: segments are data.
  */
 export function StatusBar({ sessionId }: { sessionId: string | null }) {
-  const segments = useStatusBar(sessionId);
+  const all = useStatusBar(sessionId);
+  // The model control names the model; its segment would say it twice.
+  const [modelShown, setModelShown] = useState(false);
+  const segments = modelShown && sessionId ? all.filter((s) => s.id !== 'core.model') : all;
   const commands = useCommands();
   const message = commands?.message ?? null;
   // A man page or a list (/help) does not fit on one line: it opens above the bar until dismissed.
@@ -31,6 +36,7 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       <span className="spacer" />
+      {sessionId && <ModelControl key={`m:${sessionId}`} sessionId={sessionId} onShown={setModelShown} />}
       {sessionId && <ThinkingControl key={sessionId} sessionId={sessionId} />}
       <div className="status-segments">
         {segments.map((s) => (

@@ -102,6 +102,19 @@ export const API_METHODS = {
     z.object({ sessionId: SessionId }),
     z.object({ systemPrompt: z.string(), tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })), at: z.number() }).nullable(),
   ),
+  /** The model of the conversation's branch, and every model the set-up providers offer. */
+  'chat.models': method(
+    z.object({ sessionId: SessionId }),
+    z.object({
+      current: z.object({ provider: z.string(), modelId: z.string() }).nullable(),
+      models: z.array(z.object({ provider: z.string(), modelId: z.string(), name: z.string(), reasoning: z.boolean() })),
+    }),
+  ),
+  /** Records a model change on the branch; the next reply uses it. */
+  'chat.setModel': method(
+    z.object({ sessionId: SessionId, provider: z.string().min(1).max(100), modelId: z.string().min(1).max(200) }),
+    z.object({ current: z.object({ provider: z.string(), modelId: z.string() }) }),
+  ),
   /** The thinking level of the conversation's current branch. */
   'chat.getThinking': method(z.object({ sessionId: SessionId }), z.object({ level: ThinkingLevel })),
   /** Records a thinking level change on the branch (so each branch keeps its own); the next reply uses it. */

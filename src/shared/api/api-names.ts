@@ -23,6 +23,8 @@ export const CHANNEL_NAMES = [
   'chat.steer',
   'chat.followUp',
   'chat.lastPrompt',
+  'chat.models',
+  'chat.setModel',
   'chat.getThinking',
   'chat.setThinking',
   'instructions.get',

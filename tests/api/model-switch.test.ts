@@ -1,0 +1,47 @@
+// Model switching over the API: every set-up provider's models are offered, and a switch is a
+// model_change entry on the branch.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+
+let dir: string;
+let app: App;
+let api: ApiRouter;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-models-'));
+  app = createApp({ dataDir: join(dir, 'data'), home: dir, startPlugins: false, defaultModel: { provider: 'a', modelId: 'gpt-4o-mini' } });
+  const stream = async function* () {};
+  const model = (id: string) => ({ id, contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+  app.plugins.registries.providers.register('plugin-a', 'a', { id: 'a', flavor: 'custom', presets: [], models: [model('gpt-4o-mini'), model('o3-mini')], stream });
+  app.plugins.registries.providers.register('plugin-b', 'b', { id: 'b', flavor: 'ollama', presets: [], models: [model('llama3.1:8b')], stream });
+  api = createApiRouter(app, { log: () => {} });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('every model of every provider is offered, and a switch is a model_change entry on the branch', async () => {
+  const s = app.sessions.create({ cwd: null });
+  const listed = await api.call('chat.models', { sessionId: s.id });
+  expect(listed).toMatchObject({ ok: true, value: { current: { provider: 'a', modelId: 'gpt-4o-mini' } } });
+  if (!listed.ok) return;
+  expect((listed.value as { models: { provider: string; modelId: string }[] }).models.map((m) => `${m.provider}/${m.modelId}`)).toEqual(['a/gpt-4o-mini', 'a/o3-mini', 'b/llama3.1:8b']);
+  expect(await api.call('chat.setModel', { sessionId: s.id, provider: 'b', modelId: 'llama3.1:8b' })).toEqual({ ok: true, value: { current: { provider: 'b', modelId: 'llama3.1:8b' } } });
+  const leaf = app.sessions.entry(s.id, app.sessions.leaf(s.id)!);
+  expect(leaf).toMatchObject({ type: 'model_change', provider: 'b', modelId: 'llama3.1:8b' });
+  expect(app.sessions.context(s.id).model).toEqual({ provider: 'b', modelId: 'llama3.1:8b' });
+});
+
+test('a provider that is not set up is refused, and nothing is recorded', async () => {
+  const s = app.sessions.create({ cwd: null });
+  const r = await api.call('chat.setModel', { sessionId: s.id, provider: 'nope', modelId: 'x' });
+  expect(r).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  expect(app.sessions.leaf(s.id)).toBeNull();
+});

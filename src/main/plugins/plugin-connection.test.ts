@@ -4,7 +4,7 @@ import { createChannelRouter } from '../../shared/plugins/channel-router.ts';
 import type { HostApi, PluginApi } from '../../shared/plugins/plugin-api.ts';
 import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugins/protocol.ts';
 import { PluginConnection } from './plugin-connection.ts';
-import type { PluginExit, PluginProcess } from './plugin-launcher.ts';
+import { lineFrame, type PipeFrame, type PluginExit, type PluginProcess } from './plugin-launcher.ts';
 
 // PluginConnection against an in-memory process: a peer that speaks the same channels over a fake pipe,
 // whose death, congestion and silence the test controls.
@@ -13,13 +13,22 @@ interface FakePeer {
   process: PluginProcess & { congested: boolean };
   /** Calls main's HostApi as the plugin would. */
   host: HostApi;
+  /** Writes one raw line to main, as a plugin that bypasses comlink could. */
+  raw(line: string): void;
+  /** Every message main sent to the plugin, as JSON. */
+  sent: unknown[];
   exit(e: PluginExit): void;
 }
 
 function fakePeer(plugin: Partial<PluginApi>): FakePeer {
-  const toMain: ((m: unknown) => void)[] = [];
+  const toMain: ((frame: PipeFrame) => void)[] = [];
   const exits: ((e: PluginExit) => void)[] = [];
-  const peer = createChannelRouter((envelope) => queueMicrotask(() => toMain.forEach((l) => l(envelope))));
+  const sent: unknown[] = [];
+  // Both directions go through JSON text, as on the real pipe.
+  const peer = createChannelRouter((envelope) => {
+    const line = JSON.stringify(envelope);
+    queueMicrotask(() => toMain.forEach((l) => l(lineFrame(line))));
+  });
   let open = true;
   const proc = {
     pid: 4242,
@@ -29,10 +38,12 @@ function fakePeer(plugin: Partial<PluginApi>): FakePeer {
     },
     send(message: unknown) {
       if (!open) return false;
-      queueMicrotask(() => peer.dispatch(message));
+      const copy: unknown = JSON.parse(JSON.stringify(message));
+      sent.push(copy);
+      queueMicrotask(() => peer.dispatch(copy));
       return true;
     },
-    onMessage: (l: (m: unknown) => void) => void toMain.push(l),
+    onMessage: (l: (frame: PipeFrame) => void) => void toMain.push(l),
     onExit: (l: (e: PluginExit) => void) => void exits.push(l),
     onOutput: () => {},
     disconnect: () => void (open = false),
@@ -40,10 +51,12 @@ function fakePeer(plugin: Partial<PluginApi>): FakePeer {
   };
   expose(plugin, peer.endpoint(CHANNEL_PLUGIN) as unknown as Endpoint);
   const host = wrap<HostApi>(peer.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi;
-  queueMicrotask(() => toMain.forEach((l) => l({ ch: CHANNEL_READY })));
+  queueMicrotask(() => toMain.forEach((l) => l(lineFrame(JSON.stringify({ ch: CHANNEL_READY })))));
   return {
     process: proc,
     host,
+    sent,
+    raw: (line) => toMain.forEach((l) => l(lineFrame(line))),
     exit(e) {
       open = false;
       exits.forEach((l) => l(e));

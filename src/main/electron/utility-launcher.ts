@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
-import { findDescendants, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, signalAll, throttleOutput } from '../plugins/index.ts';
+import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, signalAll, throttleOutput } from '../plugins/index.ts';
 import { checkPlainData } from '../../shared/plugins/plain-data.ts';
 import { CHANNEL_CLOSE, DEFAULT_MAX_LINE_BYTES } from '../../shared/plugins/protocol.ts';
 
@@ -79,8 +79,8 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
   const signalTree = (signal: NodeJS.Signals) => {
     const descendants = pid !== undefined && process.platform === 'linux' ? findDescendants([pid], o.marker) : [];
     if (exit === null) {
+      child.kill();
       if (signal === 'SIGKILL' && pid !== undefined) signalAll([pid], 'SIGKILL');
-      else child.kill();
     }
     signalAll(descendants, signal);
   };
@@ -98,7 +98,7 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
     if (exit) return;
     const frame = cloneFrame(data, o.maxFrameBytes);
     if (frame.bytes > o.maxFrameBytes) {
-      stopReason = `was stopped: it sent a message larger than ${Math.round(o.maxFrameBytes / (1024 * 1024))} MB`;
+      stopReason = `was stopped: it sent a message larger than ${formatBytes(o.maxFrameBytes)}`;
       open = false;
       signalTree('SIGKILL');
       return;

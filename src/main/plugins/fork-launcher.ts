@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { createLineSplitter } from '../../shared/plugins/line-splitter.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../../shared/plugins/protocol.ts';
 import { throttleOutput } from './output-throttle.ts';
-import { lineFrame, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment } from './plugin-launcher.ts';
+import { formatBytes, lineFrame, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment } from './plugin-launcher.ts';
 import { findDescendants, signalAll } from './process-tree.ts';
 
 export interface ForkLauncherOptions {
@@ -158,7 +158,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
         for (const l of messageListeners) l(frame);
       },
       () => {
-        stopReason = `was stopped: it sent a line longer than ${Math.round(o.maxLineBytes / (1024 * 1024))} MB on its pipe`;
+        stopReason = `was stopped: it sent a line longer than ${formatBytes(o.maxLineBytes)} on its pipe`;
         open = false;
         pipe.destroy();
         signalTree('SIGKILL');

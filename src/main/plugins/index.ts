@@ -41,7 +41,7 @@ export type {
 } from './plugin-service.ts';
 export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';
-export { describeExit, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
+export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
 export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
 export { findDescendants, signalAll } from './process-tree.ts';
 export type { ConnectionDrops } from './plugin-connection.ts';

@@ -5,7 +5,7 @@ import { HostApiArgs } from '../../shared/plugins/host-api-args.ts';
 import type { HostApi, LogLevel, PluginApi } from '../../shared/plugins/plugin-api.ts';
 import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY, DEFAULT_MAX_MESSAGE_BYTES, HOST_API_METHODS, type HostApiMethod } from '../../shared/plugins/protocol.ts';
 import { AmberError, errorMessage } from '../errors.ts';
-import { describeExit, type PipeFrame, type PluginExit, type PluginProcess } from './plugin-launcher.ts';
+import { describeExit, formatBytes, type PipeFrame, type PluginExit, type PluginProcess } from './plugin-launcher.ts';
 
 export interface ConnectionOptions {
   /** Host calls accepted per second from this plugin (burst the same); beyond it they are dropped and counted. */
@@ -356,12 +356,6 @@ export class PluginConnection {
     this.#sweep = null;
     for (const l of this.#deadListeners.splice(0)) l(error, exit);
   }
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
 }
 
 function formatMs(ms: number): string {

@@ -110,6 +110,13 @@ export function pluginEnvironment(source: NodeJS.ProcessEnv, extra: Record<strin
   return env;
 }
 
+/** "1 MB", "16 KB", "512 bytes": sizes in the sentences the pipe's limits produce. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
 /** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe). */
 export function lineFrame(line: string, bytes: number = Buffer.byteLength(line)): PipeFrame {
   return {

@@ -21,6 +21,11 @@ interface ElectronParentPort {
 }
 
 const PLUGIN_METHODS: ReadonlySet<string> = new Set(PLUGIN_API_METHODS);
+/**
+ * Main is trusted to send what a call needs (a provider request carries the whole conversation, images
+ * included), so the line cap this way is only a bound on memory, far above the cap main applies to plugins.
+ */
+export const MAX_LINE_FROM_MAIN_BYTES = 64 * DEFAULT_MAX_LINE_BYTES;
 
 /**
  * What the plugin host lets through from main, rebuilt: calls of known PluginApi methods with plain-data
@@ -85,7 +90,7 @@ export function connectToParent(proc: NodeJS.Process = process): ParentPipe | nu
     for (const l of closeListeners.splice(0)) l();
   };
   const splitter = createLineSplitter(
-    DEFAULT_MAX_LINE_BYTES,
+    MAX_LINE_FROM_MAIN_BYTES,
     (line) => {
       let message: unknown;
       try {

@@ -1,12 +1,14 @@
 // `npm run bench:plugins`: the plugin runtime on real processes. Measures, in one run:
 //   call_p50_us / call_p99_us — a tool call main → plugin process → main through the registry, 10,000 calls;
-//   raw_p50_us / raw_p99_us   — a bare child_process.send ping-pong on the same kind of pipe, no comlink;
+//   raw_p50_us / raw_p99_us   — a bare ping-pong on the same kind of pipe (newline-delimited JSON on an extra
+//                               stdio pipe), no comlink, no gate;
 //   ratio_p50                 — call_p50_us / raw_p50_us (target ≤ 2);
 //   activate_p50_ms           — enable → Active for the example plugin, p50 over 20 (target ≤ 150 ms);
 //   enable10_ms               — enabling 10 plugins at once until all are Active;
 //   idle_rss_mb               — resident memory of an idle plugin process (target ≤ 60 MB).
 // The last line of output is one JSON object.
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,15 +49,44 @@ try {
   await service.start();
 
   // 1. Tool call round trips through the registry, interleaved in blocks with 2. a raw ping-pong on the same
-  // kind of pipe (fork, JSON serialization) without comlink, so both see the same load on a shared machine.
+  // kind of pipe (newline-delimited JSON on fd 3) without comlink or the gate, so both see the same load.
   await service.setState('echo', true);
   const args = { text: 'hello' };
   const rawChild = join(dir, 'raw-echo.mjs');
-  writeFileSync(rawChild, "process.on('message', (m) => process.send({ id: m.id, content: [{ type: 'text', text: m.args.text }], isError: false }));\n");
-  const child = fork(rawChild, [], { execArgv: [], serialization: 'json', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  writeFileSync(
+    rawChild,
+    [
+      "import { Socket } from 'node:net';",
+      'const pipe = new Socket({ fd: 3, readable: true, writable: true });',
+      "let buffered = '';",
+      "pipe.on('data', (chunk) => {",
+      '  buffered += chunk;',
+      '  let nl;',
+      "  while ((nl = buffered.indexOf('\\n')) !== -1) {",
+      '    const m = JSON.parse(buffered.slice(0, nl));',
+      '    buffered = buffered.slice(nl + 1);',
+      "    pipe.write(JSON.stringify({ id: m.id, content: [{ type: 'text', text: m.args.text }], isError: false }) + '\\n');",
+      '  }',
+      '});',
+      "pipe.on('end', () => process.exit(0));",
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(process.execPath, [rawChild], { stdio: ['ignore', 'inherit', 'inherit', 'pipe'] });
   child.on('error', () => {});
+  const rawPipe = child.stdio[3] as Socket;
   let answer: ((m: unknown) => void) | null = null;
-  child.on('message', (m) => answer?.(m));
+  let rawBuffered = '';
+  rawPipe.on('data', (chunk: Buffer) => {
+    rawBuffered += chunk.toString('utf8');
+    let nl = rawBuffered.indexOf('\n');
+    while (nl !== -1) {
+      const m: unknown = JSON.parse(rawBuffered.slice(0, nl));
+      rawBuffered = rawBuffered.slice(nl + 1);
+      nl = rawBuffered.indexOf('\n');
+      answer?.(m);
+    }
+  });
   const callTimes: number[] = [];
   const rawTimes: number[] = [];
   const BLOCK = 250;
@@ -71,7 +102,7 @@ try {
       const t = performance.now();
       await new Promise((r) => {
         answer = r;
-        child.send({ id: i, name: 'echo', args });
+        rawPipe.write(`${JSON.stringify({ id: i, name: 'echo', args })}\n`);
       });
       if (done >= 0) rawTimes.push((performance.now() - t) * 1000);
     }

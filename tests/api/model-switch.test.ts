@@ -7,6 +7,9 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
 import { type App, createApp } from '../../src/main/app.ts';
 
+const stream = async function* () {};
+const model = (id: string) => ({ id, contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+
 let dir: string;
 let app: App;
 let api: ApiRouter;
@@ -14,8 +17,6 @@ let api: ApiRouter;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-models-'));
   app = createApp({ dataDir: join(dir, 'data'), home: dir, startPlugins: false, defaultModel: { provider: 'a', modelId: 'gpt-4o-mini' } });
-  const stream = async function* () {};
-  const model = (id: string) => ({ id, contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
   app.plugins.registries.providers.register('plugin-a', 'a', { id: 'a', flavor: 'custom', presets: [], models: [model('gpt-4o-mini'), model('o3-mini')], stream });
   app.plugins.registries.providers.register('plugin-b', 'b', { id: 'b', flavor: 'ollama', presets: [], models: [model('llama3.1:8b')], stream });
   api = createApiRouter(app, { log: () => {} });

@@ -4,12 +4,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PluginManifest } from '../../src/shared/plugins/plugin-manifest.ts';
-import { createForkLauncher, type PluginDescriptor, type PluginInfo, PluginService, type PluginServiceOptions } from '../../src/main/plugins/index.ts';
+import { createForkLauncher, type ForkLauncherOptions, type PluginDescriptor, type PluginInfo, type PluginLauncher, PluginService, type PluginServiceOptions } from '../../src/main/plugins/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 export const FIXTURES = join(root, 'tests/fixtures/plugins');
 export const EXAMPLE_DIR = join(root, 'src/plugins/example');
+/** A plugin process that writes raw messages: started in place of the plugin host. */
+export const HOSTILE_HOST = join(FIXTURES, 'hostile/host.ts');
 
 /** A descriptor for a plugin folder, optionally under another id (to run one fixture several times). */
 export function descriptor(dir: string, overrides: Partial<PluginManifest> = {}): PluginDescriptor {
@@ -42,12 +44,28 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export function createHarness(plugins: PluginDescriptor[], options: Partial<PluginServiceOptions> = {}): Harness {
+export interface HarnessLaunch extends ForkLauncherOptions {
+  /** Per plugin id, a process to start instead of the plugin host (e.g. HOSTILE_HOST). */
+  hostEntries?: Record<string, string>;
+}
+
+export function createHarness(plugins: PluginDescriptor[], options: Partial<PluginServiceOptions> = {}, launch: HarnessLaunch = {}): Harness {
   const dir = mkdtempSync(join(tmpdir(), 'amber-plugins-'));
   const store = SessionStore.open(join(dir, 'amber.db'));
   const config = new Map<string, Record<string, unknown>>();
   const pids = new Set<number>();
-  const fork = createForkLauncher({ execArgv: [] });
+  const { hostEntries = {}, ...forkOptions } = launch;
+  const forks = new Map<string, PluginLauncher>();
+  const fork: PluginLauncher = (request) => {
+    const hostEntry = hostEntries[request.pluginId];
+    const key = hostEntry ?? '';
+    let launcher = forks.get(key);
+    if (!launcher) {
+      launcher = createForkLauncher({ execArgv: [], ...forkOptions, ...(hostEntry ? { hostEntry } : {}) });
+      forks.set(key, launcher);
+    }
+    return launcher(request);
+  };
   const service = new PluginService({
     store,
     dataDir: dir,

@@ -1,48 +1,112 @@
 // Plugin processes in the desktop app: Electron's utilityProcess, running the same plugin host as the
-// forked child of the headless shell. Electron is only a type here; the shell passes `utilityProcess` in.
+// child of the headless shell. Electron is only a type here; the shell passes `utilityProcess` in.
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
-import { type PluginExit, type PluginLauncher, type PluginProcess, throttleOutput } from '../plugins/index.ts';
-import { CHANNEL_CLOSE } from '../../shared/plugins/protocol.ts';
+import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, signalAll, throttleOutput } from '../plugins/index.ts';
+import { checkPlainData } from '../../shared/plugins/plain-data.ts';
+import { CHANNEL_CLOSE, DEFAULT_MAX_LINE_BYTES } from '../../shared/plugins/protocol.ts';
 
 export interface UtilityLauncherOptions {
   /** The built plugin host, beside main's bundle (out/main/plugin-host.js). */
   hostEntry?: string;
   execArgv?: string[];
+  /** Main's environment, of which a plugin process gets only the allow-listed part (see pluginEnvironment). */
   env?: NodeJS.ProcessEnv;
   /** Bytes per second of stdout+stderr read from a plugin before reading pauses (the plugin then waits). */
   outputBytesPerSecond?: number;
+  /** V8 heap limit of a plugin process in MB (default 256). */
+  maxHeapMb?: number;
+  /** The largest message measured before the plugin is ended for it (default 8 MB), as the fork launcher's line cap. */
+  maxFrameBytes?: number;
 }
 
-export function createUtilityLauncher(utilityProcess: Pick<typeof ElectronUtilityProcess, 'fork'>, options: UtilityLauncherOptions = {}): PluginLauncher {
+type Fork = Pick<typeof ElectronUtilityProcess, 'fork'>;
+
+export function createUtilityLauncher(utilityProcess: Fork, options: UtilityLauncherOptions = {}): PluginLauncher {
   const hostEntry = options.hostEntry ?? join(import.meta.dirname, 'plugin-host.js');
+  const heapMb = options.maxHeapMb ?? 256;
   return ({ pluginId }) => {
+    const marker = `AMBER_PLUGIN_RUN=${randomUUID()}`;
     const child = utilityProcess.fork(hostEntry, [`--amber-plugin=${pluginId}`], {
       serviceName: `Amber plugin ${pluginId}`,
       stdio: 'pipe',
-      execArgv: options.execArgv ?? [],
-      env: { ...(options.env ?? process.env), AMBER_PLUGIN_ID: pluginId },
+      execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${heapMb}`],
+      env: pluginEnvironment(options.env ?? process.env, { AMBER_PLUGIN_ID: pluginId, AMBER_PLUGIN_RUN: marker.slice('AMBER_PLUGIN_RUN='.length) }),
     });
-    return wrapUtility(child, options.outputBytesPerSecond ?? 256 * 1024);
+    return wrapUtility(child, { outputBytesPerSecond: options.outputBytesPerSecond ?? 256 * 1024, heapMb, maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_LINE_BYTES, marker });
   };
 }
 
-function wrapUtility(child: UtilityProcess, outputBytesPerSecond: number): PluginProcess {
+/**
+ * A structured clone arrives already built, so it is measured (and checked to be plain data) here: the
+ * connection then refuses it by size, or drops it as malformed, as it does a line of JSON.
+ */
+export function cloneFrame(data: unknown, maxFrameBytes: number): PipeFrame {
+  const checked = checkPlainData(data, maxFrameBytes);
+  return {
+    bytes: checked.ok ? checked.bytes : 0,
+    read() {
+      if (!checked.ok) throw new Error(`The message is not plain data: ${checked.reason}.`);
+      return data;
+    },
+    peek() {
+      const envelope = typeof data === 'object' && data !== null ? (data as { ch?: unknown; m?: unknown }) : {};
+      const m = typeof envelope.m === 'object' && envelope.m !== null ? (envelope.m as { id?: unknown }) : {};
+      return { ...(typeof envelope.ch === 'string' ? { ch: envelope.ch } : {}), ...(typeof m.id === 'string' ? { id: m.id } : {}) };
+    },
+  };
+}
+
+interface WrapOptions {
+  outputBytesPerSecond: number;
+  heapMb: number;
+  maxFrameBytes: number;
+  marker: string;
+}
+
+export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProcess {
   // A UtilityProcess's postMessage has no target origin (it is not window.postMessage).
   const post = (message: unknown) => child.postMessage(message); // oxlint-disable-line unicorn/require-post-message-target-origin
   let exit: PluginExit | null = null;
   let open = true;
+  let stopReason: string | undefined;
+  let outOfMemory = false;
+  const pid = child.pid;
   const exitListeners: ((e: PluginExit) => void)[] = [];
   const outputListeners: ((s: 'stdout' | 'stderr', t: string) => void)[] = [];
+  const messageListeners: ((frame: PipeFrame) => void)[] = [];
+  const signalTree = (signal: NodeJS.Signals) => {
+    const descendants = pid !== undefined && process.platform === 'linux' ? findDescendants([pid], o.marker) : [];
+    if (exit === null) {
+      child.kill();
+      if (signal === 'SIGKILL' && pid !== undefined) signalAll([pid], 'SIGKILL');
+    }
+    signalAll(descendants, signal);
+  };
   const finish = (e: PluginExit) => {
     open = false;
     if (exit) return;
-    exit = e;
-    for (const l of exitListeners.splice(0)) l(e);
+    const reason = stopReason ?? (outOfMemory ? `ran out of memory (a plugin's heap is limited to ${o.heapMb} MB)` : undefined);
+    exit = reason ? { ...e, reason } : e;
+    if (pid !== undefined && process.platform === 'linux') signalAll(findDescendants([pid], o.marker), 'SIGKILL');
+    for (const l of exitListeners.splice(0)) l(exit);
   };
   child.on('exit', (code) => finish({ code, signal: null }));
   child.on('error', () => finish({ code: -1, signal: null }));
-  throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], outputBytesPerSecond, (name, text) => {
+  child.on('message', (data: unknown) => {
+    if (exit) return;
+    const frame = cloneFrame(data, o.maxFrameBytes);
+    if (frame.bytes > o.maxFrameBytes) {
+      stopReason = `was stopped: it sent a message larger than ${formatBytes(o.maxFrameBytes)}`;
+      open = false;
+      signalTree('SIGKILL');
+      return;
+    }
+    for (const l of messageListeners) l(frame);
+  });
+  throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], o.outputBytesPerSecond, (name, text) => {
+    if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
     for (const l of outputListeners) l(name, text);
   });
   return {
@@ -61,7 +125,7 @@ function wrapUtility(child: UtilityProcess, outputBytesPerSecond: number): Plugi
         return false;
       }
     },
-    onMessage: (l) => void child.on('message', l),
+    onMessage: (l) => void messageListeners.push(l),
     onExit(l) {
       if (exit) l(exit);
       else exitListeners.push(l);
@@ -73,8 +137,7 @@ function wrapUtility(child: UtilityProcess, outputBytesPerSecond: number): Plugi
     },
     kill(signal = 'SIGTERM') {
       if (exit) return;
-      if (signal === 'SIGKILL' && child.pid) process.kill(child.pid, 'SIGKILL');
-      else child.kill();
+      signalTree(signal);
     },
   };
 }

@@ -39,9 +39,12 @@ export type {
   PluginState,
   PluginStateStore,
 } from './plugin-service.ts';
-export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV } from './fork-launcher.ts';
+export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';
-export type { LaunchRequest, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
+export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
+export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
+export { findDescendants, signalAll } from './process-tree.ts';
+export type { ConnectionDrops } from './plugin-connection.ts';
 export { throttleOutput } from './output-throttle.ts';
 export { discoverPlugins } from './plugin-discovery.ts';
 export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './plugin-discovery.ts';

@@ -1,9 +1,35 @@
-// How main starts a plugin process. Two launchers share this shape: `fork-launcher.ts` (child_process.fork,
-// for the headless shell and tests) and `../electron/utility-launcher.ts` (Electron's utilityProcess).
+// How main starts a plugin process. Two launchers share this shape: `fork-launcher.ts` (a Node child with a
+// newline-delimited JSON pipe, for the headless shell and tests) and `../electron/utility-launcher.ts`
+// (Electron's utilityProcess).
+import { peekEnvelope } from '../../shared/plugins/call-gate.ts';
 
 export interface PluginExit {
   code: number | null;
   signal: string | null;
+  /**
+   * Why it ended, when the launcher knows better than the code or signal: it ran out of memory, or it was
+   * stopped for breaking the pipe's framing. Completes "The plugin's process …".
+   */
+  reason?: string;
+}
+
+/** "was killed (SIGKILL)", "exited with code 1", or the launcher's reason: completes "its process …". */
+export function describeExit(exit: PluginExit): string {
+  if (exit.reason) return exit.reason;
+  return exit.signal ? `was killed (${exit.signal})` : `exited with code ${exit.code}`;
+}
+
+/**
+ * One message as it came off the pipe, not yet trusted. Its size is known before it is decoded, so main can
+ * refuse a message that is too large without building it.
+ */
+export interface PipeFrame {
+  /** Its serialized size in bytes (the line's length; for a structured clone, its measured size). */
+  readonly bytes: number;
+  /** Decodes it; throws when it is not a message (a line that is not JSON, a value that is not plain data). */
+  read(): unknown;
+  /** Its channel and call id, read without decoding it whole, to answer a message that is refused. */
+  peek(): { ch?: string; id?: string };
 }
 
 /** Main's end of one plugin process and its one pipe. */
@@ -18,13 +44,15 @@ export interface PluginProcess {
    * of its calls, so a plugin that floods without reading cannot grow main's write queue without bound.
    */
   readonly congested?: boolean;
-  onMessage(listener: (message: unknown) => void): void;
+  /** Every frame the process sends; the listener decides what to trust. */
+  onMessage(listener: (frame: PipeFrame) => void): void;
   /** Called once, when the process has exited (or could not start). */
   onExit(listener: (exit: PluginExit) => void): void;
   /** Output the process writes outside the pipe, for the plugin's log; the launcher throttles it. */
   onOutput(listener: (stream: 'stdout' | 'stderr', text: string) => void): void;
   /** Closes the pipe: the plugin host exits by itself when it notices. */
   disconnect(): void;
+  /** Ends the process and every process it started (its group and, on Linux, all its descendants). */
   kill(signal?: 'SIGTERM' | 'SIGKILL'): void;
 }
 
@@ -33,3 +61,67 @@ export interface LaunchRequest {
 }
 
 export type PluginLauncher = (request: LaunchRequest) => PluginProcess;
+
+/** Variables a plugin process may inherit from main, by exact (upper-case) name; and LC_* besides. */
+const INHERITED_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  // Windows: without these, Node and the OS libraries it loads misbehave.
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'USERPROFILE',
+  'USERNAME',
+  'HOMEDRIVE',
+  'HOMEPATH',
+]);
+
+/**
+ * The environment of a plugin process: the allow-listed part of `source` (never another provider's key,
+ * never NODE_OPTIONS) plus what the launcher sets. Proxy variables pass in both cases. The result has no
+ * prototype, so nothing inherited can slip into the child's environment.
+ */
+export function pluginEnvironment(source: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.create(null) as NodeJS.ProcessEnv;
+  for (const key of Object.keys(source)) {
+    const upper = key.toUpperCase();
+    const value = source[key];
+    if (typeof value === 'string' && (INHERITED_ENV.has(upper) || upper.startsWith('LC_'))) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(extra)) env[key] = value;
+  return env;
+}
+
+/** "1 MB", "16 KB", "512 bytes": sizes in the sentences the pipe's limits produce. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe). */
+export function lineFrame(line: string, bytes: number = Buffer.byteLength(line)): PipeFrame {
+  return {
+    bytes,
+    read: () => JSON.parse(line) as unknown,
+    peek: () => peekEnvelope(line),
+  };
+}

@@ -13,7 +13,7 @@ import { PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
 import { createHostApi } from './plugin-host-api.ts';
-import type { PluginLauncher, PluginProcess } from './plugin-launcher.ts';
+import { describeExit, type PluginLauncher, type PluginProcess } from './plugin-launcher.ts';
 import { PluginLedger } from './plugin-ledger.ts';
 import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
 
@@ -284,7 +284,7 @@ export class PluginService {
     const conn = new PluginConnection(id, proc, hostApi, { inboundPerSecond: this.#options.inboundPerSecond, clock: this.#clock });
     rec.conn = conn;
     proc.onOutput((stream, text) => this.#log(rec, stream === 'stderr' ? 'warn' : 'info', text.length > 2000 ? `${text.slice(0, 2000)}…` : text.trimEnd()));
-    proc.onExit((exit) => this.#onExit(rec, conn, exit.signal ? `was killed (${exit.signal})` : `exited with code ${exit.code}`));
+    proc.onExit((exit) => this.#onExit(rec, conn, describeExit(exit)));
 
     const initMs = this.#options.initializeTimeoutMs ?? 10_000;
     let initialized = false;

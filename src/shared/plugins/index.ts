@@ -4,3 +4,7 @@ export * from './handshake.ts';
 export * from './plugin-api.ts';
 export * from './channel-router.ts';
 export * from './protocol.ts';
+export * from './plain-data.ts';
+export * from './call-gate.ts';
+export * from './line-splitter.ts';
+export * from './host-api-args.ts';

@@ -12,3 +12,37 @@ export const CHANNEL_HOST = 'host';
 export const CHANNEL_READY = 'ready';
 /** sent by main to ask the plugin host to exit (a utility process has no pipe to disconnect). */
 export const CHANNEL_CLOSE = 'close';
+
+/** Every HostApi method: the only calls main accepts from a plugin process (a path of length one). */
+export const HOST_API_METHODS = ['$getConfig', '$emit', '$subscribe', '$unsubscribe', '$updateStatus', '$updatePanel', '$updateWallet', '$log', '$providerEvent'] as const;
+export type HostApiMethod = (typeof HOST_API_METHODS)[number];
+
+/** Every PluginApi method: the only calls a plugin host accepts from main. */
+export const PLUGIN_API_METHODS = [
+  '$handshake',
+  '$initialize',
+  '$shutdown',
+  '$tick',
+  '$executeTool',
+  '$cancel',
+  '$renderBlock',
+  '$streamProvider',
+  '$refreshWallet',
+  '$checkAllowance',
+  '$runCommand',
+  '$panelAction',
+  '$event',
+] as const;
+export type PluginApiMethod = (typeof PLUGIN_API_METHODS)[number];
+
+/**
+ * The largest message main accepts from a plugin process (its serialized size), unless the connection is
+ * given another. A larger one is refused and counted; the plugin keeps running. Provider event batches and
+ * tool outputs must fit in it.
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * The longest line either end reads from the pipe. Beyond it the framing cannot be trusted any more: the
+ * peer that sent it is ended (a plugin) or exits (a plugin host whose main misbehaves).
+ */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssistantMessage, Message } from '../sessions/entry.ts';
+import { AssistantMessage, type Message } from '../sessions/entry.ts';
 import type { ToolSpec } from '../tools/tool-spec.ts';
 
 /** A model a provider offers; prices are US dollars per million tokens. */
@@ -45,6 +45,17 @@ export type ProviderEvent =
   | { type: 'notice'; message: string }
   | { type: 'done'; message: AssistantMessage }
   | { type: 'error'; kind: ProviderErrorKind; message: AssistantMessage };
+
+/** The schema of a ProviderEvent, for events that arrive from a plugin process. */
+export const ProviderEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start') }),
+  z.object({ type: z.literal('text_delta'), delta: z.string() }),
+  z.object({ type: z.literal('thinking_delta'), delta: z.string() }),
+  z.object({ type: z.literal('toolcall_delta'), index: z.number().int().nonnegative(), id: z.string().optional(), name: z.string().optional(), argumentsDelta: z.string() }),
+  z.object({ type: z.literal('notice'), message: z.string() }),
+  z.object({ type: z.literal('done'), message: AssistantMessage }),
+  z.object({ type: z.literal('error'), kind: ProviderErrorKind, message: AssistantMessage }),
+]);
 
 /** The part of AbortSignal a stream uses (shared code has neither DOM nor Node types). */
 export interface AbortSignalLike {

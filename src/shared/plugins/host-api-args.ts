@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ProviderEvent } from '../providers/provider-stream.ts';
+import { PanelViewModel, StatusSegment, WalletState } from './contributions.ts';
+import { LogLevel } from './plugin-api.ts';
+import type { HostApiMethod } from './protocol.ts';
+
+// The arguments of each HostApi method, as main accepts them from a plugin process: one tuple schema per
+// method. A call whose arguments fail its schema never reaches main's HostApi; it is dropped and counted.
+
+const Topic = StatusSegment.shape.id;
+/** Stream ids are made by main; a plugin only echoes them. */
+const StreamId = z.string().min(1).max(128);
+const Plain = z.unknown();
+
+export const GetConfigArgs = z.tuple([]);
+export const EmitArgs = z.tuple([Topic, Plain]);
+export const SubscribeArgs = z.tuple([Topic]);
+export const UnsubscribeArgs = z.tuple([Topic]);
+export const UpdateStatusArgs = z.tuple([StatusSegment]);
+export const UpdatePanelArgs = z.tuple([PanelViewModel]);
+export const UpdateWalletArgs = z.tuple([Topic, WalletState]);
+export const LogArgs = z.union([z.tuple([LogLevel, z.string()]), z.tuple([LogLevel, z.string(), z.number().int().nonnegative().optional()])]);
+export const ProviderEventArgs = z.tuple([StreamId, z.array(ProviderEvent)]);
+
+/** Per HostApi method, the schema of its argument tuple. */
+export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> } = {
+  $getConfig: GetConfigArgs,
+  $emit: EmitArgs,
+  $subscribe: SubscribeArgs,
+  $unsubscribe: UnsubscribeArgs,
+  $updateStatus: UpdateStatusArgs,
+  $updatePanel: UpdatePanelArgs,
+  $updateWallet: UpdateWalletArgs,
+  $log: LogArgs,
+  $providerEvent: ProviderEventArgs,
+};

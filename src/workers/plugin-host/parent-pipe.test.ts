@@ -1,0 +1,26 @@
+import { expect, test } from 'vitest';
+import { admitFromMain } from './parent-pipe.ts';
+
+// The plugin host's gate: from main it takes calls of known PluginApi methods with plain data, replies to
+// its own HostApi calls, and the request to close; nothing else reaches comlink in the plugin process.
+
+const call = (method: string, args: unknown[], extra: Record<string, unknown> = {}) => ({ ch: 'plugin', m: { id: 'c1', type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })), ...extra } });
+
+test('a call of a known PluginApi method is let through, rebuilt without anything else it carried', () => {
+  expect(admitFromMain(call('$executeTool', ['t1', 'echo', { text: 'hi' }], { extra: 'dropped' }))).toEqual(call('$executeTool', ['t1', 'echo', { text: 'hi' }]));
+  expect(admitFromMain({ ch: 'close' })).toEqual({ ch: 'close' });
+  expect(admitFromMain({ ch: 'host', m: { type: 'RAW', value: { a: 1 }, id: 'h1' } })).toEqual({ ch: 'host', m: { id: 'h1', type: 'RAW', value: { a: 1 } } });
+});
+
+test.each([
+  ['a GET', { ch: 'plugin', m: { id: 'x', type: 'GET', path: ['constructor'] } }],
+  ['a SET through __proto__', { ch: 'plugin', m: { id: 'x', type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: 1 } } }],
+  ['an unknown method', call('$evaluate', ['process.exit()'])],
+  ['a method of HostApi on the plugin channel', call('$log', ['info', 'x'])],
+  ['a proxy as a reply', { ch: 'host', m: { type: 'HANDLER', name: 'proxy', value: {}, id: 'h' } }],
+  ['an unknown channel', { ch: 'ready' }],
+  ['Node IPC control', { cmd: 'NODE_HANDLE_ACK' }],
+])('%s from main is dropped', (_name, message) => {
+  expect(admitFromMain(message)).toBeNull();
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+});

@@ -44,7 +44,7 @@ export class FileSecretStore implements SecretStore {
     const all = this.#read();
     if (value === null || value === '') delete all[name];
     else all[name] = this.#codec.encode(value);
-    mkdirSync(dirname(this.#file), { recursive: true });
+    mkdirSync(dirname(this.#file), { recursive: true, mode: 0o700 });
     const tmp = `${this.#file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
     renameSync(tmp, this.#file);

@@ -114,6 +114,8 @@ export class SessionStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      // Deleted and overwritten values (a key moved out of the settings, a deleted session) are zeroed, not left in free pages.
+      db.pragma('secure_delete = ON');
       db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       // Checkpoints fsync the database file; doing one every ~4 MB of WAL (the default) made appends
       // three times slower. Every commit is still in the WAL before it returns (crash-safe).

@@ -12,6 +12,8 @@ export interface SecretStore {
 /** How values are sealed on disk: the desktop shell passes Electron's safeStorage; plain text otherwise. */
 export interface SecretCodec {
   encrypted: boolean;
+  /** Why an unencrypted codec does not encrypt, told once when the first key is written. */
+  unencryptedReason?: string;
   encode(value: string): string;
   decode(stored: string): string;
 }
@@ -51,7 +53,7 @@ export class FileSecretStore implements SecretStore {
     chmodSync(this.#file, 0o600);
     if (!this.#codec.encrypted && !this.#warned && value) {
       this.#warned = true;
-      this.#warn(`amber: API keys are stored unencrypted in ${this.#file} (readable only by you). The desktop app encrypts them with the OS keychain.`);
+      this.#warn(`amber: API keys are stored unencrypted in ${this.#file} (readable only by you). ${this.#codec.unencryptedReason ?? 'The desktop app encrypts them with the OS keychain.'}`);
     }
   }
 

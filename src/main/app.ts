@@ -6,7 +6,7 @@ import { ApprovalBroker } from './api/approval-broker.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
-import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, ProviderAccounts, type SecretStore } from './providers/index.ts';
+import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, PluginSecrets, ProviderAccounts, type SecretStore } from './providers/index.ts';
 import { SessionStore } from './sessions/index.ts';
 import { WorkspaceService } from './workspace/index.ts';
 
@@ -70,7 +70,11 @@ export const AGENT_DELTA_TOPIC = 'agent.delta';
 export function createApp(options: AppOptions): App {
   const sessions = SessionStore.open(join(options.dataDir, DATABASE_FILE));
   const approvals = new ApprovalBroker();
-  const providers = new ProviderAccounts(sessions, options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json')));
+  const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
+  const providers = new ProviderAccounts(sessions, secrets);
+  // Plugin settings marked secret (the wallet's keys) leave the database before any plugin reads them.
+  const pluginSecrets = new PluginSecrets(sessions, secrets);
+  pluginSecrets.migrate();
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
   const configuredWorkspace = (): string | null => {
     const root = readConfigSetting(sessions, 'workspace-tools')['root'];
@@ -90,11 +94,12 @@ export function createApp(options: AppOptions): App {
     dataDir: options.dataDir,
     workspace: workspaces.defaultForNew(),
     ...(options.launchPlugin ? { launcher: options.launchPlugin } : {}),
-    // Read live at every plugin config read: the stored config, a data folder of the plugin's own, and for
-    // provider plugins the accounts set up in Settings with their keys (sent only to that plugin's process).
+    // Read live at every plugin config read: the stored config with the plugin's own secret settings, a data
+    // folder of the plugin's own, and for provider plugins the accounts set up in Settings with their keys
+    // (secrets and keys are sent only to the process of the plugin they belong to).
     config: (id) => ({
       dataDir: join(options.dataDir, 'plugin-data', id),
-      ...readConfigSetting(sessions, id),
+      ...pluginSecrets.config(id),
       ...(providerPlugins.has(id) ? providers.pluginConfig(id) : {}),
     }),
   });

@@ -222,8 +222,8 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     'providers.presets': () => providerPresets(probe),
     'providers.test': ({ baseUrl, apiKey, dialect }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}) }),
     'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
-      await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
-      return { ok: true as const };
+      const saved = await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
+      return { ok: true as const, ...saved };
     },
   };
 

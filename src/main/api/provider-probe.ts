@@ -17,11 +17,39 @@ export interface ProbeOptions {
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '');
 
+/** How much of a failing server's answer the message quotes. */
+const BODY_EXCERPT = 300;
+
+/** `text` with every form of `secret` a server or a library might echo replaced by `[key removed]`. */
+export function redactSecret(text: string, secret: string | undefined): string {
+  const forms = new Set<string>();
+  for (const s of [secret, secret?.trim()]) {
+    if (!s) continue;
+    forms.add(s);
+    forms.add(encodeURIComponent(s));
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
+  let out = text;
+  // Longest first, so a form that contains another is replaced whole.
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('[key removed]');
+  return out;
+}
+
 /**
  * The first-run screen's connection test: GET {baseUrl}/models, which OpenAI-compatible servers, Ollama,
- * LM Studio and Anthropic all answer. Never throws; the message says what to fix.
+ * LM Studio and Anthropic all answer. Never throws; the message says what to fix. The key never comes
+ * back in the result, whatever the server or the HTTP library put in their answers.
  */
 export async function probeProvider(options: ProbeOptions): Promise<ProbeResult> {
+  const result = await probe(options);
+  return {
+    ok: result.ok,
+    models: result.models.map((m) => redactSecret(m, options.apiKey)),
+    message: redactSecret(result.message, options.apiKey),
+  };
+}
+
+async function probe(options: ProbeOptions): Promise<ProbeResult> {
   const doFetch = options.fetch ?? fetch;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.dialect === 'anthropic') {
@@ -43,7 +71,10 @@ export async function probeProvider(options: ProbeOptions): Promise<ProbeResult>
     };
   }
   if (res.status === 401 || res.status === 403) return { ok: false, models: [], message: `The server refused the API key (HTTP ${res.status}). Paste the key again, or create a new one.` };
-  if (!res.ok) return { ok: false, models: [], message: `The server answered HTTP ${res.status} at ${url}. Check the base URL (it usually ends in /v1).` };
+  if (!res.ok) {
+    const said = await excerpt(res);
+    return { ok: false, models: [], message: `The server answered HTTP ${res.status} at ${url}${said ? ` (${said})` : ''}. Check the base URL (it usually ends in /v1).` };
+  }
   let body: unknown;
   try {
     body = await res.json();
@@ -58,4 +89,14 @@ export async function probeProvider(options: ProbeOptions): Promise<ProbeResult>
       })
     : [];
   return { ok: true, models, message: models.length ? `Connected: ${models.length} model${models.length === 1 ? '' : 's'} available.` : 'Connected, but the server lists no models; type the model name yourself.' };
+}
+
+/** The start of a failing server's answer, on one line; '' when it has none or cannot be read. */
+async function excerpt(res: Response): Promise<string> {
+  try {
+    const text = (await res.text()).replace(/\s+/g, ' ').trim();
+    return text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text;
+  } catch {
+    return '';
+  }
 }

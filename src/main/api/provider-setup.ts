@@ -38,20 +38,27 @@ export interface ProviderChoice {
   model: string;
 }
 
+export interface SavedProvider {
+  keyCleared: boolean;
+  /** A sentence for the user when saving did more than asked (the stored key was removed). */
+  notice?: string;
+}
+
 /**
  * Saves the account (its key into the secret store, never the database), makes the model the default for
  * conversations that name none, and restarts the dialect's plugin so it offers the account at once.
  */
-export function saveProvider(app: App, choice: ProviderChoice): Promise<void> {
-  const account = app.providers.save({ presetId: presetById(choice.flavor ?? choice.providerId).id, baseUrl: choice.baseUrl, model: choice.model, ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}) });
+export async function saveProvider(app: App, choice: ProviderChoice): Promise<SavedProvider> {
+  const { account, keyCleared } = app.providers.save({ presetId: presetById(choice.flavor ?? choice.providerId).id, baseUrl: choice.baseUrl, model: choice.model, ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}) });
+  const saved: SavedProvider = keyCleared
+    ? { keyCleared, notice: `The base URL now points to another server (${new URL(account.baseUrl).origin}), so the stored API key was removed. Paste the key for that server and save again.` }
+    : { keyCleared };
   const pluginId = DIALECT_PLUGINS[account.dialect];
-  if (!app.plugins.list().some((p) => p.id === pluginId)) return Promise.resolve();
+  if (!app.plugins.list().some((p) => p.id === pluginId)) return saved;
   // Settles once the plugin offers the account; a plugin that fails shows Failed with its reason in Settings.
-  return app.plugins
+  await app.plugins
     .setState(pluginId, false)
     .then(() => app.plugins.setState(pluginId, true))
-    .then(
-      () => undefined,
-      () => undefined,
-    );
+    .catch(() => undefined);
+  return saved;
 }

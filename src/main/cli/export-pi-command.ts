@@ -5,11 +5,14 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { exportPiSession } from '../sessions/index.ts';
 import type { CliCommand } from './cli-command.ts';
 
-/** Writes the whole file or nothing: a temp file beside it, then linked (new file) or renamed (--force) into place. */
+/**
+ * Writes the whole file or nothing: a temp file beside it, then linked (new file) or renamed (--force) into
+ * place. The file is readable by its owner only (0600): it holds a whole conversation.
+ */
 function writeWhole(file: string, text: string, force: boolean): void {
   const temp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
   try {
-    writeFileSync(temp, text, { flag: 'wx' });
+    writeFileSync(temp, text, { flag: 'wx', mode: 0o600 });
     if (force) renameSync(temp, file);
     else linkSync(temp, file);
   } catch (e) {

@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WIRE_PATH, WireRequest, type WireFrame } from '../../shared/api/index.ts';
 import { type ApiRouter, createApiRouter } from '../api/index.ts';
@@ -49,6 +49,35 @@ function tokenMatches(given: string | null, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(text);
+}
+
+/** The Host a request must name: this shell's port on a loopback name (a rebound DNS name is refused). */
+function hostAllowed(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+}
+
+/**
+ * The decoded path and the query of a request target, read as sent: `..` segments are kept for the
+ * folder guard to see. null for a target that is not a plain path (`//host`, absolute form), does not
+ * decode, or holds a NUL.
+ */
+function parseTarget(raw: string | undefined): { pathname: string; query: URLSearchParams } | null {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//')) return null;
+  const cut = raw.search(/[?#]/);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(cut === -1 ? raw : raw.slice(0, cut));
+  } catch {
+    return null;
+  }
+  if (pathname.includes('\0')) return null;
+  const query = cut !== -1 && raw[cut] === '?' ? raw.slice(cut + 1).split('#')[0]! : '';
+  return { pathname, query: new URLSearchParams(query) };
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
@@ -65,38 +94,72 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   wss.on('connection', (socket) => serveSocket(socket, api));
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/health') {
+  // Set once listening; requests only arrive after that.
+  let port = 0;
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!hostAllowed(req.headers.host, port)) {
+      sendText(res, 421, 'Misdirected request: open Amber at the address it printed (http://127.0.0.1:<port>/).');
+      return;
+    }
+    const target = parseTarget(req.url);
+    if (!target) {
+      sendText(res, 400, 'Bad request: the address is not a valid path.');
+      return;
+    }
+    if (target.pathname === '/health') {
       // Without the token, only liveness; with it, what the core reports.
-      if (tokenMatches(url.searchParams.get('token') ?? req.headers['x-amber-token']?.toString() ?? null, token)) sendJson(res, 200, app.health());
+      if (tokenMatches(target.query.get('token') ?? req.headers['x-amber-token']?.toString() ?? null, token)) sendJson(res, 200, app.health());
       else sendJson(res, 200, { ok: true });
       return;
     }
-    if (url.pathname.startsWith('/api/')) {
-      sendJson(res, 404, { code: 'not_found', message: `No API route ${url.pathname}.` });
+    if (target.pathname.startsWith('/api/')) {
+      sendJson(res, 404, { code: 'not_found', message: `No API route ${target.pathname}.` });
       return;
     }
-    serveStatic(options.rendererDir, url.pathname, res);
+    serveStatic(options.rendererDir, target.pathname, res);
+  };
+
+  // No request may end the shell: whatever a handler throws becomes a 400 (or a closed response).
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      route(req, res);
+    } catch {
+      if (!res.headersSent) sendText(res, 400, 'Bad request.');
+      else res.destroy();
+    }
   };
 
   const server: Server = createServer(handle);
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
   server.on('upgrade', (req, socket, head) => {
-    // The API over WebSocket: only on its path, only with this run's token, only from this origin.
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const origin = req.headers.origin;
-    const sameOrigin = origin === undefined || origin === `http://127.0.0.1:${port}`;
-    if (url.pathname !== WIRE_PATH || !tokenMatches(url.searchParams.get('token'), token) || !sameOrigin) {
-      refuse(socket);
-      return;
+    // The API over WebSocket: only on its path, only with this run's token, only from this origin and host.
+    socket.on('error', () => socket.destroy());
+    try {
+      const target = parseTarget(req.url);
+      if (!hostAllowed(req.headers.host, port)) {
+        refuse(socket, '421 Misdirected Request');
+        return;
+      }
+      const origin = req.headers.origin;
+      const sameOrigin = origin === undefined || origin === `http://${req.headers.host}`;
+      if (!target || target.pathname !== WIRE_PATH || !tokenMatches(target.query.get('token'), token) || !sameOrigin) {
+        refuse(socket, '401 Unauthorized');
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    } catch {
+      refuse(socket, '400 Bad Request');
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   return {
     app,
     api,
@@ -114,8 +177,8 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   };
 }
 
-function refuse(socket: Duplex): void {
-  socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+function refuse(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.destroy();
 }
 
@@ -145,22 +208,50 @@ function serveSocket(socket: WebSocket, api: ApiRouter): void {
 function serveStatic(root: string, pathname: string, res: ServerResponse): void {
   const index = join(root, 'index.html');
   if (!existsSync(index)) {
-    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('The renderer is not built yet: run `npm run build`, then reload.');
+    sendText(res, 503, 'The renderer is not built yet: run `npm run build`, then reload.');
     return;
   }
-  const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
-  const file = join(root, relative);
-  const inside = file === root || file.startsWith(root.endsWith(sep) ? root : root + sep);
-  const target = inside && existsSync(file) && statSync(file).isFile() ? file : index;
-  res.writeHead(200, {
-    'content-type': MIME[extname(target)] ?? 'application/octet-stream',
-    'x-content-type-options': 'nosniff',
-    'cache-control': target === index ? 'no-store' : 'public, max-age=31536000, immutable',
-    // The page URL carries the token: it must never leave in a Referer, and the page is never framed.
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-    ...(target === index ? { 'content-security-policy': PAGE_CSP } : {}),
+  const target = staticTarget(root, pathname);
+  if (target === null) {
+    sendText(res, 404, 'Not found.');
+    return;
+  }
+  const file = target ?? index;
+  const stream = createReadStream(file);
+  // A file that vanishes or cannot be read ends this response, never the shell.
+  stream.on('error', () => {
+    if (!res.headersSent) sendText(res, 404, 'Not found.');
+    else res.destroy();
   });
-  createReadStream(target).pipe(res);
+  stream.once('open', () => {
+    res.writeHead(200, {
+      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': file === index ? 'no-store' : 'public, max-age=31536000, immutable',
+      // The page URL carries the token until the page removes it: it must never leave in a Referer, and
+      // the page is never framed.
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      ...(file === index ? { 'content-security-policy': PAGE_CSP } : {}),
+    });
+    stream.pipe(res);
+  });
+}
+
+/**
+ * The file a decoded request path names inside the renderer folder: the file, `undefined` for the page
+ * itself (any other path inside the folder, for the app's own routes), or `null` when the path, following
+ * `..` and links, would leave the folder. Paths are never clamped at the root before this check.
+ */
+function staticTarget(root: string, pathname: string): string | null | undefined {
+  const file = join(root, pathname);
+  if (!isInside(file, root)) return null;
+  if (!existsSync(file)) return undefined;
+  // A link inside the folder must not lead out of it.
+  if (!isInside(realpathSync(file), realpathSync(root))) return null;
+  return statSync(file).isFile() ? file : undefined;
+}
+
+function isInside(file: string, root: string): boolean {
+  return file === root || file.startsWith(root.endsWith(sep) ? root : root + sep);
 }

@@ -26,7 +26,8 @@ afterEach(() => {
 test('saving an account sets the default model and keeps the key out of the database', () => {
   expect(accounts.isConfigured()).toBe(false);
   const saved = accounts.save({ baseUrl: 'https://openrouter.ai/api/v1/', apiKey: 'sk-or-secret', model: 'openai/gpt-4o' });
-  expect(saved).toMatchObject({ id: 'openrouter', dialect: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1' });
+  expect(saved.keyCleared).toBe(false);
+  expect(saved.account).toMatchObject({ id: 'openrouter', dialect: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1' });
   expect(accounts.defaultModel()).toEqual({ provider: 'openrouter', modelId: 'openai/gpt-4o' });
   store.close(); // checkpoints the WAL into the file
   expect(readFileSync(join(dir, 'amber.db')).includes('sk-or-secret')).toBe(false);
@@ -54,4 +55,21 @@ test('saving again puts the new model first and keeps the others; bad input is r
   expect(() => accounts.save({ baseUrl: 'http://x', model: '  ' })).toThrow(/Choose a model/);
   accounts.remove('ollama');
   expect(accounts.isConfigured()).toBe(false);
+});
+
+test('moving an account to another origin without a new key clears its stored key and says so', () => {
+  accounts.save({ presetId: 'custom', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-for-example', model: 'm' });
+  // Same origin, another path: the key stays.
+  expect(accounts.save({ presetId: 'custom', baseUrl: 'https://api.example.com/v2', model: 'm' }).keyCleared).toBe(false);
+  expect(accounts.pluginConfig('openai_compatible')).toEqual({ accounts: [expect.objectContaining({ apiKey: 'sk-for-example' })] });
+  // Another host, scheme or port: the key is never sent there.
+  for (const baseUrl of ['https://attacker.example/v1', 'http://api.example.com/v1', 'https://api.example.com:8443/v1']) {
+    accounts.save({ presetId: 'custom', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-for-example', model: 'm' });
+    expect(accounts.save({ presetId: 'custom', baseUrl, model: 'm' }).keyCleared).toBe(true);
+    expect(accounts.pluginConfig('openai_compatible')).toEqual({ accounts: [expect.objectContaining({ baseUrl, apiKey: undefined })] });
+  }
+  // Nothing stored, nothing cleared; a new key given with the move is kept.
+  expect(accounts.save({ presetId: 'custom', baseUrl: 'https://other.example/v1', model: 'm' }).keyCleared).toBe(false);
+  expect(accounts.save({ presetId: 'custom', baseUrl: 'https://third.example/v1', apiKey: 'sk-third', model: 'm' }).keyCleared).toBe(false);
+  expect(accounts.pluginConfig('openai_compatible')).toEqual({ accounts: [expect.objectContaining({ apiKey: 'sk-third' })] });
 });

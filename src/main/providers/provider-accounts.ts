@@ -37,6 +37,23 @@ export interface SaveAccountInput {
   model: string;
 }
 
+export interface SavedAccount {
+  account: ProviderAccount;
+  /**
+   * The stored key was removed because the base URL now names another origin (scheme, host or port) and
+   * no new key came with it: a key is never sent to a server it was not given for.
+   */
+  keyCleared: boolean;
+}
+
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
 /** Provider accounts (settings), their keys (secret store) and the default model for new sessions. */
 export class ProviderAccounts {
   readonly #store: SessionStore;
@@ -58,8 +75,11 @@ export class ProviderAccounts {
     return this.list().length > 0;
   }
 
-  /** Adds or updates the account of a preset and makes its model the default for new sessions. */
-  save(input: SaveAccountInput): ProviderAccount {
+  /**
+   * Adds or updates the account of a preset and makes its model the default for new sessions. Moving an
+   * account to another origin without a new key clears its stored key (see SavedAccount).
+   */
+  save(input: SaveAccountInput): SavedAccount {
     const preset: ProviderPreset = presetById(input.presetId ?? this.#guessPreset(input.baseUrl));
     const baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
     if (!/^https?:\/\//.test(baseUrl)) throw new AmberError('invalid_input', 'The base URL must start with http:// or https://.');
@@ -78,9 +98,14 @@ export class ProviderAccounts {
     };
     const next = [...accounts.filter((a) => a.id !== account.id), account];
     this.#store.setSetting(ACCOUNTS_KEY, JSON.stringify(next));
+    let keyCleared = false;
     if (input.apiKey !== undefined) this.#secrets.set(keyName(account.id), input.apiKey.trim() || null);
+    else if (existing && originOf(existing.baseUrl) !== originOf(baseUrl) && this.#secrets.get(keyName(account.id)) !== null) {
+      this.#secrets.set(keyName(account.id), null);
+      keyCleared = true;
+    }
     this.#store.setSetting(DEFAULT_MODEL_KEY, JSON.stringify({ provider: account.id, modelId: model }));
-    return account;
+    return { account, keyCleared };
   }
 
   remove(accountId: string): void {

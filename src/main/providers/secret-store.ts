@@ -12,6 +12,8 @@ export interface SecretStore {
 /** How values are sealed on disk: the desktop shell passes Electron's safeStorage; plain text otherwise. */
 export interface SecretCodec {
   encrypted: boolean;
+  /** Why an unencrypted codec does not encrypt, told once when the first key is written. */
+  unencryptedReason?: string;
   encode(value: string): string;
   decode(stored: string): string;
 }
@@ -44,14 +46,14 @@ export class FileSecretStore implements SecretStore {
     const all = this.#read();
     if (value === null || value === '') delete all[name];
     else all[name] = this.#codec.encode(value);
-    mkdirSync(dirname(this.#file), { recursive: true });
+    mkdirSync(dirname(this.#file), { recursive: true, mode: 0o700 });
     const tmp = `${this.#file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
     renameSync(tmp, this.#file);
     chmodSync(this.#file, 0o600);
     if (!this.#codec.encrypted && !this.#warned && value) {
       this.#warned = true;
-      this.#warn(`amber: API keys are stored unencrypted in ${this.#file} (readable only by you). The desktop app encrypts them with the OS keychain.`);
+      this.#warn(`amber: API keys are stored unencrypted in ${this.#file} (readable only by you). ${this.#codec.unencryptedReason ?? 'The desktop app encrypts them with the OS keychain.'}`);
     }
   }
 

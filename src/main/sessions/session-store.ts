@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import {
@@ -14,6 +12,7 @@ import {
   type TranscriptPage,
   type TreeNode,
 } from '../../shared/sessions/index.ts';
+import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 
@@ -109,12 +108,14 @@ export class SessionStore {
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') preparePrivateDatabase(file);
     const db = new Database(file);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      // Deleted and overwritten values (a key moved out of the settings, a deleted session) are zeroed, not left in free pages.
+      db.pragma('secure_delete = ON');
       db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       // Checkpoints fsync the database file; doing one every ~4 MB of WAL (the default) made appends
       // three times slower. Every commit is still in the WAL before it returns (crash-safe).

@@ -104,4 +104,13 @@ describe('asking a balance endpoint', () => {
     expect(reading).toMatchObject({ ok: false, failure: 'network' });
     if (!reading.ok) expect(reading.error).toContain(url);
   });
+
+  it('never quotes a key the HTTP library refused as a header value', async () => {
+    const url = await serve((_req, res) => json(res, 200, { data: { total_credits: 1, total_usage: 0 } }));
+    const source: BalanceSource = { service: 'OpenRouter', configKey: 'openrouter', url };
+    const badKey = `${KEY}\nX-Injected: 1`;
+    const reading = await fetchBalance(source, (body) => parseOpenRouterCredits(source, body), { apiKey: badKey, timeoutMs: 5000 });
+    expect(reading).toMatchObject({ ok: false, failure: 'network' });
+    expect(JSON.stringify(reading)).not.toContain(KEY);
+  });
 });

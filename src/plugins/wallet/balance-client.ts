@@ -41,7 +41,7 @@ export async function fetchBalance(source: BalanceSource, parse: (body: unknown)
     if (timedOut) {
       return failed('timeout', `${source.service} did not answer within ${formatSeconds(options.timeoutMs)}. Check your connection, or raise timeoutMs in the wallet plugin's settings.`);
     }
-    return failed('network', `Could not reach ${source.service} at ${source.url} (${networkReason(e)}). Check your connection or ${source.configKey}.baseUrl.`);
+    return failed('network', `Could not reach ${source.service} at ${source.url} (${hideKey(networkReason(e), options.apiKey)}). Check your connection or ${source.configKey}.baseUrl.`);
   } finally {
     clearTimeout(timer);
   }
@@ -65,7 +65,7 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-/** A server that echoes the key back must not put it on screen. */
+/** A server (or the HTTP library's error) that echoes the key back must not put it on screen. */
 function hideKey(text: string, apiKey: string): string {
   return apiKey.length >= 4 ? text.replaceAll(apiKey, '****') : text;
 }

@@ -1,13 +1,41 @@
 import { type ApiResult, type Channel, type EventName, WIRE_PATH, WireFrame } from '../../shared/api/index.ts';
 import type { Transport } from './amber-client.ts';
 
+const TOKEN_KEY = 'amber.token';
+
 /**
- * The API over the headless shell's WebSocket. The per-run token comes from the page URL. Requests made
+ * The per-run token: taken from the page URL on the first load and removed from the address bar at once
+ * (so it is not left in history, bookmarks or a shared screen), kept in memory for reconnects and in this
+ * tab's sessionStorage for a reload. A URL with a token (a restarted shell's) replaces the kept one.
+ */
+function takeToken(): string {
+  const params = new URLSearchParams(location.search);
+  const fromUrl = params.get('token');
+  if (fromUrl === null) {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) ?? '';
+    } catch {
+      return '';
+    }
+  }
+  try {
+    sessionStorage.setItem(TOKEN_KEY, fromUrl);
+  } catch {
+    // Storage refused (a private window's quota): reconnects still work from memory, a reload does not.
+  }
+  params.delete('token');
+  const search = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
+  return fromUrl;
+}
+
+/**
+ * The API over the headless shell's WebSocket, with the per-run token (see takeToken). Requests made
  * while disconnected wait for the connection; a lost connection is retried with a growing delay, and calls
  * that were in flight fail with a sentence saying so.
  */
 export function createWsTransport(): Transport {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const token = takeToken();
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WIRE_PATH}?token=${encodeURIComponent(token)}`;
   let socket: WebSocket | null = null;
   let connected = false;

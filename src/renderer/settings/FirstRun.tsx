@@ -54,7 +54,12 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
   const save = async () => {
     try {
       if (!chosen) return;
-      await api.call('providers.save', { providerId: chosen.providerId, baseUrl, apiKey: apiKey || undefined, model, flavor: chosen.flavor });
+      const saved = await api.call('providers.save', { providerId: chosen.providerId, baseUrl, apiKey: apiKey || undefined, model, flavor: chosen.flavor });
+      if (saved.notice) {
+        // The key was removed (the base URL moved to another server): stay, so the user can paste one.
+        setTest({ state: 'failed', message: saved.notice });
+        return;
+      }
       toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
       onDone();
     } catch (e) {

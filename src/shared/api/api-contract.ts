@@ -132,10 +132,13 @@ export const API_METHODS = {
     z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional() }),
     z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string() }),
   ),
-  /** Stores the provider plugin's connection settings and makes `model` the default for new conversations. */
+  /**
+   * Stores the provider plugin's connection settings and makes `model` the default for new conversations.
+   * A base URL moved to another origin without a new key clears the stored key: `keyCleared`, and `notice` says so.
+   */
   'providers.save': method(
     z.object({ providerId: z.string().min(1).max(100), baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), flavor: z.string().max(50).optional() }),
-    z.object({ ok: z.literal(true) }),
+    z.object({ ok: z.literal(true), keyCleared: z.boolean(), notice: z.string().optional() }),
   ),
   // Settings: plugins (live on/off, the user plugin folder) and the tool policy.
   'plugins.list': method(Nothing, PluginListing),

@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { SessionStore } from '../sessions/index.ts';
+import { PluginSecrets } from './plugin-secrets.ts';
+import { FileSecretStore } from './secret-store.ts';
+
+const OR_KEY = 'sk-or-v1-wallet-secret-0001';
+const DS_KEY = 'sk-deepseek-wallet-secret-0002';
+
+let dir: string;
+let store: SessionStore;
+let secrets: FileSecretStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-plugin-secrets-'));
+  store = SessionStore.open(join(dir, 'amber.db'));
+  secrets = new FileSecretStore(join(dir, 'secrets.json'), { warn: () => {} });
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const stored = (id: string): unknown => JSON.parse(store.getSetting(`plugin.${id}.config`) ?? 'null');
+
+/** The bytes of the database file once the WAL is checkpointed into it. */
+function databaseBytes(): Buffer {
+  store.close();
+  const bytes = readFileSync(join(dir, 'amber.db'));
+  store = SessionStore.open(join(dir, 'amber.db'));
+  return bytes;
+}
+
+test('wallet keys found in the settings table move to the secret store at start, and the database keeps no trace of them', () => {
+  store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY, baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { apiKey: DS_KEY, warnBelow: 5 }, refreshMinutes: 2 }));
+  const plugins = new PluginSecrets(store, secrets);
+  expect(plugins.migrate()).toBe(2);
+  expect(stored('wallet')).toEqual({ openrouter: { baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { warnBelow: 5 }, refreshMinutes: 2 });
+  expect(secrets.get('plugin.wallet.openrouter.apiKey')).toBe(OR_KEY);
+  expect(secrets.get('plugin.wallet.deepseek.apiKey')).toBe(DS_KEY);
+  const bytes = databaseBytes();
+  expect(bytes.includes(OR_KEY)).toBe(false);
+  expect(bytes.includes(DS_KEY)).toBe(false);
+});
+
+test('the migration is idempotent: run again it moves nothing and the keys stay usable', () => {
+  store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
+  const plugins = new PluginSecrets(store, secrets);
+  expect(plugins.migrate()).toBe(1);
+  expect(plugins.migrate()).toBe(0);
+  expect(new PluginSecrets(store, secrets).migrate()).toBe(0);
+  expect(plugins.config('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
+});
+
+test('the owning plugin reads its keys merged into its config; no other plugin sees them', () => {
+  store.setSetting('plugin.wallet.config', JSON.stringify({ deepseek: { apiKey: DS_KEY }, warnBelow: 3 }));
+  // Another plugin whose config is shaped like the wallet's, and a provider key in the same store.
+  store.setSetting('plugin.example.config', JSON.stringify({ deepseek: { baseUrl: 'http://x' } }));
+  secrets.set('provider.openrouter.apiKey', 'sk-provider-key');
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.migrate();
+  expect(plugins.config('wallet')).toEqual({ deepseek: { apiKey: DS_KEY }, warnBelow: 3 });
+  for (const other of ['example', 'budget', 'openai_compatible', 'wallet_', 'wallet.deepseek', '__proto__', 'constructor']) {
+    expect(JSON.stringify(plugins.config(other))).not.toContain(DS_KEY);
+    expect(JSON.stringify(plugins.config(other))).not.toContain('sk-provider-key');
+  }
+  expect(plugins.config('example')).toEqual({ deepseek: { baseUrl: 'http://x' } });
+});
+
+test('a key written into the settings table later is moved out at the next read', () => {
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.migrate();
+  store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
+  expect(plugins.config('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
+  expect(stored('wallet')).toEqual({ openrouter: {} });
+});
+
+test('writing a config keeps its secret fields out of the database; null clears one, absent keeps it', () => {
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.write('wallet', { openrouter: { apiKey: OR_KEY, warnBelow: 2 }, deepseek: { apiKey: DS_KEY } });
+  expect(stored('wallet')).toEqual({ openrouter: { warnBelow: 2 }, deepseek: {} });
+  plugins.write('wallet', { openrouter: { warnBelow: 4 }, deepseek: { apiKey: null } });
+  expect(plugins.config('wallet')).toEqual({ openrouter: { warnBelow: 4, apiKey: OR_KEY }, deepseek: {} });
+  expect(databaseBytes().includes(OR_KEY)).toBe(false);
+});
+
+test('secret fields are data: a plugin marked with one gets the same treatment', () => {
+  store.setSetting('plugin.weather.config', JSON.stringify({ token: 'wx-secret', city: 'Oslo' }));
+  const plugins = new PluginSecrets(store, secrets, { fields: { weather: ['token'] } });
+  expect(plugins.migrate()).toBe(1);
+  expect(stored('weather')).toEqual({ city: 'Oslo' });
+  expect(plugins.config('weather')).toEqual({ city: 'Oslo', token: 'wx-secret' });
+});
+
+test('a key file that cannot be written leaves the key where it was, warns, and does not throw', () => {
+  store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
+  const warnings: string[] = [];
+  const broken = { get: () => null, set: () => { throw new Error('disk full'); } };
+  expect(new PluginSecrets(store, broken, { warn: (m) => warnings.push(m) }).migrate()).toBe(0);
+  expect(stored('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
+  expect(warnings[0]).toMatch(/could not move the 'wallet' plugin's keys .*disk full/);
+});

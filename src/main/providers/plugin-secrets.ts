@@ -1,0 +1,147 @@
+import type { SecretStore } from './secret-store.ts';
+
+/**
+ * Which config fields of which plugin are secret: plugin id → dotted paths into its config object
+ * (`openrouter.apiKey` is the `apiKey` of the object under `openrouter`). Data, so that settings a manifest
+ * marks secret can be added to it.
+ */
+export type SecretFields = Readonly<Record<string, readonly string[]>>;
+
+/** The secret settings Amber knows today: the wallet plugin's account keys. */
+export const PLUGIN_SECRET_FIELDS: SecretFields = {
+  wallet: ['openrouter.apiKey', 'deepseek.apiKey'],
+};
+
+/** What PluginSecrets needs of the settings table (SessionStore has it). */
+export interface PluginSettingsStore {
+  getSetting(key: string): string | null;
+  setSetting(key: string, value: string | null): void;
+}
+
+type Config = Record<string, unknown>;
+
+const settingKey = (pluginId: string): string => `plugin.${pluginId}.config`;
+/** Plugin ids are `[a-z0-9_]+`, so these names never meet another plugin's or a provider's (`provider.<id>.apiKey`). */
+const secretName = (pluginId: string, path: string): string => `plugin.${pluginId}.${path}`;
+const isObject = (v: unknown): v is Config => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Plugin settings marked secret: kept in the secret store, never in the settings table (the database), and
+ * merged only into the config of the plugin that owns them — which main sends to that plugin's process
+ * alone. Secret values found in the stored config (written before this existed, or by hand) are moved out
+ * when seen: by `migrate()` at start, and at any later read.
+ */
+export class PluginSecrets {
+  readonly #store: PluginSettingsStore;
+  readonly #secrets: SecretStore;
+  readonly #fields: SecretFields;
+  readonly #warn: (message: string) => void;
+
+  constructor(store: PluginSettingsStore, secrets: SecretStore, options: { fields?: SecretFields; warn?: (message: string) => void } = {}) {
+    this.#store = store;
+    this.#secrets = secrets;
+    this.#fields = options.fields ?? PLUGIN_SECRET_FIELDS;
+    this.#warn = options.warn ?? ((m) => console.warn(m));
+  }
+
+  /**
+   * Moves every secret value still in a stored plugin config into the secret store. Idempotent; never
+   * throws (a key that cannot be moved stays where it was, and a warning says why). Returns how many moved.
+   */
+  migrate(): number {
+    let moved = 0;
+    for (const pluginId of Object.keys(this.#fields)) moved += this.#moveOut(pluginId, this.#stored(pluginId));
+    return moved;
+  }
+
+  /** The config for `pluginId`'s own process: its stored config with its secrets merged in. */
+  config(pluginId: string): Config {
+    const stored = this.#stored(pluginId);
+    this.#moveOut(pluginId, stored);
+    const config = structuredClone(stored);
+    for (const path of this.#paths(pluginId)) {
+      const value = this.#secrets.get(secretName(pluginId, path));
+      if (value !== null) setPath(config, path, value);
+    }
+    return config;
+  }
+
+  /**
+   * The write path for a plugin's config: secret fields go to the secret store (a string sets the secret,
+   * null or '' clears it, absent keeps it), everything else to the settings table.
+   */
+  write(pluginId: string, config: Config): void {
+    const rest = structuredClone(config);
+    for (const path of this.#paths(pluginId)) {
+      const value = takePath(rest, path);
+      if (typeof value === 'string' && value.trim()) this.#secrets.set(secretName(pluginId, path), value.trim());
+      else if (value === null || value === '') this.#secrets.set(secretName(pluginId, path), null);
+    }
+    this.#store.setSetting(settingKey(pluginId), JSON.stringify(rest));
+  }
+
+  #paths(pluginId: string): readonly string[] {
+    return Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : [];
+  }
+
+  #stored(pluginId: string): Config {
+    const raw = this.#store.getSetting(settingKey(pluginId));
+    if (!raw) return {};
+    try {
+      const value: unknown = JSON.parse(raw);
+      return isObject(value) ? value : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Strips the secrets out of `stored` (in place) into the secret store, then rewrites the setting. */
+  #moveOut(pluginId: string, stored: Config): number {
+    const found = this.#paths(pluginId).filter((path) => getPath(stored, path) !== undefined);
+    if (found.length === 0) return 0;
+    try {
+      for (const path of found) {
+        const value = takePath(stored, path);
+        // A secret field holding something other than a string is not a key: it is dropped, not kept.
+        if (typeof value === 'string' && value.trim()) this.#secrets.set(secretName(pluginId, path), value.trim());
+      }
+      this.#store.setSetting(settingKey(pluginId), JSON.stringify(stored));
+      return found.length;
+    } catch (e) {
+      this.#warn(`amber: could not move the '${pluginId}' plugin's keys out of the database (${e instanceof Error ? e.message : String(e)}); they stay there until the key file can be written.`);
+      return 0;
+    }
+  }
+}
+
+function getPath(config: Config, path: string): unknown {
+  let at: unknown = config;
+  for (const part of path.split('.')) {
+    if (!isObject(at) || !Object.hasOwn(at, part)) return undefined;
+    at = at[part];
+  }
+  return at;
+}
+
+/** Removes the value at `path` and returns it. */
+function takePath(config: Config, path: string): unknown {
+  const parts = path.split('.');
+  const last = parts.pop()!;
+  const parent = parts.length === 0 ? config : getPath(config, parts.join('.'));
+  if (!isObject(parent) || !Object.hasOwn(parent, last)) return undefined;
+  const value = parent[last];
+  delete parent[last];
+  return value;
+}
+
+/** Sets the value at `path`, making the objects on the way; a non-object on the way is replaced. */
+function setPath(config: Config, path: string, value: string): void {
+  const parts = path.split('.');
+  const last = parts.pop()!;
+  let at = config;
+  for (const part of parts) {
+    if (!isObject(at[part])) at[part] = {};
+    at = at[part] as Config;
+  }
+  at[last] = value;
+}

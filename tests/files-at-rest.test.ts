@@ -1,0 +1,75 @@
+// What Amber leaves on disk is for its owner only: the data folder 0700, the database and its -wal/-shm
+// files, the key file and exported sessions 0600 — whatever the process umask allows.
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type App, createApp } from '../src/main/app.ts';
+import { runCli } from '../src/main/cli/run-cli.ts';
+import { FileSecretStore } from '../src/main/providers/index.ts';
+import { SessionStore } from '../src/main/sessions/index.ts';
+
+let dir: string;
+let app: App | null = null;
+let umask: number;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-at-rest-'));
+  // A permissive umask: the modes must come from Amber, not from the environment.
+  umask = process.umask(0o002);
+});
+
+afterEach(async () => {
+  process.umask(umask);
+  await app?.dispose();
+  app = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (path: string): number => statSync(path).mode & 0o777;
+
+test('a new data folder is 0700 and the database with its -wal and -shm files is 0600', () => {
+  const dataDir = join(dir, 'nested', 'data');
+  app = createApp({ dataDir, startPlugins: false });
+  app.sessions.create({ title: 'written' });
+  expect(mode(dataDir)).toBe(0o700);
+  const db = join(dataDir, 'amber.db');
+  expect(existsSync(`${db}-wal`)).toBe(true);
+  expect(existsSync(`${db}-shm`)).toBe(true);
+  expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual([0o600, 0o600, 0o600]);
+});
+
+test('a database left readable by others is tightened to 0600 when it is opened', () => {
+  const dataDir = join(dir, 'data');
+  SessionStore.open(join(dataDir, 'amber.db')).close();
+  chmodSync(join(dataDir, 'amber.db'), 0o644);
+  writeFileSync(join(dataDir, 'amber.db-wal'), '');
+  chmodSync(join(dataDir, 'amber.db-wal'), 0o644);
+  const store = SessionStore.open(join(dataDir, 'amber.db'));
+  store.create({ title: 'after' });
+  expect(mode(join(dataDir, 'amber.db'))).toBe(0o600);
+  expect(mode(join(dataDir, 'amber.db-wal'))).toBe(0o600);
+  expect(mode(join(dataDir, 'amber.db-shm'))).toBe(0o600);
+  store.close();
+});
+
+test('the key file is 0600 and a folder it creates is 0700', () => {
+  const store = new FileSecretStore(join(dir, 'keys', 'secrets.json'), { warn: () => {} });
+  store.set('provider.x.apiKey', 'sk-1');
+  expect(mode(join(dir, 'keys'))).toBe(0o700);
+  expect(mode(join(dir, 'keys', 'secrets.json'))).toBe(0o600);
+});
+
+test('an exported session is 0600, new or overwritten', async () => {
+  const dataDir = join(dir, 'data');
+  const seeded = SessionStore.open(join(dataDir, 'amber.db'));
+  const { id } = seeded.create({ title: 'exported' });
+  seeded.close();
+  const out = join(dir, 'session.jsonl');
+  const io = { stdout: { write: () => true }, stderr: { write: (t: string) => process.stderr.write(t) } };
+  expect(await runCli(['export-pi', id, out, '--data-dir', dataDir], io)).toBe(0);
+  expect(mode(out)).toBe(0o600);
+  chmodSync(out, 0o644);
+  expect(await runCli(['export-pi', id, out, '--force', '--data-dir', dataDir], io)).toBe(0);
+  expect(mode(out)).toBe(0o600);
+});

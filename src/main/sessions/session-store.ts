@@ -19,6 +19,7 @@ import { AmberError } from '../errors.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { entryHash, entryHashMatches, type HashedRow } from './entry-hash.ts';
 import { ENTRY_HASHES_VERSION, MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { orderedId } from './ordered-id.ts';
 
 type Db = Database.Database;
 
@@ -52,10 +53,19 @@ interface ParentRow {
   hash: string;
 }
 
-/** What a store knows of a session's hashes: entries found changed, and the leaf whose path was verified. */
+/** What a store knows of a session's hashes: entries found changed, and leaves whose paths it verified. */
 interface KnownIntegrity {
-  leaf: string | null;
+  /** Oldest first; a few are kept so that switching between branches does not walk them again. */
+  leaves: Set<string>;
   changed: Set<string>;
+}
+
+const VERIFIED_LEAVES = 16;
+
+function addLeaf(known: KnownIntegrity, leaf: string): void {
+  known.leaves.delete(leaf);
+  known.leaves.add(leaf);
+  if (known.leaves.size > VERIFIED_LEAVES) known.leaves.delete(known.leaves.values().next().value!);
 }
 
 /** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
@@ -90,8 +100,6 @@ export interface ImportedSession {
   entries: Entry[];
   leafId: string | null;
 }
-
-const defaultNewId = (): string => randomUUID().replaceAll('-', '').slice(0, 12);
 
 function toSummary(row: SessionRow): SessionSummary {
   return {
@@ -155,7 +163,7 @@ export class SessionStore {
   readonly #q: ReturnType<typeof prepare>;
   /** One transaction wrapper, made once: better-sqlite3's wrappers are costly to create per call. */
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
-  /** Per session: the entries found changed, and the leaf whose context path was last verified. */
+  /** Per session: the entries found changed, and the leaves whose context paths were verified. */
   readonly #integrity = new Map<string, KnownIntegrity>();
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
@@ -181,7 +189,7 @@ export class SessionStore {
   private constructor(db: Db, options: SessionStoreOptions) {
     this.#db = db;
     this.#clock = options.clock ?? Date.now;
-    this.#newId = options.newId ?? defaultNewId;
+    this.#newId = options.newId ?? (() => orderedId());
     this.#q = prepare(db);
     this.#tx = db.transaction((fn: () => unknown) => fn());
     if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
@@ -262,7 +270,7 @@ export class SessionStore {
       const session = this.#session(sessionId);
       const known = this.#writable(session);
       const entry = this.#insert(session, input, session.leaf_id);
-      known.leaf = entry.id;
+      addLeaf(known, entry.id);
       return entry;
     });
   }
@@ -278,7 +286,7 @@ export class SessionStore {
         session = { ...session, leaf_id: entry.id };
         out.push(entry);
       }
-      known.leaf = session.leaf_id;
+      if (session.leaf_id !== null) addLeaf(known, session.leaf_id);
       return out;
     });
   }
@@ -473,7 +481,7 @@ export class SessionStore {
       }
       if (data.leafId !== null) this.#row(id, data.leafId);
       this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
-      this.#integrity.set(id, { leaf: data.leafId, changed: new Set() });
+      this.#integrity.set(id, { leaves: new Set(data.leafId === null ? [] : [data.leafId]), changed: new Set() });
       return this.get(id);
     });
   }
@@ -563,7 +571,7 @@ export class SessionStore {
   /** The store's record for a session, made empty (nothing verified yet) on first use. */
   #known(sessionId: string): KnownIntegrity {
     let known = this.#integrity.get(sessionId);
-    if (!known) this.#integrity.set(sessionId, (known = { leaf: null, changed: new Set() }));
+    if (!known) this.#integrity.set(sessionId, (known = { leaves: new Set(), changed: new Set() }));
     return known;
   }
 
@@ -571,13 +579,13 @@ export class SessionStore {
   #remember(sessionId: string, leaf: string, changed: readonly string[]): void {
     const known = this.#known(sessionId);
     for (const id of changed) known.changed.add(id);
-    known.leaf = leaf;
+    addLeaf(known, leaf);
   }
 
   /** The store's record for a session, with the path from `leaf` to its context's cut verified. */
   #verified(sessionId: string, leaf: string | null): KnownIntegrity {
     const known = this.#known(sessionId);
-    if (leaf === null || (known.leaf === leaf && known.changed.size === 0)) return known;
+    if (leaf === null || (known.leaves.has(leaf) && known.changed.size === 0)) return known;
     const verifier = new PathVerifier();
     let firstKept: string | null = null;
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
@@ -586,7 +594,7 @@ export class SessionStore {
       if (firstKept !== null && row.id === firstKept) break;
     }
     for (const id of verifier.finish((parentId) => this.#hashOf(sessionId, parentId))) known.changed.add(id);
-    known.leaf = leaf;
+    addLeaf(known, leaf);
     return known;
   }
 

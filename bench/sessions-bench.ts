@@ -1,11 +1,12 @@
 // `npm run bench:sessions -- N`: the session store at N entries. Builds a realistic session (the leaf jumps
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
-// sessions, then measures in a fresh process: open, context, switch, 1,000 durable appends, newest page,
-// tree, list, heap. The last line of output is one JSON object.
+// sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
+// open, context, switch, 1,000 committed appends (synchronous NORMAL, then FULL), newest page, tree, list,
+// a full hash check, the whole heap and the open session's share of it. The last line is one JSON object.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../src/main/sessions/index.ts';
 import type { EntryInput } from '../src/shared/sessions/index.ts';
@@ -112,11 +113,15 @@ function build(file: string, n: number): { sessionId: string; midId: string; wri
   return { sessionId: session.id, midId: ids[Math.floor(ids.length / 2)]!, write_ms };
 }
 
-/** Runs in a fresh process: everything a user does after a restart. */
+/** Runs in a fresh process: everything a user does after a restart. One sample of every figure. */
 function measure(file: string, sessionId: string, midId: string): Record<string, number> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
+  if (!gc) throw new Error('the measuring process needs --expose-gc');
+  const heapUsed = () => {
+    gc();
+    return process.memoryUsage().heapUsed / 1024 / 1024;
+  };
+  const heapBefore = heapUsed();
   let t = performance.now();
   const store = SessionStore.open(file);
   const leaf = store.leaf(sessionId);
@@ -126,8 +131,9 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   const ctx = store.context(sessionId);
   const context_ms = performance.now() - t;
 
-  gc?.();
-  const heap_mb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024 + heapBefore / 1024 / 1024;
+  // What the open session itself holds (store, statements, the context just built), beside the whole heap.
+  const heap_mb = heapUsed();
+  const session_heap_mb = heap_mb - heapBefore;
 
   t = performance.now();
   store.branch(sessionId, midId);
@@ -135,9 +141,10 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   const switch_ms = performance.now() - t;
   store.branch(sessionId, leaf);
 
+  // Each append is its own committed transaction (WAL, synchronous=NORMAL: survives a crash of the process).
   t = performance.now();
   for (let i = 0; i < 1000; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `more ${i}` } });
-  const append1000_ms = performance.now() - t;
+  const append1000_committed_ms = performance.now() - t;
 
   t = performance.now();
   const page = store.page(sessionId, { limit: 100 });
@@ -150,23 +157,63 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   t = performance.now();
   const listed = store.list({ limit: 1000 });
   const list1000_ms = performance.now() - t;
+
+  t = performance.now();
+  const checked = store.check(sessionId);
+  const check_ms = performance.now() - t;
   store.close();
 
-  if (ctx.entries.length === 0 || switched.entries.length === 0 || page.entries.length !== 100 || listed.length !== 1000 || tree.length === 0) {
+  // The same appends with synchronous=FULL: each commit also fsyncs the WAL (survives power loss).
+  const full = SessionStore.open(file, { synchronous: 'FULL' });
+  t = performance.now();
+  for (let i = 0; i < 1000; i++) full.append(sessionId, { type: 'message', message: { role: 'user', content: `durable ${i}` } });
+  const append1000_full_ms = performance.now() - t;
+  full.close();
+
+  if (ctx.entries.length === 0 || switched.entries.length === 0 || page.entries.length !== 100 || listed.length !== 1000 || tree.length === 0 || !checked.ok) {
     throw new Error('the benchmark read back less than it wrote');
   }
-  return { open_ms, context_ms, context_entries: ctx.entries.length, switch_ms, append1000_ms, page_ms, tree_ms, tree_nodes: tree.length, list1000_ms, heap_mb };
+  return {
+    open_ms,
+    context_ms,
+    context_entries: ctx.entries.length,
+    switch_ms,
+    append1000_committed_ms,
+    append1000_full_ms,
+    page_ms,
+    tree_ms,
+    tree_nodes: tree.length,
+    list1000_ms,
+    check_ms,
+    check_entries: checked.entries,
+    heap_mb,
+    session_heap_mb,
+  };
 }
 
 const round = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Copies the built database (checkpointed: one file) so that every sample starts from the same state. */
+function copyOf(file: string, sample: number): string {
+  const copy = join(dirname(file), `sample-${sample}.db`);
+  copyFileSync(file, copy);
+  return copy;
+}
 
 const args = process.argv.slice(2);
 if (args[0] === '--measure') {
   console.log(JSON.stringify(measure(args[1]!, args[2]!, args[3]!)));
 } else {
   const n = Number(args[0] ?? 10_000);
-  if (!Number.isInteger(n) || n < 100) {
-    console.error('usage: npm run bench:sessions -- N   (N ≥ 100 entries)');
+  const samples = Number(process.env.AMBER_BENCH_SAMPLES ?? 5);
+  if (!Number.isInteger(n) || n < 100 || !Number.isInteger(samples) || samples < 1) {
+    console.error('usage: npm run bench:sessions -- N   (N ≥ 100 entries; AMBER_BENCH_SAMPLES, default 5)');
     process.exit(1);
   }
   // AMBER_BENCH_DIR keeps the built file for a closer look; a temp dir is removed otherwise.
@@ -175,16 +222,22 @@ if (args[0] === '--measure') {
   try {
     const file = join(dir, 'amber.db');
     const built = build(file, n);
-    const child = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', file, built.sessionId, built.midId], {
-      encoding: 'utf8',
-    });
-    if (child.status !== 0) {
-      console.error(child.stderr);
-      process.exit(1);
+    const runs: Record<string, number>[] = [];
+    for (let k = 0; k < samples; k++) {
+      const copy = copyOf(file, k);
+      const child = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', copy, built.sessionId, built.midId], {
+        encoding: 'utf8',
+      });
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
+      if (child.status !== 0) {
+        console.error(child.stderr);
+        process.exit(1);
+      }
+      runs.push(JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number>);
     }
-    const measured = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
-    const result = round({ n, write_ms: built.write_ms, ...measured });
-    console.log(`session store at ${n} entries (fresh process for everything after write)`);
+    const medians = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]));
+    const result = round({ n, samples, write_ms: built.write_ms, ...medians });
+    console.log(`session store at ${n} entries: medians of ${samples} samples, each in a fresh process on a copy of the same file`);
     console.log(JSON.stringify(result));
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
 // The CLI as users run it: a separate Node process on the TypeScript sources, against a temp data folder.
@@ -103,7 +104,7 @@ describe('amber CLI', () => {
   test('usage mistakes and missing things are one sentence on stderr with exit code 1', () => {
     const cases: [string[], string][] = [
       [[], 'Name a command, such as `amber sessions list`; see --help for all of them.\n'],
-      [['sessions', 'lust'], "Unknown command 'sessions lust'; the commands are sessions list, import-pi, export-pi (see --help).\n"],
+      [['sessions', 'lust'], "Unknown command 'sessions lust'; the commands are sessions list, sessions check, import-pi, export-pi (see --help).\n"],
       [['sessions', 'list', '--jsn'], 'Unknown option --jsn; see --help for the options.\n'],
       [['import-pi'], 'amber import-pi takes FILE, but was given none.\n'],
       [['export-pi', 'nope', join(dir, 'x.jsonl'), '--data-dir', dataDir], 'Session nope does not exist (it may have been deleted).\n'],
@@ -116,6 +117,35 @@ describe('amber CLI', () => {
     const help = amber(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('amber export-pi SESSION_ID FILE [--force]');
+  });
+
+  test('sessions check exits 0 for an intact session and 2 naming each entry another program changed', () => {
+    const id = '7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57';
+    amber(['import-pi', FIXTURE, '--data-dir', dataDir]);
+    const intact = amber(['sessions', 'check', id, '--data-dir', dataDir]);
+    expect(intact).toEqual({ code: 0, stderr: '', stdout: `Session ${id} is intact: all 30 entries match their hashes.\n` });
+    expect(JSON.parse(amber(['sessions', 'check', id, '--json', '--data-dir', dataDir]).stdout)).toEqual({ sessionId: id, entries: 30, ok: true, changed: [] });
+
+    // Another program edits two entries in place.
+    const db = new Database(join(dataDir, 'amber.db'));
+    const ids = db.prepare(`SELECT id FROM entries WHERE session_id = ? AND type = 'message' ORDER BY seq LIMIT 2 OFFSET 3`).pluck().all(id) as string[];
+    const edit = db.prepare(`UPDATE entries SET payload = replace(payload, '"timestamp":"', '"timestamp":"0') WHERE session_id = ? AND id = ?`);
+    for (const entryId of ids) expect(edit.run(id, entryId).changes).toBe(1);
+    db.close();
+
+    const changed = amber(['sessions', 'check', id, '--data-dir', dataDir]);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toBe('');
+    expect(changed.stdout).toBe(
+      `Session ${id} was changed outside Amber: 2 of its 30 entries no longer match their hashes, so Amber opens it read-only.\n` +
+        ids.map((entryId) => `changed: ${entryId}\n`).join(''),
+    );
+    const json = amber(['sessions', 'check', id, '--json', '--data-dir', dataDir]);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({ sessionId: id, entries: 30, ok: false, changed: ids });
+
+    const missing = amber(['sessions', 'check', 'nope', '--data-dir', dataDir]);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'Session nope does not exist (it may have been deleted).\n' });
   });
 
   test('export never overwrites a file unless told to with --force', () => {

@@ -4,6 +4,8 @@ import type { App } from '../app.ts';
 export interface CliOutput {
   json: unknown;
   text: string;
+  /** The exit code when the command ran but found a problem to report (default 0). */
+  exitCode?: number;
 }
 
 /** One command of `amber`; it runs against an opened core and throws AmberErrors a user can act on. */

@@ -6,9 +6,10 @@ import { AmberError, errorMessage } from '../errors.ts';
 import type { CliCommand } from './cli-command.ts';
 import { exportPiCommand } from './export-pi-command.ts';
 import { importPiCommand } from './import-pi-command.ts';
+import { sessionsCheckCommand } from './sessions-check-command.ts';
 import { sessionsListCommand } from './sessions-list-command.ts';
 
-export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, importPiCommand, exportPiCommand];
+export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, sessionsCheckCommand, importPiCommand, exportPiCommand];
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -69,7 +70,8 @@ function parse(argv: readonly string[]) {
 
 /**
  * Runs one `amber` command line and returns the exit code: 0 on success, 1 on any error, which is
- * printed to stderr as a sentence. Output goes to stdout: text, or JSON with --json.
+ * printed to stderr as a sentence, or the command's own code for a problem it found and reported
+ * (`sessions check`: 2). Output goes to stdout: text, or JSON with --json.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const env = io.env ?? process.env;
@@ -94,7 +96,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     app = openCore(io.openApp ?? ((dir: string) => createApp({ dataDir: dir, startPlugins: false })), dataDir);
     const output = command.run(app, args, { force: values.force, cwd });
     io.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
-    return 0;
+    return output.exitCode ?? 0;
   } catch (e) {
     io.stderr.write(`${e instanceof AmberError ? e.message : `Amber failed unexpectedly: ${errorMessage(e)}`}\n`);
     return 1;

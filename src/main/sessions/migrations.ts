@@ -55,6 +55,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX sessions_by_updated;
   `,
+  // 4: each entry's chained hash (see entry-hash.ts), so an entry changed in place by another program is
+  // evident. '' never matches a hash: a row inserted without one reads as changed. The store fills in the
+  // hashes of existing entries in the same transaction (ENTRY_HASHES_VERSION), parents first.
+  `
+  ALTER TABLE entries ADD COLUMN hash TEXT NOT NULL DEFAULT '';
+  `,
 ];
+
+/** The migration after which the store computes the hashes of entries written before it. */
+export const ENTRY_HASHES_VERSION = 4;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,13 +8,17 @@ import {
   type EntryInput,
   type Message,
   type ModelContext,
+  type SessionIntegrity,
   type SessionSummary,
   type TranscriptPage,
   type TreeNode,
 } from '../../shared/sessions/index.ts';
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { entryHash, entryHashMatches, type HashedRow } from './entry-hash.ts';
+import { ENTRY_HASHES_VERSION, MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { orderedId } from './ordered-id.ts';
 
 type Db = Database.Database;
 
@@ -38,12 +42,35 @@ interface EntryRow {
   model_ref: string | null;
   thinking_ref: string | null;
   payload: string;
+  hash: string;
 }
 
 interface ParentRow {
   depth: number;
   model_ref: string | null;
   thinking_ref: string | null;
+  hash: string;
+}
+
+/** What a store knows of a session's hashes: entries found changed, and leaves whose paths it verified. */
+interface KnownIntegrity {
+  /** Oldest first; a few are kept so that switching between branches does not walk them again. */
+  leaves: Set<string>;
+  changed: Set<string>;
+}
+
+const VERIFIED_LEAVES = 16;
+
+function addLeaf(known: KnownIntegrity, leaf: string): void {
+  known.leaves.delete(leaf);
+  known.leaves.add(leaf);
+  if (known.leaves.size > VERIFIED_LEAVES) known.leaves.delete(known.leaves.values().next().value!);
+}
+
+/** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
+export interface SessionCheck extends SessionIntegrity {
+  sessionId: string;
+  entries: number;
 }
 
 export interface SessionStoreOptions {
@@ -51,6 +78,11 @@ export interface SessionStoreOptions {
   busyTimeoutMs?: number;
   clock?: () => number;
   newId?: () => string;
+  /**
+   * SQLite's `synchronous` for this connection. NORMAL (the default) loses no commit when the process
+   * dies; FULL also fsyncs the WAL on every commit, for when power loss matters.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
 }
 
 export interface ListOptions {
@@ -68,8 +100,6 @@ export interface ImportedSession {
   leafId: string | null;
 }
 
-const defaultNewId = (): string => randomUUID().replaceAll('-', '').slice(0, 12);
-
 function toSummary(row: SessionRow): SessionSummary {
   return {
     id: row.id,
@@ -81,6 +111,32 @@ function toSummary(row: SessionRow): SessionSummary {
     preview: row.preview,
     cwd: row.cwd,
   };
+}
+
+function integrityOf(changed: Iterable<string>): SessionIntegrity {
+  const ids = [...new Set(changed)];
+  return { ok: ids.length === 0, changed: ids };
+}
+
+/**
+ * Verifies a path fed nearest first (leaf upward): each row's hash is checked once its parent's stored
+ * hash is known; `finish` checks the topmost row against the hash of the parent above the walk.
+ */
+class PathVerifier {
+  readonly changed: string[] = [];
+  #pending: HashedRow | null = null;
+
+  push(row: HashedRow): void {
+    if (this.#pending && !entryHashMatches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
+    this.#pending = row;
+  }
+
+  finish(parentHash: (id: string) => string): string[] {
+    const top = this.#pending;
+    if (top && !entryHashMatches(top.parent_id === null ? '' : parentHash(top.parent_id), top)) this.changed.push(top.id);
+    this.#pending = null;
+    return this.changed;
+  }
 }
 
 function describe(error: z.ZodError): string {
@@ -106,6 +162,8 @@ export class SessionStore {
   readonly #q: ReturnType<typeof prepare>;
   /** One transaction wrapper, made once: better-sqlite3's wrappers are costly to create per call. */
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
+  /** Per session: the entries found changed, and the leaves whose context paths were verified. */
+  readonly #integrity = new Map<string, KnownIntegrity>();
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
     if (file !== ':memory:') preparePrivateDatabase(file);
@@ -132,9 +190,10 @@ export class SessionStore {
   private constructor(db: Db, options: SessionStoreOptions) {
     this.#db = db;
     this.#clock = options.clock ?? Date.now;
-    this.#newId = options.newId ?? defaultNewId;
+    this.#newId = options.newId ?? (() => orderedId());
     this.#q = prepare(db);
     this.#tx = db.transaction((fn: () => unknown) => fn());
+    if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
   }
 
   /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken before the leaf is read. */
@@ -208,6 +267,7 @@ export class SessionStore {
       this.#q.deleteEntries.run(sessionId);
       this.#q.deleteSession.run(sessionId);
     });
+    this.#integrity.delete(sessionId);
   }
 
   // ── entries ─────────────────────────────────────────────────────────────
@@ -216,7 +276,10 @@ export class SessionStore {
   append(sessionId: string, input: EntryInput): Entry {
     return this.#write(() => {
       const session = this.#session(sessionId);
-      return this.#insert(session, input, session.leaf_id);
+      const known = this.#writable(session);
+      const entry = this.#insert(session, input, session.leaf_id);
+      addLeaf(known, entry.id);
+      return entry;
     });
   }
 
@@ -224,12 +287,14 @@ export class SessionStore {
   appendMany(sessionId: string, inputs: EntryInput[]): Entry[] {
     return this.#write(() => {
       let session = this.#session(sessionId);
+      const known = this.#writable(session);
       const out: Entry[] = [];
       for (const input of inputs) {
         const entry = this.#insert(session, input, session.leaf_id);
         session = { ...session, leaf_id: entry.id };
         out.push(entry);
       }
+      if (session.leaf_id !== null) addLeaf(known, session.leaf_id);
       return out;
     });
   }
@@ -307,14 +372,21 @@ export class SessionStore {
   page(sessionId: string, options: { before?: string | null; limit?: number } = {}): TranscriptPage {
     const leafId = this.leaf(sessionId);
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
+    // The first page is what a window shows on opening a session: it learns whether the session is read-only.
+    const known = options.before ? this.#known(sessionId) : this.#verified(sessionId, leafId);
     let start: string | null = leafId;
     if (options.before) start = this.#row(sessionId, options.before).parent_id;
-    if (start === null) return { entries: [], before: null, leafId };
+    if (start === null) return { entries: [], before: null, leafId, integrity: integrityOf(known.changed) };
     const rows = this.#q.walkUp.all({ session: sessionId, id: start, limit: limit + 1 }) as EntryRow[];
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
+    const verifier = new PathVerifier();
+    for (const row of rows) verifier.push(row);
+    // With more rows than the page, the extra row only lends its hash to the page's oldest entry.
+    const changed = more ? verifier.changed : verifier.finish((id) => this.#hashOf(sessionId, id));
+    for (const id of changed) known.changed.add(id);
     const entries = pageRows.reverse().map((r) => this.#parse(r));
-    return { entries, before: more ? entries[0]!.id : null, leafId };
+    return { entries, before: more ? entries[0]!.id : null, leafId, integrity: integrityOf(known.changed) };
   }
 
   /**
@@ -323,9 +395,10 @@ export class SessionStore {
    */
   context(sessionId: string, leafId?: string | null): ModelContext {
     const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
-    const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null };
+    const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     if (leaf === null) return empty;
     this.#row(sessionId, leaf);
+    const verifier = new PathVerifier();
 
     const after: Entry[] = []; // newer than the compaction, nearest first
     const kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
@@ -334,6 +407,7 @@ export class SessionStore {
     let leafRefs: { model_ref: string | null; thinking_ref: string | null } | null = null;
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       leafRefs ??= row;
+      verifier.push(row);
       const entry = this.#parse(row);
       if (compaction === null) {
         if (entry.type === 'compaction') compaction = entry;
@@ -349,6 +423,8 @@ export class SessionStore {
     if (compaction !== null && !reachedFirstKept) {
       throw new AmberError('internal', `Compaction ${compaction.id} keeps entry ${compaction.firstKeptEntryId}, which is not on its path.`);
     }
+    const integrity = integrityOf(verifier.finish((id) => this.#hashOf(sessionId, id)));
+    this.#remember(sessionId, leaf, integrity.changed);
     const modelEntry = leafRefs?.model_ref ? this.entry(sessionId, leafRefs.model_ref) : null;
     const thinkingEntry = leafRefs?.thinking_ref ? this.entry(sessionId, leafRefs.thinking_ref) : null;
     const model = modelEntry?.type === 'model_change' ? { provider: modelEntry.provider, modelId: modelEntry.modelId } : null;
@@ -373,7 +449,29 @@ export class SessionStore {
           throw new AmberError('internal', `Entry type ${e.type} does not reach the model.`);
       }
     });
-    return { leafId: leaf, entries, messages, model, thinkingLevel };
+    return { leafId: leaf, entries, messages, model, thinkingLevel, integrity };
+  }
+
+  /**
+   * Verifies every entry of the session against its chained hash (parents before children), naming each
+   * entry whose stored fields no longer match. A session found changed becomes read-only in this store.
+   */
+  check(sessionId: string): SessionCheck {
+    this.#session(sessionId);
+    const hashes = new Map<string, string>();
+    const changed: string[] = [];
+    const later: HashedRow[] = []; // rows stored before their parent (never written so by Amber)
+    for (const row of this.#q.hashRows.iterate(sessionId) as Iterable<HashedRow>) {
+      hashes.set(row.id, row.hash);
+      if (row.parent_id !== null && !hashes.has(row.parent_id)) later.push(row);
+      else if (!entryHashMatches(row.parent_id === null ? '' : hashes.get(row.parent_id)!, row)) changed.push(row.id);
+    }
+    for (const row of later) {
+      if (!entryHashMatches(hashes.get(row.parent_id!) ?? '', row)) changed.push(row.id);
+    }
+    const known = this.#known(sessionId);
+    for (const id of changed) known.changed.add(id);
+    return { sessionId, entries: hashes.size, ...integrityOf(changed) };
   }
 
   /** Imports a whole session (ids, tree shape and leaf kept) in one transaction: all or nothing. */
@@ -391,6 +489,7 @@ export class SessionStore {
       }
       if (data.leafId !== null) this.#row(id, data.leafId);
       this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
+      this.#integrity.set(id, { leaves: new Set(data.leafId === null ? [] : [data.leafId]), changed: new Set() });
       return this.get(id);
     });
   }
@@ -426,7 +525,7 @@ export class SessionStore {
       throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describe(parsed.error)}`);
     }
     const entry = parsed.data;
-    let parent: ParentRow = { depth: -1, model_ref: null, thinking_ref: null };
+    let parent: ParentRow = { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
     if (parentId !== null) {
       const row = this.#q.parentRow.get(session.id, parentId) as ParentRow | undefined;
       if (!row) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${session.id}.`);
@@ -439,6 +538,8 @@ export class SessionStore {
       throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${session.id}.`);
     }
     const preview = entryPreview(entry);
+    // Stored canonical, so that verifying it hashes the stored text as it is.
+    const payload = canonicalJson(entry);
     try {
       this.#q.insertEntry.run({
         session: session.id,
@@ -451,7 +552,8 @@ export class SessionStore {
         depth: parent.depth + 1,
         modelRef: entry.type === 'model_change' ? entry.id : parent.model_ref,
         thinkingRef: entry.type === 'thinking_level_change' ? entry.id : parent.thinking_ref,
-        payload: JSON.stringify(entry),
+        payload,
+        hash: entryHash(parent.hash, entry.id, parentId, entry.type, payload),
         now,
       });
     } catch (e) {
@@ -472,6 +574,53 @@ export class SessionStore {
       if (row.id === target) return true;
     }
     return false;
+  }
+
+  /** The store's record for a session, made empty (nothing verified yet) on first use. */
+  #known(sessionId: string): KnownIntegrity {
+    let known = this.#integrity.get(sessionId);
+    if (!known) this.#integrity.set(sessionId, (known = { leaves: new Set(), changed: new Set() }));
+    return known;
+  }
+
+  /** Records what a walk from `leaf` found, so an append under that leaf need not walk it again. */
+  #remember(sessionId: string, leaf: string, changed: readonly string[]): void {
+    const known = this.#known(sessionId);
+    for (const id of changed) known.changed.add(id);
+    addLeaf(known, leaf);
+  }
+
+  /** The store's record for a session, with the path from `leaf` to its context's cut verified. */
+  #verified(sessionId: string, leaf: string | null): KnownIntegrity {
+    const known = this.#known(sessionId);
+    if (leaf === null || (known.leaves.has(leaf) && known.changed.size === 0)) return known;
+    const verifier = new PathVerifier();
+    let firstKept: string | null = null;
+    for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
+      verifier.push(row);
+      if (firstKept === null && row.type === 'compaction') firstKept = (JSON.parse(row.payload) as { firstKeptEntryId?: string }).firstKeptEntryId ?? null;
+      if (firstKept !== null && row.id === firstKept) break;
+    }
+    for (const id of verifier.finish((parentId) => this.#hashOf(sessionId, parentId))) known.changed.add(id);
+    addLeaf(known, leaf);
+    return known;
+  }
+
+  /** Refuses writes to a session with entries changed outside Amber; verifies its leaf's path first if need be. */
+  #writable(session: SessionRow): KnownIntegrity {
+    const known = this.#verified(session.id, session.leaf_id);
+    if (known.changed.size > 0) {
+      const ids = [...known.changed];
+      throw new AmberError(
+        'denied',
+        `Session ${session.id} is read-only: ${ids.length === 1 ? `entry ${ids[0]} was` : `entries ${ids.join(', ')} were`} changed outside Amber. Start a new session to continue, or run \`amber sessions check ${session.id}\` for details.`,
+      );
+    }
+    return known;
+  }
+
+  #hashOf(sessionId: string, entryId: string): string {
+    return (this.#q.hashOf.get(sessionId, entryId) as { hash: string } | undefined)?.hash ?? '';
   }
 
   #parse(row: EntryRow): Entry {
@@ -505,12 +654,33 @@ function migrate(db: Db): void {
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
+      if (v + 1 === ENTRY_HASHES_VERSION) hashExistingEntries(db);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }
 }
 
-const ENTRY_COLS = 'seq, id, parent_id, type, depth, model_ref, thinking_ref, payload';
+/**
+ * Computes the chained hash of every entry written before hashes existed, in tree order (by depth, so
+ * parents first), rewriting each payload as canonical JSON (the same value, keys sorted) on the way.
+ */
+function hashExistingEntries(db: Db): void {
+  const sessions = db.prepare(`SELECT id FROM sessions`).pluck().all() as string[];
+  const order = db.prepare(`SELECT seq, id, parent_id, type FROM entries WHERE session_id = ? ORDER BY depth, seq`);
+  const payloadOf = db.prepare(`SELECT payload FROM entries WHERE seq = ?`).pluck();
+  const update = db.prepare(`UPDATE entries SET payload = ?, hash = ? WHERE seq = ?`);
+  for (const sessionId of sessions) {
+    const hashes = new Map<string, string>();
+    for (const row of order.all(sessionId) as { seq: number; id: string; parent_id: string | null; type: string }[]) {
+      const payload = canonicalJson(JSON.parse(payloadOf.get(row.seq) as string));
+      const hash = entryHash(row.parent_id === null ? '' : (hashes.get(row.parent_id) ?? ''), row.id, row.parent_id, row.type, payload);
+      update.run(payload, hash, row.seq);
+      hashes.set(row.id, hash);
+    }
+  }
+}
+
+const ENTRY_COLS = 'seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash';
 
 function prepare(db: Db) {
   return {
@@ -533,11 +703,13 @@ function prepare(db: Db) {
          preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
     ),
     insertEntry: db.prepare(
-      `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, created_at)
-       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @now)`,
+      `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
+       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,
     ),
     entry: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? AND id = ?`),
-    parentRow: db.prepare(`SELECT depth, model_ref, thinking_ref FROM entries WHERE session_id = ? AND id = ?`),
+    parentRow: db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`),
+    hashOf: db.prepare(`SELECT hash FROM entries WHERE session_id = ? AND id = ?`),
+    hashRows: db.prepare(`SELECT id, parent_id, type, payload, hash FROM entries WHERE session_id = ? ORDER BY seq`),
     roots: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id IS NULL ORDER BY seq`),
     children: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq`),
     newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
@@ -546,10 +718,10 @@ function prepare(db: Db) {
     treeRows: db.prepare(`SELECT id, parent_id, type, role, preview FROM entries WHERE session_id = ? ORDER BY seq`),
     // From an entry up toward the root, nearest first; LIMIT -1 walks the whole path.
     walkUp: db.prepare(
-      `WITH RECURSIVE up(seq, id, parent_id, type, depth, model_ref, thinking_ref, payload) AS (
+      `WITH RECURSIVE up(seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash) AS (
          SELECT ${ENTRY_COLS} FROM entries WHERE session_id = @session AND id = @id
          UNION ALL
-         SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+         SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload, e.hash FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
        ) SELECT * FROM up LIMIT @limit`,
     ),
     walkUpIds: db.prepare(

@@ -117,6 +117,15 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
           generation={state.generation}
         />
       )}
+      {state.changed.length > 0 && (
+        <div className="run-error" role="alert" data-testid="integrity-notice">
+          <Icon name="alert" />
+          <span>
+            This conversation was changed outside Amber ({state.changed.length === 1 ? '1 message no longer matches' : `${state.changed.length} messages no longer match`} what
+            Amber wrote), so it is read-only. Start a new chat to continue.
+          </span>
+        </div>
+      )}
       {state.lastError && !state.running && !endsInFailedReply(items) && (
         <div className="run-error" role="alert" data-testid="run-error">
           <Icon name="alert" />
@@ -126,8 +135,10 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
       <Composer
         ref={composerRef}
         running={state.running}
-        disabled={!agentAvailable}
-        disabledReason="Set up a model to send messages (the button at the top right)."
+        disabled={!agentAvailable || state.changed.length > 0}
+        disabledReason={
+          state.changed.length > 0 ? 'This conversation is read-only: it was changed outside Amber.' : 'Set up a model to send messages (the button at the top right).'
+        }
         onSend={send}
         onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}
         onFollowUp={(text) => guard('Could not queue the follow-up', () => api.call('chat.followUp', { sessionId: session.id, text }))}

@@ -20,6 +20,8 @@ export interface TranscriptState {
   /** Pass to sessions.page to load older entries; null once the root is loaded. */
   before: string | null;
   leafId: string | null;
+  /** Entries changed outside Amber, as the first page reported them; any makes the session read-only. */
+  changed: string[];
   loading: boolean;
   loadingOlder: boolean;
   siblings: SiblingMap;
@@ -36,6 +38,7 @@ const empty = (sessionId: string | null): TranscriptState => ({
   entries: [],
   before: null,
   leafId: null,
+  changed: [],
   loading: sessionId !== null,
   loadingOlder: false,
   siblings: {},
@@ -110,7 +113,7 @@ export function useTranscript(sessionId: string | null) {
           } else stale = true;
         }
       }
-      const next = { entries, leafId };
+      const next = { entries, leafId, changed: page.integrity.changed };
       setState((s) => (s.sessionId === sid ? { ...s, ...next, before: page.before, loading: false, siblings: {}, generation: s.generation + 1 } : s));
       stateRef.current = { ...stateRef.current, ...next };
       void loadSiblings(sid, entries);

@@ -4,3 +4,4 @@ export * from './tree-node.ts';
 export * from './transcript-page.ts';
 export type { ModelContext } from './model-context.ts';
 export * from './entry-preview.ts';
+export * from './session-integrity.ts';

@@ -121,12 +121,7 @@ export function TreeView({ sessionId, onClose }: Props) {
                 data-testid="tree-node"
                 data-entry-id={n.id}
                 data-active={row.onActivePath || undefined}
-                role="button"
-                tabIndex={0}
                 onClick={() => void jump(row)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') void jump(row);
-                }}
               >
                 {row.indent > 0 && <span className="tree-guide" style={{ left: 10 + (row.indent - 1) * 14 }} aria-hidden="true" />}
                 <span className="tree-dot" aria-hidden="true" />
@@ -135,7 +130,18 @@ export function TreeView({ sessionId, onClose }: Props) {
                   <LabelEditor initial={n.label ?? ''} onDone={(l) => void saveLabel(n.id, l)} />
                 ) : (
                   <>
-                    <span className="tree-preview">{n.preview || '(empty)'}</span>
+                    {/* The row is a plain container (a click anywhere jumps); this button is what keyboards reach. */}
+                    <button
+                      type="button"
+                      className="tree-preview"
+                      aria-current={row.isLeaf ? 'true' : undefined}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        void jump(row);
+                      }}
+                    >
+                      {n.preview || '(empty)'}
+                    </button>
                     {n.label && (
                       <span className="tree-label" data-testid="tree-label">
                         {n.label}

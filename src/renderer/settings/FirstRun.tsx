@@ -7,7 +7,7 @@ import { describeError, useToasts } from '../ui/Toasts.tsx';
 type Preset = ProviderPresetView;
 
 /** Shown until a provider is set up: where the model lives, the key, which model, and a test call. */
-export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () => void }) {
+export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; onSkip: () => void }) {
   const api = useApi();
   const toasts = useToasts();
   const [presets, setPresets] = useState<Preset[]>([]);
@@ -55,8 +55,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
     try {
       if (!chosen) return;
       await api.call('providers.save', { providerId: chosen.providerId, baseUrl, apiKey: apiKey || undefined, model, flavor: chosen.flavor });
-      toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
-      onDone();
+      onDone(model);
     } catch (e) {
       toasts.error('Could not save the provider', e);
     }

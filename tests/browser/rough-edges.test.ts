@@ -26,3 +26,22 @@ test('panels show one Wallets card and one Allowances card, and an allowance tha
   expect(await panels.locator('[data-testid=allowance]').count()).toBe(0);
   await amber.screenshot('rough-panels');
 });
+
+test('every provider choice on the first-run screen fits on one line, and the arrow keys move the choice', async () => {
+  amber = await startAmber({ skipSetup: false });
+  await amber.open();
+  const { page } = amber;
+  const other = page.getByRole('radio', { name: 'Other OpenAI-compatible server' });
+  const heights = await page.getByRole('radio').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  expect(new Set(heights).size).toBe(1);
+  expect(await other.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  await amber.screenshot('rough-first-run-presets');
+  // Tab reaches the group once; an arrow key moves the choice and the focus with it.
+  const checked = page.locator('[role=radio][aria-checked=true]');
+  await checked.focus();
+  const before = await checked.textContent();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => checked.textContent()).not.toBe(before);
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-checked'))).toBe('true');
+  expect(await page.locator('[role=radio][tabindex="0"]').count()).toBe(1);
+});

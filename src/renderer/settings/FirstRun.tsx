@@ -51,6 +51,12 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
     }
   };
 
+  const pick = (p: Preset) => {
+    setPreset(p.id);
+    if (p.baseUrl) setBaseUrl(p.baseUrl);
+    setTest({ state: 'idle', message: '' });
+  };
+
   const save = async () => {
     try {
       if (!chosen) return;
@@ -79,17 +85,23 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
         )}
         {choices.length > 0 && (
           <div className="preset-grid" role="radiogroup" aria-label="Provider">
-            {choices.map((p) => (
+            {choices.map((p, i) => (
               <button
                 key={p.id}
                 type="button"
                 role="radio"
                 aria-checked={preset === p.id}
-                className={`preset${preset === p.id ? ' is-selected' : ''}`}
-                onClick={() => {
-                  setPreset(p.id);
-                  if (p.baseUrl) setBaseUrl(p.baseUrl);
-                  setTest({ state: 'idle', message: '' });
+                // One stop for Tab; the arrow keys move the choice, as in any radio group.
+                tabIndex={preset === p.id || (!choices.some((c) => c.id === preset) && i === 0) ? 0 : -1}
+                className={`preset${preset === p.id ? ' is-selected' : ''}${p.name.length > 16 ? ' is-wide' : ''}`}
+                onClick={() => pick(p)}
+                onKeyDown={(e) => {
+                  const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+                  if (!step) return;
+                  e.preventDefault();
+                  const next = choices[(i + step + choices.length) % choices.length]!;
+                  pick(next);
+                  (e.currentTarget.parentElement?.children[(i + step + choices.length) % choices.length] as HTMLElement | undefined)?.focus();
                 }}
               >
                 {p.name}

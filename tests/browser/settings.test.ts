@@ -282,7 +282,7 @@ test('wallets warn under the threshold the user sets; the status bar updates as 
   await expect.poll(() => tokens.textContent()).not.toBe('↑ 0 ↓ 0');
   await assistantWith(a, 'tok29').waitFor();
   await expect.poll(() => tokens.textContent()).toBe('↑ 1.5k ↓ 45');
-  await a.page.locator('[data-testid=status-segment][data-source=metrics]').filter({ hasText: '45' }).waitFor();
+  await a.page.locator('[data-testid=status-segment][data-source=metrics]').filter({ hasText: '/turn' }).waitFor();
   await a.screenshot('panels-wallets-dark');
   await a.page.getByTestId('status-bar').screenshot({ path: join(SCREENSHOTS, 'status-bar-dark.png') });
   await a.page.getByTestId('open-settings').click();

@@ -1,12 +1,38 @@
 // The rough edges a new user meets in the window, each pinned where it was seen.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
+let model: ProviderServer | null = null;
+let dir: string | null = null;
 afterEach(async () => {
   await amber?.close();
   amber = null;
+  await model?.close();
+  model = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
 });
+
+/** The app with the loopback model, a new conversation open. */
+async function openChat(): Promise<Amber> {
+  dir = mkdtempSync(join(tmpdir(), 'amber-rough-'));
+  mkdirSync(join(dir, 'workspace'));
+  model = await startModel();
+  amber = await startAmber({ core: coreFor(model, join(dir, 'workspace')) });
+  await amber.open();
+  await amber.page.getByTestId('new-chat').click();
+  await amber.page.getByTestId('composer').waitFor();
+  return amber;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('panels show one Wallets card and one Allowances card, and an allowance that limits nothing is not listed', async () => {
   amber = await startAmber();
@@ -44,4 +70,39 @@ test('every provider choice on the first-run screen fits on one line, and the ar
   await expect.poll(() => checked.textContent()).not.toBe(before);
   expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-checked'))).toBe('true');
   expect(await page.locator('[role=radio][tabindex="0"]').count()).toBe(1);
+});
+
+test('the /help output sits above the status bar without covering the message box', async () => {
+  const a = await openChat();
+  await a.page.getByTestId('composer').fill('/help');
+  await a.page.keyboard.press('Enter');
+  const output = a.page.getByTestId('status-output');
+  await output.filter({ hasText: '/set — Change a setting' }).waitFor();
+  const composer = (await a.page.locator('.composer-box').boundingBox())!;
+  expect(overlaps((await output.boundingBox())!, composer)).toBe(false);
+  await a.screenshot('rough-help-output');
+  await output.getByRole('button', { name: 'Close the command output' }).click();
+  await output.waitFor({ state: 'detached' });
+});
+
+test('with the panels open every status segment is shown whole, its symbols drawn as icons', async () => {
+  const a = await openChat();
+  await a.shell.app.plugins.setState('example', true);
+  await a.page.getByTestId('toggle-panels').click();
+  await a.page.getByTestId('panels').waitFor();
+  const segments = a.page.getByTestId('status-segment');
+  await a.page.locator('[data-testid=status-segment][data-source=example]').waitFor();
+  const bar = (await a.page.getByTestId('status-bar').boundingBox())!;
+  const boxes = await segments.evaluateAll((els) => els.map((e) => ({ ...e.getBoundingClientRect().toJSON(), clipped: e.scrollWidth > e.clientWidth })));
+  for (const b of boxes) {
+    expect(b.clipped).toBe(false);
+    expect(b.x).toBeGreaterThanOrEqual(bar.x);
+    expect(b.x + b.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+  }
+  // ↑ and ↓ come as the app's icons with words for screen readers, never as characters a font may lack.
+  const tokens = a.page.locator('[data-testid=status-segment][data-id="core.tokens"]');
+  expect(await tokens.locator('svg').count()).toBe(2);
+  expect(await a.page.getByTestId('status-bar').evaluate((e) => /[↑↓⚠⛔]/u.test(e.textContent ?? ''))).toBe(false);
+  await a.page.getByTestId('status-bar').screenshot({ path: join(import.meta.dirname, '../../test-results/screenshots/rough-status-bar-panels.png') });
+  await a.screenshot('rough-status-panels');
 });

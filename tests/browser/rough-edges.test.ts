@@ -6,6 +6,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 import { coreFor, startModel } from './loopback-model.ts';
+import { assistant, user } from './seed.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer | null = null;
@@ -105,4 +106,52 @@ test('with the panels open every status segment is shown whole, its symbols draw
   expect(await a.page.getByTestId('status-bar').evaluate((e) => /[↑↓⚠⛔]/u.test(e.textContent ?? ''))).toBe(false);
   await a.page.getByTestId('status-bar').screenshot({ path: join(import.meta.dirname, '../../test-results/screenshots/rough-status-bar-panels.png') });
   await a.screenshot('rough-status-panels');
+});
+
+test('the tree counts the edit of the first message as a branch point; a reply that only called a tool shows no model or regenerate of its own', async () => {
+  let sessionId = '';
+  amber = await startAmber({
+    seed: ({ app }) => {
+      const store = app.sessions;
+      const s = store.create({ title: 'Forked twice' });
+      sessionId = s.id;
+      store.appendMany(s.id, [user('First try.'), assistant('Reply to the first try.')]);
+      store.branch(s.id, null);
+      const [edited] = store.appendMany(s.id, [user('First try, edited.'), assistant('One reply.')]);
+      store.branch(s.id, edited!.id);
+      store.appendMany(s.id, [
+        {
+          type: 'message',
+          message: { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } }], stopReason: 'toolUse', model: 'demo-model' },
+        },
+        { type: 'message', message: { role: 'toolResult', toolCallId: 'call_1', toolName: 'read', content: [{ type: 'text', text: 'alpha' }], isError: false } },
+        assistant('The file says alpha.'),
+      ]);
+    },
+  });
+  await amber.open();
+  const { page } = amber;
+  await page.locator(`[data-session-id="${sessionId}"]`).click();
+  await page.locator('[data-testid=message]').filter({ hasText: 'The file says alpha.' }).waitFor();
+  // One model name and one regenerate button for the turn, under its final reply.
+  const replies = page.locator('[data-testid=message][data-role=assistant]');
+  await expect.poll(() => replies.count()).toBe(2);
+  expect(await page.locator('.model-name').count()).toBe(1);
+  expect(await page.getByRole('button', { name: 'Regenerate reply' }).count()).toBe(1);
+  expect(await replies.last().locator('.model-name').count()).toBe(1);
+  await amber.screenshot('rough-tool-turn');
+
+  await page.getByTestId('toggle-tree').click();
+  await expect.poll(() => page.getByTestId('tree-summary').textContent()).toBe('6 messages · 2 branch points');
+  await amber.screenshot('rough-tree-summary');
+});
+
+test('a plugin that is off reads Off, a word the README lists', async () => {
+  amber = await startAmber();
+  await amber.open();
+  await amber.page.getByTestId('open-settings').click();
+  const state = amber.page.locator('[data-testid=plugin-row][data-id=example]').getByTestId('plugin-state');
+  await expect.poll(() => state.textContent()).toBe('Off');
+  await amber.page.locator('[data-testid=plugin-row][data-id=example]').scrollIntoViewIfNeeded();
+  await amber.screenshot('rough-plugin-off');
 });

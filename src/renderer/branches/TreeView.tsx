@@ -4,7 +4,7 @@ import type { TreeNode } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
-import { layoutTree, type TreeRow } from './tree-layout.ts';
+import { layoutTree, type TreeRow, treeSummary } from './tree-layout.ts';
 
 interface Props {
   sessionId: string;
@@ -92,15 +92,14 @@ export function TreeView({ sessionId, onClose }: Props) {
     }
   };
 
-  const forks = rows.filter((r) => r.forkPoint).length;
   return (
     <aside className="tree-panel" data-testid="tree-view" aria-label="Conversation tree">
       <div className="panel-head">
         <Icon name="branch" />
         <div className="panel-title">
           <strong>Tree</strong>
-          <span className="muted small">
-            {rows.length} messages{forks > 0 ? ` · ${forks} branch points` : ''}
+          <span className="muted small" data-testid="tree-summary">
+            {treeSummary(rows)}
           </span>
         </div>
         <button type="button" className="icon-btn" aria-label="Close tree" onClick={onClose} title="Close (Ctrl+Shift+T)">

@@ -5,8 +5,9 @@ import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 
+// Words a user reads: a plugin found but not started this run is simply off (or about to start).
 const STATE_LABELS: Record<PluginView['state'], string> = {
-  registered: 'Registered',
+  registered: 'Off',
   activating: 'Starting…',
   active: 'Active',
   failed: 'Failed',
@@ -37,7 +38,7 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
           {plugin.source === 'user' && <span className="chip">user</span>}
           <span className={`plugin-state state-${plugin.state}`} data-testid="plugin-state">
             {pending ? <span className="spinner" /> : null}
-            {STATE_LABELS[plugin.state]}
+            {plugin.state === 'registered' && plugin.enabled ? STATE_LABELS.activating : STATE_LABELS[plugin.state]}
           </span>
         </div>
         {plugin.description && <p className="plugin-desc">{plugin.description}</p>}

@@ -68,9 +68,10 @@ export function countBranchPoints(rows: readonly TreeRow[]): number {
   return rows.filter((r) => r.forkPoint).length + (rows[0]?.indent === 1 ? 1 : 0);
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** `7 messages · 2 branch points`, singular where it is one. */
 export function treeSummary(rows: readonly TreeRow[]): string {
   const forks = countBranchPoints(rows);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return forks > 0 ? `${plural(rows.length, 'message')} · ${plural(forks, 'branch point')}` : plural(rows.length, 'message');
 }

@@ -1,19 +1,29 @@
 // axe-core on every main screen, in both themes: no serious or critical WCAG 2.1 A/AA violation anywhere.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import type { Page } from 'playwright-core';
+import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
 // The app's CSP forbids inline scripts, so axe goes in through the debugger protocol instead of a <script> tag.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let amber: Amber | null = null;
+let model: ProviderServer | null = null;
+let dir: string | null = null;
 afterEach(async () => {
   await amber?.close();
   amber = null;
+  await model?.close();
+  model = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
 });
 
 interface Violation {
@@ -114,4 +124,118 @@ test('no screen has a serious or critical accessibility violation in the light t
 
 test('no screen has a serious or critical accessibility violation in the dark theme', async () => {
   expect(await auditEveryScreen('dark')).toEqual([]);
+});
+
+interface Stop {
+  what: string;
+  ring: boolean;
+  visible: boolean;
+}
+
+/**
+ * Presses Tab until the focus comes back round (or `limit` stops), noting for each control it reaches
+ * whether a focus ring is drawn (on it, or on the box that draws it) and whether it can be seen at all.
+ */
+async function tabAround(page: Page, limit = 150): Promise<Stop[]> {
+  const stops: Stop[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    // A control that fades in on focus is judged once it has.
+    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      if (!el.dataset.tabStop) el.dataset.tabStop = String(Math.random());
+      const outlined = (e: Element) => {
+        const cs = getComputedStyle(e);
+        return cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0;
+      };
+      let ring = false;
+      for (let e: Element | null = el, n = 0; e && n < 4; e = e.parentElement, n++) ring ||= outlined(e);
+      let visible = el.getBoundingClientRect().width > 0;
+      for (let e: Element | null = el; e; e = e.parentElement) if (Number.parseFloat(getComputedStyle(e).opacity) === 0) visible = false;
+      const name = el.getAttribute('aria-label') ?? el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 30) ?? '';
+      return { id: el.dataset.tabStop, what: `${el.tagName.toLowerCase()}.${el.className} “${name}”`, ring, visible };
+    });
+    if (!stop) continue;
+    if (seen.has(stop.id)) break;
+    seen.add(stop.id);
+    stops.push({ what: stop.what, ring: stop.ring, visible: stop.visible });
+  }
+  return stops;
+}
+
+const withoutRing = (stops: Stop[]) => stops.filter((s) => !s.ring || !s.visible).map((s) => `${s.what}${s.visible ? '' : ' (invisible)'}`);
+
+test('every control Tab reaches shows a focus ring: the conversation with panels, the tree, Settings and the palette', async () => {
+  let sessionId = '';
+  amber = await startAmber({ seed: (shell) => void (sessionId = seedConversation(shell)) });
+  await amber.open();
+  const { page } = amber;
+  await amber.shell.app.plugins.setState('example', true);
+  await page.locator(`[data-session-id="${sessionId}"]`).click();
+  await page.getByTestId('tool-card').waitFor();
+  await page.getByTestId('toggle-panels').click();
+  await page.locator('[data-testid=wallet]').first().waitFor();
+  const panels = await tabAround(page);
+  expect(panels.length).toBeGreaterThan(15);
+  await page.getByTestId('toggle-tree').click();
+  await page.getByTestId('tree-view').getByTestId('tree-node').first().waitFor();
+  const tree = await tabAround(page);
+  await page.keyboard.press('Control+,');
+  await page.locator('[data-testid=plugin-row]').first().waitFor();
+  const settings = await tabAround(page);
+  await amber.screenshot('a11y-focus-settings');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-item').first().waitFor();
+  const palette = await tabAround(page, 5);
+  expect([...withoutRing(panels), ...withoutRing(tree), ...withoutRing(settings), ...withoutRing(palette)]).toEqual([]);
+});
+
+test('a whole session from the keyboard alone: new chat, send, jump in the tree, switch a plugin on, run a command', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-keys-'));
+  mkdirSync(join(dir, 'workspace'));
+  model = await startModel([openAiStream({ text: 'Hello from the model.' })]);
+  amber = await startAmber({ core: coreFor(model, join(dir, 'workspace')) });
+  await amber.open();
+  const { page } = amber;
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.getAttribute('aria-label') ?? null);
+
+  await page.keyboard.press('Control+n');
+  await expect.poll(focused).toBe('composer');
+  await page.keyboard.type('Hello?');
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Hello from the model.' }).waitFor();
+
+  // The tree: Tab to the first message's row and jump there with Enter.
+  await page.keyboard.press('Control+Shift+T');
+  const first = page.getByTestId('tree-view').getByRole('button', { name: 'Hello?' });
+  await first.waitFor();
+  for (let i = 0; i < 40 && !(await first.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('tree-view').locator('[data-testid=tree-node].is-leaf').textContent()).toContain('Hello?');
+
+  // Settings: Tab to the Example plugin's switch and turn it on with Space; Escape closes Settings.
+  await page.keyboard.press('Control+,');
+  const toggle = page.locator('[data-testid=plugin-row][data-id=example]').getByTestId('plugin-toggle');
+  await toggle.waitFor();
+  for (let i = 0; i < 80 && !(await toggle.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  await page.locator('[data-testid=plugin-row][data-id=example][data-state=active]').waitFor();
+  // The switch keeps the focus through the switching: the next Tab goes on from there.
+  expect(await toggle.evaluate((e) => e === document.activeElement)).toBe(true);
+  await amber.screenshot('a11y-keyboard-settings');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('settings').waitFor({ state: 'detached' });
+
+  // The palette: type a command and take it with Enter; it takes an argument, so it waits in the message box.
+  await page.keyboard.press('Control+Shift+P');
+  await expect.poll(focused).toBe('palette-input');
+  await page.keyboard.type('new');
+  await page.keyboard.press('Enter');
+  await expect.poll(focused).toBe('composer');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('session-row').count()).toBe(2);
 });

@@ -66,10 +66,11 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
         type="button"
         role="switch"
         aria-checked={plugin.enabled}
-        aria-label={`${plugin.enabled ? 'Turn off' : 'Turn on'} ${plugin.name}`}
+        aria-label={plugin.name}
         className={`switch${plugin.enabled ? ' is-on' : ''}`}
-        disabled={pending}
-        onClick={() => onToggle(!plugin.enabled)}
+        // Not `disabled` while it switches: a disabled button drops the keyboard focus to the page.
+        aria-disabled={pending || undefined}
+        onClick={() => !pending && onToggle(!plugin.enabled)}
         data-testid="plugin-toggle"
       >
         <span />

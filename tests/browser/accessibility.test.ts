@@ -147,12 +147,12 @@ async function tabAround(page: Page, limit = 150): Promise<Stop[]> {
       const el = document.activeElement as HTMLElement | null;
       if (!el || el === document.body) return null;
       if (!el.dataset.tabStop) el.dataset.tabStop = String(Math.random());
-      const outlined = (e: Element) => {
-        const cs = getComputedStyle(e);
-        return cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0;
-      };
+      // The ring is on the control or on the box up to three levels out that draws it.
       let ring = false;
-      for (let e: Element | null = el, n = 0; e && n < 4; e = e.parentElement, n++) ring ||= outlined(e);
+      for (let e: Element | null = el, n = 0; e && n < 4; e = e.parentElement, n++) {
+        const cs = getComputedStyle(e);
+        ring ||= cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0;
+      }
       let visible = el.getBoundingClientRect().width > 0;
       for (let e: Element | null = el; e; e = e.parentElement) if (Number.parseFloat(getComputedStyle(e).opacity) === 0) visible = false;
       const name = el.getAttribute('aria-label') ?? el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 30) ?? '';

@@ -56,7 +56,8 @@ export class AllowanceRegistry extends ContributionRegistry<AllowanceContributio
       const e = relevant[i]!;
       const seen = { ...(v.spent !== undefined ? { spent: v.spent } : {}), ...(v.limit !== undefined ? { limit: v.limit } : {}), ...(v.resetsAt !== undefined ? { resetsAt: v.resetsAt } : {}) };
       const { inactive: wasInactive, ...rest } = e.value;
-      const inactive = v.inactive === true;
+      // One that refuses a call limits something, whatever it says: it is shown.
+      const inactive = v.inactive === true && v.allowed;
       if ((Object.keys(seen).length > 0 || inactive !== (wasInactive === true)) && this.get(e.key) === e) {
         this.replace(e.pluginId, e.key, { ...rest, ...seen, ...(inactive ? { inactive } : {}) });
       }

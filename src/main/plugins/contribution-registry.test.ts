@@ -79,3 +79,10 @@ test('an allowance that answers it limits nothing is marked inactive until a che
   expect(allowances.list()[0]).not.toHaveProperty('inactive');
   expect(changes).toBe(1);
 });
+
+test('an allowance that calls itself inactive still blocks the call it refuses, and is shown from then on', async () => {
+  const allowances = new AllowanceRegistry();
+  allowances.register('sly', 'sly', { id: 'sly', scope: '*', limit: 1, unit: 'calls', spent: 0, inactive: true, check: async () => ({ allowed: false, reason: 'No.', inactive: true }) });
+  expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({ allowed: false, allowanceId: 'sly', reason: 'No.' });
+  expect(allowances.list()[0]).not.toHaveProperty('inactive');
+});

@@ -194,7 +194,7 @@ test('every control Tab reaches shows a focus ring: the conversation with panels
   expect([...withoutRing(panels), ...withoutRing(tree), ...withoutRing(settings), ...withoutRing(palette)]).toEqual([]);
 });
 
-test('a whole session from the keyboard alone: new chat, send, jump in the tree, switch a plugin on, run a command', async () => {
+test('a whole session from the keyboard alone: new chat, send, jump in the tree, switch a plugin on, run its panel button, run a command', async () => {
   dir = mkdtempSync(join(tmpdir(), 'amber-keys-'));
   mkdirSync(join(dir, 'workspace'));
   model = await startModel([openAiStream({ text: 'Hello from the model.' })]);
@@ -229,6 +229,15 @@ test('a whole session from the keyboard alone: new chat, send, jump in the tree,
   await amber.screenshot('a11y-keyboard-settings');
   await page.keyboard.press('Escape');
   await page.getByTestId('settings').waitFor({ state: 'detached' });
+
+  // The panels: a plugin's button run from the keyboard keeps the focus while it runs and after.
+  await page.keyboard.press('Control+Shift+B');
+  const reset = page.locator('[data-testid=plugin-panel][data-plugin=example]').getByTestId('panel-action').filter({ hasText: 'Reset counters' });
+  await reset.waitFor();
+  for (let i = 0; i < 80 && !(await reset.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => reset.getAttribute('aria-disabled')).toBeNull();
+  expect(await reset.evaluate((e) => e === document.activeElement)).toBe(true);
 
   // The palette: type a command and take it with Enter; it takes an argument, so it waits in the message box.
   await page.keyboard.press('Control+Shift+P');

@@ -273,7 +273,7 @@ test('wallets warn under the threshold the user sets; the status bar updates as 
   // Refreshed once on sight, and again on demand.
   await expect.poll(() => wallet.getByTestId('wallet-refreshed').textContent()).toMatch(/^refreshed /);
   await wallet.getByTestId('wallet-refresh').click();
-  await wallet.getByTestId('wallet-refresh').and(a.page.locator(':enabled')).waitFor();
+  await wallet.getByTestId('wallet-refresh').and(a.page.locator(':not([aria-disabled])')).waitFor();
 
   const tokens = a.page.locator('[data-testid=status-segment][data-id="core.tokens"]');
   expect(await tokens.textContent()).toBe('in 0 out 0');

@@ -63,7 +63,7 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
       {panel.actions.length > 0 && (
         <div className="panel-actions">
           {panel.actions.map((a) => (
-            <button key={a.id} type="button" className="btn btn-small" disabled={busy !== null} onClick={() => void act(a.id, a.label)} data-testid="panel-action">
+            <button key={a.id} type="button" className="btn btn-small" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void act(a.id, a.label)} data-testid="panel-action">
               {busy === a.id && <span className="spinner" />}
               {a.label}
             </button>

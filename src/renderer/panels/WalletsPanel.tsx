@@ -93,7 +93,7 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
             <div className="wallet-line">
               <span className="wallet-name">{w.provider}</span>
               <span className="wallet-balance">{formatMoney(w.balance, w.currency)}</span>
-              <button type="button" className="icon-btn" aria-label={`Refresh ${w.provider}`} title="Refresh" disabled={busy.has(w.id)} onClick={() => void refresh(w)} data-testid="wallet-refresh">
+              <button type="button" className="icon-btn" aria-label={`Refresh ${w.provider}`} title="Refresh" aria-disabled={busy.has(w.id) || undefined} onClick={() => !busy.has(w.id) && void refresh(w)} data-testid="wallet-refresh">
                 {busy.has(w.id) ? <span className="spinner" /> : <Icon name="refresh" size={14} />}
               </button>
             </div>

@@ -172,7 +172,7 @@ export function PluginsSection() {
           <button type="button" className="btn btn-small" onClick={() => void openFolder()} data-testid="open-plugin-folder">
             Open folder
           </button>
-          <button type="button" className="btn btn-small" disabled={rescanning} onClick={() => void rescan()} data-testid="rescan-plugins">
+          <button type="button" className="btn btn-small" aria-disabled={rescanning || undefined} onClick={() => !rescanning && void rescan()} data-testid="rescan-plugins">
             {rescanning ? <span className="spinner" /> : <Icon name="refresh" size={13} />} Rescan
           </button>
         </div>

@@ -90,6 +90,8 @@ async function auditEveryScreen(theme: 'light' | 'dark'): Promise<string[]> {
   await page.getByTestId('first-run').waitFor();
   await check('first-run');
   await page.getByRole('button', { name: 'Set up later' }).click();
+  await page.getByTestId('sidebar').waitFor();
+  await check('no-conversation');
 
   await page.locator(`[data-session-id="${sessionId}"]`).click();
   await page.getByTestId('tool-card').waitFor();
@@ -115,6 +117,7 @@ async function auditEveryScreen(theme: 'light' | 'dark'): Promise<string[]> {
   await page.getByTestId('open-palette').click();
   await page.getByTestId('palette-item').first().waitFor();
   await check('palette');
+  await page.keyboard.press('Escape');
   return found;
 }
 
@@ -247,4 +250,39 @@ test('a whole session from the keyboard alone: new chat, send, jump in the tree,
   await expect.poll(focused).toBe('composer');
   await page.keyboard.press('Enter');
   await expect.poll(() => page.getByTestId('session-row').count()).toBe(2);
+});
+
+test('the approval dialog, command completions and command output have no serious or critical accessibility violation in either theme', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-approve-'));
+  mkdirSync(join(dir, 'workspace'));
+  const outside = join(dir, 'elsewhere', 'a.txt');
+  model = await startModel([openAiStream({ text: 'Writing.', toolCalls: [{ id: 'call_1', name: 'write_file', arguments: { path: outside, content: 'x' } }] }), openAiStream({ text: 'Done.' })]);
+  amber = await startAmber({ core: coreFor(model, join(dir, 'workspace')) });
+  await amber.open();
+  const { page } = amber;
+  await page.keyboard.press('Control+n');
+  await page.getByTestId('composer').fill('Write it.');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('approval-dialog').waitFor();
+  const found: string[] = [];
+  const both = async (screen: string) => {
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await page.keyboard.press('Control+Shift+L');
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      found.push(...(await audit(page, `${screen} (${theme})`)));
+      await amber!.screenshot(`a11y-${screen}-${theme}`);
+    }
+  };
+  await both('approval');
+  await page.getByTestId('approval-dialog').getByRole('button', { name: 'Deny' }).click();
+  await page.locator('[data-testid=message][data-role=assistant]').filter({ hasText: 'Done.' }).waitFor();
+
+  await page.getByTestId('composer').fill('/');
+  await page.getByTestId('command-completion').first().waitFor();
+  await both('completions');
+  await page.getByTestId('composer').fill('/help');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('status-output').waitFor();
+  await both('command-output');
+  expect(found).toEqual([]);
 });

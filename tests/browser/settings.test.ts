@@ -273,16 +273,16 @@ test('wallets warn under the threshold the user sets; the status bar updates as 
   // Refreshed once on sight, and again on demand.
   await expect.poll(() => wallet.getByTestId('wallet-refreshed').textContent()).toMatch(/^refreshed /);
   await wallet.getByTestId('wallet-refresh').click();
-  await wallet.getByTestId('wallet-refresh').and(a.page.locator(':enabled')).waitFor();
+  await wallet.getByTestId('wallet-refresh').and(a.page.locator(':not([aria-disabled])')).waitFor();
 
   const tokens = a.page.locator('[data-testid=status-segment][data-id="core.tokens"]');
-  expect(await tokens.textContent()).toBe('↑ 0 ↓ 0');
+  expect(await tokens.textContent()).toBe('in 0 out 0');
   await type(a, 'Stream something.');
   await a.page.locator('[data-testid=message][data-streaming]').filter({ hasText: 'tok3' }).waitFor();
-  await expect.poll(() => tokens.textContent()).not.toBe('↑ 0 ↓ 0');
+  await expect.poll(() => tokens.textContent()).not.toBe('in 0 out 0');
   await assistantWith(a, 'tok29').waitFor();
-  await expect.poll(() => tokens.textContent()).toBe('↑ 1.5k ↓ 45');
-  await a.page.locator('[data-testid=status-segment][data-source=metrics]').filter({ hasText: '45' }).waitFor();
+  await expect.poll(() => tokens.textContent()).toBe('in 1.5k out 45');
+  await a.page.locator('[data-testid=status-segment][data-source=metrics]').filter({ hasText: '/turn' }).waitFor();
   await a.screenshot('panels-wallets-dark');
   await a.page.getByTestId('status-bar').screenshot({ path: join(SCREENSHOTS, 'status-bar-dark.png') });
   await a.page.getByTestId('open-settings').click();

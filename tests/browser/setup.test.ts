@@ -41,8 +41,12 @@ test('set up a provider on the first-run screen, then chat with it', async () =>
   await page.getByRole('button', { name: 'Save and start' }).click();
   await page.getByTestId('sidebar').waitFor();
 
-  await page.getByTestId('new-chat').click();
-  await page.getByTestId('composer').fill('Say hello.');
+  // A new conversation is open with the message box focused: the user types at once, and no toast covers it.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer');
+  expect(await page.getByTestId('session-row').count()).toBe(1);
+  expect(await page.getByTestId('toast').count()).toBe(0);
+  await amber.screenshot('setup-saved');
+  await page.keyboard.type('Say hello.');
   await page.keyboard.press('Enter');
   const reply = page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Hello from the loopback model.' });
   await reply.waitFor();

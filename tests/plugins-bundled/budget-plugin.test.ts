@@ -47,6 +47,15 @@ describe('the budget plugin in its own process', () => {
     expect(panel.actions.map((a) => a.id)).toEqual(['raise.day-usd', 'reset.day-usd']);
   });
 
+  it('with no budget set its allowance says it limits nothing, until a budget is set', async () => {
+    const r = await start({});
+    expect(r.service.registries.allowances.get('budget')!.value.inactive).toBe(true);
+    expect(await verdict(r)).toEqual({ allowed: true, spent: 0, inactive: true });
+    expect((await r.service.registries.commands.run(['budget'], ['set', 'day', '5'])).isError).toBe(false);
+    expect(await r.service.registries.allowances.check(request)).toEqual({ allowed: true });
+    expect(r.service.registries.allowances.get('budget')!.value.inactive).toBeUndefined();
+  });
+
   it('warns at 80%, blocks at 100% with which budget and how to raise it, and lets calls through once raised', async () => {
     const r = await start({ budgets: [{ period: 'day', limit: 5 }] });
     expect(await r.service.registries.allowances.check(request)).toEqual({ allowed: true });

@@ -99,7 +99,8 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   };
   const wallets = (): WalletListing => ({ wallets: registries.wallets.list().map(walletView), threshold: threshold() });
   const allowances = (): AllowanceView[] =>
-    registries.allowances.list().map((a) => {
+    // An allowance that limits nothing is not listed: a bar at 0% of nothing would claim a limit.
+    registries.allowances.list().filter((a) => !a.inactive).map((a) => {
       const unit = a.unit.toLowerCase();
       return {
         id: a.id,

@@ -11,6 +11,8 @@ export interface AllowanceContribution {
   period?: AllowancePeriod;
   /** Epoch ms of the next reset. */
   resetsAt?: number;
+  /** It limits nothing right now: left out of the allowances panel. */
+  inactive?: boolean;
   check(request: AllowanceRequest): Promise<AllowanceVerdict>;
 }
 
@@ -53,7 +55,12 @@ export class AllowanceRegistry extends ContributionRegistry<AllowanceContributio
     for (const [i, v] of verdicts.entries()) {
       const e = relevant[i]!;
       const seen = { ...(v.spent !== undefined ? { spent: v.spent } : {}), ...(v.limit !== undefined ? { limit: v.limit } : {}), ...(v.resetsAt !== undefined ? { resetsAt: v.resetsAt } : {}) };
-      if (Object.keys(seen).length > 0 && this.get(e.key) === e) this.replace(e.pluginId, e.key, { ...e.value, ...seen });
+      const { inactive: wasInactive, ...rest } = e.value;
+      // One that refuses a call limits something, whatever it says: it is shown.
+      const inactive = v.inactive === true && v.allowed;
+      if ((Object.keys(seen).length > 0 || inactive !== (wasInactive === true)) && this.get(e.key) === e) {
+        this.replace(e.pluginId, e.key, { ...rest, ...seen, ...(inactive ? { inactive } : {}) });
+      }
       if (!v.allowed) return { allowed: false, allowanceId: e.key, reason: v.reason ?? `The allowance '${e.key}' is used up.` };
     }
     const warnings = verdicts.flatMap((v) => (v.allowed && v.reason ? [v.reason] : []));

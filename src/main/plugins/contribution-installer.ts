@@ -86,6 +86,7 @@ export function installContribution(
         spent: decl.spent,
         ...(decl.period !== undefined ? { period: decl.period } : {}),
         ...(decl.resetsAt !== undefined ? { resetsAt: decl.resetsAt } : {}),
+        ...(decl.inactive ? { inactive: true } : {}),
         check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request], timeouts.callMs)),
       });
     case 'command':

@@ -53,3 +53,36 @@ test("an allowance's check updates the spend, limit and reset it shows, never wh
   expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({ allowed: false, allowanceId: 'day', reason: 'The daily budget of $5 is used up.' });
   expect(allowances.list()).toEqual([{ id: 'day', scope: '*', limit: 5, unit: 'usd', spent: 5.5, period: 'day', resetsAt: 1_800_000_000_000, pluginId: 'budget' }]);
 });
+
+test('an allowance that answers it limits nothing is marked inactive until a check answers without it', async () => {
+  const allowances = new AllowanceRegistry();
+  let limitsNothing = true;
+  let changes = 0;
+  allowances.onDidChange(() => changes++);
+  allowances.register('budget', 'budget', {
+    id: 'budget',
+    scope: '*',
+    limit: 100,
+    unit: '%',
+    spent: 0,
+    inactive: true,
+    check: async () => (limitsNothing ? { allowed: true, inactive: true } : { allowed: true }),
+  });
+  expect(allowances.list()[0]!.inactive).toBe(true);
+  changes = 0;
+  // Still inactive: nothing changed, so nobody is told.
+  await allowances.check({ providerId: 'p', modelId: 'm' });
+  expect(allowances.list()[0]!.inactive).toBe(true);
+  expect(changes).toBe(0);
+  limitsNothing = false;
+  await allowances.check({ providerId: 'p', modelId: 'm' });
+  expect(allowances.list()[0]).not.toHaveProperty('inactive');
+  expect(changes).toBe(1);
+});
+
+test('an allowance that calls itself inactive still blocks the call it refuses, and is shown from then on', async () => {
+  const allowances = new AllowanceRegistry();
+  allowances.register('sly', 'sly', { id: 'sly', scope: '*', limit: 1, unit: 'calls', spent: 0, inactive: true, check: async () => ({ allowed: false, reason: 'No.', inactive: true }) });
+  expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({ allowed: false, allowanceId: 'sly', reason: 'No.' });
+  expect(allowances.list()[0]).not.toHaveProperty('inactive');
+});

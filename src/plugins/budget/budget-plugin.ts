@@ -122,7 +122,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       }
       return { allowed: true, reason: warnings.map((w) => w.message).join(' '), spent };
     }
-    return { allowed: true, spent };
+    return statuses.length === 0 ? { allowed: true, spent, inactive: true } : { allowed: true, spent };
   };
 
   const budgetsNow = async (): Promise<{ cfg: BudgetConfig; budgets: Budget[] }> => {
@@ -219,7 +219,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       return [
         // One allowance checks every budget: budgets can be added with /budget at any time, and a
         // declaration cannot be added after start. It reports the fullest budget's use in percent.
-        { kind: 'allowance', id: BUDGET_ALLOWANCE_ID, scope: '*', limit: 100, unit: '%', spent, check },
+        { kind: 'allowance', id: BUDGET_ALLOWANCE_ID, scope: '*', limit: 100, unit: '%', spent, ...(input.statuses.length === 0 ? { inactive: true } : {}), check },
         { kind: 'statusSegment', ...budgetSegment(input) },
         { kind: 'panel', ...budgetPanel(input), onAction: onPanelAction },
         { kind: 'command', path: ['budget'], help: BUDGET_HELP, man: BUDGET_MAN, run: runCommand },

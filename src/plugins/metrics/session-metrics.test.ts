@@ -59,9 +59,10 @@ describe('metrics per session', () => {
     m.observe(AgentEvent.parse({ ...base('s1'), type: 'turn_end', turn: 1 }), 3200);
     m.observe(toolEnd('s1', 'ok'), 0);
     const { text, tooltip } = metricsSegmentText(m.latest());
-    expect(text).toBe('↑12.3k ↓4.5k · 3.2 s/turn · 1 tool');
+    expect(text).toBe('3.2 s/turn · 1 tool');
+    expect(tooltip).toContain('Tokens in 12,300, out 4,500');
     expect(tooltip).toContain('Tool calls 1: 1 ok, 0 failed, 0 denied');
-    expect(metricsSegmentText(undefined).text).toBe('No runs yet');
+    expect(metricsSegmentText(undefined).text).toBe('No run since start');
   });
 
   it('compacts large numbers', () => {

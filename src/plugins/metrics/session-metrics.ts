@@ -94,11 +94,15 @@ export class SessionMetrics {
   }
 }
 
-/** The status bar text: `↑12.3k ↓4.5k · 3.2 s/turn · 7 tools`, and a tooltip with the rest. */
+/**
+ * The status bar text: `3.2 s/turn · 7 tools`, and a tooltip with the rest. Tokens are only in the tooltip:
+ * the core's own segment shows them beside this one. Before any run it says what it has seen, not that the
+ * session never ran: runs from before the app started are not events it heard.
+ */
 export function metricsSegmentText(f: SessionFigures | undefined): { text: string; tooltip: string } {
-  if (!f) return { text: 'No runs yet', tooltip: 'Tokens, turn time and tool calls of the session that ran last appear here.' };
+  if (!f) return { text: 'No run since start', tooltip: 'Turn time and tool calls of the session that ran last appear here after its next reply; runs before Amber started are not counted.' };
   const toolCount = f.tools.ok + f.tools.error + f.tools.denied;
-  const parts = [`↑${compact(f.tokensIn)} ↓${compact(f.tokensOut)}`];
+  const parts: string[] = [];
   if (f.lastTurnMs !== null) parts.push(`${seconds(f.lastTurnMs)}/turn`);
   parts.push(`${toolCount} tool${toolCount === 1 ? '' : 's'}`);
   const average = f.turns > 0 && f.lastTurnMs !== null ? f.totalTurnMs / f.turns : null;

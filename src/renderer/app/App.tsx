@@ -156,9 +156,12 @@ export function App() {
   if ((!boot.providerConfigured && !setupSkipped) || setupOpen) {
     return (
       <FirstRun
-        onDone={() => {
+        onDone={(model) => {
           setSetupOpen(false);
           setBoot({ ...boot, providerConfigured: true });
+          // A first setup goes straight to a conversation, ready to type; a later one returns where the user was.
+          if (setupOpen) toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
+          else void newChat();
         }}
         onSkip={() => {
           if (setupOpen) return setSetupOpen(false);

@@ -4,7 +4,7 @@ import type { TreeNode } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
-import { layoutTree, type TreeRow } from './tree-layout.ts';
+import { layoutTree, type TreeRow, treeSummary } from './tree-layout.ts';
 
 interface Props {
   sessionId: string;
@@ -92,15 +92,14 @@ export function TreeView({ sessionId, onClose }: Props) {
     }
   };
 
-  const forks = rows.filter((r) => r.forkPoint).length;
   return (
     <aside className="tree-panel" data-testid="tree-view" aria-label="Conversation tree">
       <div className="panel-head">
         <Icon name="branch" />
         <div className="panel-title">
           <strong>Tree</strong>
-          <span className="muted small">
-            {rows.length} messages{forks > 0 ? ` · ${forks} branch points` : ''}
+          <span className="muted small" data-testid="tree-summary">
+            {treeSummary(rows)}
           </span>
         </div>
         <button type="button" className="icon-btn" aria-label="Close tree" onClick={onClose} title="Close (Ctrl+Shift+T)">
@@ -121,12 +120,7 @@ export function TreeView({ sessionId, onClose }: Props) {
                 data-testid="tree-node"
                 data-entry-id={n.id}
                 data-active={row.onActivePath || undefined}
-                role="button"
-                tabIndex={0}
                 onClick={() => void jump(row)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') void jump(row);
-                }}
               >
                 {row.indent > 0 && <span className="tree-guide" style={{ left: 10 + (row.indent - 1) * 14 }} aria-hidden="true" />}
                 <span className="tree-dot" aria-hidden="true" />
@@ -135,7 +129,18 @@ export function TreeView({ sessionId, onClose }: Props) {
                   <LabelEditor initial={n.label ?? ''} onDone={(l) => void saveLabel(n.id, l)} />
                 ) : (
                   <>
-                    <span className="tree-preview">{n.preview || '(empty)'}</span>
+                    {/* The row is a plain container (a click anywhere jumps); this button is what keyboards reach. */}
+                    <button
+                      type="button"
+                      className="tree-preview"
+                      aria-current={row.isLeaf ? 'true' : undefined}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        void jump(row);
+                      }}
+                    >
+                      {n.preview || '(empty)'}
+                    </button>
                     {n.label && (
                       <span className="tree-label" data-testid="tree-label">
                         {n.label}

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { TreeNode } from '../../shared/sessions/index.ts';
-import { layoutTree } from './tree-layout.ts';
+import { countBranchPoints, layoutTree, treeSummary } from './tree-layout.ts';
 
 const node = (id: string, parentId: string | null, role: string | null = 'user', type = 'message'): TreeNode => ({ id, parentId, type, role, preview: id, label: null });
 
@@ -27,4 +27,18 @@ test('hidden entries between messages do not break the chain', () => {
     ['b', 0],
     ['c', 0],
   ]);
+});
+
+test('an edited first message is a branch point at the root, counted with the others', () => {
+  // Two roots (the first message and its edit), and a regenerated reply under the edit: two forks.
+  const nodes = [node('a1', null), node('b1', 'a1', 'assistant'), node('a2', null), node('b2', 'a2', 'assistant'), node('b3', 'a2', 'assistant')];
+  const rows = layoutTree(nodes, 'b3');
+  expect(countBranchPoints(rows)).toBe(2);
+  expect(treeSummary(rows)).toBe('5 messages · 2 branch points');
+});
+
+test('the summary says one branch point and one message in the singular', () => {
+  expect(treeSummary(layoutTree([node('a', null)], 'a'))).toBe('1 message');
+  const rows = layoutTree([node('a', null), node('b', 'a', 'assistant'), node('c', 'a', 'assistant')], 'c');
+  expect(treeSummary(rows)).toBe('3 messages · 1 branch point');
 });

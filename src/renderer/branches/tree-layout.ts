@@ -59,3 +59,19 @@ export function layoutTree(nodes: readonly TreeNode[], leafId: string | null): T
   }
   return rows;
 }
+
+/**
+ * How many places the conversation forks: every row with more than one child, and the root itself when
+ * the first message was edited (several roots are drawn one indent in, so the first row tells).
+ */
+export function countBranchPoints(rows: readonly TreeRow[]): number {
+  return rows.filter((r) => r.forkPoint).length + (rows[0]?.indent === 1 ? 1 : 0);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `7 messages · 2 branch points`, singular where it is one. */
+export function treeSummary(rows: readonly TreeRow[]): string {
+  const forks = countBranchPoints(rows);
+  return forks > 0 ? `${plural(rows.length, 'message')} · ${plural(forks, 'branch point')}` : plural(rows.length, 'message');
+}

@@ -30,7 +30,8 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
   const sending = useRef(false);
 
   // Settled items are rebuilt only when entries or tool states change; a streaming delta touches the last row only.
-  const settled = useMemo<TranscriptItem[]>(() => toTranscriptItems(state.entries, state.liveTools), [state.entries, state.liveTools]);
+  const streamingNow = state.streaming !== null;
+  const settled = useMemo<TranscriptItem[]>(() => toTranscriptItems(state.entries, state.liveTools, streamingNow), [state.entries, state.liveTools, streamingNow]);
   const items = useMemo<TranscriptItem[]>(
     () => (state.streaming ? [...settled, { kind: 'streaming', key: 'streaming', ...state.streaming }] : settled),
     [settled, state.streaming],

@@ -107,10 +107,14 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
         {!live && (
           <div className="msg-meta">
             {switcher}
-            {item.message.model && <span className="model-name">{item.message.model}</span>}
-            <button type="button" className="icon-btn hover-action" aria-label="Regenerate reply" title="Regenerate (makes a sibling)" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>
-              <Icon name="refresh" size={14} />
-            </button>
+            {!(item.kind === 'assistant' && item.midTurn) && (
+              <>
+                {item.message.model && <span className="model-name">{item.message.model}</span>}
+                <button type="button" className="icon-btn hover-action" aria-label="Regenerate reply" title="Regenerate (makes a sibling)" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>
+                  <Icon name="refresh" size={14} />
+                </button>
+              </>
+            )}
           </div>
         )}
       </div>

@@ -13,7 +13,17 @@ export interface ToolCallView {
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; entry: Entry & { type: 'message' }; message: UserMessage; text: string }
-  | { kind: 'assistant'; key: string; entry: Entry & { type: 'message' }; message: AssistantMessage; text: string; thinking: string; tools: ToolCallView[] }
+  | {
+      kind: 'assistant';
+      key: string;
+      entry: Entry & { type: 'message' };
+      message: AssistantMessage;
+      text: string;
+      thinking: string;
+      tools: ToolCallView[];
+      /** More of the same turn follows (its tools ran and the model went on): its model and regenerate belong to the final reply. */
+      midTurn?: boolean;
+    }
   | { kind: 'tool-result'; key: string; entry: Entry & { type: 'message' }; message: ToolResultMessage }
   | { kind: 'note'; key: string; entry: Entry; text: string; tone: 'summary' | 'info' }
   | {
@@ -38,7 +48,7 @@ function toolStatus(message: ToolResultMessage | undefined): ToolCallView['statu
  * The entries of a branch, oldest first, as the transcript shows them: tool results folded into the tool
  * cards of the reply that called them; labels, settings changes and plugin state left out.
  */
-export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<string, Partial<ToolCallView>> = new Map()): TranscriptItem[] {
+export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<string, Partial<ToolCallView>> = new Map(), continuing = false): TranscriptItem[] {
   const results = new Map<string, ToolResultMessage>();
   for (const e of entries) {
     if (e.type === 'message' && e.message.role === 'toolResult') {
@@ -84,6 +94,16 @@ export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<s
       items.push({ kind: 'note', key: e.id, entry: e, text: e.type === 'compaction' ? 'Earlier messages were summarised to fit the model’s context.' : 'A summary of another branch was added here.', tone: 'summary' });
     } else if (e.type === 'custom_message' && e.display) {
       items.push({ kind: 'note', key: e.id, entry: e, text: typeof e.content === 'string' ? e.content : e.content.map((c) => ('text' in c ? c.text : '')).join(' '), tone: 'info' });
+    }
+  }
+  // A reply that called tools is mid-turn when another reply of the same turn follows it (or is streaming).
+  let later = continuing;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'user') later = false;
+    else if (item.kind === 'assistant') {
+      if (later && item.message.stopReason === 'toolUse') item.midTurn = true;
+      later = true;
     }
   }
   return items;

@@ -71,6 +71,10 @@ export function CommandPalette() {
             value={query}
             placeholder="Type a command…"
             aria-label="Search commands"
+            role="combobox"
+            aria-expanded="true"
+            aria-controls="palette-list"
+            aria-activedescendant={shown[index] ? `palette-option-${index}` : undefined}
             data-testid="palette-input"
             onChange={(e) => {
               setQuery(e.target.value);
@@ -91,13 +95,15 @@ export function CommandPalette() {
             }}
           />
         </div>
-        <div className="palette-list" role="listbox">
+        <div className="palette-list" id="palette-list" role="listbox" aria-label="Commands">
           {shown.length === 0 && <div className="palette-empty">No command matches.</div>}
           {shown.map((c, i) => (
             <button
               key={`${c.source}:${c.path.join(' ')}`}
               type="button"
               role="option"
+              id={`palette-option-${i}`}
+              tabIndex={-1}
               aria-selected={i === index}
               className={`palette-item${i === index ? ' is-active' : ''}`}
               data-testid="palette-item"

@@ -1,3 +1,4 @@
+import { Children, type ReactNode } from 'react';
 import type { AllowanceView } from '../../shared/api/index.ts';
 import { formatMoney } from './WalletsPanel.tsx';
 import { useAllowances } from './use-panels-data.ts';
@@ -17,14 +18,14 @@ function resetText(a: AllowanceView): string | null {
 }
 
 /** Each allowance's spend against its limit as a bar, its scope and unit, and when it resets. */
-export function AllowancesPanel() {
+export function AllowancesPanel({ children }: { children?: ReactNode }) {
   const allowances = useAllowances();
   return (
     <section className="side-card" data-testid="allowances-panel" aria-labelledby="allowances-title">
       <header className="side-card-head">
         <h3 id="allowances-title">Allowances</h3>
       </header>
-      {allowances.length === 0 && <p className="side-empty">No allowance: a plugin such as Budget limits spending here.</p>}
+      {allowances.length === 0 && Children.count(children) === 0 && <p className="side-empty">No allowance: a plugin such as Budget limits spending here.</p>}
       {allowances.map((a) => {
         const share = a.limit > 0 ? Math.min(1, a.spent / a.limit) : 1;
         const level = share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok';
@@ -49,6 +50,7 @@ export function AllowancesPanel() {
           </div>
         );
       })}
+      {children}
     </section>
   );
 }

@@ -2,12 +2,15 @@ import { Icon } from '../ui/Icon.tsx';
 import { AllowancesPanel } from './AllowancesPanel.tsx';
 import { PluginPanel } from './PluginPanel.tsx';
 import { WalletsPanel } from './WalletsPanel.tsx';
-import { usePanels } from './use-panels-data.ts';
+import { usePanelConcepts, usePanels } from './use-panels-data.ts';
 import './panels.css';
 
-/** The side column of panels: wallets, allowances, then every panel a plugin contributes, live. */
+/** The side column of panels: wallets, allowances, then every other panel a plugin contributes, live. */
 export function PanelsView({ onClose }: { onClose: () => void }) {
   const panels = usePanels();
+  const concepts = usePanelConcepts();
+  const about = (concept: string) => panels.filter((p) => concepts.get(p.pluginId) === concept);
+  const embed = (list: typeof panels) => list.map((p) => <PluginPanel key={`${p.pluginId}:${p.id}`} panel={p} embedded />);
   return (
     <aside className="side-panels" data-testid="panels" aria-label="Panels">
       <div className="panel-head">
@@ -20,9 +23,9 @@ export function PanelsView({ onClose }: { onClose: () => void }) {
         </button>
       </div>
       <div className="side-scroll">
-        <WalletsPanel />
-        <AllowancesPanel />
-        {panels.map((p) => (
+        <WalletsPanel>{embed(about('wallet'))}</WalletsPanel>
+        <AllowancesPanel>{embed(about('allowance'))}</AllowancesPanel>
+        {panels.filter((p) => !concepts.has(p.pluginId)).map((p) => (
           <PluginPanel key={`${p.pluginId}:${p.id}`} panel={p} />
         ))}
       </div>

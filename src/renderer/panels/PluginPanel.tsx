@@ -3,8 +3,11 @@ import type { PanelView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { useToasts } from '../ui/Toasts.tsx';
 
-/** A panel a plugin contributes, drawn from its view model; its buttons run the plugin's actions. */
-export function PluginPanel({ panel }: { panel: PanelView }) {
+/**
+ * A panel a plugin contributes, drawn from its view model; its buttons run the plugin's actions. Embedded, it
+ * is part of the card of its concept (wallets, allowances): no card and no title of its own, only its source.
+ */
+export function PluginPanel({ panel, embedded = false }: { panel: PanelView; embedded?: boolean }) {
   const api = useApi();
   const toasts = useToasts();
   const [busy, setBusy] = useState<string | null>(null);
@@ -19,11 +22,15 @@ export function PluginPanel({ panel }: { panel: PanelView }) {
     }
   };
   return (
-    <section className="side-card" data-testid="plugin-panel" data-id={panel.id} data-plugin={panel.pluginId}>
-      <header className="side-card-head">
-        <h3>{panel.title}</h3>
-        <span className="chip">{panel.pluginId}</span>
-      </header>
+    <section className={embedded ? 'side-embedded' : 'side-card'} data-testid="plugin-panel" data-id={panel.id} data-plugin={panel.pluginId} aria-label={embedded ? `${panel.title} from ${panel.pluginId}` : undefined}>
+      {embedded ? (
+        <span className="chip side-source">from {panel.pluginId}</span>
+      ) : (
+        <header className="side-card-head">
+          <h3>{panel.title}</h3>
+          <span className="chip">{panel.pluginId}</span>
+        </header>
+      )}
       {panel.sections.map((section, i) => (
         <div key={i} className="panel-section">
           {section.title && <h4>{section.title}</h4>}
@@ -56,7 +63,7 @@ export function PluginPanel({ panel }: { panel: PanelView }) {
       {panel.actions.length > 0 && (
         <div className="panel-actions">
           {panel.actions.map((a) => (
-            <button key={a.id} type="button" className="btn btn-small" disabled={busy !== null} onClick={() => void act(a.id, a.label)} data-testid="panel-action">
+            <button key={a.id} type="button" className="btn btn-small" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void act(a.id, a.label)} data-testid="panel-action">
               {busy === a.id && <span className="spinner" />}
               {a.label}
             </button>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Children, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { WalletView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -20,7 +20,7 @@ function refreshedText(at: number | null): string {
 }
 
 /** Each provider account's balance, when it was last refreshed, a refresh button, and a warning under the threshold. */
-export function WalletsPanel() {
+export function WalletsPanel({ children }: { children?: ReactNode }) {
   const api = useApi();
   const toasts = useToasts();
   const [listing, setListing] = useWallets();
@@ -85,7 +85,7 @@ export function WalletsPanel() {
           />
         </label>
       </header>
-      {listing.wallets.length === 0 && <p className="side-empty">No wallet: a plugin such as Wallet shows provider balances here.</p>}
+      {listing.wallets.length === 0 && Children.count(children) === 0 && <p className="side-empty">No wallet: a plugin such as Wallet shows provider balances here.</p>}
       {listing.wallets.map((w) => {
         const low = threshold !== null && w.balance < threshold;
         return (
@@ -93,7 +93,7 @@ export function WalletsPanel() {
             <div className="wallet-line">
               <span className="wallet-name">{w.provider}</span>
               <span className="wallet-balance">{formatMoney(w.balance, w.currency)}</span>
-              <button type="button" className="icon-btn" aria-label={`Refresh ${w.provider}`} title="Refresh" disabled={busy.has(w.id)} onClick={() => void refresh(w)} data-testid="wallet-refresh">
+              <button type="button" className="icon-btn" aria-label={`Refresh ${w.provider}`} title="Refresh" aria-disabled={busy.has(w.id) || undefined} onClick={() => !busy.has(w.id) && void refresh(w)} data-testid="wallet-refresh">
                 {busy.has(w.id) ? <span className="spinner" /> : <Icon name="refresh" size={14} />}
               </button>
             </div>
@@ -115,6 +115,7 @@ export function WalletsPanel() {
           </div>
         );
       })}
+      {children}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AllowanceView, PanelView, WalletListing } from '../../shared/api/index.ts';
+import type { AllowanceView, PanelView, PluginListing, WalletListing } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 
 /** Loads once, then takes every update main pushes (the events carry the whole list). */
@@ -32,3 +32,30 @@ export const useWallets = () => useLive<WalletListing>({ wallets: [], threshold:
 const loadAllowances = (api: ReturnType<typeof useApi>) => api.call('allowances.list', {});
 const listenAllowances = (api: ReturnType<typeof useApi>, set: (v: AllowanceView[]) => void) => api.on('allowances.changed', (e) => set(e.allowances));
 export const useAllowances = () => useLive<AllowanceView[]>([], loadAllowances, listenAllowances)[0];
+
+export type Concept = 'wallet' | 'allowance';
+
+const loadPlugins = (api: ReturnType<typeof useApi>) => api.call('plugins.list', {}).then((l) => l.plugins);
+const listenPlugins = (api: ReturnType<typeof useApi>, set: (v: PluginListing['plugins']) => void) => {
+  // The event carries one plugin; the whole list is read again (a handful of plugins, rarely).
+  return api.on('plugins.changed', () => void loadPlugins(api).then(set, () => {}));
+};
+const usePlugins = () => useLive<PluginListing['plugins']>([], loadPlugins, listenPlugins)[0];
+
+/**
+ * The concept each plugin's panels belong to: a plugin that offers wallets (or allowances), and no other of
+ * the two, speaks about them in its panel, so that panel is drawn inside the app's card for the concept
+ * instead of as a second card of the same name. Declined offers count: they are why a card would be empty.
+ */
+export function usePanelConcepts(): Map<string, Concept> {
+  const plugins = usePlugins();
+  const out = new Map<string, Concept>();
+  for (const p of plugins) {
+    if (p.state !== 'active') continue;
+    const kinds = new Set(p.contributions.map((c) => c.kind));
+    const wallet = kinds.has('wallet');
+    const allowance = kinds.has('allowance');
+    if (wallet !== allowance) out.set(p.id, wallet ? 'wallet' : 'allowance');
+  }
+  return out;
+}

@@ -60,26 +60,34 @@ const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: 
       </div>
     );
   }
+  // The row is a plain container (a click anywhere opens it); its title is the button keyboards reach, and
+  // the rename and delete buttons sit beside it, never inside another control.
   return (
     <div
       className={`session-row${active ? ' is-active' : ''}`}
-      role="option"
-      aria-selected={active}
-      tabIndex={0}
       data-testid="session-row"
       data-session-id={s.id}
       onClick={() => onSelect(s.id)}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') onSelect(s.id);
         if (e.key === 'F2') {
           setTitle(sessionTitle(s));
           setEditing(true);
         }
-        if (e.key === 'Delete') onDelete(s.id);
+        if (e.key === 'Delete' && e.target === e.currentTarget.querySelector('.session-open')) onDelete(s.id);
       }}
     >
       <div className="session-line">
-        <span className="session-title">{sessionTitle(s)}</span>
+        <button
+          type="button"
+          className="session-open"
+          aria-current={active ? 'true' : undefined}
+          onClick={(e) => {
+            e.stopPropagation();
+            onSelect(s.id);
+          }}
+        >
+          <span className="session-title">{sessionTitle(s)}</span>
+        </button>
         <span className="session-time">{when(s.updatedAt, Date.now())}</span>
       </div>
       <div className="session-line">
@@ -88,7 +96,7 @@ const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: 
           <button
             type="button"
             className="icon-btn"
-            aria-label="Rename"
+            aria-label={`Rename “${sessionTitle(s)}”`}
             title="Rename (F2)"
             onClick={(e) => {
               e.stopPropagation();
@@ -101,7 +109,7 @@ const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: 
           <button
             type="button"
             className="icon-btn"
-            aria-label="Delete"
+            aria-label={`Delete “${sessionTitle(s)}”`}
             title="Delete (Del)"
             onClick={(e) => {
               e.stopPropagation();
@@ -119,7 +127,7 @@ const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: 
 /** The conversations, newest first, virtualized: thousands scroll as smoothly as ten. */
 export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionSidebar(props, ref) {
   const { sessions, query, loading, activeId, onQuery, onSelect, onNew, onRename, onDelete } = props;
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focusSearch: () => searchRef.current?.focus() }), []);
   const virtualizer = useVirtualizer({
@@ -147,7 +155,7 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
         <input ref={searchRef} type="search" placeholder="Search" aria-label="Search conversations" value={query} onChange={(e) => onQuery(e.target.value)} data-testid="search" />
         <kbd>Ctrl K</kbd>
       </label>
-      <div className="session-list" ref={scrollRef} role="listbox" aria-label="Conversations" data-testid="session-list">
+      <nav className="session-list" ref={scrollRef} aria-label="Conversations" data-testid="session-list">
         {!loading && sessions.length === 0 && <div className="list-empty">{query ? 'No conversation matches.' : 'No conversations yet.'}</div>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
@@ -159,7 +167,7 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
             );
           })}
         </div>
-      </div>
+      </nav>
     </aside>
   );
 });

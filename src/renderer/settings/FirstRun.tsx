@@ -7,7 +7,7 @@ import { describeError, useToasts } from '../ui/Toasts.tsx';
 type Preset = ProviderPresetView;
 
 /** Shown until a provider is set up: where the model lives, the key, which model, and a test call. */
-export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () => void }) {
+export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; onSkip: () => void }) {
   const api = useApi();
   const toasts = useToasts();
   const [presets, setPresets] = useState<Preset[]>([]);
@@ -51,6 +51,12 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
     }
   };
 
+  const pick = (p: Preset) => {
+    setPreset(p.id);
+    if (p.baseUrl) setBaseUrl(p.baseUrl);
+    setTest({ state: 'idle', message: '' });
+  };
+
   const save = async () => {
     try {
       if (!chosen) return;
@@ -60,8 +66,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
         setTest({ state: 'failed', message: saved.notice });
         return;
       }
-      toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
-      onDone();
+      onDone(model);
     } catch (e) {
       toasts.error('Could not save the provider', e);
     }
@@ -85,17 +90,23 @@ export function FirstRun({ onDone, onSkip }: { onDone: () => void; onSkip: () =>
         )}
         {choices.length > 0 && (
           <div className="preset-grid" role="radiogroup" aria-label="Provider">
-            {choices.map((p) => (
+            {choices.map((p, i) => (
               <button
                 key={p.id}
                 type="button"
                 role="radio"
                 aria-checked={preset === p.id}
-                className={`preset${preset === p.id ? ' is-selected' : ''}`}
-                onClick={() => {
-                  setPreset(p.id);
-                  if (p.baseUrl) setBaseUrl(p.baseUrl);
-                  setTest({ state: 'idle', message: '' });
+                // One stop for Tab; the arrow keys move the choice, as in any radio group.
+                tabIndex={preset === p.id || (!choices.some((c) => c.id === preset) && i === 0) ? 0 : -1}
+                className={`preset${preset === p.id ? ' is-selected' : ''}${p.name.length > 16 ? ' is-wide' : ''}`}
+                onClick={() => pick(p)}
+                onKeyDown={(e) => {
+                  const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+                  if (!step) return;
+                  e.preventDefault();
+                  const next = choices[(i + step + choices.length) % choices.length]!;
+                  pick(next);
+                  (e.currentTarget.parentElement?.children[(i + step + choices.length) % choices.length] as HTMLElement | undefined)?.focus();
                 }}
               >
                 {p.name}

@@ -5,8 +5,9 @@ import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 
+// Words a user reads: a plugin found but not started this run is simply off (or about to start).
 const STATE_LABELS: Record<PluginView['state'], string> = {
-  registered: 'Registered',
+  registered: 'Off',
   activating: 'Starting…',
   active: 'Active',
   failed: 'Failed',
@@ -37,7 +38,7 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
           {plugin.source === 'user' && <span className="chip">user</span>}
           <span className={`plugin-state state-${plugin.state}`} data-testid="plugin-state">
             {pending ? <span className="spinner" /> : null}
-            {STATE_LABELS[plugin.state]}
+            {plugin.state === 'registered' && plugin.enabled ? STATE_LABELS.activating : STATE_LABELS[plugin.state]}
           </span>
         </div>
         {plugin.description && <p className="plugin-desc">{plugin.description}</p>}
@@ -65,10 +66,11 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
         type="button"
         role="switch"
         aria-checked={plugin.enabled}
-        aria-label={`${plugin.enabled ? 'Turn off' : 'Turn on'} ${plugin.name}`}
+        aria-label={plugin.name}
         className={`switch${plugin.enabled ? ' is-on' : ''}`}
-        disabled={pending}
-        onClick={() => onToggle(!plugin.enabled)}
+        // Not `disabled` while it switches: a disabled button drops the keyboard focus to the page.
+        aria-disabled={pending || undefined}
+        onClick={() => !pending && onToggle(!plugin.enabled)}
         data-testid="plugin-toggle"
       >
         <span />
@@ -170,7 +172,7 @@ export function PluginsSection() {
           <button type="button" className="btn btn-small" onClick={() => void openFolder()} data-testid="open-plugin-folder">
             Open folder
           </button>
-          <button type="button" className="btn btn-small" disabled={rescanning} onClick={() => void rescan()} data-testid="rescan-plugins">
+          <button type="button" className="btn btn-small" aria-disabled={rescanning || undefined} onClick={() => !rescanning && void rescan()} data-testid="rescan-plugins">
             {rescanning ? <span className="spinner" /> : <Icon name="refresh" size={13} />} Rescan
           </button>
         </div>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useCommands } from '../commands/index.ts';
+import { GlyphText } from '../ui/GlyphText.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { ModelControl } from './ModelControl.tsx';
 import { ThinkingControl } from './ThinkingControl.tsx';
@@ -17,15 +18,22 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
   const segments = modelShown && sessionId ? all.filter((s) => s.id !== 'core.model') : all;
   const commands = useCommands();
   const message = commands?.message ?? null;
-  // A man page or a list (/help) does not fit on one line: it opens above the bar until dismissed.
+  // A man page or a list (/help) does not fit on one line: it opens above the bar, in the page's flow, so
+  // the conversation above gives it room and the message box stays visible.
   const multiline = message !== null && message.text.includes('\n');
   return (
-    <footer className="status-bar" data-testid="status-bar">
+    <>
       {message && multiline && (
-        <pre className={`status-popover status-${message.kind}`} data-testid="status-popover">
-          {message.text}
-        </pre>
+        <section className={`status-output status-${message.kind}`} aria-label="Command output" data-testid="status-output">
+          <pre className="status-popover" data-testid="status-popover" tabIndex={0}>
+            {message.text}
+          </pre>
+          <button type="button" className="icon-btn" aria-label="Close the command output" title="Close" onClick={() => commands?.dismissMessage()}>
+            <Icon name="x" size={14} />
+          </button>
+        </section>
       )}
+    <footer className="status-bar" data-testid="status-bar">
       {message && (
         <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
           <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
@@ -40,11 +48,12 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
       {sessionId && <ThinkingControl key={sessionId} sessionId={sessionId} />}
       <div className="status-segments">
         {segments.map((s) => (
-          <span key={`${s.source}:${s.id}`} className={`status-seg tone-${s.tone}${s.source === 'core' ? ' is-core' : ''}`} title={s.tooltip} data-testid="status-segment" data-id={s.id} data-source={s.source}>
-            {s.text}
+          <span key={`${s.source}:${s.id}`} className={`status-seg tone-${s.tone}${s.source === 'core' ? ' is-core' : ''}`} title={s.tooltip || s.text} data-testid="status-segment" data-id={s.id} data-source={s.source}>
+            <GlyphText text={s.text} />
           </span>
         ))}
       </div>
     </footer>
+    </>
   );
 }

@@ -89,19 +89,22 @@ export const AllowanceDeclaration = z.object({
   period: AllowancePeriod.optional(),
   /** The next reset, epoch ms, if the plugin knows it. */
   resetsAt: z.number().int().nonnegative().optional(),
+  /** True while it limits nothing (a budget plugin with no budget set): the allowances panel leaves it out. */
+  inactive: z.boolean().optional(),
 });
 export type AllowanceDeclaration = z.infer<typeof AllowanceDeclaration>;
 
 /** The question an allowance answers before each provider call. */
 export const AllowanceRequest = z.object({ providerId: z.string(), modelId: z.string(), estimatedInputTokens: z.number().nonnegative().optional() });
 export type AllowanceRequest = z.infer<typeof AllowanceRequest>;
-/** `spent`, `limit` and `resetsAt`, when given, update what the allowances panel shows. */
+/** `spent`, `limit` and `resetsAt`, when given, update what the allowances panel shows; `inactive` holds until a verdict without it. */
 export const AllowanceVerdict = z.object({
   allowed: z.boolean(),
   reason: z.string().optional(),
   spent: z.number().nonnegative().optional(),
   limit: z.number().nonnegative().optional(),
   resetsAt: z.number().int().nonnegative().optional(),
+  inactive: z.boolean().optional(),
 });
 export type AllowanceVerdict = z.infer<typeof AllowanceVerdict>;
 

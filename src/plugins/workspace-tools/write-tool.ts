@@ -1,6 +1,8 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { openRegularFile } from './open-regular-file.ts';
+import { replaceContent } from './replace-content.ts';
 import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
 
 export const WriteArgs = z.object({
@@ -8,19 +10,39 @@ export const WriteArgs = z.object({
   content: z.string().describe('The whole new content of the file'),
 });
 
+/**
+ * Creates the missing folders of a real path one at a time, below its deepest existing ancestor (already
+ * checked to be inside the workspace); each new folder's real path must be where it was asked for, so a
+ * link slipped in on the way is caught before anything is written through it.
+ */
+async function createFolders(dir: string, name: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = dir; !(await lstat(at).catch(() => undefined)); at = dirname(at)) missing.unshift(at);
+  for (const folder of missing) {
+    await mkdir(folder).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    });
+    if ((await realpath(folder)) !== folder) throw new ToolFailure(`A folder on the way to ${name} changed while it was being created; try again.`);
+  }
+}
+
 export const writeTool = defineWorkspaceTool({
   name: 'write',
   description: 'Create or overwrite a file in the workspace with the given content.',
   readOnly: false,
   schema: WriteArgs,
   async run(args, ctx) {
-    const file = workspacePath(ctx, args.path);
+    const file = await workspacePath(ctx, args.path);
     if (file.relative === '.') throw new ToolFailure('The workspace root is a folder; give a file path.');
-    const existing = await stat(file.path).catch(() => undefined);
-    if (existing?.isDirectory()) throw new ToolFailure(`${file.relative} is a folder; give a file path.`);
-    await mkdir(dirname(file.path), { recursive: true });
-    await writeFile(file.path, args.content, 'utf8');
-    const bytes = Buffer.byteLength(args.content, 'utf8');
-    return textOutput(`${existing ? 'Overwrote' : 'Created'} ${file.relative} (${bytes} bytes).`, { path: file.relative, bytes, created: !existing });
+    if ((await lstat(file.real).catch(() => undefined))?.isDirectory()) throw new ToolFailure(`${file.relative} is a folder; give a file path.`);
+    await createFolders(dirname(file.real), file.relative);
+    const { handle, created } = await openRegularFile(file.real, file.relative, 'write');
+    let bytes: number;
+    try {
+      bytes = await replaceContent(handle, args.content);
+    } finally {
+      await handle.close();
+    }
+    return textOutput(`${created ? 'Created' : 'Overwrote'} ${file.relative} (${bytes} bytes).`, { path: file.relative, bytes, created });
   },
 });

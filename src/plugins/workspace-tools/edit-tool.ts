@@ -24,7 +24,7 @@ export const editTool = defineWorkspaceTool({
   async run(args, ctx) {
     const file = await workspacePath(ctx, args.path);
     // One handle reads and writes, so the file checked is the file written.
-    const { handle } = await openRegularFile(file.real, file.relative, 'edit', `${file.relative} is a folder, not a file.`);
+    const { handle } = await openRegularFile(file.real, file.relative, 'edit', { folder: `${file.relative} is a folder, not a file.` });
     try {
       const before = await handle.readFile('utf8');
       const count = occurrences(before, args.oldText);

@@ -32,15 +32,23 @@ const changed = (name: string) => new ToolFailure(`${name} changed while it was 
  * again on the open handle. The last component is opened with O_NOFOLLOW (and O_NONBLOCK, so a FIFO put
  * there in between cannot block either); then the parent's real path must still be the checked one and
  * the handle must be the file found at the path, or the handle is closed and the tool fails.
- * `folder` is the sentence for a folder, when the tool has a better one. The caller closes the handle.
+ * `folder` is the sentence for a folder, when the tool has a better one; `afterCheck` runs between the
+ * lstat and the open (a seam for tests that swap the path there). The caller closes the handle.
  */
-export async function openRegularFile(real: string, name: string, intent: OpenIntent, folder?: string): Promise<{ handle: FileHandle; info: Stats; created: boolean }> {
+export async function openRegularFile(
+  real: string,
+  name: string,
+  intent: OpenIntent,
+  options: { folder?: string; afterCheck?: () => Promise<void> } = {},
+): Promise<{ handle: FileHandle; info: Stats; created: boolean }> {
+  const { folder } = options;
   const before = await lstat(real).catch((error: unknown) => {
     if (intent === 'write' && (error as { code?: string }).code === 'ENOENT') return undefined;
     throw error;
   });
   if (before && !before.isFile()) throw refuse(name, before, folder);
   const access = intent === 'read' ? constants.O_RDONLY : intent === 'edit' ? constants.O_RDWR : constants.O_WRONLY | (before ? 0 : constants.O_CREAT | constants.O_EXCL);
+  await options.afterCheck?.();
   let handle: FileHandle;
   try {
     handle = await open(real, access | NO_FOLLOW | NON_BLOCK, 0o666);

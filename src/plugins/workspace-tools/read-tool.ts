@@ -20,7 +20,7 @@ export const readTool = defineWorkspaceTool({
   schema: ReadArgs,
   async run(args, ctx) {
     const file = await workspacePath(ctx, args.path);
-    const { handle, info } = await openRegularFile(file.real, file.relative, 'read', `${file.relative} is a directory; use ls to list it.`);
+    const { handle, info } = await openRegularFile(file.real, file.relative, 'read', { folder: `${file.relative} is a directory; use ls to list it.` });
     let bytes: Buffer;
     try {
       if (info.size > MAX_FILE_BYTES) throw new ToolFailure(`${file.relative} is ${Math.round(info.size / 1024 / 1024)} MB, too large to read; use grep to find the part you need.`);

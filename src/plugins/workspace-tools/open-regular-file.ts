@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
+import { type FileHandle, lstat, open, realpath, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ToolFailure } from './tool-failure.ts';
 
@@ -61,7 +61,12 @@ export async function openRegularFile(
     if (!info.isFile()) throw refuse(name, info, folder);
     const parent = dirname(real);
     const [realParent, now] = await Promise.all([realpath(parent), lstat(real)]);
-    if (realParent !== parent || now.ino !== info.ino || now.dev !== info.dev) throw changed(name);
+    const same = now.ino === info.ino && now.dev === info.dev;
+    if (realParent !== parent || !same) {
+      // A file this call created in a place that turned out to be elsewhere is taken back.
+      if (!before && same) await unlink(real).catch(() => undefined);
+      throw changed(name);
+    }
     return { handle, info, created: !before };
   } catch (error) {
     await handle.close();

@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { truncateOutput } from './truncate-output.ts';
@@ -18,6 +18,8 @@ export const lsTool = defineWorkspaceTool({
     const dir = await workspacePath(ctx, args.path);
     if (!(await lstat(dir.real)).isDirectory()) throw new ToolFailure(`${dir.relative} is a file, not a folder; use read to see it.`);
     const entries = await readdir(dir.real, { withFileTypes: true });
+    // readdir follows a link, so a folder swapped for one after the check must not be listed.
+    if ((await realpath(dir.real)) !== dir.real) throw new ToolFailure(`${dir.relative} changed while it was being listed (something on its path was replaced); try again.`);
     const names = entries
       .filter((e) => !dir.scope.isDenied(join(dir.real, e.name)))
       .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name}@` : e.name))

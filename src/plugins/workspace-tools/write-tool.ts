@@ -1,6 +1,7 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { createFolders } from './create-folders.ts';
 import { openRegularFile } from './open-regular-file.ts';
 import { replaceContent } from './replace-content.ts';
 import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
@@ -9,22 +10,6 @@ export const WriteArgs = z.object({
   path: z.string().describe('File path, relative to the workspace root; missing folders are created'),
   content: z.string().describe('The whole new content of the file'),
 });
-
-/**
- * Creates the missing folders of a real path one at a time, below its deepest existing ancestor (already
- * checked to be inside the workspace); each new folder's real path must be where it was asked for, so a
- * link slipped in on the way is caught before anything is written through it.
- */
-async function createFolders(dir: string, name: string): Promise<void> {
-  const missing: string[] = [];
-  for (let at = dir; !(await lstat(at).catch(() => undefined)); at = dirname(at)) missing.unshift(at);
-  for (const folder of missing) {
-    await mkdir(folder).catch((error: unknown) => {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
-    });
-    if ((await realpath(folder)) !== folder) throw new ToolFailure(`A folder on the way to ${name} changed while it was being created; try again.`);
-  }
-}
 
 export const writeTool = defineWorkspaceTool({
   name: 'write',

@@ -12,7 +12,7 @@
 //     and devices are refused before opening and again on the open handle. Right after opening, the
 //     parent's real path must still be the checked one and the handle the file found there, which narrows
 //     the race between the check and the open (openRegularFile). Folders that write creates are made one
-//     at a time and checked the same way.
+//     at a time and checked the same way; one made in the wrong place is taken back (createFolders).
 //  5. Walks (find, grep over a folder) and ls never follow a symbolic link: a link is listed as a name
 //     (ls marks it with "@"), never descended into or read through; denied folders are skipped silently;
 //     grep reads regular files only.

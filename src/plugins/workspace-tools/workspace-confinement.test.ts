@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolOutput } from '../../shared/tools/index.ts';
-import { editTool, findTool, grepTool, lsTool, readTool, WORKSPACE_TOOLS, writeTool } from './index.ts';
+import { editTool, findTool, grepTool, lsTool, readTool, WORKSPACE_TOOLS, type WorkspaceToolContext, writeTool } from './index.ts';
 
 let base: string;
 let root: string;
@@ -30,7 +30,7 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-async function everyTool(path: string, c = ctx()): Promise<Array<[string, ToolOutput]>> {
+async function everyTool(path: string, c: WorkspaceToolContext = ctx()): Promise<Array<[string, ToolOutput]>> {
   const results: Array<[string, ToolOutput]> = [];
   for (const tool of WORKSPACE_TOOLS) results.push([tool.spec.name, await tool.execute(argsFor(path), c)]);
   return results;
@@ -159,6 +159,14 @@ describe('symbolic links that stay inside the workspace', () => {
     expect(text(await readTool.execute({ path: join(root, 'src', 'main.ts') }, viaAlias))).toBe('const a = 1;\n// TODO: inside');
     for (const [name, out] of await everyTool('out-dir/secret.txt', viaAlias)) expect(text(out), name).toMatch(/leads out of the workspace/);
   });
+});
+
+test('a workspace folder that does not exist is refused with a sentence by every tool', async () => {
+  const missing = { root: join(base, 'gone') };
+  for (const [name, out] of await everyTool('x.txt', missing)) {
+    expect(text(out), name).toBe(`The workspace folder ${join(base, 'gone')} does not exist or cannot be opened; choose an existing folder as the workspace.`);
+  }
+  expect(existsSync(join(base, 'gone'))).toBe(false);
 });
 
 describe('case variants', () => {

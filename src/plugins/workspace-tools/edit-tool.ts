@@ -1,5 +1,6 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { openRegularFile } from './open-regular-file.ts';
+import { replaceContent } from './replace-content.ts';
 import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
 
 export const EditArgs = z.object({
@@ -21,18 +22,23 @@ export const editTool = defineWorkspaceTool({
   readOnly: false,
   schema: EditArgs,
   async run(args, ctx) {
-    const file = workspacePath(ctx, args.path);
-    if ((await stat(file.path)).isDirectory()) throw new ToolFailure(`${file.relative} is a folder, not a file.`);
-    const before = await readFile(file.path, 'utf8');
-    const count = occurrences(before, args.oldText);
-    if (count === 0) throw new ToolFailure(`oldText was not found in ${file.relative}. Read the file and copy the exact text, including whitespace and line breaks.`);
-    if (count > 1 && !args.replaceAll) {
-      throw new ToolFailure(`oldText occurs ${count} times in ${file.relative}. Include more surrounding text to make it unique, or set replaceAll: true.`);
+    const file = await workspacePath(ctx, args.path);
+    // One handle reads and writes, so the file checked is the file written.
+    const { handle } = await openRegularFile(file.real, file.relative, 'edit', { folder: `${file.relative} is a folder, not a file.` });
+    try {
+      const before = await handle.readFile('utf8');
+      const count = occurrences(before, args.oldText);
+      if (count === 0) throw new ToolFailure(`oldText was not found in ${file.relative}. Read the file and copy the exact text, including whitespace and line breaks.`);
+      if (count > 1 && !args.replaceAll) {
+        throw new ToolFailure(`oldText occurs ${count} times in ${file.relative}. Include more surrounding text to make it unique, or set replaceAll: true.`);
+      }
+      // split/join, not String.replace: `$&` and friends in newText must stay literal.
+      const after = args.replaceAll ? before.split(args.oldText).join(args.newText) : before.replace(args.oldText, () => args.newText);
+      await replaceContent(handle, after);
+      const replaced = args.replaceAll ? count : 1;
+      return textOutput(`Replaced ${replaced} occurrence${replaced === 1 ? '' : 's'} in ${file.relative}.`, { path: file.relative, replaced });
+    } finally {
+      await handle.close();
     }
-    // split/join, not String.replace: `$&` and friends in newText must stay literal.
-    const after = args.replaceAll ? before.split(args.oldText).join(args.newText) : before.replace(args.oldText, () => args.newText);
-    await writeFile(file.path, after, 'utf8');
-    const replaced = args.replaceAll ? count : 1;
-    return textOutput(`Replaced ${replaced} occurrence${replaced === 1 ? '' : 's'} in ${file.relative}.`, { path: file.relative, replaced });
   },
 });

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { basename, matchesGlob, relative } from 'node:path';
 import { z } from 'zod';
 import { truncateOutput } from './truncate-output.ts';
@@ -17,19 +17,19 @@ export const findTool = defineWorkspaceTool({
   readOnly: true,
   schema: FindArgs,
   async run(args, ctx) {
-    const dir = workspacePath(ctx, args.path);
-    if (!(await stat(dir.path)).isDirectory()) throw new ToolFailure(`${dir.relative} is a file, not a folder.`);
+    const dir = await workspacePath(ctx, args.path);
+    if (!(await lstat(dir.real)).isDirectory()) throw new ToolFailure(`${dir.relative} is a file, not a folder.`);
     const byName = !args.pattern.includes('/');
     const found: string[] = [];
     let more = false;
-    for await (const entry of walkFiles(dir.path, ctx.signal)) {
-      const fromSearch = relative(dir.path, entry.path);
+    for await (const entry of walkFiles(dir.real, { signal: ctx.signal, skip: dir.scope.isDenied })) {
+      const fromSearch = relative(dir.real, entry.path);
       if (!matchesGlob(byName ? basename(entry.path) : fromSearch, args.pattern)) continue;
       if (found.length >= args.limit) {
         more = true;
         break;
       }
-      found.push(relative(ctx.root, entry.path) + (entry.isDirectory ? '/' : ''));
+      found.push(relative(dir.scope.realRoot, entry.path) + (entry.isDirectory ? '/' : ''));
     }
     if (found.length === 0) return textOutput(`No files match ${args.pattern} in ${dir.relative}.`);
     let text = found.join('\n');

@@ -1,14 +1,16 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { basename, matchesGlob, relative } from 'node:path';
 import { z } from 'zod';
+import { compileGrepPattern } from './grep-pattern.ts';
+import { openRegularFile } from './open-regular-file.ts';
 import { clipLine, truncateOutput } from './truncate-output.ts';
 import { looksBinary, walkFiles } from './walk-files.ts';
-import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
+import { defineWorkspaceTool, textOutput, workspacePath } from './workspace-tool.ts';
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 export const GrepArgs = z.object({
-  pattern: z.string().min(1).describe('Regular expression (JavaScript syntax), or plain text with literal: true'),
+  pattern: z.string().min(1).describe('Regular expression (RE2 syntax: no backreferences or lookaround), or plain text with literal: true'),
   path: z.string().default('.').describe('File or folder to search, relative to the workspace root (default: the root)'),
   glob: z.string().optional().describe('Only files whose name matches this glob, e.g. "*.ts"'),
   ignoreCase: z.boolean().default(false),
@@ -16,43 +18,46 @@ export const GrepArgs = z.object({
   limit: z.number().int().min(1).max(1000).default(100).describe('Most matching lines (default 100)'),
 });
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 export const grepTool = defineWorkspaceTool({
   name: 'grep',
-  description: 'Search file contents in the workspace. Prints "path:line: text" per matching line. Skips .git, node_modules, binary files and files over 2 MB.',
+  description: 'Search file contents in the workspace. Prints "path:line: text" per matching line. Skips .git, node_modules, binary files, files over 2 MB, symbolic links and anything that is not a regular file.',
   readOnly: true,
   schema: GrepArgs,
   async run(args, ctx) {
-    const target = workspacePath(ctx, args.path);
-    let regex: RegExp;
-    try {
-      regex = new RegExp(args.literal ? escapeRegExp(args.pattern) : args.pattern, args.ignoreCase ? 'i' : '');
-    } catch (error) {
-      throw new ToolFailure(`The pattern is not a valid regular expression (${(error as Error).message}); fix it or pass literal: true.`);
-    }
+    const regex = compileGrepPattern(args.pattern, args);
+    const target = await workspacePath(ctx, args.path);
     const files: string[] = [];
-    if ((await stat(target.path)).isDirectory()) {
-      for await (const entry of walkFiles(target.path, ctx.signal)) {
-        if (!entry.isDirectory && (!args.glob || matchesGlob(basename(entry.path), args.glob))) files.push(entry.path);
+    const folder = (await lstat(target.real)).isDirectory();
+    if (folder) {
+      for await (const entry of walkFiles(target.real, { signal: ctx.signal, skip: target.scope.isDenied })) {
+        if (entry.isFile && (!args.glob || matchesGlob(basename(entry.path), args.glob))) files.push(entry.path);
       }
     } else {
-      files.push(target.path);
+      files.push(target.real);
     }
     const hits: string[] = [];
     let more = false;
     let skipped = 0;
     search: for (const file of files) {
       if (ctx.signal?.aborted) break;
+      const shown = relative(target.scope.realRoot, file);
       let bytes: Buffer;
+      // A single file named by the model is refused with a sentence; in a walk, what cannot be read is skipped.
+      const opened = await openRegularFile(file, shown, 'read').catch((error: unknown) => {
+        if (!folder) throw error;
+        return undefined;
+      });
+      if (!opened) continue;
       try {
-        if ((await stat(file)).size > MAX_FILE_BYTES) {
+        if (opened.info.size > MAX_FILE_BYTES) {
           skipped++;
           continue;
         }
-        bytes = await readFile(file);
+        bytes = await opened.handle.readFile();
       } catch {
         continue;
+      } finally {
+        await opened.handle.close();
       }
       if (looksBinary(bytes)) continue;
       const lines = bytes.toString('utf8').split('\n');
@@ -62,7 +67,7 @@ export const grepTool = defineWorkspaceTool({
           more = true;
           break search;
         }
-        hits.push(`${relative(ctx.root, file)}:${i + 1}: ${clipLine(lines[i])}`);
+        hits.push(`${shown}:${i + 1}: ${clipLine(lines[i])}`);
       }
     }
     const notes: string[] = [];

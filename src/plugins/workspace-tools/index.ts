@@ -9,6 +9,8 @@ export { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
 export { editTool, findTool, grepTool, lsTool, readTool, writeTool };
 export { clipLine, truncateOutput } from './truncate-output.ts';
-export { confinePath, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';
+export { deniedFolderOf } from './denied-folder.ts';
+export { confinePath, isInsideFolder, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';
+export { resolveWorkspaceTarget, type WorkspaceTarget } from './workspace-target.ts';
 export { defineWorkspaceTool, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';
 export { default } from './workspace-tools-plugin.ts';

@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { openRegularFile } from './open-regular-file.ts';
 import { clipLine, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from './truncate-output.ts';
 import { looksBinary } from './walk-files.ts';
 import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
@@ -19,11 +19,15 @@ export const readTool = defineWorkspaceTool({
   readOnly: true,
   schema: ReadArgs,
   async run(args, ctx) {
-    const file = workspacePath(ctx, args.path);
-    const info = await stat(file.path);
-    if (info.isDirectory()) throw new ToolFailure(`${file.relative} is a directory; use ls to list it.`);
-    if (info.size > MAX_FILE_BYTES) throw new ToolFailure(`${file.relative} is ${Math.round(info.size / 1024 / 1024)} MB, too large to read; use grep to find the part you need.`);
-    const bytes = await readFile(file.path);
+    const file = await workspacePath(ctx, args.path);
+    const { handle, info } = await openRegularFile(file.real, file.relative, 'read', { folder: `${file.relative} is a directory; use ls to list it.` });
+    let bytes: Buffer;
+    try {
+      if (info.size > MAX_FILE_BYTES) throw new ToolFailure(`${file.relative} is ${Math.round(info.size / 1024 / 1024)} MB, too large to read; use grep to find the part you need.`);
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
     if (looksBinary(bytes)) throw new ToolFailure(`${file.relative} is a binary file (${bytes.length} bytes); it cannot be shown as text.`);
     const lines = bytes.toString('utf8').split('\n');
     if (lines.length > 1 && lines.at(-1) === '') lines.pop();

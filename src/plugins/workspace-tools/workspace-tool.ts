@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import type { AbortSignalLike } from '../../shared/providers/index.ts';
 import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
-import { confinePath } from './workspace-path.ts';
+import { ToolFailure } from './tool-failure.ts';
+import { resolveWorkspaceTarget, type WorkspaceTarget } from './workspace-target.ts';
+
+export { ToolFailure };
 
 /** What a workspace tool runs with: the resolved root (see resolveWorkspaceRoot) and an optional abort. */
 export interface WorkspaceToolContext {
   root: string;
-  /** Absolute folders the tools never touch, whatever the path (Amber's own data folder). */
+  /**
+   * Absolute folders the tools never touch, whatever the path or mode (Amber's own data folder: secrets,
+   * database, plugin data). A target inside one, by its path or its real path, is refused; walks skip them.
+   */
   denied?: readonly string[];
   signal?: AbortSignalLike;
 }
@@ -31,14 +37,9 @@ export function parametersOf(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-/** Thrown inside a tool to end it with an error result the model can act on. */
-export class ToolFailure extends Error {}
-
-/** Resolves a path argument inside the workspace or fails the tool, before any I/O. */
-export function workspacePath(ctx: WorkspaceToolContext, input: unknown): { path: string; relative: string } {
-  const confined = confinePath(ctx.root, input);
-  if (!confined.ok) throw new ToolFailure(confined.reason);
-  return confined;
+/** Resolves a path argument by every confinement rule (see workspace-path.ts) or fails the tool naming it. */
+export function workspacePath(ctx: WorkspaceToolContext, input: unknown): Promise<WorkspaceTarget> {
+  return resolveWorkspaceTarget(ctx, input);
 }
 
 /**

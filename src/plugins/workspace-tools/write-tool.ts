@@ -1,6 +1,9 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { createFolders } from './create-folders.ts';
+import { openRegularFile } from './open-regular-file.ts';
+import { replaceContent } from './replace-content.ts';
 import { defineWorkspaceTool, textOutput, ToolFailure, workspacePath } from './workspace-tool.ts';
 
 export const WriteArgs = z.object({
@@ -14,13 +17,17 @@ export const writeTool = defineWorkspaceTool({
   readOnly: false,
   schema: WriteArgs,
   async run(args, ctx) {
-    const file = workspacePath(ctx, args.path);
+    const file = await workspacePath(ctx, args.path);
     if (file.relative === '.') throw new ToolFailure('The workspace root is a folder; give a file path.');
-    const existing = await stat(file.path).catch(() => undefined);
-    if (existing?.isDirectory()) throw new ToolFailure(`${file.relative} is a folder; give a file path.`);
-    await mkdir(dirname(file.path), { recursive: true });
-    await writeFile(file.path, args.content, 'utf8');
-    const bytes = Buffer.byteLength(args.content, 'utf8');
-    return textOutput(`${existing ? 'Overwrote' : 'Created'} ${file.relative} (${bytes} bytes).`, { path: file.relative, bytes, created: !existing });
+    if ((await lstat(file.real).catch(() => undefined))?.isDirectory()) throw new ToolFailure(`${file.relative} is a folder; give a file path.`);
+    await createFolders(dirname(file.real), file.relative);
+    const { handle, created } = await openRegularFile(file.real, file.relative, 'write');
+    let bytes: number;
+    try {
+      bytes = await replaceContent(handle, args.content);
+    } finally {
+      await handle.close();
+    }
+    return textOutput(`${created ? 'Created' : 'Overwrote'} ${file.relative} (${bytes} bytes).`, { path: file.relative, bytes, created });
   },
 });

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, type ToolSource } from './agent/index.ts';
-import { ApprovalBroker } from './api/approval-broker.ts';
+import { ApprovalBroker } from './policy/index.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import { DIALECT_PLUGINS, FileSecretStore, ProviderAccounts, type SecretStore } from './providers/index.ts';

@@ -1,3 +1,4 @@
+export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 export { confine, isInside, type ConfinedPath } from './path-confinement.ts';
 export {
   PolicyService,

@@ -22,6 +22,7 @@ export const grepTool = defineWorkspaceTool({
   name: 'grep',
   description: 'Search file contents in the workspace. Prints "path:line: text" per matching line. Skips .git, node_modules, binary files and files over 2 MB.',
   readOnly: true,
+  pathParams: ['path'],
   schema: GrepArgs,
   async run(args, ctx) {
     const target = workspacePath(ctx, args.path);

@@ -12,6 +12,7 @@ export const lsTool = defineWorkspaceTool({
   name: 'ls',
   description: 'List a folder in the workspace, sorted by name, folders marked with a trailing "/", hidden files included.',
   readOnly: true,
+  pathParams: ['path'],
   schema: LsArgs,
   async run(args, ctx) {
     const dir = workspacePath(ctx, args.path);

@@ -12,6 +12,7 @@ export const writeTool = defineWorkspaceTool({
   name: 'write',
   description: 'Create or overwrite a file in the workspace with the given content.',
   readOnly: false,
+  pathParams: ['path'],
   schema: WriteArgs,
   async run(args, ctx) {
     const file = workspacePath(ctx, args.path);

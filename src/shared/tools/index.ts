@@ -1,1 +1,2 @@
 export * from './tool-spec.ts';
+export * from './call-signature.ts';

@@ -17,12 +17,14 @@ const read: ToolSpec = {
   description: 'Read a file.',
   parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
   readOnly: true,
+  pathParams: ['path'],
 };
 const write: ToolSpec = {
   name: 'write',
   description: 'Write a file.',
   parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
   readOnly: false,
+  pathParams: ['path'],
 };
 const shell: ToolSpec = { name: 'shell', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } }, readOnly: false };
 

@@ -131,6 +131,11 @@ describe('tool dispatch', () => {
   });
 });
 
+function memory(): { getSetting(k: string): string | null; setSetting(k: string, v: string | null): void } {
+  const m = new Map<string, string>();
+  return { getSetting: (k) => m.get(k) ?? null, setSetting: (k, v) => (v === null ? m.delete(k) : m.set(k, v)) };
+}
+
 describe('tool dispatch under the policy, calls in parallel', () => {
   const write: ToolSpec = {
     name: 'write',
@@ -138,10 +143,6 @@ describe('tool dispatch under the policy, calls in parallel', () => {
     parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
     readOnly: false,
     pathParams: ['path'],
-  };
-  const memory = (): { getSetting(k: string): string | null; setSetting(k: string, v: string | null): void } => {
-    const m = new Map<string, string>();
-    return { getSetting: (k) => m.get(k) ?? null, setSetting: (k, v) => (v === null ? m.delete(k) : m.set(k, v)) };
   };
 
   test('each parallel call is asked about on its own: allow once runs the call it answered, identical calls share one question', async () => {

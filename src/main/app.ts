@@ -75,9 +75,10 @@ export function createApp(options: AppOptions): App {
   const agent = new AgentService({
     store: sessions,
     resolveProvider: options.resolveProvider ?? pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances),
-    tools: options.tools ?? pluginToolSource(plugins.registries.tools),
+    tools: options.tools ?? pluginToolSource(plugins.registries.tools, { isBundled: (id) => plugins.get(id).source === 'bundled' }),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, workspaceRoot),
     approver: approvals.ask,
+    deniedRoots: [options.dataDir],
     workspaceRoot,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });

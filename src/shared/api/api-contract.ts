@@ -139,6 +139,11 @@ export const API_METHODS = {
   'policy.setMode': method(z.object({ sessionId: SessionId, mode: PolicyMode }), PolicyView),
   /** Removes a stored rule; `rule` must still be the one at `index` (another window may have changed them). */
   'policy.removeRule': method(z.object({ index: z.number().int().min(0), rule: PolicyRule, sessionId: SessionId.nullable().optional() }), PolicyView),
+  /** Confirms (or revokes) that a user plugin's read-only tools only read; until then they count as write tools. */
+  'policy.confirmReadOnly': method(
+    z.object({ pluginId: z.string().regex(/^[a-z0-9_]{1,64}$/, 'a plugin id is lower-case letters, digits and _'), confirmed: z.boolean(), sessionId: SessionId.nullable().optional() }),
+    PolicyView,
+  ),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -43,6 +43,7 @@ export const CHANNEL_NAMES = [
   'policy.get',
   'policy.setMode',
   'policy.removeRule',
+  'policy.confirmReadOnly',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -101,4 +101,24 @@ test('a question asked while no window was open is shown when one opens', async 
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   expect((await run.done).reason).toBe('stop');
   expect(readFileSync(outside, 'utf8')).toBe('file 0');
+});
+
+test("a user plugin's read-only claim is confirmed and revoked in Settings", async () => {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  const a = amber;
+  mkdirSync(join(a.dataDir, 'plugins'), { recursive: true });
+  cpSync(join(import.meta.dirname, '../fixtures/user-plugins/hello_user'), join(a.dataDir, 'plugins', 'hello_user'), { recursive: true });
+  await a.shell.app.plugins.rescan();
+  await a.open();
+  await a.page.getByTestId('open-settings').click();
+  const claim = a.page.getByTestId('readonly-claim').filter({ hasText: 'hello_user' });
+  await claim.filter({ hasText: 'not confirmed' }).waitFor();
+  await claim.getByRole('button', { name: /Confirm that .* only read/ }).click();
+  await claim.filter({ hasText: /^confirmed/ }).waitFor();
+  expect(a.shell.app.agent.policy!.readOnlyConfirmed('hello_user')).toBe(true);
+  await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();
+  await a.screenshot('settings-readonly-claims');
+  await claim.getByRole('button', { name: /Revoke/ }).click();
+  await claim.filter({ hasText: 'not confirmed' }).waitFor();
+  expect(a.shell.app.agent.policy!.readOnlyConfirmed('hello_user')).toBe(false);
 });

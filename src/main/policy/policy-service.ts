@@ -132,7 +132,8 @@ export class PolicyService implements ToolGate {
   readonly #realPath: (path: string) => string;
   readonly #grants = new Map<string, Grant[]>();
   readonly #open = new Map<string, OpenQuestion>();
-  #changed = deferred();
+  /** Waiting calls to wake when a grant, rule, mode or trust changes. */
+  readonly #wakers = new Set<() => void>();
   #approver: Approver | undefined;
 
   constructor(options: PolicyServiceOptions) {
@@ -272,10 +273,15 @@ export class PolicyService implements ToolGate {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     const answered = open.answer.then((answer) => ({ kind: 'answer' as const, answer }));
+    let waker: (() => void) | undefined;
     try {
       for (;;) {
-        const changed = this.#changed.promise.then(() => ({ kind: 'changed' as const }));
+        const changed = new Promise<{ kind: 'changed' }>((res) => {
+          waker = () => res({ kind: 'changed' });
+          this.#wakers.add(waker);
+        });
         const next = await Promise.race([answered, changed, aborted]);
+        if (waker) this.#wakers.delete(waker);
         if (next.kind === 'aborted') return stopped;
         if (next.kind === 'answer') return this.#apply(request, open.question, next.answer);
         const again = this.#safeDecide(request);
@@ -286,6 +292,7 @@ export class PolicyService implements ToolGate {
         if (again.kind === 'deny') return { allowed: false, reason: again.reason };
       }
     } finally {
+      if (waker) this.#wakers.delete(waker);
       if (onAbort) signal.removeEventListener('abort', onAbort);
       open.waiters--;
       if (open.waiters === 0 && !open.answered) {
@@ -366,9 +373,9 @@ export class PolicyService implements ToolGate {
 
   /** Wakes every waiting call to decide again. */
   #notifyChanged(): void {
-    const done = this.#changed;
-    this.#changed = deferred();
-    done.resolve();
+    const wakers = [...this.#wakers];
+    this.#wakers.clear();
+    for (const wake of wakers) wake();
   }
 }
 
@@ -389,12 +396,6 @@ async function ask(approver: Approver, question: ApprovalQuestion, signal: Abort
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let settle!: () => void;
-  const promise = new Promise<void>((res) => (settle = res));
-  return { promise, resolve: settle };
 }
 
 function describeRule(rule: PolicyRule): string {

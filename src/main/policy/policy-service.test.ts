@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
@@ -304,6 +304,13 @@ describe('declared paths', () => {
     expect(policy.decide(req(copy, { sources: ['a', 'b/c'], into: 'out', path: '/etc/passwd' }))).toEqual({ kind: 'allow' });
     expect(policy.decide(req(copy, { sources: ['a', '/etc/shadow'], into: 'out' }))).toMatchObject({ kind: 'ask', folder: '/etc' });
     expect(policy.decide(req(copy, { sources: [{ not: 'a path' }], into: 'out' }))).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/not a path/) });
+  });
+
+  test('a path starting with ~ is judged as the home folder, not as a folder named ~ in the workspace', () => {
+    const policy = new PolicyService({ store });
+    expect(policy.decide(req(write, { path: '~/notes.txt' }))).toMatchObject({ kind: 'ask', folder: realpathSync(homedir()) });
+    expect(policy.decide(req(write, { path: '~/.zshrc' }))).toMatchObject({ kind: 'ask', protectedPath: true });
+    expect(policy.decide(req(write, { path: 'docs/~draft.txt' }))).toEqual({ kind: 'allow' });
   });
 
   test('a declared path left out counts as its schema default', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { ApprovalAnswer, PolicyMode, PolicyRules, type ApprovalQuestion, type PolicyRule } from '../../shared/agent/index.ts';
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
@@ -84,9 +85,11 @@ const PLUGIN_ID = /^[a-z0-9_]{1,64}$/;
 /**
  * The paths a call names in the parameters its tool declares as paths (`pathParams`), resolved lexically
  * against the workspace root. A declared parameter left out counts as its schema default, if that is a
- * path. `unreadable` is true when a declared parameter holds something that is not a path.
+ * path. A leading `~` is read as the home folder, as a tool that expands it would: judging it inside the
+ * workspace could wave through a write to the home folder. `unreadable` is true when a declared
+ * parameter holds something that is not a path.
  */
-export function toolPaths(tool: ToolSpec, args: Record<string, unknown>, workspaceRoot: string): { paths: string[]; unreadable: boolean } {
+export function toolPaths(tool: ToolSpec, args: Record<string, unknown>, workspaceRoot: string, home: string = homedir()): { paths: string[]; unreadable: boolean } {
   const paths: string[] = [];
   let unreadable = false;
   const properties = tool.parameters['properties'] as Record<string, { default?: unknown } | undefined> | undefined;
@@ -95,8 +98,9 @@ export function toolPaths(tool: ToolSpec, args: Record<string, unknown>, workspa
     if (value === undefined) continue;
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) {
-      if (typeof v === 'string' && v.trim() !== '' && !v.includes('\0')) paths.push(resolve(workspaceRoot, v));
-      else unreadable = true;
+      if (typeof v !== 'string' || v.trim() === '' || v.includes('\0')) unreadable = true;
+      else if (v === '~' || v.startsWith('~/')) paths.push(resolve(home, v.slice(2)));
+      else paths.push(resolve(workspaceRoot, v));
     }
   }
   return { paths, unreadable };

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
-import { ApprovalBroker } from './api/approval-broker.ts';
+import { ApprovalBroker } from './policy/index.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
@@ -125,9 +125,12 @@ export function createApp(options: AppOptions): App {
         await catalog.ready();
         return describeModel(ref, listed, fallback);
       }),
-    tools: options.tools ?? pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)] }),
+    tools:
+      options.tools ??
+      pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)], isBundled: (id) => plugins.get(id).source === 'bundled' }),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     approver: approvals.ask,
+    deniedRoots: [options.dataDir],
     // Tools and the policy take the root from the conversation, so they can never disagree.
     workspaceRoot: (sessionId, signal) => workspaces.forRun(sessionId, signal),
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),

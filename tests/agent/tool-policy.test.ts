@@ -17,12 +17,14 @@ const read: ToolSpec = {
   description: 'Read a file.',
   parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
   readOnly: true,
+  pathParams: ['path'],
 };
 const write: ToolSpec = {
   name: 'write',
   description: 'Write a file.',
   parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
   readOnly: false,
+  pathParams: ['path'],
 };
 const shell: ToolSpec = { name: 'shell', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } }, readOnly: false };
 
@@ -137,5 +139,40 @@ describe('tool dispatch under the policy', () => {
     expect((await run.done).reason).toBe('aborted');
     expect(results(h).map((x) => x.status)).toEqual(['denied']);
     expect(tools.ran).toEqual([]);
+  });
+
+  test('parallel calls in one turn are asked about one by one; an always-for-this-folder answer runs the waiting call it covers without asking it', async () => {
+    const tools = recordingTools();
+    const asked: ApprovalQuestion[] = [];
+    const answers = new Map<string, (a: ApprovalAnswer) => void>();
+    let onAsked: (() => void) | undefined;
+    h = createHarness(
+      [
+        calls(
+          { name: 'write', args: { path: '/out/a.txt', content: '1' } },
+          { name: 'write', args: { path: '/out/sub/b.txt', content: '2' } },
+          { name: 'write', args: { path: '/other/c.txt', content: '3' } },
+        ),
+        text('ok'),
+      ],
+      {
+        tools,
+        approver: (q) =>
+          new Promise((answer) => {
+            asked.push(q);
+            answers.set((q.args as { path: string }).path, answer);
+            onAsked?.();
+          }),
+      },
+    );
+    const threeAsked = new Promise<void>((res) => (onAsked = () => asked.length === 3 && res()));
+    const run = h.agent.start(h.sessionId, 'go');
+    await threeAsked;
+    answers.get('/out/a.txt')!('always_folder');
+    answers.get('/other/c.txt')!('deny');
+    expect((await run.done).reason).toBe('stop');
+    expect(results(h).map((x) => x.status)).toEqual(['ok', 'ok', 'denied']);
+    expect(tools.ran).toEqual(['write:/out/a.txt', 'write:/out/sub/b.txt']);
+    expect(asked).toHaveLength(3);
   });
 });

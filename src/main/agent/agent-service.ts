@@ -23,6 +23,8 @@ export interface AgentServiceOptions {
   gate?: ToolGate;
   /** Used only by the default gate. Absent: every question is answered "deny". */
   approver?: Approver;
+  /** Used only by the default gate: folders no tool may touch in any mode (the data folder). */
+  deniedRoots?: readonly string[];
   /** Receives every event of every run. Must not throw (a throw is swallowed). */
   emit?: (event: AgentEvent) => void;
   clock?: () => number;
@@ -93,7 +95,9 @@ export class AgentService {
 
   constructor(options: AgentServiceOptions) {
     this.store = options.store;
-    this.policy = options.gate ? null : new PolicyService({ store: options.store, ...(options.approver ? { approver: options.approver } : {}) });
+    this.policy = options.gate
+      ? null
+      : new PolicyService({ store: options.store, ...(options.approver ? { approver: options.approver } : {}), ...(options.deniedRoots ? { deniedRoots: options.deniedRoots } : {}) });
     this.gate = options.gate ?? this.policy!;
     this.#emit = options.emit;
     this.#newRunId = options.newRunId ?? randomUUID;

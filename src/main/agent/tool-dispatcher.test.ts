@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
 import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
-import type { GateDecision, ToolGate } from '../policy/index.ts';
+import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
+import { PolicyService, type GateDecision, type ToolGate, type ToolRequest } from '../policy/index.ts';
 import { ToolDispatcher, callSignature, type ToolSource } from './tool-dispatcher.ts';
 
 const echo: ToolSpec = {
@@ -127,5 +128,62 @@ describe('tool dispatch', () => {
     const [r] = await pending;
     expect(r).toMatchObject({ status: 'error' });
     expect(text(r!)).toMatch(/stopped before it finished/);
+  });
+});
+
+function memory(): { getSetting(k: string): string | null; setSetting(k: string, v: string | null): void } {
+  const m = new Map<string, string>();
+  return { getSetting: (k) => m.get(k) ?? null, setSetting: (k, v) => (v === null ? m.delete(k) : m.set(k, v)) };
+}
+
+describe('tool dispatch under the policy, calls in parallel', () => {
+  const write: ToolSpec = {
+    name: 'write',
+    description: 'write a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    readOnly: false,
+    pathParams: ['path'],
+  };
+
+  test('each parallel call is asked about on its own: allow once runs the call it answered, identical calls share one question', async () => {
+    const questions: { q: ApprovalQuestion; answer: (a: ApprovalAnswer) => void }[] = [];
+    let onAsked: (() => void) | undefined;
+    const policy = new PolicyService({
+      store: memory(),
+      approver: (q) =>
+        new Promise((answer) => {
+          questions.push({ q, answer });
+          onAsked?.();
+        }),
+    });
+    const ran: string[] = [];
+    const tools: ToolSource = { list: () => [write], execute: async (_n, args) => (ran.push(`${String(args['path'])}:${String(args['content'])}`), ok('written')) };
+    const d = new ToolDispatcher({ tools, gate: policy });
+    const twoAsked = new Promise<void>((res) => (onAsked = () => questions.length === 2 && res()));
+    const dispatched = d.dispatch(
+      base(
+        [
+          call('1', 'write', { path: '/out/a.txt', content: 'A' }),
+          call('2', 'write', { path: '/out/b.txt', content: 'B' }),
+          call('3', 'write', { content: 'A', path: '/out/a.txt' }),
+        ],
+        { specs: [write] },
+      ),
+    );
+    await twoAsked;
+    expect(questions.map((x) => x.q.toolCallId)).toEqual(['1', '2']);
+    questions[0]!.answer('once');
+    questions[1]!.answer('deny');
+    const results = await dispatched;
+    expect(results.map((r) => r.status)).toEqual(['ok', 'denied', 'ok']);
+    expect(ran).toEqual(['/out/a.txt:A', '/out/a.txt:A']);
+  });
+
+  test("the gate hears which plugin contributed the tool", async () => {
+    const seen: ToolRequest[] = [];
+    const gate: ToolGate = { authorize: async (r) => (seen.push(r), { allowed: true }) };
+    const d = new ToolDispatcher({ tools: { ...echoing, origin: (name) => (name === 'echo' ? { pluginId: 'peeker', bundled: false } : undefined) }, gate });
+    await d.dispatch(base([call('1', 'echo', { text: 'a' })]));
+    expect(seen[0]!.origin).toEqual({ pluginId: 'peeker', bundled: false });
   });
 });

@@ -1,8 +1,10 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
-import { ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
+import { canonicalJson, callSignature, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
-import type { ToolGate } from '../policy/index.ts';
+import type { ToolGate, ToolOrigin } from '../policy/index.ts';
+
+export { callSignature };
 
 export interface ToolExecution {
   sessionId: string;
@@ -19,6 +21,11 @@ export interface ToolSource {
   list(): readonly ToolSpec[] | Promise<readonly ToolSpec[]>;
   /** May throw or reject: that becomes an error result the model can read. */
   execute(name: string, args: Record<string, unknown>, execution: ToolExecution): Promise<ToolOutput>;
+  /**
+   * Who contributed a tool, for the policy (a user plugin's `readOnly` is not trusted until confirmed).
+   * Absent: the tools are the app's own.
+   */
+  origin?(name: string): ToolOrigin | undefined;
 }
 
 export const emptyToolSource: ToolSource = {
@@ -48,20 +55,6 @@ export interface ToolDispatcherOptions {
   tools: ToolSource;
   gate: ToolGate;
   clock?: () => number;
-}
-
-/** Stable text of a call: name and arguments with object keys sorted. */
-export function callSignature(call: Pick<ToolCall, 'name' | 'arguments'>): string {
-  return `${call.name}(${canonicalJson(call.arguments)})`;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Builds the one result a call gets. */
@@ -117,8 +110,9 @@ export class ToolDispatcher {
       return denied(`This exact call (${call.name} with the same arguments) was already made in your previous turn; use its result above or change the arguments.`);
     }
     try {
+      const origin = this.#tools.origin?.(call.name);
       const decision = await this.#gate.authorize(
-        { sessionId: request.sessionId, workspaceRoot: request.workspaceRoot, tool: spec, toolCallId: call.id, args: call.arguments },
+        { sessionId: request.sessionId, workspaceRoot: request.workspaceRoot, tool: spec, toolCallId: call.id, args: call.arguments, ...(origin ? { origin } : {}) },
         request.signal,
       );
       if (!decision.allowed) return denied(decision.reason);

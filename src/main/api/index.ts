@@ -1,4 +1,3 @@
 export { createApiRouter, toErrorBody } from './api-router.ts';
 export type { ApiRouter, ApiRouterOptions, EventListener, Handlers } from './api-router.ts';
 export { SessionTrash } from './session-trash.ts';
-export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';

@@ -3,6 +3,7 @@ import type { AllowanceView, PanelView, PluginListing, PluginView, PolicyView, W
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { type AppCommandContext, createAppCommands } from '../commands/index.ts';
+import { userReadOnlyTools } from '../agent-bridge/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginInfo } from '../plugins/index.ts';
 import type { Handlers } from './api-router.ts';
@@ -26,7 +27,8 @@ export type SettingsChannel =
   | 'commands.run'
   | 'policy.get'
   | 'policy.setMode'
-  | 'policy.removeRule';
+  | 'policy.removeRule'
+  | 'policy.confirmReadOnly';
 
 export interface SettingsRoutesOptions {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
@@ -66,6 +68,7 @@ export function pluginView(info: PluginInfo): PluginView {
 export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): SettingsRoutes {
   const { plugins, sessions } = app;
   const registries = plugins.registries;
+  const isBundled = (id: string): boolean => plugins.list().some((p) => p.id === id && p.source === 'bundled');
   const emit = options.emit;
   const clock = options.clock ?? Date.now;
   const subscriptions = new DisposableStore();
@@ -117,7 +120,12 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   const policyView = (sessionId: string | null): PolicyView => {
     const policy = app.agent.policy;
     if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; there is no policy to show.');
-    return { sessionId, mode: sessionId ? policy.mode(sessionId) : 'write', rules: policy.rules() };
+    const claims = userReadOnlyTools(registries.tools, isBundled);
+    const readOnlyClaims = plugins
+      .list()
+      .filter((p) => p.source === 'user' && (claims.has(p.id) || policy.readOnlyConfirmed(p.id)))
+      .map((p) => ({ pluginId: p.id, name: p.name, tools: claims.get(p.id) ?? [], confirmed: policy.readOnlyConfirmed(p.id) }));
+    return { sessionId, mode: sessionId ? policy.mode(sessionId) : 'write', rules: policy.rules(), readOnlyClaims };
   };
 
   subscriptions.add(plugins.onDidChange((info) => emit('plugins.changed', pluginView(info))));
@@ -210,6 +218,15 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
         throw new AmberError('conflict', 'The rules changed meanwhile (another window?); look at the list again and retry.');
       }
       policy.setRules(rules.filter((_, i) => i !== index));
+      emit('policy.changed', { sessionId: null });
+      return policyView(sessionId ?? null);
+    },
+    'policy.confirmReadOnly': ({ pluginId, confirmed, sessionId }) => {
+      const policy = app.agent.policy;
+      if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; there is nothing to confirm.');
+      const plugin = plugins.list().find((p) => p.id === pluginId);
+      if (!plugin || plugin.source !== 'user') throw new AmberError('not_found', `There is no user plugin '${pluginId}'; bundled plugins need no confirmation.`);
+      policy.setReadOnlyConfirmed(pluginId, confirmed);
       emit('policy.changed', { sessionId: null });
       return policyView(sessionId ?? null);
     },

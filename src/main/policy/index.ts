@@ -1,6 +1,10 @@
+export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 export { confine, isInside, type ConfinedPath } from './path-confinement.ts';
+export { PROTECTED_PATHS, protectedReason, type ProtectedPath } from './protected-paths.ts';
+export { realPath } from './real-path.ts';
 export {
   PolicyService,
+  QuestionWithdrawn,
   toolPaths,
   type Approver,
   type GateDecision,
@@ -9,5 +13,6 @@ export {
   type PolicyServiceOptions,
   type SettingsStore,
   type ToolGate,
+  type ToolOrigin,
   type ToolRequest,
 } from './policy-service.ts';

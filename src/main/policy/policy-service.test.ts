@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
-import { PolicyService, type ToolRequest } from './policy-service.ts';
+import { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
+import { PolicyService, QuestionWithdrawn, type Approver, type ToolOrigin, type ToolRequest } from './policy-service.ts';
 
 let dir: string;
 let store: SessionStore;
@@ -20,12 +21,37 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const read: ToolSpec = { name: 'read', description: 'read a file', parameters: {}, readOnly: true };
-const write: ToolSpec = { name: 'write', description: 'write a file', parameters: {}, readOnly: false };
-const shell: ToolSpec = { name: 'shell', description: 'run a command', parameters: {}, readOnly: false };
+const pathSchema = { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } };
+const read: ToolSpec = { name: 'read', description: 'read a file', parameters: pathSchema, readOnly: true, pathParams: ['path'] };
+const write: ToolSpec = { name: 'write', description: 'write a file', parameters: pathSchema, readOnly: false, pathParams: ['path'] };
+const shell: ToolSpec = { name: 'shell', description: 'run a command', parameters: { type: 'object', properties: { command: { type: 'string' } } }, readOnly: false };
 
-function req(tool: ToolSpec, args: Record<string, unknown>, sessionId = 's1'): ToolRequest {
-  return { sessionId, workspaceRoot: '/ws', tool, toolCallId: `c-${Math.random()}`, args };
+function req(tool: ToolSpec, args: Record<string, unknown>, sessionId = 's1', workspaceRoot = '/ws', origin?: ToolOrigin): ToolRequest {
+  return { sessionId, workspaceRoot, tool, toolCallId: `c-${Math.random()}`, args, ...(origin ? { origin } : {}) };
+}
+
+/** An approver whose questions stay open until the test answers them. */
+function manualApprover() {
+  const open: { q: ApprovalQuestion; signal: AbortSignal; answer: (a: ApprovalAnswer) => void }[] = [];
+  const wake: (() => void)[] = [];
+  const approver: Approver = (q, questionSignal) =>
+    new Promise((answer) => {
+      open.push({ q, signal: questionSignal, answer });
+      for (const w of wake.splice(0)) w();
+    });
+  const asked = async (n: number): Promise<void> => {
+    while (open.length < n) await new Promise<void>((res) => wake.push(res));
+  };
+  return { open, approver, asked };
+}
+
+/** Lets every pending promise reaction run, so a call that is still waiting is seen to wait. */
+const drained = () => new Promise<void>((res) => setImmediate(res));
+
+function settledFlag(p: Promise<unknown>): { settled: boolean } {
+  const flag = { settled: false };
+  void p.then(() => (flag.settled = true));
+  return flag;
 }
 
 const signal = new AbortController().signal;
@@ -123,31 +149,6 @@ describe('approval', () => {
     expect(asked).toHaveLength(1);
   });
 
-  test('concurrent calls of one scope share one question', async () => {
-    const questions: { q: ApprovalQuestion; answer: (a: ApprovalAnswer) => void }[] = [];
-    let onAsked: (() => void) | undefined;
-    const policy = new PolicyService({
-      store,
-      approver: (q) =>
-        new Promise((answer) => {
-          questions.push({ q, answer });
-          onAsked?.();
-        }),
-    });
-    const bothAsked = new Promise<void>((res) => (onAsked = () => questions.length === 2 && res()));
-    const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
-    const b = policy.authorize(req(write, { path: '/out/b.txt' }), signal);
-    const c = policy.authorize(req(write, { path: '/other/c.txt' }), signal);
-    await bothAsked;
-    expect(questions.map((x) => x.q.folder)).toEqual(['/out', '/other']);
-    questions[0]!.answer('once');
-    questions[1]!.answer('deny');
-    expect(await a).toEqual({ allowed: true });
-    expect(await b).toEqual({ allowed: true });
-    expect((await c).allowed).toBe(false);
-    expect(questions).toHaveLength(2);
-  });
-
   test('an approver that throws or answers nonsense counts as a denial', async () => {
     const throwing = new PolicyService({ store, approver: async () => { throw new Error('window closed'); } });
     expect((await throwing.authorize(req(shell, {}), signal)).allowed).toBe(false);
@@ -169,5 +170,238 @@ describe('approval', () => {
     expect((await policy.authorize(req(shell, {}), signal)).allowed).toBe(true);
     attached.dispose();
     expect((await policy.authorize(req(shell, {}), signal)).allowed).toBe(false);
+  });
+});
+
+describe('one question per call', () => {
+  test('parallel calls each get their own question and allow once runs only the call it answered; identical calls share one', async () => {
+    const m = manualApprover();
+    const policy = new PolicyService({ store, approver: m.approver });
+    const a = policy.authorize(req(write, { path: '/out/a.txt', content: 'x' }), signal);
+    const twin = policy.authorize(req(write, { content: 'x', path: '/out/a.txt' }), signal);
+    const b = policy.authorize(req(write, { path: '/out/b.txt', content: 'y' }), signal);
+    await m.asked(2);
+    await drained();
+    expect(m.open.map((o) => (o.q.args as { path: string }).path)).toEqual(['/out/a.txt', '/out/b.txt']);
+    m.open[0]!.answer('once');
+    expect(await a).toEqual({ allowed: true });
+    expect(await twin).toEqual({ allowed: true });
+    const bState = settledFlag(b);
+    await drained();
+    expect(bState.settled).toBe(false);
+    m.open[1]!.answer('deny');
+    expect(await b).toMatchObject({ allowed: false, reason: expect.stringMatching(/declined/) });
+    expect(m.open).toHaveLength(2);
+  });
+
+  test('after an always answer the waiting calls are decided again: one the grant covers runs and its question is withdrawn, another keeps asking', async () => {
+    const m = manualApprover();
+    const policy = new PolicyService({ store, approver: m.approver });
+    const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    const covered = policy.authorize(req(write, { path: '/out/sub/b.txt' }), signal);
+    const other = policy.authorize(req(write, { path: '/other/c.txt' }), signal);
+    await m.asked(3);
+    m.open[0]!.answer('always_folder');
+    expect(await a).toEqual({ allowed: true });
+    expect(await covered).toEqual({ allowed: true });
+    expect(m.open[1]!.signal.aborted).toBe(true);
+    expect(m.open[1]!.signal.reason).toBeInstanceOf(QuestionWithdrawn);
+    expect((m.open[1]!.signal.reason as QuestionWithdrawn).outcome).toBe('once');
+    const otherState = settledFlag(other);
+    await drained();
+    expect(otherState.settled).toBe(false);
+    expect(m.open[2]!.signal.aborted).toBe(false);
+    m.open[2]!.answer('deny');
+    expect((await other).allowed).toBe(false);
+  });
+
+  test('an always-for-this-tool answer does not wave through a waiting call to a protected path', async () => {
+    const m = manualApprover();
+    const policy = new PolicyService({ store, approver: m.approver });
+    const plain = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    const hook = policy.authorize(req(write, { path: '/ws/.git/hooks/pre-commit' }), signal);
+    await m.asked(2);
+    expect(m.open[1]!.q).toMatchObject({ protectedPath: true });
+    m.open[0]!.answer('always_tool');
+    expect(await plain).toEqual({ allowed: true });
+    const hookState = settledFlag(hook);
+    await drained();
+    expect(hookState.settled).toBe(false);
+    m.open[1]!.answer('deny');
+    expect((await hook).allowed).toBe(false);
+  });
+
+  test('an allow rule stored while a question is open decides the waiting call; a deny rule refuses it', async () => {
+    const m = manualApprover();
+    const policy = new PolicyService({ store, approver: m.approver });
+    const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    const b = policy.authorize(req(write, { path: '/other/b.txt' }), signal);
+    await m.asked(2);
+    policy.addRule({ effect: 'allow', folder: '/out' });
+    expect(await a).toEqual({ allowed: true });
+    policy.addRule({ effect: 'deny', folder: '/other' });
+    expect(await b).toMatchObject({ allowed: false, reason: expect.stringMatching(/stored rule denies/) });
+    expect((m.open[1]!.signal.reason as QuestionWithdrawn).outcome).toBe('deny');
+  });
+
+  test('with no window connected the question waits; stopping the run withdraws it and denies the call', async () => {
+    const broker = new ApprovalBroker();
+    const policy = new PolicyService({ store, approver: broker.ask });
+    const run = new AbortController();
+    const pending = policy.authorize(req(write, { path: '/out/a.txt' }), run.signal);
+    await drained();
+    expect(broker.pending()).toHaveLength(1);
+    // A window that connects now sees the open question and hears it being withdrawn.
+    const seen: ApprovalChange[] = [];
+    broker.subscribe((c) => seen.push(c));
+    const question = broker.pending()[0]!;
+    run.abort();
+    expect(await pending).toMatchObject({ allowed: false, reason: expect.stringMatching(/stopped/) });
+    expect(broker.pending()).toEqual([]);
+    expect(seen).toEqual([{ kind: 'settled', questionId: question.id, answer: 'deny' }]);
+    expect(() => broker.answer(question.id, 'once')).toThrow(/already answered/);
+  });
+
+  test('a question a grant decides is taken off the window as allowed', async () => {
+    const broker = new ApprovalBroker();
+    const seen: ApprovalChange[] = [];
+    broker.subscribe((c) => seen.push(c));
+    const policy = new PolicyService({ store, approver: broker.ask });
+    const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    const b = policy.authorize(req(write, { path: '/out/b.txt' }), signal);
+    await drained();
+    const [qa, qb] = broker.pending();
+    broker.answer(qa!.id, 'always_folder');
+    expect(await a).toEqual({ allowed: true });
+    expect(await b).toEqual({ allowed: true });
+    expect(broker.pending()).toEqual([]);
+    expect(seen.filter((c) => c.kind === 'settled')).toEqual([
+      { kind: 'settled', questionId: qa!.id, answer: 'always_folder' },
+      { kind: 'settled', questionId: qb!.id, answer: 'once' },
+    ]);
+  });
+});
+
+describe('declared paths', () => {
+  test('a tool that changes things and declares no path parameters asks in write mode whatever its arguments, and runs in yolo', async () => {
+    const undeclared: ToolSpec = { ...write, name: 'put', pathParams: undefined };
+    const policy = new PolicyService({ store });
+    expect(policy.decide(req(undeclared, { path: 'src/a.ts' }))).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/declares no path parameters/) });
+    expect((await policy.authorize(req(undeclared, { path: 'src/a.ts' }), signal)).allowed).toBe(false);
+    policy.setMode('s1', 'yolo');
+    expect(policy.decide(req(undeclared, { path: 'src/a.ts' }))).toEqual({ kind: 'allow' });
+  });
+
+  test('only declared parameters are paths: an undeclared "path" argument outside the workspace is not judged, a declared array is', () => {
+    const copy: ToolSpec = {
+      name: 'copy',
+      description: 'copy files',
+      parameters: { type: 'object', properties: { sources: { type: 'array' }, into: { type: 'string' }, path: { type: 'string' } } },
+      readOnly: false,
+      pathParams: ['sources', 'into'],
+    };
+    const policy = new PolicyService({ store });
+    expect(policy.decide(req(copy, { sources: ['a', 'b/c'], into: 'out', path: '/etc/passwd' }))).toEqual({ kind: 'allow' });
+    expect(policy.decide(req(copy, { sources: ['a', '/etc/shadow'], into: 'out' }))).toMatchObject({ kind: 'ask', folder: '/etc' });
+    expect(policy.decide(req(copy, { sources: [{ not: 'a path' }], into: 'out' }))).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/not a path/) });
+  });
+
+  test('a path starting with ~ is judged as the home folder, not as a folder named ~ in the workspace', () => {
+    const policy = new PolicyService({ store });
+    expect(policy.decide(req(write, { path: '~/notes.txt' }))).toMatchObject({ kind: 'ask', folder: realpathSync(homedir()) });
+    expect(policy.decide(req(write, { path: '~/.zshrc' }))).toMatchObject({ kind: 'ask', protectedPath: true });
+    expect(policy.decide(req(write, { path: 'docs/~draft.txt' }))).toEqual({ kind: 'allow' });
+  });
+
+  test('a declared path left out counts as its schema default', () => {
+    const ls: ToolSpec = { name: 'ls', description: 'list', parameters: { type: 'object', properties: { path: { type: 'string', default: '.' } } }, readOnly: true, pathParams: ['path'] };
+    const policy = new PolicyService({ store, deniedRoots: ['/ws'] });
+    expect(policy.decide(req(ls, {}))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/data folder/) });
+  });
+});
+
+describe('protected paths and the data folder', () => {
+  test('protected paths ask in write and yolo modes, with a folder grant, an allow rule and a tool grant alike', async () => {
+    const m = manualApprover();
+    const policy = new PolicyService({ store, approver: m.approver });
+    const paths = ['.git/hooks/pre-commit', 'sub/.git/config', '.vscode/tasks.json', '.envrc', 'package.json', 'tools/.husky/pre-push', '.github/workflows/ci.yml', '/home/u/.bashrc', '/home/u/.config/fish/config.fish'];
+    for (const mode of ['write', 'yolo'] as const) {
+      policy.setMode('s1', mode);
+      for (const path of paths) expect(policy.decide(req(write, { path })), `${mode} ${path}`).toMatchObject({ kind: 'ask', protectedPath: true });
+    }
+    policy.setMode('s1', 'write');
+    policy.addRule({ effect: 'allow', folder: '/ws' });
+    policy.addRule({ effect: 'allow', tool: 'write' });
+    const first = policy.authorize(req(write, { path: 'src/a.ts' }, 's1'), signal);
+    expect(await first).toEqual({ allowed: true });
+    const hook = policy.authorize(req(write, { path: '.git/hooks/post-checkout' }), signal);
+    await m.asked(1);
+    m.open[0]!.answer('always_folder');
+    expect(await hook).toEqual({ allowed: true });
+    expect(policy.grants('s1')).toEqual([{ folder: '/ws/.git/hooks' }]);
+    expect(policy.decide(req(write, { path: '.git/hooks/pre-commit' }))).toMatchObject({ kind: 'ask', protectedPath: true });
+    expect(policy.decide(req(read, { path: '.git/config' }))).toEqual({ kind: 'allow' });
+    expect(policy.decide(req(write, { path: 'src/b.ts' }))).toEqual({ kind: 'allow' });
+  });
+
+  test('a symlink inside the workspace cannot carry a write past the protection or out of the workspace', () => {
+    const ws = join(dir, 'ws');
+    const outside = join(dir, 'outside');
+    mkdirSync(join(ws, '.git', 'hooks'), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync(join(ws, '.git'), join(ws, 'innocent'));
+    symlinkSync(outside, join(ws, 'out'));
+    symlinkSync(join(ws, '.git', 'hooks', 'pre-commit'), join(ws, 'dangling'));
+    const policy = new PolicyService({ store });
+    policy.setMode('s1', 'yolo');
+    expect(policy.decide(req(write, { path: 'innocent/hooks/pre-commit' }, 's1', ws))).toMatchObject({ kind: 'ask', protectedPath: true });
+    expect(policy.decide(req(write, { path: 'dangling' }, 's1', ws))).toMatchObject({ kind: 'ask', protectedPath: true });
+    policy.setMode('s1', 'write');
+    expect(policy.decide(req(write, { path: 'out/x.txt' }, 's1', ws))).toMatchObject({ kind: 'ask', folder: outside });
+    expect(policy.decide(req(write, { path: 'src/x.txt' }, 's1', ws))).toEqual({ kind: 'allow' });
+  });
+
+  test("Amber's data folder is refused in every mode, to read-only tools too, also through a symlink", () => {
+    const data = join(dir, 'data');
+    const ws = join(dir, 'ws');
+    mkdirSync(data);
+    mkdirSync(ws);
+    symlinkSync(data, join(ws, 'shortcut'));
+    const policy = new PolicyService({ store, deniedRoots: [data] });
+    policy.addRule({ effect: 'allow', folder: data });
+    for (const mode of ['read', 'write', 'yolo'] as const) {
+      policy.setMode('s1', mode);
+      expect(policy.decide(req(read, { path: join(data, 'secrets.json') }, 's1', ws)), mode).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/data folder/) });
+      expect(policy.decide(req(read, { path: 'shortcut/amber.db' }, 's1', ws)), mode).toMatchObject({ kind: 'deny' });
+      expect(policy.decide(req(write, { path: data }, 's1', ws)), mode).toMatchObject({ kind: 'deny' });
+    }
+    expect(policy.decide(req(read, { path: 'notes.txt' }, 's1', ws))).toEqual({ kind: 'allow' });
+  });
+});
+
+describe('read-only claims of user plugins', () => {
+  const peek: ToolSpec = { ...read, name: 'peek' };
+  const user: ToolOrigin = { pluginId: 'peeker', bundled: false };
+
+  test('a user plugin tool that says it only reads is a write tool until the user confirms it; revoking undoes that', () => {
+    const policy = new PolicyService({ store });
+    policy.setMode('s1', 'read');
+    expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', user))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/not confirmed in Settings/) });
+    expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', { pluginId: 'workspace_tools', bundled: true }))).toEqual({ kind: 'allow' });
+    policy.setMode('s1', 'write');
+    expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', user))).toMatchObject({ kind: 'ask' });
+    policy.setReadOnlyConfirmed('peeker', true);
+    expect(new PolicyService({ store }).readOnlyConfirmed('peeker')).toBe(true);
+    expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', user))).toEqual({ kind: 'allow' });
+    expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', { pluginId: 'other', bundled: false })).kind).toBe('ask');
+    policy.setReadOnlyConfirmed('peeker', false);
+    expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', user)).kind).toBe('ask');
+  });
+
+  test('a confirmation cannot be stored under a key that is not a plugin id', () => {
+    const policy = new PolicyService({ store });
+    expect(() => policy.setReadOnlyConfirmed('../rules', true)).toThrow(/no plugin id/);
+    store.setSetting('policy.readOnlyConfirmed.peeker', '"yes"');
+    expect(policy.readOnlyConfirmed('peeker')).toBe(false);
   });
 });

@@ -20,6 +20,7 @@ export const editTool = defineWorkspaceTool({
   name: 'edit',
   description: 'Replace exact text in a file in the workspace. oldText must match the file exactly (read it first) and occur once, unless replaceAll is true.',
   readOnly: false,
+  pathParams: ['path'],
   schema: EditArgs,
   async run(args, ctx) {
     const file = await workspacePath(ctx, args.path);

@@ -22,6 +22,7 @@ export const grepTool = defineWorkspaceTool({
   name: 'grep',
   description: 'Search file contents in the workspace. Prints "path:line: text" per matching line. Skips .git, node_modules, binary files, files over 2 MB, symbolic links and anything that is not a regular file.',
   readOnly: true,
+  pathParams: ['path'],
   schema: GrepArgs,
   async run(args, ctx) {
     const regex = compileGrepPattern(args.pattern, args);

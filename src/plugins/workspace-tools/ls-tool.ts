@@ -13,6 +13,7 @@ export const lsTool = defineWorkspaceTool({
   name: 'ls',
   description: 'List a folder in the workspace, sorted by name, folders marked with a trailing "/" and symbolic links with "@" (never followed), hidden files included.',
   readOnly: true,
+  pathParams: ['path'],
   schema: LsArgs,
   async run(args, ctx) {
     const dir = await workspacePath(ctx, args.path);

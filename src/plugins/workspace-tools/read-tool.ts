@@ -17,6 +17,7 @@ export const readTool = defineWorkspaceTool({
   name: 'read',
   description: `Read a text file in the workspace. Shows at most ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB; use offset and limit to page through longer files.`,
   readOnly: true,
+  pathParams: ['path'],
   schema: ReadArgs,
   async run(args, ctx) {
     const file = await workspacePath(ctx, args.path);

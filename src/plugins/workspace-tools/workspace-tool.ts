@@ -50,11 +50,19 @@ export function defineWorkspaceTool<S extends z.ZodType>(options: {
   name: string;
   description: string;
   readOnly: boolean;
+  /** Top-level arguments that are paths: the policy judges the call by them (see ToolSpec.pathParams). */
+  pathParams: readonly (keyof z.infer<S> & string)[];
   schema: S;
   run: (args: z.infer<S>, ctx: WorkspaceToolContext) => Promise<ToolOutput>;
 }): WorkspaceTool {
   return {
-    spec: { name: options.name, description: options.description, parameters: parametersOf(options.schema), readOnly: options.readOnly },
+    spec: {
+      name: options.name,
+      description: options.description,
+      parameters: parametersOf(options.schema),
+      readOnly: options.readOnly,
+      pathParams: [...options.pathParams],
+    },
     async execute(args, ctx) {
       const parsed = options.schema.safeParse(args ?? {});
       if (!parsed.success) {

@@ -15,6 +15,7 @@ export const writeTool = defineWorkspaceTool({
   name: 'write',
   description: 'Create or overwrite a file in the workspace with the given content.',
   readOnly: false,
+  pathParams: ['path'],
   schema: WriteArgs,
   async run(args, ctx) {
     const file = await workspacePath(ctx, args.path);

@@ -1,34 +1,54 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
+import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
 
-/** Asks about tool calls that need a yes, one at a time, oldest first. */
+/** The key that allows once: never Enter, so a keystroke meant for the composer cannot approve a call. */
+const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };
+
+/**
+ * Asks about tool calls that need a yes, one at a time, oldest first. Deny has the focus when a question
+ * opens, and Enter never approves: on Deny it denies, on the other buttons it does nothing. Allowing takes
+ * a click, Space on the focused button, or Alt+A. Questions asked while no window was connected are read
+ * from the list when the window connects (again).
+ */
 export function ApprovalDialog() {
   const api = useApi();
   const toasts = useToasts();
   const [queue, setQueue] = useState<ApprovalQuestion[]>([]);
   const [busy, setBusy] = useState(false);
-  const firstButton = useRef<HTMLButtonElement>(null);
+  const denyButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    api.call('approvals.list', {}).then(
-      (pending) => setQueue((q) => [...q, ...pending.filter((p) => !q.some((x) => x.id === p.id))]),
-      () => {},
-    );
+    let live = true;
+    const relist = () =>
+      api.call('approvals.list', {}).then(
+        // The list is the truth for what is open; events that arrived meanwhile are in it or settled.
+        (pending) => live && setQueue(pending),
+        () => {},
+      );
+    void relist();
     const offReq = api.on('approval.requested', (r) => setQueue((q) => (q.some((x) => x.id === r.id) ? q : [...q, r])));
     const offDone = api.on('approval.settled', (s) => setQueue((q) => q.filter((x) => x.id !== s.questionId)));
+    const offConnection = api.onConnectionChange((connected) => {
+      if (connected) void relist();
+    });
     return () => {
+      live = false;
       offReq();
       offDone();
+      offConnection();
     };
   }, [api]);
 
   const current = queue[0];
+  const currentId = current?.id;
+  // Deny takes the focus for each new question, once its buttons are enabled again (a disabled button cannot hold it).
   useEffect(() => {
-    if (current) firstButton.current?.focus();
-  }, [current]);
+    if (currentId !== undefined && !busy) denyButton.current?.focus();
+  }, [currentId, busy]);
   if (!current) return null;
 
   const answer = async (decision: ApprovalAnswer) => {
@@ -37,7 +57,9 @@ export function ApprovalDialog() {
       await api.call('approvals.answer', { questionId: current.id, answer: decision });
       setQueue((q) => q.filter((x) => x.id !== current.id));
     } catch (e) {
-      toasts.error('Could not answer the approval', e);
+      // Already answered elsewhere, or its run ended: it is no longer open.
+      if (e instanceof ApiError && e.code === 'not_found') setQueue((q) => q.filter((x) => x.id !== current.id));
+      else toasts.error('Could not answer the approval', e);
     } finally {
       setBusy(false);
     }
@@ -59,7 +81,18 @@ export function ApprovalDialog() {
         aria-labelledby="approval-title"
         data-testid="approval-dialog"
         onKeyDown={(e) => {
-          if (e.key === 'Escape') void answer('deny');
+          if (busy || e.repeat) return;
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            void answer('deny');
+          } else if (e.key === 'Enter') {
+            // A button's own Enter would click it: only Deny may be answered with Enter.
+            e.preventDefault();
+            if (e.target === denyButton.current) void answer('deny');
+          } else if (e.altKey === ALLOW_ONCE_KEY.altKey && e.key.toLowerCase() === ALLOW_ONCE_KEY.key && !e.ctrlKey && !e.metaKey) {
+            e.preventDefault();
+            void answer('once');
+          }
         }}
       >
         <div className="modal-head">
@@ -80,8 +113,13 @@ export function ApprovalDialog() {
             Folder: <code>{current.folder}</code>
           </p>
         )}
+        {current.protectedPath && (
+          <p className="muted small" data-testid="approval-protected">
+            This is a protected path: “always” answers do not cover later changes to it.
+          </p>
+        )}
         <div className="modal-actions">
-          <button type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')}>
+          <button ref={denyButton} type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')} aria-keyshortcuts="Enter Escape">
             Deny
           </button>
           <span className="spacer" />
@@ -91,7 +129,7 @@ export function ApprovalDialog() {
           <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
             Always for {current.toolName}
           </button>
-          <button ref={firstButton} type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')}>
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')} aria-keyshortcuts={ALLOW_ONCE_KEY.label} title={ALLOW_ONCE_KEY.label}>
             Allow once
           </button>
         </div>

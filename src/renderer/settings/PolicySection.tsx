@@ -16,7 +16,10 @@ function describeRule(rule: PolicyRule): string {
   return what;
 }
 
-/** The tool policy: this conversation's mode, and the stored allow/deny rules (list, remove). */
+/**
+ * The tool policy: this conversation's mode, the stored allow/deny rules (list, remove), and the user
+ * plugins whose read-only tools are believed only once confirmed here (confirm, revoke).
+ */
 export function PolicySection({ sessionId }: { sessionId: string | null }) {
   const api = useApi();
   const toasts = useToasts();
@@ -33,9 +36,12 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
     const off = api.on('policy.changed', (e) => {
       if (e.sessionId === null || e.sessionId === sessionId) void load();
     });
+    // A plugin switched on or off brings or takes its read-only claims.
+    const offPlugins = api.on('plugins.changed', () => void load());
     return () => {
       live = false;
       off();
+      offPlugins();
     };
   }, [api, sessionId, toasts]);
 
@@ -45,6 +51,13 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
       setView(await api.call('policy.setMode', { sessionId, mode }));
     } catch (e) {
       toasts.error('Could not change the policy', e);
+    }
+  };
+  const confirmReadOnly = async (pluginId: string, confirmed: boolean) => {
+    try {
+      setView(await api.call('policy.confirmReadOnly', { pluginId, confirmed, sessionId }));
+    } catch (e) {
+      toasts.error(confirmed ? 'Could not confirm the read-only tools' : 'Could not revoke the confirmation', e);
     }
   };
   const remove = async (index: number, rule: PolicyRule) => {
@@ -85,6 +98,31 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
             <span className="rule-text">{describeRule(rule)}</span>
             <button type="button" className="icon-btn" aria-label={`Remove the rule ${rule.effect} ${describeRule(rule)}`} onClick={() => void remove(i, rule)}>
               <Icon name="trash" size={14} />
+            </button>
+          </div>
+        ))}
+      </div>
+      <h3>Read-only tools of your plugins</h3>
+      {view && view.readOnlyClaims.length === 0 && (
+        <p className="hint">None of your plugins has a tool that says it only reads. Bundled plugins' read-only tools are trusted as they are.</p>
+      )}
+      {view && view.readOnlyClaims.length > 0 && (
+        <p className="hint">A plugin you installed says these tools only read. Until you confirm it, they count as tools that can change things: read mode refuses them and write mode may ask.</p>
+      )}
+      <div className="rule-list">
+        {view?.readOnlyClaims.map((claim) => (
+          <div key={claim.pluginId} className="rule-row" data-testid="readonly-claim">
+            <span className={`chip ${claim.confirmed ? 'chip-ok' : 'chip-error'}`}>{claim.confirmed ? 'confirmed' : 'not confirmed'}</span>
+            <span className="rule-text">
+              {claim.name}: {claim.tools.length > 0 ? claim.tools.join(', ') : 'no tools active now'}
+            </span>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void confirmReadOnly(claim.pluginId, !claim.confirmed)}
+              aria-label={claim.confirmed ? `Revoke: treat ${claim.name}'s read-only tools as write tools again` : `Confirm that ${claim.name}'s read-only tools only read`}
+            >
+              {claim.confirmed ? 'Revoke' : 'Confirm they only read'}
             </button>
           </div>
         ))}

@@ -20,7 +20,10 @@ export type PolicyRule = z.infer<typeof PolicyRule>;
 export const PolicyRules = z.array(PolicyRule);
 export type PolicyRules = z.infer<typeof PolicyRules>;
 
-/** What the user is asked before a tool runs; one question per scope (session, tool, folder). */
+/**
+ * What the user is asked before a tool call runs. One question per call; identical calls (same tool, same
+ * arguments) waiting at once share one. The answer covers only the calls that asked it.
+ */
 export const ApprovalQuestion = z.object({
   id: z.string(),
   sessionId: z.string(),
@@ -31,9 +34,14 @@ export const ApprovalQuestion = z.object({
   folder: z.string().nullable(),
   /** Why the policy asks, as a sentence. */
   reason: z.string(),
+  /** The call changes a protected path (git hooks, shell start-up files, package scripts…): "always" answers do not cover such calls later. */
+  protectedPath: z.boolean().optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
 
-/** `always_tool` and `always_folder` grant the scope for the rest of the session in this process. */
+/**
+ * `once` runs the call asked about. `always_tool` and `always_folder` run it too and grant the tool or the
+ * folder for the rest of the session in this process; calls still waiting are then decided again.
+ */
 export const ApprovalAnswer = z.enum(['once', 'always_tool', 'always_folder', 'deny']);
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;

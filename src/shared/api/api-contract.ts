@@ -182,6 +182,11 @@ export const API_METHODS = {
   'workspace.pending': method(Nothing, z.array(z.object({ sessionId: z.string() }))),
   /** No folder is chosen: the waiting tool calls are denied. */
   'workspace.decline': method(z.object({ sessionId: SessionId }), z.object({ ok: z.boolean() })),
+  /** Confirms (or revokes) that a user plugin's read-only tools only read; until then they count as write tools. */
+  'policy.confirmReadOnly': method(
+    z.object({ pluginId: z.string().regex(/^[a-z0-9_]{1,64}$/, 'a plugin id is lower-case letters, digits and _'), confirmed: z.boolean(), sessionId: SessionId.nullable().optional() }),
+    PolicyView,
+  ),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -55,6 +55,7 @@ export const CHANNEL_NAMES = [
   'workspace.pick',
   'workspace.pending',
   'workspace.decline',
+  'policy.confirmReadOnly',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -45,5 +45,14 @@ export const PluginListing = z.object({
 });
 export type PluginListing = z.infer<typeof PluginListing>;
 
-export const PolicyView = z.object({ sessionId: z.string().nullable(), mode: PolicyMode, rules: z.array(PolicyRule) });
+/** A user plugin whose tools say they only read: the policy believes them only once the user confirms. */
+export const ReadOnlyClaim = z.object({ pluginId: z.string(), name: z.string(), tools: z.array(z.string()), confirmed: z.boolean() });
+export type ReadOnlyClaim = z.infer<typeof ReadOnlyClaim>;
+
+export const PolicyView = z.object({
+  sessionId: z.string().nullable(),
+  mode: PolicyMode,
+  rules: z.array(PolicyRule),
+  readOnlyClaims: z.array(ReadOnlyClaim).default([]),
+});
 export type PolicyView = z.infer<typeof PolicyView>;

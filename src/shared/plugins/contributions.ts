@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { ModelInfo } from '../providers/provider-stream.ts';
-import { ToolSpec } from '../tools/tool-spec.ts';
+import { ToolSpec, withPathParamsCheck } from '../tools/tool-spec.ts';
 
 // What a plugin declares it contributes, as data. The behaviour behind each declaration (execute, render,
 // stream, refresh, check, run) stays in the plugin's process and is reached through PluginApi.
 
 const ContributionId = z.string().regex(/^[a-zA-Z0-9_.:-]{1,128}$/, 'an id is 1-128 letters, digits, _ . : or -');
 
-export const ToolDeclaration = z.object({ kind: z.literal('tool'), ...ToolSpec.shape });
+/** A tool's spec as a plugin sends it; its `pathParams` are checked against its parameters like a spec's. */
+export const ToolDeclaration = withPathParamsCheck(z.object({ kind: z.literal('tool'), ...ToolSpec.shape }));
 export type ToolDeclaration = z.infer<typeof ToolDeclaration>;
 
 /** Text placed at the head (system prompt) or the tail (after the conversation); higher priority first. */

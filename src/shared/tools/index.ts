@@ -1,2 +1,3 @@
 export * from './tool-spec.ts';
 export { ToolCallContext } from './tool-call-context.ts';
+export * from './call-signature.ts';

@@ -1,13 +1,40 @@
 import { z } from 'zod';
 
-/** A tool as the model and the dispatcher see it. `parameters` is a JSON Schema object. */
-export const ToolSpec = z.object({
+const ToolSpecFields = {
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a tool name is 1-64 letters, digits, _ or -'),
   description: z.string(),
   parameters: z.record(z.string(), z.unknown()),
   /** Read-only tools run in every policy mode; the others need write or yolo mode, or an approval. */
   readOnly: z.boolean(),
-});
+  /**
+   * Top-level parameter names whose values are a path or an array of paths; each must be a property of
+   * `parameters`. The policy judges a call by these paths alone: a tool that changes things and declares
+   * none is asked about in write mode, whatever its arguments look like.
+   */
+  pathParams: z.array(z.string().min(1)).max(32).optional(),
+};
+
+/** Why a spec's `pathParams` do not fit its `parameters`, or null when they do. */
+export function pathParamsProblem(spec: { parameters: Record<string, unknown>; pathParams?: readonly string[] | undefined }): string | null {
+  if (spec.pathParams === undefined) return null;
+  const properties = spec.parameters['properties'];
+  const names = properties !== null && typeof properties === 'object' && !Array.isArray(properties) ? Object.keys(properties) : [];
+  const missing = spec.pathParams.filter((p) => !names.includes(p));
+  if (missing.length > 0) return `pathParams names ${missing.join(', ')}, which parameters.properties does not declare`;
+  if (new Set(spec.pathParams).size !== spec.pathParams.length) return 'pathParams names a parameter twice';
+  return null;
+}
+
+/** Adds the pathParams check to a schema that carries the ToolSpec fields (a spec or a plugin's declaration). */
+export function withPathParamsCheck<T extends z.ZodType<{ parameters: Record<string, unknown>; pathParams?: string[] | undefined }>>(schema: T): T {
+  return schema.superRefine((spec, ctx) => {
+    const problem = pathParamsProblem(spec);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['pathParams'], message: problem });
+  }) as T;
+}
+
+/** A tool as the model and the dispatcher see it. `parameters` is a JSON Schema object. */
+export const ToolSpec = withPathParamsCheck(z.object(ToolSpecFields));
 export type ToolSpec = z.infer<typeof ToolSpec>;
 
 /** What a tool returns; `isError` results are shown to the model as errors it can read and act on. */

@@ -1,6 +1,7 @@
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import { AmberError } from '../errors.ts';
+import { QuestionWithdrawn } from './policy-service.ts';
 
 interface Pending {
   question: ApprovalQuestion;
@@ -10,18 +11,20 @@ interface Pending {
 export type ApprovalChange = { kind: 'requested'; question: ApprovalQuestion } | { kind: 'settled'; questionId: string; answer: ApprovalAnswer };
 
 /**
- * Carries the policy's approval questions to the window and its answers back. A question whose run is
- * aborted is settled as "deny" and taken off the window.
+ * Carries the policy's approval questions to the window and its answers back. A question waits for an
+ * answer whether or not a window is connected; a window that connects later reads it from `pending()`.
+ * A withdrawn question (its run stopped, or a grant now decides the call) is settled and taken off the
+ * window: as "once" when the call now runs without asking, else as "deny".
  */
 export class ApprovalBroker {
   readonly #pending = new Map<string, Pending>();
   readonly #listeners = new Set<(change: ApprovalChange) => void>();
 
-  /** The policy's Approver: resolves when the user answers or the run is aborted (deny). */
+  /** The policy's Approver: resolves when the user answers or the question is withdrawn. */
   readonly ask = (question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalAnswer> => {
     if (signal.aborted) return Promise.resolve('deny');
     return new Promise<ApprovalAnswer>((resolve) => {
-      const onAbort = () => this.#settle(question.id, 'deny');
+      const onAbort = () => this.#settle(question.id, signal.reason instanceof QuestionWithdrawn ? signal.reason.outcome : 'deny');
       signal.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(question.id, {
         question,

@@ -1,0 +1,124 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
+import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
+
+let amber: Amber | null = null;
+let model: ProviderServer;
+let dir: string;
+let workspace: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-approvals-'));
+  workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel();
+});
+
+afterEach(async () => {
+  await amber?.close();
+  amber = null;
+  await model.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function writes(...paths: string[]) {
+  return [
+    openAiStream({ text: 'Writing.', toolCalls: paths.map((path, i) => ({ id: `call_${i}`, name: 'write_file', arguments: { path, content: `file ${i}` } })) }),
+    openAiStream({ text: 'Finished.' }),
+  ];
+}
+
+async function openChatAndSend(text: string): Promise<Amber> {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  await amber.open();
+  await amber.page.getByTestId('new-chat').click();
+  await amber.page.getByTestId('composer').fill(text);
+  await amber.page.keyboard.press('Enter');
+  return amber;
+}
+
+const focusedLabel = (a: Amber) => a.page.evaluate(() => document.activeElement?.textContent?.trim() ?? null);
+const finished = (a: Amber) => a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Finished.' }).waitFor();
+
+test('the approval dialog opens with Deny focused, and Enter denies', async () => {
+  const outside = join(dir, 'elsewhere', 'a.txt');
+  model.setScript(writes(outside));
+  const a = await openChatAndSend('Write it.');
+  const dialog = a.page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'a.txt' }).waitFor();
+  await expect.poll(() => focusedLabel(a)).toBe('Deny');
+  await a.page.keyboard.press('Enter');
+  await finished(a);
+  await expect.poll(() => a.page.getByTestId('tool-card').getAttribute('data-status')).toBe('denied');
+  expect(existsSync(outside)).toBe(false);
+});
+
+test('Enter on Allow once does not approve; Alt+A allows only the call on screen, the next call asks on its own', async () => {
+  const first = join(dir, 'out', 'a.txt');
+  const second = join(dir, 'out', 'b.txt');
+  model.setScript(writes(first, second));
+  const a = await openChatAndSend('Write both.');
+  const dialog = a.page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'a.txt' }).waitFor();
+  await expect.poll(() => focusedLabel(a)).toBe('Deny');
+  await dialog.getByRole('button', { name: 'Allow once' }).focus();
+  await a.page.keyboard.press('Enter');
+  // Had Enter answered a.txt, Alt+A would now land on b.txt and both files would be written.
+  await a.page.keyboard.press('Alt+A');
+  await dialog.filter({ hasText: 'b.txt' }).waitFor();
+  await expect.poll(() => focusedLabel(a)).toBe('Deny');
+  await a.page.keyboard.press('Enter');
+  await finished(a);
+  const cards = a.page.getByTestId('tool-card');
+  await expect.poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['ok', 'denied']);
+  expect(readFileSync(first, 'utf8')).toBe('file 0');
+  expect(existsSync(second)).toBe(false);
+});
+
+test('a question asked while no window was open is shown when one opens', async () => {
+  const outside = join(dir, 'elsewhere', 'late.txt');
+  model.setScript(writes(outside));
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  const app = amber.shell.app;
+  const session = app.sessions.create({ title: 'late', cwd: workspace });
+  const asked = new Promise<void>((res) => {
+    const sub = app.approvals.subscribe((c) => {
+      if (c.kind === 'requested') {
+        sub.dispose();
+        res();
+      }
+    });
+  });
+  const run = app.agent.start(session.id, 'Write it.');
+  await asked;
+  await amber.open();
+  const dialog = amber.page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'late.txt' }).waitFor();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  expect((await run.done).reason).toBe('stop');
+  expect(readFileSync(outside, 'utf8')).toBe('file 0');
+});
+
+test("a user plugin's read-only claim is confirmed and revoked in Settings", async () => {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  const a = amber;
+  mkdirSync(join(a.dataDir, 'plugins'), { recursive: true });
+  cpSync(join(import.meta.dirname, '../fixtures/user-plugins/hello_user'), join(a.dataDir, 'plugins', 'hello_user'), { recursive: true });
+  await a.shell.app.plugins.rescan();
+  await a.open();
+  await a.page.getByTestId('open-settings').click();
+  const claim = a.page.getByTestId('readonly-claim').filter({ hasText: 'hello_user' });
+  await claim.filter({ hasText: 'not confirmed' }).waitFor();
+  await claim.getByRole('button', { name: /Confirm that .* only read/ }).click();
+  await claim.filter({ hasText: /^confirmed/ }).waitFor();
+  expect(a.shell.app.agent.policy!.readOnlyConfirmed('hello_user')).toBe(true);
+  await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();
+  await a.screenshot('settings-readonly-claims');
+  await claim.getByRole('button', { name: /Revoke/ }).click();
+  await claim.filter({ hasText: 'not confirmed' }).waitFor();
+  expect(a.shell.app.agent.policy!.readOnlyConfirmed('hello_user')).toBe(false);
+});

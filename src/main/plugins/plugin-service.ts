@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import { Contribution, type ContributionKind, contributionKey, DeclinedContribution } from '../../shared/plugins/contributions.ts';
+import { PLUGIN_STATE_CHANGED_TOPIC } from '../../shared/plugins/core-topics.ts';
+import { MAX_DECLARATIONS } from '../../shared/plugins/declaration-limits.ts';
 import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
@@ -301,6 +303,9 @@ export class PluginService {
       const init = InitializeResult.parse(await conn.call('$initialize', [], initMs));
       initialized = init.initialized;
       if (!init.initialized) throw new Error(init.reason);
+      if (init.capabilities.length > MAX_DECLARATIONS) {
+        throw new Error(`The plugin declares ${init.capabilities.length.toLocaleString('en')} contributions; a plugin may declare at most ${MAX_DECLARATIONS}.`);
+      }
       for (const [i, raw] of init.capabilities.entries()) {
         if (rec.conn !== conn) throw conn.deadReason ?? new Error('The plugin stopped while it was being installed.');
         this.#install(rec, conn, i, raw, sinks);
@@ -432,7 +437,7 @@ export class PluginService {
         // A listener's failure is its own.
       }
     }
-    this.events.emit('plugin.stateChanged', { id: info.id, state, reason, enabled: info.enabled });
+    this.events.emit(PLUGIN_STATE_CHANGED_TOPIC, { id: info.id, state, reason, enabled: info.enabled });
   }
 
   #log(rec: PluginRecord, level: LogLevel, message: string): void {

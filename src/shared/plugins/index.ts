@@ -4,3 +4,5 @@ export * from './handshake.ts';
 export * from './plugin-api.ts';
 export * from './channel-router.ts';
 export * from './protocol.ts';
+export * from './core-topics.ts';
+export * from './declaration-limits.ts';

@@ -1,0 +1,81 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { jsonLimitExceeded, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH } from '../../shared/plugins/declaration-limits.ts';
+import { errorMessage } from '../errors.ts';
+
+export interface SchemaValidatorCacheOptions {
+  /** Compiled schemas kept; the least recently used goes first. */
+  capacity?: number;
+  maxSchemaBytes?: number;
+  maxSchemaDepth?: number;
+}
+
+/** A schema's validator, or why it has none, as a sentence ending without a full stop. */
+export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; reason: string };
+
+export const DEFAULT_SCHEMA_CACHE_CAPACITY = 256;
+
+/**
+ * Tool parameter schemas compiled by ajv, keyed by their JSON text and bounded: at most `capacity`
+ * validators (least recently used evicted, and removed from ajv too), and no schema is compiled that is
+ * deeper or longer than the declaration caps. A schema ajv refuses is an answer for that schema alone.
+ */
+export class SchemaValidatorCache {
+  // `addUsedSchema: false`: a schema's `$id` is not registered in the instance, so two plugins' schemas
+  // with the same `$id` cannot collide, nor one keep another's tool from being called.
+  readonly #ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+  readonly #entries = new Map<string, { compiled: CompiledSchema; schema: object | null }>();
+  readonly #capacity: number;
+  readonly #maxBytes: number;
+  readonly #maxDepth: number;
+
+  constructor(options: SchemaValidatorCacheOptions = {}) {
+    this.#capacity = Math.max(1, options.capacity ?? DEFAULT_SCHEMA_CACHE_CAPACITY);
+    this.#maxBytes = options.maxSchemaBytes ?? MAX_TOOL_SCHEMA_BYTES;
+    this.#maxDepth = options.maxSchemaDepth ?? MAX_TOOL_SCHEMA_DEPTH;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * The validator of `schema`. `keyOf` gives its stable text (e.g. canonical JSON), which must identify it;
+   * it is asked only once the schema is known to be within the caps, so its cost is bounded too.
+   */
+  compile(schema: Record<string, unknown>, keyOf: (schema: Record<string, unknown>) => string = JSON.stringify): CompiledSchema {
+    // Checked before anything else walks the schema: a deep, cyclic or huge one is refused and not kept.
+    const exceeded = jsonLimitExceeded(schema, this.#maxDepth, this.#maxBytes);
+    if (exceeded === 'depth') return { ok: false, reason: `its parameter schema is nested more than ${this.#maxDepth} levels deep` };
+    if (exceeded === 'size') return { ok: false, reason: `its parameter schema is longer than ${this.#maxBytes.toLocaleString('en')} bytes as JSON` };
+    const key = keyOf(schema);
+    const hit = this.#entries.get(key);
+    if (hit) {
+      // Map order is insertion order: re-inserting marks it the most recently used.
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      return hit.compiled;
+    }
+    let compiled: CompiledSchema;
+    // A private copy, so that evicting it can drop ajv's own cache entry (keyed by the object).
+    let own: object | null = structuredClone(schema);
+    try {
+      compiled = { ok: true, validate: this.#ajv.compile(own) };
+    } catch (e) {
+      this.#ajv.removeSchema(own);
+      own = null;
+      compiled = { ok: false, reason: `its parameter schema is invalid (${errorMessage(e)})` };
+    }
+    this.#entries.set(key, { compiled, schema: own });
+    while (this.#entries.size > this.#capacity) {
+      const [oldest, entry] = this.#entries.entries().next().value!;
+      this.#entries.delete(oldest);
+      if (entry.schema) this.#ajv.removeSchema(entry.schema);
+    }
+    return compiled;
+  }
+
+  /** The text of the validation errors of the last call to `validate`, for the model to read. */
+  errorsText(validate: ValidateFunction): string {
+    return this.#ajv.errorsText(validate.errors, { dataVar: 'arguments', separator: '; ' });
+  }
+}

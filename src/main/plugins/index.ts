@@ -16,7 +16,8 @@
 //
 // UI API (src/main/api)
 //   plugins.list(): PluginInfo[]; plugins.get(id): PluginInfo           — state, reason, contributions, pid, drops
-//   plugins.setState(id, on): Promise<PluginInfo>                        — the one write path; live; persisted
+//   plugins.setState(id, on, { confirm? }): Promise<PluginInfo>          — the one write path; live; persisted;
+//                                                                         a user plugin's first switch-on needs confirm
 //   plugins.onDidChange(listener): Disposable                           — every state change
 //   plugins.rescan(): Promise<string[]>; plugins.userFolder             — new user plugins; <dataDir>/plugins
 //   plugins.logs(id): PluginLogLine[]                                   — the last 500 lines
@@ -38,6 +39,7 @@ export type {
   PluginServiceOptions,
   PluginState,
   PluginStateStore,
+  SetStateOptions,
 } from './plugin-service.ts';
 export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';

@@ -27,7 +27,8 @@
 //   plugins.registries.commands.list() / .run(path, args): Promise<{ output, isError }>
 //   Every registry has entries(), get(key), size and onDidChange(listener): Disposable.
 //
-// Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit.
+// Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit
+// (never on main's topics: see src/shared/plugins/core-topics.ts).
 // Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
 // whatever source setConfigSource(fn) attaches.
 export { PluginService, readConfigSetting } from './plugin-service.ts';

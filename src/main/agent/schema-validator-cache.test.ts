@@ -66,4 +66,31 @@ describe('SchemaValidatorCache', () => {
     const b = validatorOf(cache, { $id: 'https://example.com/args', type: 'object', required: ['b'] });
     expect([a({ a: 1 }), a({ b: 1 }), b({ b: 1 }), b({ a: 1 })]).toEqual([true, false, true, false]);
   });
+
+  test('a pattern with catastrophic backtracking checks a long argument in linear time', () => {
+    const cache = new SchemaValidatorCache();
+    const validate = validatorOf(cache, { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+    const started = performance.now();
+    // A backtracking engine takes about 2^30 steps here (many seconds); a linear one, microseconds.
+    expect(validate({ s: `${'a'.repeat(30)}!` })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(validate({ s: 'aaaa' })).toBe(true);
+  });
+
+  test('patterns keep their own meaning side by side, and one RE2 cannot run makes only its schema invalid', () => {
+    const cache = new SchemaValidatorCache();
+    const validate = validatorOf(cache, {
+      type: 'object',
+      properties: { id: { type: 'string', pattern: '^[a-z]+\\d{2}$' }, tag: { type: 'string', pattern: 'x' } },
+      patternProperties: { '^n_': { type: 'number' } },
+    });
+    expect([validate({ id: 'ab12', tag: 'xyz' }), validate({ id: 'ab1' }), validate({ tag: 'abc' }), validate({ n_1: 'one' }), validate({ n_1: 1 })]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(cache.compile({ type: 'string', pattern: '^(?!admin).*$' })).toMatchObject({ ok: false, reason: expect.stringMatching(/^its parameter schema is invalid/) });
+  });
 });

@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { RE2JS } from 're2js';
 import { jsonLimitExceeded, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH } from '../../shared/plugins/declaration-limits.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -14,6 +15,21 @@ export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: fa
 
 export const DEFAULT_SCHEMA_CACHE_CAPACITY = 256;
 
+type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
+
+/**
+ * JSON Schema `pattern`s run on re2js, in time linear in the input: a pattern a plugin declares cannot stall
+ * main on the model's arguments (`^(a+)+$`). Patterns RE2 cannot run (lookaround, backreferences) make the
+ * schema invalid. `toString` is ajv's key for a compiled pattern, so it must tell patterns apart.
+ */
+const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    return { test: (input: string) => re.test(input), toString: () => `/${pattern}/${flags}` };
+  },
+  { code: 're2js' },
+);
+
 /**
  * Tool parameter schemas compiled by ajv, keyed by their JSON text and bounded: at most `capacity`
  * validators (least recently used evicted, and removed from ajv too), and no schema is compiled that is
@@ -22,7 +38,7 @@ export const DEFAULT_SCHEMA_CACHE_CAPACITY = 256;
 export class SchemaValidatorCache {
   // `addUsedSchema: false`: a schema's `$id` is not registered in the instance, so two plugins' schemas
   // with the same `$id` cannot collide, nor one keep another's tool from being called.
-  readonly #ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+  readonly #ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: linearRegExp } });
   readonly #entries = new Map<string, { compiled: CompiledSchema; schema: object | null }>();
   readonly #capacity: number;
   readonly #maxBytes: number;

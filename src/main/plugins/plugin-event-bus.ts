@@ -12,6 +12,7 @@ export type EventListener = (payload: unknown, from: string | null) => void;
  */
 export class PluginEventBus {
   readonly #listeners = new Map<string, Set<{ owner: string | null; listener: EventListener }>>();
+  readonly #refusals = new Set<(refusal: { topic: string; from: string; message: string }) => void>();
 
   on(topic: string, listener: EventListener, owner: string | null = null): Disposable {
     const entry = { owner, listener };
@@ -31,7 +32,15 @@ export class PluginEventBus {
   /** Throws (before any listener hears it) when a plugin emits on a core topic. */
   emit(topic: string, payload: unknown, from: string | null = null): void {
     if (from !== null && isCoreEventTopic(topic)) {
-      throw new AmberError('denied', `The plugin '${from}' cannot emit on '${topic}': only Amber emits on its own topics (agent.*, plugin.*); emit under your plugin's id instead, like '${from}.${topic.split('.').pop() ?? 'event'}'.`);
+      const message = `The plugin '${from}' cannot emit on '${topic}': only Amber emits on its own topics (agent.*, plugin.*); emit under your plugin's id instead, like '${from}.${topic.split('.').pop() ?? 'event'}'.`;
+      for (const hear of Array.from(this.#refusals)) {
+        try {
+          hear({ topic, from, message });
+        } catch {
+          // A listener's failure is its own; the refusal stands.
+        }
+      }
+      throw new AmberError('denied', message);
     }
     for (const { owner, listener } of Array.from(this.#listeners.get(topic) ?? [])) {
       if (from !== null && owner === from) continue;
@@ -41,6 +50,12 @@ export class PluginEventBus {
         // One listener's failure must not keep the event from the others.
       }
     }
+  }
+
+  /** Hears every emit refused to a plugin (the runtime writes it to that plugin's log). */
+  onDidRefuse(listener: (refusal: { topic: string; from: string; message: string }) => void): Disposable {
+    this.#refusals.add(listener);
+    return toDisposable(() => this.#refusals.delete(listener));
   }
 
   listenerCount(topic: string): number {

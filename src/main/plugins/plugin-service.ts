@@ -160,6 +160,11 @@ export class PluginService {
       this.problems.push(...found.problems);
     }
     for (const descriptor of descriptors) this.#records.set(descriptor.manifest.id, newRecord(descriptor));
+    // The SDK does not wait on emits, so the plugin's log is where its author sees a refused one.
+    this.events.onDidRefuse(({ from, message }) => {
+      const rec = this.#records.get(from);
+      if (rec) this.#log(rec, 'warn', message);
+    });
   }
 
   /** `<dataDir>/plugins`: one folder per user plugin. */

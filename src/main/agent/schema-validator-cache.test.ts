@@ -43,11 +43,13 @@ describe('SchemaValidatorCache', () => {
   });
 
   test('a schema deeper or longer than the caps is refused without being compiled or kept', () => {
-    const cache = new SchemaValidatorCache({ maxSchemaDepth: 8, maxSchemaBytes: 1000 });
+    const cache = new SchemaValidatorCache({ limits: { depth: 8, bytes: 1000, nodes: 20 } });
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 10; i++) deep = { type: 'array', items: deep };
     expect(cache.compile(deep)).toEqual({ ok: false, reason: 'its parameter schema is nested more than 8 levels deep' });
     expect(cache.compile({ type: 'string', description: 'x'.repeat(2000) })).toEqual({ ok: false, reason: 'its parameter schema is longer than 1,000 bytes as JSON' });
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, {}])) };
+    expect(cache.compile(wide)).toEqual({ ok: false, reason: 'its parameter schema has more than 20 objects and arrays' });
     expect(cache.size).toBe(0);
   });
 

@@ -1,13 +1,13 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { RE2JS } from 're2js';
-import { jsonLimitExceeded, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH } from '../../shared/plugins/declaration-limits.ts';
+import { type JsonLimits, jsonLimitExceeded, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/declaration-limits.ts';
 import { errorMessage } from '../errors.ts';
 
 export interface SchemaValidatorCacheOptions {
   /** Compiled schemas kept; the least recently used goes first. */
   capacity?: number;
-  maxSchemaBytes?: number;
-  maxSchemaDepth?: number;
+  /** Default: the declaration caps (MAX_TOOL_SCHEMA_DEPTH, _BYTES, _NODES). */
+  limits?: Partial<JsonLimits>;
 }
 
 /** A schema's validator, or why it has none, as a sentence ending without a full stop. */
@@ -41,13 +41,11 @@ export class SchemaValidatorCache {
   readonly #ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: linearRegExp } });
   readonly #entries = new Map<string, { compiled: CompiledSchema; schema: object | null }>();
   readonly #capacity: number;
-  readonly #maxBytes: number;
-  readonly #maxDepth: number;
+  readonly #limits: Required<JsonLimits>;
 
   constructor(options: SchemaValidatorCacheOptions = {}) {
     this.#capacity = Math.max(1, options.capacity ?? DEFAULT_SCHEMA_CACHE_CAPACITY);
-    this.#maxBytes = options.maxSchemaBytes ?? MAX_TOOL_SCHEMA_BYTES;
-    this.#maxDepth = options.maxSchemaDepth ?? MAX_TOOL_SCHEMA_DEPTH;
+    this.#limits = { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES, ...options.limits };
   }
 
   get size(): number {
@@ -60,9 +58,11 @@ export class SchemaValidatorCache {
    */
   compile(schema: Record<string, unknown>, keyOf: (schema: Record<string, unknown>) => string = JSON.stringify): CompiledSchema {
     // Checked before anything else walks the schema: a deep, cyclic or huge one is refused and not kept.
-    const exceeded = jsonLimitExceeded(schema, this.#maxDepth, this.#maxBytes);
-    if (exceeded === 'depth') return { ok: false, reason: `its parameter schema is nested more than ${this.#maxDepth} levels deep` };
-    if (exceeded === 'size') return { ok: false, reason: `its parameter schema is longer than ${this.#maxBytes.toLocaleString('en')} bytes as JSON` };
+    const limits = this.#limits;
+    const exceeded = jsonLimitExceeded(schema, limits);
+    if (exceeded === 'depth') return { ok: false, reason: `its parameter schema is nested more than ${limits.depth} levels deep` };
+    if (exceeded === 'size') return { ok: false, reason: `its parameter schema is longer than ${limits.bytes.toLocaleString('en')} bytes as JSON` };
+    if (exceeded === 'nodes') return { ok: false, reason: `its parameter schema has more than ${limits.nodes.toLocaleString('en')} objects and arrays` };
     const key = keyOf(schema);
     const hit = this.#entries.get(key);
     if (hit) {

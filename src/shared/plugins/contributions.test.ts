@@ -10,6 +10,7 @@ import {
   MAX_TOOL_DESCRIPTION_CHARS,
   MAX_TOOL_SCHEMA_BYTES,
   MAX_TOOL_SCHEMA_DEPTH,
+  MAX_TOOL_SCHEMA_NODES,
 } from './declaration-limits.ts';
 
 const tool = (over: Record<string, unknown> = {}) => ({ kind: 'tool', name: 't', description: 'd', parameters: { type: 'object' }, readOnly: true, ...over });
@@ -19,6 +20,7 @@ const deepSchema = (depth: number): Record<string, unknown> => {
   for (let level = 1; level < depth; level += 2) schema = { type: 'object', properties: { x: schema } };
   return schema;
 };
+const stringProperties = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }]));
 const rows = (count: number, text = 'r') => Array.from({ length: count }, () => ({ type: 'text', text }));
 const firstMessage = (raw: unknown) => {
   const r = Contribution.safeParse(raw);
@@ -39,9 +41,15 @@ describe('declaration caps', () => {
   });
 
   test('a tool parameter schema longer than the cap as JSON is refused', () => {
-    const properties = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(40) }]));
+    const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(700) }]));
     expect(JSON.stringify(properties).length).toBeGreaterThan(MAX_TOOL_SCHEMA_BYTES);
     expect(firstMessage(tool({ parameters: { type: 'object', properties } }))).toBe("a tool's parameter schema is at most 65,536 bytes as JSON");
+  });
+
+  test('a tool parameter schema with more objects and arrays than the cap is refused', () => {
+    // The schema, its properties map and one object per property.
+    expect(firstMessage(tool({ parameters: { type: 'object', properties: stringProperties(MAX_TOOL_SCHEMA_NODES - 2) } }))).toBeNull();
+    expect(firstMessage(tool({ parameters: { type: 'object', properties: stringProperties(MAX_TOOL_SCHEMA_NODES - 1) } }))).toBe("a tool's parameter schema has at most 512 objects and arrays");
   });
 
   test('a status segment text over the cap is refused, on declaration and on update', () => {

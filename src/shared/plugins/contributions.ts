@@ -22,6 +22,7 @@ import {
   MAX_TOOL_DESCRIPTION_CHARS,
   MAX_TOOL_SCHEMA_BYTES,
   MAX_TOOL_SCHEMA_DEPTH,
+  MAX_TOOL_SCHEMA_NODES,
 } from './declaration-limits.ts';
 
 // What a plugin declares it contributes, as data. The behaviour behind each declaration (execute, render,
@@ -35,11 +36,12 @@ const ContributionId = z
 const Text = (max: number, what: string) => z.string().max(max, `${what} is at most ${n(max)} characters`);
 const Label = (what: string) => Text(MAX_LABEL_CHARS, what).min(1);
 
-/** A tool's parameter schema: a JSON Schema object at most MAX_TOOL_SCHEMA_DEPTH deep and MAX_TOOL_SCHEMA_BYTES long. */
+/** A tool's parameter schema: a JSON Schema object within MAX_TOOL_SCHEMA_DEPTH, _BYTES and _NODES. */
 export const ToolParameterSchema = ToolSpec.shape.parameters.superRefine((schema, ctx) => {
-  const exceeded = jsonLimitExceeded(schema, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_BYTES);
+  const exceeded = jsonLimitExceeded(schema, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES });
   if (exceeded === 'depth') ctx.addIssue({ code: 'custom', message: `a tool's parameter schema is nested at most ${MAX_TOOL_SCHEMA_DEPTH} levels deep` });
   if (exceeded === 'size') ctx.addIssue({ code: 'custom', message: `a tool's parameter schema is at most ${n(MAX_TOOL_SCHEMA_BYTES)} bytes as JSON` });
+  if (exceeded === 'nodes') ctx.addIssue({ code: 'custom', message: `a tool's parameter schema has at most ${MAX_TOOL_SCHEMA_NODES} objects and arrays` });
 });
 
 export const ToolDeclaration = z.object({
@@ -91,7 +93,7 @@ const panelShape = {
   actions: z.array(PanelAction).max(MAX_PANEL_ACTIONS, `a panel has at most ${MAX_PANEL_ACTIONS} actions`).default([]),
 };
 const panelWithinBytes = (panel: unknown, ctx: z.RefinementCtx) => {
-  if (jsonLimitExceeded(panel, 16, MAX_PANEL_BYTES) !== null) ctx.addIssue({ code: 'custom', message: `a panel is at most ${n(MAX_PANEL_BYTES)} bytes as JSON` });
+  if (jsonLimitExceeded(panel, { depth: 16, bytes: MAX_PANEL_BYTES }) !== null) ctx.addIssue({ code: 'custom', message: `a panel is at most ${n(MAX_PANEL_BYTES)} bytes as JSON` });
 };
 /** A panel as data, declared or updated: capped field by field and at MAX_PANEL_BYTES in all. */
 export const PanelViewModel = z.object(panelShape).superRefine(panelWithinBytes);

@@ -14,6 +14,11 @@ export const MAX_TOOL_DESCRIPTION_CHARS = 4096;
 export const MAX_TOOL_SCHEMA_BYTES = 64 * 1024;
 /** Nesting of a tool's parameter schema (objects and arrays). */
 export const MAX_TOOL_SCHEMA_DEPTH = 32;
+/**
+ * Objects and arrays in a tool's parameter schema. What ajv's compile costs grows with them (a few hundred
+ * properties take it tens to hundreds of milliseconds on a busy machine), and it runs in main.
+ */
+export const MAX_TOOL_SCHEMA_NODES = 512;
 
 /** What one prompt block renders into the prompt, per render. */
 export const MAX_PROMPT_BLOCK_CHARS = 32 * 1024;
@@ -43,12 +48,23 @@ export const MAX_PROVIDER_PRESETS = 32;
 /** Short labels: units, currencies, scopes, flavors, wallet providers. */
 export const MAX_LABEL_CHARS = 128;
 
+export interface JsonLimits {
+  /** Nesting: a scalar is 0 deep, `{}` 1. */
+  depth: number;
+  /** Length as JSON text. */
+  bytes: number;
+  /** Objects and arrays, counted wherever they occur (a shared one each time). */
+  nodes?: number;
+}
+
 /**
- * Whether a JSON-like value is deeper than `maxDepth` (a scalar is 0 deep, `{}` 1) or longer than `maxBytes`
- * as JSON text; null when it fits. The walk stops as soon as either is exceeded, so a deep, cyclic or
- * shared-reference value (a structured clone can carry both) costs no more than the limits to measure.
+ * Which limit a JSON-like value exceeds, or null when it fits. The walk stops as soon as one is exceeded,
+ * so a deep, cyclic or shared-reference value (a structured clone can carry both) costs no more than the
+ * limits to measure.
  */
-export function jsonLimitExceeded(value: unknown, maxDepth: number, maxBytes: number): 'depth' | 'size' | null {
+export function jsonLimitExceeded(value: unknown, limits: JsonLimits): 'depth' | 'size' | 'nodes' | null {
+  const { depth: maxDepth, bytes: maxBytes, nodes: maxNodes = Number.POSITIVE_INFINITY } = limits;
+  let nodes = 0;
   // A lower bound of the JSON text's length, counted as the walk goes.
   let bytes = 0;
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
@@ -58,6 +74,7 @@ export function jsonLimitExceeded(value: unknown, maxDepth: number, maxBytes: nu
     else if (typeof v !== 'object' || v === null) bytes += 1;
     else {
       if (depth + 1 > maxDepth) return 'depth';
+      if (++nodes > maxNodes) return 'nodes';
       bytes += 2;
       if (Array.isArray(v)) {
         for (const child of v) stack.push({ value: child, depth: depth + 1 });

@@ -73,3 +73,21 @@ test('a prompt block rendering past its cap is left out of the prompt with the r
   ]);
   expect(h.service.get('overreach').state).toBe('active');
 });
+
+test('a panel update past a cap is refused: the panel stays as it was, the plugin stays Active, and its log says why', async () => {
+  // The executor runs at once, so the harness exists when the next line runs.
+  const logged = new Promise<string>((resolve) => {
+    h = createHarness([fixture('overreach')], {
+      onLog: (id, line) => {
+        if (id === 'overreach' && line.level === 'error') resolve(line.message);
+      },
+    });
+  });
+  if (!h) throw new Error('no harness');
+  h.config.set('overreach', { mode: 'panel' });
+  await h.service.start();
+  expect(await h.service.registries.tools.execute('grow', {})).toMatchObject({ isError: false });
+  expect(await logged).toContain('a panel section has at most 200 rows');
+  expect(h.service.registries.panels.list().map((p) => p.sections[0]!.rows.length)).toEqual([1]);
+  expect(h.service.get('overreach').state).toBe('active');
+});

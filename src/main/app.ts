@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
 import { ApprovalBroker } from './policy/index.ts';
+import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
@@ -61,10 +62,8 @@ export interface App {
   dispose(): Promise<void>;
 }
 
-/** Topic on which plugins hear the agent's events (budget counts spend, metrics counts tokens)… */
-export const AGENT_EVENT_TOPIC = 'agent.event';
-/** …except streaming deltas, which come on their own topic so a plugin that wants none is never flooded. */
-export const AGENT_DELTA_TOPIC = 'agent.delta';
+// Topics on which plugins hear the agent's events (budget counts spend, metrics counts tokens).
+export { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 
 /** The composition root: both shells (Electron and headless) and the CLI build the core here. */
 export function createApp(options: AppOptions): App {

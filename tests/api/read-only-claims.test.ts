@@ -30,7 +30,7 @@ beforeEach(async () => {
   });
   api = createApiRouter(app, { log: () => {} });
   await app.plugins.rescan();
-  if (!app.plugins.get('hello_user').enabled) await app.plugins.setState('hello_user', true);
+  if (!app.plugins.get('hello_user').enabled) await app.plugins.setState('hello_user', true, { confirm: true });
 });
 
 afterEach(async () => {

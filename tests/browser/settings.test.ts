@@ -119,6 +119,10 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   await a.page.getByTestId('rescan-plugins').click();
   const testing = a.page.locator('[data-testid=plugin-group][data-category=testing]');
   await testing.getByRole('heading', { name: 'Testing' }).waitFor();
+  // It starts off whatever its manifest says; switching it on asks first (see the test below).
+  await testing.locator('[data-testid=plugin-row][data-id=hello_user][data-state=registered]').waitFor();
+  await pluginRow(a, 'hello_user').getByTestId('plugin-toggle').click();
+  await a.page.getByTestId('plugin-consent-confirm').click();
   await testing.locator('[data-testid=plugin-row][data-id=hello_user][data-state=active]').waitFor();
   await segment(a, 'hello_user').waitFor();
   await a.page.getByTestId('close-settings').click();
@@ -126,6 +130,48 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   // Its panel's action reaches the plugin, and the view it sends back is drawn.
   await panel.getByTestId('panel-action').filter({ hasText: 'Reset counters' }).click();
   await panel.getByText('Greetings').waitFor();
+});
+
+test('the first switch-on of a user plugin says what it may do and asks; Cancel leaves it off; confirmed once, it is not asked again', async () => {
+  const a = await openChat();
+  cpSync(join(import.meta.dirname, '../fixtures/user-plugins/hello_user'), join(a.dataDir, 'plugins', 'hello_user'), { recursive: true });
+  await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('rescan-plugins').click();
+  const row = pluginRow(a, 'hello_user');
+  await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=registered]').waitFor();
+  await row.getByTestId('plugin-needs-confirmation').waitFor();
+
+  // The question: the rights it runs with, and that what it adds is not known before it has run.
+  await row.getByTestId('plugin-toggle').click();
+  const dialog = a.page.getByRole('alertdialog', { name: 'Turn on Hello (user plugin)?' });
+  await dialog.waitFor();
+  const rights = await dialog.getByTestId('plugin-consent-rights').textContent();
+  expect(rights).toContain('runs with your rights');
+  expect(rights).toContain('read and change your files');
+  expect(rights).toContain('use the network');
+  expect(rights).toContain('run other programs');
+  expect(await dialog.getByTestId('plugin-consent-adds').textContent()).toContain('listed here once it has run');
+  // Cancel is where the focus starts, and it changes nothing.
+  expect(await a.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('plugin-consent-cancel');
+  await a.screenshot('settings-plugin-consent');
+  await a.page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await row.getAttribute('data-state')).toBe('registered');
+  expect(a.shell.app.plugins.get('hello_user')).toMatchObject({ enabled: false, pid: null });
+
+  // Confirmed: it runs.
+  await row.getByTestId('plugin-toggle').click();
+  await dialog.getByTestId('plugin-consent-confirm').click();
+  await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=active]').waitFor();
+  await row.getByTestId('plugin-needs-confirmation').waitFor({ state: 'detached' });
+  expect(a.shell.app.plugins.get('hello_user')).toMatchObject({ enabled: true, needsConfirmation: false });
+
+  // Off and on again: no second question.
+  await row.getByTestId('plugin-toggle').click();
+  await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=deactivated]').waitFor();
+  await row.getByTestId('plugin-toggle').click();
+  await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=active]').waitFor();
+  expect(await a.page.getByTestId('plugin-consent').count()).toBe(0);
 });
 
 test("a killed plugin shows as Failed with the reason, and the chat keeps working", async () => {

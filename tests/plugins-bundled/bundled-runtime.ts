@@ -26,10 +26,12 @@ export function isAlive(pid: number): boolean {
 /** On/off state and settings in memory: enough for the runtime, which reads config through `config`. */
 function memoryStateStore(): PluginStateStore {
   const states = new Map<string, boolean>();
+  const settings = new Map<string, string>();
   return {
     pluginStates: () => new Map(states),
     setPluginState: (id, on) => void states.set(id, on),
-    getSetting: () => null,
+    getSetting: (key) => settings.get(key) ?? null,
+    setSetting: (key, value) => void (value === null ? settings.delete(key) : settings.set(key, value)),
   };
 }
 

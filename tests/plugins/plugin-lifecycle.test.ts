@@ -192,7 +192,7 @@ test('a user plugin is discovered from <data dir>/plugins/<id>/ with a built JS 
     const user = service.get('userdemo');
     expect(user).toMatchObject({ source: 'user', state: 'registered', enabled: false, category: 'weird-stuff' });
     expect(service.problems).toEqual([{ dir: broken, reason: expect.stringMatching(/version: a version is semver/) }]);
-    await service.setState('userdemo', true);
+    await service.setState('userdemo', true, { confirm: true });
     expect(await service.registries.commands.run(['demo'], ['a', 'b'])).toEqual({ output: 'demo a,b', isError: false });
   } finally {
     await service.dispose();

@@ -13,7 +13,7 @@ afterEach(async () => {
   cleanup = null;
 });
 
-test('rescan finds a user plugin added after start and activates it; a known plugin is left alone', async () => {
+test('rescan finds a user plugin added after start and lists it off until the user confirms it; a known plugin is left alone', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'amber-rescan-'));
   const store = SessionStore.open(join(dir, 'amber.db'));
   const service = new PluginService({ store, dataDir: dir, workspace: dir, launcher: createForkLauncher({ execArgv: [] }), shutdownGraceMs: 1000 });
@@ -32,8 +32,11 @@ test('rescan finds a user plugin added after start and activates it; a known plu
   mkdirSync(join(service.userFolder, 'broken'));
 
   expect(await service.rescan()).toEqual(['hello_user']);
-  const info = service.get('hello_user');
-  expect(info).toMatchObject({ source: 'user', state: 'active', enabled: true });
+  // Its manifest says enabledByDefault, but a user plugin is never switched on by its manifest.
+  expect(service.get('hello_user')).toMatchObject({ source: 'user', state: 'registered', enabled: false, pid: null, needsConfirmation: true });
+  expect(service.registries.tools.specs().some((t) => t.name === 'hello_user')).toBe(false);
+  const info = await service.setState('hello_user', true, { confirm: true });
+  expect(info).toMatchObject({ source: 'user', state: 'active', enabled: true, needsConfirmation: false, declares: ['tool', 'statusSegment'] });
   expect(service.registries.tools.specs().some((t) => t.name === 'hello_user')).toBe(true);
   expect(service.problems.map((p) => p.dir)).toEqual([join(service.userFolder, 'broken')]);
   expect(service.list().map((p) => p.id)).toEqual([...before, 'hello_user']);

@@ -46,7 +46,7 @@ test.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGINT'] as const)('t
     const exited = new Promise<number | null>((r) => shell.once('exit', (code) => r(code)));
     shell.kill(signal);
     expect(await exited).toBe(0);
-    expect(await until(() => !plugins.some(running), 3000)).toBe(true);
+    expect(await until(() => !plugins.some(running), 10_000)).toBe(true);
   } finally {
     if (shell.exitCode === null && shell.signalCode === null) shell.kill('SIGKILL');
     signalAll(plugins, 'SIGKILL');

@@ -3,6 +3,7 @@ import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts
 import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
 import { PolicyService, type GateDecision, type ToolGate, type ToolRequest } from '../policy/index.ts';
+import { SchemaValidatorCache } from './schema-validator-cache.ts';
 import { ToolDispatcher, callSignature, type ToolSource } from './tool-dispatcher.ts';
 
 const echo: ToolSpec = {
@@ -128,6 +129,30 @@ describe('tool dispatch', () => {
     const [r] = await pending;
     expect(r).toMatchObject({ status: 'error' });
     expect(text(r!)).toMatch(/stopped before it finished/);
+  });
+
+  test('a plugin re-declaring thousands of distinct schemas does not grow the compiled-schema cache past its bound', async () => {
+    const schemas = new SchemaValidatorCache({ capacity: 256 });
+    const d = new ToolDispatcher({ tools: echoing, gate: allowAll, schemas });
+    for (let i = 0; i < 2000; i++) {
+      const spec: ToolSpec = { ...echo, parameters: { type: 'object', properties: { text: { type: 'string', description: `version ${i}` } }, required: ['text'] } };
+      const [r] = await d.dispatch(base([call(`c${i}`, 'echo', { text: `t${i}` })], { specs: [spec] }));
+      expect(r!.status).toBe('ok');
+    }
+    expect(schemas.size).toBe(256);
+  });
+
+  test('a tool whose schema cannot be compiled is denied with the reason; the other calls of the turn run', async () => {
+    const broken: ToolSpec = { name: 'broken', description: 'x', parameters: { type: 'object', properties: { a: { $ref: '#/nowhere' } } }, readOnly: true };
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) deep = { type: 'array', items: deep };
+    const abyss: ToolSpec = { name: 'abyss', description: 'x', parameters: deep, readOnly: true };
+    const d = new ToolDispatcher({ tools: echoing, gate: allowAll });
+    const results = await d.dispatch(base([call('1', 'broken', {}), call('2', 'abyss', {}), call('3', 'echo', { text: 'fine' })], { specs: [broken, abyss, echo] }));
+    expect(results.map((r) => r.status)).toEqual(['denied', 'denied', 'ok']);
+    expect(text(results[0]!)).toMatch(/^broken cannot be called: its parameter schema is invalid \(can't resolve reference #\/nowhere/);
+    expect(text(results[1]!)).toBe('abyss cannot be called: its parameter schema is nested more than 32 levels deep.');
+    expect(text(results[2]!)).toBe('fine');
   });
 });
 

@@ -1,8 +1,8 @@
-import { Ajv, type ValidateFunction } from 'ajv';
 import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
 import { canonicalJson, callSignature, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
 import type { ToolGate, ToolOrigin } from '../policy/index.ts';
+import { SchemaValidatorCache } from './schema-validator-cache.ts';
 
 export { callSignature };
 
@@ -55,6 +55,8 @@ export interface ToolDispatcherOptions {
   tools: ToolSource;
   gate: ToolGate;
   clock?: () => number;
+  /** Compiled parameter schemas (bounded); default: 256 of them, within the declaration caps. */
+  schemas?: SchemaValidatorCache;
 }
 
 /** Builds the one result a call gets. */
@@ -71,13 +73,13 @@ export class ToolDispatcher {
   readonly #tools: ToolSource;
   readonly #gate: ToolGate;
   readonly #clock: () => number;
-  readonly #ajv = new Ajv({ allErrors: true, strict: false });
-  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #schemas: SchemaValidatorCache;
 
   constructor(options: ToolDispatcherOptions) {
     this.#tools = options.tools;
     this.#gate = options.gate;
     this.#clock = options.clock ?? Date.now;
+    this.#schemas = options.schemas ?? new SchemaValidatorCache();
   }
 
   async dispatch(request: DispatchRequest): Promise<ToolResultMessage[]> {
@@ -162,18 +164,11 @@ export class ToolDispatcher {
 
   /** null when the arguments fit the tool's schema; otherwise the reason, as the model should read it. */
   #validate(spec: ToolSpec, args: Record<string, unknown>): string | null {
-    const key = `${spec.name}\0${canonicalJson(spec.parameters)}`;
-    let validate = this.#validators.get(key);
-    if (!validate) {
-      try {
-        validate = this.#ajv.compile(spec.parameters);
-      } catch (e) {
-        return `${spec.name} cannot be called: its parameter schema is invalid (${errorMessage(e)}).`;
-      }
-      this.#validators.set(key, validate);
-    }
+    const compiled = this.#schemas.compile(spec.parameters, canonicalJson);
+    if (!compiled.ok) return `${spec.name} cannot be called: ${compiled.reason}.`;
+    const { validate } = compiled;
     if (validate(args)) return null;
-    const why = this.#ajv.errorsText(validate.errors, { dataVar: 'arguments', separator: '; ' });
+    const why = this.#schemas.errorsText(validate);
     return `The arguments for ${spec.name} do not match its schema: ${why}. Fix them and call it again.`;
   }
 }

@@ -57,6 +57,8 @@ export function pluginView(info: PluginInfo): PluginView {
     enabled: info.enabled,
     pid: info.pid,
     contributions: info.contributions.map((c) => ({ kind: c.kind, key: c.key, status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}) })),
+    needsConfirmation: info.needsConfirmation,
+    declares: [...info.declares],
     recentCrashes: info.recentCrashes,
   };
 }
@@ -148,7 +150,7 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
 
   const handlers: Pick<Handlers, SettingsChannel> = {
     'plugins.list': () => listing(),
-    'plugins.setState': async ({ id, enabled }) => pluginView(await plugins.setState(id, enabled)),
+    'plugins.setState': async ({ id, enabled, confirm }) => pluginView(await plugins.setState(id, enabled, { confirm: confirm === true })),
     'plugins.rescan': async () => {
       await plugins.rescan();
       return listing();

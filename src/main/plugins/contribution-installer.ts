@@ -1,4 +1,5 @@
 import type { Disposable } from '../../shared/disposable.ts';
+import { MAX_PROMPT_BLOCK_CHARS } from '../../shared/plugins/declaration-limits.ts';
 import { AllowanceVerdict, CommandResult, type Contribution, WalletState } from '../../shared/plugins/contributions.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
@@ -48,6 +49,9 @@ export function installContribution(
         render: async (context) => {
           const text: unknown = await conn.call('$renderBlock', [decl.id, context], timeouts.callMs);
           if (typeof text !== 'string') throw new Error(`The prompt block '${decl.id}' rendered something that is not text.`);
+          if (text.length > MAX_PROMPT_BLOCK_CHARS) {
+            throw new Error(`The prompt block '${decl.id}' rendered ${text.length.toLocaleString('en')} characters; a block is at most ${MAX_PROMPT_BLOCK_CHARS.toLocaleString('en')}, so it was left out.`);
+          }
           return text;
         },
       });

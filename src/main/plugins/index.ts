@@ -16,7 +16,8 @@
 //
 // UI API (src/main/api)
 //   plugins.list(): PluginInfo[]; plugins.get(id): PluginInfo           — state, reason, contributions, pid, drops
-//   plugins.setState(id, on): Promise<PluginInfo>                        — the one write path; live; persisted
+//   plugins.setState(id, on, { confirm? }): Promise<PluginInfo>          — the one write path; live; persisted;
+//                                                                         a user plugin's first switch-on needs confirm
 //   plugins.onDidChange(listener): Disposable                           — every state change
 //   plugins.rescan(): Promise<string[]>; plugins.userFolder             — new user plugins; <dataDir>/plugins
 //   plugins.logs(id): PluginLogLine[]                                   — the last 500 lines
@@ -26,7 +27,8 @@
 //   plugins.registries.commands.list() / .run(path, args): Promise<{ output, isError }>
 //   Every registry has entries(), get(key), size and onDidChange(listener): Disposable.
 //
-// Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit.
+// Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit
+// (never on main's topics: see src/shared/plugins/core-topics.ts).
 // Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
 // whatever source setConfigSource(fn) attaches.
 export { PluginService, readConfigSetting } from './plugin-service.ts';
@@ -38,6 +40,7 @@ export type {
   PluginServiceOptions,
   PluginState,
   PluginStateStore,
+  SetStateOptions,
 } from './plugin-service.ts';
 export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';

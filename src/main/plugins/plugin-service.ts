@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
-import { Contribution, type ContributionKind, contributionKey, DeclinedContribution } from '../../shared/plugins/contributions.ts';
+import { CONTRIBUTION_KINDS, Contribution, type ContributionKind, contributionKey, DeclinedContribution } from '../../shared/plugins/contributions.ts';
+import { PLUGIN_STATE_CHANGED_TOPIC } from '../../shared/plugins/core-topics.ts';
+import { MAX_DECLARATIONS } from '../../shared/plugins/declaration-limits.ts';
 import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
@@ -46,6 +48,13 @@ export interface PluginInfo {
   reason: string | null;
   pid: number | null;
   contributions: ContributionStatus[];
+  /**
+   * A user plugin the user has not yet agreed to run: switching it on needs `{ confirm: true }`, given
+   * once the user has read what it may do (Settings asks). Bundled plugins never need it.
+   */
+  needsConfirmation: boolean;
+  /** The kinds of contribution it declared when it last ran (installed or declined); empty until it has run. */
+  declares: ContributionKind[];
   /** Crashes within the crash window. */
   recentCrashes: number;
   /** Messages dropped because the plugin flooded: host calls (main side), log lines (plugin side), events to it. */
@@ -57,6 +66,13 @@ export interface PluginStateStore {
   pluginStates(): Map<string, boolean>;
   setPluginState(pluginId: string, enabled: boolean): void;
   getSetting(key: string): string | null;
+  /** Also keeps the user's confirmation that a user plugin may run (`plugin.<id>.confirmed`). */
+  setSetting(key: string, value: string | null): void;
+}
+
+export interface SetStateOptions {
+  /** The user has read what a user plugin may do and agrees to run it; remembered, so asked only once. */
+  confirm?: boolean;
 }
 
 export type PluginConfigSource = (pluginId: string) => Record<string, unknown>;
@@ -96,6 +112,8 @@ interface PluginRecord {
   reason: string | null;
   conn: PluginConnection | null;
   contributions: ContributionStatus[];
+  /** Kinds declared at the last activation; kept after it stops, so Settings can say what it adds. */
+  declares: Set<ContributionKind>;
   crashes: number[];
   restartTimer: ReturnType<typeof setTimeout> | null;
   queue: Promise<void>;
@@ -142,6 +160,11 @@ export class PluginService {
       this.problems.push(...found.problems);
     }
     for (const descriptor of descriptors) this.#records.set(descriptor.manifest.id, newRecord(descriptor));
+    // The SDK does not wait on emits, so the plugin's log is where its author sees a refused one.
+    this.events.onDidRefuse(({ from, message }) => {
+      const rec = this.#records.get(from);
+      if (rec) this.#log(rec, 'warn', message);
+    });
   }
 
   /** `<dataDir>/plugins`: one folder per user plugin. */
@@ -163,7 +186,7 @@ export class PluginService {
     for (const descriptor of found.plugins) {
       if (this.#records.has(descriptor.manifest.id)) continue;
       const rec = newRecord(descriptor);
-      rec.enabled = saved.get(descriptor.manifest.id) ?? descriptor.manifest.enabledByDefault ?? descriptor.source === 'bundled';
+      rec.enabled = this.#initiallyOn(descriptor, saved);
       this.#records.set(descriptor.manifest.id, rec);
       added.push(rec);
     }
@@ -171,17 +194,30 @@ export class PluginService {
     return added.map((rec) => rec.descriptor.manifest.id);
   }
 
+  /** On before anyone switches it: a bundled plugin's manifest decides; a user plugin's never does. */
+  #initiallyOn(descriptor: PluginDescriptor, saved: Map<string, boolean>): boolean {
+    const id = descriptor.manifest.id;
+    if (descriptor.source === 'user') return saved.get(id) === true && this.#options.store.getSetting(confirmationKey(id)) !== null;
+    return saved.get(id) ?? descriptor.manifest.enabledByDefault ?? true;
+  }
+
+  #needsConfirmation(rec: PluginRecord): boolean {
+    return rec.descriptor.source === 'user' && this.#options.store.getSetting(confirmationKey(rec.descriptor.manifest.id)) === null;
+  }
+
   #discover(): { plugins: PluginDescriptor[]; problems: DiscoveryProblem[] } {
     return discoverPlugins({ ...defaultBundledRoot(), bundledIds: BUNDLED_PLUGINS, userRoot: this.userFolder });
   }
 
-  /** Activates every plugin that is on (persisted state, else the manifest's default). Resolves when all settled. */
+  /**
+   * Activates every plugin that is on (persisted state, else a bundled plugin's default; a user plugin only
+   * once the user has switched it on and confirmed). Resolves when all settled.
+   */
   async start(): Promise<void> {
     const saved = this.#options.store.pluginStates();
     await Promise.all(
       [...this.#records.values()].map((rec) => {
-        const { manifest, source } = rec.descriptor;
-        rec.enabled = saved.get(manifest.id) ?? manifest.enabledByDefault ?? source === 'bundled';
+        rec.enabled = this.#initiallyOn(rec.descriptor, saved);
         return rec.enabled ? this.#serial(rec, () => this.#activate(rec)) : Promise.resolve();
       }),
     );
@@ -201,11 +237,21 @@ export class PluginService {
 
   /**
    * The one write path for on/off: persists, then activates or deactivates live. Enabling a plugin that
-   * crashed too often clears its crash history. Resolves with the plugin's state once settled.
+   * crashed too often clears its crash history. Resolves with the plugin's state once settled. Switching
+   * on a user plugin the user never confirmed throws (`denied`) unless `confirm` is given, which is kept.
    */
-  async setState(id: string, on: boolean): Promise<PluginInfo> {
+  async setState(id: string, on: boolean, options: SetStateOptions = {}): Promise<PluginInfo> {
     const rec = this.#record(id);
     if (this.#disposed) throw new AmberError('unavailable', 'The plugin runtime is shutting down.');
+    if (on && this.#needsConfirmation(rec)) {
+      if (!options.confirm) {
+        throw new AmberError(
+          'denied',
+          `${rec.descriptor.manifest.name} is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.`,
+        );
+      }
+      this.#options.store.setSetting(confirmationKey(id), new Date(this.#clock()).toISOString());
+    }
     this.#options.store.setPluginState(id, on);
     rec.enabled = on;
     this.#clearRestart(rec);
@@ -301,6 +347,10 @@ export class PluginService {
       const init = InitializeResult.parse(await conn.call('$initialize', [], initMs));
       initialized = init.initialized;
       if (!init.initialized) throw new Error(init.reason);
+      rec.declares.clear();
+      if (init.capabilities.length > MAX_DECLARATIONS) {
+        throw new Error(`The plugin declares ${init.capabilities.length.toLocaleString('en')} contributions; a plugin may declare at most ${MAX_DECLARATIONS}.`);
+      }
       for (const [i, raw] of init.capabilities.entries()) {
         if (rec.conn !== conn) throw conn.deadReason ?? new Error('The plugin stopped while it was being installed.');
         this.#install(rec, conn, i, raw, sinks);
@@ -323,12 +373,14 @@ export class PluginService {
     if (typeof raw === 'object' && raw !== null && 'declined' in raw) {
       const declined = DeclinedContribution.safeParse(raw);
       if (!declined.success) throw new Error(`Invalid declaration capabilities[${index}]: ${issue(declined.error)}`);
+      rec.declares.add(declined.data.kind);
       rec.contributions.push({ kind: declined.data.kind, key: declined.data.key, status: 'declined', reason: declined.data.declined });
       return;
     }
     const parsed = Contribution.safeParse(raw);
     if (!parsed.success) throw new Error(`Invalid declaration capabilities[${index}]${describeRaw(raw)}: ${issue(parsed.error)}`);
     const decl = parsed.data;
+    rec.declares.add(decl.kind);
     const key = contributionKey(decl);
     const disposable = installContribution(this.registries, id, conn, decl, this.#timeouts, sinks);
     this.ledger.record(id, `${decl.kind}:${key}`, disposable);
@@ -432,7 +484,7 @@ export class PluginService {
         // A listener's failure is its own.
       }
     }
-    this.events.emit('plugin.stateChanged', { id: info.id, state, reason, enabled: info.enabled });
+    this.events.emit(PLUGIN_STATE_CHANGED_TOPIC, { id: info.id, state, reason, enabled: info.enabled });
   }
 
   #log(rec: PluginRecord, level: LogLevel, message: string): void {
@@ -473,6 +525,8 @@ export class PluginService {
       reason: rec.reason,
       pid: rec.conn?.process.pid ?? null,
       contributions: rec.contributions.map((c) => ({ ...c })),
+      needsConfirmation: this.#needsConfirmation(rec),
+      declares: CONTRIBUTION_KINDS.filter((kind) => rec.declares.has(kind)),
       recentCrashes: rec.crashes.filter((t) => now - t < windowMs).length,
       dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
     };
@@ -487,6 +541,7 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
     reason: null,
     conn: null,
     contributions: [],
+    declares: new Set(),
     crashes: [],
     restartTimer: null,
     queue: Promise.resolve(),
@@ -494,6 +549,11 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
     dropped: { messages: 0, logs: 0, events: 0 },
     eventsInFlight: 0,
   };
+}
+
+/** The setting that records when the user confirmed that the user plugin `id` may run. */
+function confirmationKey(id: string): string {
+  return `plugin.${id}.confirmed`;
 }
 
 /** The JSON setting `plugin.<id>.config`: what a plugin reads as its config unless another source is set. */

@@ -1,4 +1,5 @@
 import { AgentEvent } from '../../shared/agent/agent-event.ts';
+import { AGENT_EVENT_TOPIC } from '../../shared/plugins/core-topics.ts';
 import type { AllowanceRequest } from '../../shared/plugins/contributions.ts';
 import type { AllowanceVerdict, CommandResult, DefinedPlugin, PluginContext } from '../../workers/sdk/index.ts';
 import { definePlugin } from '../../workers/sdk/index.ts';
@@ -11,8 +12,6 @@ import { type Budget, budgetId, type BudgetStatus, budgetStatus, formatAmount, r
 import { budgetPanel, budgetSegment, type BudgetViewInput } from './budget-views.ts';
 import { findPricing, spendOfUsage } from './spend-of-usage.ts';
 
-/** The topic main publishes every agent event on (payload: AgentEvent). */
-export const AGENT_EVENT_TOPIC = 'agent.event';
 export const BUDGET_ALLOWANCE_ID = 'budget';
 
 export interface BudgetPluginSeams {

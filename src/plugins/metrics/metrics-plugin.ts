@@ -1,9 +1,8 @@
 import { AgentEvent } from '../../shared/agent/agent-event.ts';
+import { AGENT_EVENT_TOPIC } from '../../shared/plugins/core-topics.ts';
 import { type DefinedPlugin, definePlugin, type PluginContext } from '../../workers/sdk/index.ts';
 import { metricsSegmentText, SessionMetrics } from './session-metrics.ts';
 
-/** The topic main publishes every agent event on (payload: AgentEvent). */
-export const AGENT_EVENT_TOPIC = 'agent.event';
 export const METRICS_SEGMENT_ID = 'metrics';
 
 /** Event types that change a figure; others (text deltas above all) are skipped before parsing. */

@@ -3,6 +3,7 @@ import type { PluginListing, PluginView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
+import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 
 // Words a user reads: a plugin found but not started this run is simply off (or about to start).
@@ -36,6 +37,11 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
           <strong>{plugin.name}</strong>
           <span className="plugin-version">v{plugin.version}</span>
           {plugin.source === 'user' && <span className="chip">user</span>}
+          {plugin.needsConfirmation && (
+            <span className="chip" title="Switching it on asks you to confirm what it may do" data-testid="plugin-needs-confirmation">
+              not yet trusted
+            </span>
+          )}
           <span className={`plugin-state state-${plugin.state}`} data-testid="plugin-state">
             {pending ? <span className="spinner" /> : null}
             {plugin.state === 'registered' && plugin.enabled ? STATE_LABELS.activating : STATE_LABELS[plugin.state]}
@@ -87,6 +93,8 @@ export function PluginsSection() {
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [folderNote, setFolderNote] = useState<string | null>(null);
   const [rescanning, setRescanning] = useState(false);
+  // The user plugin waiting for the user's word before its first switch-on.
+  const [consent, setConsent] = useState<PluginView | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -109,10 +117,14 @@ export function PluginsSection() {
 
   const groups = useMemo(() => groupByCategory(listing?.plugins ?? []), [listing]);
 
-  const toggle = async (plugin: PluginView, on: boolean) => {
+  const toggle = async (plugin: PluginView, on: boolean, confirm = false) => {
+    if (on && plugin.needsConfirmation && !confirm) {
+      setConsent(plugin);
+      return;
+    }
     setPending((s) => new Set(s).add(plugin.id));
     try {
-      const next = await api.call('plugins.setState', { id: plugin.id, enabled: on });
+      const next = await api.call('plugins.setState', { id: plugin.id, enabled: on, ...(confirm ? { confirm: true } : {}) });
       setListing((l) => (l ? { ...l, plugins: l.plugins.map((x) => (x.id === next.id ? next : x)) } : l));
       if (on && next.state !== 'active') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
     } catch (e) {
@@ -123,6 +135,7 @@ export function PluginsSection() {
         n.delete(plugin.id);
         return n;
       });
+      if (confirm) setConsent(null);
     }
   };
 
@@ -177,13 +190,24 @@ export function PluginsSection() {
           </button>
         </div>
         {folderNote && <p className="muted small">{folderNote}</p>}
-        <p className="hint">Put each plugin in a folder named after its id, with its manifest.json and built entry; then Rescan. New plugins start off.</p>
+        <p className="hint">
+          Put each plugin in a folder named after its id, with its manifest.json and built entry; then Rescan. New plugins start off, and the first time you switch
+          one on, Amber says what it will be able to do and asks you to confirm.
+        </p>
         {listing?.problems.map((p) => (
           <p key={p.dir} className="plugin-reason" data-testid="plugin-problem">
             <Icon name="alert" size={13} /> {p.reason}
           </p>
         ))}
       </div>
+      {consent && (
+        <PluginConsentDialog
+          plugin={listing?.plugins.find((p) => p.id === consent.id) ?? consent}
+          busy={pending.has(consent.id)}
+          onConfirm={() => void toggle(consent, true, true)}
+          onCancel={() => setConsent(null)}
+        />
+      )}
     </section>
   );
 }

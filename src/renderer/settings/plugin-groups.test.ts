@@ -14,6 +14,8 @@ const plugin = (id: string, category: string, name = id): PluginView => ({
   enabled: true,
   pid: null,
   contributions: [],
+  needsConfirmation: false,
+  declares: [],
   recentCrashes: 0,
 });
 

@@ -142,8 +142,11 @@ export const API_METHODS = {
   ),
   // Settings: plugins (live on/off, the user plugin folder) and the tool policy.
   'plugins.list': method(Nothing, PluginListing),
-  /** Turns a plugin on or off at once, no restart; resolves when it has settled (Active, Failed, …). */
-  'plugins.setState': method(z.object({ id: z.string().min(1).max(64), enabled: z.boolean() }), PluginView),
+  /**
+   * Turns a plugin on or off at once, no restart; resolves when it has settled (Active, Failed, …). The
+   * first switch-on of a user plugin needs `confirm: true` (the user read what it may do); else `denied`.
+   */
+  'plugins.setState': method(z.object({ id: z.string().min(1).max(64), enabled: z.boolean(), confirm: z.boolean().optional() }), PluginView),
   /** Looks in the user plugin folder again; new plugins are listed (and started when on). */
   'plugins.rescan': method(Nothing, PluginListing),
   /** Opens the user plugin folder with the system's file manager where there is one (`opened`); else only names it. */

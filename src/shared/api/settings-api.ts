@@ -32,6 +32,10 @@ export const PluginView = z.object({
   /** The plugin's process id while it runs. */
   pid: z.number().int().nullable(),
   contributions: z.array(PluginContributionView),
+  /** A user plugin never switched on: turning it on needs the user's confirmation (`confirm: true`). */
+  needsConfirmation: z.boolean(),
+  /** The kinds of contribution it declared when it last ran; empty until it has run. */
+  declares: z.array(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]])),
   recentCrashes: z.number().int().nonnegative(),
 });
 export type PluginView = z.infer<typeof PluginView>;

@@ -1,14 +1,58 @@
 import { z } from 'zod';
 import { ModelInfo } from '../providers/provider-stream.ts';
 import { ToolSpec, withPathParamsCheck } from '../tools/tool-spec.ts';
+import {
+  jsonLimitExceeded,
+  MAX_COMMAND_DEPTH,
+  MAX_COMMAND_HELP_CHARS,
+  MAX_COMMAND_MAN_CHARS,
+  MAX_COMMAND_WORD_CHARS,
+  MAX_CONTRIBUTION_ID_CHARS,
+  MAX_LABEL_CHARS,
+  MAX_PANEL_ACTIONS,
+  MAX_PANEL_BYTES,
+  MAX_PANEL_ROWS,
+  MAX_PANEL_SECTIONS,
+  MAX_PANEL_TEXT_CHARS,
+  MAX_PANEL_TITLE_CHARS,
+  MAX_PROVIDER_MODELS,
+  MAX_PROVIDER_PRESETS,
+  MAX_STATUS_TEXT_CHARS,
+  MAX_STATUS_TOOLTIP_CHARS,
+  MAX_TOOL_DESCRIPTION_CHARS,
+  MAX_TOOL_SCHEMA_BYTES,
+  MAX_TOOL_SCHEMA_DEPTH,
+  MAX_TOOL_SCHEMA_NODES,
+} from './declaration-limits.ts';
 
 // What a plugin declares it contributes, as data. The behaviour behind each declaration (execute, render,
-// stream, refresh, check, run) stays in the plugin's process and is reached through PluginApi.
+// stream, refresh, check, run) stays in the plugin's process and is reached through PluginApi. Every
+// field is capped (declaration-limits.ts); the message of a cap names it.
 
-const ContributionId = z.string().regex(/^[a-zA-Z0-9_.:-]{1,128}$/, 'an id is 1-128 letters, digits, _ . : or -');
+const n = (value: number) => value.toLocaleString('en');
+const ContributionId = z
+  .string()
+  .regex(new RegExp(`^[a-zA-Z0-9_.:-]{1,${MAX_CONTRIBUTION_ID_CHARS}}$`), `an id is 1-${MAX_CONTRIBUTION_ID_CHARS} letters, digits, _ . : or -`);
+const Text = (max: number, what: string) => z.string().max(max, `${what} is at most ${n(max)} characters`);
+const Label = (what: string) => Text(MAX_LABEL_CHARS, what).min(1);
 
-/** A tool's spec as a plugin sends it; its `pathParams` are checked against its parameters like a spec's. */
-export const ToolDeclaration = withPathParamsCheck(z.object({ kind: z.literal('tool'), ...ToolSpec.shape }));
+/** A tool's parameter schema: a JSON Schema object within MAX_TOOL_SCHEMA_DEPTH, _BYTES and _NODES. */
+export const ToolParameterSchema = ToolSpec.shape.parameters.superRefine((schema, ctx) => {
+  const exceeded = jsonLimitExceeded(schema, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES });
+  if (exceeded === 'depth') ctx.addIssue({ code: 'custom', message: `a tool's parameter schema is nested at most ${MAX_TOOL_SCHEMA_DEPTH} levels deep` });
+  if (exceeded === 'size') ctx.addIssue({ code: 'custom', message: `a tool's parameter schema is at most ${n(MAX_TOOL_SCHEMA_BYTES)} bytes as JSON` });
+  if (exceeded === 'nodes') ctx.addIssue({ code: 'custom', message: `a tool's parameter schema has at most ${MAX_TOOL_SCHEMA_NODES} objects and arrays` });
+});
+
+/** A tool's spec as a plugin sends it, within the caps; its `pathParams` are checked against its parameters like a spec's. */
+export const ToolDeclaration = withPathParamsCheck(
+  z.object({
+    kind: z.literal('tool'),
+    ...ToolSpec.shape,
+    description: Text(MAX_TOOL_DESCRIPTION_CHARS, "a tool's description"),
+    parameters: ToolParameterSchema,
+  }),
+);
 export type ToolDeclaration = z.infer<typeof ToolDeclaration>;
 
 /** Text placed at the head (system prompt) or the tail (after the conversation); higher priority first. */
@@ -22,8 +66,8 @@ export type PromptBlockDeclaration = z.infer<typeof PromptBlockDeclaration>;
 
 export const StatusSegment = z.object({
   id: ContributionId,
-  text: z.string().max(200),
-  tooltip: z.string().max(2000).optional(),
+  text: Text(MAX_STATUS_TEXT_CHARS, "a status segment's text"),
+  tooltip: Text(MAX_STATUS_TOOLTIP_CHARS, "a status segment's tooltip").optional(),
   /** Higher first, left to right. */
   priority: z.number().int().default(0),
 });
@@ -32,47 +76,57 @@ export const StatusSegmentDeclaration = z.object({ kind: z.literal('statusSegmen
 export type StatusSegmentDeclaration = z.infer<typeof StatusSegmentDeclaration>;
 
 /** A panel is data the renderer draws; plugin code never runs in the renderer. */
+const PanelText = Text(MAX_PANEL_TEXT_CHARS, 'a panel text');
+const PanelTitle = Text(MAX_PANEL_TITLE_CHARS, 'a panel title');
 export const PanelRow = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('keyValue'), key: z.string(), value: z.string() }),
-  z.object({ type: z.literal('progress'), label: z.string(), value: z.number(), max: z.number().positive() }),
+  z.object({ type: z.literal('text'), text: PanelText }),
+  z.object({ type: z.literal('keyValue'), key: PanelTitle, value: PanelText }),
+  z.object({ type: z.literal('progress'), label: PanelTitle, value: z.number(), max: z.number().positive() }),
 ]);
 export type PanelRow = z.infer<typeof PanelRow>;
-export const PanelAction = z.object({ id: ContributionId, label: z.string() });
+export const PanelAction = z.object({ id: ContributionId, label: PanelTitle });
 export type PanelAction = z.infer<typeof PanelAction>;
-export const PanelViewModel = z.object({
+const panelShape = {
   id: ContributionId,
-  title: z.string(),
-  sections: z.array(z.object({ title: z.string().optional(), rows: z.array(PanelRow) })).default([]),
-  actions: z.array(PanelAction).default([]),
-});
+  title: PanelTitle,
+  sections: z
+    .array(z.object({ title: PanelTitle.optional(), rows: z.array(PanelRow).max(MAX_PANEL_ROWS, `a panel section has at most ${MAX_PANEL_ROWS} rows`) }))
+    .max(MAX_PANEL_SECTIONS, `a panel has at most ${MAX_PANEL_SECTIONS} sections`)
+    .default([]),
+  actions: z.array(PanelAction).max(MAX_PANEL_ACTIONS, `a panel has at most ${MAX_PANEL_ACTIONS} actions`).default([]),
+};
+const panelWithinBytes = (panel: unknown, ctx: z.RefinementCtx) => {
+  if (jsonLimitExceeded(panel, { depth: 16, bytes: MAX_PANEL_BYTES }) !== null) ctx.addIssue({ code: 'custom', message: `a panel is at most ${n(MAX_PANEL_BYTES)} bytes as JSON` });
+};
+/** A panel as data, declared or updated: capped field by field and at MAX_PANEL_BYTES in all. */
+export const PanelViewModel = z.object(panelShape).superRefine(panelWithinBytes);
 export type PanelViewModel = z.infer<typeof PanelViewModel>;
-export const PanelDeclaration = z.object({ kind: z.literal('panel'), ...PanelViewModel.shape });
+export const PanelDeclaration = z.object({ kind: z.literal('panel'), ...panelShape }).superRefine(panelWithinBytes);
 export type PanelDeclaration = z.infer<typeof PanelDeclaration>;
 
-export const ProviderPreset = z.object({ id: z.string(), label: z.string(), baseUrl: z.string().optional() });
+export const ProviderPreset = z.object({ id: Label("a preset's id"), label: Label("a preset's label"), baseUrl: Text(2048, "a preset's address").optional() });
 export const ProviderDeclaration = z.object({
   kind: z.literal('provider'),
   id: ContributionId,
   /** The wire dialect: 'openai-compatible', 'anthropic', or a plugin's own. */
-  flavor: z.string().min(1),
-  presets: z.array(ProviderPreset).default([]),
-  models: z.array(ModelInfo),
+  flavor: Label("a provider's flavor"),
+  presets: z.array(ProviderPreset).max(MAX_PROVIDER_PRESETS, `a provider has at most ${MAX_PROVIDER_PRESETS} presets`).default([]),
+  models: z.array(ModelInfo).max(MAX_PROVIDER_MODELS, `a provider has at most ${n(MAX_PROVIDER_MODELS)} models`),
 });
 export type ProviderDeclaration = z.infer<typeof ProviderDeclaration>;
 
 export const WalletState = z.object({
   balance: z.number(),
-  currency: z.string().min(1),
+  currency: Label('a currency'),
   /** When the balance was read (epoch ms). */
   refreshedAt: z.number().int().nonnegative().optional(),
   /** False when the account cannot be used (no credit, or the read failed). */
   available: z.boolean().optional(),
   /** Why the last read failed, in a sentence; the balance is then the last good one. */
-  error: z.string().optional(),
+  error: Text(MAX_STATUS_TOOLTIP_CHARS, "a wallet's error").optional(),
 });
 export type WalletState = z.infer<typeof WalletState>;
-export const WalletDeclaration = z.object({ kind: z.literal('wallet'), id: ContributionId, provider: z.string().min(1), ...WalletState.shape });
+export const WalletDeclaration = z.object({ kind: z.literal('wallet'), id: ContributionId, provider: Label("a wallet's provider"), ...WalletState.shape });
 export type WalletDeclaration = z.infer<typeof WalletDeclaration>;
 
 export const AllowancePeriod = z.enum(['session', 'day', 'month']);
@@ -82,9 +136,9 @@ export const AllowanceDeclaration = z.object({
   kind: z.literal('allowance'),
   id: ContributionId,
   /** A provider id, or '*' for every provider call. */
-  scope: z.string().min(1),
+  scope: Label("an allowance's scope"),
   limit: z.number().nonnegative(),
-  unit: z.string().min(1),
+  unit: Label("an allowance's unit"),
   spent: z.number().nonnegative().default(0),
   /** When the count starts from zero again, for the allowances panel: each session, day or month. */
   period: AllowancePeriod.optional(),
@@ -112,9 +166,17 @@ export type AllowanceVerdict = z.infer<typeof AllowanceVerdict>;
 export const CommandDeclaration = z.object({
   kind: z.literal('command'),
   /** Words from the root of the command tree, e.g. ['usage', 'today']. */
-  path: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'a command word is lower-case letters, digits, _ or -')).min(1),
-  help: z.string(),
-  man: z.string().optional(),
+  path: z
+    .array(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9_-]*$/, 'a command word is lower-case letters, digits, _ or -')
+        .max(MAX_COMMAND_WORD_CHARS, `a command word is at most ${MAX_COMMAND_WORD_CHARS} characters`),
+    )
+    .min(1)
+    .max(MAX_COMMAND_DEPTH, `a command path has at most ${MAX_COMMAND_DEPTH} words`),
+  help: Text(MAX_COMMAND_HELP_CHARS, "a command's help"),
+  man: Text(MAX_COMMAND_MAN_CHARS, "a command's manual").optional(),
 });
 export type CommandDeclaration = z.infer<typeof CommandDeclaration>;
 export const CommandResult = z.object({ output: z.string(), isError: z.boolean().default(false) });

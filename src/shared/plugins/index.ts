@@ -8,3 +8,5 @@ export * from './plain-data.ts';
 export * from './call-gate.ts';
 export * from './line-splitter.ts';
 export * from './host-api-args.ts';
+export * from './core-topics.ts';
+export * from './declaration-limits.ts';

@@ -286,3 +286,23 @@ test('the approval dialog, command completions and command output have no seriou
   await both('command-output');
   expect(found).toEqual([]);
 });
+
+test('switching between versions from the keyboard keeps the focus on the switcher', async () => {
+  let sessionId = '';
+  amber = await startAmber({ seed: (shell) => void (sessionId = seedConversation(shell)) });
+  await amber.open();
+  const { page } = amber;
+  await page.locator(`[data-session-id="${sessionId}"]`).click();
+  const switcher = page.getByTestId('sibling-switcher');
+  await expect.poll(() => switcher.textContent()).toBe('2/2');
+  await switcher.getByRole('button', { name: 'Previous version' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=message]').filter({ hasText: 'Write a note.' }).waitFor();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Previous version');
+  // At the first version the button stays put (and says it does nothing); Tab and Enter go on from there.
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-disabled'))).toBe('true');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=message]').filter({ hasText: 'now says hello' }).waitFor();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Next version');
+});

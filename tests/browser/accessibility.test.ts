@@ -306,3 +306,24 @@ test('switching between versions from the keyboard keeps the focus on the switch
   await page.locator('[data-testid=message]').filter({ hasText: 'now says hello' }).waitFor();
   await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Next version');
 });
+
+test('deleting a conversation from the keyboard hands the focus to the next one, then to the search field', async () => {
+  amber = await startAmber({
+    seed: ({ app }) => {
+      app.sessions.create({ title: 'Older' });
+      app.sessions.create({ title: 'Newer' });
+    },
+  });
+  await amber.open();
+  const { page } = amber;
+  const rows = page.getByTestId('session-row');
+  await expect.poll(() => rows.count()).toBe(2);
+  const focusedTitle = () => page.evaluate(() => (document.activeElement?.closest('[data-testid=session-row]') ? document.activeElement.textContent : document.activeElement?.getAttribute('data-testid')));
+  await rows.filter({ hasText: 'Newer' }).getByRole('button', { name: 'Newer', exact: true }).focus();
+  await page.keyboard.press('Delete');
+  await expect.poll(() => rows.count()).toBe(1);
+  await expect.poll(focusedTitle).toBe('Older');
+  await page.keyboard.press('Delete');
+  await expect.poll(() => rows.count()).toBe(0);
+  await expect.poll(focusedTitle).toBe('search');
+});

@@ -96,6 +96,15 @@ test.each([
   await expectAlive();
 });
 
+test('a page that cannot be read ends only its own response; the shell keeps serving', async () => {
+  // The page is a folder: opening it works, reading it fails (EISDIR) once the answer has begun.
+  rmSync(join(dir, 'renderer', 'index.html'));
+  mkdirSync(join(dir, 'renderer', 'index.html'));
+  const res = await get(shell.port, '/');
+  expect(res.status).not.toBe(200);
+  await expectAlive();
+});
+
 test('a malformed request line does not end the shell', async () => {
   const res = await rawRequest(shell.port, 'NOT A REQUEST\r\n\r\n');
   expect(res.status).toBe(400);

@@ -286,3 +286,44 @@ test('the approval dialog, command completions and command output have no seriou
   await both('command-output');
   expect(found).toEqual([]);
 });
+
+test('switching between versions from the keyboard keeps the focus on the switcher', async () => {
+  let sessionId = '';
+  amber = await startAmber({ seed: (shell) => void (sessionId = seedConversation(shell)) });
+  await amber.open();
+  const { page } = amber;
+  await page.locator(`[data-session-id="${sessionId}"]`).click();
+  const switcher = page.getByTestId('sibling-switcher');
+  await expect.poll(() => switcher.textContent()).toBe('2/2');
+  await switcher.getByRole('button', { name: 'Previous version' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=message]').filter({ hasText: 'Write a note.' }).waitFor();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Previous version');
+  // At the first version the button stays put (and says it does nothing); Tab and Enter go on from there.
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-disabled'))).toBe('true');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=message]').filter({ hasText: 'now says hello' }).waitFor();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Next version');
+});
+
+test('deleting a conversation from the keyboard hands the focus to the next one, then to the search field', async () => {
+  amber = await startAmber({
+    seed: ({ app }) => {
+      app.sessions.create({ title: 'Older' });
+      app.sessions.create({ title: 'Newer' });
+    },
+  });
+  await amber.open();
+  const { page } = amber;
+  const rows = page.getByTestId('session-row');
+  await expect.poll(() => rows.count()).toBe(2);
+  const focusedTitle = () => page.evaluate(() => (document.activeElement?.closest('[data-testid=session-row]') ? document.activeElement.textContent : document.activeElement?.getAttribute('data-testid')));
+  await rows.filter({ hasText: 'Newer' }).getByRole('button', { name: 'Newer', exact: true }).focus();
+  await page.keyboard.press('Delete');
+  await expect.poll(() => rows.count()).toBe(1);
+  await expect.poll(focusedTitle).toBe('Older');
+  await page.keyboard.press('Delete');
+  await expect.poll(() => rows.count()).toBe(0);
+  await expect.poll(focusedTitle).toBe('search');
+});

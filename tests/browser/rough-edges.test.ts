@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import type { ProviderServer } from '../fixtures/provider-server.ts';
+import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 import { coreFor, startModel } from './loopback-model.ts';
 import { assistant, user } from './seed.ts';
@@ -154,4 +154,22 @@ test('a plugin that is off reads Off, a word the README lists', async () => {
   await expect.poll(() => state.textContent()).toBe('Off');
   await amber.page.locator('[data-testid=plugin-row][data-id=example]').scrollIntoViewIfNeeded();
   await amber.screenshot('rough-plugin-off');
+});
+
+test("a plugin panel's warning sign is drawn as the app's icon with a word for screen readers", async () => {
+  const a = await openChat();
+  await a.page.getByTestId('composer').fill('/budget set session 10 tokens');
+  await a.page.keyboard.press('Enter');
+  await a.page.getByTestId('status-message').filter({ hasText: 'session budget is now' }).waitFor();
+  // A reply's usage crosses the budget's warning line; the budget panel then shows a ⚠ line.
+  model!.setScript([openAiStream({ text: 'Counted.', usage: { input: 9, output: 0 } })]);
+  await a.page.getByTestId('composer').fill('Count this.');
+  await a.page.keyboard.press('Enter');
+  await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Counted.' }).waitFor();
+  await a.page.getByTestId('toggle-panels').click();
+  const text = a.page.locator('[data-testid=plugin-panel][data-plugin=budget] .panel-text').filter({ hasText: 'Warning:' });
+  await text.waitFor();
+  expect(await text.locator('svg').count()).toBe(1);
+  expect(await text.textContent()).not.toMatch(/[⚠⛔]/u);
+  await a.screenshot('rough-panel-warning');
 });

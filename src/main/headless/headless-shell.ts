@@ -2,8 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { extname, join, sep } from 'node:path';
+import { extname, join, resolve as resolvePath, sep } from 'node:path';
+import { type Duplex, pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WIRE_PATH, WireRequest, type WireFrame } from '../../shared/api/index.ts';
 import { type ApiRouter, createApiRouter } from '../api/index.ts';
@@ -234,7 +234,8 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
       'x-frame-options': 'DENY',
       ...(file === index ? { 'content-security-policy': PAGE_CSP } : {}),
     });
-    stream.pipe(res);
+    // A client that goes away mid-file closes the file too.
+    pipeline(stream, res, () => {});
   });
 }
 
@@ -243,7 +244,8 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
  * itself (any other path inside the folder, for the app's own routes), or `null` when the path, following
  * `..` and links, would leave the folder. Paths are never clamped at the root before this check.
  */
-function staticTarget(root: string, pathname: string): string | null | undefined {
+function staticTarget(folder: string, pathname: string): string | null | undefined {
+  const root = resolvePath(folder);
   const file = join(root, pathname);
   if (!isInside(file, root)) return null;
   if (!existsSync(file)) return undefined;

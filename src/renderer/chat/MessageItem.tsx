@@ -86,6 +86,8 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
     const live = item.kind === 'streaming';
     const failed = item.kind === 'assistant' && item.message.stopReason === 'error';
     const aborted = item.kind === 'assistant' && item.message.stopReason === 'aborted';
+    // Mid-turn, the model name and regenerate are left to the turn's final reply (a switcher still shows).
+    const midTurn = item.kind === 'assistant' && item.midTurn === true;
     return (
       <div className={`msg msg-assistant${live ? ' is-streaming' : ''}`} data-testid="message" data-role="assistant" data-entry-id={live ? undefined : item.key} data-streaming={live || undefined}>
         <Thinking text={item.thinking} live={live && !item.text} />
@@ -104,10 +106,10 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
           </div>
         )}
         {aborted && <div className="msg-stopped">Stopped — the partial reply is kept.</div>}
-        {!live && (
+        {!live && !(midTurn && !switcher) && (
           <div className="msg-meta">
             {switcher}
-            {!(item.kind === 'assistant' && item.midTurn) && (
+            {!midTurn && (
               <>
                 {item.message.model && <span className="model-name">{item.message.model}</span>}
                 <button type="button" className="icon-btn hover-action" aria-label="Regenerate reply" title="Regenerate (makes a sibling)" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>

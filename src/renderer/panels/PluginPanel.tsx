@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PanelView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
+import { GlyphText } from '../ui/GlyphText.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
 
 /**
@@ -35,7 +36,12 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
         <div key={i} className="panel-section">
           {section.title && <h4>{section.title}</h4>}
           {section.rows.map((row, j) => {
-            if (row.type === 'text') return <p key={j} className="panel-text">{row.text}</p>;
+            if (row.type === 'text')
+              return (
+                <p key={j} className="panel-text">
+                  <GlyphText text={row.text} />
+                </p>
+              );
             if (row.type === 'keyValue')
               return (
                 <div key={j} className="panel-kv">

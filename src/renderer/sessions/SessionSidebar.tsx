@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 
@@ -130,6 +130,28 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
   const scrollRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focusSearch: () => searchRef.current?.focus() }), []);
+  // A row deleted from the keyboard hands the focus to its neighbour (or the search field) once it is gone,
+  // instead of dropping it to the page.
+  const focusAfterDelete = useRef<{ deleted: string; next: string | null } | null>(null);
+  const sessionsRef = useRef(sessions);
+  sessionsRef.current = sessions;
+  const deleteRow = useCallback(
+    (id: string) => {
+      const list = sessionsRef.current;
+      const i = list.findIndex((x) => x.id === id);
+      const fromKeyboard = scrollRef.current?.querySelector(`[data-session-id="${CSS.escape(id)}"]`)?.contains(document.activeElement) ?? false;
+      focusAfterDelete.current = fromKeyboard ? { deleted: id, next: (list[i + 1] ?? list[i - 1])?.id ?? null } : null;
+      onDelete(id);
+    },
+    [onDelete],
+  );
+  useEffect(() => {
+    const pending = focusAfterDelete.current;
+    if (!pending || sessions.some((x) => x.id === pending.deleted)) return;
+    focusAfterDelete.current = null;
+    const next = pending.next ? scrollRef.current?.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(pending.next)}"] .session-open`) : null;
+    (next ?? searchRef.current)?.focus();
+  }, [sessions]);
   const virtualizer = useVirtualizer({
     count: sessions.length,
     getScrollElement: () => scrollRef.current,
@@ -162,7 +184,7 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
             const s = sessions[v.index]!;
             return (
               <div key={v.key} className="row" style={{ height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}>
-                <Row s={s} active={s.id === activeId} onSelect={onSelect} onRename={onRename} onDelete={onDelete} />
+                <Row s={s} active={s.id === activeId} onSelect={onSelect} onRename={onRename} onDelete={deleteRow} />
               </div>
             );
           })}

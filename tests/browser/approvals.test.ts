@@ -109,6 +109,8 @@ test("a user plugin's read-only claim is confirmed and revoked in Settings", asy
   mkdirSync(join(a.dataDir, 'plugins'), { recursive: true });
   cpSync(join(import.meta.dirname, '../fixtures/user-plugins/hello_user'), join(a.dataDir, 'plugins', 'hello_user'), { recursive: true });
   await a.shell.app.plugins.rescan();
+  // A user plugin runs only once the user confirms it (its tools, and so its claims, are known from then on).
+  await a.shell.app.plugins.setState('hello_user', true, { confirm: true });
   await a.open();
   await a.page.getByTestId('open-settings').click();
   const claim = a.page.getByTestId('readonly-claim').filter({ hasText: 'hello_user' });

@@ -31,6 +31,7 @@ export function coreFor(server: ProviderServer, workspace: string): NonNullable<
           description: 'Writes a text file.',
           parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
           readOnly: false,
+          pathParams: ['path'],
         },
       ],
       async execute(name, args, execution) {

@@ -53,7 +53,6 @@ export function WorkspaceButton({ session }: { session: SessionSummary }) {
         type="button"
         className="btn btn-ghost btn-small workspace-button"
         title={cwd ? `Workspace: ${cwd} — click to change` : 'No workspace folder yet — click to choose one'}
-        aria-label={cwd ? `Workspace folder ${cwd}. Change it` : 'Choose a workspace folder'}
         onClick={() => void change()}
         data-testid="workspace-button"
       >

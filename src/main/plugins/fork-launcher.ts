@@ -154,7 +154,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     const splitter = createLineSplitter(
       o.maxLineBytes,
       (line) => {
-        const frame = lineFrame(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'), line.byteLength);
+        const frame = lineFrame(line);
         for (const l of messageListeners) l(frame);
       },
       () => {

@@ -117,11 +117,14 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe). */
-export function lineFrame(line: string, bytes: number = Buffer.byteLength(line)): PipeFrame {
+/** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe), decoded only when read. */
+export function lineFrame(line: string | Uint8Array): PipeFrame {
+  if (typeof line === 'string') return { bytes: Buffer.byteLength(line), read: () => JSON.parse(line) as unknown, peek: () => peekEnvelope(line) };
+  const buffer = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
   return {
-    bytes,
-    read: () => JSON.parse(line) as unknown,
-    peek: () => peekEnvelope(line),
+    bytes: buffer.byteLength,
+    read: () => JSON.parse(buffer.toString('utf8')) as unknown,
+    // Only the ends: a message too large to accept is never decoded whole.
+    peek: () => peekEnvelope(buffer.byteLength <= 512 ? buffer.toString('utf8') : `${buffer.toString('utf8', 0, 256)}${buffer.toString('utf8', buffer.byteLength - 256)}`),
   };
 }

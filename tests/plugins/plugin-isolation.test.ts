@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
-import { parseStat, signalAll } from '../../src/main/plugins/process-tree.ts';
+import { parseStat, signalAll } from '../../src/main/plugins/index.ts';
 import type { ToolOutput } from '../../src/shared/tools/tool-spec.ts';
 import { createHarness, fixture, type Harness } from './plugin-harness.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { findDescendants, parseStat, signalAll } from '../../src/main/plugins/process-tree.ts';
+import { findDescendants, parseStat, signalAll } from '../../src/main/plugins/index.ts';
 
 // Plugin processes lead process groups of their own, so a signal to the shell's group no longer reaches
 // them: the headless shell must end them itself when it is told to stop.

@@ -78,6 +78,8 @@ const INHERITED_ENV = new Set([
   'HTTPS_PROXY',
   'NO_PROXY',
   'ALL_PROXY',
+  // Where the user pointed Amber's workspace: the workspace tools fall back to it, as main does.
+  'AMBER_WORKSPACE',
   // Windows: without these, Node and the OS libraries it loads misbehave.
   'SYSTEMROOT',
   'SYSTEMDRIVE',

@@ -189,6 +189,9 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     get congested() {
       return pipe ? pipe.writableLength > CONGESTED_BYTES : false;
     },
+    get queuedBytes() {
+      return pipe ? pipe.writableLength : 0;
+    },
     onMessage: (l) => void messageListeners.push(l),
     onExit(l) {
       if (exit) l(exit);

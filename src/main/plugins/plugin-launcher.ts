@@ -44,6 +44,8 @@ export interface PluginProcess {
    * of its calls, so a plugin that floods without reading cannot grow main's write queue without bound.
    */
   readonly congested?: boolean;
+  /** Bytes main has written to the pipe that the process has not read yet, where the launcher knows. */
+  readonly queuedBytes?: number;
   /** Every frame the process sends; the listener decides what to trust. */
   onMessage(listener: (frame: PipeFrame) => void): void;
   /** Called once, when the process has exited (or could not start). */

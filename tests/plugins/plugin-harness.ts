@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PluginManifest } from '../../src/shared/plugins/plugin-manifest.ts';
-import { createForkLauncher, type ForkLauncherOptions, type PluginDescriptor, type PluginInfo, type PluginLauncher, PluginService, type PluginServiceOptions } from '../../src/main/plugins/index.ts';
+import { createForkLauncher, type ForkLauncherOptions, type PluginDescriptor, type PluginInfo, type PluginLauncher, type PluginProcess, PluginService, type PluginServiceOptions } from '../../src/main/plugins/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -47,6 +47,8 @@ export function isAlive(pid: number): boolean {
 export interface HarnessLaunch extends ForkLauncherOptions {
   /** Per plugin id, a process to start instead of the plugin host (e.g. HOSTILE_HOST). */
   hostEntries?: Record<string, string>;
+  /** Hears every process started, with the plugin it runs. */
+  onLaunch?: (pluginId: string, process: PluginProcess) => void;
 }
 
 export function createHarness(plugins: PluginDescriptor[], options: Partial<PluginServiceOptions> = {}, launch: HarnessLaunch = {}): Harness {
@@ -54,7 +56,7 @@ export function createHarness(plugins: PluginDescriptor[], options: Partial<Plug
   const store = SessionStore.open(join(dir, 'amber.db'));
   const config = new Map<string, Record<string, unknown>>();
   const pids = new Set<number>();
-  const { hostEntries = {}, ...forkOptions } = launch;
+  const { hostEntries = {}, onLaunch, ...forkOptions } = launch;
   const forks = new Map<string, PluginLauncher>();
   const fork: PluginLauncher = (request) => {
     const hostEntry = hostEntries[request.pluginId];
@@ -64,7 +66,9 @@ export function createHarness(plugins: PluginDescriptor[], options: Partial<Plug
       launcher = createForkLauncher({ execArgv: [], ...forkOptions, ...(hostEntry ? { hostEntry } : {}) });
       forks.set(key, launcher);
     }
-    return launcher(request);
+    const proc = launcher(request);
+    onLaunch?.(request.pluginId, proc);
+    return proc;
   };
   const service = new PluginService({
     store,

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
-import { parseStat, signalAll } from '../../src/main/plugins/process-tree.ts';
+import { parseStat, signalAll } from '../../src/main/plugins/index.ts';
 import type { ToolOutput } from '../../src/shared/tools/tool-spec.ts';
+import { createForkLauncher } from '../../src/main/plugins/index.ts';
 import { createHarness, fixture, type Harness } from './plugin-harness.ts';
 
 // What a plugin process is given and what it leaves behind: its environment, its heap, its descendants.
@@ -45,7 +46,32 @@ test("a plugin started with main's environment holding OPENAI_API_KEY=sk-test ca
   expect(env.OPENAI_API_KEY).toBeUndefined();
   expect(env.NODE_OPTIONS).toBeUndefined();
   expect(env).toMatchObject({ AMBER_PLUGIN_ID: 'probe', LC_ALL: 'C.UTF-8', https_proxy: 'http://127.0.0.1:9', PATH: process.env.PATH });
-  expect(Object.keys(env).filter((k) => !/^(AMBER_PLUGIN_(ID|RUN)|NODE_COMPILE_CACHE|PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|TZ|TMPDIR|TEMP|TMP|LC_.*|(http|https|no|all)_proxy|(HTTP|HTTPS|NO|ALL)_PROXY)$/.test(k))).toEqual([]);
+  expect(Object.keys(env).filter((k) => !/^(AMBER_PLUGIN_(ID|RUN)|AMBER_WORKSPACE|NODE_COMPILE_CACHE|PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|TZ|TMPDIR|TEMP|TMP|LC_.*|(http|https|no|all)_proxy|(HTTP|HTTPS|NO|ALL)_PROXY)$/.test(k))).toEqual([]);
+});
+
+test('a polluted Object.prototype reaches neither the environment nor the spawn options of a plugin process', async () => {
+  const fork = createForkLauncher({ execArgv: [] });
+  const proto = Object.prototype as Record<string, unknown>;
+  h = createHarness([fixture('probe')], {
+    // Only while the process is started, so the rest of the test runs on a clean prototype.
+    launcher: (request) => {
+      proto.NODE_OPTIONS = '--require /nonexistent/amber-attacker.js';
+      proto.shell = '/bin/false';
+      proto.polluted = 'yes';
+      try {
+        return fork(request);
+      } finally {
+        delete proto.NODE_OPTIONS;
+        delete proto.shell;
+        delete proto.polluted;
+      }
+    },
+  });
+  await h.service.start();
+  expect(h.service.get('probe')).toMatchObject({ state: 'active', reason: null });
+  const env = JSON.parse(textOf(await h.service.registries.tools.execute('env', {}))) as Record<string, string>;
+  expect(env.NODE_OPTIONS).toBeUndefined();
+  expect(env.polluted).toBeUndefined();
 });
 
 test.runIf(process.platform === 'linux')('a detached grandchild is gone after switch-off, even one that dropped its environment', async () => {

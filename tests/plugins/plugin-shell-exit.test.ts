@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { findDescendants, parseStat, signalAll } from '../../src/main/plugins/process-tree.ts';
+import { findDescendants, parseStat, signalAll } from '../../src/main/plugins/index.ts';
 
 // Plugin processes lead process groups of their own, so a signal to the shell's group no longer reaches
 // them: the headless shell must end them itself when it is told to stop.
@@ -50,6 +50,32 @@ test.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGINT'] as const)('t
   } finally {
     if (shell.exitCode === null && shell.signalCode === null) shell.kill('SIGKILL');
     signalAll(plugins, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.runIf(process.platform === 'linux')('a main process that exits without stopping its plugins still takes them and their detached grandchildren along', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-main-exit-'));
+  const app = spawn(process.execPath, [join(root, 'tests/fixtures/plugins/app-runner.ts'), dir, 'grandchild'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  let started: { pids: number[]; grandchild: number } | null = null;
+  try {
+    started = await new Promise<{ pids: number[]; grandchild: number }>((resolvePromise, reject) => {
+      let out = '';
+      app.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolvePromise(JSON.parse(out.split('\n')[0]!));
+      });
+      app.once('exit', (code) => reject(new Error(`The app exited early with code ${code}.`)));
+    });
+    const all = [...started.pids, started.grandchild];
+    expect(all.every(running)).toBe(true);
+    const exited = new Promise((r) => app.once('exit', r));
+    app.stdin!.write('exit\n');
+    await exited;
+    expect(await until(() => !all.some(running), 3000)).toBe(true);
+  } finally {
+    if (app.exitCode === null && app.signalCode === null) app.kill('SIGKILL');
+    if (started) signalAll([...started.pids, started.grandchild], 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });

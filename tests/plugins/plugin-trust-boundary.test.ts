@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest';
 import type { ToolOutput } from '../../src/shared/tools/tool-spec.ts';
-import { createHarness, fixture, type Harness, HOSTILE_HOST } from './plugin-harness.ts';
+import type { PluginProcess } from '../../src/main/plugins/index.ts';
+import { createHarness, fixture, type Harness, type HarnessLaunch, HOSTILE_HOST } from './plugin-harness.ts';
 
 // A plugin process that writes raw messages to main (tests/fixtures/plugins/hostile/host.ts): whatever it
 // sends, main keeps serving, Object.prototype stays as it was, and plugins started afterwards get a clean
@@ -14,9 +15,10 @@ afterEach(async () => {
 
 const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
-function start(options: Parameters<typeof createHarness>[1] = {}): Promise<void> {
+function start(options: Parameters<typeof createHarness>[1] = {}, onLaunch?: HarnessLaunch['onLaunch']): Promise<void> {
   h = createHarness([fixture('hostile'), fixture('echo'), fixture('probe', { enabledByDefault: false })], { restartBackoffMs: 60_000, ...options }, {
     hostEntries: { hostile: HOSTILE_HOST },
+    ...(onLaunch ? { onLaunch } : {}),
     env: { ...process.env, OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test' },
   });
   return h.service.start();
@@ -144,7 +146,7 @@ test('a 2 MB argument is refused unread with a sentence naming the cap, without 
   expect(replies.big).toMatchObject({ type: 'HANDLER', name: 'throw', value: { isError: true, value: { message: refusal } } });
   expect(h!.service.logs('hostile').map((l) => l.message)).toContain(refusal);
   expect(h!.service.get('hostile')).toMatchObject({ state: 'active', dropped: { messages: 1 } });
-  expect(worstLag).toBeLessThan(250);
+  expect(worstLag).toBeLessThan(500);
   await expectMainUnharmed(h!);
 });
 
@@ -194,4 +196,29 @@ test('a flood of hostile lines is dropped and counted while main stays responsiv
   expect(h!.service.logs('hostile').length).toBeLessThan(50);
   expect(worstLag).toBeLessThan(500);
   await expectMainUnharmed(h!);
+});
+
+test('a plugin that stops reading its pipe gets no more answers: main\'s write queue stays bounded and it keeps serving', async () => {
+  let congested: (() => void) | null = null;
+  const logged = new Promise<void>((resolve) => (congested = resolve));
+  let hostile: PluginProcess | null = null;
+  await start(
+    {
+      onLog: (id, line) => {
+        if (id === 'hostile' && line.message.includes("left main's answers unread")) congested?.();
+      },
+    },
+    (id, proc) => {
+      if (id === 'hostile') hostile = proc;
+    },
+  );
+  // Each answer to $getConfig is about 200 KB: answering all 400 calls would queue 80 MB in main.
+  h!.config.set('hostile', { blob: 'x'.repeat(200_000) });
+  expect(textOf(await h!.service.registries.tools.execute('deaf', { calls: 400 }))).toBe('deaf');
+  await logged;
+  await new Promise((r) => setImmediate(r));
+  // At most the 1 MB at which the pipe counts as congested, and the one answer that crossed it.
+  expect(hostile!.queuedBytes).toBeLessThan(1024 * 1024 + 250_000);
+  expect(h!.service.get('hostile').dropped.messages).toBeGreaterThan(0);
+  expect(textOf(await h!.service.registries.tools.execute('echo', { text: 'still here' }))).toBe('still here');
 });

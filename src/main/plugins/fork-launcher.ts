@@ -154,7 +154,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     const splitter = createLineSplitter(
       o.maxLineBytes,
       (line) => {
-        const frame = lineFrame(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'), line.byteLength);
+        const frame = lineFrame(line);
         for (const l of messageListeners) l(frame);
       },
       () => {
@@ -188,6 +188,9 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     },
     get congested() {
       return pipe ? pipe.writableLength > CONGESTED_BYTES : false;
+    },
+    get queuedBytes() {
+      return pipe ? pipe.writableLength : 0;
     },
     onMessage: (l) => void messageListeners.push(l),
     onExit(l) {

@@ -46,7 +46,7 @@ export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HE
 export type { ForkLauncherOptions } from './fork-launcher.ts';
 export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
 export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
-export { findDescendants, signalAll } from './process-tree.ts';
+export { findDescendants, parseStat, signalAll } from './process-tree.ts';
 export type { ConnectionDrops } from './plugin-connection.ts';
 export { throttleOutput } from './output-throttle.ts';
 export { discoverPlugins } from './plugin-discovery.ts';

@@ -213,3 +213,30 @@ test('a timed-out call settles comlink too, so its late answer is refused', asyn
   await settle();
   expect(conn.drops.malformed).toBe(1);
 });
+
+test('a frame whose handling throws is counted as failed and logged for the plugin, never thrown into main', () => {
+  let deliver: ((frame: PipeFrame) => void) | null = null;
+  const proc: PluginProcess = {
+    pid: undefined,
+    connected: true,
+    send: () => true,
+    onMessage: (l) => void (deliver = l),
+    onExit: () => {},
+    onOutput: () => {},
+    disconnect: () => {},
+    kill: () => {},
+  };
+  const logged: string[] = [];
+  const conn = new PluginConnection('q', proc, quietHost(), { maxMessageBytes: 10, log: (_l, m) => logged.push(m) });
+  const hostile: PipeFrame = {
+    bytes: 100,
+    read: () => null,
+    peek: () => {
+      throw new Error('peek exploded');
+    },
+  };
+  expect(() => deliver!(hostile)).not.toThrow();
+  expect(conn.drops).toMatchObject({ refused: 1, failed: 1 });
+  expect(logged.at(-1)).toBe("The plugin 'q' sent a message whose handling failed (peek exploded), which was dropped.");
+  expect(conn.alive).toBe(true);
+});

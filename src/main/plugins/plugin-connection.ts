@@ -233,6 +233,12 @@ export class PluginConnection {
   }
 
   #send(envelope: { ch: string; m: unknown }): void {
+    // An answer to a plugin that leaves its pipe unread is not queued: main's write queue stays bounded even
+    // when many calls were admitted before the queue filled.
+    if (envelope.ch === CHANNEL_HOST && this.process.congested) {
+      this.#drop('rate', "a host call while it left main's answers unread on its pipe");
+      return;
+    }
     if (!this.process.send(envelope)) this.#die(new AmberError('unavailable', `The plugin '${this.pluginId}' is not running.`), null);
   }
 
@@ -326,7 +332,7 @@ export class PluginConnection {
 
   #admit(): boolean {
     if (this.process.congested) {
-      this.#drops.rate++;
+      this.#drop('rate', "a host call while it left main's answers unread on its pipe");
       return false;
     }
     const now = this.#clock();
@@ -339,7 +345,7 @@ export class PluginConnection {
       this.#tokens -= 1;
       return true;
     }
-    this.#drops.rate++;
+    this.#drop('rate', `host calls faster than the ${this.#rate} a second main accepts`);
     return false;
   }
 

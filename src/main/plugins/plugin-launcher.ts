@@ -44,6 +44,8 @@ export interface PluginProcess {
    * of its calls, so a plugin that floods without reading cannot grow main's write queue without bound.
    */
   readonly congested?: boolean;
+  /** Bytes main has written to the pipe that the process has not read yet, where the launcher knows. */
+  readonly queuedBytes?: number;
   /** Every frame the process sends; the listener decides what to trust. */
   onMessage(listener: (frame: PipeFrame) => void): void;
   /** Called once, when the process has exited (or could not start). */
@@ -78,6 +80,8 @@ const INHERITED_ENV = new Set([
   'HTTPS_PROXY',
   'NO_PROXY',
   'ALL_PROXY',
+  // Where the user pointed Amber's workspace: the workspace tools fall back to it, as main does.
+  'AMBER_WORKSPACE',
   // Windows: without these, Node and the OS libraries it loads misbehave.
   'SYSTEMROOT',
   'SYSTEMDRIVE',
@@ -117,11 +121,14 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe). */
-export function lineFrame(line: string, bytes: number = Buffer.byteLength(line)): PipeFrame {
+/** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe), decoded only when read. */
+export function lineFrame(line: string | Uint8Array): PipeFrame {
+  if (typeof line === 'string') return { bytes: Buffer.byteLength(line), read: () => JSON.parse(line) as unknown, peek: () => peekEnvelope(line) };
+  const buffer = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
   return {
-    bytes,
-    read: () => JSON.parse(line) as unknown,
-    peek: () => peekEnvelope(line),
+    bytes: buffer.byteLength,
+    read: () => JSON.parse(buffer.toString('utf8')) as unknown,
+    // Only the ends: a message too large to accept is never decoded whole.
+    peek: () => peekEnvelope(buffer.byteLength <= 512 ? buffer.toString('utf8') : `${buffer.toString('utf8', 0, 256)}${buffer.toString('utf8', buffer.byteLength - 256)}`),
   };
 }

@@ -20,6 +20,22 @@ export type PolicyRule = z.infer<typeof PolicyRule>;
 export const PolicyRules = z.array(PolicyRule);
 export type PolicyRules = z.infer<typeof PolicyRules>;
 
+/**
+ * How a shell command line was judged before it runs: read_only runs in every mode, write in write and
+ * yolo modes; destructive and unknown (unparseable, or using constructs that cannot be judged) always ask
+ * or are denied.
+ */
+export const ShellClass = z.enum(['read_only', 'write', 'destructive', 'unknown']);
+export type ShellClass = z.infer<typeof ShellClass>;
+
+/** The command line of a shell call as the user sees it in an approval, with its class and why. */
+export const ShellCommandInfo = z.object({
+  line: z.string(),
+  class: ShellClass,
+  reason: z.string(),
+});
+export type ShellCommandInfo = z.infer<typeof ShellCommandInfo>;
+
 /** What the user is asked before a tool runs; one question per scope (session, tool, folder). */
 export const ApprovalQuestion = z.object({
   id: z.string(),
@@ -31,6 +47,8 @@ export const ApprovalQuestion = z.object({
   folder: z.string().nullable(),
   /** Why the policy asks, as a sentence. */
   reason: z.string(),
+  /** For a shell tool: the command line and how it was judged. */
+  command: ShellCommandInfo.optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
 

@@ -7,6 +7,11 @@ export const ToolSpec = z.object({
   parameters: z.record(z.string(), z.unknown()),
   /** Read-only tools run in every policy mode; the others need write or yolo mode, or an approval. */
   readOnly: z.boolean(),
+  /**
+   * A shell tool: its `command` argument is a command line the policy classifies before it runs (and
+   * "always" answers are kept per command prefix, never for the tool as a whole).
+   */
+  shell: z.boolean().optional(),
 });
 export type ToolSpec = z.infer<typeof ToolSpec>;
 

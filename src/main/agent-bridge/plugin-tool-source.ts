@@ -10,6 +10,6 @@ export function pluginToolSource(tools: ToolRegistry, options: { denied?: readon
   return {
     list: () => tools.specs(),
     execute: (name, args, execution) =>
-      tools.execute(name, args, execution.signal, { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied }),
+      tools.execute(name, args, execution.signal, { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied }, (text) => execution.onUpdate(text)),
   };
 }

@@ -9,6 +9,8 @@ export interface WorkspaceToolContext {
   /** Absolute folders the tools never touch, whatever the path (Amber's own data folder). */
   denied?: readonly string[];
   signal?: AbortSignalLike;
+  /** Progress text for the call's tool card (appended as it arrives; never sent to the model). */
+  update?: (text: string) => void;
 }
 
 /** A tool as plain data + a function, ready to be wrapped into a plugin contribution. Never throws. */

@@ -5,6 +5,7 @@ import { toDisposable, type Disposable } from '../../shared/disposable.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { isInside } from './path-confinement.ts';
+import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
 
 /** The two settings calls the policy needs (SessionStore has them). */
 export interface SettingsStore {
@@ -31,7 +32,7 @@ export interface ToolGate {
   authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision>;
 }
 
-export type PolicyDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string; folder: string | null };
+export type PolicyDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string; folder: string | null; shell?: ShellJudgement };
 
 /** A session grant recorded from an "always" answer; lives as long as this process. */
 export type Grant = { tool: string } | { folder: string };
@@ -42,6 +43,7 @@ export interface PolicyServiceOptions {
   /** Mode of a session that has none stored. */
   defaultMode?: PolicyMode;
   newId?: () => string;
+  shell?: ShellPolicy;
 }
 
 const RULES_KEY = 'policy.rules';
@@ -75,12 +77,15 @@ export class PolicyService implements ToolGate {
   /** One open question per scope (session, tool, folder); calls of the same scope share its answer. */
   readonly #pending = new Map<string, Promise<ApprovalAnswer>>();
   #approver: Approver | undefined;
+  /** Shell tools are judged on their command line, with "always" kept per command prefix. */
+  readonly #shell: ShellPolicy;
 
   constructor(options: PolicyServiceOptions) {
     this.#store = options.store;
     this.#approver = options.approver;
     this.#defaultMode = options.defaultMode ?? 'write';
     this.#newId = options.newId ?? randomUUID;
+    this.#shell = options.shell ?? new ShellPolicy();
   }
 
   mode(sessionId: string): PolicyMode {
@@ -120,6 +125,7 @@ export class PolicyService implements ToolGate {
 
   clearGrants(sessionId: string): void {
     this.#grants.delete(sessionId);
+    this.#shell.clear(sessionId);
   }
 
   /** Attaches the approver (the UI's dialog); disposing detaches it if it is still the one attached. */
@@ -136,6 +142,7 @@ export class PolicyService implements ToolGate {
     const rules = this.rules();
     const deny = rules.find((r) => r.effect === 'deny' && ruleMatches(r, tool.name, paths, 'any'));
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
+    if (isShellTool(tool)) return this.#shell.decide(request, this.mode(sessionId));
     if (tool.readOnly) return { kind: 'allow' };
     const mode = this.mode(sessionId);
     if (mode === 'read') {
@@ -156,6 +163,7 @@ export class PolicyService implements ToolGate {
 
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
     let decision: PolicyDecision;
+    if (isShellTool(request.tool)) await this.#shell.ready();
     try {
       decision = this.decide(request);
     } catch (e) {
@@ -167,7 +175,7 @@ export class PolicyService implements ToolGate {
     if (!approver) {
       return { allowed: false, reason: `${decision.reason} No one is there to approve it, so it was not run.` };
     }
-    const scope = `${request.sessionId}\0${request.tool.name}\0${decision.folder ?? ''}`;
+    const scope = `${request.sessionId}\0${request.tool.name}\0${decision.folder ?? ''}\0${decision.shell?.command.line ?? ''}`;
     let pending = this.#pending.get(scope);
     if (!pending) {
       const question: ApprovalQuestion = {
@@ -178,6 +186,7 @@ export class PolicyService implements ToolGate {
         args: request.args,
         folder: decision.folder,
         reason: decision.reason,
+        ...(decision.shell ? { command: decision.shell.command } : {}),
       };
       pending = ask(approver, question, signal);
       this.#pending.set(scope, pending);
@@ -191,7 +200,8 @@ export class PolicyService implements ToolGate {
       case 'once':
         return { allowed: true };
       case 'always_tool':
-        this.#grant(request.sessionId, { tool: request.tool.name });
+        if (decision.shell) this.#shell.allow(request.sessionId, decision.shell);
+        else this.#grant(request.sessionId, { tool: request.tool.name });
         return { allowed: true };
       case 'always_folder':
         if (decision.folder !== null) this.#grant(request.sessionId, { folder: decision.folder });

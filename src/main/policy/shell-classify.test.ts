@@ -246,6 +246,15 @@ describe('shell_classify', () => {
     expect(judge('cat /etc/passwd').reason).toMatch(/\/etc\/passwd, outside the workspace/);
   });
 
+  test('each command in the line has a prefix for "always" answers, and wrappers, shells or dynamic names have none', () => {
+    expect(judge('npm test -- --watch').prefixes).toEqual(['npm test']);
+    expect(judge('ls -la && git log --oneline | head').prefixes).toEqual(['ls', 'git log', 'head']);
+    expect(judge('echo $(git rev-parse HEAD)').prefixes).toEqual(['git rev-parse', 'echo']);
+    for (const none of ['sudo npm test', 'env FOO=1 npm test', 'sh -c "npm test"', 'xargs rm', 'node -e 1', '$CMD x', './run.sh', 'git -C x status', 'npm']) {
+      expect(judge(none).prefixes, none).toBeNull();
+    }
+  });
+
   test('a sibling folder sharing the workspace prefix is outside it', () => {
     expect(judge('cat /home/dev/project-old/a.txt').outside).toEqual(['/home/dev/project-old/a.txt']);
   });

@@ -12,6 +12,11 @@ export interface ShellVerdict {
   reason: string;
   /** Paths the line names that lie outside the workspace (as written); any makes the policy ask. */
   outside: string[];
+  /**
+   * The prefix of every command in the line (`npm test`, `ls`), by which an "always" answer is kept; null
+   * when one of them has none (wrappers, shells, interpreters without a script, names known at run time).
+   */
+  prefixes: string[] | null;
 }
 
 export interface ShellClassifyOptions {
@@ -59,7 +64,7 @@ export function loadShellParser(): Promise<void> {
  * that does not parse, or that cannot be judged from its text, is 'unknown'. Pure: nothing is run or read.
  */
 export function shellClassify(line: string, options: ShellClassifyOptions): ShellVerdict {
-  if (!parser) return { class: 'unknown', reason: 'The shell parser is not loaded yet, so the command could not be judged.', outside: [] };
+  if (!parser) return { class: 'unknown', reason: 'The shell parser is not loaded yet, so the command could not be judged.', outside: [], prefixes: null };
   const judge = new Judge(options.workspaceRoot, options.home ?? homedir());
   judge.line(line, 0);
   return judge.verdict();
@@ -69,6 +74,7 @@ class Judge implements ShellJudge {
   #class: ShellClass = 'read_only';
   #reason = 'It only reads.';
   readonly #outside = new Set<string>();
+  #prefixes: Set<string> | null = new Set();
   readonly #root: string;
   readonly #home: string;
 
@@ -80,7 +86,8 @@ class Judge implements ShellJudge {
   verdict(): ShellVerdict {
     const outside = [...this.#outside];
     const reason = outside.length > 0 && RANK[this.#class] < RANK.unknown ? `It names ${outside.join(', ')}, outside the workspace.` : this.#reason;
-    return { class: this.#class, reason, outside };
+    const prefixes = this.#prefixes && this.#prefixes.size > 0 ? [...this.#prefixes] : null;
+    return { class: this.#class, reason, outside, prefixes };
   }
 
   note(cls: ShellClass, reason: string): void {
@@ -166,8 +173,11 @@ class Judge implements ShellJudge {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return;
     const name = literal(nameNode);
-    if (name === null) return this.note('unknown', `The command name ${nameNode.text} is only known at run time.`);
     const args = node.childrenForFieldName('argument').flatMap((a) => (a ? [shellArg(a)] : []));
+    const prefix = name === null ? null : commandPrefix(name, args);
+    if (prefix === null) this.#prefixes = null;
+    else this.#prefixes?.add(prefix);
+    if (name === null) return this.note('unknown', `The command name ${nameNode.text} is only known at run time.`);
     judgeCommand(this, name, args, depth);
   }
 
@@ -200,6 +210,24 @@ class Judge implements ShellJudge {
       else if (downloaded && INTERPRETERS.has(name)) this.note('destructive', `It pipes a download into ${name}, which runs whatever the server sends.`);
     }
   }
+}
+
+/** Commands whose prefix would cover other commands or code: an "always" answer never covers them. */
+const NO_PREFIX = new Set([...PREFIX_WRAPPERS, ...INTERPRETERS, 'eval', 'source', '.', 'xargs', 'timeout', 'ionice', 'builtin', 'watch', 'su', 'pkexec', 'ssh', 'find', 'fd', 'awk', 'gawk']);
+/** Commands whose second word says what they do (`npm test`, `git commit`): their prefix is both words. */
+const TWO_WORDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'pnpx', 'bunx', 'cargo', 'go', 'pip', 'pip3', 'make', 'docker', 'kubectl', 'gh', 'uv', 'poetry', 'dotnet', 'deno', 'systemctl']);
+
+/**
+ * The prefix an "always" answer is kept under: the command name, or its first two words for tools with
+ * subcommands. Null when no prefix is safe (see NO_PREFIX) or the words are only known at run time.
+ */
+export function commandPrefix(rawName: string, args: readonly ShellArg[]): string | null {
+  const name = baseName(rawName);
+  if (rawName.includes('/') || NO_PREFIX.has(name) || /^[A-Za-z0-9_.+-]+$/.test(name) === false) return null;
+  if (!TWO_WORDS.has(name)) return name;
+  const second = args[0]?.value;
+  if (!second || second.startsWith('-') || !/^[A-Za-z0-9_.:+-]+$/.test(second)) return null;
+  return `${name} ${second}`;
 }
 
 /** The literal words of a command stage (null parts dropped), for shape checks like `curl | sh`. */

@@ -33,6 +33,8 @@ export const ShellCommandInfo = z.object({
   line: z.string(),
   class: ShellClass,
   reason: z.string(),
+  /** What "always" would allow from now on (`npm test`); absent when the line cannot be allowed for good. */
+  prefixes: z.array(z.string()).optional(),
 });
 export type ShellCommandInfo = z.infer<typeof ShellCommandInfo>;
 

@@ -70,7 +70,9 @@ export async function startBundled(
     ...rest,
   });
   await service.start();
-  for (const id of ids) {
+  // Folder names need not be ids (workspace-tools holds workspace_tools): check each plugin by its id.
+  for (const { manifest } of plugins) {
+    const id = manifest.id;
     const info = service.get(id);
     if (info.state !== 'active') {
       await service.dispose();

@@ -1,7 +1,7 @@
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolOutput } from '../../src/shared/tools/index.ts';
-import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
+import { type BundledRuntime, isGone, startBundled, tempDir, untilGone } from './bundled-runtime.ts';
 
 // The bash tool of the workspace-tools plugin, run in the plugin's own process through main's tool
 // registry, the way the agent runs it: output streams back through $toolUpdate, stop goes through $cancel.
@@ -33,20 +33,6 @@ function run(command: string, options: { timeout?: number; signal?: AbortSignal;
   return runtime!.service.registries.tools.execute('bash', args, options.signal, { sessionId: 's1', workspace, denied: [data.path] }, options.onUpdate);
 }
 
-/** Gone, or a zombie nobody reaped yet: either way it runs no more. */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
-
 /** Resolves with the first `pid=N` line the command streams. */
 function pidFrom(updates: { onUpdate: (t: string) => void }): Promise<number> {
   let streamed = '';
@@ -59,14 +45,6 @@ function pidFrom(updates: { onUpdate: (t: string) => void }): Promise<number> {
   });
 }
 
-/** Main learns nothing when the plugin has finished stopping a call it gave up on: watch the process itself. */
-async function untilGone(pid: number, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!isGone(pid)) {
-    if (Date.now() > deadline) throw new Error(`Process ${pid} is still running.`);
-    await new Promise<void>((r) => setImmediate(r));
-  }
-}
 
 describe('bash through the workspace-tools plugin process', () => {
   test('is installed as a shell tool', () => {

@@ -111,7 +111,7 @@ class Judge implements ShellJudge {
   }
 
   path(value: string, mode: 'read' | 'write'): void {
-    let v = value;
+    let v = value.startsWith('file://') ? value.slice('file://'.length) : value;
     if (v.startsWith('-')) {
       const eq = v.indexOf('=');
       if (eq < 0) return;

@@ -107,6 +107,10 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
     if (args[from]!.value === null) return judge.note('unknown', `It runs a command named only at run time (${args[from]!.raw}).`);
     rest(from);
   };
+  if ((name === 'cd' || name === 'pushd') && args.some((a) => a.value === null || a.value === '-')) {
+    return judge.note('unknown', `${name} moves to a folder known only at run time, so later paths cannot be judged.`);
+  }
+  if (name === 'rg' && has(args, '', '--pre')) return judge.note('unknown', 'rg --pre runs a program on every file.');
   if (READ_ONLY.has(name) || NOT_PATHS.has(name)) return;
   if (FILE_WRITERS.has(name)) return writes(judge, name, args);
   if (BUILDERS.has(name)) {
@@ -131,6 +135,7 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
       if (has(args, 'l', '--list')) return;
       return judge.note('destructive', 'kill stops processes that may not belong to this command.');
     case 'env': {
+      if (has(args, 'S', '--split-string')) return judge.note('unknown', 'env -S runs a command line given as text, which cannot be judged.');
       let i = 0;
       while (i < args.length && (isOption(args[i]!) || (args[i]!.value ?? '').includes('='))) {
         if (args[i]!.value === '-u' || args[i]!.value === '-C') i++;
@@ -166,9 +171,13 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
     case 'find':
     case 'fd':
       return find(judge, name, args, depth);
-    case 'sed':
+    case 'sed': {
+      const scripts = sedScripts(args);
+      if (scripts.some((s) => s === null || SED_WRITES_OR_RUNS.test(s) || SED_S_FLAGS.test(s))) return judge.note('unknown', 'The sed program writes files or runs commands (w, W, e), which cannot be judged.');
+      if (has(args, 'f', '--file')) return judge.note('unknown', 'sed -f runs a program file, which cannot be judged.');
       if (has(args, 'i', '--in-place')) return judge.note('write', 'sed -i edits files in place.');
       return;
+    }
     case 'awk':
     case 'gawk': {
       if (has(args, 'f')) return judge.note('unknown', `${name} -f runs a program file, which cannot be judged.`);
@@ -177,6 +186,7 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
       return;
     }
     case 'sort':
+      if (has(args, '', '--compress-program')) return judge.note('unknown', 'sort --compress-program runs another program.');
       if (has(args, 'o', '--output')) return judge.note('write', 'sort -o writes a file.');
       return;
     case 'uniq':
@@ -188,6 +198,9 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
     case 'zip':
     case 'unzip':
     case 'tar':
+      if (has(args, '', '--to-command', '--checkpoint-action', '--use-compress-program', '--info-script', '--new-volume-script', '--unzip-command') || (name === 'tar' && has(args, 'IF')) || (name === 'zip' && args.some((a) => a.value === '-TT'))) {
+        return judge.note('unknown', `${name} is told to run another program, which cannot be judged.`);
+      }
       if (name === 'tar' && has(args, 't', '--list') && !has(args, 'xc', '--extract', '--create')) return;
       if (name === 'base64') return;
       return writes(judge, name, args);
@@ -253,7 +266,8 @@ function checkPaths(judge: ShellJudge, name: string, args: readonly ShellArg[]):
   if (NOT_PATHS.has(name) || name === 'git') return;
   let skipPattern = PATTERN_FIRST.has(name) && !has(args, 'ef', '--regexp', '--file', '--expression');
   const mode = FILE_WRITERS.has(name) || name === 'rm' ? 'write' : 'read';
-  for (const a of args) {
+  for (const [i, a] of args.entries()) {
+    if (PATTERN_FIRST.has(name) && ['-e', '--regexp', '--expression'].includes(args[i - 1]?.value ?? '')) continue;
     if (a.value === null) {
       judge.dynamicPath(a.raw);
       continue;
@@ -264,6 +278,24 @@ function checkPaths(judge: ShellJudge, name: string, args: readonly ShellArg[]):
     }
     judge.path(a.value, mode);
   }
+}
+
+/** sed commands that write a file (`w`, `W`) or run one (`e`). */
+const SED_WRITES_OR_RUNS = /(^|[;{}\n]|[/\d$])\s*[wWe](\s|$)/;
+/** An `s` command with the `w` or `e` flag (`s/a/b/w out`, `s/a/b/e`). */
+const SED_S_FLAGS = /s([^\w\s]).*?\1.*?\1[gpiImM\d]*[we]/;
+
+/** The sed programs in the arguments: every -e value, else the first positional; null when not literal. */
+function sedScripts(args: readonly ShellArg[]): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '-e' || v === '--expression') out.push(args[++i]?.value ?? null);
+    else if (v?.startsWith('--expression=')) out.push(v.slice('--expression='.length));
+  }
+  if (out.length > 0) return out;
+  const first = positional(args)[0];
+  return first ? [first.value] : [];
 }
 
 function writes(judge: ShellJudge, name: string, args: readonly ShellArg[]): void {
@@ -317,6 +349,7 @@ function find(judge: ShellJudge, name: string, args: readonly ShellArg[], depth:
 
 function download(judge: ShellJudge, name: string, args: readonly ShellArg[]): void {
   const vals = values(args);
+  if (has(args, 'K', '--config') || (name === 'wget' && has(args, 'e', '--execute'))) return judge.note('unknown', `${name} reads its options from elsewhere, which cannot be judged.`);
   if (has(args, 'dFT', '--data', '--data-raw', '--data-binary', '--form', '--upload-file', '--post-data', '--post-file')) {
     return judge.note('unknown', `${name} sends data to a server.`);
   }
@@ -371,7 +404,10 @@ function git(judge: ShellJudge, args: readonly ShellArg[]): void {
   const rest = args.slice(i + 1);
   const pos = positional(rest);
   const force = has(rest, 'f', '--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete', '--prune');
-  for (const a of rest) if (a.value !== null && !a.value.startsWith('-')) judge.path(a.value, 'read');
+  for (const a of rest) if (a.value !== null) judge.path(a.value, 'read');
+  if ((sub === 'submodule' && pos[0]?.value === 'foreach') || (sub === 'bisect' && pos[0]?.value === 'run') || (sub === 'rebase' && has(rest, 'x', '--exec'))) {
+    return judge.note('unknown', `git ${sub} is told to run other commands, which cannot be judged.`);
+  }
   switch (sub) {
     case 'reset':
       if (has(rest, '', '--hard', '--merge', '--keep')) return judge.note('destructive', `git reset ${rest.map((a) => a.raw).join(' ')} throws away uncommitted work.`);

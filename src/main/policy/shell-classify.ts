@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { Language, type Node, Parser } from 'web-tree-sitter';
 import type { ShellClass } from '../../shared/agent/index.ts';
-import { judgeCommand, type ShellArg, type ShellJudge } from './shell-commands.ts';
+import { judgeCommand } from './judge-command.ts';
+import type { ShellArg, ShellJudge } from './shell-args.ts';
 import { isInside } from './path-confinement.ts';
 
 /** How a command line was judged: its worst part decides, and `outside` lists paths beyond the workspace. */

@@ -1,22 +1,5 @@
-import type { ShellClass } from '../../shared/agent/index.ts';
-
-/** One argument as written: its static value (null when only known at run time) and whether it globs. */
-export interface ShellArg {
-  value: string | null;
-  raw: string;
-  glob: boolean;
-}
-
-/** What a command's rule may tell the judge of the whole line. */
-export interface ShellJudge {
-  note(cls: ShellClass, reason: string): void;
-  /** Checks a path-like argument against the workspace (devices, `~`, absolute and `..` paths). */
-  path(value: string, mode: 'read' | 'write'): void;
-  /** An argument known only at run time that visibly starts outside (`$HOME`, `~`). */
-  dynamicPath(raw: string): void;
-  /** Judges a nested command line (`sh -c '…'`). */
-  line(text: string, depth: number): void;
-}
+import { has, isOption, positional, type ShellArg, type ShellJudge, values } from './shell-args.ts';
+import { judgeGit } from './judge-git.ts';
 
 /** Commands that only read (their path arguments are still checked). */
 const READ_ONLY = new Set(
@@ -78,20 +61,6 @@ const FILE_WRITERS = new Set('mkdir touch cp mv ln install tee truncate rmdir pa
 const BUILDERS = new Set('make cmake ninja gradle mvn tsc vitest jest pytest mocha tsx vite webpack rollup esbuild gcc g++ cc clang javac rustc'.split(' '));
 const SHELLS = new Set('sh bash zsh dash ksh fish'.split(' '));
 const NPX_TOOLS = new Set('tsc vitest jest prettier eslint oxlint biome tsx vite playwright'.split(' '));
-
-const isOption = (a: ShellArg) => a.value !== null && a.value.startsWith('-') && a.value !== '-';
-const values = (args: readonly ShellArg[]) => args.map((a) => a.value ?? '');
-/** Whether any option is `long`, or a short cluster (`-rf`) holds one of `letters`. */
-function has(args: readonly ShellArg[], letters: string, ...long: string[]): boolean {
-  return args.some((a) => {
-    const v = a.value;
-    if (v === null || !v.startsWith('-')) return false;
-    if (v.startsWith('--')) return long.some((l) => v === l || v.startsWith(`${l}=`));
-    if (long.includes(v)) return true;
-    return Array.from(v.slice(1)).some((c) => letters.includes(c));
-  });
-}
-const positional = (args: readonly ShellArg[]) => args.filter((a) => !isOption(a));
 
 /** Judges one command by its name and arguments; wrappers recurse into the command they run. */
 export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly ShellArg[], depth: number): void {
@@ -208,7 +177,7 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
       if (has(args, '', '--delete', '--remove-source-files')) return judge.note('destructive', 'rsync --delete removes files.');
       return writes(judge, name, args);
     case 'git':
-      return git(judge, args);
+      return judgeGit(judge, args);
     case 'npm':
     case 'pnpm':
     case 'yarn':
@@ -379,88 +348,4 @@ function npm(judge: ShellJudge, name: string, args: readonly ShellArg[], depth: 
   const writing = ['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'un', 'update', 'up', 'upgrade', 'test', 't', 'run', 'run-script', 'start', 'build', 'pack', 'dedupe', 'prune', 'init', 'rebuild', 'create', 'fmt', 'lint', 'typecheck', 'check'];
   if (writing.includes(sub)) return judge.note('write', `${name} ${sub} runs project scripts or changes dependencies in the workspace.`);
   judge.note('unknown', `${name} ${sub} is not a ${name} command Amber knows how to judge.`);
-}
-
-const GIT_READ = new Set('status log diff show blame shortlog describe rev-parse rev-list ls-files ls-tree ls-remote grep cat-file help version whatchanged show-ref for-each-ref name-rev merge-base count-objects var check-ignore'.split(' '));
-const GIT_WRITE = new Set('add commit merge rebase cherry-pick revert pull fetch init clone mv am apply worktree submodule notes bisect switch gc format-patch archive'.split(' '));
-
-function git(judge: ShellJudge, args: readonly ShellArg[]): void {
-  let i = 0;
-  while (i < args.length && isOption(args[i]!)) {
-    const v = args[i]!.value!;
-    if (v === '-c' || v.startsWith('--exec-path') || v.startsWith('--config-env')) return judge.note('unknown', 'git -c sets configuration that can make git run other programs.');
-    if (v === '-C' || v === '--git-dir' || v === '--work-tree') {
-      const dir = args[i + 1];
-      if (dir?.value) judge.path(dir.value, 'read');
-      else if (dir) judge.dynamicPath(dir.raw);
-      i += 2;
-      continue;
-    }
-    i++;
-  }
-  const sub = args[i]?.value;
-  if (sub === null) return judge.note('unknown', 'git runs a subcommand named only at run time.');
-  if (sub === undefined) return;
-  const rest = args.slice(i + 1);
-  const pos = positional(rest);
-  const force = has(rest, 'f', '--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete', '--prune');
-  for (const a of rest) if (a.value !== null) judge.path(a.value, 'read');
-  if ((sub === 'submodule' && pos[0]?.value === 'foreach') || (sub === 'bisect' && pos[0]?.value === 'run') || (sub === 'rebase' && has(rest, 'x', '--exec'))) {
-    return judge.note('unknown', `git ${sub} is told to run other commands, which cannot be judged.`);
-  }
-  switch (sub) {
-    case 'reset':
-      if (has(rest, '', '--hard', '--merge', '--keep')) return judge.note('destructive', `git reset ${rest.map((a) => a.raw).join(' ')} throws away uncommitted work.`);
-      return judge.note('write', 'git reset moves the branch or unstages changes.');
-    case 'clean':
-      if (has(rest, 'n', '--dry-run')) return;
-      return judge.note('destructive', 'git clean deletes untracked files.');
-    case 'push':
-      if (force || pos.some((a) => a.value?.startsWith(':') || a.value?.startsWith('+'))) return judge.note('destructive', 'git push --force rewrites or deletes history on the remote.');
-      return judge.note('destructive', 'git push publishes commits to a remote, which cannot be taken back from here.');
-    case 'checkout':
-      if (has(rest, 'bB', '--orphan')) return judge.note('write', 'git checkout -b creates a branch.');
-      if (force || rest.some((a) => a.value === '--' || a.value === '.' || a.glob)) return judge.note('destructive', 'git checkout of paths throws away uncommitted changes.');
-      return judge.note('write', 'git checkout switches branches.');
-    case 'restore':
-      if (has(rest, 'S', '--staged') && !has(rest, 'W', '--worktree')) return judge.note('write', 'git restore --staged unstages changes.');
-      return judge.note('destructive', 'git restore throws away uncommitted changes.');
-    case 'switch':
-      if (force || has(rest, '', '--discard-changes')) return judge.note('destructive', 'git switch --discard-changes throws away uncommitted changes.');
-      return judge.note('write', 'git switch changes branches.');
-    case 'branch':
-      if (has(rest, 'D', '--delete') && (has(rest, 'D') || force)) return judge.note('destructive', 'git branch -D deletes a branch that may not be merged.');
-      if (pos.length === 0 || has(rest, 'alvr', '--list', '--show-current', '--contains', '--merged', '--no-merged', '--all', '--remotes')) {
-        if (!has(rest, 'dmMcC', '--delete', '--move', '--copy')) return;
-      }
-      return judge.note('write', 'git branch creates, renames or deletes a branch.');
-    case 'tag':
-      if (pos.length === 0 || has(rest, 'l', '--list')) return;
-      if (has(rest, 'd', '--delete')) return judge.note('destructive', 'git tag -d deletes a tag.');
-      return judge.note('write', 'git tag creates a tag.');
-    case 'stash':
-      if (['list', 'show'].includes(pos[0]?.value ?? '')) return;
-      if (['drop', 'clear'].includes(pos[0]?.value ?? '')) return judge.note('destructive', `git stash ${pos[0]!.value} throws away stashed work.`);
-      return judge.note('write', 'git stash saves or applies uncommitted changes.');
-    case 'remote':
-      if (pos.length === 0 || ['show', 'get-url'].includes(pos[0]?.value ?? '')) return;
-      return judge.note('write', 'git remote changes the remotes.');
-    case 'config':
-      if (has(rest, 'l', '--get', '--get-all', '--get-regexp', '--list', '--show-origin') || pos.length === 1 || ['get', 'list'].includes(pos[0]?.value ?? '')) return;
-      return judge.note('unknown', 'git config changes settings that can make git run other programs.');
-    case 'rm':
-      if (has(rest, 'r')) return judge.note('destructive', 'git rm -r deletes whole folders.');
-      return judge.note('write', 'git rm deletes files.');
-    case 'reflog':
-      if (['expire', 'delete'].includes(pos[0]?.value ?? '')) return judge.note('destructive', 'git reflog expire throws away recovery points.');
-      return;
-    case 'filter-branch':
-    case 'filter-repo':
-    case 'update-ref':
-      return judge.note('destructive', `git ${sub} rewrites history.`);
-    default:
-      if (GIT_READ.has(sub)) return;
-      if (GIT_WRITE.has(sub)) return judge.note('write', `git ${sub} changes the repository.`);
-      return judge.note('unknown', `git ${sub} is not a git command Amber knows how to judge.`);
-  }
 }

@@ -78,6 +78,12 @@ describe('bash', () => {
     expect(out.details).toMatchObject({ exitCode: 3 });
   });
 
+  test('a command killed by a signal reports the signal as an error', async () => {
+    const out = await bashTool.execute({ command: 'echo before; kill -9 $$' }, { root });
+    expect(out).toMatchObject({ isError: true, details: { exitCode: null, signal: 'SIGKILL' } });
+    expect(text(out)).toBe('before\n\n[Killed by SIGKILL.]');
+  });
+
   test('stdin is empty: a command that reads input ends at once', async () => {
     const out = await bashTool.execute({ command: 'cat; read x; echo "got:$x"' }, { root });
     expect(text(out)).toBe('got:\n\n[Exit code 0]');

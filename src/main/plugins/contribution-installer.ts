@@ -17,7 +17,7 @@ export interface CallTimeouts {
 /** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
 export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
 /** Where `$toolUpdate` calls from one plugin process are routed, by call id, while the call runs. */
-export type ToolUpdateSinks = Map<string, (text: string) => void>;
+export type ToolUpdateSinks = Map<string, { deliver: (text: string) => void; streamed: number }>;
 
 let nextId = 0;
 const newId = (prefix: string) => `${prefix}${(++nextId).toString(36)}`;
@@ -111,7 +111,7 @@ function executeTool(
   updates?: { sinks: ToolUpdateSinks; onUpdate: (text: string) => void },
 ): Promise<ToolOutput> {
   const callId = newId('t');
-  if (updates) updates.sinks.set(callId, updates.onUpdate);
+  if (updates) updates.sinks.set(callId, { deliver: updates.onUpdate, streamed: 0 });
   const call = conn.call('$executeTool', [callId, name, args, context ?? null], timeouts.toolMs);
   if (updates) void call.finally(() => updates.sinks.delete(callId)).catch(() => {});
   // A call that timed out may still be running in the plugin: ask it to stop.

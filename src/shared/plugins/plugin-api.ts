@@ -76,3 +76,5 @@ export interface HostApi {
 
 /** The most text one `$toolUpdate` may carry; main refuses longer ones. */
 export const MAX_TOOL_UPDATE_CHARS = 64 * 1024;
+/** The most progress text main passes on for one tool call; the rest is dropped (the result still comes). */
+export const MAX_TOOL_STREAM_CHARS = 2 * 1024 * 1024;

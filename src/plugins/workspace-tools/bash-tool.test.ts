@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolOutput } from '../../shared/tools/index.ts';
-import { bashTool, createBashTool, tailOutput } from './index.ts';
+import { bashTool, createBashTool, shellFor, tailOutput } from './index.ts';
 import type { WorkspaceToolContext } from './workspace-tool.ts';
 
 let root: string;
@@ -154,6 +154,13 @@ describe('bash', () => {
   test('a timeout beyond 600 s or an empty command is refused as invalid arguments', async () => {
     expect(text(await bashTool.execute({ command: 'ls', timeout: 601 }, { root }))).toMatch(/Invalid arguments for bash: timeout/);
     expect(text(await bashTool.execute({ command: '' }, { root }))).toMatch(/Invalid arguments for bash: command/);
+  });
+
+  test('bash runs the line; on Windows without bash, PowerShell does, and the description says which', () => {
+    expect(shellFor('ls', 'linux', () => false)).toMatchObject({ args: ['-c', 'ls'], name: 'bash' });
+    expect(shellFor('dir', 'win32', () => false)).toEqual({ file: 'powershell.exe', args: ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', 'dir'], name: 'PowerShell' });
+    expect(shellFor('ls', 'win32', () => true)).toEqual({ file: 'bash.exe', args: ['-c', 'ls'], name: 'bash' });
+    expect(createBashTool({ platform: 'win32', hasBash: () => false }).spec.description).toMatch(/\(PowerShell\)/);
   });
 
   test('the spec marks it a shell tool that is not read-only', () => {

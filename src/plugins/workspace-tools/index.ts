@@ -1,4 +1,4 @@
-import { bashTool, createBashTool, tailOutput } from './bash-tool.ts';
+import { bashTool, createBashTool, shellFor, tailOutput } from './bash-tool.ts';
 import { editTool } from './edit-tool.ts';
 import { findTool } from './find-tool.ts';
 import { grepTool } from './grep-tool.ts';
@@ -8,7 +8,7 @@ import { writeTool } from './write-tool.ts';
 
 export { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
-export { bashTool, createBashTool, editTool, findTool, grepTool, lsTool, readTool, tailOutput, writeTool };
+export { bashTool, createBashTool, editTool, findTool, grepTool, lsTool, readTool, shellFor, tailOutput, writeTool };
 export { clipLine, truncateOutput } from './truncate-output.ts';
 export { confinePath, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';
 export { defineWorkspaceTool, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';

@@ -8,6 +8,7 @@ export function judgeGit(judge: ShellJudge, args: readonly ShellArg[]): void {
   let i = 0;
   while (i < args.length && isOption(args[i]!)) {
     const v = args[i]!.value!;
+    if (v.includes('=')) judge.path(v, 'read');
     if (v === '-c' || v.startsWith('--exec-path') || v.startsWith('--config-env')) return judge.note('unknown', 'git -c sets configuration that can make git run other programs.');
     if (v === '-C' || v === '--git-dir' || v === '--work-tree') {
       const dir = args[i + 1];

@@ -259,6 +259,8 @@ export const SHELL_TABLE: readonly (readonly [string, ShellClass, boolean?])[] =
   ['rm /etc/hosts', 'write', true],
   ['> out.txt', 'write'],
   ['git log --output=/tmp/log.txt', 'read_only', true],
+  ['git --git-dir=/other/.git log', 'read_only', true],
+  ['git --work-tree=.. status', 'read_only', true],
   ['curl file:///etc/passwd', 'read_only', true],
   ['cd .. && ls', 'read_only', true],
   ['ln -s /etc/passwd link', 'write', true],

@@ -1,7 +1,7 @@
 // Test harness: the real plugin runtime (one forked process per plugin) running bundled plugins found by
 // discovery in src/plugins, with a config map the test changes at will and every pid remembered so that a
 // process outliving the runtime fails the test.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Disposable } from '../../src/shared/disposable.ts';
@@ -20,6 +20,28 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Gone, or a zombie nobody reaped yet: either way it runs no more. */
+export function isGone(pid: number): boolean {
+  if (!isAlive(pid)) return true;
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Resolves once the process is gone. Main hears nothing about a tool's grandchildren, and a killed process
+ * closes its pipes a moment before the kernel marks it a zombie, so its state is watched, turn by turn.
+ */
+export async function untilGone(pid: number, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!isGone(pid)) {
+    if (Date.now() > deadline) throw new Error(`Process ${pid} is still running.`);
+    await new Promise<void>((r) => setImmediate(r));
   }
 }
 
@@ -72,7 +94,9 @@ export async function startBundled(
     ...rest,
   });
   await service.start();
-  for (const id of ids) {
+  // Folder names need not be ids (workspace-tools holds workspace_tools): check each plugin by its id.
+  for (const { manifest } of plugins) {
+    const id = manifest.id;
     const info = service.get(id);
     if (info.state !== 'active') {
       await service.dispose();

@@ -20,7 +20,7 @@ export function pluginToolSource(tools: ToolRegistry, options: PluginToolSourceO
   return {
     list: () => tools.specs(),
     execute: (name, args, execution) =>
-      tools.execute(name, args, execution.signal, { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied }),
+      tools.execute(name, args, execution.signal, { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied }, (text) => execution.onUpdate(text)),
     origin: (name) => {
       const entry = tools.get(name);
       // A tool gone since the turn began fails when run; until then it is nobody's, so trusted by no one.

@@ -48,6 +48,7 @@ const host: HostApi = {
   $unsubscribe: async () => {},
   $updateStatus: async () => {},
   $updatePanel: async () => {},
+  $toolUpdate: async () => {},
   $updateWallet: async () => {},
   $log: async () => {},
   $providerEvent: async () => {},

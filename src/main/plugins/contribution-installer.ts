@@ -17,6 +17,8 @@ export interface CallTimeouts {
 
 /** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
 export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
+/** Where `$toolUpdate` calls from one plugin process are routed, by call id, while the call runs. */
+export type ToolUpdateSinks = Map<string, { deliver: (text: string) => void; streamed: number }>;
 
 let nextId = 0;
 const newId = (prefix: string) => `${prefix}${(++nextId).toString(36)}`;
@@ -32,13 +34,14 @@ export function installContribution(
   decl: Contribution,
   timeouts: CallTimeouts,
   sinks: StreamSinks,
+  toolUpdates: ToolUpdateSinks = new Map(),
 ): Disposable {
   switch (decl.kind) {
     case 'tool': {
       const { kind: _kind, ...spec } = decl;
       return registries.tools.register(pluginId, spec.name, {
         spec,
-        execute: (args, signal, context) => executeTool(conn, spec.name, args, signal, timeouts, context),
+        execute: (args, signal, context, onUpdate) => executeTool(conn, spec.name, args, signal, timeouts, context, onUpdate && { sinks: toolUpdates, onUpdate }),
       });
     }
     case 'promptBlock':
@@ -110,9 +113,12 @@ function executeTool(
   signal: AbortSignalLike | undefined,
   timeouts: CallTimeouts,
   context: ToolCallContext | undefined,
+  updates?: { sinks: ToolUpdateSinks; onUpdate: (text: string) => void },
 ): Promise<ToolOutput> {
   const callId = newId('t');
+  if (updates) updates.sinks.set(callId, { deliver: updates.onUpdate, streamed: 0 });
   const call = conn.call('$executeTool', [callId, name, args, context ?? null], timeouts.toolMs);
+  if (updates) void call.finally(() => updates.sinks.delete(callId)).catch(() => {});
   // A call that timed out may still be running in the plugin: ask it to stop.
   call.catch((e: unknown) => {
     if (e instanceof AmberError && e.code === 'timeout') void conn.call('$cancel', [callId], timeouts.callMs).catch(() => {});

@@ -74,6 +74,7 @@ const quietHost = (log: string[] = []): HostApi => ({
   $updateWallet: async () => {},
   $log: async () => {},
   $providerEvent: async () => {},
+  $toolUpdate: async () => {},
 });
 
 const never = () => new Promise<never>(() => {});

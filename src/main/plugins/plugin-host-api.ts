@@ -1,8 +1,8 @@
 import type { Disposable } from '../../shared/disposable.ts';
 import { PanelViewModel, StatusSegment, WalletState } from '../../shared/plugins/contributions.ts';
-import { type HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
+import { type HostApi, LogLevel, MAX_TOOL_STREAM_CHARS, MAX_TOOL_UPDATE_CHARS } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
-import type { StreamSinks } from './contribution-installer.ts';
+import type { StreamSinks, ToolUpdateSinks } from './contribution-installer.ts';
 import type { PluginEventBus } from './plugin-event-bus.ts';
 import type { PluginRegistries } from './plugin-registries.ts';
 
@@ -11,6 +11,8 @@ export interface HostApiDeps {
   registries: PluginRegistries;
   bus: PluginEventBus;
   sinks: StreamSinks;
+  /** Where `$toolUpdate` calls of this plugin's running tool calls go, by call id. */
+  toolUpdates?: ToolUpdateSinks;
   /** Read at every `$getConfig`: config attached or changed after start is what the plugin sees. */
   config(): Record<string, unknown>;
   /**
@@ -71,6 +73,17 @@ export function createHostApi(deps: HostApiDeps): HostApi {
       for (const event of events as unknown[]) {
         if (typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string') sink(event as ProviderEvent);
       }
+    },
+    async $toolUpdate(callId, text) {
+      if (typeof callId !== 'string' || typeof text !== 'string') throw new Error('A tool update is a call id and a text.');
+      if (text.length > MAX_TOOL_UPDATE_CHARS) throw new Error(`A tool update may carry at most ${MAX_TOOL_UPDATE_CHARS} characters; send longer output in parts.`);
+      // Only this plugin's own calls are in its map; an update for a call that has ended is dropped, and so
+      // is whatever goes past the per-call total (a plugin that skips the SDK's own cap cannot flood the UI).
+      const sink = deps.toolUpdates?.get(callId);
+      if (!sink || sink.streamed >= MAX_TOOL_STREAM_CHARS) return;
+      const part = text.slice(0, MAX_TOOL_STREAM_CHARS - sink.streamed);
+      sink.streamed += part.length;
+      sink.deliver(part);
     },
   };
 }

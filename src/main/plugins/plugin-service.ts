@@ -9,7 +9,7 @@ import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
-import { type CallTimeouts, installContribution, type StreamSinks } from './contribution-installer.ts';
+import { type CallTimeouts, installContribution, type StreamSinks, type ToolUpdateSinks } from './contribution-installer.ts';
 import { createForkLauncher } from './fork-launcher.ts';
 import { PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
@@ -299,6 +299,7 @@ export class PluginService {
       return;
     }
     const sinks: StreamSinks = new Map();
+    const toolUpdates: ToolUpdateSinks = new Map();
     let proc: PluginProcess;
     try {
       proc = this.#launcher({ pluginId: id });
@@ -311,6 +312,7 @@ export class PluginService {
       registries: this.registries,
       bus: this.events,
       sinks,
+      toolUpdates,
       config: () => this.#config(id),
       // A late call from a process main has let go of must not leave anything behind.
       own: (label, d) => {
@@ -353,7 +355,7 @@ export class PluginService {
       }
       for (const [i, raw] of init.capabilities.entries()) {
         if (rec.conn !== conn) throw conn.deadReason ?? new Error('The plugin stopped while it was being installed.');
-        this.#install(rec, conn, i, raw, sinks);
+        this.#install(rec, conn, i, raw, sinks, toolUpdates);
       }
       if (reply.hasTick && (this.#options.tickIntervalMs ?? 5000) > 0) this.#startTicking(rec, conn);
       this.#setState(rec, 'active', null);
@@ -368,7 +370,7 @@ export class PluginService {
   }
 
   /** Validates one declaration and installs it; throws (failing the plugin) with the field named. */
-  #install(rec: PluginRecord, conn: PluginConnection, index: number, raw: unknown, sinks: StreamSinks): void {
+  #install(rec: PluginRecord, conn: PluginConnection, index: number, raw: unknown, sinks: StreamSinks, toolUpdates: ToolUpdateSinks): void {
     const id = rec.descriptor.manifest.id;
     if (typeof raw === 'object' && raw !== null && 'declined' in raw) {
       const declined = DeclinedContribution.safeParse(raw);
@@ -382,7 +384,7 @@ export class PluginService {
     const decl = parsed.data;
     rec.declares.add(decl.kind);
     const key = contributionKey(decl);
-    const disposable = installContribution(this.registries, id, conn, decl, this.#timeouts, sinks);
+    const disposable = installContribution(this.registries, id, conn, decl, this.#timeouts, sinks, toolUpdates);
     this.ledger.record(id, `${decl.kind}:${key}`, disposable);
     rec.contributions.push({ kind: decl.kind, key, status: 'installed' });
   }

@@ -6,7 +6,8 @@ import { ContributionRegistry } from './contribution-registry.ts';
 
 export interface ToolContribution {
   spec: ToolSpec;
-  execute(args: unknown, signal?: AbortSignalLike, context?: ToolCallContext): Promise<ToolOutput>;
+  /** `onUpdate` receives the call's progress text while it runs (for the tool card). */
+  execute(args: unknown, signal?: AbortSignalLike, context?: ToolCallContext, onUpdate?: (text: string) => void): Promise<ToolOutput>;
 }
 
 /** Tools by name. `execute` never throws: every failure is an `isError` output the model can read. */
@@ -19,12 +20,12 @@ export class ToolRegistry extends ContributionRegistry<ToolContribution> {
     return this.entries().map((e) => e.value.spec);
   }
 
-  async execute(name: string, args: unknown, signal?: AbortSignalLike, context?: ToolCallContext): Promise<ToolOutput> {
+  async execute(name: string, args: unknown, signal?: AbortSignalLike, context?: ToolCallContext, onUpdate?: (text: string) => void): Promise<ToolOutput> {
     const tool = this.get(name);
     if (!tool) return failed(`There is no tool named '${name}'. Its plugin may be switched off or restarting.`);
     if (signal?.aborted) return failed(`The call to '${name}' was aborted before it started.`);
     try {
-      const out = ToolOutput.safeParse(await tool.value.execute(args, signal, context));
+      const out = ToolOutput.safeParse(await tool.value.execute(args, signal, context, onUpdate));
       return out.success ? out.data : failed(`The tool '${name}' answered something that is not a tool output.`);
     } catch (e) {
       return failed(errorMessage(e));

@@ -16,3 +16,5 @@ export {
   type ToolOrigin,
   type ToolRequest,
 } from './policy-service.ts';
+export { commandPrefix, loadShellParser, shellClassify, type ShellClassifyOptions, type ShellVerdict } from './shell-classify.ts';
+export { isShellTool, ShellPolicy, type ShellDecision, type ShellJudgement, type ShellPolicyOptions } from './shell-policy.ts';

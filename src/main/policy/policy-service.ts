@@ -8,6 +8,7 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { isInside } from './path-confinement.ts';
 import { protectedReason } from './protected-paths.ts';
 import { realPath } from './real-path.ts';
+import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
 
 /** The two settings calls the policy needs (SessionStore has them). */
 export interface SettingsStore {
@@ -60,7 +61,7 @@ export type PolicyDecision =
   | { kind: 'allow' }
   | { kind: 'deny'; reason: string }
   /** `protectedPath`: the call changes a protected path, which no grant or allow rule covers. */
-  | { kind: 'ask'; reason: string; folder: string | null; protectedPath: boolean };
+  | { kind: 'ask'; reason: string; folder: string | null; protectedPath: boolean; shell?: ShellJudgement };
 
 /** A session grant recorded from an "always" answer; lives as long as this process. */
 export type Grant = { tool: string } | { folder: string };
@@ -75,6 +76,8 @@ export interface PolicyServiceOptions {
   deniedRoots?: readonly string[];
   /** Where a write to a path lands, symlinks followed. Default: the file system's answer. */
   realPath?: (path: string) => string;
+  /** How shell tools are judged (on their command line). Default: tree-sitter's bash grammar. */
+  shell?: ShellPolicy;
 }
 
 const RULES_KEY = 'policy.rules';
@@ -134,6 +137,8 @@ export class PolicyService implements ToolGate {
   readonly #newId: () => string;
   readonly #deniedRoots: readonly string[];
   readonly #realPath: (path: string) => string;
+  /** Shell tools are judged on their command line, with "always" kept per command prefix. */
+  readonly #shell: ShellPolicy;
   readonly #grants = new Map<string, Grant[]>();
   readonly #open = new Map<string, OpenQuestion>();
   /** Waiting calls to wake when a grant, rule, mode or trust changes. */
@@ -147,6 +152,7 @@ export class PolicyService implements ToolGate {
     this.#newId = options.newId ?? randomUUID;
     this.#realPath = options.realPath ?? realPath;
     this.#deniedRoots = (options.deniedRoots ?? []).map((r) => resolve(r));
+    this.#shell = options.shell ?? new ShellPolicy();
   }
 
   mode(sessionId: string): PolicyMode {
@@ -199,6 +205,7 @@ export class PolicyService implements ToolGate {
 
   clearGrants(sessionId: string): void {
     this.#grants.delete(sessionId);
+    this.#shell.clear(sessionId);
   }
 
   /** Attaches the approver (the UI's dialog); disposing detaches it if it is still the one attached. */
@@ -223,6 +230,10 @@ export class PolicyService implements ToolGate {
     const rules = this.rules();
     const deny = rules.find((r) => r.effect === 'deny' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || this.#touches(r.folder, every)));
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
+    if (isShellTool(tool)) {
+      const judged = this.#shell.decide(request, this.mode(sessionId));
+      return judged.kind === 'ask' ? { ...judged, protectedPath: false } : judged;
+    }
     if (this.#trustsReadOnly(request)) return { kind: 'allow' };
     const mode = this.mode(sessionId);
     if (mode === 'read') {
@@ -258,6 +269,7 @@ export class PolicyService implements ToolGate {
   }
 
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
+    if (isShellTool(request.tool)) await this.#shell.ready();
     const decision = this.#safeDecide(request);
     if (decision.kind === 'allow') return { allowed: true };
     if (decision.kind === 'deny') return { allowed: false, reason: decision.reason };
@@ -316,6 +328,7 @@ export class PolicyService implements ToolGate {
       folder: decision.folder,
       reason: decision.reason,
       ...(decision.protectedPath ? { protectedPath: true } : {}),
+      ...(decision.shell ? { command: decision.shell.command } : {}),
     };
     const controller = new AbortController();
     const open: OpenQuestion = { question, controller, answer: ask(approver, question, controller.signal), answered: false, waiters: 0 };
@@ -332,9 +345,17 @@ export class PolicyService implements ToolGate {
     switch (answer) {
       case 'once':
         return { allowed: true };
-      case 'always_tool':
-        this.#grant(request.sessionId, { tool: request.tool.name });
+      case 'always_tool': {
+        // A shell tool is never allowed as a whole: "always" keeps the command's prefixes (`npm test`).
+        const judged = isShellTool(request.tool) ? this.#safeDecide(request) : null;
+        if (judged?.kind === 'ask' && judged.shell) {
+          this.#shell.allow(request.sessionId, judged.shell);
+          this.#notifyChanged();
+        } else if (!isShellTool(request.tool)) {
+          this.#grant(request.sessionId, { tool: request.tool.name });
+        }
         return { allowed: true };
+      }
       case 'always_folder':
         if (question.folder !== null) this.#grant(request.sessionId, { folder: question.folder });
         return { allowed: true };

@@ -1,3 +1,4 @@
+import { bashTool, createBashTool, shellFor, tailOutput } from './bash-tool.ts';
 import { editTool } from './edit-tool.ts';
 import { findTool } from './find-tool.ts';
 import { grepTool } from './grep-tool.ts';
@@ -7,7 +8,7 @@ import { writeTool } from './write-tool.ts';
 
 export { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
-export { editTool, findTool, grepTool, lsTool, readTool, writeTool };
+export { bashTool, createBashTool, editTool, findTool, grepTool, lsTool, readTool, shellFor, tailOutput, writeTool };
 export { clipLine, truncateOutput } from './truncate-output.ts';
 export { deniedFolderOf } from './denied-folder.ts';
 export { confinePath, isInsideFolder, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolOutput } from '../../shared/tools/index.ts';
-import { editTool, findTool, grepTool, lsTool, readTool, WORKSPACE_TOOLS, type WorkspaceToolContext, writeTool } from './index.ts';
+import { editTool, findTool, grepTool, lsTool, readTool, WORKSPACE_TOOLS as ALL_TOOLS, type WorkspaceToolContext, writeTool } from './index.ts';
+
+// The tools that take paths as arguments; the shell tool's paths live in its command line, which the
+// policy in main judges before it runs (see src/main/policy/shell-classify.ts).
+const WORKSPACE_TOOLS = ALL_TOOLS.filter((tool) => tool.spec.shell !== true);
 
 let base: string;
 let root: string;

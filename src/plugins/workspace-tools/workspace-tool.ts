@@ -15,6 +15,8 @@ export interface WorkspaceToolContext {
    */
   denied?: readonly string[];
   signal?: AbortSignalLike;
+  /** Progress text for the call's tool card (appended as it arrives; never sent to the model). */
+  update?: (text: string) => void;
 }
 
 /** A tool as plain data + a function, ready to be wrapped into a plugin contribution. Never throws. */

@@ -62,7 +62,7 @@ describe('path confinement', () => {
 
   test('every tool rejects a path outside the workspace before touching it', async () => {
     const escape = join('..', 'ws2', 'new.txt');
-    for (const tool of WORKSPACE_TOOLS) {
+    for (const tool of WORKSPACE_TOOLS.filter((t) => 'path' in ((t.spec.parameters as { properties?: object }).properties ?? {}))) {
       const args = { path: escape, pattern: 'x', content: 'x', oldText: 'TODO', newText: 'DONE' };
       const out = await tool.execute(args, ctx());
       expect(out.isError, tool.spec.name).toBe(true);
@@ -172,7 +172,9 @@ describe('tool specs', () => {
       ['grep', true],
       ['write', false],
       ['edit', false],
+      ['bash', false],
     ]);
+    expect(WORKSPACE_TOOLS.filter((t) => t.spec.shell).map((t) => t.spec.name)).toEqual(['bash']);
     expect(readTool.spec.parameters).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' } } });
     expect(readTool.spec.parameters).not.toHaveProperty('$schema');
   });

@@ -1,3 +1,4 @@
+import { bashTool } from './bash-tool.ts';
 import { editTool } from './edit-tool.ts';
 import { findTool } from './find-tool.ts';
 import { grepTool } from './grep-tool.ts';
@@ -7,4 +8,4 @@ import type { WorkspaceTool } from './workspace-tool.ts';
 import { writeTool } from './write-tool.ts';
 
 /** Every workspace tool, read-only ones first. */
-export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [readTool, lsTool, findTool, grepTool, writeTool, editTool];
+export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [readTool, lsTool, findTool, grepTool, writeTool, editTool, bashTool];

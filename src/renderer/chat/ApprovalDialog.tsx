@@ -8,6 +8,9 @@ import { useToasts } from '../ui/Toasts.tsx';
 /** The key that allows once: never Enter, so a keystroke meant for the composer cannot approve a call. */
 const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };
 
+const SHELL_CLASS_LABEL = { read_only: 'read-only', write: 'writes', destructive: 'destructive', unknown: 'cannot be judged' } as const;
+const SHELL_CLASS_CHIP = { read_only: 'chip-ok', write: 'chip-running', destructive: 'chip-error', unknown: 'chip-awaiting' } as const;
+
 /**
  * Asks about tool calls that need a yes, one at a time, oldest first. Deny has the focus when a question
  * opens, and Enter never approves: on Deny it denies, on the other buttons it does nothing. Allowing takes
@@ -107,7 +110,21 @@ export function ApprovalDialog() {
           </div>
           {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
         </div>
-        <pre className="approval-args">{args}</pre>
+        {current.command ? (
+          <div className="approval-command" data-testid="approval-command">
+            <pre className="approval-args">
+              <code>{current.command.line}</code>
+            </pre>
+            <p className="small">
+              <span className={`chip ${SHELL_CLASS_CHIP[current.command.class]}`} data-testid="approval-command-class">
+                {SHELL_CLASS_LABEL[current.command.class]}
+              </span>
+              {current.command.reason !== current.reason && ` ${current.command.reason}`}
+            </p>
+          </div>
+        ) : (
+          <pre className="approval-args">{args}</pre>
+        )}
         {current.folder && (
           <p className="muted small">
             Folder: <code>{current.folder}</code>
@@ -126,9 +143,21 @@ export function ApprovalDialog() {
           <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
             Always in this folder
           </button>
-          <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
-            Always for {current.toolName}
-          </button>
+          {current.command ? (
+            <button
+              type="button"
+              className="btn"
+              disabled={busy || !current.command.prefixes || current.command.class === 'destructive'}
+              onClick={() => void answer('always_tool')}
+              title={current.command.prefixes ? 'Later commands starting like this run without asking, unless they are destructive or reach outside the workspace' : 'This command line cannot be allowed for good'}
+            >
+              Always for {current.command.prefixes?.map((p) => `“${p}”`).join(', ') ?? 'this command'}
+            </button>
+          ) : (
+            <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
+              Always for {current.toolName}
+            </button>
+          )}
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')} aria-keyshortcuts={ALLOW_ONCE_KEY.label} title={ALLOW_ONCE_KEY.label}>
             Allow once
           </button>

@@ -29,7 +29,9 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
   const args = formatArgs(tool);
   const lines = tool.output.split('\n');
   const long = lines.length > PREVIEW_LINES;
-  const output = long && !showAll ? lines.slice(0, PREVIEW_LINES).join('\n') : tool.output;
+  // While a call runs its newest output matters (a build or test log streaming in): fold to the tail.
+  const preview = tool.status === 'running' ? lines.slice(-PREVIEW_LINES) : lines.slice(0, PREVIEW_LINES);
+  const output = long && !showAll ? preview.join('\n') : tool.output;
   const summary = args.replace(/\s+/g, ' ').slice(0, 90);
   return (
     <div className={`tool-card tool-${tool.status}`} data-testid="tool-card" data-status={tool.status} data-tool={tool.name}>

@@ -21,6 +21,23 @@ export const PolicyRules = z.array(PolicyRule);
 export type PolicyRules = z.infer<typeof PolicyRules>;
 
 /**
+ * How a shell command line was judged before it runs: read_only runs in every mode, write in write and
+ * yolo modes; destructive and unknown (unparseable, or using constructs that cannot be judged) always ask
+ * or are denied.
+ */
+export const ShellClass = z.enum(['read_only', 'write', 'destructive', 'unknown']);
+export type ShellClass = z.infer<typeof ShellClass>;
+
+/** The command line of a shell call as the user sees it in an approval, with its class and why. */
+export const ShellCommandInfo = z.object({
+  line: z.string(),
+  class: ShellClass,
+  reason: z.string(),
+  /** What "always" would allow from now on (`npm test`); absent when the line cannot be allowed for good. */
+  prefixes: z.array(z.string()).optional(),
+});
+export type ShellCommandInfo = z.infer<typeof ShellCommandInfo>;
+/**
  * What the user is asked before a tool call runs. One question per call; identical calls (same tool, same
  * arguments) waiting at once share one. The answer covers only the calls that asked it.
  */
@@ -36,6 +53,8 @@ export const ApprovalQuestion = z.object({
   reason: z.string(),
   /** The call changes a protected path (git hooks, shell start-up files, package scripts…): "always" answers do not cover such calls later. */
   protectedPath: z.boolean().optional(),
+  /** For a shell tool: the command line and how it was judged. */
+  command: ShellCommandInfo.optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
 

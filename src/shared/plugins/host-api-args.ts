@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderEvent } from '../providers/provider-stream.ts';
 import { PanelViewModel, StatusSegment, WalletState } from './contributions.ts';
-import { LogLevel } from './plugin-api.ts';
+import { LogLevel, MAX_TOOL_UPDATE_CHARS } from './plugin-api.ts';
 import type { HostApiMethod } from './protocol.ts';
 
 // The arguments of each HostApi method, as main accepts them from a plugin process: one tuple schema per
@@ -21,6 +21,8 @@ export const UpdatePanelArgs = z.tuple([PanelViewModel]);
 export const UpdateWalletArgs = z.tuple([Topic, WalletState]);
 export const LogArgs = z.union([z.tuple([LogLevel, z.string()]), z.tuple([LogLevel, z.string(), z.number().int().nonnegative().optional()])]);
 export const ProviderEventArgs = z.tuple([StreamId, z.array(ProviderEvent)]);
+/** Call ids are made by main too; the text is a tool's progress, capped. */
+export const ToolUpdateArgs = z.tuple([z.string().min(1).max(128), z.string().max(MAX_TOOL_UPDATE_CHARS)]);
 
 /** Per HostApi method, the schema of its argument tuple. */
 export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> } = {
@@ -33,4 +35,5 @@ export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> 
   $updateWallet: UpdateWalletArgs,
   $log: LogArgs,
   $providerEvent: ProviderEventArgs,
+  $toolUpdate: ToolUpdateArgs,
 };

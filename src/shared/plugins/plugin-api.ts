@@ -67,4 +67,14 @@ export interface HostApi {
   $log(level: LogLevel, message: string, dropped?: number): Promise<void>;
   /** Events of one provider stream, in order; batched so a fast stream is a few calls, not thousands. */
   $providerEvent(streamId: string, events: ProviderEvent[]): Promise<void>;
+  /**
+   * Progress text of a running tool call (`callId` as given to `$executeTool`), shown in its card and never
+   * sent to the model. Batched by the plugin host; at most MAX_TOOL_UPDATE_CHARS per call.
+   */
+  $toolUpdate(callId: string, text: string): Promise<void>;
 }
+
+/** The most text one `$toolUpdate` may carry; main refuses longer ones. */
+export const MAX_TOOL_UPDATE_CHARS = 64 * 1024;
+/** The most progress text main passes on for one tool call; the rest is dropped (the result still comes). */
+export const MAX_TOOL_STREAM_CHARS = 2 * 1024 * 1024;

@@ -12,6 +12,11 @@ const ToolSpecFields = {
    * none is asked about in write mode, whatever its arguments look like.
    */
   pathParams: z.array(z.string().min(1)).max(32).optional(),
+  /**
+   * A shell tool: its `command` argument is a command line the policy classifies before it runs (and
+   * "always" answers are kept per command prefix, never for the tool as a whole).
+   */
+  shell: z.boolean().optional(),
 };
 
 /** Why a spec's `pathParams` do not fit its `parameters`, or null when they do. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
-import { MAX_LOGS_IN_FLIGHT, PluginHost } from './plugin-host.ts';
+import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS } from './plugin-host.ts';
 
 // The plugin host in this process, against a recording HostApi: what main would receive, call by call.
 
@@ -16,6 +16,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Recorder extends HostApi {
   events: ProviderEvent[][];
+  updates: { callId: string; text: string }[];
   logs: { level: LogLevel; message: string; dropped?: number }[];
   /** When set, log calls wait here until the test answers them. */
   heldLogs: (() => void)[] | null;
@@ -24,6 +25,7 @@ interface Recorder extends HostApi {
 function recorder(): Recorder {
   const r: Recorder = {
     events: [],
+    updates: [],
     logs: [],
     heldLogs: null,
     $getConfig: async () => ({ greeting: 'Hi' }),
@@ -40,6 +42,9 @@ function recorder(): Recorder {
     },
     $providerEvent: async (_streamId, events) => {
       r.events.push(events);
+    },
+    $toolUpdate: async (callId, text) => {
+      r.updates.push({ callId, text });
     },
   };
   return r;
@@ -135,4 +140,30 @@ test('initialize returning false or throwing is reported, never thrown', async (
   expect(await no.$initialize()).toEqual({ initialized: false, reason: 'The plugin declined to start: initialize() returned false.' });
   const boom = await load(`export default { protocolVersion: 1, initialize() { throw new Error('no key'); }, shutdown() {}, capabilities() { return []; } };`);
   expect(await boom.$initialize()).toEqual({ initialized: false, reason: 'initialize() threw: no key' });
+});
+
+test('a tool\'s progress updates are batched, in order, all sent before its result, and capped per call', async () => {
+  const host = recorder();
+  const plugin = await load(
+    `export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+      capabilities() { return [{ kind: 'tool', name: 'chatty', description: '', parameters: {}, readOnly: true,
+        execute(args, options) {
+          for (let i = 0; i < Number(args.n); i++) options.update(args.big ? 'x'.repeat(64 * 1024) : i + ',');
+          options.update('');
+          return 'done';
+        } }]; } };`,
+    host,
+  );
+  await plugin.$initialize();
+  expect(await plugin.$executeTool('c1', 'chatty', { n: 500 })).toMatchObject({ isError: false });
+  expect(host.updates.length).toBeLessThan(5);
+  expect(host.updates.every((u) => u.callId === 'c1')).toBe(true);
+  expect(host.updates.map((u) => u.text).join('')).toBe(Array.from({ length: 500 }, (_, i) => `${i},`).join(''));
+
+  host.updates.length = 0;
+  await plugin.$executeTool('c2', 'chatty', { n: 40, big: true });
+  const streamed = host.updates.map((u) => u.text).join('');
+  expect(streamed.length).toBeLessThan(TOOL_UPDATE_TOTAL_CHARS + 200);
+  expect(streamed).toMatch(/Further output is not shown live/);
+  expect(Math.max(...host.updates.map((u) => u.text.length))).toBeLessThanOrEqual(64 * 1024);
 });

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import type { AllowanceRequest, AllowanceVerdict, CommandResult, WalletState } from '../../shared/plugins/contributions.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
-import type { HostApi, LogLevel, PluginApi, PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
+import { type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
@@ -31,6 +31,10 @@ export const MAX_LOGS_IN_FLIGHT = 64;
 export const NOTIFICATIONS_PER_SECOND = 5000;
 /** Provider events are sent in batches of at most this many (or whatever one turn of the loop produced). */
 const PROVIDER_BATCH = 256;
+/** A tool's progress text goes to main at most this often, batched. */
+export const TOOL_UPDATE_INTERVAL_MS = 100;
+/** Progress text streamed per tool call; past it one note is sent and the rest only reaches the result. */
+export const TOOL_UPDATE_TOTAL_CHARS = 1024 * 1024;
 
 type Remote<T> = { [K in keyof T]: T[K] };
 
@@ -120,14 +124,57 @@ export class PluginHost implements PluginApi {
     if (!tool) return errorOutput(`This plugin has no tool named '${name}'.`);
     const controller = new AbortController();
     this.#running.set(callId, controller);
+    const updates = this.#toolUpdates(callId);
     try {
-      const out = await tool.execute((args ?? {}) as Record<string, unknown>, { signal: controller.signal, ...callContext(context) });
+      const out = await tool.execute((args ?? {}) as Record<string, unknown>, { signal: controller.signal, update: updates.update, ...callContext(context) });
       return typeof out === 'string' ? { content: [{ type: 'text', text: out }], isError: false } : out;
     } catch (e) {
       return errorOutput(`The tool '${name}' failed: ${describe(e)}`);
     } finally {
       this.#running.delete(callId);
+      // Every update is on the pipe before the result: the card never shows progress after the end.
+      await updates.close();
     }
+  }
+
+  /**
+   * A tool call's `update(text)`: text is gathered and sent every TOOL_UPDATE_INTERVAL_MS (or sooner when
+   * a batch fills), in order, one call at a time; past TOOL_UPDATE_TOTAL_CHARS a note ends the stream.
+   */
+  #toolUpdates(callId: string): { update: (text: string) => void; close: () => Promise<void> } {
+    let buffer = '';
+    let sent = 0;
+    let closed = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let chain = Promise.resolve();
+    const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      while (buffer.length > 0) {
+        const part = buffer.slice(0, MAX_TOOL_UPDATE_CHARS);
+        buffer = buffer.slice(part.length);
+        chain = chain.then(() => this.#host.$toolUpdate(callId, part)).catch(() => {});
+      }
+    };
+    let noted = false;
+    const update = (text: string) => {
+      if (closed || typeof text !== 'string' || text === '' || noted) return;
+      const room = TOOL_UPDATE_TOTAL_CHARS - sent;
+      buffer += text.slice(0, room);
+      sent += Math.min(text.length, room);
+      if (text.length > room) {
+        buffer += '\n[Further output is not shown live; the result holds its end.]\n';
+        noted = true;
+      }
+      if (buffer.length >= MAX_TOOL_UPDATE_CHARS / 2) flush();
+      else timer ??= setTimeout(flush, TOOL_UPDATE_INTERVAL_MS);
+    };
+    const close = async () => {
+      closed = true;
+      flush();
+      await chain;
+    };
+    return { update, close };
   }
 
   async $cancel(callId: string): Promise<void> {

@@ -73,6 +73,11 @@ export interface ToolCallOptions {
   workspace?: string;
   /** Folders no tool may touch whatever the path (Amber's own data folder). */
   denied?: readonly string[];
+  /**
+   * Shows progress text in the call's tool card as it happens (appended; never sent to the model). Cheap
+   * to call often: the host batches it. Calls after the tool has returned are ignored.
+   */
+  update?(text: string): void;
 }
 
 export interface ToolContribution extends In<typeof ToolDeclaration> {

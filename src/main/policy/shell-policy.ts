@@ -1,0 +1,91 @@
+import type { PolicyMode, ShellClass, ShellCommandInfo } from '../../shared/agent/index.ts';
+import type { ToolSpec } from '../../shared/tools/index.ts';
+import { loadShellParser, shellClassify, type ShellClassifyOptions, type ShellVerdict } from './shell-classify.ts';
+
+/** A shell call as the policy judged it: what the user is shown, and the prefixes an "always" keeps. */
+export interface ShellJudgement {
+  command: ShellCommandInfo;
+  verdict: ShellVerdict;
+}
+
+export type ShellDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string; folder: null; shell: ShellJudgement };
+
+export interface ShellPolicyOptions {
+  classify?: (line: string, options: ShellClassifyOptions) => ShellVerdict;
+  load?: () => Promise<void>;
+}
+
+const RANK: Record<ShellClass, number> = { read_only: 0, write: 1, unknown: 2, destructive: 3 };
+
+/** Whether a tool takes a command line the shell policy judges (declared by the tool: `shell: true`). */
+export function isShellTool(spec: ToolSpec): boolean {
+  return spec.shell === true;
+}
+
+/**
+ * The policy for shell tools, judged on the command line: read-only runs in every mode; a write inside the
+ * workspace runs in write and yolo modes; destructive, unknown and anything naming a path outside the
+ * workspace asks in write and yolo modes alike. Read mode runs only read-only lines and denies the rest.
+ * "Always" answers are kept per command prefix (`npm test`), never for the tool as a whole, and never
+ * cover a destructive line, a path outside the workspace, or a worse class than the one approved.
+ */
+export class ShellPolicy {
+  readonly #classify: (line: string, options: ShellClassifyOptions) => ShellVerdict;
+  readonly #load: () => Promise<void>;
+  /** Per session: approved prefix → the worst class approved under it. */
+  readonly #prefixes = new Map<string, Map<string, ShellClass>>();
+
+  constructor(options: ShellPolicyOptions = {}) {
+    this.#classify = options.classify ?? shellClassify;
+    this.#load = options.load ?? loadShellParser;
+  }
+
+  /** Resolves once the parser is loaded; never rejects (an unloaded parser judges every line unknown). */
+  async ready(): Promise<void> {
+    await this.#load().catch(() => {});
+  }
+
+  decide(request: { sessionId: string; workspaceRoot: string; args: Record<string, unknown> }, mode: PolicyMode): ShellDecision {
+    const line = typeof request.args['command'] === 'string' ? request.args['command'] : '';
+    const verdict = this.#classify(line, { workspaceRoot: request.workspaceRoot });
+    const risky = verdict.class === 'destructive' || verdict.class === 'unknown' || verdict.outside.length > 0;
+    if (mode === 'read') {
+      if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
+      return { kind: 'deny', reason: `This session is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.` };
+    }
+    if (!risky) return { kind: 'allow' };
+    if (this.#covered(request.sessionId, verdict)) return { kind: 'allow' };
+    return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}) }, verdict } };
+  }
+
+  /** Keeps an "always" answer under the line's prefixes; returns them (none for a line that has none). */
+  allow(sessionId: string, judgement: ShellJudgement): string[] {
+    const { verdict } = judgement;
+    if (!verdict.prefixes || verdict.class === 'destructive') return [];
+    const granted = this.#prefixes.get(sessionId) ?? new Map<string, ShellClass>();
+    for (const p of verdict.prefixes) {
+      const before = granted.get(p);
+      if (before === undefined || RANK[verdict.class] > RANK[before]) granted.set(p, verdict.class);
+    }
+    this.#prefixes.set(sessionId, granted);
+    return verdict.prefixes;
+  }
+
+  allowed(sessionId: string): ReadonlyMap<string, ShellClass> {
+    return this.#prefixes.get(sessionId) ?? new Map();
+  }
+
+  clear(sessionId: string): void {
+    this.#prefixes.delete(sessionId);
+  }
+
+  #covered(sessionId: string, verdict: ShellVerdict): boolean {
+    if (verdict.class === 'destructive' || verdict.outside.length > 0 || !verdict.prefixes) return false;
+    const granted = this.#prefixes.get(sessionId);
+    if (!granted) return false;
+    return verdict.prefixes.every((p) => {
+      const cls = granted.get(p);
+      return cls !== undefined && RANK[verdict.class] <= RANK[cls];
+    });
+  }
+}

@@ -1,0 +1,221 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from './truncate-output.ts';
+import { defineWorkspaceTool, errorOutput, type WorkspaceTool } from './workspace-tool.ts';
+
+export const DEFAULT_TIMEOUT_S = 120;
+export const MAX_TIMEOUT_S = 600;
+
+export const BashArgs = z.object({
+  command: z.string().min(1).describe('The command line to run, in the workspace folder'),
+  timeout: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_S)
+    .optional()
+    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`),
+});
+
+export interface BashToolOptions {
+  platform?: NodeJS.Platform;
+  /** Between SIGTERM and SIGKILL when a command is stopped. */
+  graceMs?: number;
+  /** Kept from the end of the output. */
+  maxLines?: number;
+  maxBytes?: number;
+  /** Whether bash can be found (on Windows it often cannot; PowerShell is used then). */
+  hasBash?: () => boolean;
+}
+
+interface Shell {
+  file: string;
+  args: string[];
+  name: string;
+}
+
+/** bash where there is one; PowerShell on Windows without it. */
+export function shellFor(command: string, platform: NodeJS.Platform, hasBash: () => boolean): Shell {
+  if (platform !== 'win32') {
+    const file = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+    return { file, args: ['-c', command], name: file.endsWith('bash') ? 'bash' : 'sh' };
+  }
+  if (hasBash()) return { file: 'bash.exe', args: ['-c', command], name: 'bash' };
+  return { file: 'powershell.exe', args: ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', command], name: 'PowerShell' };
+}
+
+/**
+ * The end of a long output within both limits, cut at a line boundary, with a note saying how much came
+ * before it (the end of a build or test log is where the answer is).
+ */
+export function tailOutput(text: string, totalLines: number, droppedBytes: number, maxLines: number, maxBytes: number): string {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const size = Buffer.byteLength(lines[i]!, 'utf8') + 1;
+    if (kept.length >= maxLines || bytes + size > maxBytes) break;
+    kept.push(lines[i]!);
+    bytes += size;
+  }
+  if (kept.length === lines.length && droppedBytes === 0) return text;
+  kept.reverse();
+  return `[Output truncated: showing the last ${kept.length} of ${totalLines} lines (limits: ${maxLines} lines, ${Math.round(maxBytes / 1024)} KB).]\n${kept.join('\n')}`;
+}
+
+/** Whether a bash.exe is on PATH (Git Bash and the like; WSL's launcher in System32 does not count). */
+function bashOnPath(): boolean {
+  const dirs = (process.env.PATH ?? '').split(';').filter((d) => d !== '' && !/system32/i.test(d));
+  return dirs.some((d) => existsSync(join(d, 'bash.exe')));
+}
+
+/**
+ * Process groups of commands still running. When this process exits (main closed the pipe, or the plugin
+ * is being let go of) they are killed with it: a detached group would otherwise outlive its parent.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+/** Ends a process and everything it started: its whole process group (a tree on Windows). */
+function killTree(child: ChildProcess, signal: NodeJS.Signals, platform: NodeJS.Platform): void {
+  if (child.pid === undefined) return;
+  if (platform === 'win32') {
+    spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
+    return;
+  }
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/**
+ * `bash`: runs one command line in the conversation's workspace folder, in a process group of its own,
+ * stdin from /dev/null, the plugin's environment. Output (stdout and stderr in arrival order) streams to
+ * the tool card; the result holds its tail and the exit code. Stop and the timeout end the whole group
+ * (SIGTERM, then SIGKILL after a grace period), and so does the command's own end: nothing it started in
+ * the background outlives the call.
+ */
+export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
+  const platform = options.platform ?? process.platform;
+  const graceMs = options.graceMs ?? 2000;
+  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const hasBash = options.hasBash ?? bashOnPath;
+  const tool = defineWorkspaceTool({
+    name: 'bash',
+    description:
+      `Run a shell command line in the workspace folder (${platform === 'win32' && !hasBash() ? 'PowerShell' : 'bash'}) and get its output and exit code. ` +
+      `Output past ${maxLines} lines or ${Math.round(maxBytes / 1024)} KB keeps its end. Stops after \`timeout\` seconds (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}). ` +
+      'stdin is empty: interactive commands will not wait for input. Each command line is checked before it runs: destructive ones, ones that cannot be judged ' +
+      '(eval, $VAR as a command, inline scripts) and ones naming paths outside the workspace wait for the user’s approval, so keep commands plain. ' +
+      'Prefer read, ls, grep and find for looking at files.',
+    readOnly: false,
+    // Paths live inside the command line: the shell policy judges them there, not by parameter.
+    pathParams: [],
+    schema: BashArgs,
+    run: (args, ctx) =>
+      new Promise((resolve) => {
+        const denied = ctx.denied?.find((d) => args.command.includes(d));
+        if (denied) return resolve(errorOutput(`The command names ${denied}, Amber's own data folder, which no tool may touch.`));
+        const shell = shellFor(args.command, platform, hasBash);
+        const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
+        const child = spawn(shell.file, shell.args, {
+          cwd: ctx.root,
+          detached: platform !== 'win32',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: process.env,
+          windowsHide: true,
+        });
+        const group = platform !== 'win32' ? child.pid : undefined;
+        if (group !== undefined) trackGroup(group);
+        let output = '';
+        let droppedBytes = 0;
+        let newlines = 0;
+        let stopped: 'stop' | 'timeout' | null = null;
+        let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+        let killTimer: ReturnType<typeof setTimeout> | undefined;
+        const onData = (text: string) => {
+          for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;
+          output += text;
+          // Keep memory bounded: only the tail is ever shown.
+          if (output.length > 4 * maxBytes) {
+            const cut = output.length - 2 * maxBytes;
+            droppedBytes += cut;
+            output = output.slice(cut);
+          }
+          ctx.update?.(text);
+        };
+        child.stdout!.setEncoding('utf8').on('data', onData);
+        child.stderr!.setEncoding('utf8').on('data', onData);
+        const stop = (why: 'stop' | 'timeout') => {
+          if (stopped || exit) return;
+          stopped = why;
+          killTree(child, 'SIGTERM', platform);
+          killTimer = setTimeout(() => killTree(child, 'SIGKILL', platform), graceMs);
+        };
+        const onAbort = () => stop('stop');
+        ctx.signal?.addEventListener('abort', onAbort, { once: true });
+        const timer = setTimeout(() => stop('timeout'), timeoutS * 1000);
+        let done = false;
+        const finish = (spawnError?: Error) => {
+          if (done) return;
+          done = true;
+          if (group !== undefined) liveGroups.delete(group);
+          clearTimeout(timer);
+          clearTimeout(killTimer);
+          ctx.signal?.removeEventListener('abort', onAbort);
+          if (spawnError) return resolve(errorOutput(`${shell.name} could not be started: ${spawnError.message}`));
+          const code = exit?.code ?? null;
+          const signal = exit?.signal ?? null;
+          const totalLines = newlines + (output === '' || output.endsWith('\n') ? 0 : 1);
+          const shown = tailOutput(output.replace(/\n$/, ''), totalLines, droppedBytes, maxLines, maxBytes);
+          let status: string;
+          if (stopped === 'timeout') status = `[Stopped after ${timeoutS} s (the timeout); the command and everything it started were ended.]`;
+          else if (stopped === 'stop') status = '[Stopped by the user; the command and everything it started were ended.]';
+          else if (signal) status = `[Killed by ${signal}.]`;
+          else status = `[Exit code ${code}]`;
+          const text = shown === '' ? `(no output)\n\n${status}` : `${shown}\n\n${status}`;
+          resolve({
+            content: [{ type: 'text', text }],
+            isError: stopped !== null || signal !== null || code !== 0,
+            details: { exitCode: code, signal, timedOut: stopped === 'timeout', stopped: stopped === 'stop', truncated: shown !== output.replace(/\n$/, '') },
+          });
+        };
+        child.on('error', (e) => finish(e));
+        child.on('exit', (code, signal) => {
+          exit = { code, signal };
+          // Whatever the command left running in the background ends with it.
+          killTree(child, 'SIGKILL', platform);
+          // A process that left the group may still hold the pipes: stop reading after the grace period.
+          setTimeout(() => {
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            finish();
+          }, graceMs).unref();
+        });
+        child.on('close', () => finish());
+        if (ctx.signal?.aborted) stop('stop');
+      }),
+  });
+  return { ...tool, spec: { ...tool.spec, shell: true } };
+}
+
+export const bashTool = createBashTool();

@@ -1,0 +1,112 @@
+import { realpathSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { ToolOutput } from '../../src/shared/tools/index.ts';
+import { type BundledRuntime, isGone, startBundled, tempDir, untilGone } from './bundled-runtime.ts';
+
+// The bash tool of the workspace-tools plugin, run in the plugin's own process through main's tool
+// registry, the way the agent runs it: output streams back through $toolUpdate, stop goes through $cancel.
+
+let data: ReturnType<typeof tempDir>;
+let ws: ReturnType<typeof tempDir>;
+let workspace: string;
+let runtime: BundledRuntime | null = null;
+
+beforeEach(async () => {
+  data = tempDir('amber-bash-data-');
+  ws = tempDir('amber-bash-ws-');
+  workspace = realpathSync(ws.path);
+  writeFileSync(`${workspace}/marker.txt`, 'here\n');
+  runtime = await startBundled(['workspace-tools'], { dataDir: data.path, callTimeoutMs: 10_000 });
+});
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = null;
+  ws.remove();
+  data.remove();
+});
+
+const text = (out: ToolOutput) => out.content.map((c) => c.text).join('');
+
+function run(command: string, options: { timeout?: number; signal?: AbortSignal; onUpdate?: (t: string) => void } = {}): Promise<ToolOutput> {
+  const args = { command, ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) };
+  return runtime!.service.registries.tools.execute('bash', args, options.signal, { sessionId: 's1', workspace, denied: [data.path] }, options.onUpdate);
+}
+
+/** Resolves with the first `pid=N` line the command streams. */
+function pidFrom(updates: { onUpdate: (t: string) => void }): Promise<number> {
+  let streamed = '';
+  return new Promise((resolve) => {
+    updates.onUpdate = (t) => {
+      streamed += t;
+      const m = /pid=(\d+)\n/.exec(streamed);
+      if (m) resolve(Number(m[1]));
+    };
+  });
+}
+
+
+describe('bash through the workspace-tools plugin process', () => {
+  test('is installed as a shell tool', () => {
+    expect(runtime!.service.registries.tools.get('bash')?.value.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true });
+  });
+
+  test('ls and node --version run in the conversation\'s workspace folder', async () => {
+    const out = await run('pwd; ls; node --version');
+    expect(out.isError).toBe(false);
+    expect(text(out)).toMatch(new RegExp(`^${workspace}\\nmarker.txt\\nv\\d+\\.\\d+\\.\\d+\\n\\n\\[Exit code 0\\]$`));
+  });
+
+  test('output streams to the card in several updates before the result', async () => {
+    const updates: string[] = [];
+    let resultAt = -1;
+    const out = await run('for i in 1 2 3 4 5; do echo line$i; sleep 0.15; done', { onUpdate: (t) => updates.push(t) }).finally(() => (resultAt = updates.length));
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(resultAt).toBe(updates.length);
+    expect(updates.join('')).toBe('line1\nline2\nline3\nline4\nline5\n');
+    expect(text(out)).toBe('line1\nline2\nline3\nline4\nline5\n\n[Exit code 0]');
+  });
+
+  test('a non-zero exit code is reported as an error result', async () => {
+    const out = await run('echo failing >&2; exit 7');
+    expect(out).toMatchObject({ isError: true, details: { exitCode: 7 } });
+    expect(text(out)).toBe('failing\n\n[Exit code 7]');
+  });
+
+  test('stop ends a long command and leaves no process behind, grandchildren included', async () => {
+    const controller = new AbortController();
+    const hooks = { onUpdate: (_t: string) => {} };
+    const pid = pidFrom(hooks);
+    const result = run('sleep 300 & echo pid=$!; wait', { signal: controller.signal, onUpdate: (t) => hooks.onUpdate(t) });
+    const grandchild = await pid;
+    expect(isGone(grandchild)).toBe(false);
+    controller.abort();
+    expect(text(await result)).toMatch(/aborted/);
+    await untilGone(grandchild);
+  });
+
+  test('the timeout kills the whole process group', async () => {
+    const hooks = { onUpdate: (_t: string) => {} };
+    const pid = pidFrom(hooks);
+    const out = await run('sleep 300 & echo pid=$!; sleep 300', { timeout: 0.5, onUpdate: (t) => hooks.onUpdate(t) });
+    expect(out).toMatchObject({ isError: true, details: { timedOut: true } });
+    expect(text(out)).toMatch(/Stopped after 0.5 s \(the timeout\)/);
+    await untilGone(await pid);
+  });
+
+  test('switching the plugin off ends a running command and everything it started', async () => {
+    const hooks = { onUpdate: (_t: string) => {} };
+    const pid = pidFrom(hooks);
+    const result = run('sleep 300 & echo pid=$!; wait', { onUpdate: (t) => hooks.onUpdate(t) });
+    const grandchild = await pid;
+    await runtime!.service.setState('workspace_tools', false);
+    expect((await result).isError).toBe(true);
+    await untilGone(grandchild);
+  });
+
+  test('a command naming Amber\'s data folder is refused in the plugin before it runs', async () => {
+    const out = await run(`cat ${data.path}/amber.db`);
+    expect(out.isError).toBe(true);
+    expect(text(out)).toMatch(/Amber's own data folder/);
+  });
+});

@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { assemblePrompt } from '../../src/main/agent/prompt-assembly.ts';
+import { pluginPromptBlocks } from '../../src/main/agent-bridge/index.ts';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { ModelInfo, ProviderEvent } from '../../src/shared/providers/provider-stream.ts';
@@ -41,8 +43,15 @@ test('the example plugin runs in its own process and serves one contribution of 
   expect(await r.tools.execute('example_greet', { name: 'Ann' })).toEqual({ content: [{ type: 'text', text: 'Hello, Ann!' }], isError: false });
   expect(r.statusSegments.list()[0]).toMatchObject({ id: 'example.greetings', text: 'greeted 1×', pluginId: 'example' });
 
-  const blocks = await r.promptBlocks.render({ sessionId: null, workspace: '/ws' });
-  expect(blocks.head.map((b) => b.text)).toEqual(['The workspace is /ws.']);
+  // Through the path the agent uses: the block lands after the system prompt, with the session's workspace.
+  const assembled = await assemblePrompt({
+    systemPrompt: 'base',
+    blocks: pluginPromptBlocks(r.promptBlocks, () => '/ws')(),
+    messages: [],
+    context: { sessionId: 's', signal: new AbortController().signal },
+  });
+  expect(assembled.systemPrompt).toBe('base\n\nThe workspace is /ws.');
+  expect(assembled.failures).toEqual([]);
 
   const events: ProviderEvent[] = [];
   const stream = r.providers.stream('example-echo')!;
@@ -110,10 +119,6 @@ test('a plugin reads the config the host attached after the runtime started, at 
   expect((await r.tools.execute('example_greet', { name: 'Bo' })).content[0]!.text).toBe('Hello, Bo!');
   h.config.set('example', { greeting: 'Ahoy' });
   expect((await r.tools.execute('example_greet', { name: 'Bo' })).content[0]!.text).toBe('Ahoy, Bo!');
-  // A source attached later replaces the first: the default one reads the settings table live.
-  h.service.setConfigSource((id) => JSON.parse(h!.store.getSetting(`plugin.${id}.config`) ?? '{}'));
-  h.store.setSetting('plugin.example.config', JSON.stringify({ greeting: 'Moin' }));
-  expect((await r.tools.execute('example_greet', { name: 'Bo' })).content[0]!.text).toBe('Moin, Bo!');
 });
 
 test('on/off state persists: a new runtime on the same data activates what was on', async () => {

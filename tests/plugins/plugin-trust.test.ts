@@ -1,5 +1,7 @@
 // The plugin runtime's trust rules with real plugin processes: main's event topics are main's alone, and a
 // declaration past a cap fails only the plugin that made it.
+import { assemblePrompt } from '../../src/main/agent/prompt-assembly.ts';
+import { pluginPromptBlocks } from '../../src/main/agent-bridge/index.ts';
 import { afterEach, expect, test } from 'vitest';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC, PLUGIN_STATE_CHANGED_TOPIC } from '../../src/shared/plugins/core-topics.ts';
 import { createHarness, fixture, type Harness } from './plugin-harness.ts';
@@ -66,10 +68,17 @@ test('a prompt block rendering past its cap is left out of the prompt with the r
   h = createHarness([fixture('overreach')]);
   h.config.set('overreach', { mode: 'long-block' });
   await h.service.start();
-  const blocks = await h.service.registries.promptBlocks.render({ sessionId: null, workspace: h.dir });
-  expect(blocks.head).toEqual([]);
-  expect(blocks.errors).toEqual([
-    { id: 'huge', pluginId: 'overreach', message: "The prompt block 'huge' rendered 40,000 characters; a block is at most 32,768, so it was left out." },
+  // Through the path the agent uses: the plugins' blocks, assembled into the request's system prompt.
+  const workspace = h.dir;
+  const assembled = await assemblePrompt({
+    systemPrompt: 'base',
+    blocks: pluginPromptBlocks(h.service.registries.promptBlocks, () => workspace)(),
+    messages: [],
+    context: { sessionId: 's', signal: new AbortController().signal },
+  });
+  expect(assembled.systemPrompt).toBe('base');
+  expect(assembled.failures).toEqual([
+    { blockId: 'overreach:huge', error: "The prompt block 'huge' rendered 40,000 characters; a block is at most 32,768, so it was left out." },
   ]);
   expect(h.service.get('overreach').state).toBe('active');
 });

@@ -7,8 +7,8 @@
 //   plugins.registries.tools.execute(name, args, signal?): Promise<ToolOutput>
 //                                                                       — never throws; failures, a dead plugin,
 //                                                                         a timeout or an abort are isError outputs
-//   plugins.registries.promptBlocks.render({ sessionId, workspace }): Promise<{ head, tail, errors }>
-//                                                                       — highest priority first; never throws
+//   plugins.registries.promptBlocks.entries()                           — rendered by the agent's prompt assembly
+//                                                                         through agent-bridge's pluginPromptBlocks
 //   plugins.registries.providers.list(): ProviderView[]                 — id, flavor, presets, models, pluginId
 //   plugins.registries.providers.stream(id): StreamFn | undefined       — never throws; ends with done | error
 //   plugins.registries.allowances.check({ providerId, modelId }): Promise<{ allowed, allowanceId?, reason? }>
@@ -30,7 +30,7 @@
 // Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit
 // (never on main's topics: see src/shared/plugins/core-topics.ts).
 // Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
-// whatever source setConfigSource(fn) attaches.
+// the config function given to the constructor.
 export { PluginService, readConfigSetting } from './plugin-service.ts';
 export type {
   ContributionStatus,
@@ -54,7 +54,7 @@ export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './plugin-
 export type { PluginRegistries } from './plugin-registries.ts';
 export type { PluginEventBus } from './plugin-event-bus.ts';
 export type { ToolRegistry } from './tool-registry.ts';
-export type { PromptBlockRegistry, RenderedBlock, RenderedBlocks } from './prompt-block-registry.ts';
+export type { PromptBlockRegistry } from './prompt-block-registry.ts';
 export type { StatusSegmentRegistry, StatusSegmentView } from './status-segment-registry.ts';
 export type { PanelRegistry, PanelView } from './panel-registry.ts';
 export type { ProviderRegistry, ProviderView } from './provider-registry.ts';

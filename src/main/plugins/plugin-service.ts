@@ -264,11 +264,6 @@ export class PluginService {
     return this.#info(rec);
   }
 
-  /** Replaces the config source; plugins see it at their next `ctx.config` read. */
-  setConfigSource(source: PluginConfigSource): void {
-    this.#config = source;
-  }
-
   /** Hears every state change (also emitted on `events` as `plugin.stateChanged`). */
   onDidChange(listener: (info: PluginInfo) => void): Disposable {
     this.#listeners.add(listener);

@@ -10,7 +10,8 @@ import { canonicalJson } from './canonical-json.ts';
  */
 export function entryHash(parentHash: string, id: string, parentId: string | null, type: string, canonicalPayload: string): string {
   const p = parentId ?? '';
-  return hashText(`${parentHash.length}:${parentHash}${id.length}:${id}${p.length}:${p}${type.length}:${type}${canonicalPayload.length}:${canonicalPayload}`);
+  // The payload is encoded after the short fields, not joined to them: no copy of a long string per hash.
+  return hashFields(`${parentHash.length}:${parentHash}${id.length}:${id}${p.length}:${p}${type.length}:${type}${canonicalPayload.length}:`, canonicalPayload);
 }
 
 const M1 = 2654435761;
@@ -50,9 +51,11 @@ const wasm = compileWordLoop();
 /** Whether hashes come from the compiled loop (else the JavaScript one, which gives the same hashes). */
 export const HASH_LOOP_COMPILED = wasm !== null;
 
-function hashText(text: string): string {
-  if (!wasm || text.length * 3 + 4 > WASM_PAGES * PAGE_BYTES) return hashTextInJs(text);
-  const { written } = encoder.encodeInto(text, wasm.bytes);
+/** The hash of `head + tail` (head ends in ':', so no character is split between the two). */
+function hashFields(head: string, tail: string): string {
+  if (!wasm || (head.length + tail.length) * 3 + 4 > WASM_PAGES * PAGE_BYTES) return hashTextInJs(head + tail);
+  const first = encoder.encodeInto(head, wasm.bytes).written;
+  const written = first + encoder.encodeInto(tail, wasm.bytes.subarray(first)).written;
   wasm.bytes[written] = 0;
   wasm.bytes[written + 1] = 0;
   wasm.bytes[written + 2] = 0;

@@ -259,3 +259,19 @@ describe('pi import and export', () => {
     expect(store.check(session.id).changed).toEqual([id]);
   });
 });
+
+describe('a payload broken beyond reading', () => {
+  test('the session still refuses appends and check names the entry; reading it says it was changed outside Amber', () => {
+    const store = open();
+    const s = store.create();
+    store.append(s.id, user('u1'));
+    const broken = store.append(s.id, { type: 'compaction', summary: 's', firstKeptEntryId: store.leaf(s.id)!, tokensBefore: 1 }).id;
+    store.append(s.id, user('u2'));
+    store.close();
+    outside((db) => db.prepare(`UPDATE entries SET payload = '{"type":' WHERE id = ?`).run(broken));
+    const reopened = open();
+    expect(() => reopened.append(s.id, user('more'))).toThrow(new RegExp(`read-only: entry ${broken} was changed outside Amber`));
+    expect(reopened.check(s.id).changed).toEqual([broken]);
+    expect(() => reopened.context(s.id)).toThrow(new RegExp(`Stored entry ${broken} is not valid JSON: it was changed outside Amber`));
+  });
+});

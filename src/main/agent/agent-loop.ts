@@ -195,6 +195,10 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
 
   const oneTurn = async (): Promise<LoopEnd | 'continue'> => {
     let context = store.context(sessionId);
+    // A session changed outside Amber is read-only: nothing of it is sent to a model.
+    if (!context.integrity.ok) {
+      return { reason: 'error', error: `This session was changed outside Amber (entries ${context.integrity.changed.join(', ')}), so it is read-only; start a new session to continue.` };
+    }
     const ref = context.model ?? deps.defaultModel;
     if (!ref) return failTurn(null, 'No model is chosen for this session. Pick a model, then send again.');
     let provider: ResolvedProvider;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { entryHash, entryHashMatches } from './entry-hash.ts';
+import { entryHash, entryHashMatches, HASH_LOOP_COMPILED, hashTextInJs } from './entry-hash.ts';
 
 const payload = '{"id":"e1","message":{"content":"hi","role":"user"},"parentId":"p1","type":"message"}';
 
@@ -31,6 +31,23 @@ describe('entryHash', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 200_000; i++) seen.add(entryHash('', 'e', null, 'message', `{"n":${i}}`));
     expect(seen.size).toBe(200_000);
+  });
+});
+
+/** The text entryHash hashes for parent hash 'ph', id 'id', no parent, type 'message'. */
+const framed = (text: string) => `2:ph2:id0:7:message${text.length}:${text}`;
+
+describe('the compiled loop', () => {
+  test('is in use here, and gives the JavaScript loop\'s hash for every length, any text, and past its memory', () => {
+    expect(HASH_LOOP_COMPILED).toBe(true);
+    for (let n = 0; n < 600; n++) {
+      let text = '';
+      for (let i = 0; i < n; i++) text += String.fromCharCode(32 + ((i * 7919 + n * 31) % 3000));
+      expect(entryHash('ph', 'id', null, 'message', text)).toBe(hashTextInJs(framed(text)));
+    }
+    const huge = `{"text":"${'é and 😀 '.repeat(40_000)}"}`;
+    expect(entryHash('ph', 'id', null, 'message', huge)).toBe(hashTextInJs(framed(huge)));
+    expect(entryHash('ph', 'id', null, 'message', huge)).not.toBe(entryHash('ph', 'id', null, 'message', huge.replace('😀', '😁')));
   });
 });
 

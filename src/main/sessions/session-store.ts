@@ -139,6 +139,16 @@ class PathVerifier {
   }
 }
 
+/** A stored compaction's first kept entry; null when its payload no longer says (it was changed). */
+function keptFrom(payload: string): string | null {
+  try {
+    const kept = (JSON.parse(payload) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+    return typeof kept === 'string' ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
 function describe(error: z.ZodError): string {
   return z.prettifyError(error).replace(/\n+/g, '; ');
 }
@@ -598,7 +608,7 @@ export class SessionStore {
     let firstKept: string | null = null;
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       verifier.push(row);
-      if (firstKept === null && row.type === 'compaction') firstKept = (JSON.parse(row.payload) as { firstKeptEntryId?: string }).firstKeptEntryId ?? null;
+      if (firstKept === null && row.type === 'compaction') firstKept = keptFrom(row.payload);
       if (firstKept !== null && row.id === firstKept) break;
     }
     for (const id of verifier.finish((parentId) => this.#hashOf(sessionId, parentId))) known.changed.add(id);
@@ -624,7 +634,13 @@ export class SessionStore {
   }
 
   #parse(row: EntryRow): Entry {
-    const parsed = Entry.safeParse(JSON.parse(row.payload));
+    let value: unknown;
+    try {
+      value = JSON.parse(row.payload);
+    } catch {
+      throw new AmberError('internal', `Stored entry ${row.id} is not valid JSON: it was changed outside Amber (\`amber sessions check\` names every changed entry).`);
+    }
+    const parsed = Entry.safeParse(value);
     if (!parsed.success) throw new AmberError('internal', `Stored entry ${row.id} does not match its schema: ${describe(parsed.error)}`);
     return parsed.data;
   }

@@ -6,6 +6,7 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
+import { type AgentHooks, contentText, noHooks } from './agent-hooks.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
@@ -42,6 +43,11 @@ export interface AgentServiceOptions {
   workspaceRoot?: LoopDeps['workspaceRoot'];
   /** Milliseconds a prompt block may take to render before it is skipped for the turn. */
   promptBlockTimeoutMs?: number;
+  /**
+   * The plugins' hooks: `input` here, on the message that starts a run, before it is stored; the others in
+   * the loop. Default: none.
+   */
+  hooks?: AgentHooks;
 }
 
 export interface StartOptions {
@@ -120,12 +126,18 @@ export class AgentService {
       workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd),
       ...(options.promptBlockTimeoutMs !== undefined ? { renderTimeoutMs: options.promptBlockTimeoutMs } : {}),
       onRequest: (sent) => this.#lastPrompts.set(sent.sessionId, sent),
+      hooks: options.hooks ?? noHooks,
     };
   }
 
   /** The system message and tools of the session's last model request in this process, or null. */
   lastPrompt(sessionId: string): SentPrompt | null {
     return this.#lastPrompts.get(sessionId) ?? null;
+  }
+
+  /** Tells listeners (the window, plugins) that a conversation was opened or resumed: a session_start event. */
+  sessionStarted(sessionId: string, reason: 'open' | 'resume'): void {
+    this.#broadcast({ type: 'session_start', sessionId, runId: '', reason });
   }
 
   /** Listens to every run's events; dispose to stop. */
@@ -260,14 +272,21 @@ export class AgentService {
           appendAndTell({ type: 'thinking_level_change', thinkingLevel: options.thinkingLevel });
         }
       }
-      if (prompt !== null) appendAndTell({ type: 'message', message: { role: 'user', content: prompt, timestamp: this.#deps.clock() } });
-      end = await runAgentLoop(this.#deps, {
-        sessionId,
-        signal: controller.signal,
-        emit,
-        takeSteering: () => active.steering.splice(0),
-        takeFollowUps: () => active.followUps.splice(0),
-      });
+      const input = prompt === null ? null : await this.#inputHooks(sessionId, prompt, emit);
+      if (input?.swallowed !== undefined) {
+        emit({ type: 'notice', code: 'input_handled', message: input.swallowed });
+        end = { reason: 'stop' };
+      } else {
+        if (input) appendAndTell({ type: 'message', message: { role: 'user', content: input.content, timestamp: this.#deps.clock() } });
+        end = await runAgentLoop(this.#deps, {
+          sessionId,
+          signal: controller.signal,
+          emit,
+          takeSteering: () => active.steering.splice(0),
+          takeFollowUps: () => active.followUps.splice(0),
+          promptText: input ? contentText(input.content) : '',
+        });
+      }
     } catch (e) {
       end = controller.signal.aborted ? { reason: 'aborted' } : { reason: 'error', error: `The run failed: ${errorMessage(e)}` };
     }
@@ -276,6 +295,19 @@ export class AgentService {
     this.#runs.delete(sessionId);
     emit({ type: 'agent_settled' });
     return { runId, ...end, undelivered };
+  }
+
+  /**
+   * The input hooks over the prompt's text: the content with the text they left (images kept), or the reason
+   * one of them handled the message itself (it is then neither stored nor sent).
+   */
+  async #inputHooks(sessionId: string, prompt: PromptContent, emit: (event: RunEvent) => void): Promise<{ content: PromptContent; swallowed?: string }> {
+    const text = contentText(prompt);
+    const out = await (this.#deps.hooks ?? noHooks).run('input', { sessionId, text }, { onError: (failure) => emit({ type: 'extension_error', ...failure }) });
+    if (out.stop) return { content: prompt, swallowed: out.stop.reason };
+    if (out.payload.text === text) return { content: prompt };
+    if (typeof prompt === 'string') return { content: out.payload.text };
+    return { content: [{ type: 'text', text: out.payload.text }, ...prompt.filter((c) => c.type !== 'text')] };
   }
 
   #broadcast(event: AgentEvent): void {

@@ -102,7 +102,9 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     },
     'sessions.open': ({ sessionId }) => {
       const summary = store.get(sessionId);
+      const resumed = store.getSetting(LAST_SESSION_KEY) === sessionId;
       store.setSetting(LAST_SESSION_KEY, sessionId);
+      agent.sessionStarted(sessionId, resumed ? 'resume' : 'open');
       return summary;
     },
     'sessions.rename': ({ sessionId, title }) => {

@@ -8,7 +8,7 @@ import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatibl
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { ToolSpec } from '../../src/shared/tools/index.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
-import { createHarness, fixture, type Harness } from './plugin-harness.ts';
+import { createHarness, example, fixture, type Harness } from './plugin-harness.ts';
 
 let h: Harness | undefined;
 let server: ProviderServer | undefined;
@@ -46,6 +46,11 @@ async function setUp(mode: 'guard' | 'faulty', hooksOf: (h: Harness) => AgentHoo
   });
   const session = h.store.create({ title: 'hooks', cwd: h.dir });
   return { sessionId: session.id, events, written, server, harness: h, agent };
+}
+
+/** A call of the example plugin's greeting tool, as a tool_call hook sees it. */
+function call(name: string) {
+  return { sessionId: 's', toolCallId: 'c', toolName: 'example_greet', args: { name } };
 }
 
 /** The plugins' hooks with a time limit of 300 ms each. */
@@ -106,4 +111,17 @@ test('switching the plugin off removes its hooks: the call it blocked now runs',
   expect((await agent!.prompt(sessionId, 'my words')).reason).toBe('stop');
   expect(written).toEqual([{ text: 'hi' }]);
   expect(bodyOf(s, 0).messages.filter((m) => m.role === 'user').at(-1)?.content).toBe('my words');
+});
+
+test("the example plugin's hooks answer from its process: a swallowed input, a blocked greeting, tidied arguments", async () => {
+  h = createHarness([example()]);
+  await h.service.start();
+  const hooks = h.service.registries.hooks;
+  expect(hooks.entries().map((e) => e.value.point)).toEqual(['input', 'before_agent_start', 'context', 'tool_call', 'tool_result']);
+  const errors: string[] = [];
+  const onError = (f: { message: string }) => errors.push(f.message);
+  expect((await hooks.run('input', { sessionId: 's', text: '!example ping' }, { onError })).stop?.reason).toMatch(/example plugin handled this message/);
+  expect((await hooks.run('tool_call', call('nobody'), { onError })).stop).toEqual({ pluginId: 'example', reason: 'The example plugin does not greet nobody.' });
+  expect((await hooks.run('tool_call', call('  Ada '), { onError })).payload.args).toEqual({ name: 'Ada' });
+  expect(errors).toEqual([]);
 });

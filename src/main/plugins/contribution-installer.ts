@@ -105,10 +105,11 @@ export function installContribution(
         run: async (args) => CommandResult.parse(await conn.call('$runCommand', [decl.path, args], timeouts.callMs)),
       });
     case 'hook':
-      // The hook registry holds each hook to its own time limit; this one only bounds a call nobody waits for.
+      // The hook registry holds each hook to its own, shorter time limit; this one bounds how long main keeps
+      // a call nobody waits for any more.
       return registries.hooks.register(pluginId, HookRegistry.key(pluginId, decl.point), {
         point: decl.point,
-        invoke: (payload) => conn.call('$runHook', [decl.point, payload], timeouts.toolMs),
+        invoke: (payload) => conn.call('$runHook', [decl.point, payload], timeouts.callMs),
       });
   }
 }

@@ -102,9 +102,8 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     },
     'sessions.open': ({ sessionId }) => {
       const summary = store.get(sessionId);
-      const resumed = store.getSetting(LAST_SESSION_KEY) === sessionId;
       store.setSetting(LAST_SESSION_KEY, sessionId);
-      agent.sessionStarted(sessionId, resumed ? 'resume' : 'open');
+      agent.sessionStarted(sessionId, summary.messageCount > 0 ? 'resume' : 'open');
       return summary;
     },
     'sessions.rename': ({ sessionId, title }) => {

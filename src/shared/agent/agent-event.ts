@@ -42,7 +42,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
    * window shows it once per plugin and run.
    */
   z.object({ ...base, type: z.literal('extension_error'), pluginId: z.string(), hook: HookPoint, message: z.string() }),
-  /** A conversation was opened in the window ('resume': the one the window had open last). Not part of a run: `runId` is ''. */
+  /** A conversation was opened in the window: 'open' when it has no messages yet, 'resume' when it has. Not part of a run: `runId` is ''. */
   z.object({ ...base, type: z.literal('session_start'), reason: z.enum(['open', 'resume']) }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;

@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { HookRegistry } from '../../src/main/plugins/index.ts';
 import type { HookPoint } from '../../src/shared/plugins/index.ts';
-import { createHarness, type Harness, textOf } from './agent-harness.ts';
+import { createHarness, type Harness, textOf, transcript } from './agent-harness.ts';
 import { text } from './scripted-provider.ts';
 
 let h: Harness | undefined;
@@ -19,6 +19,11 @@ function registryWith(hooks: Partial<Record<HookPoint, (payload: never) => unkno
     registry.register('p', HookRegistry.key('p', point as HookPoint), { point: point as HookPoint, invoke: async (payload) => run(payload as never) });
   }
   return registry;
+}
+
+/** Handles a message starting with '!' itself; upper-cases any other. */
+function shoutOrHandle(e: { text: string }) {
+  return e.text.startsWith('!') ? { swallow: true, reason: 'Handled by the plugin.' } : { text: e.text.toUpperCase() };
 }
 
 test('an input hook changes the text before it is stored and sent', async () => {
@@ -36,6 +41,16 @@ test('an input hook that swallows the message stores nothing, calls no model, an
   expect(h.provider.requests).toHaveLength(0);
   expect(h.pathMessages()).toEqual([]);
   expect(h.events).toContainEqual(expect.objectContaining({ type: 'notice', code: 'input_handled', message: 'The plugin answered this itself.' }));
+});
+
+test('follow-up messages pass through the input hooks too: changed, or handled by the plugin and never stored', async () => {
+  h = createHarness([text('first'), text('second')], { hooks: registryWith({ input: shoutOrHandle }) });
+  const run = h.agent.start(h.sessionId, 'q1');
+  expect(h.agent.followUp(h.sessionId, 'q2')).toBe(true);
+  expect(h.agent.followUp(h.sessionId, '!skip')).toBe(true);
+  expect((await run.done).reason).toBe('stop');
+  expect(transcript(h.pathMessages())).toEqual(['user:Q1', 'assistant:first', 'user:Q2', 'assistant:second']);
+  expect(h.events.filter((e) => e.type === 'notice' && e.code === 'input_handled')).toHaveLength(1);
 });
 
 test('before_agent_start adds system-prompt text to every request of the run and messages the model reads but the user does not see', async () => {

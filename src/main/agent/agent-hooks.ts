@@ -1,4 +1,5 @@
 import type { HookFailure, HookPayloads, HookPoint } from '../../shared/plugins/hooks.ts';
+import type { UserMessage } from '../../shared/sessions/index.ts';
 
 /**
  * The plugins' hooks as the agent sees them (the plugin runtime's hook registry, passed in by the
@@ -22,6 +23,19 @@ export const noHooks: AgentHooks = {
 export interface RunHooks {
   hooks: AgentHooks;
   onError(failure: HookFailure): void;
+}
+
+/**
+ * The input hooks over a user message's text: its content with the text they left (images kept), or the
+ * reason one of them handled the message itself (it is then neither stored nor sent).
+ */
+export async function applyInputHooks(run: RunHooks, sessionId: string, content: UserMessage['content']): Promise<{ content: UserMessage['content']; swallowed?: string }> {
+  const text = contentText(content);
+  const out = await run.hooks.run('input', { sessionId, text }, run);
+  if (out.stop) return { content, swallowed: out.stop.reason };
+  if (out.payload.text === text) return { content };
+  if (typeof content === 'string') return { content: out.payload.text };
+  return { content: [{ type: 'text', text: out.payload.text }, ...content.filter((c) => c.type !== 'text')] };
 }
 
 /** The text of a user message's content (text parts joined), as the input hook sees it. */

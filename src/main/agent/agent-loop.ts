@@ -4,7 +4,7 @@ import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ToolCa
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
-import { type AgentHooks, noHooks, type RunHooks } from './agent-hooks.ts';
+import { type AgentHooks, applyInputHooks, noHooks, type RunHooks } from './agent-hooks.ts';
 import { compactSession, type CompactionSettings } from './compactor.ts';
 import { estimateContextTokens, estimateTextTokens } from './context-tokens.ts';
 import { assemblePrompt, type PromptBlock } from './prompt-assembly.ts';
@@ -298,6 +298,21 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     return false;
   };
 
+  /** Steering and follow-up messages, through the input hooks like the run's first; how many were stored. */
+  const appendUserMessages = async (contents: readonly PromptContent[]): Promise<number> => {
+    let stored = 0;
+    for (const raw of contents) {
+      const input = await applyInputHooks(hooks, sessionId, raw);
+      if (input.swallowed !== undefined) {
+        notice('input_handled', input.swallowed);
+        continue;
+      }
+      append({ type: 'message', message: { role: 'user', content: input.content, timestamp: clock() } });
+      stored++;
+    }
+    return stored;
+  };
+
   const afterReply = async (message: AssistantMessage, before: readonly Message[], specs: readonly ToolSpec[]): Promise<LoopEnd | 'continue'> => {
     const calls = toolCallsOf(message);
     const judged = recovery.onReply(message);
@@ -343,13 +358,11 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       append({ type: 'custom_message', customType: RECOVERY_STEER_TYPE, content: steer.text, display: true });
       notice('recovery_steer', steer.text);
     }
-    const steering = run.takeSteering();
-    for (const content of steering) append({ type: 'message', message: { role: 'user', content, timestamp: clock() } });
-    if (calls.length > 0 || steers.length > 0 || steering.length > 0) return 'continue';
+    const steering = await appendUserMessages(run.takeSteering());
+    if (calls.length > 0 || steers.length > 0 || steering > 0) return 'continue';
 
-    const followUps = run.takeFollowUps();
-    for (const content of followUps) append({ type: 'message', message: { role: 'user', content, timestamp: clock() } });
-    return followUps.length > 0 ? 'continue' : { reason: 'stop' };
+    const followUps = await appendUserMessages(run.takeFollowUps());
+    return followUps > 0 ? 'continue' : { reason: 'stop' };
   };
 
   const started = await hooks.hooks.run('before_agent_start', { sessionId, prompt: run.promptText ?? '', systemPrompt: '', messages: [] }, hooks);

@@ -6,7 +6,8 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
-import { type AgentHooks, contentText, noHooks } from './agent-hooks.ts';
+import type { HookFailure } from '../../shared/plugins/hooks.ts';
+import { type AgentHooks, applyInputHooks, contentText, noHooks } from './agent-hooks.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
@@ -272,7 +273,8 @@ export class AgentService {
           appendAndTell({ type: 'thinking_level_change', thinkingLevel: options.thinkingLevel });
         }
       }
-      const input = prompt === null ? null : await this.#inputHooks(sessionId, prompt, emit);
+      const hooks = { hooks: this.#deps.hooks ?? noHooks, onError: (failure: HookFailure) => emit({ type: 'extension_error', ...failure }) };
+      const input = prompt === null ? null : await applyInputHooks(hooks, sessionId, prompt);
       if (input?.swallowed !== undefined) {
         emit({ type: 'notice', code: 'input_handled', message: input.swallowed });
         end = { reason: 'stop' };
@@ -295,19 +297,6 @@ export class AgentService {
     this.#runs.delete(sessionId);
     emit({ type: 'agent_settled' });
     return { runId, ...end, undelivered };
-  }
-
-  /**
-   * The input hooks over the prompt's text: the content with the text they left (images kept), or the reason
-   * one of them handled the message itself (it is then neither stored nor sent).
-   */
-  async #inputHooks(sessionId: string, prompt: PromptContent, emit: (event: RunEvent) => void): Promise<{ content: PromptContent; swallowed?: string }> {
-    const text = contentText(prompt);
-    const out = await (this.#deps.hooks ?? noHooks).run('input', { sessionId, text }, { onError: (failure) => emit({ type: 'extension_error', ...failure }) });
-    if (out.stop) return { content: prompt, swallowed: out.stop.reason };
-    if (out.payload.text === text) return { content: prompt };
-    if (typeof prompt === 'string') return { content: out.payload.text };
-    return { content: [{ type: 'text', text: out.payload.text }, ...prompt.filter((c) => c.type !== 'text')] };
   }
 
   #broadcast(event: AgentEvent): void {

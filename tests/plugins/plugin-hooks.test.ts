@@ -26,8 +26,8 @@ const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 const writeNote: ToolSpec = { name: 'write_note', description: 'Writes a note.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, readOnly: false };
 type Body = { messages: { role: string; content: unknown }[] };
 
-async function setUp(mode: 'guard' | 'faulty', hooksOf: (h: Harness) => AgentHooks = (harness) => harness.service.registries.hooks) {
-  h = createHarness([fixture('hooks')]);
+async function setUp(mode: 'guard' | 'faulty' | 'crash', hooksOf: (h: Harness) => AgentHooks = (harness) => harness.service.registries.hooks) {
+  h = createHarness([fixture('hooks')], { restartBackoffMs: 60_000 });
   h.config.set('hooks', { mode });
   await h.service.start();
   expect(h.service.get('hooks').state).toBe('active');
@@ -100,6 +100,16 @@ test('a throwing hook and a hanging hook are each skipped with one extension_err
   expect(bodyOf(s, 0).messages.filter((m) => m.role === 'user').at(-1)?.content).toBe('hello');
   expect(JSON.stringify(harness.store.path(sessionId).at(-1))).toContain('All fine.');
   expect(harness.service.get('hooks').state).toBe('active');
+});
+
+test('hostile: a plugin that dies inside its tool_call hook is skipped with the reason, the call runs, and its hooks are gone', async () => {
+  const { sessionId, events, written, server: s, harness } = await setUp('crash');
+  s.setScript([openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }), openAiStream({ text: 'Written.' }), openAiStream({ text: 'done' })]);
+  expect((await agent!.prompt(sessionId, 'Write a note.')).reason).toBe('stop');
+  expect(written).toEqual([{ text: 'hi' }]);
+  expect(events.filter((e) => e.type === 'extension_error')).toEqual([expect.objectContaining({ pluginId: 'hooks', hook: 'tool_call', message: expect.stringMatching(/stopped/) })]);
+  await harness.until('hooks', (info) => info.state === 'failed');
+  expect(harness.service.registries.hooks.size).toBe(0);
 });
 
 test('switching the plugin off removes its hooks: the call it blocked now runs', async () => {

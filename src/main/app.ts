@@ -132,6 +132,8 @@ export function createApp(options: AppOptions): App {
     deniedRoots: [options.dataDir],
     // Tools and the policy take the root from the conversation, so they can never disagree.
     workspaceRoot: (sessionId, signal) => workspaces.forRun(sessionId, signal),
+    // The plugins' hooks shape each run: its input, system prompt, context, tool calls and results.
+    hooks: plugins.registries.hooks,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));

@@ -62,6 +62,20 @@ test('the session last opened is the one the window opens at start', async () =>
   expect(await ok('app.bootstrap', {})).toMatchObject({ lastSessionId: a.id });
 });
 
+test('opening a conversation emits session_start: open when it is empty, resume when it has messages', async () => {
+  const s = await ok<{ id: string }>('sessions.create', {});
+  const seen: unknown[] = [];
+  const sub = app.agent.subscribe((e) => seen.push(e));
+  await ok('sessions.open', { sessionId: s.id });
+  app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'user', content: 'hi' } }]);
+  await ok('sessions.open', { sessionId: s.id });
+  sub.dispose();
+  expect(seen).toEqual([
+    { type: 'session_start', sessionId: s.id, runId: '', reason: 'open' },
+    { type: 'session_start', sessionId: s.id, runId: '', reason: 'resume' },
+  ]);
+});
+
 test('labels show in the tree, and clearing one removes it', async () => {
   const s = await ok<{ id: string }>('sessions.create', {});
   const [u] = app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'user', content: 'mark me' } }]);

@@ -42,7 +42,7 @@ test("a plugin turned on and off live brings and takes its segment, panel, walle
   const on = await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
   expect(on).toMatchObject({ state: 'active', enabled: true, reason: null });
   expect(on.pid).toBeGreaterThan(0);
-  expect(on.contributions.map((c) => c.kind)).toEqual(['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command']);
+  expect(on.contributions.map((c) => c.kind)).toEqual(['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command', 'hook', 'hook', 'hook', 'hook', 'hook']);
   expect((await ok<StatusBarView>('status.list', { sessionId: null })).segments.map((s) => [s.id, s.source])).toContainEqual(['example.greetings', 'example']);
   expect((await ok<PanelView[]>('panels.list')).map((p) => p.id)).toContain('example.panel');
   expect((await ok<{ wallets: { id: string }[] }>('wallets.list')).wallets.map((w) => w.id)).toContain('example.wallet');

@@ -25,10 +25,12 @@ function countsOf(harness: Harness): Record<string, number> {
     wallets: r.wallets.size,
     allowances: r.allowances.size,
     commands: r.commands.size,
+    hooks: r.hooks.size,
   };
 }
-const oneOfEach = { tools: 1, promptBlocks: 1, statusSegments: 1, panels: 1, providers: 1, wallets: 1, allowances: 1, commands: 1 };
-const none = { tools: 0, promptBlocks: 0, statusSegments: 0, panels: 0, providers: 0, wallets: 0, allowances: 0, commands: 0 };
+/** The example plugin: one contribution of each kind, and a hook at each of the five points. */
+const oneOfEach = { tools: 1, promptBlocks: 1, statusSegments: 1, panels: 1, providers: 1, wallets: 1, allowances: 1, commands: 1, hooks: 5 };
+const none = { tools: 0, promptBlocks: 0, statusSegments: 0, panels: 0, providers: 0, wallets: 0, allowances: 0, commands: 0, hooks: 0 };
 
 test('the example plugin runs in its own process and serves one contribution of each kind', async () => {
   h = createHarness([example()]);
@@ -75,7 +77,7 @@ test('the example plugin runs in its own process and serves one contribution of 
   expect(r.panels.list()[0]!.sections[0]!.rows[0]).toEqual({ type: 'keyValue', key: 'Greetings', value: '0' });
 });
 
-test('disable removes every contribution of all eight kinds, its subscriptions and its process', async () => {
+test('disable removes every contribution of every kind, hooks included, its subscriptions and its process', async () => {
   h = createHarness([example(), fixture('faulty')]);
   await h.service.start();
   expect(countsOf(h)).toEqual({ ...oneOfEach, tools: 1 + 7, providers: 2 });
@@ -101,7 +103,7 @@ test('disable removes every contribution of all eight kinds, its subscriptions a
   expect(h.store.pluginStates()).toEqual(new Map([['example', true], ['faulty', false]]));
 });
 
-test('a crash unwinds every contribution of all eight kinds', async () => {
+test('a crash unwinds every contribution of every kind, hooks included', async () => {
   h = createHarness([example()], { restartBackoffMs: 60_000 });
   await h.service.start();
   expect(countsOf(h)).toEqual(oneOfEach);

@@ -4,6 +4,7 @@ import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ToolCa
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
+import { type AgentHooks, applyInputHooks, noHooks, type RunHooks } from './agent-hooks.ts';
 import { compactSession, type CompactionSettings } from './compactor.ts';
 import { estimateContextTokens, estimateTextTokens } from './context-tokens.ts';
 import { assemblePrompt, type PromptBlock } from './prompt-assembly.ts';
@@ -67,6 +68,8 @@ export interface LoopDeps {
    * asked (invisibly) whether the task is finished, at most `max` times a run. Default on, 2.
    */
   confirm?: { enabled: boolean; max: number };
+  /** The plugins' hooks (before_agent_start, context, tool_call, tool_result). Default: none. */
+  hooks?: AgentHooks;
 }
 
 /** What the loop needs from the run it serves. */
@@ -77,6 +80,8 @@ export interface RunHandle {
   /** Steering messages queued since the last call, oldest first (the queue is emptied). */
   takeSteering(): PromptContent[];
   takeFollowUps(): PromptContent[];
+  /** The text of the message that started the run ('' when it continues from the leaf), for before_agent_start. */
+  promptText?: string;
 }
 
 export interface LoopEnd {
@@ -85,6 +90,8 @@ export interface LoopEnd {
 }
 
 const RECOVERY_STEER_TYPE = 'amber.recovery';
+/** Messages a plugin's before_agent_start hook added: sent to the model, not shown. */
+export const HOOK_MESSAGE_TYPE = 'amber.hook';
 /** A confirm turn's question and answer: a custom entry, so never sent to the model again and never shown. */
 export const CONFIRM_TURN_TYPE = 'amber.confirm';
 /** The hidden nudge that starts the turn after a "continue" answer (sent to the model, not shown). */
@@ -119,6 +126,9 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     return entry;
   };
   const notice = (code: string, message: string): void => run.emit({ type: 'notice', code, message });
+  const hooks: RunHooks = { hooks: deps.hooks ?? noHooks, onError: (failure) => run.emit({ type: 'extension_error', ...failure }) };
+  /** What before_agent_start hooks add to every system prompt of this run. */
+  let hookSystemPrompt = '';
 
   const persistReply = (message: AssistantMessage): Entry => {
     const entry = store.append(sessionId, { type: 'message', message });
@@ -168,10 +178,12 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
   };
 
   const callModel = async (context: ModelContext, provider: ResolvedProvider, ref: ModelRef, specs: readonly ToolSpec[], systemPrompt: string): Promise<StreamedReply> => {
+    // The context hooks rewrite this request's messages only: the stored session stays as it is.
+    const hooked = await hooks.hooks.run('context', { sessionId, messages: [...context.messages] }, hooks);
     const assembled = await assemblePrompt({
       systemPrompt,
       blocks: deps.promptBlocks(),
-      messages: context.messages,
+      messages: hooked.payload.messages,
       context: { sessionId, signal },
       ...(deps.renderTimeoutMs !== undefined ? { renderTimeoutMs: deps.renderTimeoutMs } : {}),
     });
@@ -224,6 +236,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     } catch (e) {
       notice('prompt_block_failed', `The system prompt could not be built and was left out of this turn: ${errorMessage(e)}`);
     }
+    if (hookSystemPrompt !== '') systemPrompt = systemPrompt === '' ? hookSystemPrompt : `${systemPrompt}\n\n${hookSystemPrompt}`;
 
     if (deps.compaction.enabled) {
       const overhead = estimateTextTokens(systemPrompt + JSON.stringify(specs));
@@ -289,6 +302,21 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     return false;
   };
 
+  /** Steering and follow-up messages, through the input hooks like the run's first; how many were stored. */
+  const appendUserMessages = async (contents: readonly PromptContent[]): Promise<number> => {
+    let stored = 0;
+    for (const raw of contents) {
+      const input = await applyInputHooks(hooks, sessionId, raw);
+      if (input.swallowed !== undefined) {
+        notice('input_handled', input.swallowed);
+        continue;
+      }
+      append({ type: 'message', message: { role: 'user', content: input.content, timestamp: clock() } });
+      stored++;
+    }
+    return stored;
+  };
+
   const afterReply = async (message: AssistantMessage, before: readonly Message[], specs: readonly ToolSpec[]): Promise<LoopEnd | 'continue'> => {
     const calls = toolCallsOf(message);
     const judged = recovery.onReply(message);
@@ -322,6 +350,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
               onStart: (call) => run.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments }),
               onUpdate: (call, text) => run.emit({ type: 'tool_execution_update', toolCallId: call.id, text }),
               onResult: (result) => persistResult(result),
+              hooks,
             });
     }
     if (signal.aborted) return { reason: 'aborted' };
@@ -333,14 +362,16 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       append({ type: 'custom_message', customType: RECOVERY_STEER_TYPE, content: steer.text, display: true });
       notice('recovery_steer', steer.text);
     }
-    const steering = run.takeSteering();
-    for (const content of steering) append({ type: 'message', message: { role: 'user', content, timestamp: clock() } });
-    if (calls.length > 0 || steers.length > 0 || steering.length > 0) return 'continue';
+    const steering = await appendUserMessages(run.takeSteering());
+    if (calls.length > 0 || steers.length > 0 || steering > 0) return 'continue';
 
-    const followUps = run.takeFollowUps();
-    for (const content of followUps) append({ type: 'message', message: { role: 'user', content, timestamp: clock() } });
-    return followUps.length > 0 ? 'continue' : { reason: 'stop' };
+    const followUps = await appendUserMessages(run.takeFollowUps());
+    return followUps > 0 ? 'continue' : { reason: 'stop' };
   };
+
+  const started = await hooks.hooks.run('before_agent_start', { sessionId, prompt: run.promptText ?? '', systemPrompt: '', messages: [] }, hooks);
+  hookSystemPrompt = started.payload.systemPrompt;
+  for (const content of started.payload.messages) append({ type: 'custom_message', customType: HOOK_MESSAGE_TYPE, content, display: false });
 
   for (let turn = 1; ; turn++) {
     if (signal.aborted) return { reason: 'aborted' };

@@ -6,6 +6,8 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
+import type { HookFailure } from '../../shared/plugins/hooks.ts';
+import { type AgentHooks, applyInputHooks, contentText, noHooks } from './agent-hooks.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
@@ -42,6 +44,11 @@ export interface AgentServiceOptions {
   workspaceRoot?: LoopDeps['workspaceRoot'];
   /** Milliseconds a prompt block may take to render before it is skipped for the turn. */
   promptBlockTimeoutMs?: number;
+  /**
+   * The plugins' hooks: `input` here, on the message that starts a run, before it is stored; the others in
+   * the loop. Default: none.
+   */
+  hooks?: AgentHooks;
 }
 
 export interface StartOptions {
@@ -120,12 +127,18 @@ export class AgentService {
       workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd),
       ...(options.promptBlockTimeoutMs !== undefined ? { renderTimeoutMs: options.promptBlockTimeoutMs } : {}),
       onRequest: (sent) => this.#lastPrompts.set(sent.sessionId, sent),
+      hooks: options.hooks ?? noHooks,
     };
   }
 
   /** The system message and tools of the session's last model request in this process, or null. */
   lastPrompt(sessionId: string): SentPrompt | null {
     return this.#lastPrompts.get(sessionId) ?? null;
+  }
+
+  /** Tells listeners (the window, plugins) that a conversation was opened or resumed: a session_start event. */
+  sessionStarted(sessionId: string, reason: 'open' | 'resume'): void {
+    this.#broadcast({ type: 'session_start', sessionId, runId: '', reason });
   }
 
   /** Listens to every run's events; dispose to stop. */
@@ -260,14 +273,22 @@ export class AgentService {
           appendAndTell({ type: 'thinking_level_change', thinkingLevel: options.thinkingLevel });
         }
       }
-      if (prompt !== null) appendAndTell({ type: 'message', message: { role: 'user', content: prompt, timestamp: this.#deps.clock() } });
-      end = await runAgentLoop(this.#deps, {
-        sessionId,
-        signal: controller.signal,
-        emit,
-        takeSteering: () => active.steering.splice(0),
-        takeFollowUps: () => active.followUps.splice(0),
-      });
+      const hooks = { hooks: this.#deps.hooks ?? noHooks, onError: (failure: HookFailure) => emit({ type: 'extension_error', ...failure }) };
+      const input = prompt === null ? null : await applyInputHooks(hooks, sessionId, prompt);
+      if (input?.swallowed !== undefined) {
+        emit({ type: 'notice', code: 'input_handled', message: input.swallowed });
+        end = { reason: 'stop' };
+      } else {
+        if (input) appendAndTell({ type: 'message', message: { role: 'user', content: input.content, timestamp: this.#deps.clock() } });
+        end = await runAgentLoop(this.#deps, {
+          sessionId,
+          signal: controller.signal,
+          emit,
+          takeSteering: () => active.steering.splice(0),
+          takeFollowUps: () => active.followUps.splice(0),
+          promptText: input ? contentText(input.content) : '',
+        });
+      }
     } catch (e) {
       end = controller.signal.aborted ? { reason: 'aborted' } : { reason: 'error', error: `The run failed: ${errorMessage(e)}` };
     }

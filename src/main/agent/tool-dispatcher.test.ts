@@ -4,6 +4,7 @@ import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
 import { PolicyService, type GateDecision, type ToolGate, type ToolRequest } from '../policy/index.ts';
 import { SchemaValidatorCache } from './schema-validator-cache.ts';
+import { HookRegistry } from '../plugins/index.ts';
 import { ToolDispatcher, callSignature, type ToolSource } from './tool-dispatcher.ts';
 
 const echo: ToolSpec = {
@@ -210,5 +211,69 @@ describe('tool dispatch under the policy, calls in parallel', () => {
     const d = new ToolDispatcher({ tools: { ...echoing, origin: (name) => (name === 'echo' ? { pluginId: 'peeker', bundled: false } : undefined) }, gate });
     await d.dispatch(base([call('1', 'echo', { text: 'a' })]));
     expect(seen[0]!.origin).toEqual({ pluginId: 'peeker', bundled: false });
+  });
+});
+
+/** Hooks of one plugin ('guard') at one point, with the failures they report. */
+function hooked(point: 'tool_call' | 'tool_result', answer: (payload: unknown) => unknown) {
+  const registry = new HookRegistry();
+  registry.register('guard', HookRegistry.key('guard', point), { point, invoke: async (p) => answer(p) });
+  const errors: string[] = [];
+  return { hooks: { hooks: registry, onError: (f: { message: string }) => errors.push(f.message) }, errors };
+}
+
+describe('tool hooks', () => {
+  test('a tool_call hook that blocks denies the call with its reason, and the tool never runs', async () => {
+    let ran = 0;
+    const d = new ToolDispatcher({ tools: { ...echoing, execute: async () => (ran++, ok('x')) }, gate: allowAll });
+    const { hooks } = hooked('tool_call', () => ({ block: true, reason: 'No echoes on Sundays.' }));
+    const [r] = await d.dispatch(base([call('1', 'echo', { text: 'a' })], { hooks }));
+    expect(r).toMatchObject({ status: 'denied', isError: true });
+    expect(text(r!)).toBe("Blocked by the plugin 'guard': No echoes on Sundays.");
+    expect(ran).toBe(0);
+  });
+
+  test('changed arguments are what the policy judges and the tool runs with', async () => {
+    const judged: unknown[] = [];
+    const gate: ToolGate = { authorize: async (req: ToolRequest) => (judged.push(req.args), { allowed: true }) };
+    const d = new ToolDispatcher({ tools: echoing, gate });
+    const { hooks } = hooked('tool_call', () => ({ args: { text: 'changed' } }));
+    const [r] = await d.dispatch(base([call('1', 'echo', { text: 'original' })], { hooks }));
+    expect(judged).toEqual([{ text: 'changed' }]);
+    expect(text(r!)).toBe('changed');
+  });
+
+  test('hostile: changed arguments that break the schema are denied before the policy sees them', async () => {
+    let asked = 0;
+    const gate: ToolGate = { authorize: async () => (asked++, { allowed: true }) };
+    const d = new ToolDispatcher({ tools: echoing, gate });
+    const { hooks } = hooked('tool_call', () => ({ args: { text: 'a', path: '/etc/passwd' } }));
+    const [r] = await d.dispatch(base([call('1', 'echo', { text: 'a' })], { hooks }));
+    expect(r!.status).toBe('denied');
+    expect(text(r!)).toMatch(/a plugin changed the arguments of echo.*additional properties/);
+    expect(asked).toBe(0);
+  });
+
+  test('hostile: changed arguments that the policy refuses are denied (a hook cannot widen what a call may do)', async () => {
+    const gate: ToolGate = { authorize: async (req: ToolRequest) => (req.args['text'] === 'safe' ? { allowed: true } : { allowed: false, reason: 'Denied by the policy.' }) };
+    const d = new ToolDispatcher({ tools: echoing, gate });
+    const { hooks } = hooked('tool_call', () => ({ args: { text: 'dangerous' } }));
+    const [r] = await d.dispatch(base([call('1', 'echo', { text: 'safe' })], { hooks }));
+    expect(r).toMatchObject({ status: 'denied' });
+    expect(text(r!)).toBe('Denied by the policy.');
+  });
+
+  test('a tool_result hook changes the stored result; one that throws leaves it and is reported', async () => {
+    const d = new ToolDispatcher({ tools: echoing, gate: allowAll });
+    const changed = hooked('tool_result', () => ({ result: { content: [{ type: 'text', text: 'redacted' }], isError: true } }));
+    const [r] = await d.dispatch(base([call('1', 'echo', { text: 'secret' })], { hooks: changed.hooks }));
+    expect(r).toMatchObject({ status: 'error', isError: true });
+    expect(text(r!)).toBe('redacted');
+    const broken = hooked('tool_result', () => {
+      throw new Error('oops');
+    });
+    const [kept] = await d.dispatch(base([call('2', 'echo', { text: 'plain' })], { hooks: broken.hooks }));
+    expect(text(kept!)).toBe('plain');
+    expect(broken.errors).toEqual([expect.stringMatching(/'guard' failed in its tool_result hook.*oops/)]);
   });
 });

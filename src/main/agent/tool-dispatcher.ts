@@ -2,6 +2,7 @@ import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts
 import { canonicalJson, callSignature, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
 import type { ToolGate, ToolOrigin } from '../policy/index.ts';
+import type { RunHooks } from './agent-hooks.ts';
 import { SchemaValidatorCache } from './schema-validator-cache.ts';
 
 export { callSignature };
@@ -49,6 +50,12 @@ export interface DispatchRequest {
   onUpdate?(call: ToolCall, text: string): void;
   /** Called once per call, in call order, as soon as that call and every call before it are done. */
   onResult?(result: ToolResultMessage, index: number): void;
+  /**
+   * The plugins' tool_call hooks (after the schema check, before the policy: they may block the call or
+   * change its arguments, which are then checked and judged again) and tool_result hooks (on a result of a
+   * call that ran, before it is stored).
+   */
+  hooks?: RunHooks;
 }
 
 export interface ToolDispatcherOptions {
@@ -111,10 +118,21 @@ export class ToolDispatcher {
     if (previous.has(callSignature(call))) {
       return denied(`This exact call (${call.name} with the same arguments) was already made in your previous turn; use its result above or change the arguments.`);
     }
+    let args = call.arguments;
+    if (request.hooks) {
+      const { hooks, onError } = request.hooks;
+      const hooked = await hooks.run('tool_call', { sessionId: request.sessionId, toolCallId: call.id, toolName: call.name, args }, { onError });
+      if (hooked.stop) return denied(`Blocked by the plugin '${hooked.stop.pluginId}': ${hooked.stop.reason}`);
+      if (hooked.payload.args !== args) {
+        args = hooked.payload.args;
+        const changed = this.#validate(spec, args);
+        if (changed !== null) return denied(`Not run: a plugin changed the arguments of ${call.name}, and the changed ones do not fit its schema. ${changed}`);
+      }
+    }
     try {
       const origin = this.#tools.origin?.(call.name);
       const decision = await this.#gate.authorize(
-        { sessionId: request.sessionId, workspaceRoot: request.workspaceRoot, tool: spec, toolCallId: call.id, args: call.arguments, ...(origin ? { origin } : {}) },
+        { sessionId: request.sessionId, workspaceRoot: request.workspaceRoot, tool: spec, toolCallId: call.id, args, ...(origin ? { origin } : {}) },
         request.signal,
       );
       if (!decision.allowed) return denied(decision.reason);
@@ -122,7 +140,22 @@ export class ToolDispatcher {
       return denied(`The tool policy could not decide, so ${call.name} was not run: ${errorMessage(e)}`);
     }
     if (request.signal.aborted) return failed('Not run: the run was stopped.');
-    return this.#execute(call, request);
+    const result = await this.#execute(args === call.arguments ? call : { ...call, arguments: args }, request);
+    return request.hooks && !request.signal.aborted ? this.#afterHooks(result, args, request, request.hooks) : result;
+  }
+
+  /** The tool_result hooks over a result; the result they leave is checked again as a ToolOutput. */
+  async #afterHooks(result: ToolResultMessage, args: Record<string, unknown>, request: DispatchRequest, { hooks, onError }: RunHooks): Promise<ToolResultMessage> {
+    const { content, isError, details } = result;
+    // A result's images pass to the hooks as they are; what a hook answers is text (ToolOutput).
+    const output: ToolOutput = { content: content as ToolOutput['content'], isError, ...(details !== undefined ? { details } : {}) };
+    const hooked = await hooks.run('tool_result', { sessionId: request.sessionId, toolCallId: result.toolCallId, toolName: result.toolName, args, result: output }, { onError });
+    if (hooked.payload.result === output) return result;
+    const changed = hooked.payload.result;
+    const next: ToolResultMessage = { ...result, content: changed.content, isError: changed.isError, status: changed.isError ? 'error' : 'ok' };
+    if (changed.details !== undefined) next['details'] = changed.details;
+    else delete next['details'];
+    return next;
   }
 
   async #execute(call: ToolCall, request: DispatchRequest): Promise<ToolResultMessage> {

@@ -103,6 +103,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     'sessions.open': ({ sessionId }) => {
       const summary = store.get(sessionId);
       store.setSetting(LAST_SESSION_KEY, sessionId);
+      agent.sessionStarted(sessionId, summary.messageCount > 0 ? 'resume' : 'open');
       return summary;
     },
     'sessions.rename': ({ sessionId, title }) => {

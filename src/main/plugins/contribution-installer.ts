@@ -7,6 +7,7 @@ import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
 import type { ToolCallContext } from '../../shared/tools/tool-call-context.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginConnection } from './plugin-connection.ts';
+import { HookRegistry } from './hook-registry.ts';
 import type { PluginRegistries } from './plugin-registries.ts';
 
 export interface CallTimeouts {
@@ -102,6 +103,13 @@ export function installContribution(
         help: decl.help,
         man: decl.man,
         run: async (args) => CommandResult.parse(await conn.call('$runCommand', [decl.path, args], timeouts.callMs)),
+      });
+    case 'hook':
+      // The hook registry holds each hook to its own, shorter time limit; this one bounds how long main keeps
+      // a call nobody waits for any more.
+      return registries.hooks.register(pluginId, HookRegistry.key(pluginId, decl.point), {
+        point: decl.point,
+        invoke: (payload) => conn.call('$runHook', [decl.point, payload], timeouts.callMs),
       });
   }
 }

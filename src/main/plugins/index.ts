@@ -12,6 +12,8 @@
 //   plugins.registries.providers.list(): ProviderView[]                 — id, flavor, presets, models, pluginId
 //   plugins.registries.providers.stream(id): StreamFn | undefined       — never throws; ends with done | error
 //   plugins.registries.allowances.check({ providerId, modelId }): Promise<{ allowed, allowanceId?, reason? }>
+//   plugins.registries.hooks.run(point, payload, { onError, timeoutMs? }): Promise<{ payload, stop? }>
+//                                                                       — the plugins' hooks in load order; never throws
 //   plugins.events.emit(topic, payload)                                 — e.g. 'agent.event'; plugins subscribe
 //
 // UI API (src/main/api)
@@ -61,4 +63,5 @@ export type { ProviderRegistry, ProviderView } from './provider-registry.ts';
 export type { WalletRegistry, WalletView } from './wallet-registry.ts';
 export type { AllowanceDecision, AllowanceRegistry, AllowanceView } from './allowance-registry.ts';
 export type { CommandRegistry, CommandView } from './command-registry.ts';
+export { HookRegistry, type HookContribution, type HookOutcome, type RunHookOptions } from './hook-registry.ts';
 export { BUNDLED_PLUGINS } from './bundled-plugins.ts';

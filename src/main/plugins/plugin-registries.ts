@@ -1,5 +1,6 @@
 import { AllowanceRegistry } from './allowance-registry.ts';
 import { CommandRegistry } from './command-registry.ts';
+import { HookRegistry } from './hook-registry.ts';
 import { PanelRegistry } from './panel-registry.ts';
 import { PromptBlockRegistry } from './prompt-block-registry.ts';
 import { ProviderRegistry } from './provider-registry.ts';
@@ -7,7 +8,7 @@ import { StatusSegmentRegistry } from './status-segment-registry.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { WalletRegistry } from './wallet-registry.ts';
 
-/** The eight registries plugin contributions install into, one per kind. */
+/** The registries plugin contributions install into, one per kind. */
 export interface PluginRegistries {
   readonly tools: ToolRegistry;
   readonly promptBlocks: PromptBlockRegistry;
@@ -17,6 +18,7 @@ export interface PluginRegistries {
   readonly wallets: WalletRegistry;
   readonly allowances: AllowanceRegistry;
   readonly commands: CommandRegistry;
+  readonly hooks: HookRegistry;
 }
 
 export function createPluginRegistries(): PluginRegistries {
@@ -29,5 +31,6 @@ export function createPluginRegistries(): PluginRegistries {
     wallets: new WalletRegistry(),
     allowances: new AllowanceRegistry(),
     commands: new CommandRegistry(),
+    hooks: new HookRegistry(),
   };
 }

@@ -1,4 +1,5 @@
-// The worked example from docs/plugins.md: one contribution of each kind, all in this plugin's own process.
+// The worked example from docs/plugins.md: one contribution of each kind, and a hook at each interception
+// point, all in this plugin's own process.
 import { definePlugin, type PluginContext, type ProviderEvent, type ProviderRequest } from '../../workers/sdk/index.ts';
 
 let ctx: PluginContext | null = null;
@@ -121,6 +122,49 @@ export default definePlugin({
         help: 'Say hello from the example plugin.',
         man: 'example hello [WORDS…]\n\nAnswers with a greeting followed by WORDS.',
         run: (args) => `hello ${args.join(' ')}`.trim(),
+      },
+      // Hooks: each is called in load order with what the plugins before it left; answering nothing changes nothing.
+      {
+        kind: 'hook',
+        point: 'input',
+        // A message starting with "!example" is handled here and never reaches the model.
+        run: (e) => (e.text.startsWith('!example') ? { swallow: true, reason: 'The example plugin handled this message, so it was not sent to the model.' } : undefined),
+      },
+      {
+        kind: 'hook',
+        point: 'before_agent_start',
+        // Text the user set as the example's "note" joins the system prompt of every run.
+        run: async () => {
+          const note = await ctx?.config<string>('note');
+          return typeof note === 'string' && note !== '' ? { systemPrompt: note } : undefined;
+        },
+      },
+      {
+        kind: 'hook',
+        point: 'context',
+        // Sees each request's messages; a hook could return { messages } to send others (the session keeps its own).
+        run: (e) => {
+          ctx?.log.debug(`a model call with ${e.messages.length} messages`);
+        },
+      },
+      {
+        kind: 'hook',
+        point: 'tool_call',
+        // Blocks one call with a reason the model and the user read, and tidies another's arguments (which are
+        // then checked against the tool's schema and judged by the policy again).
+        run: (e) => {
+          if (e.toolName !== 'example_greet') return undefined;
+          const name = String(e.args.name ?? '');
+          if (name.trim().toLowerCase() === 'nobody') return { block: true, reason: 'The example plugin does not greet nobody.' };
+          return name !== name.trim() ? { args: { ...e.args, name: name.trim() } } : undefined;
+        },
+      },
+      {
+        kind: 'hook',
+        point: 'tool_result',
+        // Adds a hint to failed results of this plugin's own tool.
+        run: (e) =>
+          e.toolName === 'example_greet' && e.result.isError ? { result: { ...e.result, content: [...e.result.content, { type: 'text', text: 'Hint: greet someone by name.' }] } } : undefined,
       },
     ];
   },

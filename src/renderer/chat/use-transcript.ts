@@ -75,6 +75,8 @@ export function useTranscript(sessionId: string | null) {
   const frame = useRef<number | null>(null);
   /** Open approval questions of this session: question id → tool call id. */
   const asked = useRef(new Map<string, string>());
+  /** `runId plugin` pairs whose hook failure was shown: once per plugin and run. */
+  const hookErrorsShown = useRef(new Set<string>());
 
   const loadSiblings = useCallback(
     async (sid: string, entries: readonly Entry[]) => {
@@ -183,7 +185,7 @@ export function useTranscript(sessionId: string | null) {
 
   useEffect(() => {
     const offAgent = api.on('agent.emitted', (event) => {
-      if (event.sessionId !== stateRef.current.sessionId) return;
+      if (event.sessionId !== stateRef.current.sessionId || event.type === 'session_start') return;
       // A run seen mid-way (a reload or reconnect during it) is still a run: the window offers Stop.
       if (!stateRef.current.running && event.type !== 'agent_end' && event.type !== 'agent_settled') setState((s) => ({ ...s, running: true }));
       switch (event.type) {
@@ -232,6 +234,13 @@ export function useTranscript(sessionId: string | null) {
         case 'notice':
           toasts.push({ kind: 'info', title: 'Worth knowing', message: event.message });
           break;
+        case 'extension_error': {
+          const key = `${event.runId} ${event.pluginId}`;
+          if (hookErrorsShown.current.has(key)) break;
+          hookErrorsShown.current.add(key);
+          toasts.push({ kind: 'error', title: `The plugin '${event.pluginId}' was skipped`, message: event.message });
+          break;
+        }
         case 'agent_settled': {
           flushDeltas();
           setState((s) => ({ ...s, running: false, streaming: null, liveTools: new Map() }));

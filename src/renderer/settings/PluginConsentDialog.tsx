@@ -12,6 +12,7 @@ const KIND_POWERS: Record<PluginView['declares'][number], string> = {
   wallet: 'wallet balances',
   allowance: 'spending allowances (it sees each model request)',
   command: 'slash commands',
+  hook: 'hooks that can change your messages, the prompt, tool calls and their results',
 };
 
 /**

@@ -25,6 +25,7 @@ const KIND_LABELS: Record<string, string> = {
   wallet: 'wallet',
   allowance: 'allowance',
   command: 'command',
+  hook: 'hook',
 };
 
 function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void }) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HookPoint } from '../plugins/hooks.ts';
 import { Entry } from '../sessions/entry.ts';
 
 const base = { sessionId: z.string(), runId: z.string() };
@@ -36,5 +37,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('notice'), code: z.string(), message: z.string() }),
   /** The run is over and every write is done: the session may be read or run again. */
   z.object({ ...base, type: z.literal('agent_settled') }),
+  /**
+   * A plugin's hook threw, timed out or answered in the wrong shape: it was skipped and the run went on. The
+   * window shows it once per plugin and run.
+   */
+  z.object({ ...base, type: z.literal('extension_error'), pluginId: z.string(), hook: HookPoint, message: z.string() }),
+  /** A conversation was opened in the window: 'open' when it has no messages yet, 'resume' when it has. Not part of a run: `runId` is ''. */
+  z.object({ ...base, type: z.literal('session_start'), reason: z.enum(['open', 'resume']) }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;

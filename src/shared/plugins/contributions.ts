@@ -24,6 +24,7 @@ import {
   MAX_TOOL_SCHEMA_DEPTH,
   MAX_TOOL_SCHEMA_NODES,
 } from './declaration-limits.ts';
+import { HookPoint } from './hooks.ts';
 
 // What a plugin declares it contributes, as data. The behaviour behind each declaration (execute, render,
 // stream, refresh, check, run) stays in the plugin's process and is reached through PluginApi. Every
@@ -182,6 +183,10 @@ export type CommandDeclaration = z.infer<typeof CommandDeclaration>;
 export const CommandResult = z.object({ output: z.string(), isError: z.boolean().default(false) });
 export type CommandResult = z.infer<typeof CommandResult>;
 
+/** A call into the plugin at one interception point of a run (hooks.ts); one per point per plugin. */
+export const HookDeclaration = z.object({ kind: z.literal('hook'), point: HookPoint });
+export type HookDeclaration = z.infer<typeof HookDeclaration>;
+
 export const Contribution = z.discriminatedUnion('kind', [
   ToolDeclaration,
   PromptBlockDeclaration,
@@ -191,10 +196,11 @@ export const Contribution = z.discriminatedUnion('kind', [
   WalletDeclaration,
   AllowanceDeclaration,
   CommandDeclaration,
+  HookDeclaration,
 ]);
 export type Contribution = z.infer<typeof Contribution>;
 export type ContributionKind = Contribution['kind'];
-export const CONTRIBUTION_KINDS: readonly ContributionKind[] = ['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command'];
+export const CONTRIBUTION_KINDS: readonly ContributionKind[] = ['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command', 'hook'];
 
 /** A declaration the plugin chose not to install (e.g. a tool gated on config): normal, nothing installed. */
 export const DeclinedContribution = z.object({ kind: z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]), key: z.string(), declined: z.string() });
@@ -207,6 +213,8 @@ export function contributionKey(c: Contribution): string {
       return c.name;
     case 'command':
       return c.path.join(' ');
+    case 'hook':
+      return c.point;
     default:
       return c.id;
   }

@@ -10,6 +10,7 @@ import type {
   StatusSegment,
   WalletState,
 } from './contributions.ts';
+import type { HookPoint } from './hooks.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from './handshake.ts';
 
 // Two RPC surfaces over one pipe, one exposed API per direction (comlink; no proxies cross the pipe).
@@ -46,6 +47,8 @@ export interface PluginApi {
   $panelAction(panelId: string, actionId: string): Promise<void>;
   /** An event the plugin subscribed to. */
   $event(topic: string, payload: unknown): Promise<void>;
+  /** Runs the plugin's hook at one interception point (hooks.ts); answers its result, or null for no change. */
+  $runHook(point: HookPoint, payload: unknown): Promise<unknown>;
 }
 
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);

@@ -8,6 +8,7 @@ const call = (method: string, args: unknown[], extra: Record<string, unknown> = 
 
 test('a call of a known PluginApi method is let through, rebuilt without anything else it carried', () => {
   expect(admitFromMain(call('$executeTool', ['t1', 'echo', { text: 'hi' }], { extra: 'dropped' }))).toEqual(call('$executeTool', ['t1', 'echo', { text: 'hi' }]));
+  expect(admitFromMain(call('$runHook', ['tool_call', { toolName: 'write' }]))).toEqual(call('$runHook', ['tool_call', { toolName: 'write' }]));
   expect(admitFromMain({ ch: 'close' })).toEqual({ ch: 'close' });
   expect(admitFromMain({ ch: 'host', m: { type: 'RAW', value: { a: 1 }, id: 'h1' } })).toEqual({ ch: 'host', m: { id: 'h1', type: 'RAW', value: { a: 1 } } });
 });

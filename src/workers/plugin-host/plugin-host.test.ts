@@ -167,3 +167,16 @@ test('a tool\'s progress updates are batched, in order, all sent before its resu
   expect(streamed).toMatch(/Further output is not shown live/);
   expect(Math.max(...host.updates.map((u) => u.text.length))).toBeLessThanOrEqual(64 * 1024);
 });
+
+test("a hook's declaration reaches main as data; $runHook answers its result, null for no change, and rejects what it threw", async () => {
+  const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'hook', point: 'input', run: (e) => (e.text === 'same' ? undefined : { text: e.text + '!' }) },
+      { kind: 'hook', point: 'tool_call', run: () => { throw new Error('guard broke'); } },
+    ]; } };`);
+  expect(await plugin.$initialize()).toEqual({ initialized: true, capabilities: [{ kind: 'hook', point: 'input' }, { kind: 'hook', point: 'tool_call' }] });
+  expect(await plugin.$runHook('input', { sessionId: 's', text: 'hi' })).toEqual({ text: 'hi!' });
+  expect(await plugin.$runHook('input', { sessionId: 's', text: 'same' })).toBeNull();
+  await expect(plugin.$runHook('tool_call', {})).rejects.toThrow('guard broke');
+  await expect(plugin.$runHook('context', {})).rejects.toThrow(/no hook at 'context'/);
+});

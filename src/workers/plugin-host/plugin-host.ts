@@ -11,6 +11,7 @@ import {
   type AllowanceContribution,
   type CommandContribution,
   type DefinedPlugin,
+  type HookContribution,
   isDefinedPlugin,
   type PanelContribution,
   type PluginContext,
@@ -54,6 +55,7 @@ export class PluginHost implements PluginApi {
   readonly #wallets = new Map<string, WalletContribution>();
   readonly #allowances = new Map<string, AllowanceContribution>();
   readonly #commands = new Map<string, CommandContribution>();
+  readonly #hooks = new Map<string, HookContribution>();
   readonly #running = new Map<string, AbortController>();
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #logsInFlight = 0;
@@ -270,6 +272,13 @@ export class PluginHost implements PluginApi {
     }
   }
 
+  /** A hook's answer as the plugin gave it (null for no change); main checks its shape. Throws what the hook threw. */
+  async $runHook(point: string, payload: unknown): Promise<unknown> {
+    const hook = this.#hooks.get(point);
+    if (!hook) throw new Error(`This plugin has no hook at '${point}'.`);
+    return ((await (hook.run as (event: unknown) => unknown)(payload)) ?? null) as unknown;
+  }
+
   /** Log lines go to main with at most MAX_LOGS_IN_FLIGHT unanswered; beyond that they are dropped and counted. */
   log(level: LogLevel, message: string): void {
     this.#log(level, message);
@@ -384,6 +393,9 @@ export class PluginHost implements PluginApi {
         break;
       case 'command':
         if (Array.isArray(c.path)) this.#commands.set(c.path.join(' '), c);
+        break;
+      case 'hook':
+        this.#hooks.set(c.point, c);
         break;
       default:
         break;

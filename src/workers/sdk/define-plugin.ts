@@ -17,6 +17,7 @@ import type {
   WalletDeclaration,
   WalletState,
 } from '../../shared/plugins/contributions.ts';
+import type { HookPayloads, HookPoint, HookResults } from '../../shared/plugins/hooks.ts';
 import type { PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { AbortSignalLike, StreamFn } from '../../shared/providers/provider-stream.ts';
@@ -103,6 +104,15 @@ export interface AllowanceContribution extends In<typeof AllowanceDeclaration> {
 export interface CommandContribution extends In<typeof CommandDeclaration> {
   run(args: string[]): Awaitable<CommandResult | string>;
 }
+/**
+ * A call into the plugin at one point of a run (`input`, `before_agent_start`, `context`, `tool_call`,
+ * `tool_result`), in load order after the plugins before it, seeing their changes. Answer nothing (or null)
+ * to change nothing. A hook that throws, answers in the wrong shape or takes longer than its time limit is
+ * skipped and reported to the user; the run goes on.
+ */
+export type HookContribution = {
+  [P in HookPoint]: { kind: 'hook'; point: P; run(event: HookPayloads[P]): Awaitable<HookResults[P] | null | undefined | void> };
+}[HookPoint];
 /** A declaration the plugin chose not to install this time (e.g. a tool gated on config). Normal. */
 export interface DeclinedContributionInput {
   kind: ContributionKind;
@@ -119,6 +129,7 @@ export type PluginContribution =
   | WalletContribution
   | AllowanceContribution
   | CommandContribution
+  | HookContribution
   | DeclinedContributionInput;
 
 export interface PluginDefinition {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../shared/agent/index.ts';
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
+import type { HookFailure } from '../../shared/plugins/hooks.ts';
 import type { Entry } from '../../shared/sessions/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
-import type { HookFailure } from '../../shared/plugins/hooks.ts';
 import { type AgentHooks, applyInputHooks, contentText, noHooks } from './agent-hooks.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
@@ -45,8 +45,8 @@ export interface AgentServiceOptions {
   /** Milliseconds a prompt block may take to render before it is skipped for the turn. */
   promptBlockTimeoutMs?: number;
   /**
-   * The plugins' hooks: `input` here, on the message that starts a run, before it is stored; the others in
-   * the loop. Default: none.
+   * The plugins' hooks: `input` on each message of the user's before it is stored (here for the one that
+   * starts a run, in the loop for steering and follow-ups), the others in the loop. Default: none.
    */
   hooks?: AgentHooks;
 }

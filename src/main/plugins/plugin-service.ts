@@ -425,7 +425,7 @@ export class PluginService {
           }
         } catch (e) {
           clear();
-          throw new Error(`The tools were not set: ${errorMessage(e)}`);
+          throw new Error(`The tools were not set: ${errorMessage(e)}`, { cause: e });
         }
         for (const name of installed.keys()) rec.contributions.push({ kind: 'tool', key: name, status: 'installed', runtime: true });
         if (!owned) {

@@ -1,37 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { McpServerConfig, McpServerName, McpServersFile, type McpStdioServer } from '../../shared/api/mcp-api.ts';
 
 // The servers the user configures, in the `mcpServers` format other desktop apps and editors use:
 // `{"mcpServers": {"name": {"command","args","env","cwd"} | {"url","headers"}}}`, plus Amber's own fields
 // (`disabled`, `timeoutMs`). They come from `mcp.json` in the data folder and from the plugin's stored
 // config (`servers`); a stored server wins over a file one of the same name.
 
-/** A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. */
-export const McpServerName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'a server name is 1-64 letters, digits, _ . or -');
-
-const Common = {
-  disabled: z.boolean().optional(),
-  /** Per call; 60 s unless set. */
-  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-};
-export const McpStdioServer = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().min(1).optional(),
-  ...Common,
-});
-export type McpStdioServer = z.infer<typeof McpStdioServer>;
-export const McpHttpServer = z.object({
-  url: z.url(),
-  headers: z.record(z.string(), z.string()).default({}),
-  ...Common,
-});
-export type McpHttpServer = z.infer<typeof McpHttpServer>;
-export const McpServerConfig = z.union([McpStdioServer, McpHttpServer]);
-export type McpServerConfig = z.infer<typeof McpServerConfig>;
-
-export const McpServersFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
+export { McpServerConfig, McpServerName } from '../../shared/api/mcp-api.ts';
+export type { McpHttpServer, McpStdioServer } from '../../shared/api/mcp-api.ts';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -236,7 +238,10 @@ export class McpConnection {
     const config = this.entry.config;
     const connectOptions = { timeout: CONNECT_TIMEOUT_MS };
     if (isStdio(config)) {
-      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd ?? this.#options.workspace });
+      // The default folder (the workspace new conversations start in) may not be made yet: then the home folder.
+      const cwd = config.cwd ?? (existsSync(this.#options.workspace) ? this.#options.workspace : homedir());
+      if (!existsSync(cwd)) throw new Error(`its working folder ${cwd} does not exist.`);
+      const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd });
       const client = this.#newClient(generation, () => transport.stderrTail);
       await client.connect(transport, connectOptions);
       return { client, transport };

@@ -120,6 +120,9 @@ export async function reload(): Promise<void> {
   // The plugin's own folder is `<data>/plugin-data/mcp`; mcp.json sits in the data folder itself.
   const mcpJson = typeof config['mcpJson'] === 'string' ? config['mcpJson'] : dataDir ? join(dirname(dirname(dataDir)), 'mcp.json') : null;
   const { servers, problems } = loadServers(mcpJson, config['servers']);
+  // Servers the user switched off in Settings stay listed, disconnected.
+  const off = new Set(Array.isArray(config['off']) ? config['off'].filter((n): n is string => typeof n === 'string') : []);
+  for (const s of servers) if (off.has(s.name)) s.config = { ...s.config, disabled: true };
   state.problems = problems;
   for (const p of problems) ctx.log.warn(p);
   const wanted = new Map(servers.map((s) => [s.name, s]));

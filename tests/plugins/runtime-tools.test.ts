@@ -64,3 +64,12 @@ test('a set naming a tool another contribution holds is refused, changes nothing
   expect(names()).toEqual(['alpha', 'declared']);
   expect(service.get('runtime_tools').state).toBe('active');
 });
+
+test('listeners hear of a new runtime tool set, so the plugin list shows it', async () => {
+  const { service } = await started();
+  const heard: string[][] = [];
+  const sub = service.onDidChange((info) => heard.push(info.contributions.filter((c) => c.runtime).map((c) => c.key)));
+  await service.registries.commands.run(['runtime'], ['set', 'alpha']);
+  sub.dispose();
+  expect(heard).toContainEqual(['alpha']);
+});

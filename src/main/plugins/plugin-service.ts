@@ -432,6 +432,8 @@ export class PluginService {
           owned = true;
           this.ledger.record(id, 'tools:runtime', toDisposable(clear));
         }
+        // While it activates, the change of state to come says it; after, the listeners hear of the new set.
+        if (rec.state === 'active') this.#notify(rec);
       },
     };
   }
@@ -525,6 +527,12 @@ export class PluginService {
   #setState(rec: PluginRecord, state: PluginState, reason: string | null): void {
     rec.state = state;
     rec.reason = reason;
+    const info = this.#notify(rec);
+    this.events.emit(PLUGIN_STATE_CHANGED_TOPIC, { id: info.id, state, reason, enabled: info.enabled });
+  }
+
+  /** Tells the listeners what the plugin looks like now (its state, or what it contributes, changed). */
+  #notify(rec: PluginRecord): PluginInfo {
     const info = this.#info(rec);
     for (const l of this.#listeners) {
       try {
@@ -533,7 +541,7 @@ export class PluginService {
         // A listener's failure is its own.
       }
     }
-    this.events.emit(PLUGIN_STATE_CHANGED_TOPIC, { id: info.id, state, reason, enabled: info.enabled });
+    return info;
   }
 
   #log(rec: PluginRecord, level: LogLevel, message: string): void {

@@ -1,9 +1,10 @@
 // One MCP server connection against the reference server, over stdio and over streamable HTTP on
 // 127.0.0.1: connect, list (every page), call, progress and cancellation, resources, prompts,
 // list_changed, and a server killed mid-call.
+import { spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
 import { mapCallResult, McpConnection, type McpServerEntry } from '../../src/plugins/mcp/index.ts';
-import { everythingStdio, type HttpEverything, startEverythingHttp, until } from './everything-server.ts';
+import { EVERYTHING_ENTRY, everythingStdio, type HttpEverything, startEverythingHttp, until } from './everything-server.ts';
 
 const open: McpConnection[] = [];
 let http: HttpEverything | null = null;
@@ -142,4 +143,29 @@ test('a tools/list_changed notification makes the tool list follow the server', 
   await until((l) => changes.add(l), () => conn.tools.some((t) => t.name === 'grown-1'), 'grown-1 to be listed');
   await conn.callTool('shrink', {});
   await until((l) => changes.add(l), () => conn.tools.length === 2, 'grown-1 to be gone');
+});
+
+test('http: a server that only speaks the older HTTP+SSE transport is reached through the fallback', async () => {
+  const probe = await startEverythingHttp();
+  const port = probe.port;
+  await probe.close();
+  const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/listening|running/i.test(out)) resolve();
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`The SSE server exited (${code}): ${out}`)));
+    });
+    const { conn } = connection({ name: 'legacy', source: 'settings', config: { url: `http://127.0.0.1:${port}/sse`, headers: {} } });
+    await conn.connect();
+    expect(conn.status()).toMatchObject({ state: 'connected', transport: 'sse' });
+    expect(text(await conn.callTool('echo', { message: 'old wire' }))).toBe('Echo: old wire');
+  } finally {
+    child.kill('SIGKILL');
+  }
 });

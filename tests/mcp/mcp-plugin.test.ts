@@ -58,6 +58,17 @@ test('progress shows in the tool card, and Stop cancels the call', async () => {
   expect((await rt.service.registries.tools.execute('mcp__everything__echo', { message: 'next' })).content[0]!.text).toBe('Echo: next');
 });
 
+test("a server's tools/list_changed makes Amber's tool list follow", async () => {
+  const changing = { command: process.execPath, args: [new URL('./fixtures/changing-server.ts', import.meta.url).pathname] };
+  rt = await startMcpRuntime({ changing });
+  await rt.until(() => tool('mcp__changing__grow') !== undefined, 'the grow tool');
+  expect((await rt.service.registries.tools.execute('mcp__changing__grow', {})).content[0]!.text).toBe('added grown-1');
+  await rt.until(() => tool('mcp__changing__grown-1') !== undefined, 'the grown tool to be offered');
+  expect((await rt.service.registries.tools.execute('mcp__changing__grown-1', {})).content[0]!.text).toBe('grown 1');
+  await rt.service.registries.tools.execute('mcp__changing__shrink', {});
+  await rt.until(() => tool('mcp__changing__grown-1') === undefined, 'the grown tool to be gone');
+});
+
 test('servers in mcp.json in the data folder are read at start', async () => {
   rt = await startMcpRuntime({}, (dataDir) => writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { fromfile: everything } })));
   await rt.until(() => tool('mcp__fromfile__echo') !== undefined, 'the tools of the server in mcp.json');

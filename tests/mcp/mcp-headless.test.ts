@@ -54,7 +54,7 @@ test('the model calls an MCP tool, the approval is asked, and the result comes b
   const c = client;
   await c.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model' });
   await registered(s, () => s.app.plugins.registries.providers.get('custom') !== undefined, s.app.plugins.registries.providers);
-  await c.call('plugins.setState', { id: 'mcp', enabled: true });
+  // mcp.json switched the MCP plugin on at start.
   const tools = s.app.plugins.registries.tools;
   await registered(s, () => tools.get('mcp__everything__echo') !== undefined, tools);
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
@@ -115,6 +115,10 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
       if (info.id === PLUGIN_ID && info.state !== 'activating') void list().then((l) => options.emit('mcp.changed', l), () => {});
     }),
   );
+
+  // An mcp.json brought from another app switches the plugin on the first time Amber sees it; after that
+  // the user's own switch decides.
+  if (!store.pluginStates().has(PLUGIN_ID) && existsSync(join(app.dataDir, 'mcp.json'))) void app.plugins.setState(PLUGIN_ID, true).catch(() => {});
 
   return {
     handlers: {

@@ -169,3 +169,14 @@ test('http: a server that only speaks the older HTTP+SSE transport is reached th
     child.kill('SIGKILL');
   }
 });
+
+test('lines from a server that are not JSON-RPC are that server\'s error alone: the connection goes on', async () => {
+  const fixture = new URL('./fixtures/noisy-server.ts', import.meta.url).pathname;
+  const noisy = connection({ name: 'noisy', source: 'settings', config: { command: process.execPath, args: [fixture], env: {} } });
+  const good = connection(everythingStdio());
+  await Promise.all([noisy.conn.connect(), good.conn.connect()]);
+  expect(noisy.conn.state).toBe('connected');
+  expect(text(await noisy.conn.callTool('ping', {}))).toBe('pong');
+  expect(text(await noisy.conn.callTool('ping', {}))).toBe('pong');
+  expect(text(await good.conn.callTool('echo', { message: 'unaffected' }))).toBe('Echo: unaffected');
+});

@@ -87,3 +87,13 @@ test('a document that is not JSON, or names no usable server, is refused with th
   expect(app.sessions.getSetting('plugin.mcp.config')).toBeNull();
   expect(app.plugins.get('mcp').enabled).toBe(false);
 });
+
+test("a server's environment values reach the server but stay out of the database", async () => {
+  const json = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { AMBER_MCP_TOKEN: 'tok-secret-77' } } } });
+  await ok('mcp.import', { json });
+  await untilEvent(connected);
+  expect(app.sessions.getSetting('plugin.mcp.config')).not.toContain('tok-secret-77');
+  expect(JSON.parse(app.sessions.getSetting('plugin.mcp.config')!).servers.everything.env).toEqual({ AMBER_MCP_TOKEN: '' });
+  const out = await app.plugins.registries.tools.execute('mcp__everything__get-env', {});
+  expect(out.content[0]!.text).toContain('tok-secret-77');
+});

@@ -53,7 +53,8 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
     } catch {
       rest = {};
     }
-    store.setSetting(CONFIG_KEY, JSON.stringify({ ...rest, servers: config.servers, off: config.off }));
+    // Environment values and headers go to the key file, not the database (PLUGIN_SECRET_FIELDS).
+    app.pluginSecrets.write(PLUGIN_ID, { ...rest, servers: config.servers, off: config.off });
   };
 
   /** Without the plugin running, the configured servers are listed as off. */
@@ -137,7 +138,7 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
         let added = 0;
         for (const [name, raw] of Object.entries(file.data.mcpServers)) {
           if (!McpServerName.safeParse(name).success) {
-            problems.push(`'${name}' is not a server name Amber can use: 1-64 letters, digits, _ . or -.`);
+            problems.push(`'${name}' is not a server name Amber can use: 1-64 letters, digits, _ or -.`);
             continue;
           }
           const server = McpServerConfig.safeParse(raw);

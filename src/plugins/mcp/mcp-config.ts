@@ -35,7 +35,7 @@ export function parseMcpServers(value: unknown, source: McpServerEntry['source']
   if (!file.success) return { servers, problems: ['The servers are not in the mcpServers format: {"mcpServers": {"name": {"command": …} or {"url": …}}}.'] };
   for (const [name, raw] of Object.entries(file.data.mcpServers)) {
     if (!McpServerName.safeParse(name).success) {
-      problems.push(`The MCP server '${name}' was skipped: a server name is 1-64 letters, digits, _ . or -.`);
+      problems.push(`The MCP server '${name}' was skipped: a server name is 1-64 letters, digits, _ or -.`);
       continue;
     }
     const parsed = McpServerConfig.safeParse(raw);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 // "env", "cwd"} | {"url", "headers"}}}`) plus Amber's `timeoutMs` per server.
 
 /** A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. */
-export const McpServerName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'a server name is 1-64 letters, digits, _ . or -');
+export const McpServerName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -');
 
 const Common = {
   disabled: z.boolean().optional(),

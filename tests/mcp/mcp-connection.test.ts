@@ -180,3 +180,9 @@ test('lines from a server that are not JSON-RPC are that server\'s error alone: 
   expect(text(await noisy.conn.callTool('ping', {}))).toBe('pong');
   expect(text(await good.conn.callTool('echo', { message: 'unaffected' }))).toBe('Echo: unaffected');
 });
+
+test("a stdio server that exits at start fails with the end of its stderr in the reason", async () => {
+  const { conn } = connection({ name: 'keyless', source: 'settings', config: { command: process.execPath, args: ['-e', "console.error('boom: GH_TOKEN is not set'); process.exit(3)"], env: {} } });
+  await conn.connect();
+  expect(conn.status()).toMatchObject({ state: 'failed', error: expect.stringMatching(/^The MCP server 'keyless' could not be connected: .*; its last words: boom: GH_TOKEN is not set$/) });
+});

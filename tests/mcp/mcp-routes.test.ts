@@ -63,7 +63,7 @@ test('importing an mcpServers document switches the MCP plugin on and connects t
   expect(app.plugins.registries.tools.get('mcp__everything__echo')).toBeDefined();
 });
 
-test('switching a server off removes its tools; on brings them back; remove forgets it', async () => {
+test('switching a server off removes its tools; on brings them back; restart reconnects it; remove forgets it', async () => {
   await ok('mcp.import', { json: everythingJson });
   await untilEvent(connected);
   const off = await ok('mcp.setEnabled', { name: 'everything', enabled: false });
@@ -73,6 +73,8 @@ test('switching a server off removes its tools; on brings them back; remove forg
   events.length = 0;
   await ok('mcp.setEnabled', { name: 'everything', enabled: true });
   await untilEvent(connected);
+  const restarted = await ok('mcp.restart', { name: 'everything' });
+  expect(restarted.servers.find((s) => s.name === 'everything')?.state).toBe('connected');
   const removed = await ok('mcp.remove', { name: 'everything' });
   expect(removed.servers).toEqual([]);
 });

@@ -60,7 +60,17 @@ export class GroupStdioTransport implements Transport {
       child.on('spawn', () => resolve());
       child.on('exit', () => {
         this.#exited = true;
-        this.onclose?.();
+        // What it wrote to stderr last is read before the close is told (a process it left behind holding
+        // the pipe open delays that by at most 200 ms).
+        const stderr = child.stderr;
+        if (!stderr || stderr.readableEnded) return void this.onclose?.();
+        const done = () => {
+          clearTimeout(timer);
+          stderr.off('end', done);
+          this.onclose?.();
+        };
+        const timer = setTimeout(done, 200);
+        stderr.once('end', done);
       });
       child.stdin?.on('error', (e) => this.onerror?.(e));
       child.stdout?.on('data', (chunk: Buffer) => {

@@ -85,6 +85,8 @@ export class McpConnection {
   #generation = 0;
   #failures = 0;
   #nextAttemptAt = 0;
+  /** The end of the last stdio server's stderr, kept after it exited. */
+  #lastStderr: () => string = () => '';
 
   constructor(entry: McpServerEntry, options: McpConnectionOptions) {
     this.entry = entry;
@@ -230,7 +232,8 @@ export class McpConnection {
       await (transport ?? this.#transport)?.close().catch(() => {});
       this.#client = null;
       this.#transport = null;
-      this.#fail(`The MCP server '${this.name}' could not be connected: ${describe(e)}`);
+      const tail = this.#lastStderr().trim();
+      this.#fail(`The MCP server '${this.name}' could not be connected: ${describe(e)}${tail ? `; its last words: ${tail.slice(-800)}` : ''}`);
     }
   }
 
@@ -242,6 +245,7 @@ export class McpConnection {
       const cwd = config.cwd ?? (existsSync(this.#options.workspace) ? this.#options.workspace : homedir());
       if (!existsSync(cwd)) throw new Error(`its working folder ${cwd} does not exist.`);
       const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd });
+      this.#lastStderr = () => transport.stderrTail;
       const client = this.#newClient(generation, () => transport.stderrTail);
       await client.connect(transport, connectOptions);
       return { client, transport };

@@ -54,6 +54,8 @@ export interface App {
   modelInfo(ref: ModelRef): ModelInfo | null;
   /** The plugin runtime: registries, on/off state, events (see src/main/plugins/index.ts). */
   readonly plugins: PluginService;
+  /** The write path for a plugin's config whose settings marked secret go to the key file. */
+  readonly pluginSecrets: PluginSecrets;
   /** Each conversation's workspace folder: tools and the policy read their root from here only. */
   readonly workspaces: WorkspaceService;
   /** Each run's system message, and the user's own instructions in it. */
@@ -144,6 +146,7 @@ export function createApp(options: AppOptions): App {
     agent,
     providers,
     plugins,
+    pluginSecrets,
     workspaces,
     systemPrompt,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,

@@ -10,6 +10,7 @@ import { probeProvider } from './provider-probe.ts';
 import { SessionTrash } from './session-trash.ts';
 import { createSettingsRoutes } from './settings-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
+import { createMcpRoutes } from './mcp-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -79,6 +80,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const handlers: Handlers = {
     ...settings.handlers,
     ...workspace.handlers,
+    ...subscriptions.add(createMcpRoutes(app, { emit })).handlers,
     'app.bootstrap': () => {
       const last = store.getSetting(LAST_SESSION_KEY);
       let lastSessionId: string | null = null;

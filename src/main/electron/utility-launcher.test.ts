@@ -49,6 +49,7 @@ const host: HostApi = {
   $updateStatus: async () => {},
   $updatePanel: async () => {},
   $toolUpdate: async () => {},
+  $setTools: async () => {},
   $updateWallet: async () => {},
   $log: async () => {},
   $providerEvent: async () => {},

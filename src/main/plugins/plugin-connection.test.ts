@@ -75,6 +75,7 @@ const quietHost = (log: string[] = []): HostApi => ({
   $log: async () => {},
   $providerEvent: async () => {},
   $toolUpdate: async () => {},
+  $setTools: async () => {},
 });
 
 const never = () => new Promise<never>(() => {});

@@ -1,5 +1,7 @@
 import type { Disposable } from '../../shared/disposable.ts';
 import { PanelViewModel, StatusSegment, WalletState } from '../../shared/plugins/contributions.ts';
+import { SetToolsArgs } from '../../shared/plugins/host-api-args.ts';
+import type { ToolDeclaration } from '../../shared/plugins/contributions.ts';
 import { type HostApi, LogLevel, MAX_TOOL_STREAM_CHARS, MAX_TOOL_UPDATE_CHARS } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
 import type { StreamSinks, ToolUpdateSinks } from './contribution-installer.ts';
@@ -23,6 +25,8 @@ export interface HostApiDeps {
   /** Delivers an event to the plugin (bounded by the caller). */
   deliver(topic: string, payload: unknown): void;
   log(level: LogLevel, message: string, dropped: number): void;
+  /** Replaces the plugin's runtime tools (see HostApi.$setTools); throws a sentence when the set is refused. */
+  setTools?(tools: ToolDeclaration[]): void;
 }
 
 const Topic = StatusSegment.shape.id;
@@ -84,6 +88,10 @@ export function createHostApi(deps: HostApiDeps): HostApi {
       const part = text.slice(0, MAX_TOOL_STREAM_CHARS - sink.streamed);
       sink.streamed += part.length;
       sink.deliver(part);
+    },
+    async $setTools(tools) {
+      if (!deps.setTools) throw new Error('This host does not accept tools set at run time.');
+      deps.setTools(SetToolsArgs.parse([tools])[0]);
     },
   };
 }

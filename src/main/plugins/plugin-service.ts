@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
-import { CONTRIBUTION_KINDS, Contribution, type ContributionKind, contributionKey, DeclinedContribution } from '../../shared/plugins/contributions.ts';
+import { CONTRIBUTION_KINDS, Contribution, type ToolDeclaration, type ContributionKind, contributionKey, DeclinedContribution } from '../../shared/plugins/contributions.ts';
 import { PLUGIN_STATE_CHANGED_TOPIC } from '../../shared/plugins/core-topics.ts';
 import { MAX_DECLARATIONS } from '../../shared/plugins/declaration-limits.ts';
 import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
@@ -26,6 +26,8 @@ export interface ContributionStatus {
   key: string;
   status: 'installed' | 'declined';
   reason?: string;
+  /** Set while the plugin runs (HostApi.$setTools) rather than declared by `capabilities()`. */
+  runtime?: boolean;
 }
 
 export interface PluginLogLine {
@@ -295,6 +297,7 @@ export class PluginService {
     }
     const sinks: StreamSinks = new Map();
     const toolUpdates: ToolUpdateSinks = new Map();
+    const runtimeTools = this.#runtimeTools(rec, () => conn, sinks, toolUpdates);
     let proc: PluginProcess;
     try {
       proc = this.#launcher({ pluginId: id });
@@ -323,6 +326,7 @@ export class PluginService {
         if (dropped) rec.dropped.logs += dropped;
         this.#log(rec, level, message);
       },
+      setTools: (tools) => runtimeTools.replace(tools),
     });
     const conn = new PluginConnection(id, proc, hostApi, { inboundPerSecond: this.#options.inboundPerSecond, clock: this.#clock });
     rec.conn = conn;
@@ -382,6 +386,51 @@ export class PluginService {
     const disposable = installContribution(this.registries, id, conn, decl, this.#timeouts, sinks, toolUpdates);
     this.ledger.record(id, `${decl.kind}:${key}`, disposable);
     rec.contributions.push({ kind: decl.kind, key, status: 'installed' });
+  }
+
+  /**
+   * The tools a plugin sets while it runs (`$setTools`): each call replaces the whole set. They are installed
+   * like declared tools and held by one ledger entry, so deactivation, failure and crash remove them too.
+   */
+  #runtimeTools(rec: PluginRecord, currentConn: () => PluginConnection, sinks: StreamSinks, toolUpdates: ToolUpdateSinks): { replace(tools: ToolDeclaration[]): void } {
+    const id = rec.descriptor.manifest.id;
+    const installed = new Map<string, Disposable>();
+    let owned = false;
+    const clear = () => {
+      for (const d of [...installed.values()].reverse()) d.dispose();
+      rec.contributions = rec.contributions.filter((c) => !(c.kind === 'tool' && installed.has(c.key) && c.runtime));
+      installed.clear();
+    };
+    return {
+      replace: (tools) => {
+        const conn = currentConn();
+        if (rec.conn !== conn || rec.state === 'failed' || rec.state === 'deactivated') throw new Error('The plugin is not running, so its tools were not set.');
+        // A refused set changes nothing: names are checked before the previous set is removed.
+        const seen = new Set<string>();
+        for (const decl of tools) {
+          if (seen.has(decl.name)) throw new Error(`The tools were not set: the tool '${decl.name}' is in the set twice.`);
+          seen.add(decl.name);
+          const holder = this.registries.tools.get(decl.name);
+          if (holder && !installed.has(decl.name)) throw new Error(`The tools were not set: the tool '${decl.name}' is already registered by the plugin '${holder.pluginId}'.`);
+        }
+        clear();
+        try {
+          for (const decl of tools) {
+            installed.set(decl.name, installContribution(this.registries, id, conn, decl, this.#timeouts, sinks, toolUpdates));
+          }
+        } catch (e) {
+          clear();
+          throw new Error(`The tools were not set: ${errorMessage(e)}`, { cause: e });
+        }
+        for (const name of installed.keys()) rec.contributions.push({ kind: 'tool', key: name, status: 'installed', runtime: true });
+        if (!owned) {
+          owned = true;
+          this.ledger.record(id, 'tools:runtime', toDisposable(clear));
+        }
+        // While it activates, the change of state to come says it; after, the listeners hear of the new set.
+        if (rec.state === 'active') this.#notify(rec);
+      },
+    };
   }
 
   async #deactivate(rec: PluginRecord, next: PluginState, reason: string | null): Promise<void> {
@@ -473,6 +522,12 @@ export class PluginService {
   #setState(rec: PluginRecord, state: PluginState, reason: string | null): void {
     rec.state = state;
     rec.reason = reason;
+    const info = this.#notify(rec);
+    this.events.emit(PLUGIN_STATE_CHANGED_TOPIC, { id: info.id, state, reason, enabled: info.enabled });
+  }
+
+  /** Tells the listeners what the plugin looks like now (its state, or what it contributes, changed). */
+  #notify(rec: PluginRecord): PluginInfo {
     const info = this.#info(rec);
     for (const l of this.#listeners) {
       try {
@@ -481,7 +536,7 @@ export class PluginService {
         // A listener's failure is its own.
       }
     }
-    this.events.emit(PLUGIN_STATE_CHANGED_TOPIC, { id: info.id, state, reason, enabled: info.enabled });
+    return info;
   }
 
   #log(rec: PluginRecord, level: LogLevel, message: string): void {

@@ -103,3 +103,23 @@ test('a key file that cannot be written leaves the key where it was, warns, and 
   expect(stored('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
   expect(warnings[0]).toMatch(/could not move the 'wallet' plugin's keys .*disk full/);
 });
+
+test("an MCP server's environment values and headers go to the key file, keep their keys empty in the database, and come back in the plugin's config", () => {
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.write('mcp', { servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } } } });
+  expect(stored('mcp')).toEqual({ servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: '' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: '' } } } });
+  expect(store.getSetting('plugin.mcp.config')).not.toMatch(/ghp-secret-1|tok-2/);
+  expect(plugins.config('mcp')).toEqual({ servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } } } });
+  // Writing the config back as stored (empty values) keeps the secrets.
+  plugins.write('mcp', stored('mcp') as Record<string, unknown>);
+  expect(plugins.config('mcp')).toMatchObject({ servers: { gh: { env: { GH_TOKEN: 'ghp-secret-1' } } } });
+});
+
+test('MCP secrets written to the settings table by hand are moved out at start, once', () => {
+  store.setSetting('plugin.mcp.config', JSON.stringify({ servers: { gh: { command: 'x', env: { A: 'one', B: 'two' } } } }));
+  const plugins = new PluginSecrets(store, secrets);
+  expect(plugins.migrate()).toBe(2);
+  expect(plugins.migrate()).toBe(0);
+  expect(stored('mcp')).toEqual({ servers: { gh: { command: 'x', env: { A: '', B: '' } } } });
+  expect(plugins.config('mcp')).toEqual({ servers: { gh: { command: 'x', env: { A: 'one', B: 'two' } } } });
+});

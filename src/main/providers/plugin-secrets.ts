@@ -7,9 +7,14 @@ import type { SecretStore } from './secret-store.ts';
  */
 export type SecretFields = Readonly<Record<string, readonly string[]>>;
 
-/** The secret settings Amber knows today: the wallet plugin's account keys. */
+/**
+ * The secret settings Amber knows today: the wallet plugin's account keys, and every environment value and
+ * header of an MCP server. A `*` stands for every key at that level (a key holding a `.` is left out).
+ * A wildcard field moved out keeps its key in the database with an empty value, so the shape is known.
+ */
 export const PLUGIN_SECRET_FIELDS: SecretFields = {
   wallet: ['openrouter.apiKey', 'deepseek.apiKey'],
+  mcp: ['servers.*.env.*', 'servers.*.headers.*'],
 };
 
 /** What PluginSecrets needs of the settings table (SessionStore has it). */
@@ -59,7 +64,7 @@ export class PluginSecrets {
     const stored = this.#stored(pluginId);
     this.#moveOut(pluginId, stored);
     const config = structuredClone(stored);
-    for (const path of this.#paths(pluginId)) {
+    for (const path of this.#concrete(pluginId, stored)) {
       const value = this.#secrets.get(secretName(pluginId, path));
       if (value !== null) setPath(config, path, value);
     }
@@ -68,7 +73,8 @@ export class PluginSecrets {
 
   /**
    * The write path for a plugin's config: secret fields go to the secret store (a string sets the secret,
-   * null or '' clears it, absent keeps it), everything else to the settings table.
+   * null or '' clears it, absent keeps it; for a wildcard field '' keeps it), everything else to the
+   * settings table.
    */
   write(pluginId: string, config: Config): void {
     const rest = structuredClone(config);
@@ -77,11 +83,26 @@ export class PluginSecrets {
       if (typeof value === 'string' && value.trim()) this.#secrets.set(secretName(pluginId, path), value.trim());
       else if (value === null || value === '') this.#secrets.set(secretName(pluginId, path), null);
     }
+    // A wildcard field's value is moved out and its key kept empty; an empty one keeps the stored secret.
+    for (const path of this.#patterns(pluginId).flatMap((p) => expandPath(rest, p.split('.')))) {
+      const value = getPath(rest, path);
+      if (typeof value === 'string' && value !== '') this.#secrets.set(secretName(pluginId, path), value);
+      setPath(rest, path, '');
+    }
     this.#store.setSetting(settingKey(pluginId), JSON.stringify(rest));
   }
 
   #paths(pluginId: string): readonly string[] {
-    return Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : [];
+    return (Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : []).filter((p) => !p.includes('*'));
+  }
+
+  #patterns(pluginId: string): readonly string[] {
+    return (Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : []).filter((p) => p.includes('*'));
+  }
+
+  /** The plain secret paths, and the wildcard ones as they occur in `config`. */
+  #concrete(pluginId: string, config: Config): string[] {
+    return [...this.#paths(pluginId), ...this.#patterns(pluginId).flatMap((p) => expandPath(config, p.split('.')))];
   }
 
   #stored(pluginId: string): Config {
@@ -98,20 +119,36 @@ export class PluginSecrets {
   /** Strips the secrets out of `stored` (in place) into the secret store, then rewrites the setting. */
   #moveOut(pluginId: string, stored: Config): number {
     const found = this.#paths(pluginId).filter((path) => getPath(stored, path) !== undefined);
-    if (found.length === 0) return 0;
+    // Wildcard fields stay as empty values: only a value not yet moved counts.
+    const wild = this.#patterns(pluginId).flatMap((p) => expandPath(stored, p.split('.'))).filter((path) => getPath(stored, path) !== '');
+    if (found.length + wild.length === 0) return 0;
     try {
       for (const path of found) {
         const value = takePath(stored, path);
         // A secret field holding something other than a string is not a key: it is dropped, not kept.
         if (typeof value === 'string' && value.trim()) this.#secrets.set(secretName(pluginId, path), value.trim());
       }
+      for (const path of wild) {
+        const value = getPath(stored, path);
+        if (typeof value === 'string' && value !== '') this.#secrets.set(secretName(pluginId, path), value);
+        setPath(stored, path, '');
+      }
       this.#store.setSetting(settingKey(pluginId), JSON.stringify(stored));
-      return found.length;
+      return found.length + wild.length;
     } catch (e) {
       this.#warn(`amber: could not move the '${pluginId}' plugin's keys out of the database (${e instanceof Error ? e.message : String(e)}); they stay there until the key file can be written.`);
       return 0;
     }
   }
+}
+
+/** The paths in `config` that a pattern with `*` parts matches (keys holding a `.` are left out). */
+function expandPath(at: unknown, parts: string[], prefix: string[] = []): string[] {
+  if (parts.length === 0) return [prefix.join('.')];
+  if (!isObject(at)) return [];
+  const [part, ...rest] = parts as [string, ...string[]];
+  const keys = part === '*' ? Object.keys(at).filter((k) => !k.includes('.') && k !== '') : Object.hasOwn(at, part) ? [part] : [];
+  return keys.flatMap((k) => expandPath(at[k], rest, [...prefix, k]));
 }
 
 function getPath(config: Config, path: string): unknown {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Icon } from '../ui/Icon.tsx';
 import { InstructionsSection } from './InstructionsSection.tsx';
+import { McpSection } from './McpSection.tsx';
 import { PluginsSection } from './PluginsSection.tsx';
 import { PolicySection } from './PolicySection.tsx';
 import './settings.css';
@@ -33,6 +34,7 @@ export function SettingsView({ sessionId, onSetupProvider, onClose }: Props) {
           </button>
         </header>
         <PluginsSection />
+        <McpSection />
         <section className="settings-section" aria-labelledby="settings-provider">
           <h2 id="settings-provider">Model provider</h2>
           <p className="muted settings-lead">Where replies come from: the address, the key and the model for new conversations. Keys stay on this computer.</p>

@@ -9,6 +9,7 @@ import { CommandResult, CommandView, Completion } from '../commands/command-view
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
+import { McpListing, McpServerName } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -190,6 +191,12 @@ export const API_METHODS = {
     z.object({ pluginId: z.string().regex(/^[a-z0-9_]{1,64}$/, 'a plugin id is lower-case letters, digits and _'), confirmed: z.boolean(), sessionId: SessionId.nullable().optional() }),
     PolicyView,
   ),
+  /** MCP servers: their state, import of an `mcpServers` JSON document, on/off, removal and restart. */
+  'mcp.list': method(Nothing, McpListing),
+  'mcp.import': method(z.object({ json: z.string().min(1).max(1024 * 1024) }), McpListing),
+  'mcp.setEnabled': method(z.object({ name: McpServerName, enabled: z.boolean() }), McpListing),
+  'mcp.remove': method(z.object({ name: McpServerName }), McpListing),
+  'mcp.restart': method(z.object({ name: McpServerName }), McpListing),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -215,6 +222,8 @@ export const API_EVENTS = {
   'workspace.requested': z.object({ sessionId: z.string() }),
   /** The folder was chosen or declined, or the run stopped: stop asking. */
   'workspace.settled': z.object({ sessionId: z.string() }),
+  /** An MCP server connected, failed, or changed what it offers; or the servers were edited. */
+  'mcp.changed': McpListing,
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

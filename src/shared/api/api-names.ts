@@ -56,6 +56,11 @@ export const CHANNEL_NAMES = [
   'workspace.pending',
   'workspace.decline',
   'policy.confirmReadOnly',
+  'mcp.list',
+  'mcp.import',
+  'mcp.setEnabled',
+  'mcp.remove',
+  'mcp.restart',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -76,6 +81,7 @@ export const EVENT_NAME_LIST = [
   'policy.changed',
   'workspace.requested',
   'workspace.settled',
+  'mcp.changed',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 

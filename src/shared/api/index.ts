@@ -6,3 +6,4 @@ export * from './api-names.ts';
 export * from './settings-api.ts';
 export * from './status-api.ts';
 export * from './panels-api.ts';
+export * from './mcp-api.ts';

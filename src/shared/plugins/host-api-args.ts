@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProviderEvent } from '../providers/provider-stream.ts';
-import { PanelViewModel, StatusSegment, WalletState } from './contributions.ts';
+import { PanelViewModel, StatusSegment, ToolDeclaration, WalletState } from './contributions.ts';
+import { MAX_DECLARATIONS } from './declaration-limits.ts';
 import { LogLevel, MAX_TOOL_UPDATE_CHARS } from './plugin-api.ts';
 import type { HostApiMethod } from './protocol.ts';
 
@@ -24,6 +25,9 @@ export const ProviderEventArgs = z.tuple([StreamId, z.array(ProviderEvent)]);
 /** Call ids are made by main too; the text is a tool's progress, capped. */
 export const ToolUpdateArgs = z.tuple([z.string().min(1).max(128), z.string().max(MAX_TOOL_UPDATE_CHARS)]);
 
+/** The whole set of tools a plugin offers beside its declared ones, each within the declaration caps. */
+export const SetToolsArgs = z.tuple([z.array(ToolDeclaration).max(MAX_DECLARATIONS, `a plugin may set at most ${MAX_DECLARATIONS} tools`)]);
+
 /** Per HostApi method, the schema of its argument tuple. */
 export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> } = {
   $getConfig: GetConfigArgs,
@@ -36,4 +40,5 @@ export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> 
   $log: LogArgs,
   $providerEvent: ProviderEventArgs,
   $toolUpdate: ToolUpdateArgs,
+  $setTools: SetToolsArgs,
 };

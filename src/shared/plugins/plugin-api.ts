@@ -8,6 +8,7 @@ import type {
   CommandResult,
   PanelViewModel,
   StatusSegment,
+  ToolDeclaration,
   WalletState,
 } from './contributions.ts';
 import type { HookPoint } from './hooks.ts';
@@ -75,6 +76,13 @@ export interface HostApi {
    * sent to the model. Batched by the plugin host; at most MAX_TOOL_UPDATE_CHARS per call.
    */
   $toolUpdate(callId: string, text: string): Promise<void>;
+  /**
+   * Replaces the tools this plugin offers beside the ones `capabilities()` declared (e.g. tools a remote
+   * server lists, which change while the plugin runs). Validated like declarations; the previous set is
+   * removed and the new one installed through the ledger, so deactivation removes them too. Rejects, leaving
+   * no tool of the set installed, when one is invalid or its name is taken.
+   */
+  $setTools(tools: ToolDeclaration[]): Promise<void>;
 }
 
 /** The most text one `$toolUpdate` may carry; main refuses longer ones. */

@@ -14,7 +14,7 @@ export const CHANNEL_READY = 'ready';
 export const CHANNEL_CLOSE = 'close';
 
 /** Every HostApi method: the only calls main accepts from a plugin process (a path of length one). */
-export const HOST_API_METHODS = ['$getConfig', '$emit', '$subscribe', '$unsubscribe', '$updateStatus', '$updatePanel', '$updateWallet', '$log', '$providerEvent', '$toolUpdate'] as const;
+export const HOST_API_METHODS = ['$getConfig', '$emit', '$subscribe', '$unsubscribe', '$updateStatus', '$updatePanel', '$updateWallet', '$log', '$providerEvent', '$toolUpdate', '$setTools'] as const;
 export type HostApiMethod = (typeof HOST_API_METHODS)[number];
 
 /** Every PluginApi method: the only calls a plugin host accepts from main. */

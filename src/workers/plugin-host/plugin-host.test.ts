@@ -46,6 +46,7 @@ function recorder(): Recorder {
     $toolUpdate: async (callId, text) => {
       r.updates.push({ callId, text });
     },
+    $setTools: async () => {},
   };
   return r;
 }

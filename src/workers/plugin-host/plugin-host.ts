@@ -49,6 +49,8 @@ export class PluginHost implements PluginApi {
   #hello: Handshake | null = null;
   #plugin: DefinedPlugin | null = null;
   readonly #tools = new Map<string, ToolContribution>();
+  /** Tools set at run time (ctx.setTools): the latest set main was sent. */
+  #runtimeTools = new Map<string, ToolContribution>();
   readonly #blocks = new Map<string, PromptBlockContribution>();
   readonly #panels = new Map<string, PanelContribution>();
   readonly #providers = new Map<string, ProviderContribution>();
@@ -122,7 +124,7 @@ export class PluginHost implements PluginApi {
   }
 
   async $executeTool(callId: string, name: string, args: unknown, context: unknown = null): Promise<ToolOutput> {
-    const tool = this.#tools.get(name);
+    const tool = this.#tools.get(name) ?? this.#runtimeTools.get(name);
     if (!tool) return errorOutput(`This plugin has no tool named '${name}'.`);
     const controller = new AbortController();
     this.#running.set(callId, controller);
@@ -359,6 +361,19 @@ export class PluginHost implements PluginApi {
       updateStatus: (segment) => this.#update(`status:${segment.id}`, () => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e)))),
       updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e)))),
       updateWallet: (id, state) => this.#update(`wallet:${id}`, () => void host.$updateWallet(id, state).catch((e) => this.#log('error', describe(e)))),
+      setTools: async (tools) => {
+        if (!Array.isArray(tools)) throw new Error('setTools takes an array of tools.');
+        // Calls already running keep their function; new calls find the new set. Main may call a new tool
+        // before its answer arrives, so the set is in place here first, and put back if main refuses it.
+        const previous = this.#runtimeTools;
+        this.#runtimeTools = new Map(tools.map((t) => [t.name, t]));
+        try {
+          await host.$setTools(tools.map((t) => Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v !== 'function'))) as never);
+        } catch (e) {
+          this.#runtimeTools = previous;
+          throw e;
+        }
+      },
       log: {
         debug: (m) => this.#log('debug', m),
         info: (m) => this.#log('info', m),

@@ -57,6 +57,13 @@ export interface PluginContext {
   updatePanel(panel: PanelViewModel): void;
   /** Tells main a balance this plugin read on its own (on tick), for a wallet it declared. */
   updateWallet(id: string, state: WalletState): void;
+  /**
+   * Replaces the tools this plugin offers beside those `capabilities()` declared, for tools that appear and
+   * change while it runs. Each call replaces the whole set (`[]` removes them all). Main checks them like
+   * declarations; the promise rejects with the reason when it refuses the set, and then none of it is
+   * installed. Switching the plugin off removes them with everything else.
+   */
+  setTools(tools: ToolContribution[]): Promise<void>;
   log: PluginLogger;
 }
 

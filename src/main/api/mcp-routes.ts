@@ -1,0 +1,180 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { EventName, EventPayload } from '../../shared/api/index.ts';
+import { type McpListing, McpServerConfig, McpServerName, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/mcp-api.ts';
+import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import type { App } from '../app.ts';
+import { AmberError } from '../errors.ts';
+import type { Handlers } from './api-router.ts';
+
+// Settings → MCP servers over the API. The servers added here are kept in the MCP plugin's stored config
+// (`plugin.mcp.config`: `servers` in the mcpServers format, and the names switched `off`); those in
+// mcp.json stay in that file. After each change the plugin is told to read them again (`/mcp reload`).
+
+const PLUGIN_ID = 'mcp';
+const CONFIG_KEY = `plugin.${PLUGIN_ID}.config`;
+/** What the plugin emits with every server's status (see src/plugins/mcp). */
+const SERVERS_TOPIC = 'mcp.serversChanged';
+const PluginReport = z.object({ servers: z.array(McpServerView), problems: z.array(z.string()) });
+
+type McpChannels = 'mcp.list' | 'mcp.import' | 'mcp.setEnabled' | 'mcp.remove' | 'mcp.restart';
+
+export interface McpRoutesOptions {
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+}
+
+export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable & { handlers: Pick<Handlers, McpChannels> } {
+  const subscriptions = new DisposableStore();
+  const store = app.sessions;
+
+  const pluginActive = () => {
+    try {
+      return app.plugins.get(PLUGIN_ID).state === 'active';
+    } catch {
+      return false;
+    }
+  };
+  const stored = (): McpStoredConfig => {
+    let raw: unknown = {};
+    try {
+      raw = JSON.parse(store.getSetting(CONFIG_KEY) ?? '{}');
+    } catch {
+      raw = {};
+    }
+    const parsed = McpStoredConfig.safeParse(raw);
+    return parsed.success ? parsed.data : { servers: {}, off: [] };
+  };
+  const save = (config: McpStoredConfig) => {
+    let rest: Record<string, unknown> = {};
+    try {
+      const current: unknown = JSON.parse(store.getSetting(CONFIG_KEY) ?? '{}');
+      if (typeof current === 'object' && current !== null && !Array.isArray(current)) rest = current as Record<string, unknown>;
+    } catch {
+      rest = {};
+    }
+    // Environment values and headers go to the key file, not the database (PLUGIN_SECRET_FIELDS).
+    app.pluginSecrets.write(PLUGIN_ID, { ...rest, servers: config.servers, off: config.off });
+  };
+
+  /** Without the plugin running, the configured servers are listed as off. */
+  const configuredOnly = (): McpListing => {
+    const config = stored();
+    const entries: [string, unknown, 'file' | 'settings'][] = [];
+    try {
+      const file = McpServersFile.safeParse(JSON.parse(readFileSync(join(app.dataDir, 'mcp.json'), 'utf8')));
+      if (file.success) for (const [name, raw] of Object.entries(file.data.mcpServers)) entries.push([name, raw, 'file']);
+    } catch {
+      // No mcp.json.
+    }
+    for (const [name, raw] of Object.entries(config.servers)) entries.push([name, raw, 'settings']);
+    const byName = new Map(entries.map(([name, raw, source]) => [name, { raw, source }]));
+    return {
+      pluginActive: false,
+      servers: [...byName].map(([name, { raw, source }]) => ({
+        name,
+        source,
+        transport: typeof raw === 'object' && raw !== null && 'url' in raw ? ('http' as const) : ('stdio' as const),
+        state: 'off' as const,
+        error: null,
+        tools: 0,
+        resources: 0,
+        prompts: 0,
+      })),
+      problems: [],
+    };
+  };
+
+  const list = async (): Promise<McpListing> => {
+    if (!pluginActive()) return configuredOnly();
+    const answer = await app.plugins.registries.commands.run(['mcp'], ['list', '--json']);
+    if (answer.isError) throw new AmberError('unavailable', answer.output);
+    const report = PluginReport.parse(JSON.parse(answer.output));
+    return { pluginActive: true, ...report };
+  };
+
+  /** Has the plugin read the servers again (or starts it, the first time a server is added). */
+  const apply = async (): Promise<McpListing> => {
+    if (!pluginActive()) {
+      if (Object.keys(stored().servers).length > 0) await app.plugins.setState(PLUGIN_ID, true);
+    } else {
+      await app.plugins.registries.commands.run(['mcp'], ['reload']);
+    }
+    const listing = await list();
+    options.emit('mcp.changed', listing);
+    return listing;
+  };
+
+  subscriptions.add(
+    app.plugins.events.on(SERVERS_TOPIC, (payload) => {
+      const report = PluginReport.safeParse(payload);
+      if (report.success) options.emit('mcp.changed', { pluginActive: true, ...report.data });
+    }),
+  );
+  subscriptions.add(
+    app.plugins.onDidChange((info) => {
+      if (info.id === PLUGIN_ID && info.state !== 'activating') void list().then((l) => options.emit('mcp.changed', l), () => {});
+    }),
+  );
+
+  // An mcp.json brought from another app switches the plugin on the first time Amber sees it; after that
+  // the user's own switch decides.
+  if (!store.pluginStates().has(PLUGIN_ID) && existsSync(join(app.dataDir, 'mcp.json'))) void app.plugins.setState(PLUGIN_ID, true).catch(() => {});
+
+  return {
+    handlers: {
+      'mcp.list': () => list(),
+      'mcp.import': async ({ json }) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(json);
+        } catch (e) {
+          throw new AmberError('invalid_input', `The text is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        const file = McpServersFile.safeParse(value);
+        if (!file.success) throw new AmberError('invalid_input', 'The text is not in the mcpServers format: {"mcpServers": {"name": {"command": …} or {"url": …}}}.');
+        const config = stored();
+        const problems: string[] = [];
+        let added = 0;
+        for (const [name, raw] of Object.entries(file.data.mcpServers)) {
+          if (!McpServerName.safeParse(name).success) {
+            problems.push(`'${name}' is not a server name Amber can use: 1-64 letters, digits, _ or -.`);
+            continue;
+          }
+          const server = McpServerConfig.safeParse(raw);
+          if (!server.success) {
+            problems.push(`The server '${name}' needs a "command" (stdio) or a "url" (HTTP).`);
+            continue;
+          }
+          config.servers[name] = raw;
+          config.off = config.off.filter((n) => n !== name);
+          added++;
+        }
+        if (added === 0) throw new AmberError('invalid_input', problems.join(' ') || 'The mcpServers object names no server.');
+        save(config);
+        const listing = await apply();
+        return { ...listing, problems: [...problems, ...listing.problems] };
+      },
+      'mcp.setEnabled': async ({ name, enabled }) => {
+        const config = stored();
+        config.off = enabled ? config.off.filter((n) => n !== name) : [...new Set([...config.off, name])];
+        save(config);
+        return await apply();
+      },
+      'mcp.remove': async ({ name }) => {
+        const config = stored();
+        if (!(name in config.servers)) throw new AmberError('not_found', `The server '${name}' was not added in Settings; if it is in mcp.json in the data folder, remove it there.`);
+        delete config.servers[name];
+        config.off = config.off.filter((n) => n !== name);
+        save(config);
+        return await apply();
+      },
+      'mcp.restart': async ({ name }) => {
+        if (!pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
+        await app.plugins.registries.commands.run(['mcp'], ['restart', name]);
+        return await list();
+      },
+    },
+    dispose: () => subscriptions.dispose(),
+  };
+}

@@ -1,0 +1,166 @@
+import { dirname, join } from 'node:path';
+import { jsonLimitExceeded, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/declaration-limits.ts';
+import { definePlugin, type PluginContext, type ToolContribution } from '../../workers/sdk/index.ts';
+import { loadServers } from './mcp-config.ts';
+import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
+import { mcpCommand } from './mcp-command.ts';
+import { mapCallResult, mapResourceContents } from './mcp-result.ts';
+import { mcpToolName } from './mcp-tool-name.ts';
+
+// The MCP plugin: connects the user's MCP servers (from `mcp.json` in the data folder and the plugin's
+// stored `servers`) and offers their tools to the model as `mcp__<server>__<tool>`, set at run time with
+// ctx.setTools so the list follows connects, restarts and list_changed notifications. MCP tools are write
+// tools for the policy whatever their annotations say (`readOnlyHint` is the server's claim, not a fact).
+
+/** Emitted with every server's status whenever one changes. */
+export const MCP_SERVERS_TOPIC = 'mcp.serversChanged';
+
+export interface McpPluginState {
+  ctx: PluginContext | null;
+  servers: Map<string, McpConnection>;
+  problems: string[];
+}
+
+const state: McpPluginState = { ctx: null, servers: new Map(), problems: [] };
+
+export function statuses(): McpServerStatus[] {
+  return [...state.servers.values()].map((s) => s.status());
+}
+
+let publishing = false;
+let dirty = false;
+let announced = false;
+
+/** Sends the tool set and the servers' status; calls that come while one is on its way are coalesced. */
+async function publish(): Promise<void> {
+  if (!announced) {
+    announced = true;
+    queueMicrotask(() => {
+      announced = false;
+      state.ctx?.events.emit(MCP_SERVERS_TOPIC, { servers: statuses(), problems: state.problems });
+    });
+  }
+  if (publishing) {
+    dirty = true;
+    return;
+  }
+  publishing = true;
+  try {
+    do {
+      dirty = false;
+      await state.ctx?.setTools(buildTools());
+    } while (dirty);
+  } catch (e) {
+    state.ctx?.log.error(`The MCP tools could not be offered: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    publishing = false;
+  }
+}
+
+function buildTools(): ToolContribution[] {
+  const taken = new Set<string>();
+  const tools: ToolContribution[] = [];
+  for (const conn of [...state.servers.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (conn.state === 'off') continue;
+    for (const tool of conn.tools) {
+      const { name, changed } = mcpToolName(conn.name, tool.name, taken);
+      const parameters = { type: 'object', properties: {}, ...tool.inputSchema };
+      if (jsonLimitExceeded(parameters, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES }) !== null) {
+        state.ctx?.log.warn(`The MCP tool '${tool.name}' of '${conn.name}' was left out: its input schema is over Amber's size limits.`);
+        continue;
+      }
+      const hints = Object.entries(tool.annotations ?? {})
+        .filter(([k, v]) => k.endsWith('Hint') && typeof v === 'boolean')
+        .map(([k, v]) => `${k}=${String(v)}`);
+      const note = `\n\n(MCP server '${conn.name}'${changed ? `, tool '${tool.name}'` : ''}${hints.length ? `; annotations: ${hints.join(', ')}` : ''})`;
+      const text = tool.description ?? tool.title ?? '';
+      tools.push({
+        kind: 'tool',
+        name,
+        description: text.slice(0, MAX_TOOL_DESCRIPTION_CHARS - note.length) + note,
+        parameters,
+        readOnly: false,
+        pathParams: [],
+        async execute(args, { signal, update }) {
+          const result = await conn.callTool(tool.name, args, {
+            signal: signal as AbortSignal,
+            onProgress: (progress, total, message) => update?.(`${total ? `${progress}/${total}` : String(progress)}${message ? ` ${message}` : ''}\n`),
+          });
+          return mapCallResult(result);
+        },
+      });
+    }
+    if (conn.hasResources) {
+      const { name } = mcpToolName(conn.name, 'read_resource', taken);
+      const listed = conn.resources.slice(0, 20).map((r) => `${r.uri}${r.name ? ` (${r.name})` : ''}`);
+      const description = `Reads a resource of the MCP server '${conn.name}' by its URI.${listed.length ? ` Some it lists:\n${listed.join('\n')}` : ''}`;
+      tools.push({
+        kind: 'tool',
+        name,
+        description: description.slice(0, MAX_TOOL_DESCRIPTION_CHARS),
+        parameters: { type: 'object', properties: { uri: { type: 'string', description: 'The resource URI.' } }, required: ['uri'] },
+        readOnly: false,
+        pathParams: [],
+        async execute(args, { signal }) {
+          const text = mapResourceContents(await conn.readResource(String(args['uri']), signal as AbortSignal));
+          return { content: [{ type: 'text', text }], isError: false };
+        },
+      });
+    }
+  }
+  return tools;
+}
+
+/** Reads the servers again (mcp.json and the stored ones): new ones connect, removed ones end, changed ones restart. */
+export async function reload(): Promise<void> {
+  const ctx = state.ctx;
+  if (!ctx) return;
+  const config = await ctx.configAll();
+  const dataDir = typeof config['dataDir'] === 'string' ? config['dataDir'] : null;
+  // The plugin's own folder is `<data>/plugin-data/mcp`; mcp.json sits in the data folder itself.
+  const mcpJson = typeof config['mcpJson'] === 'string' ? config['mcpJson'] : dataDir ? join(dirname(dirname(dataDir)), 'mcp.json') : null;
+  const { servers, problems } = loadServers(mcpJson, config['servers']);
+  // Servers the user switched off in Settings stay listed, disconnected.
+  const off = new Set(Array.isArray(config['off']) ? config['off'].filter((n): n is string => typeof n === 'string') : []);
+  for (const s of servers) if (off.has(s.name)) s.config = { ...s.config, disabled: true };
+  state.problems = problems;
+  for (const p of problems) ctx.log.warn(p);
+  const wanted = new Map(servers.map((s) => [s.name, s]));
+  for (const [name, conn] of state.servers) {
+    const next = wanted.get(name);
+    if (!next || JSON.stringify(next) !== JSON.stringify(conn.entry)) {
+      state.servers.delete(name);
+      await conn.disconnect();
+    }
+  }
+  for (const entry of wanted.values()) {
+    if (state.servers.has(entry.name)) continue;
+    const conn = new McpConnection(entry, { workspace: ctx.workspace, onChange: () => void publish() });
+    state.servers.set(entry.name, conn);
+    if (!entry.config.disabled) void conn.connect();
+  }
+  void publish();
+}
+
+export default definePlugin({
+  manifest: { id: 'mcp', version: '1.0.0' },
+
+  async initialize(context) {
+    state.ctx = context;
+    // Servers connect in the background: a slow one must not hold up the plugin's start.
+    process.once('exit', () => {
+      for (const conn of state.servers.values()) conn.killNow();
+    });
+    await reload();
+    return true;
+  },
+
+  async shutdown() {
+    const all = [...state.servers.values()];
+    state.servers.clear();
+    await Promise.all(all.map((c) => c.disconnect()));
+    state.ctx = null;
+  },
+
+  capabilities: () => [mcpCommand(state, { reload, statuses })],
+});

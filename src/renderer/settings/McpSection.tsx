@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import type { McpListing, McpServerView } from '../../shared/api/index.ts';
+import { useApi } from '../api/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useToasts } from '../ui/Toasts.tsx';
+
+const STATE_LABELS: Record<McpServerView['state'], string> = { off: 'Off', connecting: 'Connecting…', connected: 'Connected', failed: 'Failed' };
+// The row's state chip reuses the plugin list's colours.
+const STATE_CLASS: Record<McpServerView['state'], string> = { off: 'registered', connecting: 'activating', connected: 'active', failed: 'failed' };
+
+const EXAMPLE = '{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}';
+
+function ServerRow({ server, busy, onToggle, onRestart, onRemove }: { server: McpServerView; busy: boolean; onToggle(on: boolean): void; onRestart(): void; onRemove(): void }) {
+  const on = server.state !== 'off';
+  return (
+    <div className={`plugin-row state-${STATE_CLASS[server.state]}`} data-testid="mcp-server" data-name={server.name} data-state={server.state}>
+      <div className="plugin-main">
+        <div className="plugin-title">
+          <strong>{server.name}</strong>
+          <span className="chip">{server.transport}</span>
+          {server.source === 'file' && <span className="chip" title="From mcp.json in the data folder">mcp.json</span>}
+          <span className={`plugin-state state-${STATE_CLASS[server.state]}`} data-testid="mcp-server-state">
+            {busy || server.state === 'connecting' ? <span className="spinner" /> : null}
+            {STATE_LABELS[server.state]}
+          </span>
+        </div>
+        {server.state === 'connected' && (
+          <p className="plugin-desc" data-testid="mcp-server-counts">
+            {server.tools} tools · {server.resources} resources · {server.prompts} prompts
+          </p>
+        )}
+        {server.error && (
+          <p className="plugin-reason" data-testid="mcp-server-error">
+            <Icon name="alert" size={13} /> {server.error}
+          </p>
+        )}
+        <div className="folder-row">
+          <button type="button" className="btn btn-small" aria-disabled={busy || !on || undefined} onClick={() => !busy && on && onRestart()} data-testid="mcp-restart">
+            <Icon name="refresh" size={13} /> Restart
+          </button>
+          {server.source === 'settings' && (
+            <button type="button" className="btn btn-small btn-ghost" aria-disabled={busy || undefined} onClick={() => !busy && onRemove()} data-testid="mcp-remove">
+              Remove
+            </button>
+          )}
+        </div>
+      </div>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={on}
+        aria-label={`MCP server ${server.name}`}
+        className={`switch${on ? ' is-on' : ''}`}
+        aria-disabled={busy || undefined}
+        onClick={() => !busy && onToggle(!on)}
+        data-testid="mcp-toggle"
+      >
+        <span />
+      </button>
+    </div>
+  );
+}
+
+/** Settings → MCP servers: their state, import of an mcpServers document, on/off, restart and remove. */
+export function McpSection() {
+  const api = useApi();
+  const toasts = useToasts();
+  const [listing, setListing] = useState<McpListing | null>(null);
+  const [busy, setBusy] = useState<Set<string>>(new Set());
+  const [json, setJson] = useState('');
+  const [importing, setImporting] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      api.call('mcp.list', {}).then(
+        (l) => live && setListing(l),
+        (e: unknown) => toasts.error('Could not list the MCP servers', e),
+      );
+    void load();
+    const off = api.on('mcp.changed', (l) => setListing(l));
+    const offReconnect = api.onConnectionChange((connected) => connected && void load());
+    return () => {
+      live = false;
+      off();
+      offReconnect();
+    };
+  }, [api, toasts]);
+
+  const act = async (name: string, what: string, call: () => Promise<McpListing>) => {
+    setBusy((s) => new Set(s).add(name));
+    try {
+      setListing(await call());
+    } catch (e) {
+      toasts.error(`Could not ${what} ${name}`, e);
+    } finally {
+      setBusy((s) => {
+        const n = new Set(s);
+        n.delete(name);
+        return n;
+      });
+    }
+  };
+
+  const importJson = async () => {
+    setImporting(true);
+    try {
+      const next = await api.call('mcp.import', { json });
+      setListing(next);
+      setJson('');
+      for (const p of next.problems) toasts.push({ kind: 'error', title: 'A server was skipped', message: p });
+    } catch (e) {
+      toasts.error('Could not import the servers', e);
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby="settings-mcp" data-testid="settings-mcp">
+      <h2 id="settings-mcp">MCP servers</h2>
+      <p className="muted settings-lead">
+        Tools from Model Context Protocol servers, named <code>mcp__server__tool</code>. They ask before they run in write mode, whatever the server says about them.
+      </p>
+      {!listing && <div className="skeleton" />}
+      {listing && listing.servers.length > 0 && (
+        <div className="plugin-list" data-testid="mcp-servers">
+          {listing.servers.map((s) => (
+            <ServerRow
+              key={s.name}
+              server={s}
+              busy={busy.has(s.name)}
+              onToggle={(on) => void act(s.name, on ? 'connect' : 'disconnect', () => api.call('mcp.setEnabled', { name: s.name, enabled: on }))}
+              onRestart={() => void act(s.name, 'restart', () => api.call('mcp.restart', { name: s.name }))}
+              onRemove={() => void act(s.name, 'remove', () => api.call('mcp.remove', { name: s.name }))}
+            />
+          ))}
+        </div>
+      )}
+      {listing && listing.servers.length === 0 && <p className="muted small">No servers yet. Paste your mcpServers JSON below, or put it in mcp.json in the data folder.</p>}
+      {listing?.problems.map((p) => (
+        <p key={p} className="plugin-reason" data-testid="mcp-problem">
+          <Icon name="alert" size={13} /> {p}
+        </p>
+      ))}
+      <label className="small" htmlFor="mcp-import">
+        Import servers (the mcpServers JSON other apps and editors use)
+      </label>
+      <textarea id="mcp-import" className="input mono" rows={4} placeholder={EXAMPLE} value={json} onChange={(e) => setJson(e.target.value)} data-testid="mcp-import-json" />
+      <div>
+        <button type="button" className="btn" aria-disabled={importing || json.trim() === '' || undefined} onClick={() => !importing && json.trim() !== '' && void importJson()} data-testid="mcp-import">
+          {importing ? <span className="spinner" /> : null} Import
+        </button>
+      </div>
+    </section>
+  );
+}

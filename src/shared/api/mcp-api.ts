@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+// MCP servers as the user configures them and as Settings shows them. The configuration is the
+// `mcpServers` format other desktop apps and editors use (`{"mcpServers": {"name": {"command", "args",
+// "env", "cwd"} | {"url", "headers"}}}`) plus Amber's `timeoutMs` per server.
+
+/** A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. */
+export const McpServerName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -');
+
+const Common = {
+  disabled: z.boolean().optional(),
+  /** Per call; 60 s unless set. */
+  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+};
+export const McpStdioServer = z.object({
+  command: z.string().min(1).max(4096),
+  args: z.array(z.string().max(4096)).max(256).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().min(1).max(4096).optional(),
+  ...Common,
+});
+export type McpStdioServer = z.infer<typeof McpStdioServer>;
+export const McpHttpServer = z.object({
+  url: z.url().max(4096),
+  headers: z.record(z.string(), z.string()).default({}),
+  ...Common,
+});
+export type McpHttpServer = z.infer<typeof McpHttpServer>;
+export const McpServerConfig = z.union([McpStdioServer, McpHttpServer]);
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+/** A pasted or loaded `mcpServers` document; each server is checked on its own. */
+export const McpServersFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
+export type McpServersFile = z.infer<typeof McpServersFile>;
+
+/** What the MCP plugin keeps in its stored config: the servers added in Settings, and the names switched off. */
+export const McpStoredConfig = z.object({
+  servers: z.record(z.string(), z.unknown()).default({}),
+  off: z.array(McpServerName).default([]),
+});
+export type McpStoredConfig = z.infer<typeof McpStoredConfig>;
+
+export const McpServerState = z.enum(['off', 'connecting', 'connected', 'failed']);
+export type McpServerState = z.infer<typeof McpServerState>;
+
+export const McpServerView = z.object({
+  name: z.string(),
+  /** `file` for mcp.json in the data folder (edit it there), `settings` for servers added here. */
+  source: z.enum(['file', 'settings']),
+  transport: z.enum(['stdio', 'http', 'sse']),
+  state: McpServerState,
+  /** Why it failed, with the end of the server's stderr where there is one. */
+  error: z.string().nullable(),
+  tools: z.number().int().nonnegative(),
+  resources: z.number().int().nonnegative(),
+  prompts: z.number().int().nonnegative(),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
+
+export const McpListing = z.object({
+  /** The MCP plugin runs (servers connect only while it does). */
+  pluginActive: z.boolean(),
+  servers: z.array(McpServerView),
+  /** Sentences about servers that could not be read (the others still load). */
+  problems: z.array(z.string()),
+});
+export type McpListing = z.infer<typeof McpListing>;

@@ -1,0 +1,98 @@
+// The mcp plugin in its own process: servers from its stored config and from mcp.json become Amber tools
+// (`mcp__<server>__<tool>`, write tools for the policy), calls go main → plugin → server → back, and
+// switching the plugin off (or killing it) removes the tools and ends the servers it started.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { findDescendants } from '../../src/main/plugins/index.ts';
+import { isGone, untilGone } from '../plugins-bundled/bundled-runtime.ts';
+import { EVERYTHING_ENTRY } from './everything-server.ts';
+import { type McpRuntime, startMcpRuntime } from './mcp-runtime.ts';
+
+let rt: McpRuntime | null = null;
+afterEach(async () => {
+  await rt?.close();
+  rt = null;
+});
+
+const everything = { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] };
+const tool = (name: string) => rt!.service.registries.tools.get(name);
+
+test('a stored server connects and its tools are offered as mcp__server__tool write tools with no path parameters', async () => {
+  rt = await startMcpRuntime({ everything });
+  await rt.until(() => tool('mcp__everything__echo') !== undefined, 'the echo tool');
+  const spec = tool('mcp__everything__echo')!.value.spec;
+  expect(spec).toMatchObject({ readOnly: false, pathParams: [] });
+  expect(spec.description).toMatch(/Echoes back the input string[\s\S]*MCP server 'everything'.*readOnlyHint=true/);
+  expect(spec.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
+  expect(tool('mcp__everything__get-sum')).toBeDefined();
+  expect(tool('mcp__everything__read_resource')).toBeDefined();
+  expect(rt.service.get('mcp').contributions.filter((c) => c.runtime).length).toBeGreaterThan(10);
+  const out = await rt.service.registries.tools.execute('mcp__everything__echo', { message: 'through Amber' });
+  expect(out).toMatchObject({ content: [{ type: 'text', text: 'Echo: through Amber' }], isError: false });
+  const listing = await rt.service.registries.commands.run(['mcp'], ['list']);
+  expect(listing.output).toMatch(/^everything \(stdio\): connected — \d+ tools, \d+ resources, \d+ prompts/);
+});
+
+test('the read_resource tool reads a resource, and /mcp prompt gets a prompt with its arguments', async () => {
+  rt = await startMcpRuntime({ everything });
+  await rt.until(() => tool('mcp__everything__read_resource') !== undefined, 'the read_resource tool');
+  const out = await rt.service.registries.tools.execute('mcp__everything__read_resource', { uri: 'demo://resource/dynamic/text/1' });
+  expect(out.isError).toBe(false);
+  expect(out.content[0]!.text).toMatch(/^\[resource <demo:\/\/resource\/dynamic\/text\/1>\]/);
+  expect(await rt.service.registries.commands.run(['mcp'], ['prompt', 'everything', 'args-prompt', 'city=Oslo'])).toEqual({ output: "What's weather in Oslo?", isError: false });
+});
+
+test('progress shows in the tool card, and Stop cancels the call', async () => {
+  rt = await startMcpRuntime({ everything });
+  await rt.until(() => tool('mcp__everything__trigger-long-running-operation') !== undefined, 'the long-running tool');
+  const controller = new AbortController();
+  const updates: string[] = [];
+  const out = await rt.service.registries.tools.execute('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 60 }, controller.signal, undefined, (text) => {
+    updates.push(text);
+    controller.abort();
+  });
+  expect(updates[0]).toMatch(/^1\/60/);
+  expect(out).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/aborted/) }] });
+  // The server was told: the connection is still good for the next call.
+  expect((await rt.service.registries.tools.execute('mcp__everything__echo', { message: 'next' })).content[0]!.text).toBe('Echo: next');
+});
+
+test("a server's tools/list_changed makes Amber's tool list follow", async () => {
+  const changing = { command: process.execPath, args: [new URL('./fixtures/changing-server.ts', import.meta.url).pathname] };
+  rt = await startMcpRuntime({ changing });
+  await rt.until(() => tool('mcp__changing__grow') !== undefined, 'the grow tool');
+  expect((await rt.service.registries.tools.execute('mcp__changing__grow', {})).content[0]!.text).toBe('added grown-1');
+  await rt.until(() => tool('mcp__changing__grown-1') !== undefined, 'the grown tool to be offered');
+  expect((await rt.service.registries.tools.execute('mcp__changing__grown-1', {})).content[0]!.text).toBe('grown 1');
+  await rt.service.registries.tools.execute('mcp__changing__shrink', {});
+  await rt.until(() => tool('mcp__changing__grown-1') === undefined, 'the grown tool to be gone');
+});
+
+test('servers in mcp.json in the data folder are read at start', async () => {
+  rt = await startMcpRuntime({}, (dataDir) => writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { fromfile: everything } })));
+  await rt.until(() => tool('mcp__fromfile__echo') !== undefined, 'the tools of the server in mcp.json');
+});
+
+test('switching the plugin off removes every MCP tool and ends the servers it started', async () => {
+  rt = await startMcpRuntime({ everything });
+  await rt.until(() => tool('mcp__everything__echo') !== undefined, 'the echo tool');
+  const servers = findDescendants([rt.service.get('mcp').pid!]);
+  expect(servers.length).toBeGreaterThan(0);
+  await rt.service.setState('mcp', false);
+  expect(rt.service.registries.tools.size).toBe(0);
+  for (const pid of servers) await untilGone(pid);
+});
+
+test('a plugin process killed outright takes its servers with it', async () => {
+  rt = await startMcpRuntime({ everything });
+  await rt.until(() => tool('mcp__everything__echo') !== undefined, 'the echo tool');
+  const pluginPid = rt.service.get('mcp').pid!;
+  const servers = findDescendants([pluginPid]);
+  expect(servers.length).toBeGreaterThan(0);
+  process.kill(pluginPid, 'SIGKILL');
+  await rt.until(() => rt!.service.get('mcp').state === 'failed', 'the plugin to be failed');
+  expect(rt.service.registries.tools.size).toBe(0);
+  for (const pid of servers) await untilGone(pid);
+  expect(servers.every(isGone)).toBe(true);
+});

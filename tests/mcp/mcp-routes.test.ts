@@ -1,0 +1,101 @@
+// Settings → MCP servers over the API: importing an mcpServers document starts the MCP plugin and connects
+// the server; switching it off disconnects it and removes its tools; a bad document is refused with the reason.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+import type { McpListing } from '../../src/shared/api/index.ts';
+import { EVERYTHING_ENTRY } from './everything-server.ts';
+
+let dir: string;
+let app: App;
+let api: ApiRouter;
+let events: McpListing[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-routes-'));
+  app = createApp({ dataDir: dir, startPlugins: false });
+  api = createApiRouter(app, { log: () => {} });
+  events = [];
+  api.subscribe((event, payload) => {
+    if (event === 'mcp.changed') events.push(payload as McpListing);
+  });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ok(channel: string, input: unknown = {}): Promise<McpListing> {
+  const r = await api.call(channel, input);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as McpListing;
+}
+
+function untilEvent(predicate: (l: McpListing) => boolean): Promise<McpListing> {
+  const seen = events.find(predicate);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve) => {
+    const sub = api.subscribe((event, payload) => {
+      if (event === 'mcp.changed' && predicate(payload as McpListing)) {
+        sub.dispose();
+        resolve(payload as McpListing);
+      }
+    });
+  });
+}
+
+const everythingJson = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } });
+const connected = (l: McpListing) => l.servers.some((s) => s.name === 'everything' && s.state === 'connected');
+
+test('importing an mcpServers document switches the MCP plugin on and connects the server, with its counts', async () => {
+  expect(await ok('mcp.list')).toEqual({ pluginActive: false, servers: [], problems: [] });
+  await ok('mcp.import', { json: everythingJson });
+  const listing = await untilEvent(connected);
+  expect(listing.pluginActive).toBe(true);
+  const server = listing.servers.find((s) => s.name === 'everything')!;
+  expect(server).toMatchObject({ source: 'settings', transport: 'stdio', error: null });
+  expect(server.tools).toBeGreaterThan(5);
+  expect(app.plugins.registries.tools.get('mcp__everything__echo')).toBeDefined();
+});
+
+test('switching a server off removes its tools; on brings them back; restart reconnects it; remove forgets it', async () => {
+  await ok('mcp.import', { json: everythingJson });
+  await untilEvent(connected);
+  const off = await ok('mcp.setEnabled', { name: 'everything', enabled: false });
+  expect(off.servers.find((s) => s.name === 'everything')?.state).toBe('off');
+  await untilEvent((l) => l.servers.some((s) => s.state === 'off'));
+  expect(app.plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__'))).toEqual([]);
+  events.length = 0;
+  await ok('mcp.setEnabled', { name: 'everything', enabled: true });
+  await untilEvent(connected);
+  const restarted = await ok('mcp.restart', { name: 'everything' });
+  expect(restarted.servers.find((s) => s.name === 'everything')?.state).toBe('connected');
+  const removed = await ok('mcp.remove', { name: 'everything' });
+  expect(removed.servers).toEqual([]);
+});
+
+test('a document that is not JSON, or names no usable server, is refused with the reason and changes nothing', async () => {
+  const notJson = await api.call('mcp.import', { json: '{"mcpServers": ' });
+  expect(notJson).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^The text is not JSON/) } });
+  const noCommand = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { bad: { args: ['x'] } } }) });
+  expect(noCommand).toMatchObject({ ok: false, error: { message: "The server 'bad' needs a \"command\" (stdio) or a \"url\" (HTTP)." } });
+  const badName = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { 'a b/../c': { command: 'x' } } }) });
+  expect(badName).toMatchObject({ ok: false, error: { message: expect.stringMatching(/is not a server name Amber can use/) } });
+  expect(app.sessions.getSetting('plugin.mcp.config')).toBeNull();
+  expect(app.plugins.get('mcp').enabled).toBe(false);
+});
+
+test("a server's environment values reach the server but stay out of the database", async () => {
+  const json = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { AMBER_MCP_TOKEN: 'tok-secret-77' } } } });
+  await ok('mcp.import', { json });
+  await untilEvent(connected);
+  expect(app.sessions.getSetting('plugin.mcp.config')).not.toContain('tok-secret-77');
+  expect(JSON.parse(app.sessions.getSetting('plugin.mcp.config')!).servers.everything.env).toEqual({ AMBER_MCP_TOKEN: '' });
+  const out = await app.plugins.registries.tools.execute('mcp__everything__get-env', {});
+  expect(out.content[0]!.text).toContain('tok-secret-77');
+});

@@ -42,7 +42,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   const runTest = async () => {
     setTest({ state: 'testing', message: 'Connecting…' });
     try {
-      const r = await api.call('providers.test', { baseUrl, apiKey: apiKey || undefined, dialect });
+      const r = await api.call('providers.test', { baseUrl, apiKey: apiKey || undefined, dialect, flavor: chosen?.flavor });
       setModels(r.models);
       if (r.models.length && !model) setModel(r.models[0]!);
       setTest({ state: r.ok ? 'ok' : 'failed', message: r.message });

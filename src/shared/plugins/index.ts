@@ -10,3 +10,4 @@ export * from './line-splitter.ts';
 export * from './host-api-args.ts';
 export * from './core-topics.ts';
 export * from './declaration-limits.ts';
+export * from './provider-probe.ts';

@@ -11,6 +11,7 @@ import type {
   WalletState,
 } from './contributions.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from './handshake.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from './provider-probe.ts';
 
 // Two RPC surfaces over one pipe, one exposed API per direction (comlink; no proxies cross the pipe).
 // Every message carries a channel tag (protocol.ts) saying which surface it belongs to.
@@ -46,6 +47,11 @@ export interface PluginApi {
   $panelAction(panelId: string, actionId: string): Promise<void>;
   /** An event the plugin subscribed to. */
   $event(topic: string, payload: unknown): Promise<void>;
+  /**
+   * The connection test of a provider plugin: lists the endpoint's models, giving up after `timeoutMs`.
+   * Answers ok: false with a sentence for every failure; rejects only when the plugin has no `probe`.
+   */
+  $probe(request: ProviderProbeRequest, timeoutMs: number): Promise<ProviderProbeResult>;
 }
 
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);

@@ -32,6 +32,7 @@ export const PLUGIN_API_METHODS = [
   '$runCommand',
   '$panelAction',
   '$event',
+  '$probe',
 ] as const;
 export type PluginApiMethod = (typeof PLUGIN_API_METHODS)[number];
 

@@ -127,6 +127,14 @@ test('a key the HTTP library refuses is not quoted back in its error', async () 
   expect(server.requests).toHaveLength(0);
 });
 
+test('a server that never answers is given up on at the deadline main gives, and the plugin stays active', async () => {
+  server.setScript(() => new Promise<never>(() => {}));
+  const result = await app.plugins.probe('openai_compatible', { flavor: 'custom', baseUrl: `${server.url}/v1` }, { timeoutMs: 300 });
+  expect(result).toEqual({ ok: false, models: [], message: `${server.url}/v1 did not answer in time. Check the address, and that the server is running.` });
+  expect(server.requests).toHaveLength(1);
+  expect(app.plugins.get('openai_compatible').state).toBe('active');
+});
+
 test('with the plugin off, the test says to turn it on, and starts nothing', async () => {
   await app.plugins.setState('openai_compatible', false);
   try {

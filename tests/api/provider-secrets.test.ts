@@ -1,7 +1,7 @@
-// Provider keys at the API edge: what the window can learn of them through providers.save and providers.test.
+// Provider keys at the API edge: what the window can learn of them through providers.save. What it can learn
+// through providers.test is pinned where the test runs through the real provider plugins:
+// provider-connection-test.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -14,7 +14,6 @@ const KEY = 'sk-custom-0123456789abcdef';
 let dir: string;
 let app: App;
 let api: ApiRouter;
-let server: Server | null = null;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-provider-secrets-'));
@@ -25,8 +24,6 @@ beforeEach(() => {
 afterEach(async () => {
   api.dispose();
   await app.dispose();
-  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-  server = null;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -42,16 +39,4 @@ test('saving a provider at another origin without a new key clears the stored ke
   const moved = await ok<{ keyCleared: boolean; notice?: string }>('providers.save', { providerId: 'custom', baseUrl: 'https://elsewhere.example/v1', model: 'm' });
   expect(moved).toEqual({ ok: true, keyCleared: true, notice: expect.stringContaining('https://elsewhere.example), so the stored API key was removed') });
   expect(app.providers.pluginConfig('openai_compatible')).toEqual({ accounts: [expect.objectContaining({ baseUrl: 'https://elsewhere.example/v1', apiKey: undefined })] });
-});
-
-test('a connection test against a server that echoes the key returns no trace of it', async () => {
-  server = createServer((req, res) => {
-    res.statusCode = 500;
-    res.end(`upstream rejected ${req.headers.authorization}`);
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const result = await api.call('providers.test', { baseUrl, apiKey: KEY });
-  expect(JSON.stringify(result)).not.toContain(KEY);
-  expect(result).toMatchObject({ ok: true, value: { ok: false, message: expect.stringContaining('upstream rejected Bearer [key removed]') } });
 });

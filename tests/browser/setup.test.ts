@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { createForkLauncher, type PluginLauncher } from '../../src/main/plugins/index.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 
@@ -59,4 +60,60 @@ test('set up a provider on the first-run screen, then chat with it', async () =>
   await amber.restart();
   await page.locator('[data-testid=message]').filter({ hasText: 'Hello from the loopback model.' }).waitFor();
   expect(await page.getByTestId('first-run').count()).toBe(0);
+});
+
+/**
+ * Launches plugins as usual, but holds everything the plugin `id` sends (its "ready" first) until
+ * `release()`: the plugin stays activating, as on a slow start.
+ */
+function holdPlugin(id: string): { launcher: PluginLauncher; release(): void } {
+  const fork = createForkLauncher();
+  let released = false;
+  const waiting: (() => void)[] = [];
+  const launcher: PluginLauncher = (request) => {
+    const proc = fork(request);
+    if (request.pluginId !== id) return proc;
+    return {
+      get pid() {
+        return proc.pid;
+      },
+      get connected() {
+        return proc.connected;
+      },
+      get congested() {
+        return proc.congested;
+      },
+      get queuedBytes() {
+        return proc.queuedBytes;
+      },
+      send: (message) => proc.send(message),
+      onMessage: (listener) => proc.onMessage((frame) => (released ? listener(frame) : void waiting.push(() => listener(frame)))),
+      onExit: (listener) => proc.onExit(listener),
+      onOutput: (listener) => proc.onOutput(listener),
+      disconnect: () => proc.disconnect(),
+      kill: (signal) => proc.kill(signal),
+    };
+  };
+  return {
+    launcher,
+    release() {
+      released = true;
+      for (const deliver of waiting.splice(0)) deliver();
+    },
+  };
+}
+
+test('a base URL typed while the provider list is still coming is kept when it arrives', async () => {
+  // The list waits for the OpenAI-compatible plugin to ask the local servers; held, it arrives late.
+  const held = holdPlugin('openai_compatible');
+  amber = await startAmber({ skipSetup: false, core: { workspace: join(dir, 'workspace'), launchPlugin: held.launcher } });
+  await amber.open();
+  const { page } = amber;
+  await page.getByLabel('Base URL').fill(`${server.url}/v1`);
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).waitFor();
+  expect(await page.getByLabel('Base URL').inputValue()).toBe(`${server.url}/v1`);
+  held.release();
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await page.getByRole('status').filter({ hasText: 'Connected: 1 model available.' }).waitFor();
+  expect(server.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(['/v1/models']);
 });

@@ -5,8 +5,7 @@ import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
-import { providerPresets, saveProvider } from './provider-setup.ts';
-import { probeProvider } from './provider-probe.ts';
+import { type Probe, providerPresets, saveProvider, TEST_TIMEOUT_MS, testConnection } from './provider-setup.ts';
 import { SessionTrash } from './session-trash.ts';
 import { createSettingsRoutes } from './settings-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
@@ -27,8 +26,8 @@ export interface ApiRouter {
 }
 
 export interface ApiRouterOptions {
-  /** The connection test behind providers.test (a seam for tests). */
-  probe?: typeof probeProvider;
+  /** The connection test behind providers.test and the presets' `detected` (default: the dialect's provider plugin). */
+  probe?: Probe;
   /** Where unexpected errors are reported (the user sees a generic sentence). */
   log?: (message: string, error: unknown) => void;
   /** Opens a folder with the system's file manager (the desktop shell). */
@@ -54,7 +53,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const log = options.log ?? ((message, error) => console.error(message, error));
   const store = app.sessions;
   const trash = new SessionTrash(store);
-  const probe = options.probe ?? probeProvider;
+  const probe: Probe = options.probe ?? ((test, timeoutMs) => testConnection(app, test, timeoutMs));
   const agent = app.agent;
   const subscriptions = new DisposableStore();
 
@@ -223,7 +222,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       return { ok: true };
     },
     'providers.presets': () => providerPresets(probe),
-    'providers.test': ({ baseUrl, apiKey, dialect }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}) }),
+    'providers.test': ({ baseUrl, apiKey, dialect, flavor }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}), ...(flavor ? { flavor } : {}) }, TEST_TIMEOUT_MS),
     'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
       const saved = await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
       return { ok: true as const, ...saved };

@@ -1,16 +1,46 @@
 import type { ProviderPresetView } from '../../shared/api/index.ts';
+import type { ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { PROVIDER_PRESETS, presetById } from '../../shared/providers/index.ts';
 import type { App } from '../app.ts';
 import { DIALECT_PLUGINS } from '../providers/index.ts';
-import type { probeProvider } from './provider-probe.ts';
 
 const isLocal = (url: string): boolean => /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
 
+/** How long the first-run screen waits for a local server to answer before it shows the list. */
+export const DETECT_TIMEOUT_MS = 800;
+/** How long "Test connection" waits for the server. */
+export const TEST_TIMEOUT_MS = 6000;
+
+export interface ConnectionTest {
+  baseUrl: string;
+  apiKey?: string;
+  /** The preset's id; decides the dialect when `dialect` is absent. */
+  flavor?: string;
+  /** 'anthropic' asks the Anthropic plugin; anything else the OpenAI-compatible one. */
+  dialect?: string;
+}
+
+/** A connection test: the endpoint, and how long the plugin may take. */
+export type Probe = (test: ConnectionTest, timeoutMs: number) => Promise<ProviderProbeResult>;
+
+/**
+ * "Test connection": the dialect's provider plugin lists the endpoint's models, with its own code for that
+ * server (paths, headers). Throws `unavailable` with what to do when that plugin is off.
+ */
+export function testConnection(app: App, test: ConnectionTest, timeoutMs: number = TEST_TIMEOUT_MS): Promise<ProviderProbeResult> {
+  const dialect = test.dialect ?? presetById(test.flavor).dialect;
+  const pluginId = dialect === 'anthropic' ? DIALECT_PLUGINS.anthropic : DIALECT_PLUGINS['openai-compatible'];
+  // Without a flavor, the dialect's plain variant: no preset-specific rules (a key it would require).
+  const flavor = test.flavor ?? (dialect === 'anthropic' ? 'anthropic' : 'custom');
+  return app.plugins.probe(pluginId, { flavor, baseUrl: test.baseUrl, ...(test.apiKey ? { apiKey: test.apiKey } : {}) }, { timeoutMs });
+}
+
 /**
  * The providers the first-run screen offers. Local servers (Ollama, LM Studio) are asked briefly whether
- * they answer, so the screen can offer the one that is running first.
+ * they answer, through their provider plugin, so the screen can offer the one that is running first. A
+ * test that cannot run (the plugin is off) leaves the preset undetected.
  */
-export async function providerPresets(probe: typeof probeProvider): Promise<ProviderPresetView[]> {
+export async function providerPresets(probe: Probe): Promise<ProviderPresetView[]> {
   const views: ProviderPresetView[] = PROVIDER_PRESETS.map((preset) => ({
     id: preset.id,
     providerId: preset.id,
@@ -23,7 +53,11 @@ export async function providerPresets(probe: typeof probeProvider): Promise<Prov
   }));
   await Promise.all(
     views.map(async (v) => {
-      if (v.baseUrl && isLocal(v.baseUrl)) v.detected = (await probe({ baseUrl: v.baseUrl, dialect: v.dialect, timeoutMs: 800 })).ok;
+      if (!v.baseUrl || !isLocal(v.baseUrl)) return;
+      v.detected = await probe({ baseUrl: v.baseUrl, dialect: v.dialect, flavor: v.flavor }, DETECT_TIMEOUT_MS).then(
+        (r) => r.ok,
+        () => false,
+      );
     }),
   );
   // A local server that answered comes first: it works without a key.

@@ -23,6 +23,9 @@
 //   plugins.onDidChange(listener): Disposable                           — every state change
 //   plugins.rescan(): Promise<string[]>; plugins.userFolder             — new user plugins; <dataDir>/plugins
 //   plugins.logs(id): PluginLogLine[]                                   — the last 500 lines
+//   plugins.probe(id, { flavor, baseUrl, apiKey? }, { timeoutMs? }): Promise<{ ok, models, message }>
+//                                                                       — a provider plugin's connection test;
+//                                                                         throws `unavailable` when it is off
 //   plugins.registries.statusSegments.list() / .onDidChange(listener)   — data for the status bar
 //   plugins.registries.panels.list() / .action(panelId, actionId) / .onDidChange(listener)
 //   plugins.registries.wallets.list() / .refresh(id)

@@ -7,6 +7,8 @@ import { MAX_DECLARATIONS } from '../../shared/plugins/declaration-limits.ts';
 import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
+import { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
+import { redactSecret } from '../../shared/providers/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
 import { type CallTimeouts, installContribution, type StreamSinks, type ToolUpdateSinks } from './contribution-installer.ts';
@@ -264,6 +266,43 @@ export class PluginService {
       if (!on && (rec.state === 'failed' || rec.state === 'incompatible')) this.#setState(rec, 'deactivated', null);
     });
     return this.#info(rec);
+  }
+
+  /**
+   * The connection test of a provider plugin (its `probe`): lists the models of the endpoint in `request`.
+   * Starts nothing: a plugin that is off, Failed or has no probe makes it throw (`unavailable`) with a
+   * sentence saying what to do; one still activating is waited for, up to `timeoutMs`. The plugin gets
+   * `timeoutMs` for the test itself. The answer is checked against ProviderProbeResult and the key removed
+   * from it here too, whatever the plugin did.
+   */
+  async probe(id: string, request: ProviderProbeRequest, options: { timeoutMs?: number } = {}): Promise<ProviderProbeResult> {
+    const rec = this.#record(id);
+    const checked = ProviderProbeRequest.parse(request);
+    const timeoutMs = options.timeoutMs ?? this.#timeouts.callMs;
+    const name = rec.descriptor.manifest.name;
+    // On but not settled yet (the app is starting, or it is being switched on): wait for that, briefly.
+    if (rec.enabled && (rec.state === 'activating' || rec.state === 'registered')) await settledWithin(rec.queue, timeoutMs);
+    const conn = rec.conn;
+    if (!rec.enabled || rec.state === 'deactivated' || rec.state === 'registered') {
+      throw new AmberError('unavailable', `Turn the ${name} plugin on in Settings to test a connection.`);
+    }
+    if (rec.state !== 'active' || !conn) {
+      throw new AmberError('unavailable', `The ${name} plugin is not running${rec.reason ? ` (${rec.reason.replace(/\.$/, '')})` : ''}, so the connection cannot be tested. Switch it off and on in Settings, then test again.`);
+    }
+    let raw: unknown;
+    try {
+      // The plugin gives up at timeoutMs and answers; the margin is for the pipe, so a hung plugin still ends it.
+      raw = await conn.call('$probe', [checked, timeoutMs], timeoutMs + 2000);
+    } catch (e) {
+      throw new AmberError('unavailable', redactSecret(`The ${name} plugin could not test the connection: ${errorMessage(e)}`, checked.apiKey));
+    }
+    const parsed = ProviderProbeResult.safeParse(raw);
+    if (!parsed.success) {
+      this.#log(rec, 'warn', redactSecret(`Its connection test answer was refused: ${issue(parsed.error)}`, checked.apiKey));
+      throw new AmberError('unavailable', `The ${name} plugin answered the connection test with something Amber cannot read, so the test says nothing; the plugin's log has the reason.`);
+    }
+    const { ok, models, message } = parsed.data;
+    return { ok, models: models.map((m) => redactSecret(m, checked.apiKey)), message: redactSecret(message, checked.apiKey) };
   }
 
   /** Hears every state change (also emitted on `events` as `plugin.stateChanged`). */
@@ -583,6 +622,13 @@ export class PluginService {
       dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
     };
   }
+}
+
+/** Resolves when `promise` settles or `ms` have passed, whichever comes first; never rejects. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 function newRecord(descriptor: PluginDescriptor): PluginRecord {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ModelInfo, type ProviderEvent, type ProviderRequest, type StreamFn } from '../../shared/providers/index.ts';
 import { decline, definePlugin, type DefinedPlugin, type PluginContext, type PluginContribution } from '../../workers/sdk/index.ts';
+import { type ListModels, probeModels } from './probe-models.ts';
 import type { ProviderConfig } from './provider-config.ts';
 
 /** One provider account as main hands it to a provider plugin (its `accounts` config, read live). */
@@ -33,11 +34,20 @@ function failure(account: string, request: ProviderRequest, text: string): Provi
   };
 }
 
+export interface ProviderPluginOptions {
+  dialect: string;
+  accepts: (account: ProviderAccountConfig) => boolean;
+  createStream: (config: ProviderConfig) => StreamFn;
+  /** The dialect's model listing: it answers the connection test (`probe`), with or without accounts. */
+  listModels: ListModels;
+}
+
 /**
  * A bundled provider plugin: one provider contribution per configured account of this dialect. The key is
- * read live from the host at the start of each call, so a changed key applies without a restart.
+ * read live from the host at the start of each call, so a changed key applies without a restart. The
+ * connection test is the plugin's `probe`, not a contribution's: it works before any account exists.
  */
-export function defineProviderPlugin(options: { dialect: string; accepts: (account: ProviderAccountConfig) => boolean; createStream: (config: ProviderConfig) => StreamFn }): DefinedPlugin {
+export function defineProviderPlugin(options: ProviderPluginOptions): DefinedPlugin {
   let ctx: PluginContext | null = null;
   const stream =
     (accountId: string): StreamFn =>
@@ -69,5 +79,6 @@ export function defineProviderPlugin(options: { dialect: string; accepts: (accou
       if (accounts.length === 0) return [decline('provider', options.dialect, 'No account of this kind is set up yet.')];
       return accounts.map((account) => ({ kind: 'provider' as const, id: account.id, flavor: account.flavor, models: account.models, stream: stream(account.id) }));
     },
+    probe: (request, signal) => probeModels(options.listModels, request, signal),
   });
 }

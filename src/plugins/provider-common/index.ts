@@ -6,3 +6,4 @@ export * from './read-sse.ts';
 export * from './run-provider-stream.ts';
 export * from './send-with-retry.ts';
 export * from './define-provider-plugin.ts';
+export * from './probe-models.ts';

@@ -32,11 +32,8 @@ export function isContextOverflowText(text: string): boolean {
   return OVERFLOW_PATTERNS.some((p) => p.test(text));
 }
 
-/** Replaces every occurrence of the secret; error bodies sometimes echo the key they rejected. */
-export function redactSecret(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 4) return text;
-  return text.split(secret).join('[redacted]');
-}
+// Error bodies sometimes echo the key they rejected: every form of it is removed (one copy, in shared).
+export { redactSecret } from '../../shared/providers/index.ts';
 
 /** The provider's own words from an error body: `{error:{message}}`, `{error:"…"}`, `{message}`, `{detail}` or text. */
 export function errorBodyMessage(body: string): { message: string; code?: string; type?: string } {

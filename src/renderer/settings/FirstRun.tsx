@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProviderPresetView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -18,6 +18,9 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   const [models, setModels] = useState<string[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [test, setTest] = useState<{ state: 'idle' | 'testing' | 'ok' | 'failed'; message: string }>({ state: 'idle', message: '' });
+  // Set once the user picks a provider or types a base URL: the preset list, which arrives after the local
+  // servers were asked, must not overwrite that choice.
+  const touched = useRef(false);
 
   useEffect(() => {
     api.call('providers.presets', {}).then(
@@ -25,7 +28,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
         setPresets(list);
         // Presets come ordered: a local server that answered first.
         const first = list[0];
-        if (first) {
+        if (first && !touched.current) {
           setPreset(first.id);
           setBaseUrl(first.baseUrl);
         }
@@ -52,6 +55,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   };
 
   const pick = (p: Preset) => {
+    touched.current = true;
     setPreset(p.id);
     if (p.baseUrl) setBaseUrl(p.baseUrl);
     setTest({ state: 'idle', message: '' });
@@ -117,7 +121,15 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
         )}
         <label className="field">
           <span>Base URL</span>
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://api.example.com/v1" spellCheck={false} />
+          <input
+            value={baseUrl}
+            onChange={(e) => {
+              touched.current = true;
+              setBaseUrl(e.target.value);
+            }}
+            placeholder="https://api.example.com/v1"
+            spellCheck={false}
+          />
         </label>
         <label className="field">
           <span>API key {chosen && !chosen.needsKey && <em className="muted">(not needed)</em>}</span>

@@ -129,8 +129,12 @@ export const API_METHODS = {
   'approvals.answer': method(z.object({ questionId: z.string().min(1), answer: ApprovalAnswer }), z.object({ ok: z.boolean() })),
   /** Where a model can come from: each active provider plugin's presets; `detected` when a local server answered. */
   'providers.presets': method(Nothing, z.array(ProviderPresetView)),
+  /**
+   * "Test connection": the dialect's provider plugin lists the endpoint's models (`flavor`: the preset's id).
+   * Fails with `unavailable` when that plugin is off.
+   */
   'providers.test': method(
-    z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional() }),
+    z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional(), flavor: z.string().max(50).optional() }),
     z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string() }),
   ),
   /**

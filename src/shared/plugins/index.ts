@@ -11,3 +11,4 @@ export * from './host-api-args.ts';
 export * from './core-topics.ts';
 export * from './declaration-limits.ts';
 export * from './hooks.ts';
+export * from './provider-probe.ts';

@@ -13,6 +13,7 @@ import type {
 } from './contributions.ts';
 import type { HookPoint } from './hooks.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from './handshake.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from './provider-probe.ts';
 
 // Two RPC surfaces over one pipe, one exposed API per direction (comlink; no proxies cross the pipe).
 // Every message carries a channel tag (protocol.ts) saying which surface it belongs to.
@@ -50,6 +51,11 @@ export interface PluginApi {
   $event(topic: string, payload: unknown): Promise<void>;
   /** Runs the plugin's hook at one interception point (hooks.ts); answers its result, or null for no change. */
   $runHook(point: HookPoint, payload: unknown): Promise<unknown>;
+  /**
+   * The connection test of a provider plugin: lists the endpoint's models, giving up after `timeoutMs`.
+   * Answers ok: false with a sentence for every failure; rejects only when the plugin has no `probe`.
+   */
+  $probe(request: ProviderProbeRequest, timeoutMs: number): Promise<ProviderProbeResult>;
 }
 
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);

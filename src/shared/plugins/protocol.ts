@@ -33,6 +33,7 @@ export const PLUGIN_API_METHODS = [
   '$panelAction',
   '$event',
   '$runHook',
+  '$probe',
 ] as const;
 export type PluginApiMethod = (typeof PLUGIN_API_METHODS)[number];
 

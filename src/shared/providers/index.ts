@@ -1,2 +1,3 @@
 export * from './provider-stream.ts';
 export * from './provider-presets.ts';
+export * from './redact-secret.ts';

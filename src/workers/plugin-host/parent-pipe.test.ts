@@ -9,6 +9,7 @@ const call = (method: string, args: unknown[], extra: Record<string, unknown> = 
 test('a call of a known PluginApi method is let through, rebuilt without anything else it carried', () => {
   expect(admitFromMain(call('$executeTool', ['t1', 'echo', { text: 'hi' }], { extra: 'dropped' }))).toEqual(call('$executeTool', ['t1', 'echo', { text: 'hi' }]));
   expect(admitFromMain(call('$runHook', ['tool_call', { toolName: 'write' }]))).toEqual(call('$runHook', ['tool_call', { toolName: 'write' }]));
+  expect(admitFromMain(call('$probe', [{ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 800]))).toEqual(call('$probe', [{ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 800]));
   expect(admitFromMain({ ch: 'close' })).toEqual({ ch: 'close' });
   expect(admitFromMain({ ch: 'host', m: { type: 'RAW', value: { a: 1 }, id: 'h1' } })).toEqual({ ch: 'host', m: { id: 'h1', type: 'RAW', value: { a: 1 } } });
 });
@@ -17,6 +18,7 @@ test.each([
   ['a GET', { ch: 'plugin', m: { id: 'x', type: 'GET', path: ['constructor'] } }],
   ['a SET through __proto__', { ch: 'plugin', m: { id: 'x', type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: 1 } } }],
   ['an unknown method', call('$evaluate', ['process.exit()'])],
+  ['a path through a known method', { ch: 'plugin', m: { id: 'x', type: 'APPLY', path: ['$probe', 'constructor'], argumentList: [] } }],
   ['a method of HostApi on the plugin channel', call('$log', ['info', 'x'])],
   ['a proxy as a reply', { ch: 'host', m: { type: 'HANDLER', name: 'proxy', value: {}, id: 'h' } }],
   ['an unknown channel', { ch: 'ready' }],

@@ -181,3 +181,29 @@ test("a hook's declaration reaches main as data; $runHook answers its result, nu
   await expect(plugin.$runHook('tool_call', {})).rejects.toThrow('guard broke');
   await expect(plugin.$runHook('context', {})).rejects.toThrow(/no hook at 'context'/);
 });
+
+test('$probe runs the plugin\'s probe with the request and a signal that aborts at the deadline', async () => {
+  const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; },
+    probe(request, signal) {
+      if (request.flavor === 'wait') return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, models: [], message: 'gave up: ' + signal.reason.name })));
+      return { ok: true, models: [request.flavor, request.baseUrl, String(request.apiKey)], message: 'listed' };
+    } };`);
+  expect(await plugin.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' }, 1000)).toEqual({ ok: true, models: ['custom', 'http://127.0.0.1:1/v1', 'k'], message: 'listed' });
+  expect(await plugin.$probe({ flavor: 'wait', baseUrl: 'http://127.0.0.1:1/v1' }, 20)).toEqual({ ok: false, models: [], message: 'gave up: TimeoutError' });
+});
+
+test('$probe of a probe that throws answers with a sentence without the key; a plugin without probe refuses', async () => {
+  const throwing = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; },
+    probe(request) { throw new Error('bad key ' + request.apiKey); } };`);
+  expect(await throwing.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-secret-1' }, 1000)).toEqual({ ok: false, models: [], message: 'The connection test failed: bad key [key removed]' });
+  const without = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };`);
+  await expect(without.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 1000)).rejects.toThrow('This plugin cannot test a connection: it has no probe().');
+});
+
+test('shutdown aborts a probe still running', async () => {
+  const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; },
+    probe(_request, signal) { return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, models: [], message: 'stopped' }))); } };`);
+  const pending = plugin.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 60_000);
+  await plugin.$shutdown();
+  expect(await pending).toEqual({ ok: false, models: [], message: 'stopped' });
+});

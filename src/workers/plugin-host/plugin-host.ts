@@ -4,6 +4,8 @@ import type { AllowanceRequest, AllowanceVerdict, CommandResult, WalletState } f
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import { type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
+import { redactSecret } from '../../shared/providers/redact-secret.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
@@ -61,6 +63,7 @@ export class PluginHost implements PluginApi {
   readonly #running = new Map<string, AbortController>();
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #logsInFlight = 0;
+  #probes = 0;
   #dropped = 0;
   #tokens = NOTIFICATIONS_PER_SECOND;
   #refilledAt = Date.now();
@@ -281,6 +284,25 @@ export class PluginHost implements PluginApi {
     return ((await (hook.run as (event: unknown) => unknown)(payload)) ?? null) as unknown;
   }
 
+  async $probe(request: ProviderProbeRequest, timeoutMs: number): Promise<ProviderProbeResult> {
+    const probe = this.#plugin?.probe;
+    if (typeof probe !== 'function') throw new Error('This plugin cannot test a connection: it has no probe().');
+    const checked = checkProbeRequest(request);
+    const controller = new AbortController();
+    const id = `probe:${++this.#probes}`;
+    // Shutdown aborts it like a running tool; the deadline aborts it with a TimeoutError reason.
+    this.#running.set(id, controller);
+    const ms = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 10_000;
+    try {
+      return await probe.call(this.#plugin, checked, AbortSignal.any([controller.signal, AbortSignal.timeout(ms)]));
+    } catch (e) {
+      // The SDK says probe() must not throw; one that does still answers with a sentence, without the key.
+      return { ok: false, models: [], message: redactSecret(`The connection test failed: ${describe(e)}`, checked.apiKey) };
+    } finally {
+      this.#running.delete(id);
+    }
+  }
+
   /** Log lines go to main with at most MAX_LOGS_IN_FLIGHT unanswered; beyond that they are dropped and counted. */
   log(level: LogLevel, message: string): void {
     this.#log(level, message);
@@ -425,6 +447,15 @@ function checkHandshake(hello: unknown): Handshake {
     throw new Error('The handshake from main is malformed.');
   }
   return h as Handshake;
+}
+
+/** The probe request as main sent it, checked by hand (main validated it before sending). */
+function checkProbeRequest(raw: unknown): ProviderProbeRequest {
+  const r = raw as Partial<ProviderProbeRequest> | null;
+  if (!r || typeof r.flavor !== 'string' || typeof r.baseUrl !== 'string' || (r.apiKey !== undefined && typeof r.apiKey !== 'string')) {
+    throw new Error('The connection test request from main is malformed.');
+  }
+  return { flavor: r.flavor, baseUrl: r.baseUrl, ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) };
 }
 
 function describe(e: unknown): string {

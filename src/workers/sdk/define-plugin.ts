@@ -19,6 +19,7 @@ import type {
 } from '../../shared/plugins/contributions.ts';
 import type { HookPayloads, HookPoint, HookResults } from '../../shared/plugins/hooks.ts';
 import type { PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { AbortSignalLike, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
@@ -150,6 +151,13 @@ export interface PluginDefinition {
   tick?(): Awaitable<void>;
   /** Declared in order; installed in that order. */
   capabilities(): Awaitable<PluginContribution[]>;
+  /**
+   * Optional, for provider plugins: the connection test of the first-run screen. Lists the models of the
+   * endpoint in `request` (the user's, not an account's: it runs before any account is set up). Must not
+   * throw, must give up when `signal` aborts, and must never put the key in its answer: `message` says what
+   * to fix when `ok` is false. Main accepts at most MAX_PROBE_MODELS ids of MAX_PROBE_MODEL_ID_CHARS.
+   */
+  probe?(request: ProviderProbeRequest, signal: AbortSignal): Awaitable<ProviderProbeResult>;
 }
 
 export interface DefinedPlugin extends PluginDefinition {

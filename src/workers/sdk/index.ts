@@ -5,3 +5,4 @@ export type { ToolOutput } from '../../shared/tools/tool-spec.ts';
 export type { ModelInfo, ProviderEvent, ProviderRequest, StreamFn } from '../../shared/providers/provider-stream.ts';
 export type { AllowanceVerdict, CommandResult, PanelViewModel, StatusSegment, WalletState } from '../../shared/plugins/contributions.ts';
 export type { HookPayloads, HookPoint, HookResults } from '../../shared/plugins/hooks.ts';
+export type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';

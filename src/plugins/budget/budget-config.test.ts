@@ -24,4 +24,19 @@ describe('budget config', () => {
     expect(cfg.problems[0]).toMatch(/^The budget setting 'budgets\.0\.period' was ignored/);
     expect(cfg.problems[1]).toMatch(/^The budget setting 'warnAt' was ignored/);
   });
+
+  it('reads the limits the settings form writes, over the same budget in the list form', () => {
+    const cfg = readBudgetConfig({ limits: { dayUsd: 7, monthTokens: 2_000_000 }, budgets: [{ period: 'day', limit: 5 }] });
+    expect(cfg.budgets).toEqual([
+      { id: 'day-usd', period: 'day', unit: 'usd', limit: 7 },
+      { id: 'month-tokens', period: 'month', unit: 'tokens', limit: 2_000_000 },
+    ]);
+    expect(cfg.problems).toEqual([]);
+  });
+
+  it('ignores a limit that is not a positive number, and names it', () => {
+    const cfg = readBudgetConfig({ limits: { dayUsd: -1 } });
+    expect(cfg.budgets).toEqual([]);
+    expect(cfg.problems[0]).toMatch(/^The budget setting 'limits\.dayUsd' was ignored/);
+  });
 });

@@ -7,13 +7,27 @@ const ConfigBudget = z.object({ period: BudgetPeriod, unit: BudgetUnit.default('
 
 /**
  * The budget plugin's config (`plugin.budget.config`):
- *   budgets  [{ period: 'session'|'day'|'month', unit?: 'usd'|'tokens', limit }] — limits set with /budget win
+ *   limits   { sessionUsd?, dayUsd?, monthUsd?, sessionTokens?, dayTokens?, monthTokens? } — the form in
+ *            Settings (the manifest's `configuration`) sets these; limits set with /budget win
+ *   budgets  [{ period: 'session'|'day'|'month', unit?: 'usd'|'tokens', limit }] — the older list form; a
+ *            limit under `limits` wins over one here
  *   warnAt   fraction of a limit from which checks warn (default 0.8)
  *   prices   { 'provider/model' | 'model': { input, output, cacheRead?, cacheWrite? } } in $ per million
  *            tokens; without one, a call costs what its provider reported (usage × the model's pricing)
  *   dataDir  the folder the plugin keeps its spend in (budget.json)
  */
+const Limit = z.number().positive().optional();
+const LIMIT_KEYS = {
+  sessionUsd: ['session', 'usd'],
+  dayUsd: ['day', 'usd'],
+  monthUsd: ['month', 'usd'],
+  sessionTokens: ['session', 'tokens'],
+  dayTokens: ['day', 'tokens'],
+  monthTokens: ['month', 'tokens'],
+} as const;
+
 const fields = {
+  limits: z.object({ sessionUsd: Limit, dayUsd: Limit, monthUsd: Limit, sessionTokens: Limit, dayTokens: Limit, monthTokens: Limit }),
   budgets: z.array(ConfigBudget),
   warnAt: z.number().gt(0).lte(1),
   prices: z.record(z.string(), Pricing),
@@ -42,5 +56,10 @@ export function readBudgetConfig(raw: Record<string, unknown>): BudgetConfig {
   };
   const budgets = new Map<string, Budget>();
   for (const b of read('budgets') ?? []) budgets.set(budgetId(b.period, b.unit), { id: budgetId(b.period, b.unit), ...b });
+  const limits = read('limits') ?? {};
+  for (const [key, [period, unit]] of Object.entries(LIMIT_KEYS)) {
+    const limit = limits[key as keyof typeof LIMIT_KEYS];
+    if (limit !== undefined) budgets.set(budgetId(period, unit), { id: budgetId(period, unit), period, unit, limit });
+  }
   return { budgets: [...budgets.values()], warnAt: read('warnAt') ?? DEFAULT_WARN_AT, prices: read('prices') ?? {}, dataDir: read('dataDir'), problems };
 }

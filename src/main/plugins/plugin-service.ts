@@ -6,6 +6,7 @@ import { PLUGIN_STATE_CHANGED_TOPIC } from '../../shared/plugins/core-topics.ts'
 import { MAX_DECLARATIONS } from '../../shared/plugins/declaration-limits.ts';
 import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
+import type { PluginConfigSchema } from '../../shared/plugins/plugin-config-schema.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
@@ -260,6 +261,27 @@ export class PluginService {
       if (on && rec.state !== 'active' && rec.enabled) await this.#activate(rec);
       if (!on && !rec.enabled && rec.conn) await this.#deactivate(rec, 'deactivated', null);
       if (!on && (rec.state === 'failed' || rec.state === 'incompatible')) this.#setState(rec, 'deactivated', null);
+    });
+    return this.#info(rec);
+  }
+
+  /** The settings the plugin's manifest declares (its `configuration`), or null when it declares none. */
+  configuration(id: string): PluginConfigSchema | null {
+    return this.#record(id).descriptor.manifest.configuration ?? null;
+  }
+
+  /**
+   * Stops and starts again a plugin that is on, so that what it declares follows settings it reads only
+   * at start (the wallet declares a wallet per account with a key). A plugin that is off stays off.
+   */
+  async restart(id: string): Promise<PluginInfo> {
+    const rec = this.#record(id);
+    if (this.#disposed) throw new AmberError('unavailable', 'The plugin runtime is shutting down.');
+    this.#clearRestart(rec);
+    await this.#serial(rec, async () => {
+      if (!rec.enabled) return;
+      if (rec.conn) await this.#deactivate(rec, 'deactivated', null);
+      if (rec.enabled && !this.#disposed) await this.#activate(rec);
     });
     return this.#info(rec);
   }

@@ -103,3 +103,19 @@ test('a key file that cannot be written leaves the key where it was, warns, and 
   expect(stored('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
   expect(warnings[0]).toMatch(/could not move the 'wallet' plugin's keys .*disk full/);
 });
+
+test('a secret setting a manifest declares, read live, is kept out of the database and merged into its own plugin only', () => {
+  let fields: Record<string, readonly string[]> = {};
+  const plugins = new PluginSecrets(store, secrets, { fields: () => fields });
+  store.setSetting('plugin.weather.config', JSON.stringify({ service: { token: 'tok-weather-0003' }, city: 'Oslo' }));
+  expect(plugins.config('weather')).toEqual({ service: { token: 'tok-weather-0003' }, city: 'Oslo' });
+  // The plugin is added (or its manifest now marks the field secret): the next read moves the value out.
+  fields = { weather: ['service.token'] };
+  expect(plugins.config('weather')).toEqual({ service: { token: 'tok-weather-0003' }, city: 'Oslo' });
+  expect(stored('weather')).toEqual({ service: {}, city: 'Oslo' });
+  expect(plugins.hasSecret('weather', 'service.token')).toBe(true);
+  expect(plugins.hasSecret('budget', 'service.token')).toBe(false);
+  expect(plugins.stored('weather')).toEqual({ service: {}, city: 'Oslo' });
+  expect(JSON.stringify(plugins.config('budget'))).not.toContain('tok-weather');
+  expect(databaseBytes().includes('tok-weather-0003')).toBe(false);
+});

@@ -7,7 +7,10 @@ import type { SecretStore } from './secret-store.ts';
  */
 export type SecretFields = Readonly<Record<string, readonly string[]>>;
 
-/** The secret settings Amber knows today: the wallet plugin's account keys. */
+/**
+ * Secret settings known without a manifest: the wallet plugin's account keys, kept so that keys stored
+ * before its manifest declared them are still moved out of the database. Manifests add theirs (`secret: true`).
+ */
 export const PLUGIN_SECRET_FIELDS: SecretFields = {
   wallet: ['openrouter.apiKey', 'deepseek.apiKey'],
 };
@@ -34,13 +37,18 @@ const isObject = (v: unknown): v is Config => typeof v === 'object' && v !== nul
 export class PluginSecrets {
   readonly #store: PluginSettingsStore;
   readonly #secrets: SecretStore;
-  readonly #fields: SecretFields;
+  readonly #fields: () => SecretFields;
   readonly #warn: (message: string) => void;
 
-  constructor(store: PluginSettingsStore, secrets: SecretStore, options: { fields?: SecretFields; warn?: (message: string) => void } = {}) {
+  /**
+   * `fields` may be a function, read at every use: the secret settings the plugins' manifests declare
+   * change when a plugin is added.
+   */
+  constructor(store: PluginSettingsStore, secrets: SecretStore, options: { fields?: SecretFields | (() => SecretFields); warn?: (message: string) => void } = {}) {
     this.#store = store;
     this.#secrets = secrets;
-    this.#fields = options.fields ?? PLUGIN_SECRET_FIELDS;
+    const fields = options.fields ?? PLUGIN_SECRET_FIELDS;
+    this.#fields = typeof fields === 'function' ? fields : () => fields;
     this.#warn = options.warn ?? ((m) => console.warn(m));
   }
 
@@ -50,7 +58,7 @@ export class PluginSecrets {
    */
   migrate(): number {
     let moved = 0;
-    for (const pluginId of Object.keys(this.#fields)) moved += this.#moveOut(pluginId, this.#stored(pluginId));
+    for (const pluginId of Object.keys(this.#fields())) moved += this.#moveOut(pluginId, this.#stored(pluginId));
     return moved;
   }
 
@@ -80,8 +88,21 @@ export class PluginSecrets {
     this.#store.setSetting(settingKey(pluginId), JSON.stringify(rest));
   }
 
+  /** The plugin's stored config without its secrets (secrets still in it are moved out first). */
+  stored(pluginId: string): Config {
+    const stored = this.#stored(pluginId);
+    this.#moveOut(pluginId, stored);
+    return stored;
+  }
+
+  /** Whether the secret setting `path` of `pluginId` holds a value; the value itself never leaves here but for the plugin. */
+  hasSecret(pluginId: string, path: string): boolean {
+    return this.#paths(pluginId).includes(path) && this.#secrets.get(secretName(pluginId, path)) !== null;
+  }
+
   #paths(pluginId: string): readonly string[] {
-    return Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : [];
+    const fields = this.#fields();
+    return Object.hasOwn(fields, pluginId) ? fields[pluginId]! : [];
   }
 
   #stored(pluginId: string): Config {

@@ -13,6 +13,8 @@ import { StatusService } from './status-service.ts';
 export type SettingsChannel =
   | 'plugins.list'
   | 'plugins.setState'
+  | 'plugins.getConfig'
+  | 'plugins.setConfig'
   | 'plugins.rescan'
   | 'plugins.openFolder'
   | 'status.list'
@@ -151,6 +153,13 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   const handlers: Pick<Handlers, SettingsChannel> = {
     'plugins.list': () => listing(),
     'plugins.setState': async ({ id, enabled, confirm }) => pluginView(await plugins.setState(id, enabled, { confirm: confirm === true })),
+    'plugins.getConfig': ({ id }) => app.pluginConfig.get(plugins.get(id).id),
+    'plugins.setConfig': async ({ id, values }) => {
+      const next = await app.pluginConfig.set(plugins.get(id).id, values);
+      // Commands complete settings' values from what is stored.
+      emit('commands.changed', {});
+      return next;
+    },
     'plugins.rescan': async () => {
       await plugins.rescan();
       return listing();

@@ -69,6 +69,7 @@ export class PluginConfigService {
    */
   async set(pluginId: string, changes: Record<string, ConfigValue | null>): Promise<PluginConfigState> {
     const schema = this.#schema(pluginId);
+    if (Object.keys(changes).length === 0) return this.get(pluginId);
     const fields = new Map(configFields(schema).map((f) => [f.key, f]));
     const patch: Config = {};
     for (const [key, value] of Object.entries(changes)) {

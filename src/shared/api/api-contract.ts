@@ -7,7 +7,7 @@ import { TranscriptPage } from '../sessions/transcript-page.ts';
 import { TreeNode } from '../sessions/tree-node.ts';
 import { CommandResult, CommandView, Completion } from '../commands/command-view.ts';
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
-import { PluginListing, PluginView, PolicyView } from './settings-api.ts';
+import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
@@ -147,6 +147,13 @@ export const API_METHODS = {
    * first switch-on of a user plugin needs `confirm: true` (the user read what it may do); else `denied`.
    */
   'plugins.setState': method(z.object({ id: z.string().min(1).max(64), enabled: z.boolean(), confirm: z.boolean().optional() }), PluginView),
+  /** A plugin's settings and the schema its manifest declares; `invalid_input` when it declares none. */
+  'plugins.getConfig': method(z.object({ id: z.string().min(1).max(64) }).strict(), PluginConfigView),
+  /**
+   * Changes some of a plugin's settings, checked against its schema (nothing is stored unless all fit);
+   * a plugin that is on is started again with them. Resolves with the settings as now stored.
+   */
+  'plugins.setConfig': method(z.object({ id: z.string().min(1).max(64), values: PluginConfigChanges }).strict(), PluginConfigView),
   /** Looks in the user plugin folder again; new plugins are listed (and started when on). */
   'plugins.rescan': method(Nothing, PluginListing),
   /** Opens the user plugin folder with the system's file manager where there is one (`opened`); else only names it. */

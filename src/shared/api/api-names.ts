@@ -36,6 +36,8 @@ export const CHANNEL_NAMES = [
   'providers.save',
   'plugins.list',
   'plugins.setState',
+  'plugins.getConfig',
+  'plugins.setConfig',
   'plugins.rescan',
   'plugins.openFolder',
   'status.list',

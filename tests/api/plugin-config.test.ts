@@ -1,0 +1,137 @@
+// Plugin settings through the API: the form's channels (plugins.getConfig / plugins.setConfig) and the
+// /set command, against a real app, real plugin processes and a loopback server playing OpenRouter.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+import { FileSecretStore } from '../../src/main/providers/index.ts';
+import type { PluginConfigView } from '../../src/shared/api/index.ts';
+import { type AccountServer, OPENROUTER_PATH, startAccountServer } from '../plugins-bundled/account-server.ts';
+
+const WALLET_KEY = 'sk-or-v1-management-key-set-in-settings';
+const PEEK_TOKEN = 'peek-token-of-its-own-0042';
+
+let dir: string;
+let app: App;
+let api: ApiRouter;
+let server: AccountServer;
+
+/** A user plugin with settings of its own (one secret) whose command answers with the config it reads. */
+function writePeekPlugin(): void {
+  const folder = join(dir, 'plugins', 'peek');
+  mkdirSync(folder, { recursive: true });
+  const configuration = {
+    type: 'object',
+    properties: { token: { type: 'string', title: 'Token', secret: true }, city: { type: 'string', default: 'Oslo' }, units: { type: 'string', enum: ['metric', 'imperial'] } },
+  };
+  writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ id: 'peek', version: '0.1.0', name: 'Peek', protocolVersion: 1, entry: 'index.js', configuration }));
+  writeFileSync(
+    join(folder, 'index.js'),
+    `let ctx;
+    export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {}, capabilities() {
+      return [{ kind: 'command', path: ['peek'], help: 'shows the config it reads', run: async () => JSON.stringify(await ctx.configAll()) }];
+    } };\n`,
+  );
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-plugin-config-'));
+  writePeekPlugin();
+  server = await startAccountServer();
+  app = createApp({ dataDir: dir, startPlugins: false, secrets: new FileSecretStore(join(dir, 'secrets.json'), { warn: () => {} }) });
+  api = createApiRouter(app, { log: () => {} });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ok<T>(channel: string, input: unknown = {}): Promise<T> {
+  const r = await api.call(channel, input);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+async function refused(channel: string, input: unknown): Promise<{ code: string; message: string }> {
+  const r = await api.call(channel, input);
+  if (r.ok) throw new Error(`${channel} accepted ${JSON.stringify(input)}`);
+  return r.error;
+}
+
+const command = async (input: string): Promise<{ kind: string; text: string }> => (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
+const storedSettings = (): string => JSON.stringify([app.sessions.getSetting('plugin.wallet.config'), app.sessions.getSetting('plugin.peek.config'), app.sessions.getSetting('plugin.budget.config')]);
+
+test("the wallet's OpenRouter key set in Settings reaches the running wallet, which offers the account at once, and is never shown back", async () => {
+  await ok('plugins.setState', { id: 'wallet', enabled: true });
+  expect(app.plugins.registries.wallets.list().map((w) => w.id)).not.toContain('openrouter');
+
+  const view = await ok<PluginConfigView>('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': WALLET_KEY, 'openrouter.baseUrl': server.openrouterBaseUrl, warnBelow: 2 } });
+  expect(view.secrets).toMatchObject({ 'openrouter.apiKey': true, 'deepseek.apiKey': false });
+  expect(view.values).toMatchObject({ 'openrouter.baseUrl': server.openrouterBaseUrl, warnBelow: 2 });
+  expect(JSON.stringify(view)).not.toContain(WALLET_KEY);
+  expect(JSON.stringify(await ok('plugins.getConfig', { id: 'wallet' }))).not.toContain(WALLET_KEY);
+  expect(app.sessions.getSetting('plugin.wallet.config')).not.toContain(WALLET_KEY);
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).toContain(WALLET_KEY);
+
+  // Live: the plugin that was on was started again with the key, so it now declares the wallet.
+  expect(app.plugins.get('wallet').state).toBe('active');
+  expect(app.plugins.registries.wallets.list().map((w) => w.id)).toContain('openrouter');
+  expect(await ok('wallets.refresh', { id: 'openrouter' })).toMatchObject({ balance: 14.75, currency: 'USD' });
+  expect(server.seen).toContainEqual({ path: OPENROUTER_PATH, authorization: `Bearer ${WALLET_KEY}` });
+});
+
+test("a plugin's own secret reaches its own process only, never another plugin's, nor the window", async () => {
+  await ok('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': WALLET_KEY } });
+  await ok('plugins.setConfig', { id: 'peek', values: { token: PEEK_TOKEN, units: 'metric' } });
+  await ok('plugins.setState', { id: 'peek', enabled: true, confirm: true });
+  const seen = JSON.parse((await command('/peek')).text) as Record<string, unknown>;
+  expect(seen).toMatchObject({ token: PEEK_TOKEN, units: 'metric' });
+  expect(JSON.stringify(seen)).not.toContain(WALLET_KEY);
+  expect(JSON.stringify(await ok('plugins.getConfig', { id: 'peek' }))).not.toContain(PEEK_TOKEN);
+  expect(storedSettings()).not.toContain(PEEK_TOKEN);
+});
+
+test('the settings channels refuse wrong types, unknown keys, oversize values and another plugin\'s secret, and store nothing', async () => {
+  const before = storedSettings();
+  const secretsBefore = (() => {
+    try {
+      return readFileSync(join(dir, 'secrets.json'), 'utf8');
+    } catch {
+      return '';
+    }
+  })();
+
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { refreshMinutes: 'soon' } })).toEqual({ code: 'invalid_input', message: "The setting 'refreshMinutes' must be a number." });
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { timeoutMs: 1.5 } })).toMatchObject({ message: "The setting 'timeoutMs' must be a whole number." });
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { 'deepseek.currency': 'EUR' } })).toMatchObject({ message: "The setting 'deepseek.currency' must be one of CNY, USD." });
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.token': 'x' } })).message).toMatch(/^'openrouter\.token' is not a setting of the plugin 'wallet'/);
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: { openrouter: 'x' } })).message).toMatch(/is not a setting/);
+  // A key that would reach an object's prototype sets nothing, anywhere.
+  const proto = await api.call('plugins.setConfig', { id: 'wallet', values: JSON.parse('{"__proto__": {"refreshMinutes": 1}}') });
+  expect(proto.ok ? proto.value : proto.error.code).toMatchObject(proto.ok ? { values: {} } : 'invalid_input');
+  expect(({} as Record<string, unknown>)['refreshMinutes']).toBeUndefined();
+  // Oversize: the API edge caps every value; the manifest's own maxLength is checked in main.
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'k'.repeat(5000) } })).code).toBe('invalid_input');
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'k'.repeat(401) } })).toMatchObject({ message: "The setting 'openrouter.apiKey' must be at most 400 characters." });
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, 1])) })).code).toBe('invalid_input');
+  // Another plugin's secret: not a setting of this plugin, by any spelling.
+  expect((await refused('plugins.setConfig', { id: 'peek', values: { 'openrouter.apiKey': WALLET_KEY } })).message).toMatch(/is not a setting of the plugin 'peek'/);
+  expect((await refused('plugins.setConfig', { id: 'peek', values: { 'wallet.openrouter.apiKey': WALLET_KEY } })).message).toMatch(/is not a setting/);
+  expect((await refused('plugins.setConfig', { id: 'budget', values: { 'openrouter.apiKey': WALLET_KEY } })).message).toMatch(/is not a setting of the plugin 'budget'/);
+  // Plugins without settings, and none at all.
+  expect(await refused('plugins.getConfig', { id: 'example' })).toEqual({ code: 'invalid_input', message: "The plugin 'example' has no settings." });
+  expect((await refused('plugins.getConfig', { id: 'nosuch' })).code).toBe('not_found');
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: { warnBelow: 1 }, extra: true })).code).toBe('invalid_input');
+
+  expect(storedSettings()).toBe(before);
+  let secretsAfter = '';
+  try {
+    secretsAfter = readFileSync(join(dir, 'secrets.json'), 'utf8');
+  } catch {}
+  expect(secretsAfter).toBe(secretsBefore);
+});

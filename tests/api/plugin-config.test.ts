@@ -113,7 +113,7 @@ test('the settings channels refuse wrong types, unknown keys, oversize values an
   expect((await refused('plugins.setConfig', { id: 'wallet', values: { openrouter: 'x' } })).message).toMatch(/is not a setting/);
   // A key that would reach an object's prototype sets nothing, anywhere.
   const proto = await api.call('plugins.setConfig', { id: 'wallet', values: JSON.parse('{"__proto__": {"refreshMinutes": 1}}') });
-  expect(proto.ok ? proto.value : proto.error.code).toMatchObject(proto.ok ? { values: {} } : 'invalid_input');
+  expect(proto.ok ? (proto.value as PluginConfigView).values : proto.error.code).toEqual(proto.ok ? {} : 'invalid_input');
   expect(({} as Record<string, unknown>)['refreshMinutes']).toBeUndefined();
   // Oversize: the API edge caps every value; the manifest's own maxLength is checked in main.
   expect((await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'k'.repeat(5000) } })).code).toBe('invalid_input');

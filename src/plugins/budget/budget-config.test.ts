@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configFields, PluginManifest } from '../../shared/plugins/index.ts';
 import { readBudgetConfig } from './budget-config.ts';
 
 describe('budget config', () => {
@@ -38,5 +41,14 @@ describe('budget config', () => {
     const cfg = readBudgetConfig({ limits: { dayUsd: -1 } });
     expect(cfg.budgets).toEqual([]);
     expect(cfg.problems[0]).toMatch(/^The budget setting 'limits\.dayUsd' was ignored/);
+  });
+
+  it('reads every limit its manifest declares for the settings form', () => {
+    const manifest = PluginManifest.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'manifest.json'), 'utf8')));
+    const limits = configFields(manifest.configuration!).filter((f) => f.key.startsWith('limits.'));
+    expect(limits).toHaveLength(6);
+    const cfg = readBudgetConfig({ limits: Object.fromEntries(limits.map((f, i) => [f.key.slice('limits.'.length), i + 1])), warnAt: 0.5 });
+    expect(cfg.problems).toEqual([]);
+    expect(cfg.budgets.map((b) => b.id).sort()).toEqual(['day-tokens', 'day-usd', 'month-tokens', 'month-usd', 'session-tokens', 'session-usd']);
   });
 });

@@ -38,6 +38,8 @@ export const PluginView = z.object({
   /** The kinds of contribution it declared when it last ran; empty until it has run. */
   declares: z.array(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]])),
   recentCrashes: z.number().int().nonnegative(),
+  /** Its manifest declares settings: Settings offers a form (plugins.getConfig / plugins.setConfig). */
+  hasSettings: z.boolean().default(false),
 });
 export type PluginView = z.infer<typeof PluginView>;
 

@@ -135,3 +135,38 @@ test('the settings channels refuse wrong types, unknown keys, oversize values an
   } catch {}
   expect(secretsAfter).toBe(secretsBefore);
 });
+
+test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step by step and the choices of a setting, and never echoes a secret', async () => {
+  const complete = async (input: string) => (await ok<{ label: string; insert: string }[]>('commands.complete', { input })).map((c) => [c.label, c.insert]);
+  expect(await complete('/set plugin.')).toEqual([
+    ['plugin.budget.', '/set plugin.budget.'],
+    ['plugin.peek.', '/set plugin.peek.'],
+    ['plugin.wallet.', '/set plugin.wallet.'],
+  ]);
+  expect((await complete('/set plugin.wallet.de')).map(([label]) => label)).toEqual(['plugin.wallet.deepseek.']);
+  expect((await complete('/set plugin.wallet.deepseek.c')).map(([label]) => label)).toEqual(['plugin.wallet.deepseek.currency']);
+  expect(await complete('/set plugin.wallet.deepseek.currency ')).toEqual([
+    ['CNY', '/set plugin.wallet.deepseek.currency CNY '],
+    ['USD', '/set plugin.wallet.deepseek.currency USD '],
+  ]);
+  expect((await complete('/set plugin.wallet.refreshMinutes ')).map(([label]) => label)).toEqual([]);
+
+  expect(await command('/set plugin.wallet.refreshMinutes 2.5')).toEqual({ kind: 'ok', text: 'Wallet: refreshMinutes is now 2.5.' });
+  expect(await command('/set plugin.wallet.deepseek.currency USD')).toEqual({ kind: 'ok', text: 'Wallet: deepseek.currency is now "USD".' });
+  expect(await command(`/set plugin.wallet.openrouter.apiKey ${WALLET_KEY}`)).toEqual({ kind: 'ok', text: 'Wallet: openrouter.apiKey is set.' });
+  expect(await command('/set plugin.wallet.openrouter.apiKey')).toEqual({ kind: 'ok', text: 'Wallet: openrouter.apiKey is set (secret; never shown).' });
+  expect(await command('/set plugin.wallet.timeoutMs')).toEqual({ kind: 'ok', text: 'Wallet: timeoutMs is 10000 (the default).' });
+  expect((await ok<PluginConfigView>('plugins.getConfig', { id: 'wallet' })).values).toEqual({ refreshMinutes: 2.5, 'deepseek.currency': 'USD' });
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).toContain(WALLET_KEY);
+
+  // The same checks as the form: nothing is stored.
+  expect(await command('/set plugin.wallet.refreshMinutes soon')).toEqual({ kind: 'error', text: "/set: The setting 'refreshMinutes' must be a number." });
+  expect(await command('/set plugin.wallet.deepseek.currency EUR')).toEqual({ kind: 'error', text: "/set: The setting 'deepseek.currency' must be one of CNY, USD." });
+  expect(await command('/set plugin.wallet.nothing 1')).toEqual({ kind: 'error', text: "/set: Wallet has no setting 'nothing' (Tab completes its settings)." });
+  expect((await command('/set plugin.nosuch.key 1')).text).toBe("/set: There is no plugin 'nosuch'.");
+  expect((await command('/set plugin.example.key 1')).text).toBe("/set: The plugin 'example' has no settings.");
+  expect((await command('/set walletKey 1')).kind).toBe('error');
+  expect((await ok<PluginConfigView>('plugins.getConfig', { id: 'wallet' })).values).toEqual({ refreshMinutes: 2.5, 'deepseek.currency': 'USD' });
+  // /set plugin on|off still walks to its own command.
+  expect(await command('/set plugin off example')).toEqual({ kind: 'ok', text: 'Example is off.' });
+});

@@ -95,7 +95,8 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
     >
       {!view && !error && <div className="skeleton" />}
       {fields.map((f) => {
-        const heading = f.group !== lastGroup && f.group !== null ? <h4 key={`g:${f.group}`}>{f.group}</h4> : null;
+        // Settings outside a group that follow one get a heading of their own, so they are not read as the group's.
+        const heading = f.group !== lastGroup ? <h4 key={`g:${f.group ?? ''}`}>{f.group ?? 'General'}</h4> : null;
         lastGroup = f.group;
         return (
           <div key={f.key} className="config-field-wrap">

@@ -1,11 +1,26 @@
 // A plugin's settings as a user edits them: the wallet's OpenRouter key typed into its form in Settings,
 // checked as it is typed, kept secret, and the balance it unlocks shown in Panels — against a loopback
 // server playing OpenRouter's credits endpoint.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type AccountServer, OPENROUTER_PATH, startAccountServer } from '../plugins-bundled/account-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 
 const KEY = 'sk-or-v1-typed-into-the-settings-form';
+// The app's CSP forbids inline scripts, so axe goes in through the debugger protocol.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical WCAG 2.1 A/AA violations inside `selector`, as readable lines. */
+async function audit(page: Page, selector: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  return page.evaluate(async (include) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run({ include: [include] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}`));
+  }, selector);
+}
 
 let amber: Amber | null = null;
 let server: AccountServer;
@@ -42,6 +57,8 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
   await expect.poll(() => field('refreshMinutes').getByTestId('plugin-config-field-error').textContent()).toBe('Refresh every (minutes) must be a number.');
   expect(await field('refreshMinutes').locator('input').getAttribute('aria-invalid')).toBe('true');
   expect(await form.getByTestId('plugin-config-save').getAttribute('aria-disabled')).toBe('true');
+  // The form, its error included, passes axe: labelled fields, errors and hints tied to them, AA contrast.
+  expect(await audit(page, '[data-testid=plugin-config-form]')).toEqual([]);
   await field('refreshMinutes').locator('input').fill('');
   await expect.poll(() => field('refreshMinutes').getByTestId('plugin-config-field-error').count()).toBe(0);
 

@@ -47,7 +47,7 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
 
   await page.getByTestId('open-settings').click();
   const row = page.locator('[data-testid=plugin-row][data-id=wallet]');
-  await row.getByTestId('plugin-settings-toggle').click();
+  await row.getByRole('button', { name: 'Wallet settings' }).click();
   const form = row.getByTestId('plugin-config-form');
   await form.getByLabel('API key').first().waitFor();
   const field = (key: string) => form.locator(`[data-testid=plugin-config-field][data-key="${key}"]`);

@@ -71,7 +71,15 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
         )}
         {plugin.hasSettings && (
           <div className="plugin-settings">
-            <button type="button" className="btn btn-small" aria-expanded={settingsOpen} onClick={() => setSettingsOpen((o) => !o)} data-testid="plugin-settings-toggle">
+            <button
+              type="button"
+              className="btn btn-small"
+              // Its name keeps the visible word and says whose: the gear of the app is also "Settings".
+              aria-label={`${plugin.name} settings`}
+              aria-expanded={settingsOpen}
+              onClick={() => setSettingsOpen((o) => !o)}
+              data-testid="plugin-settings-toggle"
+            >
               <Icon name="settings" size={13} /> Settings
             </button>
             {settingsOpen && <PluginConfigForm pluginId={plugin.id} name={plugin.name} onClose={() => setSettingsOpen(false)} />}

@@ -171,17 +171,19 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
   expect(await command('/set plugin off example')).toEqual({ kind: 'ok', text: 'Example is off.' });
 });
 
+/** A user plugin that declares `configuration` and nothing else. */
+function writeUserPlugin(id: string, configuration: unknown): void {
+  const folder = join(dir, 'plugins', id);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ id, version: '0.1.0', name: id, protocolVersion: 1, entry: 'index.js', configuration }));
+  writeFileSync(join(folder, 'index.js'), 'export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };\n');
+}
+
 test('a user plugin whose settings schema is over a cap or outside the subset is listed with the reason and offers no settings', async () => {
-  const write = (id: string, configuration: unknown) => {
-    const folder = join(dir, 'plugins', id);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ id, version: '0.1.0', name: id, protocolVersion: 1, entry: 'index.js', configuration }));
-    writeFileSync(join(folder, 'index.js'), 'export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };\n');
-  };
-  write('many', { type: 'object', properties: Object.fromEntries(Array.from({ length: 129 }, (_, i) => [`s${i}`, { type: 'boolean' }])) });
-  write('huge', { type: 'object', properties: { s: { type: 'string', description: 'x'.repeat(40_000) } } });
-  write('regex', { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
-  write('deep', { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: {} } } } } });
+  writeUserPlugin('many', { type: 'object', properties: Object.fromEntries(Array.from({ length: 129 }, (_, i) => [`s${i}`, { type: 'boolean' }])) });
+  writeUserPlugin('huge', { type: 'object', properties: { s: { type: 'string', description: 'x'.repeat(40_000) } } });
+  writeUserPlugin('regex', { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+  writeUserPlugin('deep', { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: {} } } } } });
   await ok('plugins.rescan');
   const listing = await ok<{ plugins: { id: string; hasSettings: boolean }[]; problems: { dir: string; reason: string }[] }>('plugins.list');
   const reason = (id: string) => listing.problems.find((p) => p.dir === join(dir, 'plugins', id))?.reason ?? '';

@@ -151,7 +151,11 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
   ]);
   expect((await complete('/set plugin.wallet.refreshMinutes ')).map(([label]) => label)).toEqual([]);
 
+  const events: unknown[] = [];
+  api.subscribe((event, payload) => event === 'plugins.configChanged' && events.push(payload));
   expect(await command('/set plugin.wallet.refreshMinutes 2.5')).toEqual({ kind: 'ok', text: 'Wallet: refreshMinutes is now 2.5.' });
+  // An open form hears of it.
+  expect(events).toEqual([{ id: 'wallet' }]);
   expect(await command('/set plugin.wallet.deepseek.currency USD')).toEqual({ kind: 'ok', text: 'Wallet: deepseek.currency is now "USD".' });
   expect(await command(`/set plugin.wallet.openrouter.apiKey ${WALLET_KEY}`)).toEqual({ kind: 'ok', text: 'Wallet: openrouter.apiKey is set.' });
   expect(await command('/set plugin.wallet.openrouter.apiKey')).toEqual({ kind: 'ok', text: 'Wallet: openrouter.apiKey is set (secret; never shown).' });
@@ -167,6 +171,7 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
   expect((await command('/set plugin.example.key 1')).text).toBe("/set: The plugin 'example' has no settings.");
   expect((await command('/set walletKey 1')).kind).toBe('error');
   expect((await ok<PluginConfigView>('plugins.getConfig', { id: 'wallet' })).values).toEqual({ refreshMinutes: 2.5, 'deepseek.currency': 'USD' });
+  expect(events).toHaveLength(3);
   // /set plugin on|off still walks to its own command.
   expect(await command('/set plugin off example')).toEqual({ kind: 'ok', text: 'Example is off.' });
 });

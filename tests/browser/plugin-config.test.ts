@@ -70,7 +70,8 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
 
   // Saved: the secret shows only as set, and the page holds it nowhere.
   await expect.poll(() => field('openrouter.apiKey').locator('input').getAttribute('placeholder')).toMatch(/^•+ \(set; type to replace\)$/);
-  expect(await field('openrouter.apiKey').locator('input').inputValue()).toBe('');
+  // Once saved and applied, the typed key leaves the field too.
+  await expect.poll(() => field('openrouter.apiKey').locator('input').inputValue()).toBe('');
   expect(await page.content()).not.toContain(KEY);
 
   // Live: the wallet, started again with its key, offers the account; a refresh reads the balance.
@@ -100,6 +101,9 @@ test('a value out of range is refused under its field before it is sent; once fi
   await timeout.fill('2500');
   await form.getByTestId('plugin-config-save').click();
   await expect.poll(() => amber!.shell.app.pluginConfig.get('wallet').values['timeoutMs']).toBe(2500);
+  // Changed elsewhere (another window, /set) while the form is open: the form shows the stored value.
+  await amber.shell.app.pluginConfig.set('wallet', { warnBelow: 3 });
+  await expect.poll(() => form.locator('[data-testid=plugin-config-field][data-key=warnBelow] input').inputValue()).toBe('3');
   // Keyboard: the settings button says whether the form is open.
   expect(await row.getByTestId('plugin-settings-toggle').getAttribute('aria-expanded')).toBe('true');
 });

@@ -135,6 +135,7 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   };
 
   subscriptions.add(plugins.onDidChange((info) => emit('plugins.changed', view(info))));
+  subscriptions.add(app.pluginConfig.onDidChange((id) => emit('plugins.configChanged', { id })));
   subscriptions.add(registries.panels.onDidChange(() => emit('panels.changed', { panels: panels() })));
   subscriptions.add(
     registries.wallets.onDidChange(() => {
@@ -156,12 +157,7 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
     'plugins.list': () => listing(),
     'plugins.setState': async ({ id, enabled, confirm }) => view(await plugins.setState(id, enabled, { confirm: confirm === true })),
     'plugins.getConfig': ({ id }) => app.pluginConfig.get(plugins.get(id).id),
-    'plugins.setConfig': async ({ id, values }) => {
-      const next = await app.pluginConfig.set(plugins.get(id).id, values);
-      // Commands complete settings' values from what is stored.
-      emit('commands.changed', {});
-      return next;
-    },
+    'plugins.setConfig': ({ id, values }) => app.pluginConfig.set(plugins.get(id).id, values),
     'plugins.rescan': async () => {
       await plugins.rescan();
       return listing();

@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import { configFields, type ConfigField, type ConfigValue, type PluginConfigSchema, settingProblem } from '../../shared/plugins/plugin-config-schema.ts';
 import { AmberError } from '../errors.ts';
 
@@ -41,6 +42,9 @@ export class PluginConfigService {
   readonly #ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false });
   /** Validators by schema text; a plugin has one schema at a time, so this holds one per plugin. */
   readonly #validators = new Map<string, { text: string; validate: ValidateFunction }>();
+  readonly #changed = new Emitter<string>();
+  /** A plugin's settings were stored (by the form, `/set` or any other caller): its id. */
+  readonly onDidChange: Event<string> = this.#changed.event;
 
   constructor(options: PluginConfigServiceOptions) {
     this.#options = options;
@@ -97,6 +101,7 @@ export class PluginConfigService {
       else deletePath(next, key);
     }
     this.#options.storage.write(pluginId, next);
+    this.#changed.fire(pluginId);
     await this.#options.applied?.(pluginId);
     return this.get(pluginId);
   }

@@ -34,12 +34,17 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
 
   useEffect(() => {
     let live = true;
-    api.call('plugins.getConfig', { id: pluginId }).then(
-      (v) => live && setView(v),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
+    const load = () =>
+      api.call('plugins.getConfig', { id: pluginId }).then(
+        (v) => live && setView(v),
+        (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      );
+    void load();
+    // Changed elsewhere (another window, /set): the stored values show; what the user is typing stays.
+    const off = api.on('plugins.configChanged', ({ id }) => id === pluginId && void load());
     return () => {
       live = false;
+      off();
     };
   }, [api, pluginId]);
 

@@ -209,6 +209,8 @@ export const API_EVENTS = {
   /** The question was answered (here or in another window) or its run ended: stop asking it. */
   'approval.settled': z.object({ questionId: z.string(), answer: ApprovalAnswer }),
   'plugins.changed': PluginView,
+  /** A plugin's settings were changed (in a form or with /set): an open form shows them again. */
+  'plugins.configChanged': z.object({ id: z.string() }),
   /** The status segments of `sessionId` changed (null: of every session, e.g. a plugin's); ask status.list. */
   'status.changed': z.object({ sessionId: z.string().nullable() }),
   'panels.changed': z.object({ panels: z.array(PanelView) }),

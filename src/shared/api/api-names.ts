@@ -70,6 +70,7 @@ export const EVENT_NAME_LIST = [
   'approval.requested',
   'approval.settled',
   'plugins.changed',
+  'plugins.configChanged',
   'status.changed',
   'panels.changed',
   'wallets.changed',

@@ -88,6 +88,8 @@ test("the wallet's OpenRouter key set in Settings reaches the running wallet, wh
 test("a plugin's own secret reaches its own process only, never another plugin's, nor the window", async () => {
   await ok('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': WALLET_KEY } });
   await ok('plugins.setConfig', { id: 'peek', values: { token: PEEK_TOKEN, units: 'metric' } });
+  // Settings of a plugin that is off are stored; the plugin stays off (and unconfirmed).
+  expect(app.plugins.get('peek')).toMatchObject({ enabled: false, pid: null, needsConfirmation: true });
   await ok('plugins.setState', { id: 'peek', enabled: true, confirm: true });
   const seen = JSON.parse((await command('/peek')).text) as Record<string, unknown>;
   expect(seen).toMatchObject({ token: PEEK_TOKEN, units: 'metric' });

@@ -6,7 +6,7 @@ import { readBudgetConfig } from './budget-config.ts';
 
 describe('budget config', () => {
   it('has defaults', () => {
-    expect(readBudgetConfig({})).toEqual({ budgets: [], warnAt: 0.8, prices: {}, dataDir: undefined, problems: [] });
+    expect(readBudgetConfig({})).toEqual({ budgets: [], warnAt: 0.8, providers: [], prices: {}, dataDir: undefined, problems: [] });
   });
 
   it('reads budgets with money as the default unit', () => {
@@ -35,6 +35,13 @@ describe('budget config', () => {
       { id: 'month-tokens', period: 'month', unit: 'tokens', limit: 2_000_000 },
     ]);
     expect(cfg.problems).toEqual([]);
+  });
+
+  it('reads the providers the budgets cover, and ignores a list that is not one of names', () => {
+    expect(readBudgetConfig({ providers: ['openrouter', ' anthropic '] }).providers).toEqual(['openrouter', 'anthropic']);
+    const bad = readBudgetConfig({ providers: 'openrouter' });
+    expect(bad.providers).toEqual([]);
+    expect(bad.problems[0]).toMatch(/^The budget setting 'providers' was ignored/);
   });
 
   it('ignores a limit that is not a positive number, and names it', () => {

@@ -5,9 +5,10 @@ import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder
 import { ApprovalBroker } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 import { DATABASE_FILE } from './data-dir.ts';
-import { type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
+import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
-import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, PluginSecrets, ProviderAccounts, type SecretStore } from './providers/index.ts';
+import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, PLUGIN_SECRET_FIELDS, PluginSecrets, ProviderAccounts, type SecretFields, type SecretStore } from './providers/index.ts';
+import { secretKeys } from '../shared/plugins/plugin-config-schema.ts';
 import { SessionStore } from './sessions/index.ts';
 import { WorkspaceService } from './workspace/index.ts';
 
@@ -56,6 +57,8 @@ export interface App {
   readonly plugins: PluginService;
   /** The write path for a plugin's config whose settings marked secret go to the key file. */
   readonly pluginSecrets: PluginSecrets;
+  /** Each plugin's settings, checked against its manifest's schema; secrets kept apart and never shown. */
+  readonly pluginConfig: PluginConfigService;
   /** Each conversation's workspace folder: tools and the policy read their root from here only. */
   readonly workspaces: WorkspaceService;
   /** Each run's system message, and the user's own instructions in it. */
@@ -73,9 +76,17 @@ export function createApp(options: AppOptions): App {
   const approvals = new ApprovalBroker();
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const providers = new ProviderAccounts(sessions, secrets);
-  // Plugin settings marked secret (the wallet's keys) leave the database before any plugin reads them.
-  const pluginSecrets = new PluginSecrets(sessions, secrets);
-  pluginSecrets.migrate();
+  // Plugin settings marked secret (`secret: true` in a manifest, and the wallet's keys from before) leave the
+  // database before any plugin reads them.
+  const secretFields = (): SecretFields => {
+    const fields: Record<string, readonly string[]> = { ...PLUGIN_SECRET_FIELDS };
+    for (const { id } of plugins.list()) {
+      const declared = secretKeys(plugins.configuration(id) ?? undefined);
+      if (declared.length > 0) fields[id] = [...new Set([...(fields[id] ?? []), ...declared])];
+    }
+    return fields;
+  };
+  const pluginSecrets = new PluginSecrets(sessions, secrets, { fields: secretFields });
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
   const configuredWorkspace = (): string | null => {
     const root = readConfigSetting(sessions, 'workspace-tools')['root'];
@@ -103,6 +114,15 @@ export function createApp(options: AppOptions): App {
       ...pluginSecrets.config(id),
       ...(providerPlugins.has(id) ? providers.pluginConfig(id) : {}),
     }),
+  });
+  pluginSecrets.migrate();
+  const pluginConfig = new PluginConfigService({
+    schemaOf: (id) => plugins.configuration(id),
+    storage: pluginSecrets,
+    // A plugin that is on starts again, so what it declares at start (a wallet per key) follows the change.
+    applied: async (id) => {
+      await plugins.restart(id);
+    },
   });
   // Starting never throws: a plugin that fails to start is Failed with its reason in plugins.list().
   if (options.startPlugins !== false) void plugins.start().catch(() => {});
@@ -147,6 +167,7 @@ export function createApp(options: AppOptions): App {
     providers,
     plugins,
     pluginSecrets,
+    pluginConfig,
     workspaces,
     systemPrompt,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,

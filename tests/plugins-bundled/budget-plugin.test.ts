@@ -47,6 +47,19 @@ describe('the budget plugin in its own process', () => {
     expect(panel.actions.map((a) => a.id)).toEqual(['raise.day-usd', 'reset.day-usd']);
   });
 
+  it('with providers named, counts and stops only their calls, and lets other providers through', async () => {
+    const r = await start({ limits: { dayUsd: 5 }, providers: ['openrouter'] });
+    r.service.events.emit(AGENT_EVENT_TOPIC, assistantEnd('s1', costing(9), { provider: 'loopback', model: 'm' }));
+    r.service.events.emit(AGENT_EVENT_TOPIC, assistantEnd('s1', costing(4.2)));
+    await r.until(() => segmentText(r)?.startsWith('⚠ '), 'the warning in the status bar');
+    // Only OpenRouter's $4.20 counts: the loopback call's $9 would have used the budget up.
+    expect(await verdict(r)).toEqual({ allowed: true, reason: 'The daily budget is 84% used ($4.20 of $5.00).', spent: 84 });
+    r.service.events.emit(AGENT_EVENT_TOPIC, assistantEnd('s1', costing(1)));
+    await r.until(() => segmentText(r)?.startsWith('⛔ '), 'the block in the status bar');
+    expect((await verdict(r)).allowed).toBe(false);
+    expect(await verdict(r, { providerId: 'loopback', modelId: 'm' })).toEqual({ allowed: true });
+  });
+
   it('with no budget set its allowance says it limits nothing, until a budget is set', async () => {
     const r = await start({});
     expect(r.service.registries.allowances.get('budget')!.value.inactive).toBe(true);

@@ -112,13 +112,13 @@ describe('the wallet plugin in its own process', () => {
         name: 'OpenRouter 401 (bad key)',
         set: (s) => (s.answer.openrouter = openrouterError(401, 'No auth credentials found')),
         wallet: 'openrouter',
-        expected: [/refused the API key \(HTTP 401: "No auth credentials found"\)/, /openrouter\.apiKey/, /management key/],
+        expected: [/refused the API key \(HTTP 401: "No auth credentials found"\)/, /Check the OpenRouter API key in Settings → Plugins → Wallet/, /management key/],
       },
       {
         name: 'DeepSeek 401 (bad key)',
         set: (s) => (s.answer.deepseek = deepseekError(401, `Authentication Fails, Your api key: ${DEEPSEEK_KEY} is invalid`, 'authentication_error')),
         wallet: 'deepseek',
-        expected: [/DeepSeek refused the API key \(HTTP 401/, /deepseek\.apiKey/, /\*\*\*\*/],
+        expected: [/DeepSeek refused the API key \(HTTP 401/, /Check the DeepSeek API key in Settings → Plugins → Wallet/, /\*\*\*\*/],
       },
       {
         name: '429 (rate limited)',
@@ -148,7 +148,7 @@ describe('the wallet plugin in its own process', () => {
         name: 'timeout',
         set: (s) => (s.answer.openrouter = { kind: 'hang' }),
         wallet: 'openrouter',
-        expected: [/did not answer within 300 ms/, /timeoutMs/],
+        expected: [/did not answer within 300 ms/, /raise the request timeout in Settings → Plugins → Wallet/],
         timeoutMs: 300,
       },
     ];
@@ -181,7 +181,7 @@ describe('the wallet plugin in its own process', () => {
       r.config.set('wallet', { ...accounts(), openrouter: { baseUrl: server.openrouterBaseUrl } });
       await r.service.registries.wallets.refresh('openrouter');
       const p = await r.until(() => texts(panel(r), 'OpenRouter').length > 0 && panel(r), 'the missing key in the panel');
-      expect(texts(p, 'OpenRouter')).toEqual(["⚠ No API key is set for OpenRouter: give one as openrouter.apiKey in the wallet plugin's settings."]);
+      expect(texts(p, 'OpenRouter')).toEqual(["⚠ No API key is set for OpenRouter: add one in Settings → Plugins → Wallet → Settings."]);
       expect(server.seen.filter((s) => s.path === OPENROUTER_PATH)).toHaveLength(1);
     });
 

@@ -13,6 +13,8 @@ import { StatusService } from './status-service.ts';
 export type SettingsChannel =
   | 'plugins.list'
   | 'plugins.setState'
+  | 'plugins.getConfig'
+  | 'plugins.setConfig'
   | 'plugins.rescan'
   | 'plugins.openFolder'
   | 'status.list'
@@ -44,7 +46,7 @@ export interface SettingsRoutes extends Disposable {
 const WALLET_THRESHOLD_KEY = 'ui.walletThreshold';
 const MONEY_UNITS = new Set(['usd', 'eur', 'gbp', 'cny', 'jpy', '$', '€', '£', 'money', 'dollars', 'credits']);
 
-export function pluginView(info: PluginInfo): PluginView {
+export function pluginView(info: PluginInfo, hasSettings = false): PluginView {
   return {
     id: info.id,
     name: info.name,
@@ -60,6 +62,7 @@ export function pluginView(info: PluginInfo): PluginView {
     needsConfirmation: info.needsConfirmation,
     declares: [...info.declares],
     recentCrashes: info.recentCrashes,
+    hasSettings,
   };
 }
 
@@ -70,6 +73,7 @@ export function pluginView(info: PluginInfo): PluginView {
 export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): SettingsRoutes {
   const { plugins, sessions } = app;
   const registries = plugins.registries;
+  const view = (info: PluginInfo): PluginView => pluginView(info, plugins.configuration(info.id) !== null);
   const isBundled = (id: string): boolean => plugins.list().some((p) => p.id === id && p.source === 'bundled');
   const emit = options.emit;
   const clock = options.clock ?? Date.now;
@@ -90,7 +94,7 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   // Wallets: when each was last refreshed, and the last refresh's failure, as this run saw them.
   const refreshed = new Map<string, { at: number | null; error: string | null; balance: number; currency: string }>();
 
-  const listing = (): PluginListing => ({ plugins: plugins.list().map(pluginView), folder: plugins.userFolder, problems: plugins.problems.map((p) => ({ ...p })) });
+  const listing = (): PluginListing => ({ plugins: plugins.list().map(view), folder: plugins.userFolder, problems: plugins.problems.map((p) => ({ ...p })) });
   const panels = (): PanelView[] => registries.panels.list().map((p) => ({ id: p.id, title: p.title, sections: p.sections, actions: p.actions, pluginId: p.pluginId }));
   const threshold = (): number | null => {
     const raw = sessions.getSetting(WALLET_THRESHOLD_KEY);
@@ -130,7 +134,8 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
     return { sessionId, mode: sessionId ? policy.mode(sessionId) : 'write', rules: policy.rules(), readOnlyClaims };
   };
 
-  subscriptions.add(plugins.onDidChange((info) => emit('plugins.changed', pluginView(info))));
+  subscriptions.add(plugins.onDidChange((info) => emit('plugins.changed', view(info))));
+  subscriptions.add(app.pluginConfig.onDidChange((id) => emit('plugins.configChanged', { id })));
   subscriptions.add(registries.panels.onDidChange(() => emit('panels.changed', { panels: panels() })));
   subscriptions.add(
     registries.wallets.onDidChange(() => {
@@ -150,7 +155,9 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
 
   const handlers: Pick<Handlers, SettingsChannel> = {
     'plugins.list': () => listing(),
-    'plugins.setState': async ({ id, enabled, confirm }) => pluginView(await plugins.setState(id, enabled, { confirm: confirm === true })),
+    'plugins.setState': async ({ id, enabled, confirm }) => view(await plugins.setState(id, enabled, { confirm: confirm === true })),
+    'plugins.getConfig': ({ id }) => app.pluginConfig.get(plugins.get(id).id),
+    'plugins.setConfig': ({ id, values }) => app.pluginConfig.set(plugins.get(id).id, values),
     'plugins.rescan': async () => {
       await plugins.rescan();
       return listing();

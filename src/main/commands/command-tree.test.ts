@@ -74,6 +74,22 @@ describe('feeds and plugin commands', () => {
     expect(tree.complete('hello')).toEqual([]);
   });
 
+  test('a path feed completes one step at a time, and an item with values completes them after it', () => {
+    const tree = new CommandTree();
+    const items = [
+      { name: 'plugin.wallet.deepseek.currency', help: 'Wallet: Currency', values: [{ name: 'CNY', help: 'yuan' }, { name: 'USD', help: 'dollars' }] },
+      { name: 'plugin.wallet.warnBelow', help: 'Wallet: Warn below' },
+      { name: 'plugin.budget.warnAt', help: 'Budget: Warn at' },
+    ];
+    tree.registerFeed('settings', () => items, { separator: '.' });
+    expect(tree.complete('/set plugin.w')).toEqual([{ insert: '/set plugin.wallet.', label: 'plugin.wallet.', help: 'Settings under plugin.wallet.…' }]);
+    expect(tree.complete('/set plugin.wallet.').map((c) => c.insert)).toEqual(['/set plugin.wallet.deepseek.', '/set plugin.wallet.warnBelow ']);
+    expect(tree.complete('/set plugin.wallet.deepseek.currency U')).toEqual([{ insert: '/set plugin.wallet.deepseek.currency USD ', label: 'USD', help: 'dollars' }]);
+    expect(tree.complete('/set plugin.wallet.warnBelow ')).toEqual([]);
+    // Only the last whole word may be such an item: nothing completes past its value.
+    expect(tree.complete('/set plugin.wallet.deepseek.currency USD ')).toEqual([]);
+  });
+
   test('a plugin command is added live and removed by its disposable', async () => {
     const tree = new CommandTree();
     let changes = 0;

@@ -37,6 +37,8 @@ export type CommandHandler = (argument: string, context: CommandContext) => stri
 export interface FeedItem {
   name: string;
   help: string;
+  /** What may follow the item, completed after it (a setting's enum values). */
+  values?: readonly FeedItem[];
 }
 export type Feed = () => FeedItem[];
 
@@ -74,6 +76,8 @@ export class CommandTree {
   readonly #root: Node;
   readonly #actions = new Map<string, CommandHandler>();
   readonly #feeds = new Map<string, Feed>();
+  /** Feeds whose item names are paths (`plugin.wallet.warnBelow`): completion offers one step at a time. */
+  readonly #separators = new Map<string, string>();
   readonly #listeners = new Set<() => void>();
 
   constructor(spec: unknown = builtin) {
@@ -95,11 +99,19 @@ export class CommandTree {
     return toDisposable(() => this.#actions.delete(id));
   }
 
-  registerFeed(name: string, feed: Feed): Disposable {
+  /**
+   * `separator`: the feed's names are paths joined by it, and completion offers the next step (`plugin.`,
+   * then `plugin.wallet.`) rather than every name at once.
+   */
+  registerFeed(name: string, feed: Feed, options: { separator?: string } = {}): Disposable {
     this.#feeds.set(name, feed);
+    if (options.separator) this.#separators.set(name, options.separator);
     this.#changed();
     return toDisposable(() => {
-      if (this.#feeds.get(name) === feed) this.#feeds.delete(name);
+      if (this.#feeds.get(name) === feed) {
+        this.#feeds.delete(name);
+        this.#separators.delete(name);
+      }
       this.#changed();
     });
   }
@@ -174,20 +186,38 @@ export class CommandTree {
     const tokens = body.split(/\s+/);
     const partial = tokens.pop() ?? '';
     let node = this.#root;
-    for (const token of tokens) {
+    let valuesOf: FeedItem | undefined;
+    for (const [i, token] of tokens.entries()) {
       const next = node.children.get(token);
-      if (!next) return [];
-      node = next;
+      if (next) {
+        node = next;
+        continue;
+      }
+      // The last whole word may be a feed item that takes a value of its own: complete that value.
+      valuesOf = i === tokens.length - 1 && node.spec.feed ? this.#feedItems(node.spec.feed).find((item) => item.name === token && item.values) : undefined;
+      if (!valuesOf) return [];
     }
     const prefix = `/${tokens.map((t) => `${t} `).join('')}`;
     const options = new Map<string, string>();
-    for (const [name, child] of node.children) options.set(name, child.spec.help);
-    // Feed items complete the argument; documented children keep their own help.
-    if (node.spec.feed) for (const item of this.#feedItems(node.spec.feed)) if (!options.has(item.name)) options.set(item.name, item.help);
+    // Steps of a path feed, completed without the space that would end the word.
+    const steps = new Set<string>();
+    if (valuesOf) for (const value of valuesOf.values ?? []) options.set(value.name, value.help);
+    else {
+      for (const [name, child] of node.children) options.set(name, child.spec.help);
+      // Feed items complete the argument; documented children keep their own help.
+      const feed = node.spec.feed;
+      const separator = feed ? this.#separators.get(feed) : undefined;
+      for (const item of feed ? this.#feedItems(feed) : []) {
+        const cut = separator && item.name.startsWith(partial) ? item.name.indexOf(separator, partial.length) : -1;
+        const name = cut >= 0 ? item.name.slice(0, cut + separator!.length) : item.name;
+        if (cut >= 0) steps.add(name);
+        if (!options.has(name)) options.set(name, cut >= 0 ? `Settings under ${name}…` : item.help);
+      }
+    }
     return [...options]
       .filter(([name]) => name.startsWith(partial))
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, help]) => ({ insert: `${prefix}${name} `, label: name, help }));
+      .map(([name, help]) => ({ insert: `${prefix}${name}${steps.has(name) ? '' : ' '}`, label: name, help }));
   }
 
   /** Runs a command line. Never throws: errors come back as a result for the status line. */

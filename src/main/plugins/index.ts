@@ -35,7 +35,10 @@
 // Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit
 // (never on main's topics: see src/shared/plugins/core-topics.ts).
 // Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
-// the config function given to the constructor.
+// the config function given to the constructor. PluginConfigService reads and writes it against the
+// manifest's `configuration` schema (Settings' form, `/set plugin.<id>.<key>`).
+export { PluginConfigService } from './plugin-config-service.ts';
+export type { PluginConfigServiceOptions, PluginConfigState, PluginConfigStorage } from './plugin-config-service.ts';
 export { PluginService, readConfigSetting } from './plugin-service.ts';
 export type {
   ContributionStatus,

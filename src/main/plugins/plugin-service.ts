@@ -6,6 +6,7 @@ import { PLUGIN_STATE_CHANGED_TOPIC } from '../../shared/plugins/core-topics.ts'
 import { MAX_DECLARATIONS } from '../../shared/plugins/declaration-limits.ts';
 import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
+import type { PluginConfigSchema } from '../../shared/plugins/plugin-config-schema.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
 import { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { redactSecret } from '../../shared/providers/index.ts';
@@ -303,6 +304,27 @@ export class PluginService {
     }
     const { ok, models, message } = parsed.data;
     return { ok, models: models.map((m) => redactSecret(m, checked.apiKey)), message: redactSecret(message, checked.apiKey) };
+  }
+
+  /** The settings the plugin's manifest declares (its `configuration`), or null when it declares none. */
+  configuration(id: string): PluginConfigSchema | null {
+    return this.#record(id).descriptor.manifest.configuration ?? null;
+  }
+
+  /**
+   * Stops and starts again a plugin that is on, so that what it declares follows settings it reads only
+   * at start (the wallet declares a wallet per account with a key). A plugin that is off stays off.
+   */
+  async restart(id: string): Promise<PluginInfo> {
+    const rec = this.#record(id);
+    if (this.#disposed) throw new AmberError('unavailable', 'The plugin runtime is shutting down.');
+    this.#clearRestart(rec);
+    await this.#serial(rec, async () => {
+      if (!rec.enabled) return;
+      if (rec.conn) await this.#deactivate(rec, 'deactivated', null);
+      if (rec.enabled && !this.#disposed) await this.#activate(rec);
+    });
+    return this.#info(rec);
   }
 
   /** Hears every state change (also emitted on `events` as `plugin.stateChanged`). */

@@ -123,3 +123,19 @@ test('MCP secrets written to the settings table by hand are moved out at start, 
   expect(stored('mcp')).toEqual({ servers: { gh: { command: 'x', env: { A: '', B: '' } } } });
   expect(plugins.config('mcp')).toEqual({ servers: { gh: { command: 'x', env: { A: 'one', B: 'two' } } } });
 });
+
+test('a secret setting a manifest declares, read live, is kept out of the database and merged into its own plugin only', () => {
+  let fields: Record<string, readonly string[]> = {};
+  const plugins = new PluginSecrets(store, secrets, { fields: () => fields });
+  store.setSetting('plugin.weather.config', JSON.stringify({ service: { token: 'tok-weather-0003' }, city: 'Oslo' }));
+  expect(plugins.config('weather')).toEqual({ service: { token: 'tok-weather-0003' }, city: 'Oslo' });
+  // The plugin is added (or its manifest now marks the field secret): the next read moves the value out.
+  fields = { weather: ['service.token'] };
+  expect(plugins.config('weather')).toEqual({ service: { token: 'tok-weather-0003' }, city: 'Oslo' });
+  expect(stored('weather')).toEqual({ service: {}, city: 'Oslo' });
+  expect(plugins.hasSecret('weather', 'service.token')).toBe(true);
+  expect(plugins.hasSecret('budget', 'service.token')).toBe(false);
+  expect(plugins.stored('weather')).toEqual({ service: {}, city: 'Oslo' });
+  expect(JSON.stringify(plugins.config('budget'))).not.toContain('tok-weather');
+  expect(databaseBytes().includes('tok-weather-0003')).toBe(false);
+});

@@ -8,9 +8,11 @@ import type { SecretStore } from './secret-store.ts';
 export type SecretFields = Readonly<Record<string, readonly string[]>>;
 
 /**
- * The secret settings Amber knows today: the wallet plugin's account keys, and every environment value and
- * header of an MCP server. A `*` stands for every key at that level (a key holding a `.` is left out).
- * A wildcard field moved out keeps its key in the database with an empty value, so the shape is known.
+ * Secret settings known without a manifest: the wallet plugin's account keys (kept so that keys stored
+ * before its manifest declared them are still moved out of the database), and every environment value and
+ * header of an MCP server. Manifests add theirs (`secret: true`). A `*` stands for every key at that level
+ * (a key holding a `.` is left out); a wildcard field moved out keeps its key in the database with an empty
+ * value, so the shape is known.
  */
 export const PLUGIN_SECRET_FIELDS: SecretFields = {
   wallet: ['openrouter.apiKey', 'deepseek.apiKey'],
@@ -39,13 +41,18 @@ const isObject = (v: unknown): v is Config => typeof v === 'object' && v !== nul
 export class PluginSecrets {
   readonly #store: PluginSettingsStore;
   readonly #secrets: SecretStore;
-  readonly #fields: SecretFields;
+  readonly #fields: () => SecretFields;
   readonly #warn: (message: string) => void;
 
-  constructor(store: PluginSettingsStore, secrets: SecretStore, options: { fields?: SecretFields; warn?: (message: string) => void } = {}) {
+  /**
+   * `fields` may be a function, read at every use: the secret settings the plugins' manifests declare
+   * change when a plugin is added.
+   */
+  constructor(store: PluginSettingsStore, secrets: SecretStore, options: { fields?: SecretFields | (() => SecretFields); warn?: (message: string) => void } = {}) {
     this.#store = store;
     this.#secrets = secrets;
-    this.#fields = options.fields ?? PLUGIN_SECRET_FIELDS;
+    const fields = options.fields ?? PLUGIN_SECRET_FIELDS;
+    this.#fields = typeof fields === 'function' ? fields : () => fields;
     this.#warn = options.warn ?? ((m) => console.warn(m));
   }
 
@@ -55,7 +62,7 @@ export class PluginSecrets {
    */
   migrate(): number {
     let moved = 0;
-    for (const pluginId of Object.keys(this.#fields)) moved += this.#moveOut(pluginId, this.#stored(pluginId));
+    for (const pluginId of Object.keys(this.#fields())) moved += this.#moveOut(pluginId, this.#stored(pluginId));
     return moved;
   }
 
@@ -92,12 +99,29 @@ export class PluginSecrets {
     this.#store.setSetting(settingKey(pluginId), JSON.stringify(rest));
   }
 
+  /** The plugin's stored config without its secrets (secrets still in it are moved out first). */
+  stored(pluginId: string): Config {
+    const stored = this.#stored(pluginId);
+    this.#moveOut(pluginId, stored);
+    return stored;
+  }
+
+  /** Whether the secret setting `path` of `pluginId` holds a value; the value itself never leaves here but for the plugin. */
+  hasSecret(pluginId: string, path: string): boolean {
+    return this.#paths(pluginId).includes(path) && this.#secrets.get(secretName(pluginId, path)) !== null;
+  }
+
+  #all(pluginId: string): readonly string[] {
+    const fields = this.#fields();
+    return Object.hasOwn(fields, pluginId) ? fields[pluginId]! : [];
+  }
+
   #paths(pluginId: string): readonly string[] {
-    return (Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : []).filter((p) => !p.includes('*'));
+    return this.#all(pluginId).filter((p) => !p.includes('*'));
   }
 
   #patterns(pluginId: string): readonly string[] {
-    return (Object.hasOwn(this.#fields, pluginId) ? this.#fields[pluginId]! : []).filter((p) => p.includes('*'));
+    return this.#all(pluginId).filter((p) => p.includes('*'));
   }
 
   /** The plain secret paths, and the wildcard ones as they occur in `config`. */

@@ -7,15 +7,31 @@ const ConfigBudget = z.object({ period: BudgetPeriod, unit: BudgetUnit.default('
 
 /**
  * The budget plugin's config (`plugin.budget.config`):
- *   budgets  [{ period: 'session'|'day'|'month', unit?: 'usd'|'tokens', limit }] — limits set with /budget win
+ *   limits   { sessionUsd?, dayUsd?, monthUsd?, sessionTokens?, dayTokens?, monthTokens? } — the form in
+ *            Settings (the manifest's `configuration`) sets these; limits set with /budget win
+ *   budgets  [{ period: 'session'|'day'|'month', unit?: 'usd'|'tokens', limit }] — the older list form; a
+ *            limit under `limits` wins over one here
  *   warnAt   fraction of a limit from which checks warn (default 0.8)
+ *   providers provider ids whose spend the budgets count and whose calls they guard; empty or absent: all
  *   prices   { 'provider/model' | 'model': { input, output, cacheRead?, cacheWrite? } } in $ per million
  *            tokens; without one, a call costs what its provider reported (usage × the model's pricing)
  *   dataDir  the folder the plugin keeps its spend in (budget.json)
  */
+const Limit = z.number().positive().optional();
+const LIMIT_KEYS = {
+  sessionUsd: ['session', 'usd'],
+  dayUsd: ['day', 'usd'],
+  monthUsd: ['month', 'usd'],
+  sessionTokens: ['session', 'tokens'],
+  dayTokens: ['day', 'tokens'],
+  monthTokens: ['month', 'tokens'],
+} as const;
+
 const fields = {
+  limits: z.object({ sessionUsd: Limit, dayUsd: Limit, monthUsd: Limit, sessionTokens: Limit, dayTokens: Limit, monthTokens: Limit }),
   budgets: z.array(ConfigBudget),
   warnAt: z.number().gt(0).lte(1),
+  providers: z.array(z.string().trim().min(1)).max(256),
   prices: z.record(z.string(), Pricing),
   dataDir: z.string().min(1),
 };
@@ -23,6 +39,8 @@ const fields = {
 export interface BudgetConfig {
   budgets: Budget[];
   warnAt: number;
+  /** The providers the budgets count and guard; empty: every provider. */
+  providers: string[];
   prices: Record<string, Pricing>;
   dataDir: string | undefined;
   /** Config values that were ignored, with why, for the log. */
@@ -42,5 +60,10 @@ export function readBudgetConfig(raw: Record<string, unknown>): BudgetConfig {
   };
   const budgets = new Map<string, Budget>();
   for (const b of read('budgets') ?? []) budgets.set(budgetId(b.period, b.unit), { id: budgetId(b.period, b.unit), ...b });
-  return { budgets: [...budgets.values()], warnAt: read('warnAt') ?? DEFAULT_WARN_AT, prices: read('prices') ?? {}, dataDir: read('dataDir'), problems };
+  const limits = read('limits') ?? {};
+  for (const [key, [period, unit]] of Object.entries(LIMIT_KEYS)) {
+    const limit = limits[key as keyof typeof LIMIT_KEYS];
+    if (limit !== undefined) budgets.set(budgetId(period, unit), { id: budgetId(period, unit), period, unit, limit });
+  }
+  return { budgets: [...budgets.values()], warnAt: read('warnAt') ?? DEFAULT_WARN_AT, providers: read('providers') ?? [], prices: read('prices') ?? {}, dataDir: read('dataDir'), problems };
 }

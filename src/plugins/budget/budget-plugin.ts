@@ -90,7 +90,9 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     let counted = false;
     if (event.type === 'message_end' && event.entry.type === 'message' && event.entry.message.role === 'assistant') {
       const message = event.entry.message as { usage?: Parameters<typeof spendOfUsage>[0]; provider?: string; model?: string };
-      if (message.usage) {
+      // Spend on a provider the budgets do not cover is not theirs to count.
+      const covered = lastConfig.providers.length === 0 || (message.provider !== undefined && lastConfig.providers.includes(message.provider));
+      if (message.usage && covered) {
         const spend = spendOfUsage(message.usage, findPricing(lastConfig.prices, message.provider, message.model));
         counted = ledger.record(spend, new Date(now()), event.sessionId, event.entry.id);
         if (counted) save();
@@ -104,6 +106,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     const asked = (request as { sessionId?: unknown }).sessionId;
     const sessionId = typeof asked === 'string' ? asked : activeSession;
     const cfg = await config();
+    if (cfg.providers.length > 0 && !cfg.providers.includes(request.providerId)) return { allowed: true };
     const statuses = statusesFor(cfg, new Date(now()), sessionId);
     const spent = Math.round(Math.max(0, ...statuses.map((s) => s.fraction)) * 1000) / 10;
     const blocked = statuses.find((s) => s.level === 'exhausted');

@@ -30,7 +30,7 @@ export function budgetPanel(input: BudgetViewInput): PanelViewModel {
     return { title: title(s), rows };
   });
   if (sections.length === 0) {
-    sections.push({ rows: [{ type: 'text', text: 'No budgets are set. Add one with /budget set day 5 (dollars) or /budget set session 200k tokens.' }] });
+    sections.push({ rows: [{ type: 'text', text: 'No budgets are set. Set limits in Settings → Plugins → Budget → Settings, or with /budget set day 5 (dollars) or /budget set session 200k tokens.' }] });
   }
   if (input.notes.length) sections.push({ title: 'Notes', rows: input.notes.map((text) => ({ type: 'text' as const, text })) });
   const actions = input.statuses.flatMap(({ budget, spent }) => [
@@ -43,7 +43,7 @@ export function budgetPanel(input: BudgetViewInput): PanelViewModel {
 /** The status bar shows the budget closest to its limit; the tooltip lists them all. */
 export function budgetSegment(input: BudgetViewInput): StatusSegment {
   const tightest = [...input.statuses].sort((a, b) => b.fraction - a.fraction)[0];
-  if (!tightest) return { id: BUDGET_SEGMENT_ID, text: 'No budget', tooltip: 'No spending budget is set. Use /budget set day 5.', priority: 30 };
+  if (!tightest) return { id: BUDGET_SEGMENT_ID, text: 'No budget', tooltip: 'No spending budget is set: set one in Settings → Plugins → Budget → Settings, or with /budget set day 5.', priority: 30 };
   const mark = tightest.level === 'exhausted' ? '⛔ ' : tightest.level === 'warning' ? '⚠ ' : '';
   const { budget } = tightest;
   const short = budget.unit === 'usd' ? `${formatAmount('usd', tightest.spent)}/${formatAmount('usd', budget.limit)}` : `${Math.floor(tightest.fraction * 100)}% of tokens`;

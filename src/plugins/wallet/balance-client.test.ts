@@ -53,7 +53,7 @@ describe('asking a balance endpoint', () => {
     expect(reading).toMatchObject({ ok: false, failure: 'auth' });
     if (reading.ok) return;
     expect(reading.error).toContain('HTTP 401');
-    expect(reading.error).toContain('openrouter.apiKey');
+    expect(reading.error).toContain('Check the OpenRouter API key in Settings → Plugins → Wallet → Settings.');
     expect(reading.error).toContain('management key');
     expect(reading.error).toContain('No auth credentials found');
     expect(reading.error).not.toContain(KEY);

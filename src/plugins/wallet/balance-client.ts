@@ -39,7 +39,7 @@ export async function fetchBalance(source: BalanceSource, parse: (body: unknown)
     return parse(body);
   } catch (e) {
     if (timedOut) {
-      return failed('timeout', `${source.service} did not answer within ${formatSeconds(options.timeoutMs)}. Check your connection, or raise timeoutMs in the wallet plugin's settings.`);
+      return failed('timeout', `${source.service} did not answer within ${formatSeconds(options.timeoutMs)}. Check your connection, or raise the request timeout in Settings → Plugins → Wallet → Settings.`);
     }
     return failed('network', `Could not reach ${source.service} at ${source.url} (${hideKey(networkReason(e), options.apiKey)}). Check your connection or ${source.configKey}.baseUrl.`);
   } finally {

@@ -8,7 +8,7 @@ export function httpFailure(source: BalanceSource, status: number, bodyText: str
   const said = serverMessage(bodyText);
   const quoted = said ? `: "${said}"` : '';
   if (status === 401 || status === 403) {
-    return failed('auth', `${source.service} refused the API key (HTTP ${status}${quoted}). Check ${source.configKey}.apiKey in the wallet plugin's settings.${source.keyHint ? ` ${source.keyHint}` : ''}`);
+    return failed('auth', `${source.service} refused the API key (HTTP ${status}${quoted}). Check the ${source.service} API key in Settings → Plugins → Wallet → Settings.${source.keyHint ? ` ${source.keyHint}` : ''}`);
   }
   if (status === 429) {
     const wait = retryAfterSeconds(retryAfter);

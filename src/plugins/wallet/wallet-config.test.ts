@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readWalletConfig } from './wallet-config.ts';
+import { configFields, PluginManifest, secretKeys } from '../../shared/plugins/index.ts';
+import { readWalletConfig, WALLET_DEFAULTS } from './wallet-config.ts';
 
 const ids = ['openrouter', 'deepseek'];
 
@@ -19,5 +22,18 @@ describe('wallet config', () => {
     expect(cfg.accounts.openrouter).toEqual({});
     expect(cfg.refreshMinutes).toBe(5);
     expect(cfg.problems.map((p) => p.split(' was')[0])).toEqual(["The wallet setting 'openrouter.baseUrl'", "The wallet setting 'refreshMinutes'"]);
+  });
+
+  it('declares in its manifest the settings it reads, with the same defaults, its two API keys secret', () => {
+    const manifest = PluginManifest.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'manifest.json'), 'utf8')));
+    const fields = configFields(manifest.configuration!);
+    expect(fields.map((f) => f.key)).toEqual([
+      'openrouter.apiKey', 'openrouter.baseUrl', 'openrouter.warnBelow',
+      'deepseek.apiKey', 'deepseek.baseUrl', 'deepseek.warnBelow', 'deepseek.currency',
+      'warnBelow', 'refreshMinutes', 'timeoutMs',
+    ]);
+    expect(secretKeys(manifest.configuration)).toEqual(['openrouter.apiKey', 'deepseek.apiKey']);
+    const defaults = Object.fromEntries(fields.filter((f) => f.setting.default !== undefined).map((f) => [f.key, f.setting.default]));
+    expect(defaults).toEqual({ ...WALLET_DEFAULTS });
   });
 });

@@ -71,7 +71,7 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
     const source = { service: state.account.service, configKey: state.account.id, url: balanceUrl(state.account, settings), keyHint: state.account.keyHint };
     const reading = settings.apiKey
       ? await fetchBalance(source, (body) => state.account.parse(source, body, settings), { apiKey: settings.apiKey, timeoutMs: cfg.timeoutMs, fetch: seams.fetch })
-      : failed('no_key', `No API key is set for ${state.account.service}: give one as ${state.account.id}.apiKey in the wallet plugin's settings.`);
+      : failed('no_key', `No API key is set for ${state.account.service}: add one in Settings → Plugins → Wallet → Settings.`);
     const at = now();
     state.reading = reading;
     state.readAt = at;

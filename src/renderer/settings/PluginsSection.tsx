@@ -3,6 +3,7 @@ import type { PluginListing, PluginView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
+import { PluginConfigForm } from './PluginConfigForm.tsx';
 import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 
@@ -29,6 +30,7 @@ const KIND_LABELS: Record<string, string> = {
 };
 
 function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void }) {
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const installed = plugin.contributions.filter((c) => c.status === 'installed');
   const declined = plugin.contributions.filter((c) => c.status === 'declined');
   return (
@@ -66,6 +68,22 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
                 <em>{KIND_LABELS[c.kind] ?? c.kind}</em> {c.key} <em>not offered: {c.reason ?? 'declined'}</em>
               </span>
             ))}
+          </div>
+        )}
+        {plugin.hasSettings && (
+          <div className="plugin-settings">
+            <button
+              type="button"
+              className="btn btn-small"
+              // Its name keeps the visible word and says whose: the gear of the app is also "Settings".
+              aria-label={`${plugin.name} settings`}
+              aria-expanded={settingsOpen}
+              onClick={() => setSettingsOpen((o) => !o)}
+              data-testid="plugin-settings-toggle"
+            >
+              <Icon name="settings" size={13} /> Settings
+            </button>
+            {settingsOpen && <PluginConfigForm pluginId={plugin.id} name={plugin.name} onClose={() => setSettingsOpen(false)} />}
           </div>
         )}
       </div>

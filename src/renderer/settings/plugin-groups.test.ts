@@ -17,6 +17,7 @@ const plugin = (id: string, category: string, name = id): PluginView => ({
   needsConfirmation: false,
   declares: [],
   recentCrashes: 0,
+  hasSettings: false,
 });
 
 test('known categories come first in their order; an unknown one gets its own heading after them', () => {

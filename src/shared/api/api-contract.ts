@@ -7,7 +7,7 @@ import { TranscriptPage } from '../sessions/transcript-page.ts';
 import { TreeNode } from '../sessions/tree-node.ts';
 import { CommandResult, CommandView, Completion } from '../commands/command-view.ts';
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
-import { PluginListing, PluginView, PolicyView } from './settings-api.ts';
+import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
 import { McpListing, McpServerName } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
@@ -152,6 +152,13 @@ export const API_METHODS = {
    * first switch-on of a user plugin needs `confirm: true` (the user read what it may do); else `denied`.
    */
   'plugins.setState': method(z.object({ id: z.string().min(1).max(64), enabled: z.boolean(), confirm: z.boolean().optional() }), PluginView),
+  /** A plugin's settings and the schema its manifest declares; `invalid_input` when it declares none. */
+  'plugins.getConfig': method(z.object({ id: z.string().min(1).max(64) }).strict(), PluginConfigView),
+  /**
+   * Changes some of a plugin's settings, checked against its schema (nothing is stored unless all fit);
+   * a plugin that is on is started again with them. Resolves with the settings as now stored.
+   */
+  'plugins.setConfig': method(z.object({ id: z.string().min(1).max(64), values: PluginConfigChanges }).strict(), PluginConfigView),
   /** Looks in the user plugin folder again; new plugins are listed (and started when on). */
   'plugins.rescan': method(Nothing, PluginListing),
   /** Opens the user plugin folder with the system's file manager where there is one (`opened`); else only names it. */
@@ -213,6 +220,8 @@ export const API_EVENTS = {
   /** The question was answered (here or in another window) or its run ended: stop asking it. */
   'approval.settled': z.object({ questionId: z.string(), answer: ApprovalAnswer }),
   'plugins.changed': PluginView,
+  /** A plugin's settings were changed (in a form or with /set): an open form shows them again. */
+  'plugins.configChanged': z.object({ id: z.string() }),
   /** The status segments of `sessionId` changed (null: of every session, e.g. a plugin's); ask status.list. */
   'status.changed': z.object({ sessionId: z.string().nullable() }),
   'panels.changed': z.object({ panels: z.array(PanelView) }),

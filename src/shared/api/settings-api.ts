@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PolicyMode, PolicyRule } from '../agent/tool-policy.ts';
 import { CONTRIBUTION_KINDS, type ContributionKind } from '../plugins/contributions.ts';
+import { ConfigValue, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/plugin-config-schema.ts';
 
 // Schemas of the settings screen's calls: the plugin list and its toggles, the user plugin folder, and the
 // tool policy (mode per session, stored rules).
@@ -37,6 +38,8 @@ export const PluginView = z.object({
   /** The kinds of contribution it declared when it last ran; empty until it has run. */
   declares: z.array(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]])),
   recentCrashes: z.number().int().nonnegative(),
+  /** Its manifest declares settings: Settings offers a form (plugins.getConfig / plugins.setConfig). */
+  hasSettings: z.boolean().default(false),
 });
 export type PluginView = z.infer<typeof PluginView>;
 
@@ -60,3 +63,19 @@ export const PolicyView = z.object({
   readOnlyClaims: z.array(ReadOnlyClaim).default([]),
 });
 export type PolicyView = z.infer<typeof PolicyView>;
+
+/** A plugin's settings as the form shows them: secrets only as whether they hold a value. */
+export const PluginConfigView = z.object({
+  pluginId: z.string(),
+  schema: PluginConfigSchema,
+  /** Non-secret settings holding a value, by key (`name` or `group.name`); the others use their default. */
+  values: z.record(z.string(), ConfigValue),
+  secrets: z.record(z.string(), z.boolean()),
+});
+export type PluginConfigView = z.infer<typeof PluginConfigView>;
+
+/** Settings to change, by key: a value sets one, null resets it to its default (or clears a secret). */
+export const PluginConfigChanges = z
+  .record(z.string().min(1).max(130), ConfigValue.nullable())
+  .refine((changes) => Object.keys(changes).length <= MAX_CONFIG_FIELDS, `at most ${MAX_CONFIG_FIELDS} settings at once`);
+export type PluginConfigChanges = z.infer<typeof PluginConfigChanges>;

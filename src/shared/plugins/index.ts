@@ -1,4 +1,5 @@
 export * from './plugin-manifest.ts';
+export * from './plugin-config-schema.ts';
 export * from './contributions.ts';
 export * from './handshake.ts';
 export * from './plugin-api.ts';

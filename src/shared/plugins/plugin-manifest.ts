@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PluginConfigSchema } from './plugin-config-schema.ts';
 
 export { PROTOCOL_VERSION } from './protocol.ts';
 
@@ -22,5 +23,7 @@ export const PluginManifest = z.object({
   entry: z.string().min(1),
   /** Whether the plugin is on before anyone has switched it. Bundled plugins default to on, user plugins to off. */
   enabledByDefault: z.boolean().optional(),
+  /** The plugin's settings (a JSON Schema subset, size-capped): Settings shows a form from it, `/set plugin.<id>.<key>` sets them. */
+  configuration: PluginConfigSchema.optional(),
 });
 export type PluginManifest = z.infer<typeof PluginManifest>;

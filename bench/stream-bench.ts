@@ -16,11 +16,15 @@
 //                             the plugins that listen
 //   *_server_ms               the loopback server's own time inside each figure (median)
 //   plugin_over_floor         agent_plugin_run100_ms / floor_run100_ms (target ≤ 1.5)
+//
+// AMBER_BENCH_PROFILE_DIR=DIR starts the plugin processes with --cpu-prof into DIR; run this file with
+// `node --cpu-prof --cpu-prof-dir=DIR` to profile main beside them.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type App, type AppOptions, createApp } from '../src/main/app.ts';
+import { createForkLauncher, DEFAULT_EXEC_ARGV } from '../src/main/plugins/index.ts';
 import { createOpenAiCompatibleStream } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
@@ -219,7 +223,8 @@ async function main(): Promise<void> {
       },
     });
     // The user's path: the bundled plugins on, the provider account pointing at the loopback server.
-    const plugged = newApp('plugins', {});
+    const profileDir = process.env.AMBER_BENCH_PROFILE_DIR;
+    const plugged = newApp('plugins', profileDir ? { launchPlugin: createForkLauncher({ execArgv: [...DEFAULT_EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] }) } : {});
     plugged.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
     await until(plugged, () => plugged.plugins.registries.providers.get('custom') !== undefined && plugged.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
 

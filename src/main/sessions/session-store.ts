@@ -113,6 +113,9 @@ function toSummary(row: SessionRow): SessionSummary {
   };
 }
 
+/** Parsed context entries kept in memory (about the context of a few long sessions). */
+const PARSED_CONTEXT_LIMIT = 50_000;
+
 function integrityOf(changed: Iterable<string>): SessionIntegrity {
   const ids = [...new Set(changed)];
   return { ok: ids.length === 0, changed: ids };
@@ -164,6 +167,13 @@ export class SessionStore {
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
   /** Per session: the entries found changed, and the leaves whose context paths were verified. */
   readonly #integrity = new Map<string, KnownIntegrity>();
+  /**
+   * Context entries as parsed, by id, with the exact payload each was parsed from. A run rebuilds its
+   * context every turn, and parsing every payload of the path again was most of that cost; rows are still
+   * read and their hashes checked on every walk, and a payload that differs in any byte is parsed anew.
+   * Callers must treat context entries as read-only: they are shared between builds.
+   */
+  readonly #parsedContext = new Map<string, { payload: string; entry: Entry }>();
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
     if (file !== ':memory:') preparePrivateDatabase(file);
@@ -408,7 +418,7 @@ export class SessionStore {
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       leafRefs ??= row;
       verifier.push(row);
-      const entry = this.#parse(row);
+      const entry = this.#parseContextEntry(row);
       if (compaction === null) {
         if (entry.type === 'compaction') compaction = entry;
         else after.push(entry);
@@ -627,6 +637,15 @@ export class SessionStore {
     const parsed = Entry.safeParse(JSON.parse(row.payload));
     if (!parsed.success) throw new AmberError('internal', `Stored entry ${row.id} does not match its schema: ${describe(parsed.error)}`);
     return parsed.data;
+  }
+
+  #parseContextEntry(row: EntryRow): Entry {
+    const known = this.#parsedContext.get(row.id);
+    if (known && known.payload === row.payload) return known.entry;
+    const entry = this.#parse(row);
+    if (this.#parsedContext.size >= PARSED_CONTEXT_LIMIT) this.#parsedContext.clear();
+    this.#parsedContext.set(row.id, { payload: row.payload, entry });
+    return entry;
   }
 
   #session(sessionId: string): SessionRow {

@@ -15,11 +15,15 @@
 //                             provider and the read tool in their plugin processes, events forwarded to
 //                             the plugins that listen
 //   *_server_ms               the loopback server's own time inside each figure (median)
+//   *_cpu_ms                  CPU time spent in each run (median): this process (which also hosts the
+//                             loopback server) plus, for the plugin path, every plugin process. On a
+//                             loaded machine it moves far less than the wall times above, which include
+//                             waiting for the scheduler at each process hop
 //   plugin_over_floor         agent_plugin_run100_ms / floor_run100_ms (target ≤ 1.5)
 //
 // AMBER_BENCH_PROFILE_DIR=DIR starts the plugin processes with --cpu-prof into DIR; run this file with
 // `node --cpu-prof --cpu-prof-dir=DIR` to profile main beside them.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -112,7 +116,26 @@ function hundredTurnScript(firstIndex: number) {
 interface RunSample {
   ms: number;
   serverMs: number;
+  cpuMs: number;
 }
+
+/** CPU milliseconds (user + system) used so far by this process and by the processes `pids` names. */
+function cpuMs(pids: readonly number[] = []): number {
+  const own = process.cpuUsage();
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name: state is the 3rd field, utime the 14th and stime the 15th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A process that is gone used nothing more.
+    }
+  }
+  return (own.user + own.system) / 1000 + ticks * 10; // the kernel counts 100 ticks a second here
+}
+
+const pluginPids = (app: App): number[] => app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : []));
 
 /** The floor: stream a turn, run its tool call in this process, send the result back; then the confirm call. */
 async function floorRun(server: ProviderServer, stream: StreamFn, workspace: string): Promise<RunSample> {
@@ -120,6 +143,7 @@ async function floorRun(server: ProviderServer, stream: StreamFn, workspace: str
   const { script, serverMs } = hundredTurnScript(first);
   server.setScript(script);
   const messages: Message[] = [{ role: 'user', content: 'read package.json a hundred times' }];
+  const cpu0 = cpuMs();
   const t0 = performance.now();
   for (let turn = 0; turn < TURNS; turn++) {
     const { message } = await drain(stream, messages);
@@ -132,9 +156,10 @@ async function floorRun(server: ProviderServer, stream: StreamFn, workspace: str
   }
   await drain(stream, [...messages, { role: 'user', content: 'Is the task finished?' }]);
   const ms = performance.now() - t0;
+  const cpu = cpuMs() - cpu0;
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
   if (server.requests.length - first !== TURNS + 1) throw new Error(`The floor loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
-  return { ms, serverMs: serverMs() };
+  return { ms, serverMs: serverMs(), cpuMs: cpu };
 }
 
 /** One prompt on a fresh session of `app` until the run settles: 100 turns and the confirm call. */
@@ -143,14 +168,17 @@ async function agentRun(server: ProviderServer, app: App, workspace: string): Pr
   const { script, serverMs } = hundredTurnScript(first);
   server.setScript(script);
   const session = app.sessions.create({ title: 'bench', cwd: workspace });
-  const t0 = performance.now();
   const model = app.defaultModel();
+  const pids = pluginPids(app);
+  const cpu0 = cpuMs(pids);
+  const t0 = performance.now();
   const result = await app.agent.prompt(session.id, 'read package.json a hundred times', model ? { model } : {});
   const ms = performance.now() - t0;
+  const cpu = cpuMs(pids) - cpu0;
   const requests = server.requests.length - first;
   if (result.reason !== 'stop' || requests !== TURNS + 1) throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-  return { ms, serverMs: serverMs() };
+  return { ms, serverMs: serverMs(), cpuMs: cpu };
 }
 
 /** Resolves once `ready()` holds, checked on every change of the app's provider and tool registries. */
@@ -178,14 +206,14 @@ type Row = { what: string; run: () => Promise<RunSample> };
  * Samples each row RUNS times after one warm-up each, row after row within a round, so every row sees the
  * same machine; returns each row's medians.
  */
-async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number }[]> {
+async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number; cpuMs: number }[]> {
   for (const row of rows) await row.run();
   const samples: RunSample[][] = rows.map(() => []);
   for (let i = 0; i < RUNS; i++) for (const [r, row] of rows.entries()) samples[r]!.push(await row.run());
   return rows.map((row, r) => {
     const all = samples[r]!;
-    const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)) };
-    console.log(`${row.what}: median ${result.ms.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]`);
+    const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)), cpuMs: median(all.map((s) => s.cpuMs)) };
+    console.log(`${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]`);
     return result;
   });
 }
@@ -242,12 +270,16 @@ async function main(): Promise<void> {
         chunk_overhead_p99_us: Math.round(overhead.p99),
         floor_run100_ms: Math.round(floor.ms),
         floor_run100_server_ms: Math.round(floor.serverMs),
+        floor_run100_cpu_ms: Math.round(floor.cpuMs),
         agent_inproc_run100_ms: Math.round(agentInproc.ms),
         agent_inproc_run100_server_ms: Math.round(agentInproc.serverMs),
+        agent_inproc_run100_cpu_ms: Math.round(agentInproc.cpuMs),
         agent_plugin_run100_ms: Math.round(agentPlugin.ms),
         agent_plugin_run100_server_ms: Math.round(agentPlugin.serverMs),
+        agent_plugin_run100_cpu_ms: Math.round(agentPlugin.cpuMs),
         plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
         inproc_over_floor: Math.round((agentInproc.ms / floor.ms) * 100) / 100,
+        plugin_over_floor_cpu: Math.round((agentPlugin.cpuMs / floor.cpuMs) * 100) / 100,
         runs: RUNS,
         events: EVENTS,
         samples: overhead.samples,

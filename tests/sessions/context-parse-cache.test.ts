@@ -1,5 +1,6 @@
 // A run rebuilds its context every turn: the store parses each stored payload once and reuses the parsed
-// entry while the row holds the same bytes, and still reads every row and checks its hash on every build.
+// entry while the row holds the same bytes, and still reads every row on every build; a row's hash check is
+// computed again whenever any field it covers (or its parent's hash) differs from the last time it matched.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,15 @@ afterEach(() => {
 
 const user = (text: string): EntryInput => ({ type: 'message', message: { role: 'user', content: text } });
 const reply = (text: string): EntryInput => ({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' } });
+
+function outside(sql: string, ...params: unknown[]): void {
+  const db = new Database(file);
+  try {
+    expect(db.prepare(sql).run(...params).changes).toBe(1);
+  } finally {
+    db.close();
+  }
+}
 
 function threeMessages(): { sessionId: string; ids: string[] } {
   const session = store.create();
@@ -56,4 +66,11 @@ test('a payload changed in place by another program after a build is read anew a
   const after = store.context(sessionId);
   expect(after.messages[0]).toMatchObject({ content: 'u1, but different' });
   expect(after.integrity).toEqual({ ok: false, changed: [ids[0]] });
+});
+
+test('a hash overwritten by another program after a build breaks its entry and its child on the next build', () => {
+  const { sessionId, ids } = threeMessages();
+  expect(store.context(sessionId).integrity.ok).toBe(true);
+  outside('UPDATE entries SET hash = ? WHERE id = ?', '0123456789abcdef', ids[1]);
+  expect(store.context(sessionId).integrity).toEqual({ ok: false, changed: [ids[2], ids[1]] });
 });

@@ -128,19 +128,41 @@ function integrityOf(changed: Iterable<string>): SessionIntegrity {
 class PathVerifier {
   readonly changed: string[] = [];
   #pending: HashedRow | null = null;
+  readonly #matched: VerifiedRows | undefined;
+
+  /** `matched` remembers rows that matched, so that the same bytes under the same parent hash are not hashed again. */
+  constructor(matched?: VerifiedRows) {
+    this.#matched = matched;
+  }
 
   push(row: HashedRow): void {
-    if (this.#pending && !entryHashMatches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
+    if (this.#pending && !this.#matches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
     this.#pending = row;
   }
 
   finish(parentHash: (id: string) => string): string[] {
     const top = this.#pending;
-    if (top && !entryHashMatches(top.parent_id === null ? '' : parentHash(top.parent_id), top)) this.changed.push(top.id);
+    if (top && !this.#matches(top.parent_id === null ? '' : parentHash(top.parent_id), top)) this.changed.push(top.id);
     this.#pending = null;
     return this.changed;
   }
+
+  // The check is a function of the row's fields and its parent's hash only: a row seen matching with exactly
+  // these (id, parent id, type, payload bytes, hash, parent hash) matches again.
+  #matches(parentHash: string, row: HashedRow): boolean {
+    const seen = this.#matched?.get(row.id);
+    if (seen && seen.parentHash === parentHash && seen.hash === row.hash && seen.payload === row.payload && seen.parentId === row.parent_id && seen.type === row.type) return true;
+    const ok = entryHashMatches(parentHash, row);
+    if (ok && this.#matched) {
+      if (this.#matched.size >= PARSED_CONTEXT_LIMIT) this.#matched.clear();
+      this.#matched.set(row.id, { parentHash, hash: row.hash, payload: row.payload, parentId: row.parent_id, type: row.type });
+    }
+    return ok;
+  }
 }
+
+/** Rows whose hash was found matching, by id, with every field the check covered. */
+type VerifiedRows = Map<string, { parentHash: string; hash: string; payload: string; parentId: string | null; type: string }>;
 
 function describe(error: z.ZodError): string {
   return z.prettifyError(error).replace(/\n+/g, '; ');
@@ -174,6 +196,8 @@ export class SessionStore {
    * Callers must treat context entries as read-only: they are shared between builds.
    */
   readonly #parsedContext = new Map<string, { payload: string; entry: Entry }>();
+  /** Context rows whose hash matched, with the fields it covered (a match is not computed twice for the same bytes). */
+  readonly #verifiedContext: VerifiedRows = new Map();
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
     if (file !== ':memory:') preparePrivateDatabase(file);
@@ -408,7 +432,7 @@ export class SessionStore {
     const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     if (leaf === null) return empty;
     this.#row(sessionId, leaf);
-    const verifier = new PathVerifier();
+    const verifier = new PathVerifier(this.#verifiedContext);
 
     const after: Entry[] = []; // newer than the compaction, nearest first
     const kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first

@@ -14,6 +14,8 @@
 //   agent_plugin_run100_ms    the path users have: createApp with its plugins on, the OpenAI-compatible
 //                             provider and the read tool in their plugin processes, events forwarded to
 //                             the plugins that listen
+//   agent_plugin_bare_run100_ms  the same with only the provider and workspace-tools plugins on: no plugin
+//                             listens to the agent's events or checks an allowance before each model call
 //   *_server_ms               the loopback server's own time inside each figure (median)
 //   *_cpu_ms                  CPU time spent in each run (median): this process (which also hosts the
 //                             loopback server) plus, for the plugin path, every plugin process. On a
@@ -257,10 +259,17 @@ async function main(): Promise<void> {
     await until(plugged, () => plugged.plugins.registries.providers.get('custom') !== undefined && plugged.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
 
     // The three rows interleave sample by sample, so each sees the same machine.
-    const [floor, agentInproc, agentPlugin] = await sampleInterleaved([
+    // The same path with only the two plugins a turn needs: what the listening plugins add shows beside it.
+    const bare = newApp('plugins-bare', {});
+    bare.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
+    await until(bare, () => bare.plugins.registries.providers.get('custom') !== undefined && bare.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
+    for (const p of bare.plugins.list()) if (p.id !== 'openai_compatible' && p.id !== 'workspace_tools' && p.enabled) await bare.plugins.setState(p.id, false);
+
+    const [floor, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
       { what: 'floor: bare 100-turn loop in this process', run: () => floorRun(server, stream, workspace) },
       { what: 'agent 100-turn run, provider and tool in this process', run: () => agentRun(server, inproc, workspace) },
       { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
+      { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
     ]);
     console.log(`plugin path / floor: ${(agentPlugin.ms / floor.ms).toFixed(2)}×; engine per turn over the floor: ${((agentInproc.ms - floor.ms) / TURNS).toFixed(2)} ms`);
     console.log(
@@ -277,6 +286,8 @@ async function main(): Promise<void> {
         agent_plugin_run100_ms: Math.round(agentPlugin.ms),
         agent_plugin_run100_server_ms: Math.round(agentPlugin.serverMs),
         agent_plugin_run100_cpu_ms: Math.round(agentPlugin.cpuMs),
+        agent_plugin_bare_run100_ms: Math.round(agentPluginBare!.ms),
+        agent_plugin_bare_run100_cpu_ms: Math.round(agentPluginBare!.cpuMs),
         plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
         inproc_over_floor: Math.round((agentInproc.ms / floor.ms) * 100) / 100,
         plugin_over_floor_cpu: Math.round((agentPlugin.cpuMs / floor.cpuMs) * 100) / 100,

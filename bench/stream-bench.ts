@@ -1,19 +1,36 @@
 // Provider streaming benchmark: `npm run bench:stream`. Prints progress lines, then one JSON object on the
-// last line. Everything runs against the loopback provider server; nothing leaves the machine.
+// last line. Everything runs against the loopback provider server; nothing leaves the machine. Every figure
+// of the 100-turn runs is the median of BENCH_STREAM_RUNS samples (default 7), each on a fresh session.
 //
-//   events_per_s            events decoded (SSE → JSON → ProviderEvent) and dispatched per second, unpaced
-//   chunk_overhead_p50/99_us per-chunk latency from the server's socket write to the event reaching the
-//                           consumer, with chunks paced so each arrives on its own
-//   run100_ms / run100_server_ms  a 100-turn tool-calling run through the agent loop (store, policy, tools),
-//                           total beside the server's own time
-//   dialect_loop100_ms / dialect_loop100_server_ms  the same 100 turns driven by a bare loop (stream → run
-//                           the tool → next request), no agent: a floor for run100_ms
-import { mkdtempSync, rmSync } from 'node:fs';
+//   events_per_s_p50          text deltas decoded (SSE → JSON → ProviderEvent) per second by the dialect
+//                             in this process, unpaced, median of 5 streams
+//   chunk_overhead_p50/99_us  per-chunk latency from the server's socket write to the event reaching the
+//                             consumer in this process, with chunks paced so each arrives on its own
+//   floor_run100_ms           the floor: the same 101 requests (100 turns and the confirm call) driven by a
+//                             bare loop in this process (stream → run the read tool → next request); no
+//                             agent, store, policy or plugin process
+//   agent_inproc_run100_ms    the agent loop (store, policy, prompt, events) with the dialect and the read
+//                             tool in this process: the engine's own cost over the floor
+//   agent_plugin_run100_ms    the path users have: createApp with its plugins on, the OpenAI-compatible
+//                             provider and the read tool in their plugin processes, events forwarded to
+//                             the plugins that listen
+//   agent_plugin_bare_run100_ms  the same with only the provider and workspace-tools plugins on: no plugin
+//                             listens to the agent's events or checks an allowance before each model call
+//   *_server_ms               the loopback server's own time inside each figure (median)
+//   *_cpu_ms                  CPU time spent in each run (median): this process (which also hosts the
+//                             loopback server) plus, for the plugin path, every plugin process. On a
+//                             loaded machine it moves far less than the wall times above, which include
+//                             waiting for the scheduler at each process hop
+//   plugin_over_floor         agent_plugin_run100_ms / floor_run100_ms (target ≤ 1.5)
+//
+// AMBER_BENCH_PROFILE_DIR=DIR starts the plugin processes with --cpu-prof into DIR; run this file with
+// `node --cpu-prof --cpu-prof-dir=DIR` to profile main beside them.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AgentService, DEFAULT_COMPACTION } from '../src/main/agent/index.ts';
-import { SessionStore } from '../src/main/sessions/index.ts';
+import { type App, type AppOptions, createApp } from '../src/main/app.ts';
+import { createForkLauncher, DEFAULT_EXEC_ARGV } from '../src/main/plugins/index.ts';
 import { createOpenAiCompatibleStream } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
@@ -23,9 +40,17 @@ import { openAiStream, startProviderServer, type ProviderServer, type Reply, typ
 const MODEL: ModelInfo = { id: 'bench-model', contextWindow: 128_000, reasoning: false, pricing: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } };
 const EVENTS = Number(process.env.BENCH_STREAM_EVENTS ?? 50_000);
 const SAMPLES = Number(process.env.BENCH_STREAM_SAMPLES ?? 1000);
+const RUNS = Math.max(5, Number(process.env.BENCH_STREAM_RUNS ?? 7));
+const TURNS = 100;
+const root = resolve(import.meta.dirname, '..');
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function drain(stream: StreamFn, messages: Message[] = [{ role: 'user', content: 'go' }], onEvent?: (e: ProviderEvent) => void): Promise<Extract<ProviderEvent, { type: 'done' | 'error' }>> {
@@ -39,19 +64,18 @@ async function drain(stream: StreamFn, messages: Message[] = [{ role: 'user', co
   return final;
 }
 
-/** Unpaced: a long reply of small text deltas, as fast as the loopback socket carries them. */
+/** Unpaced: a long reply of small text deltas, as fast as the loopback socket carries them; median of 5. */
 async function measureEventsPerSecond(server: ProviderServer, stream: StreamFn): Promise<number> {
   const tokens = Array.from({ length: EVENTS }, (_, i) => `tok${i % 10} `);
-  let best = 0;
-  for (let round = 0; round < 3; round++) {
+  const rates: number[] = [];
+  for (let round = 0; round < 5; round++) {
     server.setScript(openAiStream({ text: tokens, usage: { input: 10, output: EVENTS } }));
     let count = 0;
     const t0 = performance.now();
     await drain(stream, undefined, () => count++);
-    const rate = count / ((performance.now() - t0) / 1000);
-    best = Math.max(best, rate);
+    rates.push(count / ((performance.now() - t0) / 1000));
   }
-  return best;
+  return median(rates);
 }
 
 /** A frame built at write time whose text is the write time. */
@@ -70,109 +94,213 @@ async function measureChunkOverhead(server: ProviderServer, stream: StreamFn): P
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
 }
 
-/** A script for a 100-turn tool-calling run: each turn reads a file, the last one answers. Times the server. */
-function hundredTurnScript(turns: number, firstIndex: number) {
+
+/**
+ * A script for a 100-turn tool-calling run: each turn reads a file, the last one answers, and the confirm
+ * call after a run that used tools hears "done". Sums the server's own time per request.
+ */
+function hundredTurnScript(firstIndex: number) {
   const serverMs: number[] = [];
   const script = (request: { index: number; outcome: Promise<unknown> }): Reply => {
     const t0 = performance.now();
     void request.outcome.then(() => serverMs.push(performance.now() - t0));
     // The server counts every request it ever got; turns count from this script's first.
-    const req = { index: request.index - firstIndex };
-    if (req.index >= turns - 1) return openAiStream({ text: ['All ', 'done.'], usage: { input: 100, output: 2 } });
+    const turn = request.index - firstIndex;
+    if (turn >= TURNS) return openAiStream({ text: 'done', usage: { input: 100, output: 1 } });
+    if (turn === TURNS - 1) return openAiStream({ text: ['All ', 'done.'], usage: { input: 100, output: 2 } });
     // Each turn reads other lines: the agent's loop detection rightly stops identical calls.
-    const args = { path: 'package.json', offset: 1 + (req.index % 20), limit: 5 + Math.floor(req.index / 20) };
-    return openAiStream({ text: `Turn ${req.index}: reading.`, toolCalls: [{ id: `call_${req.index}`, name: 'read', arguments: args }], usage: { input: 100, output: 20 } });
+    const args = { path: 'package.json', offset: 1 + (turn % 20), limit: 5 + Math.floor(turn / 20) };
+    return openAiStream({ text: `Turn ${turn}: reading.`, toolCalls: [{ id: `call_${turn}`, name: 'read', arguments: args }], usage: { input: 100, output: 20 } });
   };
-  return { script, serverMs };
+  return { script, serverMs: () => serverMs.reduce((a, b) => a + b, 0) };
 }
 
-/** The bare loop: stream a turn, run its tool call, send the result back; no agent, store or policy. */
-async function measureDialectLoop100(server: ProviderServer, stream: StreamFn): Promise<{ totalMs: number; serverMs: number }> {
-  const { script, serverMs } = hundredTurnScript(100, server.requests.length);
+interface RunSample {
+  ms: number;
+  serverMs: number;
+  cpuMs: number;
+}
+
+/** CPU milliseconds (user + system) used so far by this process and by the processes `pids` names. */
+function cpuMs(pids: readonly number[] = []): number {
+  const own = process.cpuUsage();
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name: state is the 3rd field, utime the 14th and stime the 15th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A process that is gone used nothing more.
+    }
+  }
+  return (own.user + own.system) / 1000 + ticks * 10; // the kernel counts 100 ticks a second here
+}
+
+const pluginPids = (app: App): number[] => app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : []));
+
+/** The floor: stream a turn, run its tool call in this process, send the result back; then the confirm call. */
+async function floorRun(server: ProviderServer, stream: StreamFn, workspace: string): Promise<RunSample> {
+  const first = server.requests.length;
+  const { script, serverMs } = hundredTurnScript(first);
   server.setScript(script);
   const messages: Message[] = [{ role: 'user', content: 'read package.json a hundred times' }];
+  const cpu0 = cpuMs();
   const t0 = performance.now();
-  for (let turn = 0; turn < 100; turn++) {
+  for (let turn = 0; turn < TURNS; turn++) {
     const { message } = await drain(stream, messages);
     messages.push(message);
     for (const c of message.content) {
       if (c.type !== 'toolCall') continue;
-      const out = await readTool.execute(c.arguments, { root: process.cwd() });
+      const out = await readTool.execute(c.arguments, { root: workspace });
       messages.push({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: out.content, isError: out.isError });
     }
   }
-  const totalMs = performance.now() - t0;
+  await drain(stream, [...messages, { role: 'user', content: 'Is the task finished?' }]);
+  const ms = performance.now() - t0;
+  const cpu = cpuMs() - cpu0;
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-  return { totalMs, serverMs: serverMs.reduce((a, b) => a + b, 0) };
+  if (server.requests.length - first !== TURNS + 1) throw new Error(`The floor loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
+  return { ms, serverMs: serverMs(), cpuMs: cpu };
 }
 
-/**
- * A 100-turn tool-calling run through the real agent loop: the session store on a temp SQLite file, the
- * OpenAI-compatible dialect against `server`, the read tool, one prompt, until the run settles. Returns the
- * run's wall time beside the sum of the server's own times.
- */
-async function measureAgentRun100(server: ProviderServer, stream: StreamFn): Promise<{ run100_ms: number; run100_server_ms: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'amber-stream-bench-'));
-  const store = SessionStore.open(join(dir, 'amber.db'));
-  const agent = new AgentService({
-    store,
-    resolveProvider: () => ({ stream, model: MODEL }),
-    tools: {
-      list: () => [readTool.spec],
-      execute: (_name, args, execution) => readTool.execute(args, { root: process.cwd(), signal: execution.signal }),
-    },
-    maxIterations: 200,
-    compaction: { ...DEFAULT_COMPACTION, enabled: false },
+/** One prompt on a fresh session of `app` until the run settles: 100 turns and the confirm call. */
+async function agentRun(server: ProviderServer, app: App, workspace: string): Promise<RunSample> {
+  const first = server.requests.length;
+  const { script, serverMs } = hundredTurnScript(first);
+  server.setScript(script);
+  const session = app.sessions.create({ title: 'bench', cwd: workspace });
+  const model = app.defaultModel();
+  const pids = pluginPids(app);
+  const cpu0 = cpuMs(pids);
+  const t0 = performance.now();
+  const result = await app.agent.prompt(session.id, 'read package.json a hundred times', model ? { model } : {});
+  const ms = performance.now() - t0;
+  const cpu = cpuMs(pids) - cpu0;
+  const requests = server.requests.length - first;
+  if (result.reason !== 'stop' || requests !== TURNS + 1) throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
+  await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
+  return { ms, serverMs: serverMs(), cpuMs: cpu };
+}
+
+/** Resolves once `ready()` holds, checked on every change of the app's provider and tool registries. */
+function until(app: App, ready: () => boolean, what: string): Promise<void> {
+  const { providers, tools } = app.plugins.registries;
+  return new Promise((resolvePromise, reject) => {
+    const subs = [providers.onDidChange(check), tools.onDidChange(check), app.plugins.onDidChange(check)];
+    const timer = setTimeout(() => done(new Error(`Timed out waiting for ${what}.`)), 30_000);
+    function done(error?: Error): void {
+      clearTimeout(timer);
+      for (const s of subs) s.dispose();
+      if (error) reject(error);
+      else resolvePromise();
+    }
+    function check(): void {
+      if (ready()) done();
+    }
+    check();
   });
-  try {
-    const first = server.requests.length;
-    const { script, serverMs } = hundredTurnScript(100, first);
-    server.setScript(script);
-    const session = store.create({ title: 'bench' });
-    store.append(session.id, { type: 'model_change', provider: 'bench', modelId: MODEL.id });
-    const t0 = performance.now();
-    const result = await agent.prompt(session.id, 'read package.json a hundred times');
-    const run100 = performance.now() - t0;
-    const turns = server.requests.length - first;
-    if (result.reason !== 'stop' || turns !== 100) throw new Error(`the 100-turn run ended after ${turns} turns: ${result.reason} ${result.error ?? ''}`);
-    await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-    return { run100_ms: Math.round(run100), run100_server_ms: Math.round(serverMs.reduce((a, b) => a + b, 0)) };
-  } finally {
-    await agent.dispose();
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+}
+
+type Row = { what: string; run: () => Promise<RunSample> };
+
+/**
+ * Samples each row RUNS times after one warm-up each, row after row within a round, so every row sees the
+ * same machine; returns each row's medians.
+ */
+async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number; cpuMs: number }[]> {
+  for (const row of rows) await row.run();
+  const samples: RunSample[][] = rows.map(() => []);
+  for (let i = 0; i < RUNS; i++) for (const [r, row] of rows.entries()) samples[r]!.push(await row.run());
+  return rows.map((row, r) => {
+    const all = samples[r]!;
+    const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)), cpuMs: median(all.map((s) => s.cpuMs)) };
+    console.log(`${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]`);
+    return result;
+  });
 }
 
 async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-stream-bench-'));
+  const home = join(dir, 'home');
+  const workspace = join(home, 'ws');
+  mkdirSync(workspace, { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(workspace, 'package.json'));
   const server = await startProviderServer();
+  const apps: App[] = [];
+  const newApp = (name: string, extra: Partial<AppOptions>): App => {
+    const app = createApp({ dataDir: join(dir, name), home, workspace, ...extra });
+    apps.push(app);
+    return app;
+  };
   try {
     const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
     server.setScript(openAiStream({ text: 'warm' }));
     await drain(stream);
     const eventsPerSecond = await measureEventsPerSecond(server, stream);
-    console.log(`events/s: ${Math.round(eventsPerSecond)} (${EVENTS} text deltas, best of 3)`);
+    console.log(`events/s: ${Math.round(eventsPerSecond)} (${EVENTS} text deltas, median of 5)`);
     const overhead = await measureChunkOverhead(server, stream);
     console.log(`chunk overhead: p50 ${overhead.p50.toFixed(0)} µs, p99 ${overhead.p99.toFixed(0)} µs (${overhead.samples} paced chunks)`);
-    const loop = await measureDialectLoop100(server, stream);
-    console.log(`bare 100-turn loop: ${loop.totalMs.toFixed(0)} ms, server ${loop.serverMs.toFixed(0)} ms`);
-    const agent = await measureAgentRun100(server, stream);
-    console.log(`agent 100-turn run: ${agent.run100_ms} ms, server ${agent.run100_server_ms} ms`);
+
+    // The in-process agent: the same core, with the dialect and the read tool handed in.
+    const inproc = newApp('inproc', {
+      startPlugins: false,
+      defaultModel: { provider: 'bench', modelId: MODEL.id },
+      resolveProvider: () => ({ stream, model: MODEL }),
+      tools: {
+        list: () => [readTool.spec],
+        execute: (_name, args, execution) => readTool.execute(args, { root: execution.workspaceRoot, signal: execution.signal }),
+      },
+    });
+    // The user's path: the bundled plugins on, the provider account pointing at the loopback server.
+    const profileDir = process.env.AMBER_BENCH_PROFILE_DIR;
+    const plugged = newApp('plugins', profileDir ? { launchPlugin: createForkLauncher({ execArgv: [...DEFAULT_EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] }) } : {});
+    plugged.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
+    await until(plugged, () => plugged.plugins.registries.providers.get('custom') !== undefined && plugged.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
+
+    // The three rows interleave sample by sample, so each sees the same machine.
+    // The same path with only the two plugins a turn needs: what the listening plugins add shows beside it.
+    const bare = newApp('plugins-bare', {});
+    bare.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
+    await until(bare, () => bare.plugins.registries.providers.get('custom') !== undefined && bare.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
+    for (const p of bare.plugins.list()) if (p.id !== 'openai_compatible' && p.id !== 'workspace_tools' && p.enabled) await bare.plugins.setState(p.id, false);
+
+    const [floor, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
+      { what: 'floor: bare 100-turn loop in this process', run: () => floorRun(server, stream, workspace) },
+      { what: 'agent 100-turn run, provider and tool in this process', run: () => agentRun(server, inproc, workspace) },
+      { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
+      { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
+    ]);
+    console.log(`plugin path / floor: ${(agentPlugin.ms / floor.ms).toFixed(2)}×; engine per turn over the floor: ${((agentInproc.ms - floor.ms) / TURNS).toFixed(2)} ms`);
     console.log(
       JSON.stringify({
-        events_per_s: Math.round(eventsPerSecond),
+        events_per_s_p50: Math.round(eventsPerSecond),
         chunk_overhead_p50_us: Math.round(overhead.p50),
         chunk_overhead_p99_us: Math.round(overhead.p99),
-        ...agent,
-        dialect_loop100_ms: Math.round(loop.totalMs),
-        dialect_loop100_server_ms: Math.round(loop.serverMs),
+        floor_run100_ms: Math.round(floor.ms),
+        floor_run100_server_ms: Math.round(floor.serverMs),
+        floor_run100_cpu_ms: Math.round(floor.cpuMs),
+        agent_inproc_run100_ms: Math.round(agentInproc.ms),
+        agent_inproc_run100_server_ms: Math.round(agentInproc.serverMs),
+        agent_inproc_run100_cpu_ms: Math.round(agentInproc.cpuMs),
+        agent_plugin_run100_ms: Math.round(agentPlugin.ms),
+        agent_plugin_run100_server_ms: Math.round(agentPlugin.serverMs),
+        agent_plugin_run100_cpu_ms: Math.round(agentPlugin.cpuMs),
+        agent_plugin_bare_run100_ms: Math.round(agentPluginBare!.ms),
+        agent_plugin_bare_run100_cpu_ms: Math.round(agentPluginBare!.cpuMs),
+        plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
+        inproc_over_floor: Math.round((agentInproc.ms / floor.ms) * 100) / 100,
+        plugin_over_floor_cpu: Math.round((agentPlugin.cpuMs / floor.cpuMs) * 100) / 100,
+        runs: RUNS,
         events: EVENTS,
         samples: overhead.samples,
         node: process.versions.node,
       }),
     );
   } finally {
+    for (const app of apps) await app.dispose();
     await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,12 +1,13 @@
 // The Electron shell: app lifecycle, the window, and IPC. The core is the same one the headless shell runs.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, type IpcMainInvokeEvent, safeStorage, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
 import { FileSecretStore } from './providers/index.ts';
+import { appUrlCheck } from './electron/app-url-check.ts';
 import { serveIpcApi } from './electron/ipc-api.ts';
+import { isTrustedSender } from './electron/is-trusted-sender.ts';
 import { safeStorageCodec } from './electron/safe-storage-codec.ts';
 import { createUtilityLauncher } from './electron/utility-launcher.ts';
 import { guardWindow } from './electron/window-guards.ts';
@@ -18,17 +19,7 @@ let mainWindow: BrowserWindow | null = null;
 const rendererFile = join(import.meta.dirname, '../renderer/index.html');
 const devUrl = process.env.ELECTRON_RENDERER_URL;
 
-function isAppUrl(url: string): boolean {
-  if (devUrl) return url.startsWith(devUrl);
-  return url.split(/[?#]/)[0] === pathToFileURL(rendererFile).href;
-}
-
-/** Every IPC message must come from the main window's own top frame showing the app's page. */
-function isTrustedSender(event: IpcMainInvokeEvent): boolean {
-  const frame = event.senderFrame;
-  // The top frame (no parent: never an iframe) of our own window, showing our own page.
-  return mainWindow !== null && event.sender === mainWindow.webContents && frame !== null && frame.parent === null && isAppUrl(frame.url);
-}
+const isAppUrl = appUrlCheck({ rendererFile, devUrl });
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
@@ -47,7 +38,7 @@ function createWindow(): BrowserWindow {
       spellcheck: true,
     },
   });
-  guardWindow(win.webContents, isAppUrl);
+  guardWindow(win.webContents, isAppUrl, (url) => shell.openExternal(url));
   win.once('ready-to-show', () => win.show());
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -89,7 +80,8 @@ if (!app.requestSingleInstanceLock()) {
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
     });
-    serveIpcApi(api, isTrustedSender, () => mainWindow?.webContents ?? null);
+    // Every IPC message must come from the main window's own top frame showing the app's page.
+    serveIpcApi(ipcMain, api, (event) => isTrustedSender(event, mainWindow?.webContents ?? null, isAppUrl), () => mainWindow?.webContents ?? null);
     mainWindow = createWindow();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();

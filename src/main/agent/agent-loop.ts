@@ -48,7 +48,7 @@ export interface LoopDeps {
   tools: ToolSource;
   dispatcher: ToolDispatcher;
   promptBlocks: () => readonly PromptBlock[];
-  /** The run's system message for the tools offered this turn (the prompt blocks are added after it). */
+  /** The run's system message for the tools offered (the prompt blocks are added after it): asked once a run while the tools stay the same. */
   systemPrompt: (sessionId: string, tools: readonly ToolSpec[]) => string | Promise<string>;
   /** Told what each model request carried (the window's "View prompt"). Must not throw. */
   onRequest?: (request: SentPrompt) => void;
@@ -119,6 +119,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
   let usedTools = false;
   let toldNoThinking = false;
   let confirms = 0;
+  let builtPrompt: { specs: readonly ToolSpec[]; text: string } | null = null;
 
   const append = (input: EntryInput): Entry => {
     const entry = store.append(sessionId, input);
@@ -231,10 +232,15 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       notice('tools_unavailable', `The tools could not be listed, so this turn has none: ${errorMessage(e)}`);
     }
     let systemPrompt = '';
-    try {
-      systemPrompt = await deps.systemPrompt(sessionId, specs);
-    } catch (e) {
-      notice('prompt_block_failed', `The system prompt could not be built and was left out of this turn: ${errorMessage(e)}`);
+    // Built once a run for the same tools: it reads the project's instruction files, a cost per turn otherwise.
+    if (builtPrompt && sameSpecs(builtPrompt.specs, specs)) systemPrompt = builtPrompt.text;
+    else {
+      try {
+        systemPrompt = await deps.systemPrompt(sessionId, specs);
+        builtPrompt = { specs, text: systemPrompt };
+      } catch (e) {
+        notice('prompt_block_failed', `The system prompt could not be built and was left out of this turn: ${errorMessage(e)}`);
+      }
     }
     if (hookSystemPrompt !== '') systemPrompt = systemPrompt === '' ? hookSystemPrompt : `${systemPrompt}\n\n${hookSystemPrompt}`;
 
@@ -387,6 +393,11 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
     }
     if (outcome !== 'continue') return outcome;
   }
+}
+
+/** The same tool specs, in the same order (the registry hands out the same spec objects while nothing changes). */
+function sameSpecs(a: readonly ToolSpec[], b: readonly ToolSpec[]): boolean {
+  return a.length === b.length && a.every((spec, i) => spec === b[i]);
 }
 
 /**

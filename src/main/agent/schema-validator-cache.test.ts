@@ -34,6 +34,26 @@ describe('SchemaValidatorCache', () => {
     expect(cache.size).toBe(1);
   });
 
+  test("a tool's own schema object, checked on every call, is keyed once; once evicted it is checked and keyed again", () => {
+    const cache = new SchemaValidatorCache({ capacity: 2 });
+    const keyed: unknown[] = [];
+    const keyOf = (schema: Record<string, unknown>) => (keyed.push(schema), JSON.stringify(schema));
+    const spec = schemaNo(1);
+    const first = cache.compile(spec, keyOf);
+    for (let i = 0; i < 5; i++) expect(cache.compile(spec, keyOf)).toBe(first);
+    expect(keyed).toEqual([spec]);
+    // A copy with the same text is keyed (it is another object) and gets the same validator.
+    expect(cache.compile(structuredClone(spec), keyOf)).toBe(first);
+    expect(keyed).toHaveLength(2);
+    // Two other schemas push it out: the same object is then keyed and compiled anew.
+    cache.compile(schemaNo(2), keyOf);
+    cache.compile(schemaNo(3), keyOf);
+    const again = cache.compile(spec, keyOf);
+    expect(again).not.toBe(first);
+    expect(keyed.filter((k) => k === spec)).toHaveLength(2);
+    expect(again.ok && again.validate({ p1: 'x' })).toBe(true);
+  });
+
   test('a schema ajv cannot compile is an answer for that schema alone', () => {
     const cache = new SchemaValidatorCache();
     const bad = cache.compile({ type: 'object', properties: { a: { $ref: 'https://example.invalid/elsewhere.json' } } });

@@ -40,6 +40,12 @@ export class SchemaValidatorCache {
   // with the same `$id` cannot collide, nor one keep another's tool from being called.
   readonly #ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: linearRegExp } });
   readonly #entries = new Map<string, { compiled: CompiledSchema; schema: object | null }>();
+  /**
+   * The key each schema object was compiled under, so that a tool's own spec, checked on every call, is not
+   * walked and made canonical again each time. Tool specs are parsed once when a plugin declares them and
+   * never changed in place; a schema evicted from `#entries` is checked and keyed again.
+   */
+  readonly #keys = new WeakMap<object, string>();
   readonly #capacity: number;
   readonly #limits: Required<JsonLimits>;
 
@@ -57,6 +63,13 @@ export class SchemaValidatorCache {
    * it is asked only once the schema is known to be within the caps, so its cost is bounded too.
    */
   compile(schema: Record<string, unknown>, keyOf: (schema: Record<string, unknown>) => string = JSON.stringify): CompiledSchema {
+    const knownKey = this.#keys.get(schema);
+    const known = knownKey === undefined ? undefined : this.#entries.get(knownKey);
+    if (knownKey !== undefined && known) {
+      this.#entries.delete(knownKey);
+      this.#entries.set(knownKey, known);
+      return known.compiled;
+    }
     // Checked before anything else walks the schema: a deep, cyclic or huge one is refused and not kept.
     const limits = this.#limits;
     const exceeded = jsonLimitExceeded(schema, limits);
@@ -64,6 +77,7 @@ export class SchemaValidatorCache {
     if (exceeded === 'size') return { ok: false, reason: `its parameter schema is longer than ${limits.bytes.toLocaleString('en')} bytes as JSON` };
     if (exceeded === 'nodes') return { ok: false, reason: `its parameter schema has more than ${limits.nodes.toLocaleString('en')} objects and arrays` };
     const key = keyOf(schema);
+    this.#keys.set(schema, key);
     const hit = this.#entries.get(key);
     if (hit) {
       // Map order is insertion order: re-inserting marks it the most recently used.

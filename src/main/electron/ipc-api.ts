@@ -1,13 +1,21 @@
-import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { CHANNELS } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { ApiRouter } from '../api/index.ts';
 
+/** The part of Electron's ipcMain the API is served over (the shell passes ipcMain itself). */
+export type IpcHandlers = Pick<IpcMain, 'handle' | 'removeHandler'>;
+
 /**
  * Serves the API contract over ipcMain: one handler per channel, each checking that the message comes
- * from the app's own window and page; events go to that window only.
+ * from the app's own window and page; events go to that window only. Electron is only a type here.
  */
-export function serveIpcApi(api: ApiRouter, isTrustedSender: (event: IpcMainInvokeEvent) => boolean, target: () => WebContents | null): Disposable {
+export function serveIpcApi(
+  ipcMain: IpcHandlers,
+  api: Pick<ApiRouter, 'call' | 'subscribe'>,
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+  target: () => WebContents | null,
+): Disposable {
   const store = new DisposableStore();
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, (event, input: unknown) => {

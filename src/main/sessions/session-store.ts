@@ -113,6 +113,9 @@ function toSummary(row: SessionRow): SessionSummary {
   };
 }
 
+/** Parsed context entries kept in memory (about the context of a few long sessions). */
+const PARSED_CONTEXT_LIMIT = 50_000;
+
 function integrityOf(changed: Iterable<string>): SessionIntegrity {
   const ids = [...new Set(changed)];
   return { ok: ids.length === 0, changed: ids };
@@ -125,17 +128,36 @@ function integrityOf(changed: Iterable<string>): SessionIntegrity {
 class PathVerifier {
   readonly changed: string[] = [];
   #pending: HashedRow | null = null;
+  readonly #matched: VerifiedRows | undefined;
+
+  /** `matched` remembers rows that matched, so that the same bytes under the same parent hash are not hashed again. */
+  constructor(matched?: VerifiedRows) {
+    this.#matched = matched;
+  }
 
   push(row: HashedRow): void {
-    if (this.#pending && !entryHashMatches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
+    if (this.#pending && !this.#matches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
     this.#pending = row;
   }
 
   finish(parentHash: (id: string) => string): string[] {
     const top = this.#pending;
-    if (top && !entryHashMatches(top.parent_id === null ? '' : parentHash(top.parent_id), top)) this.changed.push(top.id);
+    if (top && !this.#matches(top.parent_id === null ? '' : parentHash(top.parent_id), top)) this.changed.push(top.id);
     this.#pending = null;
     return this.changed;
+  }
+
+  // The check is a function of the row's fields and its parent's hash only: a row seen matching with exactly
+  // these (id, parent id, type, payload bytes, hash, parent hash) matches again.
+  #matches(parentHash: string, row: HashedRow): boolean {
+    const seen = this.#matched?.get(row.id);
+    if (seen && seen.parentHash === parentHash && seen.hash === row.hash && seen.payload === row.payload && seen.parentId === row.parent_id && seen.type === row.type) return true;
+    const ok = entryHashMatches(parentHash, row);
+    if (ok && this.#matched) {
+      if (this.#matched.size >= PARSED_CONTEXT_LIMIT) this.#matched.clear();
+      this.#matched.set(row.id, { parentHash, hash: row.hash, payload: row.payload, parentId: row.parent_id, type: row.type });
+    }
+    return ok;
   }
 }
 
@@ -148,6 +170,9 @@ function keptFrom(payload: string): string | null {
     return null;
   }
 }
+
+/** Rows whose hash was found matching, by id, with every field the check covered. */
+type VerifiedRows = Map<string, { parentHash: string; hash: string; payload: string; parentId: string | null; type: string }>;
 
 function describe(error: z.ZodError): string {
   return z.prettifyError(error).replace(/\n+/g, '; ');
@@ -174,6 +199,15 @@ export class SessionStore {
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
   /** Per session: the entries found changed, and the leaves whose context paths were verified. */
   readonly #integrity = new Map<string, KnownIntegrity>();
+  /**
+   * Context entries as parsed, by id, with the exact payload each was parsed from. A run rebuilds its
+   * context every turn, and parsing every payload of the path again was most of that cost; rows are still
+   * read and their hashes checked on every walk, and a payload that differs in any byte is parsed anew.
+   * Callers must treat context entries as read-only: they are shared between builds.
+   */
+  readonly #parsedContext = new Map<string, { payload: string; entry: Entry }>();
+  /** Context rows whose hash matched, with the fields it covered (a match is not computed twice for the same bytes). */
+  readonly #verifiedContext: VerifiedRows = new Map();
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
     if (file !== ':memory:') preparePrivateDatabase(file);
@@ -408,7 +442,7 @@ export class SessionStore {
     const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     if (leaf === null) return empty;
     this.#row(sessionId, leaf);
-    const verifier = new PathVerifier();
+    const verifier = new PathVerifier(this.#verifiedContext);
 
     const after: Entry[] = []; // newer than the compaction, nearest first
     const kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
@@ -418,7 +452,7 @@ export class SessionStore {
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       leafRefs ??= row;
       verifier.push(row);
-      const entry = this.#parse(row);
+      const entry = this.#parseContextEntry(row);
       if (compaction === null) {
         if (entry.type === 'compaction') compaction = entry;
         else after.push(entry);
@@ -643,6 +677,15 @@ export class SessionStore {
     const parsed = Entry.safeParse(value);
     if (!parsed.success) throw new AmberError('internal', `Stored entry ${row.id} does not match its schema: ${describe(parsed.error)}`);
     return parsed.data;
+  }
+
+  #parseContextEntry(row: EntryRow): Entry {
+    const known = this.#parsedContext.get(row.id);
+    if (known && known.payload === row.payload) return known.entry;
+    const entry = this.#parse(row);
+    if (this.#parsedContext.size >= PARSED_CONTEXT_LIMIT) this.#parsedContext.clear();
+    this.#parsedContext.set(row.id, { payload: row.payload, entry });
+    return entry;
   }
 
   #session(sessionId: string): SessionRow {

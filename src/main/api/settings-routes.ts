@@ -74,7 +74,7 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   const emit = options.emit;
   const clock = options.clock ?? Date.now;
   const subscriptions = new DisposableStore();
-  const status = subscriptions.add(new StatusService(app, { onChange: (sessionId) => emit('status.changed', { sessionId }) }));
+  const status = subscriptions.add(new StatusService(app, { onChange: (view) => emit('status.changed', view) }));
   const commands = subscriptions.add(
     createAppCommands(app, {
       emit,

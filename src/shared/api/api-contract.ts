@@ -202,8 +202,11 @@ export const API_EVENTS = {
   /** The question was answered (here or in another window) or its run ended: stop asking it. */
   'approval.settled': z.object({ questionId: z.string(), answer: ApprovalAnswer }),
   'plugins.changed': PluginView,
-  /** The status segments of `sessionId` changed (null: of every session, e.g. a plugin's); ask status.list. */
-  'status.changed': z.object({ sessionId: z.string().nullable() }),
+  /**
+   * The status segments changed, with the new view: `sessionId`'s whole bar, or with sessionId null (a
+   * plugin's segments, every session's) the plugins' segments only, to lay beside each session's core ones.
+   */
+  'status.changed': StatusBarView,
   'panels.changed': z.object({ panels: z.array(PanelView) }),
   'wallets.changed': WalletListing,
   'allowances.changed': z.object({ allowances: z.array(AllowanceView) }),

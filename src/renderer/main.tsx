@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider, createAmberClient } from './api/index.ts';
+import { ServerStateProvider } from './server-state/index.ts';
 import { App } from './app/App.tsx';
 import { warmUpMarkdown } from './chat/index.ts';
 import { ToastProvider } from './ui/Toasts.tsx';
@@ -11,9 +12,11 @@ const client = createAmberClient();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ApiProvider client={client}>
-      <ToastProvider>
-        <App />
-      </ToastProvider>
+      <ServerStateProvider>
+        <ToastProvider>
+          <App />
+        </ToastProvider>
+      </ServerStateProvider>
     </ApiProvider>
   </StrictMode>,
 );

@@ -1,0 +1,4 @@
+export { bindApiEvents } from './bind-api-events.ts';
+export { createServerQueryClient } from './server-query-client.ts';
+export { serverKeys } from './server-keys.ts';
+export { ServerStateProvider } from './ServerStateProvider.tsx';

@@ -1,0 +1,17 @@
+/**
+ * The query keys of every piece of server state the renderer caches. One table, so the API events that
+ * invalidate or replace an entry (bind-api-events.ts) and the hooks that read it name the same thing.
+ */
+export const serverKeys = {
+  status: (sessionId: string | null) => ['status', sessionId] as const,
+  statusAll: ['status'] as const,
+  sessions: (query: string) => ['sessions', query] as const,
+  sessionsAll: ['sessions'] as const,
+  siblings: (sessionId: string, entryIds: readonly string[]) => ['siblings', sessionId, entryIds] as const,
+  siblingsOf: (sessionId: string) => ['siblings', sessionId] as const,
+  panels: ['panels'] as const,
+  wallets: ['wallets'] as const,
+  allowances: ['allowances'] as const,
+  plugins: ['plugins'] as const,
+  commands: ['commands'] as const,
+};

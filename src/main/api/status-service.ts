@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../shared/agent/index.ts';
-import type { StatusBarView, StatusSegmentView } from '../../shared/api/status-api.ts';
+import type { StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { ModelInfo } from '../../shared/providers/index.ts';
 import type { Entry } from '../../shared/sessions/index.ts';

@@ -2,10 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider, createAmberClient } from './api/index.ts';
 import { ServerStateProvider } from './server-state/index.ts';
-import { App } from './app/App.tsx';
+import { App } from './app/index.ts';
 import { warmUpMarkdown } from './chat/index.ts';
 import { ToastProvider } from './ui/Toasts.tsx';
-import './app/theme.css';
 
 const client = createAmberClient();
 

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { AllowanceView, PanelView, PluginListing, WalletListing } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { serverKeys } from '../server-state/index.ts';
+import { serverKeys, usePluginListing } from '../server-state/index.ts';
 
 const NO_PANELS: PanelView[] = [];
 const NO_WALLETS: WalletListing = { wallets: [], threshold: null };
@@ -27,12 +27,6 @@ export function useWallets(): [WalletListing, (listing: WalletListing) => void] 
 export function useAllowances(): AllowanceView[] {
   const api = useApi();
   return useQuery({ queryKey: serverKeys.allowances, queryFn: () => api.call('allowances.list', {}) }).data ?? NO_ALLOWANCES;
-}
-
-/** The plugins listing (plugins, user folder, problems); plugins.changed has it read again. */
-export function usePluginListing() {
-  const api = useApi();
-  return useQuery({ queryKey: serverKeys.plugins, queryFn: () => api.call('plugins.list', {}) });
 }
 
 export type Concept = 'wallet' | 'allowance';

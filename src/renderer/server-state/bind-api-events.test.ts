@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { API_EVENTS, type Channel, type EventName, type StatusBarView, type StatusSegmentView } from '../../shared/api/index.ts';
+import { API_EVENTS, type Channel, type EventName, type PluginListing, type PluginView, type StatusBarView, type StatusSegmentView } from '../../shared/api/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import type { AmberClient } from '../api/index.ts';
 import { bindApiEvents } from './bind-api-events.ts';
@@ -97,8 +97,42 @@ test('session events keep every cached list newest first; a deleted session leav
   expect(ids()).toEqual(['c', 'a']);
 });
 
-test('panels, wallets and allowances events replace the cached value; plugins and commands events have them read again', async () => {
-  const { client, emit, calls } = fakeClient({ 'plugins.list': () => ({ plugins: [], folder: '/p', problems: [] }), 'commands.list': () => [] });
+const plugin = (id: string, state: PluginView['state']): PluginView => ({
+  id,
+  name: id,
+  description: '',
+  category: 'other',
+  version: '1.0.0',
+  source: 'bundled',
+  state,
+  reason: null,
+  enabled: state === 'active',
+  pid: null,
+  contributions: [],
+  needsConfirmation: false,
+  declares: [],
+  recentCrashes: 0,
+});
+
+test("plugins.changed lays the plugin's new view in the cached listing, and adds a plugin found since", () => {
+  const { client, emit } = fakeClient();
+  const queries = createServerQueryClient();
+  bindApiEvents(client, queries);
+  queries.setQueryData<PluginListing>(serverKeys.plugins, { plugins: [plugin('a', 'registered'), plugin('b', 'active')], folder: '/p', problems: [] });
+  emit('plugins.changed', plugin('a', 'active'));
+  emit('plugins.changed', plugin('c', 'registered'));
+  emit('plugins.changed', { id: 'b', state: 'no such state' });
+  const listing = queries.getQueryData<PluginListing>(serverKeys.plugins);
+  expect(listing?.plugins.map((p) => [p.id, p.state])).toEqual([
+    ['a', 'active'],
+    ['b', 'active'],
+    ['c', 'registered'],
+  ]);
+  expect(listing?.folder).toBe('/p');
+});
+
+test('panels, wallets and allowances events replace the cached value; a commands event has them read again', async () => {
+  const { client, emit, calls } = fakeClient({ 'commands.list': () => [] });
   const queries = createServerQueryClient();
   bindApiEvents(client, queries);
   emit('panels.changed', { panels: [] });

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
+import type { PluginListing, PluginView, StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import type { AmberClient } from '../api/index.ts';
 import { serverKeys } from './server-keys.ts';
@@ -13,6 +13,12 @@ function withPluginSegments(bar: StatusBarView, plugin: readonly StatusSegmentVi
   return { ...bar, segments: [...bar.segments.filter((s) => s.source === 'core'), ...plugin].sort(byPriority) };
 }
 
+/** A listing with one plugin's new view in its place (or added, for a plugin found since). */
+export function withPlugin(listing: PluginListing | undefined, p: PluginView): PluginListing | undefined {
+  if (!listing) return listing;
+  return { ...listing, plugins: listing.plugins.some((x) => x.id === p.id) ? listing.plugins.map((x) => (x.id === p.id ? p : x)) : [...listing.plugins, p] };
+}
+
 function upsertSession(list: SessionsList | undefined, s: SessionSummary): SessionsList | undefined {
   if (!list) return list;
   return { sessions: [s, ...list.sessions.filter((x) => x.id !== s.id)].sort((a, b) => b.updatedAt - a.updatedAt) };
@@ -20,8 +26,8 @@ function upsertSession(list: SessionsList | undefined, s: SessionSummary): Sessi
 
 /**
  * Keeps the server-state cache current from main's events: events that carry the new value replace the
- * cached one (status, panels, wallets, allowances, a session's summary); the others invalidate what they
- * name, and a reconnect invalidates everything. Returns the unsubscribe.
+ * cached one (status, panels, wallets, allowances, a plugin, a session's summary); the others invalidate
+ * what they name, and a reconnect invalidates everything. Returns the unsubscribe.
  */
 export function bindApiEvents(api: AmberClient, queries: QueryClient): () => void {
   // A read still on its way answers for an older moment than the value that just arrived: it is dropped.
@@ -57,8 +63,7 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     api.on('panels.changed', (e) => replace(serverKeys.panels, e.panels)),
     api.on('wallets.changed', (listing) => replace(serverKeys.wallets, listing)),
     api.on('allowances.changed', (e) => replace(serverKeys.allowances, e.allowances)),
-    // The event carries one plugin; the whole list is read again (a handful of plugins, rarely).
-    api.on('plugins.changed', () => void queries.invalidateQueries({ queryKey: serverKeys.plugins })),
+    api.on('plugins.changed', (p) => queries.setQueryData<PluginListing>(serverKeys.plugins, (listing) => withPlugin(listing, p))),
     api.on('commands.changed', () => void queries.invalidateQueries({ queryKey: serverKeys.commands })),
     // Events missed while the connection was down: everything is read again.
     api.onConnectionChange((connected) => connected && void queries.invalidateQueries()),

@@ -25,6 +25,8 @@ export function useSessions() {
     queryKey: serverKeys.sessions(asked),
     queryFn: () => api.call('sessions.list', { query: asked || undefined, limit: LIMIT }),
     placeholderData: keepPreviousData,
+    // Each search (and the way back to the whole list) asks main again, as typing did before.
+    staleTime: 0,
   });
   const { error } = list;
   useEffect(() => {

@@ -4,7 +4,7 @@ import { ApiProvider, createAmberClient } from './api/index.ts';
 import { ServerStateProvider } from './server-state/index.ts';
 import { App } from './app/index.ts';
 import { warmUpMarkdown } from './chat/index.ts';
-import { ToastProvider } from './ui/Toasts.tsx';
+import { ToastProvider } from './ui/index.ts';
 
 const client = createAmberClient();
 

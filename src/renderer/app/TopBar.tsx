@@ -1,6 +1,6 @@
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { sessionTitle } from '../sessions/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 import { WorkspaceButton } from '../workspace/index.ts';
 
 export type SideColumn = 'none' | 'tree' | 'panels';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { sessionTitle } from '../sessions/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 export interface ActiveSession {
   activeId: string | null;

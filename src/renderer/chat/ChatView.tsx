@@ -1,8 +1,7 @@
 import { useCallback, useMemo, useRef } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 import { Composer, type ComposerHandle } from './Composer.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { Transcript } from './Transcript.tsx';

@@ -4,7 +4,7 @@ import type { SiblingMap } from '../../shared/api/index.ts';
 import type { Entry } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 /** sessions.siblings takes at most this many ids: the newest messages shown are asked about. */
 const MAX_IDS = 2000;

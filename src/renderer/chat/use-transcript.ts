@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 import { type MessageDeltaEvent, openTranscript, transcriptReducer } from './transcript-reducer.ts';
 
 const PAGE = 60;

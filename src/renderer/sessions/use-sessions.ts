@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 const LIMIT = 10_000;
 /** Typing in the search box asks main once the typing pauses. */

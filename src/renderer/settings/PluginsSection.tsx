@@ -3,8 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { PluginListing, PluginView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys, usePluginListing, withPlugin } from '../server-state/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 

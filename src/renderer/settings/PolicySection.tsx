@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PolicyMode, PolicyRule } from '../../shared/agent/index.ts';
 import type { PolicyView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 
 const MODES: { mode: PolicyMode; title: string; text: string }[] = [
   { mode: 'read', title: 'Read', text: 'Only read-only tools run.' },

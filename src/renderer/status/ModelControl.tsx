@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 type Models = ApiOutput<'chat.models'>;
 const keyOf = (m: { provider: string; modelId: string }) => `${m.provider}/${m.modelId}`;

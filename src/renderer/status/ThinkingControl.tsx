@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { type ThinkingLevel, ThinkingLevel as Levels } from '../../shared/agent/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 /**
  * The conversation's thinking level, beside the model name: each change is recorded on the branch (so a

@@ -167,3 +167,21 @@ test('a moved branch invalidates its status and siblings only; a reconnect inval
   unbind();
   expect(listenerCount()).toBe(0);
 });
+
+test("a moved branch has the branch's model and thinking level read again; policy and plugin events name what they change", () => {
+  const { client, emit } = fakeClient();
+  const queries = createServerQueryClient();
+  bindApiEvents(client, queries);
+  const keys = [serverKeys.models('a'), serverKeys.thinking('a'), serverKeys.models('b'), serverKeys.policy('a'), serverKeys.policy('b'), serverKeys.policy(null)];
+  for (const key of keys) queries.setQueryData(key, {});
+  const invalid = () => keys.map((key) => queries.getQueryState(key)?.isInvalidated);
+  emit('session.branched', { sessionId: 'a', leafId: null });
+  expect(invalid()).toEqual([true, true, false, false, false, false]);
+  emit('policy.changed', { sessionId: 'b' });
+  expect(invalid()).toEqual([true, true, false, false, true, false]);
+  emit('policy.changed', { sessionId: null });
+  expect(invalid()).toEqual([true, true, false, true, true, true]);
+  for (const key of keys) queries.setQueryData(key, {});
+  emit('plugins.changed', plugin('p', 'active'));
+  expect(invalid()).toEqual([true, false, true, true, true, true]);
+});

@@ -45,10 +45,13 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
       // Plugins' segments, every session's: each cached bar keeps its own core segments.
       queries.setQueriesData<StatusBarView>({ queryKey: serverKeys.statusAll }, (bar) => (bar ? withPluginSegments(bar, view.segments) : bar));
     }),
+    // A moved leaf (a branch switch, /model, /thinking) changes what the branch now shown says.
     api.on('session.branched', ({ sessionId }) => {
-      void queries.invalidateQueries({ queryKey: serverKeys.status(sessionId) });
-      void queries.invalidateQueries({ queryKey: serverKeys.siblingsOf(sessionId) });
+      for (const queryKey of [serverKeys.status(sessionId), serverKeys.siblingsOf(sessionId), serverKeys.models(sessionId), serverKeys.thinking(sessionId)]) {
+        void queries.invalidateQueries({ queryKey });
+      }
     }),
+    api.on('policy.changed', ({ sessionId }) => void queries.invalidateQueries({ queryKey: sessionId === null ? serverKeys.policyAll : serverKeys.policy(sessionId) })),
     api.on('session.created', upsert),
     api.on('session.updated', upsert),
     api.on('session.deleted', ({ sessionId }) =>
@@ -63,7 +66,12 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     api.on('panels.changed', (e) => replace(serverKeys.panels, e.panels)),
     api.on('wallets.changed', (listing) => replace(serverKeys.wallets, listing)),
     api.on('allowances.changed', (e) => replace(serverKeys.allowances, e.allowances)),
-    api.on('plugins.changed', (p) => queries.setQueryData<PluginListing>(serverKeys.plugins, (listing) => withPlugin(listing, p))),
+    api.on('plugins.changed', (p) => {
+      queries.setQueryData<PluginListing>(serverKeys.plugins, (listing) => withPlugin(listing, p));
+      // A plugin brings or takes models (its provider) and read-only claims (the policy's).
+      void queries.invalidateQueries({ queryKey: serverKeys.modelsAll });
+      void queries.invalidateQueries({ queryKey: serverKeys.policyAll });
+    }),
     api.on('commands.changed', () => void queries.invalidateQueries({ queryKey: serverKeys.commands })),
     // Events missed while the connection was down: everything is read again.
     api.onConnectionChange((connected) => connected && void queries.invalidateQueries()),

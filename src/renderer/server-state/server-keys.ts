@@ -14,4 +14,9 @@ export const serverKeys = {
   allowances: ['allowances'] as const,
   plugins: ['plugins'] as const,
   commands: ['commands'] as const,
+  models: (sessionId: string) => ['models', sessionId] as const,
+  modelsAll: ['models'] as const,
+  thinking: (sessionId: string) => ['thinking', sessionId] as const,
+  policy: (sessionId: string | null) => ['policy', sessionId] as const,
+  policyAll: ['policy'] as const,
 };

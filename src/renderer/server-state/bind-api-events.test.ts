@@ -185,3 +185,20 @@ test("a moved branch has the branch's model and thinking level read again; polic
   emit('plugins.changed', plugin('p', 'active'));
   expect(invalid()).toEqual([true, false, true, true, true, true]);
 });
+
+test("the end of a run or a moved branch has that session's tree and versions read again, no other session's", () => {
+  const { client, emit } = fakeClient();
+  const queries = createServerQueryClient();
+  bindApiEvents(client, queries);
+  const keys = [serverKeys.tree('a'), serverKeys.siblings('a', ['e1']), serverKeys.tree('b')];
+  const reset = () => {
+    for (const key of keys) queries.setQueryData(key, {});
+  };
+  const invalid = () => keys.map((key) => queries.getQueryState(key)?.isInvalidated);
+  reset();
+  emit('agent.emitted', { sessionId: 'a', runId: 'r', type: 'agent_settled' });
+  expect(invalid()).toEqual([true, true, false]);
+  reset();
+  emit('session.branched', { sessionId: 'a', leafId: 'e1' });
+  expect(invalid()).toEqual([true, true, false]);
+});

@@ -47,7 +47,7 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     }),
     // A moved leaf (a branch switch, /model, /thinking) changes what the branch now shown says.
     api.on('session.branched', ({ sessionId }) => {
-      for (const queryKey of [serverKeys.status(sessionId), serverKeys.siblingsOf(sessionId), serverKeys.models(sessionId), serverKeys.thinking(sessionId)]) {
+      for (const queryKey of [serverKeys.status(sessionId), serverKeys.siblingsOf(sessionId), serverKeys.models(sessionId), serverKeys.thinking(sessionId), serverKeys.tree(sessionId)]) {
         void queries.invalidateQueries({ queryKey });
       }
     }),
@@ -60,8 +60,11 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     api.on('agent.emitted', (e) => {
       const firstPrompt = e.type === 'entry_appended' && e.entry.type === 'message' && e.entry.message.role === 'user';
       if (e.type === 'agent_settled' || firstPrompt) void api.call('sessions.get', { sessionId: e.sessionId }).then(upsert, () => {});
-      // A run's replies can be regenerations: their versions are read again once it is over.
-      if (e.type === 'agent_settled') void queries.invalidateQueries({ queryKey: serverKeys.siblingsOf(e.sessionId) });
+      // A run's replies can be regenerations: their versions, and the tree, are read again once it is over.
+      if (e.type === 'agent_settled') {
+        void queries.invalidateQueries({ queryKey: serverKeys.siblingsOf(e.sessionId) });
+        void queries.invalidateQueries({ queryKey: serverKeys.tree(e.sessionId) });
+      }
     }),
     api.on('panels.changed', (e) => replace(serverKeys.panels, e.panels)),
     api.on('wallets.changed', (listing) => replace(serverKeys.wallets, listing)),

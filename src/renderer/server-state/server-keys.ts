@@ -17,6 +17,7 @@ export const serverKeys = {
   models: (sessionId: string) => ['models', sessionId] as const,
   modelsAll: ['models'] as const,
   thinking: (sessionId: string) => ['thinking', sessionId] as const,
+  tree: (sessionId: string) => ['tree', sessionId] as const,
   policy: (sessionId: string | null) => ['policy', sessionId] as const,
   policyAll: ['policy'] as const,
 };

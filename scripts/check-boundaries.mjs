@@ -4,11 +4,16 @@
 //   renderer imports only renderer + shared          workers imports only workers + shared
 //   plugins  imports only plugins + workers + shared  main/preload import only themselves + shared
 //   `electron` at runtime only in shell files; `better-sqlite3` at runtime only in *-store.ts files.
+//   A folder with an index.ts is a feature with one face: from outside the folder, its files are reached
+//   only through that index.ts (type-only imports too: the face is the feature's whole public surface).
+//   Crossings that predate the rule are listed in face-exceptions.txt; the list may only shrink (a line that
+//   no longer matches an import is reported too).
 // Type-only imports (`import type`) do not load code and are exempt from the runtime rules.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+// The project to check: this one, or the folder given as the first argument (tests check made-up trees).
+const root = process.argv[2] ? resolve(process.argv[2]) : resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
 
 const allowed = {
@@ -32,6 +37,29 @@ function walk(dir, out = []) {
   return out;
 }
 
+/**
+ * The face an import from `fromRel` into `targetRel` must go through, or null when none: the outermost
+ * folder holding the target that has an index.ts and does not hold the importing file.
+ */
+function requiredFace(fromRel, targetRel) {
+  const parts = targetRel.split('/');
+  for (let i = 2; i < parts.length; i++) {
+    const folder = parts.slice(0, i).join('/');
+    if (fromRel.startsWith(`${folder}/`)) continue;
+    if (existsSync(join(src, folder, 'index.ts'))) return folder;
+  }
+  return null;
+}
+
+const exceptionsFile = join(root, 'scripts', 'face-exceptions.txt');
+const faceExceptions = new Set(
+  (existsSync(exceptionsFile) ? readFileSync(exceptionsFile, 'utf8') : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#')),
+);
+const faceExceptionsSeen = new Set();
+
 const importRe = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
 const problems = [];
 for (const file of walk(src)) {
@@ -48,6 +76,12 @@ for (const file of walk(src)) {
       if (target.startsWith('..')) { problems.push(`${where} imports '${spec}', outside src/`); continue; }
       const targetProc = target.split('/')[0];
       if (!(allowed[proc] ?? []).includes(targetProc)) problems.push(`${where}: ${proc} may not import ${targetProc} ('${spec}')`);
+      const face = requiredFace(rel, target);
+      if (face !== null && target !== `${face}/index.ts` && target !== face) {
+        const key = `src/${rel} -> src/${target}`;
+        if (faceExceptions.has(key)) faceExceptionsSeen.add(key);
+        else problems.push(`${where} imports '${spec}' past the face of src/${face}: import it from src/${face}/index.ts`);
+      }
       continue;
     }
     if (typeOnly) continue;
@@ -60,8 +94,10 @@ for (const file of walk(src)) {
   }
 }
 
+for (const key of faceExceptions) if (!faceExceptionsSeen.has(key)) problems.push(`scripts/face-exceptions.txt lists '${key}', which no longer happens: delete the line`);
+
 if (problems.length) {
   console.error(`Import boundaries broken (${problems.length}):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log('import boundaries: ok');
+console.log(`import boundaries: ok (${faceExceptions.size} older imports past a feature's face are listed in scripts/face-exceptions.txt)`);

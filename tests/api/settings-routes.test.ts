@@ -113,3 +113,24 @@ test('the wallet warning threshold is persisted', async () => {
   expect(await ok('wallets.list')).toEqual({ wallets: [], threshold: 5 });
   expect((await ok<{ folder: string; opened: boolean }>('plugins.openFolder')).opened).toBe(false);
 });
+
+test('status.changed carries the new view: a plugin segment comes with the plugins’ segments only, no session’s core ones', async () => {
+  await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
+  const changed = events.filter((e) => e.event === 'status.changed').map((e) => e.payload as StatusBarView);
+  const last = changed.at(-1)!;
+  expect(last.sessionId).toBeNull();
+  expect(last.segments.map((s) => [s.id, s.source])).toContainEqual(['example.greetings', 'example']);
+  expect(last.segments.some((s) => s.source === 'core')).toBe(false);
+  expect(last).toEqual(await ok<StatusBarView>('status.list', { sessionId: null }));
+});
+
+test('a provider change sends each session shown so far its whole bar again', async () => {
+  const s = app.sessions.create({ title: 't', cwd: null });
+  app.sessions.append(s.id, { type: 'model_change', provider: 'loopback', modelId: 'm1' });
+  await ok<StatusBarView>('status.list', { sessionId: s.id });
+  events.length = 0;
+  await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
+  const forSession = events.filter((e) => e.event === 'status.changed').map((e) => e.payload as StatusBarView).filter((v) => v.sessionId === s.id);
+  expect(forSession.length).toBeGreaterThan(0);
+  expect(forSession.at(-1)!.segments.map((x) => x.id)).toEqual(expect.arrayContaining(['core.model', 'core.tokens', 'example.greetings']));
+});

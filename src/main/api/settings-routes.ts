@@ -78,7 +78,7 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
   const emit = options.emit;
   const clock = options.clock ?? Date.now;
   const subscriptions = new DisposableStore();
-  const status = subscriptions.add(new StatusService(app, { onChange: (sessionId) => emit('status.changed', { sessionId }) }));
+  const status = subscriptions.add(new StatusService(app, { onChange: (bar) => emit('status.changed', bar) }));
   const commands = subscriptions.add(
     createAppCommands(app, {
       emit,

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../shared/agent/index.ts';
-import type { StatusBarView, StatusSegmentView } from '../../shared/api/status-api.ts';
+import type { StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { ModelInfo } from '../../shared/providers/index.ts';
 import type { Entry } from '../../shared/sessions/index.ts';
@@ -26,8 +26,11 @@ interface LiveRun {
 }
 
 export interface StatusServiceOptions {
-  /** Told which session's segments changed (null: every session's, e.g. a plugin segment). */
-  onChange(sessionId: string | null): void;
+  /**
+   * Told the new view when a session's segments changed: that session's whole bar; with sessionId null
+   * (a plugin segment, every session's), the plugins' segments only, to lay beside each session's core ones.
+   */
+  onChange(view: StatusBarView): void;
   clock?: () => number;
 }
 
@@ -50,21 +53,41 @@ export class StatusService implements Disposable {
     this.#options = options;
     const registries = app.plugins.registries;
     this.#subscriptions.add(app.agent.subscribe((event) => this.#onAgentEvent(event)));
-    this.#subscriptions.add(registries.statusSegments.onDidChange(() => options.onChange(null)));
-    this.#subscriptions.add(registries.providers.onDidChange(() => options.onChange(null)));
+    this.#subscriptions.add(registries.statusSegments.onDidChange(() => this.#changed(null)));
+    // A provider change can rename a session's model: every session shown so far gets its whole bar again.
+    this.#subscriptions.add(
+      registries.providers.onDidChange(() => {
+        for (const sessionId of this.#facts.keys()) this.#changed(sessionId);
+        this.#changed(null);
+      }),
+    );
     this.#subscriptions.add(toDisposable(() => this.#clearTimers()));
   }
 
   list(sessionId: string | null): StatusBarView {
-    const plugin: StatusSegmentView[] = this.#app.plugins.registries.statusSegments
-      .list()
-      .map((s) => ({ id: s.id, text: s.text, ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}), priority: s.priority, source: s.pluginId, tone: 'normal' as const }));
     const core = sessionId ? this.#core(sessionId) : [];
-    return { sessionId, segments: [...core, ...plugin].sort((a, b) => b.priority - a.priority) };
+    return { sessionId, segments: [...core, ...this.#pluginSegments()].sort((a, b) => b.priority - a.priority) };
   }
 
   dispose(): void {
     this.#subscriptions.dispose();
+  }
+
+  #pluginSegments(): StatusSegmentView[] {
+    return this.#app.plugins.registries.statusSegments
+      .list()
+      .map((s) => ({ id: s.id, text: s.text, ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}), priority: s.priority, source: s.pluginId, tone: 'normal' as const }));
+  }
+
+  /** Must not throw: it runs inside registry and agent listeners. */
+  #changed(sessionId: string | null): void {
+    let view: StatusBarView;
+    try {
+      view = sessionId === null ? { sessionId: null, segments: this.#pluginSegments().sort((a, b) => b.priority - a.priority) } : this.list(sessionId);
+    } catch {
+      return;
+    }
+    this.#options.onChange(view);
   }
 
   #core(sessionId: string): StatusSegmentView[] {
@@ -167,7 +190,7 @@ export class StatusService implements Disposable {
     if (this.#timers.has(sessionId)) return;
     const clock = setTimeout(() => {
       this.#timers.delete(sessionId);
-      this.#options.onChange(sessionId);
+      this.#changed(sessionId);
     }, STREAM_NOTIFY_MS);
     this.#timers.set(sessionId, clock);
   }
@@ -176,7 +199,7 @@ export class StatusService implements Disposable {
     const timer = this.#timers.get(sessionId);
     if (timer) clearTimeout(timer);
     this.#timers.delete(sessionId);
-    this.#options.onChange(sessionId);
+    this.#changed(sessionId);
   }
 
   #clearTimers(): void {

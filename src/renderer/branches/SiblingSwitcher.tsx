@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 
 /**
  * The switcher a keyboard user just pressed. Switching shows another version, so the message (and this

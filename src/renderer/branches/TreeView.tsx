@@ -1,9 +1,10 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TreeNode } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { serverKeys } from '../server-state/index.ts';
+import { Icon, useToasts } from '../ui/index.ts';
 import { layoutTree, type TreeRow, treeSummary } from './tree-layout.ts';
 
 interface Props {
@@ -38,32 +39,16 @@ function LabelEditor({ initial, onDone }: { initial: string; onDone: (label: str
 export function TreeView({ sessionId, onClose }: Props) {
   const api = useApi();
   const toasts = useToasts();
-  const [data, setData] = useState<{ nodes: TreeNode[]; leafId: string | null } | null>(null);
+  const queries = useQueryClient();
+  // Read each time the tree opens, and again when the branch moves or a run ends.
+  const tree = useQuery({ queryKey: serverKeys.tree(sessionId), queryFn: () => api.call('sessions.tree', { sessionId }), staleTime: 0 });
+  const data: { nodes: TreeNode[]; leafId: string | null } | null = tree.data ?? null;
+  const { error } = tree;
+  useEffect(() => {
+    if (error) toasts.error('Could not read the conversation tree', error);
+  }, [error, toasts]);
   const [editing, setEditing] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setData(await api.call('sessions.tree', { sessionId }));
-    } catch (e) {
-      toasts.error('Could not read the conversation tree', e);
-    }
-  }, [api, sessionId, toasts]);
-
-  useEffect(() => {
-    void load();
-    const offs = [
-      api.on('session.branched', (e) => {
-        if (e.sessionId === sessionId) void load();
-      }),
-      api.on('agent.emitted', (e) => {
-        if (e.sessionId === sessionId && e.type === 'agent_settled') void load();
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-    };
-  }, [api, load, sessionId]);
 
   const rows = useMemo<TreeRow[]>(() => (data ? layoutTree(data.nodes, data.leafId) : []), [data]);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 12, getItemKey: (i) => rows[i]!.node.id });
@@ -86,7 +71,7 @@ export function TreeView({ sessionId, onClose }: Props) {
     if (label === undefined) return;
     try {
       await api.call('entries.label', { sessionId, targetId, label });
-      await load();
+      await queries.invalidateQueries({ queryKey: serverKeys.tree(sessionId) });
     } catch (e) {
       toasts.error('Could not save the label', e);
     }

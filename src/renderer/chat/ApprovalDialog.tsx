@@ -2,8 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
 import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 
 /** The key that allows once: never Enter, so a keystroke meant for the composer cannot approve a call. */
 const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };

@@ -1,12 +1,12 @@
 import { useCallback, useMemo, useRef } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 import { Composer, type ComposerHandle } from './Composer.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { Transcript } from './Transcript.tsx';
 import { type TranscriptItem, toTranscriptItems } from './transcript-model.ts';
+import { useSiblings } from './use-siblings.ts';
 import { useTranscript } from './use-transcript.ts';
 
 interface Props {
@@ -27,6 +27,7 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
   const toasts = useToasts();
   const sessionId = session?.id ?? null;
   const { state, loadOlder, reload } = useTranscript(sessionId);
+  const siblings = useSiblings(sessionId, state.entries);
   const sending = useRef(false);
 
   // Settled items are rebuilt only when entries or tool states change; a streaming delta touches the last row only.
@@ -110,7 +111,7 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
       ) : (
         <Transcript
           items={items}
-          siblings={state.siblings}
+          siblings={siblings}
           hasOlder={state.before !== null}
           loadingOlder={state.loadingOlder}
           onLoadOlder={() => void loadOlder()}

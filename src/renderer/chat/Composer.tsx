@@ -1,6 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { CommandCompletions, useCommands, useSlashCompletion } from '../commands/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 
 interface Props {
   running: boolean;

@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import { SiblingSwitcher } from '../branches/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 import { Markdown } from './Markdown.tsx';
 import { Thinking } from './Thinking.tsx';
 import { ToolCard } from './ToolCard.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 
 type Sent = ApiOutput<'chat.lastPrompt'>;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 
 /** The model's reasoning: collapsed to one line until opened. */
 export function Thinking({ text, live }: { text: string; live?: boolean }) {

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 import type { ToolCallView } from './transcript-model.ts';
 
 const STATUS_LABEL: Record<ToolCallView['status'], string> = {

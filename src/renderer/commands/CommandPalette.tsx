@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CommandView } from '../../shared/commands/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { serverKeys } from '../server-state/index.ts';
+import { Icon } from '../ui/index.ts';
 import { useCommands } from './commands-context.tsx';
 import './commands.css';
 
@@ -12,6 +14,8 @@ function sourceLabel(source: string): string {
   return source;
 }
 
+const NO_COMMANDS: CommandView[] = [];
+
 /**
  * Every command of the tree, filtered as the user types. A command that runs as it is runs at once; one
  * that takes an argument goes into the composer to be finished there.
@@ -19,30 +23,19 @@ function sourceLabel(source: string): string {
 export function CommandPalette() {
   const api = useApi();
   const commands = useCommands();
-  const [all, setAll] = useState<CommandView[]>([]);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const open = commands?.paletteOpen ?? false;
+  // Read each time the palette opens (feeds can add commands unannounced); commands.changed has it read again.
+  const all = useQuery({ queryKey: serverKeys.commands, queryFn: () => api.call('commands.list', {}), enabled: open, staleTime: 0 }).data ?? NO_COMMANDS;
 
   useEffect(() => {
     if (!open) return;
-    let live = true;
-    const load = () =>
-      api.call('commands.list', {}).then(
-        (list) => live && setAll(list),
-        () => {},
-      );
-    void load();
-    const off = api.on('commands.changed', () => void load());
     setQuery('');
     setIndex(0);
     requestAnimationFrame(() => input.current?.focus());
-    return () => {
-      live = false;
-      off();
-    };
-  }, [api, open]);
+  }, [open]);
 
   const shown = useMemo(() => {
     const words = query.replace(/^\//, '').toLowerCase().split(/\s+/).filter(Boolean);

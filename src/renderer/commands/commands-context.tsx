@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { CommandResult } from '../../shared/commands/index.ts';
 import { useApi } from '../api/index.ts';
-import { describeError } from '../ui/Toasts.tsx';
+import { describeError } from '../ui/index.ts';
 
 /** The last command's outcome, shown on the status line until the next one (or until dismissed). */
 export interface StatusMessage {

@@ -1,4 +1,4 @@
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 import { AllowancesPanel } from './AllowancesPanel.tsx';
 import { PluginPanel } from './PluginPanel.tsx';
 import { WalletsPanel } from './WalletsPanel.tsx';

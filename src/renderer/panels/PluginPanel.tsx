@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { PanelView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { GlyphText } from '../ui/GlyphText.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { GlyphText, useToasts } from '../ui/index.ts';
 
 /**
  * A panel a plugin contributes, drawn from its view model; its buttons run the plugin's actions. Embedded, it

@@ -1,8 +1,7 @@
 import { Children, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { WalletView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 import { useWallets } from './use-panels-data.ts';
 
 export function formatMoney(amount: number, currency: string): string {

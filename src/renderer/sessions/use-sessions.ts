@@ -1,61 +1,36 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { serverKeys } from '../server-state/index.ts';
+import { useToasts } from '../ui/index.ts';
 
 const LIMIT = 10_000;
+/** Typing in the search box asks main once the typing pauses. */
+const SEARCH_DELAY_MS = 150;
+const NONE: SessionSummary[] = [];
 
 /** The sessions list (newest first), filtered by a search query, kept current by session events. */
 export function useSessions() {
   const api = useApi();
   const toasts = useToasts();
-  const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [query, setQuery] = useState('');
-  const [loading, setLoading] = useState(true);
-  const requestNo = useRef(0);
-
-  const refresh = useCallback(
-    async (q: string) => {
-      const no = ++requestNo.current;
-      try {
-        const list = await api.call('sessions.list', { query: q || undefined, limit: LIMIT });
-        if (no === requestNo.current) setSessions(list.sessions);
-      } catch (e) {
-        toasts.error('Could not list the conversations', e);
-      } finally {
-        if (no === requestNo.current) setLoading(false);
-      }
-    },
-    [api, toasts],
-  );
-
+  const [asked, setAsked] = useState('');
   useEffect(() => {
-    const t = setTimeout(() => void refresh(query), query ? 150 : 0);
+    if (!query) return setAsked('');
+    const t = setTimeout(() => setAsked(query), SEARCH_DELAY_MS);
     return () => clearTimeout(t);
-  }, [query, refresh]);
-
-  // After a lost connection the list may be stale: read it again.
-  useEffect(() => api.onConnectionChange((connected) => connected && void refresh(query)), [api, refresh, query]);
-
+  }, [query]);
+  const list = useQuery({
+    queryKey: serverKeys.sessions(asked),
+    queryFn: () => api.call('sessions.list', { query: asked || undefined, limit: LIMIT }),
+    placeholderData: keepPreviousData,
+    // Each search (and the way back to the whole list) asks main again, as typing did before.
+    staleTime: 0,
+  });
+  const { error } = list;
   useEffect(() => {
-    const upsert = (s: SessionSummary) =>
-      setSessions((all) => {
-        const rest = all.filter((x) => x.id !== s.id);
-        return [s, ...rest].sort((a, b) => b.updatedAt - a.updatedAt);
-      });
-    const offs = [
-      api.on('session.created', upsert),
-      api.on('session.updated', upsert),
-      api.on('session.deleted', ({ sessionId }) => setSessions((all) => all.filter((x) => x.id !== sessionId))),
-      api.on('agent.emitted', (e) => {
-        const firstPrompt = e.type === 'entry_appended' && e.entry.type === 'message' && e.entry.message.role === 'user';
-        if (e.type === 'agent_settled' || firstPrompt) void api.call('sessions.get', { sessionId: e.sessionId }).then(upsert, () => {});
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-    };
-  }, [api]);
-
-  return { sessions, query, setQuery, loading, refresh: () => refresh(query) };
+    if (error) toasts.error('Could not list the conversations', error);
+  }, [error, toasts]);
+  return { sessions: list.data?.sessions ?? NONE, query, setQuery, loading: list.isPending };
 }

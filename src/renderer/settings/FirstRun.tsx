@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ProviderPresetView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { describeError, useToasts } from '../ui/Toasts.tsx';
+import { Icon, describeError, useToasts } from '../ui/index.ts';
 
 type Preset = ProviderPresetView;
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 /**
  * The user's own instructions, added to the system message of every request: for every conversation, and

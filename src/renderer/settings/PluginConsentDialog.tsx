@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { PluginView } from '../../shared/api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 
 /** What each kind of contribution lets a plugin do in Amber, for the user deciding whether to run it. */
 const KIND_POWERS: Record<PluginView['declares'][number], string> = {

@@ -1,8 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { PluginListing, PluginView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { serverKeys, usePluginListing, withPlugin } from '../server-state/index.ts';
+import { Icon, useToasts } from '../ui/index.ts';
 import { PluginConfigForm } from './PluginConfigForm.tsx';
 import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
@@ -108,31 +109,20 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
 export function PluginsSection() {
   const api = useApi();
   const toasts = useToasts();
-  const [listing, setListing] = useState<PluginListing | null>(null);
+  const queries = useQueryClient();
+  const plugins = usePluginListing();
+  const listing = plugins.data ?? null;
+  const setListing = (update: (l: PluginListing | undefined) => PluginListing | undefined) => queries.setQueryData<PluginListing>(serverKeys.plugins, update);
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [folderNote, setFolderNote] = useState<string | null>(null);
   const [rescanning, setRescanning] = useState(false);
   // The user plugin waiting for the user's word before its first switch-on.
   const [consent, setConsent] = useState<PluginView | null>(null);
 
+  const { error } = plugins;
   useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.call('plugins.list', {}).then(
-        (l) => live && setListing(l),
-        (e: unknown) => toasts.error('Could not list the plugins', e),
-      );
-    void load();
-    const off = api.on('plugins.changed', (p) =>
-      setListing((l) => (l ? { ...l, plugins: l.plugins.some((x) => x.id === p.id) ? l.plugins.map((x) => (x.id === p.id ? p : x)) : [...l.plugins, p] } : l)),
-    );
-    const offReconnect = api.onConnectionChange((connected) => connected && void load());
-    return () => {
-      live = false;
-      off();
-      offReconnect();
-    };
-  }, [api, toasts]);
+    if (error) toasts.error('Could not list the plugins', error);
+  }, [error, toasts]);
 
   const groups = useMemo(() => groupByCategory(listing?.plugins ?? []), [listing]);
 
@@ -144,7 +134,7 @@ export function PluginsSection() {
     setPending((s) => new Set(s).add(plugin.id));
     try {
       const next = await api.call('plugins.setState', { id: plugin.id, enabled: on, ...(confirm ? { confirm: true } : {}) });
-      setListing((l) => (l ? { ...l, plugins: l.plugins.map((x) => (x.id === next.id ? next : x)) } : l));
+      setListing((l) => withPlugin(l, next));
       if (on && next.state !== 'active') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
     } catch (e) {
       toasts.error(`Could not turn ${plugin.name} ${on ? 'on' : 'off'}`, e);
@@ -172,7 +162,7 @@ export function PluginsSection() {
     try {
       const before = new Set(listing?.plugins.map((p) => p.id));
       const next = await api.call('plugins.rescan', {});
-      setListing(next);
+      setListing(() => next);
       const added = next.plugins.filter((p) => !before.has(p.id));
       toasts.push({ kind: 'info', title: added.length ? `Found ${added.map((p) => p.name).join(', ')}` : 'No new plugins found' });
     } catch (e) {

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { PolicyMode, PolicyRule } from '../../shared/agent/index.ts';
 import type { PolicyView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { serverKeys } from '../server-state/index.ts';
+import { Icon, useToasts } from '../ui/index.ts';
 
 const MODES: { mode: PolicyMode; title: string; text: string }[] = [
   { mode: 'read', title: 'Read', text: 'Only read-only tools run.' },
@@ -23,27 +24,15 @@ function describeRule(rule: PolicyRule): string {
 export function PolicySection({ sessionId }: { sessionId: string | null }) {
   const api = useApi();
   const toasts = useToasts();
-  const [view, setView] = useState<PolicyView | null>(null);
-
+  const queries = useQueryClient();
+  // Read again on policy.changed, and when a plugin switched on or off brings or takes its read-only claims.
+  const policy = useQuery({ queryKey: serverKeys.policy(sessionId), queryFn: () => api.call('policy.get', { sessionId }), staleTime: 0 });
+  const view: PolicyView | null = policy.data ?? null;
+  const setView = (next: PolicyView) => queries.setQueryData(serverKeys.policy(sessionId), next);
+  const { error } = policy;
   useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.call('policy.get', { sessionId }).then(
-        (v) => live && setView(v),
-        (e: unknown) => toasts.error('Could not read the tool policy', e),
-      );
-    void load();
-    const off = api.on('policy.changed', (e) => {
-      if (e.sessionId === null || e.sessionId === sessionId) void load();
-    });
-    // A plugin switched on or off brings or takes its read-only claims.
-    const offPlugins = api.on('plugins.changed', () => void load());
-    return () => {
-      live = false;
-      off();
-      offPlugins();
-    };
-  }, [api, sessionId, toasts]);
+    if (error) toasts.error('Could not read the tool policy', error);
+  }, [error, toasts]);
 
   const setMode = async (mode: PolicyMode) => {
     if (!sessionId) return;

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 import { InstructionsSection } from './InstructionsSection.tsx';
 import { McpSection } from './McpSection.tsx';
 import { PluginsSection } from './PluginsSection.tsx';

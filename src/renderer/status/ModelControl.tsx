@@ -1,7 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { serverKeys } from '../server-state/index.ts';
+import { useToasts } from '../ui/index.ts';
 
 type Models = ApiOutput<'chat.models'>;
 const keyOf = (m: { provider: string; modelId: string }) => `${m.provider}/${m.modelId}`;
@@ -13,25 +15,10 @@ const keyOf = (m: { provider: string; modelId: string }) => `${m.provider}/${m.m
 export function ModelControl({ sessionId, onShown }: { sessionId: string; onShown?(shown: boolean): void }) {
   const api = useApi();
   const toasts = useToasts();
-  const [data, setData] = useState<Models | null>(null);
+  const queries = useQueryClient();
+  // Read on sight (a provider set up meanwhile), and again when the branch moves or a plugin comes or goes.
+  const data: Models | null = useQuery({ queryKey: serverKeys.models(sessionId), queryFn: () => api.call('chat.models', { sessionId }), staleTime: 0 }).data ?? null;
   const id = useId();
-
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.call('chat.models', { sessionId }).then(
-        (r) => live && setData(r),
-        () => {},
-      );
-    void load();
-    const offBranch = api.on('session.branched', (e) => e.sessionId === sessionId && void load());
-    const offPlugins = api.on('plugins.changed', () => void load());
-    return () => {
-      live = false;
-      offBranch();
-      offPlugins();
-    };
-  }, [api, sessionId]);
 
   const shown = !!data && data.models.length > 0;
   useEffect(() => onShown?.(shown), [onShown, shown]);
@@ -49,7 +36,7 @@ export function ModelControl({ sessionId, onShown }: { sessionId: string; onShow
           const chosen = data.models.find((m) => keyOf(m) === e.target.value);
           if (!chosen) return;
           api.call('chat.setModel', { sessionId, provider: chosen.provider, modelId: chosen.modelId }).then(
-            (r) => setData({ ...data, current: r.current }),
+            (r) => queries.setQueryData<Models>(serverKeys.models(sessionId), (d) => (d ? { ...d, current: r.current } : d)),
             (err: unknown) => toasts.error('Could not switch the model', err),
           );
         }}

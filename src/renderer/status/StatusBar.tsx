@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useCommands } from '../commands/index.ts';
-import { GlyphText } from '../ui/GlyphText.tsx';
-import { Icon } from '../ui/Icon.tsx';
+import { GlyphText, Icon } from '../ui/index.ts';
 import { ModelControl } from './ModelControl.tsx';
 import { ThinkingControl } from './ThinkingControl.tsx';
 import { useStatusBar } from './use-status-bar.ts';

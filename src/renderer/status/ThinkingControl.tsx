@@ -1,7 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
 import { type ThinkingLevel, ThinkingLevel as Levels } from '../../shared/agent/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { serverKeys } from '../server-state/index.ts';
+import { useToasts } from '../ui/index.ts';
 
 /**
  * The conversation's thinking level, beside the model name: each change is recorded on the branch (so a
@@ -10,24 +12,10 @@ import { useToasts } from '../ui/Toasts.tsx';
 export function ThinkingControl({ sessionId }: { sessionId: string }) {
   const api = useApi();
   const toasts = useToasts();
-  const [level, setLevel] = useState<ThinkingLevel | null>(null);
+  const queries = useQueryClient();
+  // A branch switch or /thinking moves the leaf: session.branched has the level of the branch now shown read.
+  const level: ThinkingLevel | null = useQuery({ queryKey: serverKeys.thinking(sessionId), queryFn: () => api.call('chat.getThinking', { sessionId }), staleTime: 0 }).data?.level ?? null;
   const id = useId();
-
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.call('chat.getThinking', { sessionId }).then(
-        (r) => live && setLevel(r.level),
-        () => {},
-      );
-    void load();
-    // A branch switch or /thinking moves the leaf: read the level of the branch now shown.
-    const off = api.on('session.branched', (e) => e.sessionId === sessionId && void load());
-    return () => {
-      live = false;
-      off();
-    };
-  }, [api, sessionId]);
 
   if (level === null) return null;
   return (
@@ -39,7 +27,7 @@ export function ThinkingControl({ sessionId }: { sessionId: string }) {
         onChange={(e) => {
           const next = Levels.parse(e.target.value);
           api.call('chat.setThinking', { sessionId, level: next }).then(
-            (r) => setLevel(r.level),
+            (r) => queries.setQueryData(serverKeys.thinking(sessionId), r),
             (err: unknown) => toasts.error('Could not change the thinking level', err),
           );
         }}

@@ -1,55 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { StatusSegmentView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
+
+const NONE: StatusSegmentView[] = [];
 
 /**
- * The status bar's segments for a session, kept live: refetched when main says the session's (or every
- * session's) segments changed, and when the session's branch moves. One request at a time; a change that
- * arrives meanwhile triggers exactly one more.
+ * The status bar's segments for a session: read once, then replaced by the views status.changed carries
+ * (a session's bar, or the plugins' segments for every session); read again when the branch moves.
  */
 export function useStatusBar(sessionId: string | null): StatusSegmentView[] {
   const api = useApi();
-  const [segments, setSegments] = useState<StatusSegmentView[]>([]);
-
-  useEffect(() => {
-    let live = true;
-    let inFlight = false;
-    let again = false;
-    const load = () => {
-      if (inFlight) {
-        again = true;
-        return;
-      }
-      inFlight = true;
-      api
-        .call('status.list', { sessionId })
-        .then(
-          (bar) => live && setSegments(bar.segments),
-          () => {},
-        )
-        .finally(() => {
-          inFlight = false;
-          if (again && live) {
-            again = false;
-            load();
-          }
-        });
-    };
-    load();
-    const offStatus = api.on('status.changed', (e) => {
-      if (e.sessionId === null || e.sessionId === sessionId) load();
-    });
-    const offBranch = api.on('session.branched', (e) => {
-      if (e.sessionId === sessionId) load();
-    });
-    const offReconnect = api.onConnectionChange((connected) => connected && load());
-    return () => {
-      live = false;
-      offStatus();
-      offBranch();
-      offReconnect();
-    };
-  }, [api, sessionId]);
-
-  return segments;
+  return useQuery({ queryKey: serverKeys.status(sessionId), queryFn: () => api.call('status.list', { sessionId }) }).data?.segments ?? NONE;
 }

@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import './workspace.css';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 import { WorkspaceDialog } from './WorkspaceDialog.tsx';
 
 /** The last part of a folder path, for a compact label (the full path is in the tooltip). */

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { Icon } from '../ui/index.ts';
 
 export interface WorkspaceDialogProps {
   sessionId: string;

@@ -222,8 +222,11 @@ export const API_EVENTS = {
   'plugins.changed': PluginView,
   /** A plugin's settings were changed (in a form or with /set): an open form shows them again. */
   'plugins.configChanged': z.object({ id: z.string() }),
-  /** The status segments of `sessionId` changed (null: of every session, e.g. a plugin's); ask status.list. */
-  'status.changed': z.object({ sessionId: z.string().nullable() }),
+  /**
+   * The status segments changed, with the new view: `sessionId`'s whole bar, or with sessionId null (a
+   * plugin's segments, every session's) the plugins' segments only, to lay beside each session's core ones.
+   */
+  'status.changed': StatusBarView,
   'panels.changed': z.object({ panels: z.array(PanelView) }),
   'wallets.changed': WalletListing,
   'allowances.changed': z.object({ allowances: z.array(AllowanceView) }),

@@ -1,0 +1,5 @@
+export { bindApiEvents, withPlugin } from './bind-api-events.ts';
+export { createServerQueryClient } from './server-query-client.ts';
+export { serverKeys } from './server-keys.ts';
+export { ServerStateProvider } from './ServerStateProvider.tsx';
+export { usePluginListing } from './use-plugin-listing.ts';

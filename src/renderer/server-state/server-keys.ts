@@ -1,0 +1,23 @@
+/**
+ * The query keys of every piece of server state the renderer caches. One table, so the API events that
+ * invalidate or replace an entry (bind-api-events.ts) and the hooks that read it name the same thing.
+ */
+export const serverKeys = {
+  status: (sessionId: string | null) => ['status', sessionId] as const,
+  statusAll: ['status'] as const,
+  sessions: (query: string) => ['sessions', query] as const,
+  sessionsAll: ['sessions'] as const,
+  siblings: (sessionId: string, entryIds: readonly string[]) => ['siblings', sessionId, entryIds] as const,
+  siblingsOf: (sessionId: string) => ['siblings', sessionId] as const,
+  panels: ['panels'] as const,
+  wallets: ['wallets'] as const,
+  allowances: ['allowances'] as const,
+  plugins: ['plugins'] as const,
+  commands: ['commands'] as const,
+  models: (sessionId: string) => ['models', sessionId] as const,
+  modelsAll: ['models'] as const,
+  thinking: (sessionId: string) => ['thinking', sessionId] as const,
+  tree: (sessionId: string) => ['tree', sessionId] as const,
+  policy: (sessionId: string | null) => ['policy', sessionId] as const,
+  policyAll: ['policy'] as const,
+};

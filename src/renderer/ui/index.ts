@@ -1,0 +1,4 @@
+export { GlyphText } from './GlyphText.tsx';
+export { Icon } from './Icon.tsx';
+export { applyTheme, loadTheme, type ThemeChoice } from './theme.ts';
+export { describeError, type Toast, ToastProvider, useToasts } from './Toasts.tsx';

@@ -246,6 +246,8 @@ test('a whole session from the keyboard alone: new chat, send, jump in the tree,
   await page.keyboard.press('Control+Shift+P');
   await expect.poll(focused).toBe('palette-input');
   await page.keyboard.type('new');
+  // The list comes from main: take the command once it is there.
+  await page.getByTestId('palette-item').filter({ hasText: '/new' }).first().waitFor();
   await page.keyboard.press('Enter');
   await expect.poll(focused).toBe('composer');
   await page.keyboard.press('Enter');

@@ -39,6 +39,7 @@ test('instructions from Settings and /system reach the model, and View prompt sh
 
   await a.page.getByTestId('composer').fill('/system Call me Ada.');
   await a.page.keyboard.press('Enter');
+  await a.page.getByTestId('status-message').filter({ hasText: 'instructions for this conversation' }).waitFor();
   await a.page.getByTestId('composer').fill('Hello');
   await a.page.keyboard.press('Enter');
   await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Noted.' }).waitFor();

@@ -59,6 +59,8 @@ test('every provider choice on the first-run screen fits on one line, and the ar
   await amber.open();
   const { page } = amber;
   const other = page.getByRole('radio', { name: 'Other OpenAI-compatible server' });
+  // The choices arrive once main has asked the provider plugins which local servers answer.
+  await other.waitFor();
   const heights = await page.getByRole('radio').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
   expect(new Set(heights).size).toBe(1);
   expect(await other.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);

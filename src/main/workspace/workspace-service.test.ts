@@ -81,6 +81,23 @@ describe('WorkspaceService', () => {
     expect(workspaces.pending()).toEqual([]);
   });
 
+  it('a stored folder that no longer passes the check (an imported session naming /) is not used: the user is asked', async () => {
+    const workspaces = make();
+    const s = store.create({ cwd: '/' });
+    const asked: string[] = [];
+    workspaces.onRequested(({ sessionId }) => asked.push(sessionId));
+    const run = workspaces.forRun(s.id, new AbortController().signal);
+    expect(asked).toEqual([s.id]);
+    workspaces.set(s.id, join(home, 'a'));
+    expect(await run).toBe(join(home, 'a'));
+    const gone = store.create({ cwd: join(home, 'deleted-since') });
+    const stop = new AbortController();
+    const waiting = workspaces.forRun(gone.id, stop.signal);
+    expect(workspaces.pending()).toEqual([{ sessionId: gone.id }]);
+    stop.abort();
+    expect(await waiting).toBeNull();
+  });
+
   it('declining or stopping the run answers null and withdraws the question', async () => {
     const workspaces = make();
     const s = store.create({ cwd: null });

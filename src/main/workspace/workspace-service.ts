@@ -106,13 +106,16 @@ export class WorkspaceService {
 
   /**
    * The root a run's tool calls use: the conversation's folder (the default one is created on first use),
-   * or — when it has none — the one the user chooses when asked. Null when declined or stopped.
+   * checked again now — a folder stored by an import or an older version that does not pass (`/`, the data
+   * folder, one since deleted) is not used — or else the one the user chooses when asked. Null when declined
+   * or stopped.
    */
   async forRun(sessionId: string, signal: AbortSignal): Promise<string | null> {
     const current = this.of(sessionId);
     if (current !== null) {
       if (this.#isDefault(current)) this.#ensureDefault();
-      return current;
+      const checked = checkWorkspace(current, this.#limits);
+      if (checked.ok) return checked.path;
     }
     if (signal.aborted) return null;
     return new Promise<string | null>((resolve) => {

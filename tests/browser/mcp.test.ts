@@ -1,15 +1,26 @@
 // Settings → MCP servers as a user clicks them: paste the reference server's mcpServers JSON, see it
 // connected with its tool count and its tools among the MCP plugin's contributions; switch it off and
 // its tools are gone.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { EVERYTHING_ENTRY } from '../mcp/everything-server.ts';
 import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
+let model: ProviderServer | null = null;
+let dir: string | null = null;
 
 afterEach(async () => {
   await amber?.close();
   amber = null;
+  await model?.close();
+  model = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
 });
 
 test('importing an mcpServers JSON connects the server with its tool count; switching it off removes its tools', async () => {
@@ -38,4 +49,43 @@ test('importing an mcpServers JSON connects the server with its tool count; swit
   await expect.poll(() => row.getAttribute('data-state')).toBe('off');
   await expect.poll(() => amber!.shell.app.plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__')).length).toBe(0);
   await expect.poll(async () => (await page.getByTestId('plugin-contributions').allTextContents()).join(' ')).not.toContain('mcp__everything__');
+});
+
+test("the model's call to an MCP tool asks first, then shows the server's answer in its tool card", async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-card-'));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel();
+  // The loopback model, with the plugins' tools (the MCP ones among them).
+  const core = { ...coreFor(model, workspace) };
+  delete core.tools;
+  amber = await startAmber({
+    core,
+    seed: async (shell) => {
+      shell.app.pluginSecrets.write('mcp', { servers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } });
+      await shell.app.plugins.setState('mcp', true);
+      const tools = shell.app.plugins.registries.tools;
+      await expect.poll(() => tools.get('mcp__everything__echo') !== undefined, { timeout: 20_000 }).toBe(true);
+    },
+  });
+  model.setScript([
+    openAiStream({ text: 'Asking the server.', toolCalls: [{ id: 'call_echo', name: 'mcp__everything__echo', arguments: { message: 'hello from Amber' } }] }),
+    openAiStream({ text: 'Finished.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  const { page } = amber;
+  await amber.open();
+  await page.getByTestId('new-chat').click();
+  await page.getByTestId('composer').fill('Echo hello.');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'mcp__everything__echo' }).waitFor();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Finished.' }).waitFor();
+  const card = page.getByTestId('tool-card');
+  await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
+  await card.click();
+  await expect.poll(() => card.textContent()).toContain('Echo: hello from Amber');
+  await card.scrollIntoViewIfNeeded();
+  await amber.screenshot('mcp-tool-card');
 });

@@ -186,3 +186,11 @@ test("a stdio server that exits at start fails with the end of its stderr in the
   await conn.connect();
   expect(conn.status()).toMatchObject({ state: 'failed', error: expect.stringMatching(/^The MCP server 'keyless' could not be connected: .*; its last words: boom: GH_TOKEN is not set$/) });
 });
+
+test('a tool list served in pages is read to its last page', async () => {
+  const fixture = new URL('./fixtures/paged-server.ts', import.meta.url).pathname;
+  const { conn } = connection({ name: 'paged', source: 'settings', config: { command: process.execPath, args: [fixture], env: {} } });
+  await conn.connect();
+  expect(conn.tools.map((t) => t.name)).toEqual(Array.from({ length: 25 }, (_, i) => `tool-${i + 1}`));
+  expect(text(await conn.callTool('tool-25', {}))).toBe('ran tool-25');
+});

@@ -99,3 +99,14 @@ test("a server's environment values reach the server but stay out of the databas
   const out = await app.plugins.registries.tools.execute('mcp__everything__get-env', {});
   expect(out.content[0]!.text).toContain('tok-secret-77');
 });
+
+test('another plugin emitting on the MCP topic does not reach Settings', async () => {
+  await ok('mcp.import', { json: everythingJson });
+  await untilEvent(connected);
+  events.length = 0;
+  const fake = { servers: [{ name: 'spoofed', source: 'settings', transport: 'stdio', state: 'connected', error: null, tools: 99, resources: 0, prompts: 0 }], problems: [] };
+  app.plugins.events.emit('mcp.serversChanged', fake, 'example');
+  app.plugins.events.emit('mcp.serversChanged', fake, null);
+  expect(events).toEqual([]);
+  expect((await ok('mcp.list')).servers.map((s) => s.name)).toEqual(['everything']);
+});

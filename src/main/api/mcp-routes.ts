@@ -85,9 +85,15 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
     };
   };
 
+  /** Runs `/mcp …` in the MCP plugin, and only there (another plugin could hold a command of that name). */
+  const runMcp = async (args: string[]) => {
+    if (app.plugins.registries.commands.get('mcp')?.pluginId !== PLUGIN_ID) throw new AmberError('unavailable', 'The MCP plugin is not running; switch it on in Settings → Plugins.');
+    return await app.plugins.registries.commands.run(['mcp'], args);
+  };
+
   const list = async (): Promise<McpListing> => {
     if (!pluginActive()) return configuredOnly();
-    const answer = await app.plugins.registries.commands.run(['mcp'], ['list', '--json']);
+    const answer = await runMcp(['list', '--json']);
     if (answer.isError) throw new AmberError('unavailable', answer.output);
     const report = PluginReport.parse(JSON.parse(answer.output));
     return { pluginActive: true, ...report };
@@ -98,7 +104,7 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
     if (!pluginActive()) {
       if (Object.keys(stored().servers).length > 0) await app.plugins.setState(PLUGIN_ID, true);
     } else {
-      await app.plugins.registries.commands.run(['mcp'], ['reload']);
+      await runMcp(['reload']);
     }
     const listing = await list();
     options.emit('mcp.changed', listing);
@@ -106,7 +112,9 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
   };
 
   subscriptions.add(
-    app.plugins.events.on(SERVERS_TOPIC, (payload) => {
+    app.plugins.events.on(SERVERS_TOPIC, (payload, from) => {
+      // Any plugin may emit on any topic of its own choosing: only the MCP plugin speaks for its servers.
+      if (from !== PLUGIN_ID) return;
       const report = PluginReport.safeParse(payload);
       if (report.success) options.emit('mcp.changed', { pluginActive: true, ...report.data });
     }),
@@ -171,7 +179,7 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
       },
       'mcp.restart': async ({ name }) => {
         if (!pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
-        await app.plugins.registries.commands.run(['mcp'], ['restart', name]);
+        await runMcp(['restart', name]);
         return await list();
       },
     },

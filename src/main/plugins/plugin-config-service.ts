@@ -1,9 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import { type Config, getPath, setPath, takePath } from '../../shared/config-path.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { configFields, type ConfigField, type ConfigValue, type PluginConfigSchema, settingProblem } from '../../shared/plugins/plugin-config-schema.ts';
 import { AmberError } from '../errors.ts';
 
-type Config = Record<string, unknown>;
 
 /** Where plugin settings are kept: secrets apart from the rest (PluginSecrets does this). */
 export interface PluginConfigStorage {
@@ -98,7 +98,7 @@ export class PluginConfigService {
     for (const [key, value] of Object.entries(changes)) {
       if (value !== null) setPath(next, key, isSecret(fields.get(key)!) ? (value as string).trim() : value);
       else if (isSecret(fields.get(key)!)) setPath(next, key, null);
-      else deletePath(next, key);
+      else takePath(next, key);
     }
     this.#options.storage.write(pluginId, next);
     this.#changed.fire(pluginId);
@@ -124,14 +124,15 @@ export class PluginConfigService {
 }
 
 const isSecret = (field: ConfigField): boolean => field.setting.type === 'string' && field.setting.secret === true;
-const isObject = (v: unknown): v is Config => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One setting as ajv checks it: the keywords only the form reads are left out. */
+function setting(node: Config): Config {
+  const { secret: _secret, title: _title, description: _description, ...rest } = node;
+  return rest;
+}
 
 /** The manifest's schema as ajv checks a change: closed objects (no undeclared keys), nothing required. */
 function toAjvSchema(schema: PluginConfigSchema): object {
-  const setting = (node: Config): Config => {
-    const { secret: _secret, title: _title, description: _description, ...rest } = node;
-    return rest;
-  };
   const properties: Config = {};
   for (const [name, node] of Object.entries(schema.properties)) {
     if (node.type === 'object') {
@@ -145,29 +146,3 @@ function toAjvSchema(schema: PluginConfigSchema): object {
   return { type: 'object', additionalProperties: false, properties };
 }
 
-function getPath(config: Config, key: string): unknown {
-  let at: unknown = config;
-  for (const part of key.split('.')) {
-    if (!isObject(at) || !Object.hasOwn(at, part)) return undefined;
-    at = at[part];
-  }
-  return at;
-}
-
-function setPath(config: Config, key: string, value: unknown): void {
-  const parts = key.split('.');
-  const last = parts.pop()!;
-  let at = config;
-  for (const part of parts) {
-    if (!isObject(at[part])) at[part] = {};
-    at = at[part] as Config;
-  }
-  at[last] = value;
-}
-
-function deletePath(config: Config, key: string): void {
-  const parts = key.split('.');
-  const last = parts.pop()!;
-  const parent = parts.length === 0 ? config : getPath(config, parts.join('.'));
-  if (isObject(parent)) delete parent[last];
-}

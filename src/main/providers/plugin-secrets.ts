@@ -1,3 +1,4 @@
+import { type Config, expandPath, getPath, isConfigObject as isObject, setPath, takePath } from '../../shared/config-path.ts';
 import type { SecretStore } from './secret-store.ts';
 
 /**
@@ -25,12 +26,10 @@ export interface PluginSettingsStore {
   setSetting(key: string, value: string | null): void;
 }
 
-type Config = Record<string, unknown>;
 
 const settingKey = (pluginId: string): string => `plugin.${pluginId}.config`;
 /** Plugin ids are `[a-z0-9_]+`, so these names never meet another plugin's or a provider's (`provider.<id>.apiKey`). */
 const secretName = (pluginId: string, path: string): string => `plugin.${pluginId}.${path}`;
-const isObject = (v: unknown): v is Config => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Plugin settings marked secret: kept in the secret store, never in the settings table (the database), and
@@ -166,43 +165,3 @@ export class PluginSecrets {
   }
 }
 
-/** The paths in `config` that a pattern with `*` parts matches (keys holding a `.` are left out). */
-function expandPath(at: unknown, parts: string[], prefix: string[] = []): string[] {
-  if (parts.length === 0) return [prefix.join('.')];
-  if (!isObject(at)) return [];
-  const [part, ...rest] = parts as [string, ...string[]];
-  const keys = part === '*' ? Object.keys(at).filter((k) => !k.includes('.') && k !== '') : Object.hasOwn(at, part) ? [part] : [];
-  return keys.flatMap((k) => expandPath(at[k], rest, [...prefix, k]));
-}
-
-function getPath(config: Config, path: string): unknown {
-  let at: unknown = config;
-  for (const part of path.split('.')) {
-    if (!isObject(at) || !Object.hasOwn(at, part)) return undefined;
-    at = at[part];
-  }
-  return at;
-}
-
-/** Removes the value at `path` and returns it. */
-function takePath(config: Config, path: string): unknown {
-  const parts = path.split('.');
-  const last = parts.pop()!;
-  const parent = parts.length === 0 ? config : getPath(config, parts.join('.'));
-  if (!isObject(parent) || !Object.hasOwn(parent, last)) return undefined;
-  const value = parent[last];
-  delete parent[last];
-  return value;
-}
-
-/** Sets the value at `path`, making the objects on the way; a non-object on the way is replaced. */
-function setPath(config: Config, path: string, value: string): void {
-  const parts = path.split('.');
-  const last = parts.pop()!;
-  let at = config;
-  for (const part of parts) {
-    if (!isObject(at[part])) at[part] = {};
-    at = at[part] as Config;
-  }
-  at[last] = value;
-}

@@ -6,8 +6,11 @@ import { type Disposable, DisposableStore, toDisposable } from '../../shared/dis
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import { type Probe, providerPresets, saveProvider, TEST_TIMEOUT_MS, testConnection } from './provider-setup.ts';
-import { SessionTrash } from './session-trash.ts';
-import { createSettingsRoutes } from './settings-routes.ts';
+import { createCommandRoutes } from './command-routes.ts';
+import { createPanelRoutes } from './panel-routes.ts';
+import { createPluginRoutes } from './plugin-routes.ts';
+import { createPolicyRoutes } from './policy-routes.ts';
+import { createStatusRoutes } from './status-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
 import { createMcpRoutes } from './mcp-routes.ts';
 
@@ -52,7 +55,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const listeners = new Set<EventListener>();
   const log = options.log ?? ((message, error) => console.error(message, error));
   const store = app.sessions;
-  const trash = new SessionTrash(store);
+  const trash = app.trash;
   const probe: Probe = options.probe ?? ((test, timeoutMs) => testConnection(app, test, timeoutMs));
   const agent = app.agent;
   const subscriptions = new DisposableStore();
@@ -71,13 +74,24 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     }
   };
 
-  // Settings, panels, status bar and commands live in their own module.
-  const settings = subscriptions.add(createSettingsRoutes(app, { emit, ...(options.openPath ? { openPath: options.openPath } : {}) }));
+  // What the core raises outside a call's own answer (a command made a session, moved a branch) goes out too.
+  subscriptions.add(app.onDidEmit(({ event, payload }) => emit(event, payload as EventPayload<typeof event>)));
+
+  // Each domain's channels live in a module of their own; this router only joins them.
+  const plugins = subscriptions.add(createPluginRoutes(app, { emit, ...(options.openPath ? { openPath: options.openPath } : {}) }));
+  const status = subscriptions.add(createStatusRoutes(app, { emit }));
+  const panels = subscriptions.add(createPanelRoutes(app, { emit }));
+  const commands = subscriptions.add(createCommandRoutes(app, { emit }));
+  const policy = subscriptions.add(createPolicyRoutes(app, { emit }));
 
   const workspace = subscriptions.add(createWorkspaceRoutes(app, { emit, ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}) }));
 
   const handlers: Handlers = {
-    ...settings.handlers,
+    ...plugins.handlers,
+    ...status.handlers,
+    ...panels.handlers,
+    ...commands.handlers,
+    ...policy.handlers,
     ...workspace.handlers,
     ...subscriptions.add(createMcpRoutes(app, { emit })).handlers,
     'app.bootstrap': () => {
@@ -90,7 +104,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
           lastSessionId = null;
         }
       }
-      return { health: app.health(), lastSessionId, providerConfigured: app.defaultModel() !== null, agentAvailable: true };
+      return { health: app.health(), lastSessionId, providerConfigured: app.defaultModel() !== null };
     },
     'sessions.list': (input) => ({ sessions: store.list(input), total: store.count() }),
     'sessions.get': ({ sessionId }) => store.get(sessionId),

@@ -1,7 +1,7 @@
 import { AgentEvent } from '../../shared/agent/agent-event.ts';
 import { AGENT_EVENT_TOPIC } from '../../shared/plugins/core-topics.ts';
 import type { AllowanceRequest } from '../../shared/plugins/contributions.ts';
-import type { AllowanceVerdict, CommandResult, DefinedPlugin, PluginContext } from '../../workers/sdk/index.ts';
+import type { AllowanceVerdict, PluginCommandResult, DefinedPlugin, PluginContext } from '../../workers/sdk/index.ts';
 import { definePlugin } from '../../workers/sdk/index.ts';
 import { BUDGET_HELP, BUDGET_MAN, parseBudgetCommand } from './budget-command.ts';
 import { type BudgetConfig, readBudgetConfig } from './budget-config.ts';
@@ -132,7 +132,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     return { cfg, budgets: resolveBudgets(cfg.budgets, ledger.limitOverrides()) };
   };
 
-  const runCommand = async (args: string[]): Promise<CommandResult> => {
+  const runCommand = async (args: string[]): Promise<PluginCommandResult> => {
     const command = parseBudgetCommand(args);
     if ('error' in command) return { output: command.error, isError: true };
     const at = new Date(now());

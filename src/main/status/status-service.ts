@@ -3,7 +3,7 @@ import type { StatusBarView, StatusSegmentView } from '../../shared/api/index.ts
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { ModelInfo } from '../../shared/providers/index.ts';
-import type { Entry } from '../../shared/sessions/index.ts';
+import { type Entry, usageOf } from '../../shared/sessions/index.ts';
 import { estimateContextTokens } from '../agent/index.ts';
 import type { AgentService, ModelRef } from '../agent/index.ts';
 import type { PluginService } from '../plugins/index.ts';
@@ -217,13 +217,6 @@ export class StatusService implements Disposable {
   }
 }
 
-interface UsageLike {
-  input?: number;
-  output?: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  cost?: { total?: number };
-}
 
 /** Tokens and cost of the assistant replies on a context's path; cost from the pricing when the reply has none. */
 export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number; unpriced: number } {
@@ -233,8 +226,8 @@ export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): 
   /** Replies with tokens but no cost, from a model nobody prices. */
   let unpriced = 0;
   for (const e of entries) {
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
-    const u = (e.message as { usage?: UsageLike }).usage;
+    if (e.type !== 'message') continue;
+    const u = usageOf(e.message);
     if (!u) continue;
     const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
     input += inTokens;

@@ -87,8 +87,6 @@ export interface App extends AppCore {
   dispose(): Promise<void>;
 }
 
-// Topics on which plugins hear the agent's events (budget counts spend, metrics counts tokens).
-export { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 
 /** The composition root: both shells (Electron and headless) and the CLI build the core here. */
 export function createApp(options: AppOptions): App {

@@ -9,7 +9,12 @@ import { PluginConfigService, type PluginLauncher, PluginService, readConfigSett
 import type { ModelInfo } from '../shared/providers/index.ts';
 import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, PLUGIN_SECRET_FIELDS, PluginSecrets, ProviderAccounts, type SecretFields, type SecretStore } from './providers/index.ts';
 import { secretKeys } from '../shared/plugins/plugin-config-schema.ts';
-import { SessionStore } from './sessions/index.ts';
+import { AmberError } from './errors.ts';
+import { createAppCommands, type AppCommands } from './commands/index.ts';
+import { SessionStore, SessionTrash } from './sessions/index.ts';
+import { StatusService } from './status/index.ts';
+import type { EventName, EventPayload } from '../shared/api/index.ts';
+import { Emitter, type Event } from '../shared/emitter.ts';
 import { WorkspaceService } from './workspace/index.ts';
 
 export interface AppOptions {
@@ -38,7 +43,11 @@ export interface AppOptions {
   secrets?: SecretStore;
 }
 
-export interface App {
+/** One API event the core raises for the windows, whichever part of the core raised it. */
+export type CoreEvent = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+
+/** The core's services that the others are built over (the status bar and the command tree read these). */
+export interface AppCore {
   readonly dataDir: string;
   readonly sessions: SessionStore;
   /** Questions the tool policy asks the user, and their answers. */
@@ -64,11 +73,20 @@ export interface App {
   /** Each run's system message, and the user's own instructions in it. */
   readonly systemPrompt: SystemPromptBuilder;
   health(): { ok: true; schemaVersion: number; sessions: number; dataDir: string };
+}
+
+export interface App extends AppCore {
+  /** The status bar's segments per session; announces each new view. */
+  readonly status: StatusService;
+  /** The command tree with its actions bound to the core and every plugin's commands bridged in. */
+  readonly commands: AppCommands;
+  /** Deleted sessions kept a few minutes for undo. */
+  readonly trash: SessionTrash;
+  /** What the core changed outside an API call's own answer (a command made a session, moved a branch…). */
+  readonly onDidEmit: Event<CoreEvent>;
   dispose(): Promise<void>;
 }
 
-// Topics on which plugins hear the agent's events (budget counts spend, metrics counts tokens).
-export { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 
 /** The composition root: both shells (Electron and headless) and the CLI build the core here. */
 export function createApp(options: AppOptions): App {
@@ -159,7 +177,7 @@ export function createApp(options: AppOptions): App {
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
-  return {
+  const core: AppCore = {
     dataDir: options.dataDir,
     sessions,
     approvals,
@@ -173,7 +191,30 @@ export function createApp(options: AppOptions): App {
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
+  };
+  const events = new Emitter<CoreEvent>((e) => console.error('A core event listener failed', e));
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => events.fire({ event, payload } as CoreEvent);
+  const status = new StatusService(core);
+  const trash = new SessionTrash(sessions);
+  const commands = createAppCommands(core, {
+    emit,
+    compact: async (sessionId) => {
+      const outcome = await agent.compact(sessionId, { model: core.defaultModel() ?? undefined });
+      if (!outcome.ok) throw new AmberError('conflict', outcome.reason);
+      emit('session.branched', { sessionId, leafId: outcome.entry.id });
+      return `Summarised the older messages (about ${outcome.entry.tokensBefore.toLocaleString('en')} tokens before).`;
+    },
+  });
+  return {
+    ...core,
+    status,
+    commands,
+    trash,
+    onDidEmit: events.event,
     async dispose() {
+      commands.dispose();
+      status.dispose();
+      events.dispose();
       forwardToPlugins.dispose();
       await agent.dispose();
       await plugins.dispose();

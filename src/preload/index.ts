@@ -2,9 +2,7 @@
 // event, built from the contract's own lists. Nothing generic (no invoke(channel)) crosses the bridge.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 // Only the name lists: the sandboxed preload cannot load modules, and these need none.
-import { CHANNEL_NAMES, EVENT_NAME_LIST, splitChannel } from '../shared/api/api-names.ts';
-
-const EVENT_CHANNEL_PREFIX = 'event:';
+import { CHANNEL_NAMES, EVENT_NAME_LIST, eventChannel, splitChannel } from '../shared/api/api-names.ts';
 
 const bridge: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
 for (const channel of CHANNEL_NAMES) {
@@ -17,9 +15,9 @@ const on: Record<string, (listener: (payload: unknown) => void) => () => void> =
 for (const event of EVENT_NAME_LIST) {
   on[event] = (listener) => {
     const wrapped = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
-    ipcRenderer.on(EVENT_CHANNEL_PREFIX + event, wrapped);
+    ipcRenderer.on(eventChannel(event), wrapped);
     return () => {
-      ipcRenderer.removeListener(EVENT_CHANNEL_PREFIX + event, wrapped);
+      ipcRenderer.removeListener(eventChannel(event), wrapped);
     };
   };
 }

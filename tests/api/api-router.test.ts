@@ -119,3 +119,30 @@ function user(content: string) {
 function reply(text: string) {
   return { type: 'message' as const, message: { role: 'assistant' as const, content: [{ type: 'text' as const, text }], stopReason: 'stop' as const } };
 }
+
+test('two windows over one core share its trash, status and commands: a delete in one is undone in the other', async () => {
+  const other = createApiRouter(app, { log: () => {} });
+  try {
+    const s = await ok<{ id: string }>('sessions.create', { title: 'Shared' });
+    await ok('sessions.delete', { sessionId: s.id });
+    const restored = await other.call('sessions.restore', { sessionId: s.id });
+    expect(restored).toMatchObject({ ok: true, value: { id: s.id, title: 'Shared' } });
+    // A command run in one window tells every window what it made.
+    const heard: string[] = [];
+    const listening = other.subscribe((event) => heard.push(event));
+    await ok('commands.run', { input: '/new From a command', sessionId: null });
+    listening.dispose();
+    expect(heard).toContain('session.created');
+  } finally {
+    other.dispose();
+  }
+});
+
+test('a closed window stops hearing the core: its router forwards nothing after dispose', async () => {
+  const other = createApiRouter(app, { log: () => {} });
+  const heard: string[] = [];
+  other.subscribe((event) => heard.push(event));
+  other.dispose();
+  await ok('commands.run', { input: '/new After close', sessionId: null });
+  expect(heard).toEqual([]);
+});

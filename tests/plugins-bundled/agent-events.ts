@@ -2,7 +2,7 @@
 // shape the agent never would.
 import { AgentEvent } from '../../src/shared/agent/agent-event.ts';
 
-export const AGENT_EVENT_TOPIC = 'agent.event';
+export { AGENT_EVENT_TOPIC } from '../../src/shared/plugins/core-topics.ts';
 
 let seq = 0;
 

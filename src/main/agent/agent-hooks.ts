@@ -1,5 +1,5 @@
 import type { HookFailure, HookPayloads, HookPoint } from '../../shared/plugins/hooks.ts';
-import type { UserMessage } from '../../shared/sessions/index.ts';
+import { contentText, type UserMessage } from '../../shared/sessions/index.ts';
 
 /**
  * The plugins' hooks as the agent sees them (the plugin runtime's hook registry, passed in by the
@@ -38,7 +38,3 @@ export async function applyInputHooks(run: RunHooks, sessionId: string, content:
   return { content: [{ type: 'text', text: out.payload.text }, ...content.filter((c) => c.type !== 'text')] };
 }
 
-/** The text of a user message's content (text parts joined), as the input hook sees it. */
-export function contentText(content: string | readonly { type: string; text?: string }[]): string {
-  return typeof content === 'string' ? content : content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : '')).join('');
-}

@@ -1,6 +1,6 @@
 import { type AgentEndReason, type AgentEvent, thinkingLevelOf } from '../../shared/agent/index.ts';
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
-import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ToolCall, ToolResultMessage, UserMessage } from '../../shared/sessions/index.ts';
+import { type AssistantMessage, contentText, type Entry, type EntryInput, isAssistant, isToolResult, type Message, type ModelContext, type ToolCall, type ToolResultMessage, type UserMessage } from '../../shared/sessions/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
@@ -295,7 +295,7 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
       onDelta: () => {},
       onNotice: (message) => notice('provider_notice', message),
     });
-    const text = reply.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const text = contentText(reply.message.content);
     const answer = reply.errorKind === null ? confirmAnswer(text) : 'done';
     append({
       type: 'custom',
@@ -407,8 +407,8 @@ function sameSpecs(a: readonly ToolSpec[], b: readonly ToolSpec[]): boolean {
 function previousToolTurn(messages: readonly Message[]): AssistantMessage | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'assistant') return m as AssistantMessage;
-    if (m.role !== 'toolResult') return null;
+    if (isAssistant(m)) return m;
+    if (!isToolResult(m)) return null;
   }
   return null;
 }

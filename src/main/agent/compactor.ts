@@ -1,5 +1,5 @@
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
-import type { Entry, Message, ModelContext } from '../../shared/sessions/index.ts';
+import { type ContentPart, contentText, type Entry, isAssistant, isToolResult, isUser, type Message, type ModelContext } from '../../shared/sessions/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { estimateContextTokens, estimateMessageTokens } from './context-tokens.ts';
 import { streamReply } from './stream-reply.ts';
@@ -57,10 +57,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   if (reply.errorKind !== null) {
     return { ok: false, reason: reply.errorKind === 'aborted' ? 'The run was stopped while summarising.' : `The summary could not be written: ${reply.message.errorMessage ?? reply.errorKind}` };
   }
-  const summary = reply.message.content
-    .map((c) => (c.type === 'text' ? (c as { text: string }).text : ''))
-    .join('')
-    .trim();
+  const summary = contentText(reply.message.content).trim();
   if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.' };
   if (summary === '') return { ok: false, reason: 'The model returned an empty summary.' };
   if (input.store.leaf(input.sessionId) !== context.leafId) return { ok: false, reason: 'The session changed while it was being summarised.' };
@@ -99,18 +96,17 @@ function chooseCut(context: ModelContext, keep: number): number | null {
 function serialize(messages: readonly Message[], maxChars: number): string {
   const lines: string[] = [];
   for (const m of messages) {
-    const content = (m as { content?: unknown }).content;
-    if (m.role === 'user') lines.push(`[User]: ${textOf(content)}`);
-    else if (m.role === 'assistant') {
-      for (const part of (content ?? []) as { type: string; text?: string; thinking?: string; name?: string; arguments?: unknown }[]) {
+    if (isUser(m)) lines.push(`[User]: ${contentText(m.content, { image: '[image]' })}`);
+    else if (isAssistant(m)) {
+      for (const part of m.content) {
         if (part.type === 'text' && part.text) lines.push(`[Assistant]: ${part.text}`);
         else if (part.type === 'toolCall') lines.push(`[Assistant called ${part.name}]: ${JSON.stringify(part.arguments ?? {})}`);
       }
-    } else if (m.role === 'toolResult') {
-      const text = textOf(content);
+    } else if (isToolResult(m)) {
+      const text = contentText(m.content, { image: '[image]' });
       const clipped = text.length > TOOL_RESULT_CHARS ? `${text.slice(0, TOOL_RESULT_CHARS)} [… ${text.length - TOOL_RESULT_CHARS} more characters]` : text;
-      lines.push(`[Result of ${(m as { toolName?: string }).toolName}]: ${clipped}`);
-    } else lines.push(`[${m.role}]: ${textOf(content)}`);
+      lines.push(`[Result of ${m.toolName}]: ${clipped}`);
+    } else lines.push(`[${m.role}]: ${otherText((m as { content?: unknown }).content)}`);
   }
   const all = lines.join('\n');
   if (all.length <= maxChars) return all;
@@ -118,8 +114,9 @@ function serialize(messages: readonly Message[], maxChars: number): string {
   return `${all.slice(0, head)}\n[… ${all.length - maxChars} characters left out …]\n${all.slice(all.length - (maxChars - head))}`;
 }
 
-function textOf(content: unknown): string {
+/** The text of a message of a role the app does not know: its content is whatever that role carries. */
+function otherText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((c: { type?: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : c.type === 'image' ? '[image]' : '')).join('');
+  return contentText(content as ContentPart[], { image: '[image]' });
 }

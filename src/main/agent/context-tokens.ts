@@ -1,4 +1,4 @@
-import type { Entry, Message, ModelContext } from '../../shared/sessions/index.ts';
+import { type Entry, type Message, type ModelContext, usageOf } from '../../shared/sessions/index.ts';
 
 const CHARS_PER_TOKEN = 4;
 const IMAGE_CHARS = 4800;
@@ -25,8 +25,7 @@ export function estimateMessageTokens(message: Message): number {
 }
 
 function usageTokens(message: Message): number | null {
-  if (message.role !== 'assistant') return null;
-  const usage = (message as { usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; totalTokens?: number } }).usage;
+  const usage = usageOf(message);
   if (!usage) return null;
   const total = usage.totalTokens ?? usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
   return total > 0 ? total : null;

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
+import { type AssistantMessage, contentText, type ToolCall, type ToolResultMessage } from '../../shared/sessions/index.ts';
 import { callSignature } from './tool-dispatcher.ts';
 
 export type RecoveryAction = { kind: 'steer'; text: string } | { kind: 'stop'; reason: 'loop_detected' | 'recovery_stop'; message: string };
@@ -19,9 +19,7 @@ export interface RecoveryLimits {
 export const DEFAULT_RECOVERY_LIMITS: RecoveryLimits = { identicalToolRounds: 3, repeatedReplySteer: 2, repeatedReplyStop: 5, failureSteer: 3, failureStop: 6 };
 
 export function replyText(message: AssistantMessage): string {
-  return message.content
-    .map((c) => (c.type === 'text' ? (c as { text: string }).text : ''))
-    .join('')
+  return contentText(message.content)
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -1,3 +1,2 @@
 export { createApiRouter, toErrorBody } from './api-router.ts';
 export type { ApiRouter, ApiRouterOptions, EventListener, Handlers } from './api-router.ts';
-export { SessionTrash } from './session-trash.ts';

@@ -1,7 +1,7 @@
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
 import { PolicyMode, ThinkingLevel, thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
-import type { App } from '../app.ts';
+import type { AppCore } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandContext } from './command-tree.ts';
 import { CommandTree } from './command-tree.ts';
@@ -29,7 +29,7 @@ export interface AppCommands extends Disposable {
  * policy, plugins), the models and plugins feeds, and every plugin's commands bridged in live — added
  * when a plugin's command is installed, removed when it is unwound.
  */
-export function createAppCommands(app: App, hooks: AppCommandHooks = {}): AppCommands {
+export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): AppCommands {
   const tree = new CommandTree();
   const store = new DisposableStore();
   const emit = hooks.emit ?? (() => {});
@@ -182,7 +182,7 @@ function session(context: CommandContext): string {
 }
 
 /** `provider/model`, or a model id that one active provider lists. */
-function resolveModel(app: App, argument: string): { provider: string; modelId: string } {
+function resolveModel(app: AppCore, argument: string): { provider: string; modelId: string } {
   const providers = app.plugins.registries.providers.list();
   const slash = argument.indexOf('/');
   if (slash > 0) {
@@ -200,7 +200,7 @@ function resolveModel(app: App, argument: string): { provider: string; modelId: 
 }
 
 /** Mirrors the plugins' command registry into the tree, live. A plugin command that clashes is left out. */
-function bridgePluginCommands(app: App, tree: CommandTree): Disposable {
+function bridgePluginCommands(app: AppCore, tree: CommandTree): Disposable {
   const registry = app.plugins.registries.commands;
   const bridged = new Map<string, { held: unknown; registration: Disposable }>();
   const sync = () => {

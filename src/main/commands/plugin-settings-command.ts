@@ -1,6 +1,6 @@
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import { type ConfigSetting, configFields, parseSettingText } from '../../shared/plugins/plugin-config-schema.ts';
-import type { App } from '../app.ts';
+import type { AppCore } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandTree, FeedItem } from './command-tree.ts';
 
@@ -14,7 +14,7 @@ const USAGE = 'Name a setting and its value: /set plugin.<id>.<key> VALUE (Tab c
  * through the same checks as the Settings form. The feed `settings` lists their keys, with the choices of
  * those that have them (enums, booleans) as values to complete.
  */
-export function pluginSettingsCommand(app: App, tree: CommandTree): Disposable {
+export function pluginSettingsCommand(app: AppCore, tree: CommandTree): Disposable {
   const store = new DisposableStore();
   const { plugins } = app;
 

@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { CHANNELS } from '../../shared/api/index.ts';
+import { CHANNELS, eventChannel } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { ApiRouter } from '../api/index.ts';
 
@@ -27,7 +27,7 @@ export function serveIpcApi(
   store.add(
     api.subscribe((event, payload) => {
       const contents = target();
-      if (contents && !contents.isDestroyed()) contents.send(`event:${event}`, payload);
+      if (contents && !contents.isDestroyed()) contents.send(eventChannel(event), payload);
     }),
   );
   return store;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve as resolvePath, sep } from 'node:path';
 import { type Duplex, pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { WIRE_PATH, WireRequest, type WireFrame } from '../../shared/api/index.ts';
+import { WIRE_PATH, WIRE_TOKEN_PARAM, WireRequest, type WireFrame } from '../../shared/api/index.ts';
 import { type ApiRouter, createApiRouter } from '../api/index.ts';
 import { type App, type AppOptions, createApp } from '../app.ts';
 
@@ -109,7 +109,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     }
     if (target.pathname === '/health') {
       // Without the token, only liveness; with it, what the core reports.
-      if (tokenMatches(target.query.get('token') ?? req.headers['x-amber-token']?.toString() ?? null, token)) sendJson(res, 200, app.health());
+      if (tokenMatches(target.query.get(WIRE_TOKEN_PARAM) ?? req.headers['x-amber-token']?.toString() ?? null, token)) sendJson(res, 200, app.health());
       else sendJson(res, 200, { ok: true });
       return;
     }
@@ -146,7 +146,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
       }
       const origin = req.headers.origin;
       const sameOrigin = origin === undefined || origin === `http://${req.headers.host}`;
-      if (!target || target.pathname !== WIRE_PATH || !tokenMatches(target.query.get('token'), token) || !sameOrigin) {
+      if (!target || target.pathname !== WIRE_PATH || !tokenMatches(target.query.get(WIRE_TOKEN_PARAM), token) || !sameOrigin) {
         refuse(socket, '401 Unauthorized');
         return;
       }
@@ -165,7 +165,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     api,
     port,
     token,
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}/?${WIRE_TOKEN_PARAM}=${token}`,
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

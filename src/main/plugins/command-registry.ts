@@ -1,4 +1,4 @@
-import type { CommandResult } from '../../shared/plugins/contributions.ts';
+import type { PluginCommandResult } from '../../shared/plugins/contributions.ts';
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
@@ -6,7 +6,7 @@ export interface CommandContribution {
   path: string[];
   help: string;
   man?: string;
-  run(args: string[]): Promise<CommandResult>;
+  run(args: string[]): Promise<PluginCommandResult>;
 }
 
 export interface CommandView extends Omit<CommandContribution, 'run'> {
@@ -25,7 +25,7 @@ export class CommandRegistry extends ContributionRegistry<CommandContribution> {
       .sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
   }
 
-  async run(path: string[], args: string[] = []): Promise<CommandResult> {
+  async run(path: string[], args: string[] = []): Promise<PluginCommandResult> {
     const held = this.get(path.join(' '));
     if (!held) return { output: `There is no command '${path.join(' ')}'.`, isError: true };
     try {

@@ -1,6 +1,6 @@
 import type { Disposable } from '../../shared/disposable.ts';
 import { MAX_PROMPT_BLOCK_CHARS } from '../../shared/plugins/declaration-limits.ts';
-import { AllowanceVerdict, CommandResult, type Contribution, WalletState } from '../../shared/plugins/contributions.ts';
+import { AllowanceVerdict, PluginCommandResult, type Contribution, WalletState } from '../../shared/plugins/contributions.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
@@ -102,7 +102,7 @@ export function installContribution(
         path: decl.path,
         help: decl.help,
         man: decl.man,
-        run: async (args) => CommandResult.parse(await conn.call('$runCommand', [decl.path, args], timeouts.callMs)),
+        run: async (args) => PluginCommandResult.parse(await conn.call('$runCommand', [decl.path, args], timeouts.callMs)),
       });
     case 'hook':
       // The hook registry holds each hook to its own, shorter time limit; this one bounds how long main keeps

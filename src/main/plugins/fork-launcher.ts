@@ -39,7 +39,7 @@ export const DEFAULT_MAX_HEAP_MB = 256;
 /** The pipe's file descriptor in the plugin process (stdin, stdout, stderr, then this). */
 export const PLUGIN_PIPE_FD = 3;
 
-export function defaultHostEntry(dir: string = import.meta.dirname): string {
+export function defaultPluginHostEntry(dir: string = import.meta.dirname): string {
   const built = join(dir, 'plugin-host.js');
   if (existsSync(built)) return built;
   return resolve(dir, '../../workers/plugin-host/plugin-host-main.ts');
@@ -52,7 +52,7 @@ export function defaultHostEntry(dir: string = import.meta.dirname): string {
  * started; its heap is capped; its environment is the allow-listed part of main's.
  */
 export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLauncher {
-  const hostEntry = options.hostEntry ?? defaultHostEntry();
+  const hostEntry = options.hostEntry ?? defaultPluginHostEntry();
   const heapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const execArgv = [...(options.execArgv ?? DEFAULT_EXEC_ARGV), `--max-old-space-size=${heapMb}`];
   const source = options.env ?? process.env;

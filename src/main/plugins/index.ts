@@ -50,7 +50,7 @@ export type {
   PluginStateStore,
   SetStateOptions,
 } from './plugin-service.ts';
-export { createForkLauncher, defaultHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
+export { createForkLauncher, defaultPluginHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';
 export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
 export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { AGENT_EVENT_TOPIC, CORE_EVENT_TOPICS } from '../../shared/plugins/core-topics.ts';
-import { createHostApi } from './plugin-host-api.ts';
+import { createMainHostApi } from './main-host-api.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
 import { createPluginRegistries } from './plugin-registries.ts';
 
@@ -38,7 +38,7 @@ describe('PluginEventBus', () => {
 });
 
 const hostApi = (bus: PluginEventBus, delivered: unknown[][]) =>
-  createHostApi({
+  createMainHostApi({
     pluginId: 'mallory',
     registries: createPluginRegistries(),
     bus,

@@ -17,7 +17,7 @@ import { createForkLauncher } from './fork-launcher.ts';
 import { PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
-import { createHostApi } from './plugin-host-api.ts';
+import { createMainHostApi } from './main-host-api.ts';
 import { describeExit, type PluginLauncher, type PluginProcess } from './plugin-launcher.ts';
 import { PluginLedger } from './plugin-ledger.ts';
 import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
@@ -366,7 +366,7 @@ export class PluginService {
       this.#setState(rec, 'failed', `The plugin's process could not be started: ${errorMessage(e)}`);
       return;
     }
-    const hostApi = createHostApi({
+    const hostApi = createMainHostApi({
       pluginId: id,
       registries: this.registries,
       bus: this.events,

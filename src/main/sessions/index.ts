@@ -8,3 +8,4 @@ export { parsePiSession, serializePiSession, PI_SESSION_VERSION } from './pi-ses
 export type { ParsedPiSession, ParsePiSessionOptions } from './pi-session-format.ts';
 export { PiSessionFormatError } from './pi-session-format-error.ts';
 export type { PiLineProblem } from './pi-session-format-error.ts';
+export { SessionTrash } from './session-trash.ts';

@@ -6,6 +6,7 @@ import {
   entryPreview,
   entryRole,
   type EntryInput,
+  isAssistant,
   type Message,
   type ModelContext,
   type SessionIntegrity,
@@ -180,8 +181,8 @@ function describe(error: z.ZodError): string {
 
 /** Messages a failed or aborted reply leaves in the tree are never sent to a model again. */
 function reachesModel(message: Message): boolean {
-  if (message.role !== 'assistant') return true;
-  const stop = (message as { stopReason?: string }).stopReason;
+  if (!isAssistant(message)) return true;
+  const stop = message.stopReason;
   return stop !== 'error' && stop !== 'aborted';
 }
 

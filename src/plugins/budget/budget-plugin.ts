@@ -1,7 +1,8 @@
 import { AgentEvent } from '../../shared/agent/agent-event.ts';
 import { AGENT_EVENT_TOPIC } from '../../shared/plugins/core-topics.ts';
+import { isAssistant } from '../../shared/sessions/index.ts';
 import type { AllowanceRequest } from '../../shared/plugins/contributions.ts';
-import type { AllowanceVerdict, CommandResult, DefinedPlugin, PluginContext } from '../../workers/sdk/index.ts';
+import type { AllowanceVerdict, PluginCommandResult, DefinedPlugin, PluginContext } from '../../workers/sdk/index.ts';
 import { definePlugin } from '../../workers/sdk/index.ts';
 import { BUDGET_HELP, BUDGET_MAN, parseBudgetCommand } from './budget-command.ts';
 import { type BudgetConfig, readBudgetConfig } from './budget-config.ts';
@@ -88,8 +89,8 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     const sessionChanged = event.sessionId !== activeSession;
     activeSession = event.sessionId;
     let counted = false;
-    if (event.type === 'message_end' && event.entry.type === 'message' && event.entry.message.role === 'assistant') {
-      const message = event.entry.message as { usage?: Parameters<typeof spendOfUsage>[0]; provider?: string; model?: string };
+    if (event.type === 'message_end' && event.entry.type === 'message' && isAssistant(event.entry.message)) {
+      const message = event.entry.message;
       // Spend on a provider the budgets do not cover is not theirs to count.
       const covered = lastConfig.providers.length === 0 || (message.provider !== undefined && lastConfig.providers.includes(message.provider));
       if (message.usage && covered) {
@@ -132,7 +133,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     return { cfg, budgets: resolveBudgets(cfg.budgets, ledger.limitOverrides()) };
   };
 
-  const runCommand = async (args: string[]): Promise<CommandResult> => {
+  const runCommand = async (args: string[]): Promise<PluginCommandResult> => {
     const command = parseBudgetCommand(args);
     if ('error' in command) return { output: command.error, isError: true };
     const at = new Date(now());

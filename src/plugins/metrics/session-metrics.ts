@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../shared/agent/agent-event.ts';
+import { isAssistant } from '../../shared/sessions/index.ts';
 
 /** What one session has done while this plugin listened. */
 export interface SessionFigures {
@@ -54,8 +55,8 @@ export class SessionMetrics {
         return null;
       case 'message_end': {
         const entry = event.entry;
-        if (entry.type !== 'message' || entry.message.role !== 'assistant') return null;
-        const usage = (entry.message as { usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } } }).usage;
+        if (entry.type !== 'message' || !isAssistant(entry.message)) return null;
+        const usage = entry.message.usage;
         if (!usage) return null;
         const f = this.#touch(event.sessionId);
         f.tokensIn += usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);

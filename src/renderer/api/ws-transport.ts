@@ -1,4 +1,4 @@
-import { type ApiResult, type Channel, type EventName, WIRE_PATH, WireFrame } from '../../shared/api/index.ts';
+import { type ApiResult, type Channel, type EventName, WIRE_PATH, WIRE_TOKEN_PARAM, WireFrame } from '../../shared/api/index.ts';
 import type { Transport } from './amber-client.ts';
 
 const TOKEN_KEY = 'amber.token';
@@ -10,7 +10,7 @@ const TOKEN_KEY = 'amber.token';
  */
 function takeToken(): string {
   const params = new URLSearchParams(location.search);
-  const fromUrl = params.get('token');
+  const fromUrl = params.get(WIRE_TOKEN_PARAM);
   if (fromUrl === null) {
     try {
       return sessionStorage.getItem(TOKEN_KEY) ?? '';
@@ -23,7 +23,7 @@ function takeToken(): string {
   } catch {
     // Storage refused (a private window's quota): reconnects still work from memory, a reload does not.
   }
-  params.delete('token');
+  params.delete(WIRE_TOKEN_PARAM);
   const search = params.toString();
   history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
   return fromUrl;
@@ -36,7 +36,7 @@ function takeToken(): string {
  */
 export function createWsTransport(): Transport {
   const token = takeToken();
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WIRE_PATH}?token=${encodeURIComponent(token)}`;
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WIRE_PATH}?${WIRE_TOKEN_PARAM}=${encodeURIComponent(token)}`;
   let socket: WebSocket | null = null;
   let connected = false;
   let nextId = 1;

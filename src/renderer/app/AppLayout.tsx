@@ -113,7 +113,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
             onToggleTheme={() => setTheme(resolvedTheme === 'dark' ? 'light' : 'dark')}
             onToggleSettings={() => setSettingsOpen((v) => !v)}
           />
-          <ChatView key={activeId ?? 'none'} session={active} agentAvailable={boot.agentAvailable && boot.providerConfigured} composerRef={composer} onNewChat={() => void newChat()} />
+          <ChatView key={activeId ?? 'none'} session={active} canSend={boot.providerConfigured} composerRef={composer} onNewChat={() => void newChat()} />
           <StatusBar sessionId={activeId} />
           {settingsOpen && <SettingsView sessionId={activeId} onSetupProvider={() => setSetupOpen(true)} onClose={() => setSettingsOpen(false)} />}
         </main>

@@ -11,7 +11,7 @@ import { useTranscript } from './use-transcript.ts';
 
 interface Props {
   session: SessionSummary | null;
-  agentAvailable: boolean;
+  canSend: boolean;
   composerRef: React.RefObject<ComposerHandle | null>;
   onNewChat(): void;
 }
@@ -22,7 +22,7 @@ function endsInFailedReply(items: TranscriptItem[]): boolean {
   return last?.kind === 'assistant' && last.message.stopReason === 'error';
 }
 
-export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Props) {
+export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
   const api = useApi();
   const toasts = useToasts();
   const sessionId = session?.id ?? null;
@@ -105,7 +105,7 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
         <div className="transcript transcript-empty">
           <div className="empty-state">
             <h2>{session.title || 'New chat'}</h2>
-            <p>{agentAvailable ? 'Ask anything. Replies stream in here, tools show as cards, and every edit keeps the original as a branch.' : 'This conversation is empty.'}</p>
+            <p>{canSend ? 'Ask anything. Replies stream in here, tools show as cards, and every edit keeps the original as a branch.' : 'This conversation is empty.'}</p>
           </div>
         </div>
       ) : (
@@ -137,7 +137,7 @@ export function ChatView({ session, agentAvailable, composerRef, onNewChat }: Pr
       <Composer
         ref={composerRef}
         running={state.running}
-        disabled={!agentAvailable || state.changed.length > 0}
+        disabled={!canSend || state.changed.length > 0}
         disabledReason={
           state.changed.length > 0 ? 'This conversation is read-only: it was changed outside Amber.' : 'Set up a model to send messages (the button at the top right).'
         }

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Entry, ToolResultMessage, UserMessage } from '../../shared/sessions/index.ts';
-import { messageText } from '../../shared/sessions/index.ts';
+import { contentText, isAssistant, isToolResult, isUser, messageText } from '../../shared/sessions/index.ts';
 
 export interface ToolCallView {
   id: string;
@@ -35,7 +35,7 @@ export type TranscriptItem =
     };
 
 function resultText(message: ToolResultMessage): string {
-  return message.content.map((c) => (c.type === 'text' ? (c as { text: string }).text : '[image]')).join('\n');
+  return contentText(message.content, { separator: '\n', image: '[image]' });
 }
 
 function toolStatus(message: ToolResultMessage | undefined): ToolCallView['status'] {
@@ -51,28 +51,24 @@ function toolStatus(message: ToolResultMessage | undefined): ToolCallView['statu
 export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<string, Partial<ToolCallView>> = new Map(), continuing = false): TranscriptItem[] {
   const results = new Map<string, ToolResultMessage>();
   for (const e of entries) {
-    if (e.type === 'message' && e.message.role === 'toolResult') {
-      const m = e.message as ToolResultMessage;
-      results.set(m.toolCallId, m);
-    }
+    if (e.type === 'message' && isToolResult(e.message)) results.set(e.message.toolCallId, e.message);
   }
   const calledHere = new Set<string>();
   const items: TranscriptItem[] = [];
   for (const e of entries) {
     if (e.type === 'message') {
-      const role = e.message.role;
-      if (role === 'user') {
-        items.push({ kind: 'user', key: e.id, entry: e, message: e.message as UserMessage, text: messageText(e.message) });
-      } else if (role === 'assistant') {
-        const m = e.message as AssistantMessage;
+      const m = e.message;
+      if (isUser(m)) {
+        items.push({ kind: 'user', key: e.id, entry: e, message: m, text: messageText(m) });
+      } else if (isAssistant(m)) {
         const tools: ToolCallView[] = [];
         let text = '';
         let thinking = '';
         for (const part of m.content) {
-          if (part.type === 'text') text += (part as { text: string }).text;
-          else if (part.type === 'thinking') thinking += (part as { thinking: string }).thinking;
+          if (part.type === 'text') text += part.text;
+          else if (part.type === 'thinking') thinking += part.thinking;
           else if (part.type === 'toolCall') {
-            const call = part as { id: string; name: string; arguments: unknown };
+            const call = part;
             calledHere.add(call.id);
             const result = results.get(call.id);
             const liveState = live.get(call.id);
@@ -86,8 +82,7 @@ export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<s
           }
         }
         items.push({ kind: 'assistant', key: e.id, entry: e, message: m, text, thinking, tools });
-      } else if (role === 'toolResult') {
-        const m = e.message as ToolResultMessage;
+      } else if (isToolResult(m)) {
         if (!calledHere.has(m.toolCallId)) items.push({ kind: 'tool-result', key: e.id, entry: e, message: m });
       }
     } else if (e.type === 'compaction' || e.type === 'branch_summary') {

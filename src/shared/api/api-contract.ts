@@ -28,8 +28,6 @@ export const Bootstrap = z.object({
   lastSessionId: z.string().nullable(),
   /** False until a provider is set up: the window shows the first-run screen. */
   providerConfigured: z.boolean(),
-  /** True once the agent service is part of the core; chat calls answer 'unavailable' before that. */
-  agentAvailable: z.boolean(),
 });
 export type Bootstrap = z.infer<typeof Bootstrap>;
 

@@ -92,3 +92,8 @@ export function splitChannel(channel: ChannelName): [string, string] {
   const dot = channel.indexOf('.');
   return [channel.slice(0, dot), channel.slice(dot + 1)];
 }
+
+/** The IPC channel main sends an API event on (`event:session.created`); the preload listens on the same. */
+export function eventChannel(event: EventNameOf): string {
+  return `event:${event}`;
+}

@@ -15,3 +15,5 @@ export type WireFrame = z.infer<typeof WireFrame>;
 
 /** The WebSocket path; the per-run token rides in its query string (`?token=`). */
 export const WIRE_PATH = '/api/ws';
+/** The query parameter that carries the per-run token, in the page's URL and the WebSocket's. */
+export const WIRE_TOKEN_PARAM = 'token';

@@ -105,13 +105,14 @@ export type PanelViewModel = z.infer<typeof PanelViewModel>;
 export const PanelDeclaration = z.object({ kind: z.literal('panel'), ...panelShape }).superRefine(panelWithinBytes);
 export type PanelDeclaration = z.infer<typeof PanelDeclaration>;
 
-export const ProviderPreset = z.object({ id: Label("a preset's id"), label: Label("a preset's label"), baseUrl: Text(2048, "a preset's address").optional() });
+/** A preset a provider plugin declares (main's own first-run presets are ProviderPreset in shared/providers). */
+export const ProviderPresetDeclaration = z.object({ id: Label("a preset's id"), label: Label("a preset's label"), baseUrl: Text(2048, "a preset's address").optional() });
 export const ProviderDeclaration = z.object({
   kind: z.literal('provider'),
   id: ContributionId,
   /** The wire dialect: 'openai-compatible', 'anthropic', or a plugin's own. */
   flavor: Label("a provider's flavor"),
-  presets: z.array(ProviderPreset).max(MAX_PROVIDER_PRESETS, `a provider has at most ${MAX_PROVIDER_PRESETS} presets`).default([]),
+  presets: z.array(ProviderPresetDeclaration).max(MAX_PROVIDER_PRESETS, `a provider has at most ${MAX_PROVIDER_PRESETS} presets`).default([]),
   models: z.array(ModelInfo).max(MAX_PROVIDER_MODELS, `a provider has at most ${n(MAX_PROVIDER_MODELS)} models`),
 });
 export type ProviderDeclaration = z.infer<typeof ProviderDeclaration>;
@@ -180,8 +181,9 @@ export const CommandDeclaration = z.object({
   man: Text(MAX_COMMAND_MAN_CHARS, "a command's manual").optional(),
 });
 export type CommandDeclaration = z.infer<typeof CommandDeclaration>;
-export const CommandResult = z.object({ output: z.string(), isError: z.boolean().default(false) });
-export type CommandResult = z.infer<typeof CommandResult>;
+/** What a plugin's command answers over the pipe (the palette's own result is CommandResult in shared/commands). */
+export const PluginCommandResult = z.object({ output: z.string(), isError: z.boolean().default(false) });
+export type PluginCommandResult = z.infer<typeof PluginCommandResult>;
 
 /** A call into the plugin at one interception point of a run (hooks.ts); one per point per plugin. */
 export const HookDeclaration = z.object({ kind: z.literal('hook'), point: HookPoint });

@@ -5,7 +5,7 @@ import type { ToolOutput } from '../tools/tool-spec.ts';
 import type {
   AllowanceRequest,
   AllowanceVerdict,
-  CommandResult,
+  PluginCommandResult,
   PanelViewModel,
   StatusSegment,
   ToolDeclaration,
@@ -45,7 +45,7 @@ export interface PluginApi {
   $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void>;
   $refreshWallet(id: string): Promise<WalletState>;
   $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict>;
-  $runCommand(path: string[], args: string[]): Promise<CommandResult>;
+  $runCommand(path: string[], args: string[]): Promise<PluginCommandResult>;
   $panelAction(panelId: string, actionId: string): Promise<void>;
   /** An event the plugin subscribed to. */
   $event(topic: string, payload: unknown): Promise<void>;

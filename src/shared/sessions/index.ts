@@ -5,3 +5,4 @@ export * from './transcript-page.ts';
 export type { ModelContext } from './model-context.ts';
 export * from './entry-preview.ts';
 export * from './session-integrity.ts';
+export * from './message-guards.ts';

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
-import type { AllowanceRequest, AllowanceVerdict, CommandResult, WalletState } from '../../shared/plugins/contributions.ts';
+import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/contributions.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
 import { type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
@@ -250,7 +250,7 @@ export class PluginHost implements PluginApi {
     return await allowance.check(request);
   }
 
-  async $runCommand(path: string[], args: string[]): Promise<CommandResult> {
+  async $runCommand(path: string[], args: string[]): Promise<PluginCommandResult> {
     const command = this.#commands.get(path.join(' '));
     if (!command) return { output: `This plugin has no command '${path.join(' ')}'.`, isError: true };
     try {

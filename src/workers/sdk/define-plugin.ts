@@ -5,7 +5,7 @@ import type {
   AllowanceRequest,
   AllowanceVerdict,
   CommandDeclaration,
-  CommandResult,
+  PluginCommandResult,
   ContributionKind,
   PanelDeclaration,
   PanelViewModel,
@@ -110,7 +110,7 @@ export interface AllowanceContribution extends In<typeof AllowanceDeclaration> {
   check(request: AllowanceRequest): Awaitable<AllowanceVerdict>;
 }
 export interface CommandContribution extends In<typeof CommandDeclaration> {
-  run(args: string[]): Awaitable<CommandResult | string>;
+  run(args: string[]): Awaitable<PluginCommandResult | string>;
 }
 /**
  * A call into the plugin at one point of a run (`input`, `before_agent_start`, `context`, `tool_call`,

@@ -1,10 +1,13 @@
 import type { AgentEvent } from '../../shared/agent/index.ts';
 import type { StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { ModelInfo } from '../../shared/providers/index.ts';
-import type { Entry } from '../../shared/sessions/index.ts';
+import { type Entry, usageOf } from '../../shared/sessions/index.ts';
 import { estimateContextTokens } from '../agent/index.ts';
-import type { App } from '../app.ts';
+import type { AgentService, ModelRef } from '../agent/index.ts';
+import type { PluginService } from '../plugins/index.ts';
+import type { SessionStore } from '../sessions/index.ts';
 
 /** Core segments come before plugin segments (plugins use small priorities). */
 const PRIORITY = { model: 1000, tokens: 990, cost: 980, context: 970 } as const;
@@ -25,14 +28,15 @@ interface LiveRun {
   streamedChars: number;
 }
 
-export interface StatusServiceOptions {
-  /**
-   * Told the new view when a session's segments changed: that session's whole bar; with sessionId null
-   * (a plugin segment, every session's), the plugins' segments only, to lay beside each session's core ones.
-   */
-  onChange(view: StatusBarView): void;
-  clock?: () => number;
+/** What the status bar reads: the core's services, before the app around them is whole. */
+export interface StatusSources {
+  readonly sessions: SessionStore;
+  readonly agent: AgentService;
+  readonly plugins: PluginService;
+  defaultModel(): ModelRef | null;
+  modelInfo(ref: ModelRef): ModelInfo | null;
 }
+
 
 /**
  * The status bar's data: core segments (model, tokens in and out, cost, context use) computed from a
@@ -40,17 +44,21 @@ export interface StatusServiceOptions {
  * announced, at most every STREAM_NOTIFY_MS per session while a reply streams.
  */
 export class StatusService implements Disposable {
-  readonly #app: App;
-  readonly #options: StatusServiceOptions;
+  readonly #app: StatusSources;
+  readonly #onDidChange = new Emitter<StatusBarView>();
+  /**
+   * Fires the new view when a session's segments changed: that session's whole bar; with sessionId null
+   * (a plugin segment, every session's), the plugins' segments only, to lay beside each session's core ones.
+   */
+  readonly onDidChange: Event<StatusBarView> = this.#onDidChange.event;
   readonly #live = new Map<string, LiveRun>();
   /** Building a long session's context is not free; a streaming reply asks many times while the leaf stays put. */
   readonly #facts = new Map<string, ContextFacts>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #subscriptions = new DisposableStore();
 
-  constructor(app: App, options: StatusServiceOptions) {
+  constructor(app: StatusSources) {
     this.#app = app;
-    this.#options = options;
     const registries = app.plugins.registries;
     this.#subscriptions.add(app.agent.subscribe((event) => this.#onAgentEvent(event)));
     this.#subscriptions.add(registries.statusSegments.onDidChange(() => this.#changed(null)));
@@ -62,6 +70,7 @@ export class StatusService implements Disposable {
       }),
     );
     this.#subscriptions.add(toDisposable(() => this.#clearTimers()));
+    this.#subscriptions.add(this.#onDidChange);
   }
 
   list(sessionId: string | null): StatusBarView {
@@ -87,7 +96,7 @@ export class StatusService implements Disposable {
     } catch {
       return;
     }
-    this.#options.onChange(view);
+    this.#onDidChange.fire(view);
   }
 
   #core(sessionId: string): StatusSegmentView[] {
@@ -208,13 +217,6 @@ export class StatusService implements Disposable {
   }
 }
 
-interface UsageLike {
-  input?: number;
-  output?: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  cost?: { total?: number };
-}
 
 /** Tokens and cost of the assistant replies on a context's path; cost from the pricing when the reply has none. */
 export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number; unpriced: number } {
@@ -224,8 +226,8 @@ export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): 
   /** Replies with tokens but no cost, from a model nobody prices. */
   let unpriced = 0;
   for (const e of entries) {
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
-    const u = (e.message as { usage?: UsageLike }).usage;
+    if (e.type !== 'message') continue;
+    const u = usageOf(e.message);
     if (!u) continue;
     const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
     input += inTokens;

@@ -1,5 +1,5 @@
 import type { Entry, SessionSummary } from '../../shared/sessions/index.ts';
-import type { SessionStore } from '../sessions/index.ts';
+import type { SessionStore } from './session-store.ts';
 import { AmberError } from '../errors.ts';
 
 interface Trashed {

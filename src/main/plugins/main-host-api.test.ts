@@ -1,15 +1,15 @@
 import { expect, test } from 'vitest';
 import { MAX_TOOL_STREAM_CHARS, MAX_TOOL_UPDATE_CHARS } from '../../shared/plugins/plugin-api.ts';
 import type { ToolUpdateSinks } from './contribution-installer.ts';
-import { createHostApi, type HostApiDeps } from './plugin-host-api.ts';
+import { createMainHostApi, type MainHostApiDeps } from './main-host-api.ts';
 
 const sink = (got: string[]) => ({ deliver: (text: string) => void got.push(text), streamed: 0 });
 
 function hostApiFor(pluginId: string, toolUpdates: ToolUpdateSinks) {
-  const deps: HostApiDeps = {
+  const deps: MainHostApiDeps = {
     pluginId,
-    registries: {} as HostApiDeps['registries'],
-    bus: {} as HostApiDeps['bus'],
+    registries: {} as MainHostApiDeps['registries'],
+    bus: {} as MainHostApiDeps['bus'],
     sinks: new Map(),
     toolUpdates,
     config: () => ({}),
@@ -17,7 +17,7 @@ function hostApiFor(pluginId: string, toolUpdates: ToolUpdateSinks) {
     deliver: () => {},
     log: () => {},
   };
-  return createHostApi(deps);
+  return createMainHostApi(deps);
 }
 
 test('$toolUpdate routes progress text to the running call it names', async () => {

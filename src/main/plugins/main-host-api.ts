@@ -8,7 +8,7 @@ import type { StreamSinks, ToolUpdateSinks } from './contribution-installer.ts';
 import type { PluginEventBus } from './plugin-event-bus.ts';
 import type { PluginRegistries } from './plugin-registries.ts';
 
-export interface HostApiDeps {
+export interface MainHostApiDeps {
   pluginId: string;
   registries: PluginRegistries;
   bus: PluginEventBus;
@@ -32,7 +32,7 @@ export interface HostApiDeps {
 const Topic = StatusSegment.shape.id;
 
 /** Main's HostApi for one plugin process. Every argument is checked on arrival; errors go back to the plugin. */
-export function createHostApi(deps: HostApiDeps): HostApi {
+export function createMainHostApi(deps: MainHostApiDeps): HostApi {
   const subscriptions = new Map<string, Disposable>();
   // One ledger entry per topic for the plugin's life, however often it subscribes and unsubscribes.
   const owned = new Set<string>();

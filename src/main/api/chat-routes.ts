@@ -1,0 +1,121 @@
+import type { Channel, EventName, EventPayload } from '../../shared/api/index.ts';
+import { thinkingLevelOf } from '../../shared/agent/index.ts';
+import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import type { App } from '../app.ts';
+import { AmberError } from '../errors.ts';
+import type { Handlers } from './api-router.ts';
+import { assertIdle } from './assert-idle.ts';
+
+export interface ChatRoutesOptions {
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+}
+
+type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}`>;
+
+function noModel(): never {
+  throw new AmberError('unavailable', 'No model is set up, so messages cannot be sent yet. Set up a provider first (the button at the top right).');
+}
+
+/**
+ * A conversation's runs over the agent: send, regenerate, stop, steer, the model and thinking level, the
+ * user's instructions and the approvals a run asks for. The agent's events and the approval questions go
+ * out as events.
+ */
+export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposable & { handlers: Pick<Handlers, ChatChannels> } {
+  const { sessions: store, agent } = app;
+  const emit = options.emit;
+  const subscriptions = new DisposableStore();
+
+  /** A branch that names no model yet gets the default one; without either, there is nothing to send to. */
+  const startOptions = (sessionId: string, leafId?: string | null): { model?: { provider: string; modelId: string } } => {
+    if (store.context(sessionId, leafId).model !== null) return {};
+    const model = app.defaultModel();
+    return model ? { model } : noModel();
+  };
+
+  subscriptions.add(agent.subscribe((event) => emit('agent.emitted', event)));
+  subscriptions.add(
+    app.approvals.subscribe((change) => {
+      if (change.kind === 'requested') emit('approval.requested', change.question);
+      else emit('approval.settled', { questionId: change.questionId, answer: change.answer });
+    }),
+  );
+
+  return {
+    handlers: {
+      'chat.send': ({ sessionId, text, parentId }) => {
+        assertIdle(agent, sessionId, 'send another message');
+        const runOptions = startOptions(sessionId, parentId);
+        if (parentId !== undefined) {
+          // Editing an earlier message: the new one forks where the old one hung.
+          store.branch(sessionId, parentId);
+          emit('session.branched', { sessionId, leafId: parentId });
+        }
+        return { runId: agent.start(sessionId, text, runOptions).runId };
+      },
+      'chat.regenerate': ({ sessionId, entryId }) => {
+        assertIdle(agent, sessionId, 'regenerate');
+        const entry = store.entry(sessionId, entryId);
+        if (entry.type !== 'message' || entry.message.role !== 'assistant') throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
+        const runOptions = startOptions(sessionId, entry.parentId);
+        store.branch(sessionId, entry.parentId);
+        emit('session.branched', { sessionId, leafId: entry.parentId });
+        return { runId: agent.start(sessionId, null, runOptions).runId };
+      },
+      'chat.abort': ({ sessionId }) => ({ aborted: agent.abort(sessionId) }),
+      'chat.steer': ({ sessionId, text }) => {
+        if (!agent.steer(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+        return { queued: true };
+      },
+      'chat.followUp': ({ sessionId, text }) => {
+        if (!agent.followUp(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+        return { queued: true };
+      },
+      'chat.lastPrompt': ({ sessionId }) => {
+        store.get(sessionId);
+        const sent = agent.lastPrompt(sessionId);
+        return sent && { systemPrompt: sent.systemPrompt, tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })), at: sent.at };
+      },
+      'chat.models': ({ sessionId }) => ({
+        current: store.context(sessionId).model ?? app.defaultModel(),
+        models: app.plugins.registries.providers.list().flatMap((p) =>
+          p.models.map((m) => {
+            const info = app.modelInfo({ provider: p.id, modelId: m.id });
+            return { provider: p.id, modelId: m.id, name: info?.name ?? m.name ?? m.id, reasoning: info?.reasoning ?? m.reasoning };
+          }),
+        ),
+      }),
+      'chat.setModel': ({ sessionId, provider, modelId }) => {
+        assertIdle(agent, sessionId, 'switch models');
+        if (!app.plugins.registries.providers.get(provider)) throw new AmberError('not_found', `No provider '${provider}' is set up; choose one of the models listed.`);
+        const current = store.context(sessionId).model;
+        if (!current || current.provider !== provider || current.modelId !== modelId) {
+          const entry = agent.setModel(sessionId, { provider, modelId });
+          emit('session.branched', { sessionId, leafId: entry.id });
+        }
+        return { current: { provider, modelId } };
+      },
+      'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.context(sessionId).thinkingLevel) }),
+      'chat.setThinking': ({ sessionId, level }) => {
+        assertIdle(agent, sessionId, 'change the thinking level');
+        if (thinkingLevelOf(store.context(sessionId).thinkingLevel) !== level) {
+          const entry = agent.setThinkingLevel(sessionId, level);
+          emit('session.branched', { sessionId, leafId: entry.id });
+        }
+        return { level };
+      },
+      'instructions.get': ({ sessionId }) => app.systemPrompt.instructions(sessionId ?? null),
+      'instructions.set': ({ sessionId, text }) => {
+        if (sessionId) store.get(sessionId);
+        app.systemPrompt.setInstructions(sessionId, text);
+        return app.systemPrompt.instructions(sessionId);
+      },
+      'approvals.list': () => app.approvals.pending(),
+      'approvals.answer': ({ questionId, answer }) => {
+        app.approvals.answer(questionId, answer);
+        return { ok: true };
+      },
+    },
+    dispose: () => subscriptions.dispose(),
+  };
+}

@@ -1,0 +1,22 @@
+import type { Channel } from '../../shared/api/index.ts';
+import type { Disposable } from '../../shared/disposable.ts';
+import type { App } from '../app.ts';
+import type { Handlers } from './api-router.ts';
+import { type Probe, providerPresets, saveProvider, TEST_TIMEOUT_MS } from './provider-setup.ts';
+
+type ProviderChannels = Extract<Channel, `providers.${string}`>;
+
+/** Provider setup over the API: the presets (with what answers locally), the connection test, saving. */
+export function createProviderRoutes(app: App, probe: Probe): Disposable & { handlers: Pick<Handlers, ProviderChannels> } {
+  return {
+    handlers: {
+      'providers.presets': () => providerPresets(probe),
+      'providers.test': ({ baseUrl, apiKey, dialect, flavor }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}), ...(flavor ? { flavor } : {}) }, TEST_TIMEOUT_MS),
+      'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
+        const saved = await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
+        return { ok: true as const, ...saved };
+      },
+    },
+    dispose: () => {},
+  };
+}

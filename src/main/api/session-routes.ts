@@ -1,0 +1,94 @@
+import type { Channel, EventName, EventPayload } from '../../shared/api/index.ts';
+import type { Disposable } from '../../shared/disposable.ts';
+import type { App } from '../app.ts';
+import type { Handlers } from './api-router.ts';
+import { assertIdle } from './assert-idle.ts';
+
+export interface SessionRoutesOptions {
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+}
+
+type SessionChannels = 'app.bootstrap' | Exclude<Extract<Channel, `sessions.${string}`>, 'sessions.setWorkspace'> | 'entries.label';
+
+/** The setting that remembers the conversation the window had open, so a restart opens it again. */
+const LAST_SESSION_KEY = 'ui.lastSessionId';
+
+/** The conversations over the store: list, open, rename, delete with undo from the trash, branch, label. */
+export function createSessionRoutes(app: App, options: SessionRoutesOptions): Disposable & { handlers: Pick<Handlers, SessionChannels> } {
+  const { sessions: store, trash, agent } = app;
+  const emit = options.emit;
+  return {
+    handlers: {
+      'app.bootstrap': () => {
+        const last = store.getSetting(LAST_SESSION_KEY);
+        let lastSessionId: string | null = null;
+        if (last) {
+          try {
+            lastSessionId = store.get(last).id;
+          } catch {
+            lastSessionId = null;
+          }
+        }
+        return { health: app.health(), lastSessionId, providerConfigured: app.defaultModel() !== null };
+      },
+      'sessions.list': (input) => ({ sessions: store.list(input), total: store.count() }),
+      'sessions.get': ({ sessionId }) => store.get(sessionId),
+      'sessions.create': (input) => {
+        // The folder is checked before anything is made: a refused one creates no conversation.
+        const summary = store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
+        store.setSetting(LAST_SESSION_KEY, summary.id);
+        emit('session.created', summary);
+        return summary;
+      },
+      'sessions.open': ({ sessionId }) => {
+        const summary = store.get(sessionId);
+        store.setSetting(LAST_SESSION_KEY, sessionId);
+        agent.sessionStarted(sessionId, summary.messageCount > 0 ? 'resume' : 'open');
+        return summary;
+      },
+      'sessions.rename': ({ sessionId, title }) => {
+        const summary = store.rename(sessionId, title);
+        emit('session.updated', summary);
+        return summary;
+      },
+      'sessions.delete': ({ sessionId }) => {
+        assertIdle(agent, sessionId, 'delete it');
+        trash.delete(sessionId);
+        if (store.getSetting(LAST_SESSION_KEY) === sessionId) store.setSetting(LAST_SESSION_KEY, null);
+        emit('session.deleted', { sessionId });
+        return { restorable: true };
+      },
+      'sessions.restore': ({ sessionId }) => {
+        const summary = trash.restore(sessionId);
+        emit('session.created', summary);
+        return summary;
+      },
+      'sessions.page': ({ sessionId, before, limit }) => store.page(sessionId, { before: before ?? null, limit }),
+      'sessions.tree': ({ sessionId }) => ({ nodes: store.tree(sessionId), leafId: store.leaf(sessionId) }),
+      'sessions.siblings': ({ sessionId, entryIds }) => {
+        const out: Record<string, { ids: string[]; index: number }> = {};
+        for (const id of entryIds) {
+          // Versions are messages; a label or a setting hung on the same parent is not one.
+          const ids = store.siblings(sessionId, id).ids.filter((sid) => store.entry(sessionId, sid).type === 'message');
+          if (ids.length > 1) out[id] = { ids, index: ids.indexOf(id) };
+        }
+        return out;
+      },
+      'sessions.branch': ({ sessionId, entryId, follow }) => {
+        assertIdle(agent, sessionId, 'switch branches');
+        const target = entryId !== null && follow === 'newest' ? store.newestLeafUnder(sessionId, entryId) : entryId;
+        store.branch(sessionId, target);
+        emit('session.branched', { sessionId, leafId: target });
+        return { leafId: target };
+      },
+      'entries.label': ({ sessionId, targetId, label }) => {
+        assertIdle(agent, sessionId, 'change labels');
+        // A label is an entry of its own, appended on the active path like any other (the leaf moves onto it).
+        const entry = store.append(sessionId, label ? { type: 'label', targetId, label } : { type: 'label', targetId });
+        emit('session.branched', { sessionId, leafId: entry.id });
+        return { leafId: entry.id };
+      },
+    },
+    dispose: () => {},
+  };
+}

@@ -1,0 +1,2 @@
+export { StatusService } from './status-service.ts';
+export type { StatusSources } from './status-service.ts';

@@ -23,7 +23,7 @@ afterEach(async () => {
   dir = null;
 });
 
-test('importing an mcpServers JSON connects the server with its tool count; switching it off removes its tools', async () => {
+test('importing an mcpServers JSON connects the server with its tool count; trusting it is stored; switching it off removes its tools', async () => {
   amber = await startAmber();
   const { page } = amber;
   await amber.open();
@@ -44,6 +44,17 @@ test('importing an mcpServers JSON connects the server with its tool count; swit
   await expect.poll(() => mcpPlugin.getByTestId('plugin-contributions').textContent()).toContain('mcp__everything__echo');
   await row.scrollIntoViewIfNeeded();
   await amber.screenshot('settings-mcp');
+
+  // Trust: the server's read-only tools, and one tool by name, stored by main where the policy reads them.
+  const trust = () => JSON.parse(amber!.shell.app.sessions.getSetting('mcp.trust') ?? '{}') as unknown;
+  await row.getByTestId('mcp-trust-server').click();
+  await expect.poll(trust).toEqual({ servers: ['everything'], tools: [] });
+  await section.getByTestId('mcp-trust-tool-name').fill('mcp__everything__toggle-simulated-logging');
+  await section.getByTestId('mcp-trust-tool').click();
+  await expect.poll(() => section.getByTestId('mcp-trusted-tool').allTextContents()).toEqual([expect.stringContaining('mcp__everything__toggle-simulated-logging')]);
+  await expect.poll(() => row.getByTestId('mcp-trust-server').isChecked()).toBe(true);
+  await row.getByTestId('mcp-trust-server').click();
+  await expect.poll(trust).toEqual({ servers: [], tools: ['mcp__everything__toggle-simulated-logging'] });
 
   await row.getByRole('switch', { name: 'MCP server everything' }).click();
   await expect.poll(() => row.getAttribute('data-state')).toBe('off');

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
-import { type McpListing, McpServerConfig, McpServerName, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/mcp-api.ts';
+import { MCP_TRUST_KEY, type McpListing, McpServerConfig, McpServerName, McpServersFile, McpServerView, McpStoredConfig, type McpTrust, parseMcpTrust } from '../../shared/api/mcp-api.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
@@ -18,7 +18,7 @@ const CONFIG_KEY = `plugin.${PLUGIN_ID}.config`;
 const SERVERS_TOPIC = 'mcp.serversChanged';
 const PluginReport = z.object({ servers: z.array(McpServerView), problems: z.array(z.string()) });
 
-type McpChannels = 'mcp.list' | 'mcp.import' | 'mcp.setEnabled' | 'mcp.remove' | 'mcp.restart';
+type McpChannels = 'mcp.list' | 'mcp.import' | 'mcp.setEnabled' | 'mcp.remove' | 'mcp.restart' | 'mcp.trust' | 'mcp.setTrust';
 
 export interface McpRoutesOptions {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
@@ -176,6 +176,15 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
         config.off = config.off.filter((n) => n !== name);
         save(config);
         return await apply();
+      },
+      'mcp.trust': () => parseMcpTrust(store.getSetting(MCP_TRUST_KEY)),
+      // Trust lives in main's settings, apart from the plugin's config, so the plugin cannot grant it itself.
+      'mcp.setTrust': (change) => {
+        const trust = parseMcpTrust(store.getSetting(MCP_TRUST_KEY));
+        const edit = (names: string[], item: string) => (change.trusted ? [...new Set([...names, item])] : names.filter((x) => x !== item));
+        const next: McpTrust = 'server' in change ? { ...trust, servers: edit(trust.servers, change.server) } : { ...trust, tools: edit(trust.tools, change.tool) };
+        store.setSetting(MCP_TRUST_KEY, JSON.stringify(next));
+        return next;
       },
       'mcp.restart': async ({ name }) => {
         if (!pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');

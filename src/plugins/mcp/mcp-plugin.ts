@@ -9,8 +9,9 @@ import { mcpToolName } from './mcp-tool-name.ts';
 
 // The MCP plugin: connects the user's MCP servers (from `mcp.json` in the data folder and the plugin's
 // stored `servers`) and offers their tools to the model as `mcp__<server>__<tool>`, set at run time with
-// ctx.setTools so the list follows connects, restarts and list_changed notifications. MCP tools are write
-// tools for the policy whatever their annotations say (`readOnlyHint` is the server's claim, not a fact).
+// ctx.setTools so the list follows connects, restarts and list_changed notifications. A tool's `readOnly`
+// carries the server's `readOnlyHint`; it is a claim, not a fact: the policy treats MCP tools as write tools
+// until the user trusts the server or the tool in Settings (main keeps that trust; this plugin cannot).
 
 /** Emitted with every server's status whenever one changes. */
 export const MCP_SERVERS_TOPIC = 'mcp.serversChanged';
@@ -79,7 +80,7 @@ function buildTools(): ToolContribution[] {
         name,
         description: text.slice(0, MAX_TOOL_DESCRIPTION_CHARS - note.length) + note,
         parameters,
-        readOnly: false,
+        readOnly: tool.annotations?.readOnlyHint === true,
         pathParams: [],
         async execute(args, { signal, update }) {
           const result = await conn.callTool(tool.name, args, {
@@ -99,7 +100,7 @@ function buildTools(): ToolContribution[] {
         name,
         description: description.slice(0, MAX_TOOL_DESCRIPTION_CHARS),
         parameters: { type: 'object', properties: { uri: { type: 'string', description: 'The resource URI.' } }, required: ['uri'] },
-        readOnly: false,
+        readOnly: true,
         pathParams: [],
         async execute(args, { signal }) {
           const text = mapResourceContents(await conn.readResource(String(args['uri']), signal as AbortSignal));

@@ -63,6 +63,8 @@ export const CHANNEL_NAMES = [
   'mcp.setEnabled',
   'mcp.remove',
   'mcp.restart',
+  'mcp.trust',
+  'mcp.setTrust',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

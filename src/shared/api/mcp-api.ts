@@ -65,3 +65,43 @@ export const McpListing = z.object({
   problems: z.array(z.string()),
 });
 export type McpListing = z.infer<typeof McpListing>;
+
+/** Where main keeps the user's trust in MCP servers and tools. No plugin can write it: it is not a plugin's config. */
+export const MCP_TRUST_KEY = 'mcp.trust';
+
+/** An MCP tool as Amber names it: `mcp__<server>__<tool>`. */
+export const McpToolName = z.string().regex(/^mcp__[a-zA-Z0-9_-]{1,59}$/, 'an MCP tool name is mcp__<server>__<tool>');
+
+/**
+ * What the user trusts, set in Settings. MCP tools are write tools for the policy until then: a trusted
+ * server's tools that carry `readOnlyHint` run as read-only, and a trusted tool runs as read-only whatever
+ * its annotations say.
+ */
+export const McpTrust = z.object({
+  servers: z.array(McpServerName).max(256).default([]),
+  tools: z.array(McpToolName).max(4096).default([]),
+});
+export type McpTrust = z.infer<typeof McpTrust>;
+
+/** A change of trust: a whole server, or one tool by its Amber name. */
+export const McpSetTrust = z.union([
+  z.object({ server: McpServerName, trusted: z.boolean() }),
+  z.object({ tool: McpToolName, trusted: z.boolean() }),
+]);
+export type McpSetTrust = z.infer<typeof McpSetTrust>;
+
+/** The stored trust; anything unreadable trusts nothing. */
+export function parseMcpTrust(raw: string | null): McpTrust {
+  try {
+    const parsed = McpTrust.safeParse(JSON.parse(raw ?? '{}'));
+    return parsed.success ? parsed.data : { servers: [], tools: [] };
+  } catch {
+    return { servers: [], tools: [] };
+  }
+}
+
+/** Whether the user's trust lets the MCP tool `toolName` run as read-only. */
+export function mcpTrustCovers(trust: McpTrust, toolName: string, readOnlyHint: boolean): boolean {
+  if (trust.tools.includes(toolName)) return true;
+  return readOnlyHint && trust.servers.some((s) => toolName.startsWith(`mcp__${s}__`));
+}

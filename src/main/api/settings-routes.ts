@@ -2,7 +2,7 @@ import type { EventName, EventPayload } from '../../shared/api/index.ts';
 import type { AllowanceView, PanelView, PluginListing, PluginView, PolicyView, WalletListing, WalletView } from '../../shared/api/index.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
-import { type AppCommandContext, createAppCommands } from '../commands/index.ts';
+import { type AppCommandContext, type CommandTree, createAppCommands } from '../commands/index.ts';
 import { userReadOnlyTools } from '../agent-bridge/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginInfo } from '../plugins/index.ts';
@@ -41,6 +41,8 @@ export interface SettingsRoutesOptions {
 
 export interface SettingsRoutes extends Disposable {
   readonly handlers: Pick<Handlers, SettingsChannel>;
+  /** The command tree the command channels serve, for routes that add commands of their own. */
+  readonly commands: CommandTree;
 }
 
 const WALLET_THRESHOLD_KEY = 'ui.walletThreshold';
@@ -241,5 +243,5 @@ export function createSettingsRoutes(app: App, options: SettingsRoutesOptions): 
     },
   };
 
-  return { handlers, dispose: () => subscriptions.dispose() };
+  return { handlers, commands: commands.tree, dispose: () => subscriptions.dispose() };
 }

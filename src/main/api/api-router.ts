@@ -79,7 +79,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const handlers: Handlers = {
     ...settings.handlers,
     ...workspace.handlers,
-    ...subscriptions.add(createMcpRoutes(app, { emit })).handlers,
+    ...subscriptions.add(createMcpRoutes(app, { emit, commands: settings.commands })).handlers,
     'app.bootstrap': () => {
       const last = store.getSetting(LAST_SESSION_KEY);
       let lastSessionId: string | null = null;

@@ -1,6 +1,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { CommandCompletions, useCommands, useSlashCompletion } from '../commands/index.ts';
 import { Icon } from '../ui/index.ts';
+import { ResourceAttach } from './ResourceAttach.tsx';
 
 interface Props {
   running: boolean;
@@ -37,7 +38,9 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
     const value = text.trim();
     if (!value || disabled) return;
     if (mode === 'send' && slash.isCommand && commands) {
-      if ((await commands.run(value)).kind !== 'error') setText('');
+      // An inserted result (an MCP prompt) has replaced the text already.
+      const { kind } = await commands.run(value);
+      if (kind === 'ok' || kind === 'help') setText('');
       return;
     }
     const message = commands && value.startsWith('//') ? value.slice(1) : value;
@@ -72,6 +75,13 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
           }}
         />
         <div className="composer-actions">
+          <ResourceAttach
+            disabled={disabled}
+            onInsert={(inserted) => {
+              setText((t) => (t.trim() ? `${t.trimEnd()}\n\n${inserted}` : inserted));
+              area.current?.focus();
+            }}
+          />
           {running ? (
             <>
               <button type="button" className="btn btn-ghost btn-small" disabled={!text.trim()} onClick={() => void submit('followUp')} title="Alt+Enter">

@@ -65,6 +65,8 @@ export const CHANNEL_NAMES = [
   'mcp.restart',
   'mcp.trust',
   'mcp.setTrust',
+  'mcp.resources',
+  'mcp.readResource',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -105,3 +105,39 @@ export function mcpTrustCovers(trust: McpTrust, toolName: string, readOnlyHint: 
   if (trust.tools.includes(toolName)) return true;
   return readOnlyHint && trust.servers.some((s) => toolName.startsWith(`mcp__${s}__`));
 }
+
+/** A server prompt, offered as the slash command `/mcp.<server>.<prompt> args…`. */
+export const McpPromptView = z.object({
+  server: McpServerName,
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+  description: z.string().max(1000).default(''),
+  /** In the order positional arguments fill them. */
+  arguments: z.array(z.object({ name: z.string().min(1).max(128), required: z.boolean().default(false) })).max(32).default([]),
+});
+export type McpPromptView = z.infer<typeof McpPromptView>;
+
+/** A resource a server lists, for the composer's attach menu. */
+export const McpResourceView = z.object({
+  server: McpServerName,
+  uri: z.string().min(1).max(4096),
+  name: z.string().max(256).default(''),
+});
+export type McpResourceView = z.infer<typeof McpResourceView>;
+
+export const McpResourceList = z.object({ resources: z.array(McpResourceView) });
+export type McpResourceList = z.infer<typeof McpResourceList>;
+
+/** At most this much of a resource goes into a message; the rest is cut with a note. */
+export const MAX_MCP_RESOURCE_CHARS = 100_000;
+
+export const McpReadResource = z.object({ server: McpServerName, uri: z.string().min(1).max(4096) });
+export type McpReadResource = z.infer<typeof McpReadResource>;
+
+export const McpResourceText = z.object({
+  server: McpServerName,
+  uri: z.string(),
+  text: z.string().max(MAX_MCP_RESOURCE_CHARS),
+  /** The resource was longer than MAX_MCP_RESOURCE_CHARS. */
+  truncated: z.boolean(),
+});
+export type McpResourceText = z.infer<typeof McpResourceText>;

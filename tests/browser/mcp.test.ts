@@ -100,3 +100,38 @@ test("the model's call to an MCP tool asks first, then shows the server's answer
   await card.scrollIntoViewIfNeeded();
   await amber.screenshot('mcp-tool-card');
 });
+
+test("a server prompt typed as /mcp.<server>.<prompt> fills the message box, and the attach menu adds a resource's text to it", async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-prompt-'));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel();
+  const core = { ...coreFor(model, workspace) };
+  delete core.tools;
+  amber = await startAmber({
+    core,
+    seed: async (shell) => {
+      shell.app.pluginSecrets.write('mcp', { servers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } });
+      await shell.app.plugins.setState('mcp', true);
+      const tools = shell.app.plugins.registries.tools;
+      await expect.poll(() => tools.get('mcp__everything__echo') !== undefined, { timeout: 20_000 }).toBe(true);
+    },
+  });
+  const { page } = amber;
+  await amber.open();
+  await page.getByTestId('new-chat').click();
+  const composer = page.getByTestId('composer');
+  await composer.fill('/mcp.everything.args-');
+  await page.getByTestId('command-completion').filter({ hasText: 'mcp.everything.args-prompt' }).waitFor();
+  await composer.fill('/mcp.everything.args-prompt Oslo');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => composer.inputValue()).toBe("What's weather in Oslo?");
+
+  await page.getByTestId('mcp-attach').click();
+  const first = page.getByTestId('mcp-resource').first();
+  const uri = /everything: (\S+)/.exec((await first.textContent()) ?? '')?.[1];
+  expect(uri).toMatch(/^demo:\/\/resource\//);
+  await first.click();
+  await expect.poll(() => composer.inputValue()).toContain(`What's weather in Oslo?\n\n[resource <${uri}>]\n`);
+  await amber.screenshot('mcp-prompt-and-resource');
+});

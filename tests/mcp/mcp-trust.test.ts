@@ -94,3 +94,17 @@ test('trust changes are checked at the API edge: names that are not MCP server o
   }
   expect(app.sessions.getSetting(MCP_TRUST_KEY)).toBeNull();
 });
+
+test('a call waiting for approval runs once the user trusts its server, without an answer', async () => {
+  const live = app.agent.policy!;
+  let onAsked!: (tool: string) => void;
+  const asked = new Promise<string>((resolve) => (onAsked = resolve));
+  live.setApprover((q) => {
+    onAsked(q.toolName);
+    return new Promise(() => {});
+  });
+  const decision = live.authorize(req(echo), new AbortController().signal);
+  expect(await asked).toBe('mcp__everything__echo');
+  await setTrust({ server: 'everything', trusted: true });
+  expect(await decision).toEqual({ allowed: true });
+});

@@ -200,6 +200,11 @@ export class PolicyService implements ToolGate {
     this.#notifyChanged();
   }
 
+  /** Has waiting calls decide again: a setting the policy reads changed outside it (the user's MCP trust). */
+  reconsider(): void {
+    this.#notifyChanged();
+  }
+
   grants(sessionId: string): readonly Grant[] {
     return this.#grants.get(sessionId) ?? [];
   }

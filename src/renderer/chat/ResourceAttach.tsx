@@ -1,7 +1,12 @@
 import { useState } from 'react';
-import type { McpResourceView } from '../../shared/api/index.ts';
+import type { McpResourceText, McpResourceView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
+
+/** A read resource's text as it goes into a message, with a note where Amber cut it. */
+export function resourceNote(read: McpResourceText): string {
+  return read.truncated ? `${read.text}\n[cut: the resource is longer than Amber puts into a message]` : read.text;
+}
 
 /**
  * The composer's attach button: lists the connected MCP servers' resources and hands the chosen one's text
@@ -27,7 +32,7 @@ export function ResourceAttach({ disabled, onInsert }: { disabled: boolean; onIn
     setReading(true);
     try {
       const read = await api.call('mcp.readResource', { server: r.server, uri: r.uri });
-      onInsert(read.truncated ? `${read.text}\n[cut: the resource is longer than Amber puts into a message]` : read.text);
+      onInsert(resourceNote(read));
     } catch (e) {
       toasts.error(`Could not read ${r.uri}`, e);
     } finally {

@@ -108,3 +108,9 @@ test('a call waiting for approval runs once the user trusts its server, without 
   await setTrust({ server: 'everything', trusted: true });
   expect(await decision).toEqual({ allowed: true });
 });
+
+test('a server name that could blur which server a tool belongs to is refused, so trust in one never covers another', async () => {
+  const r = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { every__thing: { command: 'x' }, 'every_': { command: 'x' } } }) });
+  expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/'every__thing' is not a server name.*'every_' is not a server name/) } });
+  for (const server of ['every__thing', 'every_']) expect((await api.call('mcp.setTrust', { server, trusted: true })).ok).toBe(false);
+});

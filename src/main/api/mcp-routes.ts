@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
 import {
   MAX_MCP_RESOURCE_CHARS,
+  MCP_SERVER_NAME_RULE,
   MCP_TRUST_KEY,
   type McpListing,
   McpPromptView,
@@ -245,7 +246,7 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
         let added = 0;
         for (const [name, raw] of Object.entries(file.data.mcpServers)) {
           if (!McpServerName.safeParse(name).success) {
-            problems.push(`'${name}' is not a server name Amber can use: 1-64 letters, digits, _ or -.`);
+            problems.push(`'${name}' is not a server name Amber can use: ${MCP_SERVER_NAME_RULE}.`);
             continue;
           }
           const server = McpServerConfig.safeParse(raw);

@@ -4,8 +4,15 @@ import { z } from 'zod';
 // `mcpServers` format other desktop apps and editors use (`{"mcpServers": {"name": {"command", "args",
 // "env", "cwd"} | {"url", "headers"}}}`) plus Amber's `timeoutMs` per server.
 
-/** A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. */
-export const McpServerName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -');
+/**
+ * A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. No `__` and no `_` at its end, so the
+ * server part of a tool name is never in doubt (trust in `a` must not cover a server `a__b` or `a_`).
+ */
+export const McpServerName = z
+  .string()
+  .regex(/^(?!.*__)(?!.*_$)[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -, with no __ and not ending in _');
+/** The rule a server name follows, in words for the user. */
+export const MCP_SERVER_NAME_RULE = '1-64 letters, digits, _ or -, with no __ and not ending in _';
 
 const Common = {
   disabled: z.boolean().optional(),

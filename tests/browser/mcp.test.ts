@@ -23,7 +23,7 @@ afterEach(async () => {
   dir = null;
 });
 
-test('importing an mcpServers JSON connects the server with its tool count; switching it off removes its tools', async () => {
+test('importing an mcpServers JSON connects the server with its tool count; trusting it is stored; switching it off removes its tools', async () => {
   amber = await startAmber();
   const { page } = amber;
   await amber.open();
@@ -44,6 +44,17 @@ test('importing an mcpServers JSON connects the server with its tool count; swit
   await expect.poll(() => mcpPlugin.getByTestId('plugin-contributions').textContent()).toContain('mcp__everything__echo');
   await row.scrollIntoViewIfNeeded();
   await amber.screenshot('settings-mcp');
+
+  // Trust: the server's read-only tools, and one tool by name, stored by main where the policy reads them.
+  const trust = () => JSON.parse(amber!.shell.app.sessions.getSetting('mcp.trust') ?? '{}') as unknown;
+  await row.getByTestId('mcp-trust-server').click();
+  await expect.poll(trust).toEqual({ servers: ['everything'], tools: [] });
+  await section.getByTestId('mcp-trust-tool-name').fill('mcp__everything__toggle-simulated-logging');
+  await section.getByTestId('mcp-trust-tool').click();
+  await expect.poll(() => section.getByTestId('mcp-trusted-tool').allTextContents()).toEqual([expect.stringContaining('mcp__everything__toggle-simulated-logging')]);
+  await expect.poll(() => row.getByTestId('mcp-trust-server').isChecked()).toBe(true);
+  await row.getByTestId('mcp-trust-server').click();
+  await expect.poll(trust).toEqual({ servers: [], tools: ['mcp__everything__toggle-simulated-logging'] });
 
   await row.getByRole('switch', { name: 'MCP server everything' }).click();
   await expect.poll(() => row.getAttribute('data-state')).toBe('off');
@@ -88,4 +99,39 @@ test("the model's call to an MCP tool asks first, then shows the server's answer
   await expect.poll(() => card.textContent()).toContain('Echo: hello from Amber');
   await card.scrollIntoViewIfNeeded();
   await amber.screenshot('mcp-tool-card');
+});
+
+test("a server prompt typed as /mcp.<server>.<prompt> fills the message box, and the attach menu adds a resource's text to it", async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-prompt-'));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel();
+  const core = { ...coreFor(model, workspace) };
+  delete core.tools;
+  amber = await startAmber({
+    core,
+    seed: async (shell) => {
+      shell.app.pluginSecrets.write('mcp', { servers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } });
+      await shell.app.plugins.setState('mcp', true);
+      const tools = shell.app.plugins.registries.tools;
+      await expect.poll(() => tools.get('mcp__everything__echo') !== undefined, { timeout: 20_000 }).toBe(true);
+    },
+  });
+  const { page } = amber;
+  await amber.open();
+  await page.getByTestId('new-chat').click();
+  const composer = page.getByTestId('composer');
+  await composer.fill('/mcp.everything.args-');
+  await page.getByTestId('command-completion').filter({ hasText: 'mcp.everything.args-prompt' }).waitFor();
+  await composer.fill('/mcp.everything.args-prompt Oslo');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => composer.inputValue()).toBe("What's weather in Oslo?");
+
+  await page.getByTestId('mcp-attach').click();
+  const first = page.getByTestId('mcp-resource').first();
+  const uri = /everything: (\S+)/.exec((await first.textContent()) ?? '')?.[1];
+  expect(uri).toMatch(/^demo:\/\/resource\//);
+  await first.click();
+  await expect.poll(() => composer.inputValue()).toContain(`What's weather in Oslo?\n\n[resource <${uri}>]\n`);
+  await amber.screenshot('mcp-prompt-and-resource');
 });

@@ -1,6 +1,7 @@
 // The mcp plugin in its own process: servers from its stored config and from mcp.json become Amber tools
-// (`mcp__<server>__<tool>`, write tools for the policy), calls go main → plugin → server → back, and
-// switching the plugin off (or killing it) removes the tools and ends the servers it started.
+// (`mcp__<server>__<tool>`, their readOnlyHint carried as a claim the policy checks against the user's
+// trust), calls go main → plugin → server → back, and switching the plugin off (or killing it) removes the
+// tools and ends the servers it started.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -18,11 +19,12 @@ afterEach(async () => {
 const everything = { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] };
 const tool = (name: string) => rt!.service.registries.tools.get(name);
 
-test('a stored server connects and its tools are offered as mcp__server__tool write tools with no path parameters', async () => {
+test('a stored server connects and its tools are offered as mcp__server__tool with readOnlyHint as their claim and no path parameters', async () => {
   rt = await startMcpRuntime({ everything });
   await rt.until(() => tool('mcp__everything__echo') !== undefined, 'the echo tool');
   const spec = tool('mcp__everything__echo')!.value.spec;
-  expect(spec).toMatchObject({ readOnly: false, pathParams: [] });
+  expect(spec).toMatchObject({ readOnly: true, pathParams: [] });
+  expect(tool('mcp__everything__toggle-simulated-logging')!.value.spec.readOnly).toBe(false);
   expect(spec.description).toMatch(/Echoes back the input string[\s\S]*MCP server 'everything'.*readOnlyHint=true/);
   expect(spec.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
   expect(tool('mcp__everything__get-sum')).toBeDefined();

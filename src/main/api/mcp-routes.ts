@@ -2,9 +2,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
-import { type McpListing, McpServerConfig, McpServerName, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/mcp-api.ts';
+import {
+  MAX_MCP_RESOURCE_CHARS,
+  MCP_SERVER_NAME_RULE,
+  MCP_TRUST_KEY,
+  type McpListing,
+  McpPromptView,
+  McpResourceView,
+  McpServerConfig,
+  McpServerName,
+  McpServersFile,
+  McpServerView,
+  McpStoredConfig,
+  type McpTrust,
+  parseMcpTrust,
+} from '../../shared/api/mcp-api.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
+import type { CommandTree, FeedItem } from '../commands/index.ts';
 import { AmberError } from '../errors.ts';
 import type { Handlers } from './api-router.ts';
 
@@ -16,13 +31,30 @@ const PLUGIN_ID = 'mcp';
 const CONFIG_KEY = `plugin.${PLUGIN_ID}.config`;
 /** What the plugin emits with every server's status (see src/plugins/mcp). */
 const SERVERS_TOPIC = 'mcp.serversChanged';
-const PluginReport = z.object({ servers: z.array(McpServerView), problems: z.array(z.string()) });
+const PluginReport = z.object({
+  servers: z.array(McpServerView),
+  problems: z.array(z.string()),
+  prompts: z.array(McpPromptView).max(2000).default([]),
+  resources: z.array(McpResourceView).max(2000).default([]),
+});
+type PluginReport = z.infer<typeof PluginReport>;
 
-type McpChannels = 'mcp.list' | 'mcp.import' | 'mcp.setEnabled' | 'mcp.remove' | 'mcp.restart';
+type McpChannels = 'mcp.list' | 'mcp.import' | 'mcp.setEnabled' | 'mcp.remove' | 'mcp.restart' | 'mcp.trust' | 'mcp.setTrust' | 'mcp.resources' | 'mcp.readResource';
 
 export interface McpRoutesOptions {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Where each server prompt becomes `/mcp.<server>.<prompt>`, and `/mcp connect` completes server names. */
+  commands?: CommandTree;
 }
+
+const SERVER_VERBS: Record<string, string> = {
+  connect: 'Connects a server',
+  disconnect: 'Closes a server and ends its process',
+  restart: 'Disconnects a server and connects it again',
+  prompt: "Gets a server's prompt",
+  resource: "Reads a server's resource",
+};
+const PLAIN_VERBS: Record<string, string> = { list: 'The servers, their state and what they offer', reload: 'Reads mcp.json and the stored servers again' };
 
 export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable & { handlers: Pick<Handlers, McpChannels> } {
   const subscriptions = new DisposableStore();
@@ -91,12 +123,75 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
     return await app.plugins.registries.commands.run(['mcp'], args);
   };
 
+  // What the MCP plugin last reported: server names for completion, prompts as commands, resources to attach.
+  let latest: PluginReport = { servers: [], problems: [], prompts: [], resources: [] };
+  const promptCommands = new Map<string, { view: string; registration: Disposable }>();
+  const syncPrompts = () => {
+    const tree = options.commands;
+    if (!tree) return;
+    const wanted = new Map(latest.prompts.map((p) => [`mcp.${p.server}.${p.name}`, p]));
+    for (const [word, held] of promptCommands) {
+      const next = wanted.get(word);
+      if (!next || JSON.stringify(next) !== held.view) {
+        held.registration.dispose();
+        promptCommands.delete(word);
+      }
+    }
+    for (const [word, prompt] of wanted) {
+      if (promptCommands.has(word)) continue;
+      const usage = prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+      try {
+        const registration = tree.registerCommand({
+          path: [word],
+          help: `${prompt.description || `The prompt '${prompt.name}' of the MCP server '${prompt.server}'`}${usage ? ` — ${usage}` : ''}`.slice(0, 500),
+          man: `/${word} ${usage}\nGets the prompt '${prompt.name}' from the MCP server '${prompt.server}' and puts it into the message box. Arguments go in order, or as name=value.`,
+          argument: prompt.arguments.length > 0,
+          source: `plugin:${PLUGIN_ID}`,
+          handler: async (argument) => {
+            const answer = await runMcp(['prompt', prompt.server, prompt.name, ...(argument ? argument.split(/\s+/) : [])]);
+            if (answer.isError) throw new Error(answer.output);
+            return { insert: answer.output };
+          },
+        });
+        promptCommands.set(word, { view: JSON.stringify(prompt), registration });
+      } catch {
+        // A command of that name exists already: the prompt is not offered as a command.
+      }
+    }
+  };
+  const take = (report: PluginReport) => {
+    const names = (r: PluginReport) => r.servers.map((s) => s.name).join('\0');
+    const serversChanged = names(report) !== names(latest);
+    latest = report;
+    syncPrompts();
+    if (serversChanged) options.emit('commands.changed', {});
+  };
+  if (options.commands) {
+    const servers = (): FeedItem[] => latest.servers.map((s) => ({ name: s.name, help: `${s.transport}, ${s.state}` }));
+    subscriptions.add(
+      options.commands.registerFeed(`command:${PLUGIN_ID}`, () => [
+        ...Object.entries(PLAIN_VERBS).map(([name, help]) => ({ name, help })),
+        ...Object.entries(SERVER_VERBS).map(([name, help]) => ({ name, help, values: servers() })),
+      ]),
+    );
+  }
+  subscriptions.add({
+    dispose: () => {
+      for (const held of promptCommands.values()) held.registration.dispose();
+      promptCommands.clear();
+    },
+  });
+
   const list = async (): Promise<McpListing> => {
-    if (!pluginActive()) return configuredOnly();
+    if (!pluginActive()) {
+      take({ servers: [], problems: [], prompts: [], resources: [] });
+      return configuredOnly();
+    }
     const answer = await runMcp(['list', '--json']);
     if (answer.isError) throw new AmberError('unavailable', answer.output);
     const report = PluginReport.parse(JSON.parse(answer.output));
-    return { pluginActive: true, ...report };
+    take(report);
+    return { pluginActive: true, servers: report.servers, problems: report.problems };
   };
 
   /** Has the plugin read the servers again (or starts it, the first time a server is added). */
@@ -116,12 +211,17 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
       // Any plugin may emit on any topic of its own choosing: only the MCP plugin speaks for its servers.
       if (from !== PLUGIN_ID) return;
       const report = PluginReport.safeParse(payload);
-      if (report.success) options.emit('mcp.changed', { pluginActive: true, ...report.data });
+      if (!report.success) return;
+      take(report.data);
+      options.emit('mcp.changed', { pluginActive: true, servers: report.data.servers, problems: report.data.problems });
     }),
   );
   subscriptions.add(
     app.plugins.onDidChange((info) => {
-      if (info.id === PLUGIN_ID && info.state !== 'activating') void list().then((l) => options.emit('mcp.changed', l), () => {});
+      if (info.id !== PLUGIN_ID || info.state === 'activating') return;
+      // Its prompts go with it at once, before the listing comes back.
+      if (info.state !== 'active') take({ servers: [], problems: [], prompts: [], resources: [] });
+      void list().then((l) => options.emit('mcp.changed', l), () => {});
     }),
   );
 
@@ -146,7 +246,7 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
         let added = 0;
         for (const [name, raw] of Object.entries(file.data.mcpServers)) {
           if (!McpServerName.safeParse(name).success) {
-            problems.push(`'${name}' is not a server name Amber can use: 1-64 letters, digits, _ or -.`);
+            problems.push(`'${name}' is not a server name Amber can use: ${MCP_SERVER_NAME_RULE}.`);
             continue;
           }
           const server = McpServerConfig.safeParse(raw);
@@ -176,6 +276,26 @@ export function createMcpRoutes(app: App, options: McpRoutesOptions): Disposable
         config.off = config.off.filter((n) => n !== name);
         save(config);
         return await apply();
+      },
+      'mcp.resources': () => ({ resources: pluginActive() ? latest.resources : [] }),
+      'mcp.readResource': async ({ server, uri }) => {
+        if (!pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
+        const answer = await runMcp(['resource', server, uri]);
+        if (answer.isError) throw new AmberError('unavailable', answer.output);
+        // The plugin caps the text too; main does not rely on it.
+        const truncated = answer.output.length > MAX_MCP_RESOURCE_CHARS;
+        return { server, uri, text: truncated ? answer.output.slice(0, MAX_MCP_RESOURCE_CHARS) : answer.output, truncated };
+      },
+      'mcp.trust': () => parseMcpTrust(store.getSetting(MCP_TRUST_KEY)),
+      // Trust lives in main's settings, apart from the plugin's config, so the plugin cannot grant it itself.
+      'mcp.setTrust': (change) => {
+        const trust = parseMcpTrust(store.getSetting(MCP_TRUST_KEY));
+        const edit = (names: string[], item: string) => (change.trusted ? [...new Set([...names, item])] : names.filter((x) => x !== item));
+        const next: McpTrust = 'server' in change ? { ...trust, servers: edit(trust.servers, change.server) } : { ...trust, tools: edit(trust.tools, change.tool) };
+        store.setSetting(MCP_TRUST_KEY, JSON.stringify(next));
+        // A call waiting for approval that the trust now covers runs without the answer.
+        app.agent.policy?.reconsider();
+        return next;
       },
       'mcp.restart': async ({ name }) => {
         if (!pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');

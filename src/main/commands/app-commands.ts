@@ -219,6 +219,8 @@ function bridgePluginCommands(app: AppCore, tree: CommandTree): Disposable {
           help: entry.value.help,
           ...(entry.value.man !== undefined ? { man: entry.value.man } : {}),
           argument: true,
+          // Main may complete a plugin command's argument with a feed of this name (the MCP servers).
+          feed: `command:${path.join(' ')}`,
           source: `plugin:${entry.pluginId}`,
           handler: async (argument) => {
             const result = await registry.run(path, argument ? argument.split(/\s+/) : []);

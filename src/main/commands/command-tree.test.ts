@@ -102,6 +102,24 @@ describe('feeds and plugin commands', () => {
     expect(changes).toBe(2);
     expect(() => tree.registerCommand({ path: ['set'], help: 'x', source: 'plugin:evil', handler: () => '' })).toThrow(/already exists/);
   });
+
+  test("a handler's insert result comes back as text for the message box, not the status line", async () => {
+    const tree = new CommandTree();
+    tree.registerCommand({ path: ['mcp.docs.review'], help: 'A prompt', source: 'plugin:mcp', handler: (arg) => ({ insert: `Review ${arg}.` }) });
+    expect(await tree.run('/mcp.docs.review notes.md', ctx)).toEqual({ kind: 'insert', text: 'Review notes.md.' });
+  });
+
+  test("a plugin command's feed completes its verbs and, after a verb, the verb's values; without the feed nothing is offered", () => {
+    const tree = new CommandTree();
+    tree.registerCommand({ path: ['srv'], help: 'Servers', feed: 'command:srv', source: 'plugin:srv', handler: () => 'ok' });
+    expect(tree.complete('/srv connect a')).toEqual([]);
+    const feed = tree.registerFeed('command:srv', () => [{ name: 'connect', help: 'Connects', values: [{ name: 'alpha', help: 'stdio' }, { name: 'beta', help: 'http' }] }]);
+    expect(tree.complete('/srv c').map((c) => c.insert)).toEqual(['/srv connect ']);
+    expect(tree.complete('/srv connect a').map((c) => c.insert)).toEqual(['/srv connect alpha ']);
+    expect(tree.list().find((v) => v.path.join(' ') === 'srv connect')).toMatchObject({ runnable: true, takesArgument: true });
+    feed.dispose();
+    expect(tree.complete('/srv connect a')).toEqual([]);
+  });
 });
 
 describe('plugin command groups', () => {

@@ -31,8 +31,13 @@ export interface CommandContext {
   sessionId: string | null;
 }
 
-/** Returns text for the status line; throws an error whose message a user can act on. */
-export type CommandHandler = (argument: string, context: CommandContext) => string | void | Promise<string | void>;
+/** Text for the message box rather than the status line: the composer puts it there for the user to send. */
+export interface CommandInsert {
+  insert: string;
+}
+
+/** Returns text for the status line (or to insert); throws an error whose message a user can act on. */
+export type CommandHandler = (argument: string, context: CommandContext) => string | void | CommandInsert | Promise<string | void | CommandInsert>;
 
 export interface FeedItem {
   name: string;
@@ -47,6 +52,8 @@ export interface PluginCommand {
   help: string;
   man?: string;
   argument?: boolean;
+  /** A feed completing its argument; its items' `values` complete the word after them. */
+  feed?: string;
   source: string;
   handler: CommandHandler;
 }
@@ -136,7 +143,7 @@ export class CommandTree {
     if (parent.children.has(name)) throw new AmberError('conflict', `The command /${command.path.join(' ')} already exists.`);
     for (const step of trail) step.parent.children.set(step.name, step.node);
     const node: Node = {
-      spec: { help: command.help, man: command.man, argument: command.argument ?? true },
+      spec: { help: command.help, man: command.man, argument: command.argument ?? true, ...(command.feed ? { feed: command.feed } : {}) },
       source: command.source,
       children: new Map(),
       handler: command.handler,
@@ -171,7 +178,7 @@ export class CommandTree {
       if (node.spec.feed) {
         for (const item of this.#feedItems(node.spec.feed)) {
           if (node.children.has(item.name)) continue; // documented help wins over a feed
-          out.push({ path: [...path, item.name], help: item.help, source: `feed:${node.spec.feed}`, runnable: true, takesArgument: false });
+          out.push({ path: [...path, item.name], help: item.help, source: `feed:${node.spec.feed}`, runnable: true, takesArgument: item.values !== undefined });
         }
       }
     };
@@ -235,6 +242,7 @@ export class CommandTree {
     if (argument && !node.spec.argument) return { kind: 'error', text: `/${path.join(' ')} takes no argument (try /help ${path.join(' ')})` };
     try {
       const text = await handler(argument, context);
+      if (typeof text === 'object') return { kind: 'insert', text: text.insert };
       return { kind: 'ok', text: text ?? `/${path.join(' ')}: done` };
     } catch (e) {
       return { kind: 'error', text: `/${path.join(' ')}: ${errorMessage(e)}` };

@@ -5,6 +5,7 @@ import { ApprovalAnswer, PolicyMode, PolicyRules, type ApprovalQuestion, type Po
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
 import { callSignature, type ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
+import { mcpReadOnlyTrust } from './mcp-trust.ts';
 import { isInside } from './path-confinement.ts';
 import { protectedReason } from './protected-paths.ts';
 import { realPath } from './real-path.ts';
@@ -199,6 +200,11 @@ export class PolicyService implements ToolGate {
     this.#notifyChanged();
   }
 
+  /** Has waiting calls decide again: a setting the policy reads changed outside it (the user's MCP trust). */
+  reconsider(): void {
+    this.#notifyChanged();
+  }
+
   grants(sessionId: string): readonly Grant[] {
     return this.#grants.get(sessionId) ?? [];
   }
@@ -373,6 +379,8 @@ export class PolicyService implements ToolGate {
   }
 
   #trustsReadOnly(request: ToolRequest): boolean {
+    const mcp = mcpReadOnlyTrust(request, (key) => this.#store.getSetting(key));
+    if (mcp !== undefined) return mcp;
     if (!request.tool.readOnly) return false;
     const origin = request.origin;
     return origin === undefined || origin.bundled || this.readOnlyConfirmed(origin.pluginId);

@@ -1,18 +1,48 @@
+import { MAX_MCP_RESOURCE_CHARS } from '../../shared/api/index.ts';
 import type { CommandContribution, CommandResult } from '../../workers/sdk/index.ts';
 import type { McpConnection, McpServerStatus } from './mcp-connection.ts';
-import { blockText } from './mcp-result.ts';
+import { blockText, mapResourceContents } from './mcp-result.ts';
 
-// `/mcp list | connect NAME | disconnect NAME | restart NAME | reload | prompt NAME PROMPT [key=value…]`.
-// `list --json` answers the servers' status as JSON, for Settings.
+// `/mcp list | connect NAME | disconnect NAME | restart NAME | reload | prompt NAME PROMPT [args…] |
+// resource NAME URI`. `list --json` answers the servers' status, prompts and resources as JSON, for main.
 
 export interface McpCommandState {
   servers: Map<string, McpConnection>;
   problems: string[];
 }
 
+/** What the composer offers from the connected servers. */
+export interface McpCatalog {
+  prompts: { server: string; name: string; description: string; arguments: { name: string; required: boolean }[] }[];
+  resources: { server: string; uri: string; name: string }[];
+}
+
 export interface McpCommandActions {
   reload(): Promise<void>;
   statuses(): McpServerStatus[];
+  catalog(): McpCatalog;
+}
+
+/**
+ * A prompt's arguments from the words after its name: `key=value` where key is one of its arguments,
+ * else the next argument in order; words past the last argument join it.
+ */
+export function promptArguments(declared: readonly string[], words: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const word of words) {
+    const eq = word.indexOf('=');
+    const key = eq > 0 ? word.slice(0, eq) : '';
+    if (key !== '' && declared.includes(key)) {
+      values[key] = word.slice(eq + 1);
+      continue;
+    }
+    const open = declared.find((d) => !(d in values));
+    const last = declared.at(-1);
+    if (open !== undefined) values[open] = word;
+    else if (last !== undefined) values[last] = `${values[last]} ${word}`;
+    else throw new Error(`This prompt takes no arguments, but got '${word}'.`);
+  }
+  return values;
 }
 
 const MAN = `mcp list [--json]          the servers, their state and what they offer
@@ -20,7 +50,8 @@ mcp connect NAME           connects a server (reconnects a failed one at once)
 mcp disconnect NAME        closes its connection and ends its process; its tools go
 mcp restart NAME           disconnects and connects again
 mcp reload                 reads mcp.json and the stored servers again
-mcp prompt NAME PROMPT [key=value…]   gets a server's prompt with its arguments`;
+mcp prompt NAME PROMPT [args…]   gets a server's prompt (arguments in order, or key=value)
+mcp resource NAME URI      reads a server's resource as text`;
 
 export function describeStatus(s: McpServerStatus): string {
   const counts = `${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts`;
@@ -44,7 +75,7 @@ export function mcpCommand(state: McpCommandState, actions: McpCommandActions): 
       const [verb = 'list', name, ...rest] = args;
       switch (verb) {
         case 'list': {
-          if (name === '--json') return JSON.stringify({ servers: actions.statuses(), problems: state.problems });
+          if (name === '--json') return JSON.stringify({ servers: actions.statuses(), problems: state.problems, ...actions.catalog() });
           const lines = actions.statuses().map(describeStatus);
           return [...(lines.length ? lines : ['No MCP servers: add them in Settings → MCP servers, or in mcp.json in the data folder.']), ...state.problems].join('\n');
         }
@@ -71,9 +102,20 @@ export function mcpCommand(state: McpCommandState, actions: McpCommandActions): 
           const conn = find(name);
           const [prompt, ...pairs] = rest;
           if (!prompt) return { output: `Name the prompt: ${conn.prompts.map((p) => p.name).join(', ') || 'the server offers none'}.`, isError: true };
-          const values = Object.fromEntries(pairs.map((p) => [p.slice(0, Math.max(0, p.indexOf('='))), p.slice(p.indexOf('=') + 1)]).filter(([k]) => k !== ''));
+          const declared = conn.prompts.find((p) => p.name === prompt);
+          if (!declared) return { output: `The server '${conn.name}' has no prompt '${prompt}'; it offers: ${conn.prompts.map((p) => p.name).join(', ') || 'none'}.`, isError: true };
+          const values = promptArguments((declared.arguments ?? []).map((a) => a.name), pairs);
+          const missing = (declared.arguments ?? []).filter((a) => a.required && !(a.name in values)).map((a) => a.name);
+          if (missing.length) return { output: `The prompt '${prompt}' needs ${missing.join(', ')}: /mcp.${conn.name}.${prompt} ${(declared.arguments ?? []).map((a) => `<${a.name}>`).join(' ')}.`, isError: true };
           const result = await conn.getPrompt(prompt, values);
           return result.messages.map((m) => blockText(m.content as { type?: unknown })).join('\n\n');
+        }
+        case 'resource': {
+          const conn = find(name);
+          const [uri] = rest;
+          if (!uri) return { output: `Name the resource: /mcp resource ${conn.name} URI.`, isError: true };
+          // One character past the cap tells main the text was cut.
+          return mapResourceContents(await conn.readResource(uri)).slice(0, MAX_MCP_RESOURCE_CHARS + 1);
         }
         default:
           return { output: `Unknown: /mcp ${verb}. ${MAN}`, isError: true };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { McpServerConfig, McpServerName, McpServersFile, type McpStdioServer } from '../../shared/api/mcp-api.ts';
+import { MCP_SERVER_NAME_RULE, McpServerConfig, McpServerName, McpServersFile, type McpStdioServer } from '../../shared/api/mcp-api.ts';
 
 // The servers the user configures, in the `mcpServers` format other desktop apps and editors use:
 // `{"mcpServers": {"name": {"command","args","env","cwd"} | {"url","headers"}}}`, plus Amber's own fields
@@ -35,7 +35,7 @@ export function parseMcpServers(value: unknown, source: McpServerEntry['source']
   if (!file.success) return { servers, problems: ['The servers are not in the mcpServers format: {"mcpServers": {"name": {"command": …} or {"url": …}}}.'] };
   for (const [name, raw] of Object.entries(file.data.mcpServers)) {
     if (!McpServerName.safeParse(name).success) {
-      problems.push(`The MCP server '${name}' was skipped: a server name is 1-64 letters, digits, _ or -.`);
+      problems.push(`The MCP server '${name}' was skipped: a server name is ${MCP_SERVER_NAME_RULE}.`);
       continue;
     }
     const parsed = McpServerConfig.safeParse(raw);

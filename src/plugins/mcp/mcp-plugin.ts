@@ -3,14 +3,15 @@ import { jsonLimitExceeded, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, M
 import { definePlugin, type PluginContext, type ToolContribution } from '../../workers/sdk/index.ts';
 import { loadServers } from './mcp-config.ts';
 import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
-import { mcpCommand } from './mcp-command.ts';
+import { type McpCatalog, mcpCommand } from './mcp-command.ts';
 import { mapCallResult, mapResourceContents } from './mcp-result.ts';
 import { mcpToolName } from './mcp-tool-name.ts';
 
 // The MCP plugin: connects the user's MCP servers (from `mcp.json` in the data folder and the plugin's
 // stored `servers`) and offers their tools to the model as `mcp__<server>__<tool>`, set at run time with
-// ctx.setTools so the list follows connects, restarts and list_changed notifications. MCP tools are write
-// tools for the policy whatever their annotations say (`readOnlyHint` is the server's claim, not a fact).
+// ctx.setTools so the list follows connects, restarts and list_changed notifications. A tool's `readOnly`
+// carries the server's `readOnlyHint`; it is a claim, not a fact: the policy treats MCP tools as write tools
+// until the user trusts the server or the tool in Settings (main keeps that trust; this plugin cannot).
 
 /** Emitted with every server's status whenever one changes. */
 export const MCP_SERVERS_TOPIC = 'mcp.serversChanged';
@@ -27,6 +28,29 @@ export function statuses(): McpServerStatus[] {
   return [...state.servers.values()].map((s) => s.status());
 }
 
+const PROMPT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Per server, at most this many prompts and resources are offered to the composer. */
+const MAX_LISTED = 200;
+
+/** The connected servers' prompts (as slash commands) and resources (for the attach menu). */
+export function catalog(): McpCatalog {
+  const prompts: McpCatalog['prompts'] = [];
+  const resources: McpCatalog['resources'] = [];
+  for (const conn of state.servers.values()) {
+    if (conn.state !== 'connected') continue;
+    for (const p of conn.prompts.filter((x) => PROMPT_NAME.test(x.name)).slice(0, MAX_LISTED)) {
+      prompts.push({
+        server: conn.name,
+        name: p.name,
+        description: (p.description ?? '').slice(0, 1000),
+        arguments: (p.arguments ?? []).slice(0, 32).map((a) => ({ name: a.name.slice(0, 128), required: a.required === true })),
+      });
+    }
+    for (const r of conn.resources.filter((x) => x.uri.length <= 4096).slice(0, MAX_LISTED)) resources.push({ server: conn.name, uri: r.uri, name: (r.name ?? '').slice(0, 256) });
+  }
+  return { prompts, resources };
+}
+
 let publishing = false;
 let dirty = false;
 let announced = false;
@@ -37,7 +61,7 @@ async function publish(): Promise<void> {
     announced = true;
     queueMicrotask(() => {
       announced = false;
-      state.ctx?.events.emit(MCP_SERVERS_TOPIC, { servers: statuses(), problems: state.problems });
+      state.ctx?.events.emit(MCP_SERVERS_TOPIC, { servers: statuses(), problems: state.problems, ...catalog() });
     });
   }
   if (publishing) {
@@ -79,7 +103,7 @@ function buildTools(): ToolContribution[] {
         name,
         description: text.slice(0, MAX_TOOL_DESCRIPTION_CHARS - note.length) + note,
         parameters,
-        readOnly: false,
+        readOnly: tool.annotations?.readOnlyHint === true,
         pathParams: [],
         async execute(args, { signal, update }) {
           const result = await conn.callTool(tool.name, args, {
@@ -99,7 +123,7 @@ function buildTools(): ToolContribution[] {
         name,
         description: description.slice(0, MAX_TOOL_DESCRIPTION_CHARS),
         parameters: { type: 'object', properties: { uri: { type: 'string', description: 'The resource URI.' } }, required: ['uri'] },
-        readOnly: false,
+        readOnly: true,
         pathParams: [],
         async execute(args, { signal }) {
           const text = mapResourceContents(await conn.readResource(String(args['uri']), signal as AbortSignal));
@@ -162,5 +186,5 @@ export default definePlugin({
     state.ctx = null;
   },
 
-  capabilities: () => [mcpCommand(state, { reload, statuses })],
+  capabilities: () => [mcpCommand(state, { reload, statuses, catalog })],
 });

@@ -1,6 +1,9 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { CommandCompletions, useCommands, useSlashCompletion } from '../commands/index.ts';
-import { Icon } from '../ui/index.ts';
+import { useApi } from '../api/index.ts';
+import { Icon, useToasts } from '../ui/index.ts';
+import { expandResourceMentions, type ResourceSource } from './expand-resource-mentions.ts';
+import { ResourceAttach, resourceNote } from './ResourceAttach.tsx';
 
 interface Props {
   running: boolean;
@@ -33,14 +36,30 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
     [commands],
   );
 
+  const api = useApi();
+  const toasts = useToasts();
+  const resources: ResourceSource = {
+    list: async () => (await api.call('mcp.resources', {})).resources,
+    read: async (server, uri) => resourceNote(await api.call('mcp.readResource', { server, uri })),
+  };
+
   const submit = async (mode: 'send' | 'steer' | 'followUp') => {
     const value = text.trim();
     if (!value || disabled) return;
     if (mode === 'send' && slash.isCommand && commands) {
-      if ((await commands.run(value)).kind !== 'error') setText('');
+      // An inserted result (an MCP prompt) has replaced the text already.
+      const { kind } = await commands.run(value);
+      if (kind === 'ok' || kind === 'help') setText('');
       return;
     }
-    const message = commands && value.startsWith('//') ? value.slice(1) : value;
+    let message = commands && value.startsWith('//') ? value.slice(1) : value;
+    try {
+      // `@server:uri` naming a listed MCP resource brings its text along.
+      message = await expandResourceMentions(message, resources);
+    } catch (e) {
+      toasts.error('Could not read the MCP resource the message names', e);
+      return;
+    }
     const ok = await (mode === 'send' ? onSend(message) : mode === 'steer' ? onSteer(message) : onFollowUp(message));
     if (ok) setText('');
   };
@@ -72,6 +91,13 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
           }}
         />
         <div className="composer-actions">
+          <ResourceAttach
+            disabled={disabled}
+            onInsert={(inserted) => {
+              setText((t) => (t.trim() ? `${t.trimEnd()}\n\n${inserted}` : inserted));
+              area.current?.focus();
+            }}
+          />
           {running ? (
             <>
               <button type="button" className="btn btn-ghost btn-small" disabled={!text.trim()} onClick={() => void submit('followUp')} title="Alt+Enter">

@@ -50,7 +50,11 @@ export function CommandsProvider({ sessionId, onOpenSession, children }: { sessi
       } catch (e) {
         result = { kind: 'error', text: describeError(e) };
       }
-      setMessage({ id: nextId.current++, kind: result.kind, text: result.text });
+      if (result.kind === 'insert') {
+        // Text for the message box (an MCP prompt): the user reads, edits and sends it.
+        composer.current?.(result.text);
+        setMessage({ id: nextId.current++, kind: 'ok', text: 'The prompt is in the message box: edit it or send it.' });
+      } else setMessage({ id: nextId.current++, kind: result.kind, text: result.text });
       return result;
     },
     [api, sessionId],

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { McpListing, McpServerView } from '../../shared/api/index.ts';
+import { type McpListing, type McpServerView, McpToolName, type McpTrust } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
@@ -10,7 +10,23 @@ const STATE_CLASS: Record<McpServerView['state'], string> = { off: 'registered',
 
 const EXAMPLE = '{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}';
 
-function ServerRow({ server, busy, onToggle, onRestart, onRemove }: { server: McpServerView; busy: boolean; onToggle(on: boolean): void; onRestart(): void; onRemove(): void }) {
+function ServerRow({
+  server,
+  busy,
+  trusted,
+  onToggle,
+  onRestart,
+  onRemove,
+  onTrust,
+}: {
+  server: McpServerView;
+  busy: boolean;
+  trusted: boolean;
+  onToggle(on: boolean): void;
+  onRestart(): void;
+  onRemove(): void;
+  onTrust(trusted: boolean): void;
+}) {
   const on = server.state !== 'off';
   return (
     <div className={`plugin-row state-${STATE_CLASS[server.state]}`} data-testid="mcp-server" data-name={server.name} data-state={server.state}>
@@ -43,6 +59,9 @@ function ServerRow({ server, busy, onToggle, onRestart, onRemove }: { server: Mc
               Remove
             </button>
           )}
+          <label className="small" title="Its tools marked readOnlyHint then run without asking, and in read mode">
+            <input type="checkbox" checked={trusted} onChange={(e) => onTrust(e.target.checked)} data-testid="mcp-trust-server" /> Trust its read-only tools
+          </label>
         </div>
       </div>
       <button
@@ -69,6 +88,8 @@ export function McpSection() {
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [json, setJson] = useState('');
   const [importing, setImporting] = useState(false);
+  const [trust, setTrust] = useState<McpTrust>({ servers: [], tools: [] });
+  const [toolName, setToolName] = useState('');
 
   useEffect(() => {
     let live = true;
@@ -78,6 +99,10 @@ export function McpSection() {
         (e: unknown) => toasts.error('Could not list the MCP servers', e),
       );
     void load();
+    api.call('mcp.trust', {}).then(
+      (t) => live && setTrust(t),
+      (e: unknown) => toasts.error('Could not read which MCP servers are trusted', e),
+    );
     const off = api.on('mcp.changed', (l) => setListing(l));
     const offReconnect = api.onConnectionChange((connected) => connected && void load());
     return () => {
@@ -102,6 +127,16 @@ export function McpSection() {
     }
   };
 
+  const changeTrust = async (change: { server: string; trusted: boolean } | { tool: string; trusted: boolean }) => {
+    try {
+      setTrust(await api.call('mcp.setTrust', change));
+      if ('tool' in change && change.trusted) setToolName('');
+    } catch (e) {
+      toasts.error('Could not change the trust', e);
+    }
+  };
+  const toolNameOk = McpToolName.safeParse(toolName.trim()).success;
+
   const importJson = async () => {
     setImporting(true);
     try {
@@ -120,7 +155,8 @@ export function McpSection() {
     <section className="settings-section" aria-labelledby="settings-mcp" data-testid="settings-mcp">
       <h2 id="settings-mcp">MCP servers</h2>
       <p className="muted settings-lead">
-        Tools from Model Context Protocol servers, named <code>mcp__server__tool</code>. They ask before they run in write mode, whatever the server says about them.
+        Tools from Model Context Protocol servers, named <code>mcp__server__tool</code>. They ask before they run in write mode, whatever the server says about them, until you trust
+        the server (its tools marked read-only then run as read-only) or the tool.
       </p>
       {!listing && <div className="skeleton" />}
       {listing && listing.servers.length > 0 && (
@@ -130,6 +166,8 @@ export function McpSection() {
               key={s.name}
               server={s}
               busy={busy.has(s.name)}
+              trusted={trust.servers.includes(s.name)}
+              onTrust={(t) => void changeTrust({ server: s.name, trusted: t })}
               onToggle={(on) => void act(s.name, on ? 'connect' : 'disconnect', () => api.call('mcp.setEnabled', { name: s.name, enabled: on }))}
               onRestart={() => void act(s.name, 'restart', () => api.call('mcp.restart', { name: s.name }))}
               onRemove={() => void act(s.name, 'remove', () => api.call('mcp.remove', { name: s.name }))}
@@ -143,6 +181,35 @@ export function McpSection() {
           <Icon name="alert" size={13} /> {p}
         </p>
       ))}
+      <div className="folder-row" data-testid="mcp-trusted-tools">
+        <span className="small">Trusted tools:</span>
+        {trust.tools.length === 0 && <span className="muted small">none</span>}
+        {trust.tools.map((t) => (
+          <span key={t} className="chip" data-testid="mcp-trusted-tool">
+            {t}{' '}
+            <button type="button" className="btn btn-small btn-ghost" aria-label={`Stop trusting ${t}`} onClick={() => void changeTrust({ tool: t, trusted: false })}>
+              ×
+            </button>
+          </span>
+        ))}
+        <input
+          className="input mono"
+          aria-label="MCP tool to trust"
+          placeholder="mcp__server__tool"
+          value={toolName}
+          onChange={(e) => setToolName(e.target.value)}
+          data-testid="mcp-trust-tool-name"
+        />
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-disabled={!toolNameOk || undefined}
+          onClick={() => toolNameOk && void changeTrust({ tool: toolName.trim(), trusted: true })}
+          data-testid="mcp-trust-tool"
+        >
+          Trust tool
+        </button>
+      </div>
       <label className="small" htmlFor="mcp-import">
         Import servers (the mcpServers JSON other apps and editors use)
       </label>

@@ -9,7 +9,7 @@ import { CommandResult, CommandView, Completion } from '../commands/command-view
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
-import { McpListing, McpServerName } from './mcp-api.ts';
+import { McpListing, McpReadResource, McpResourceList, McpResourceText, McpServerName, McpSetTrust, McpTrust } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -206,6 +206,13 @@ export const API_METHODS = {
   'mcp.setEnabled': method(z.object({ name: McpServerName, enabled: z.boolean() }), McpListing),
   'mcp.remove': method(z.object({ name: McpServerName }), McpListing),
   'mcp.restart': method(z.object({ name: McpServerName }), McpListing),
+  /** Which MCP servers and tools the user trusts to only read (see McpTrust). */
+  'mcp.trust': method(Nothing, McpTrust),
+  'mcp.setTrust': method(McpSetTrust, McpTrust),
+  /** The connected servers' resources, for the composer's attach menu. */
+  'mcp.resources': method(Nothing, McpResourceList),
+  /** A resource's text for the user's message, cut at MAX_MCP_RESOURCE_CHARS. */
+  'mcp.readResource': method(McpReadResource, McpResourceText),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

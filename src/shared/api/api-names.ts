@@ -63,6 +63,10 @@ export const CHANNEL_NAMES = [
   'mcp.setEnabled',
   'mcp.remove',
   'mcp.restart',
+  'mcp.trust',
+  'mcp.setTrust',
+  'mcp.resources',
+  'mcp.readResource',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -4,8 +4,15 @@ import { z } from 'zod';
 // `mcpServers` format other desktop apps and editors use (`{"mcpServers": {"name": {"command", "args",
 // "env", "cwd"} | {"url", "headers"}}}`) plus Amber's `timeoutMs` per server.
 
-/** A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. */
-export const McpServerName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -');
+/**
+ * A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. No `__` and no `_` at its end, so the
+ * server part of a tool name is never in doubt (trust in `a` must not cover a server `a__b` or `a_`).
+ */
+export const McpServerName = z
+  .string()
+  .regex(/^(?!.*__)(?!.*_$)[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -, with no __ and not ending in _');
+/** The rule a server name follows, in words for the user. */
+export const MCP_SERVER_NAME_RULE = '1-64 letters, digits, _ or -, with no __ and not ending in _';
 
 const Common = {
   disabled: z.boolean().optional(),
@@ -65,3 +72,79 @@ export const McpListing = z.object({
   problems: z.array(z.string()),
 });
 export type McpListing = z.infer<typeof McpListing>;
+
+/** Where main keeps the user's trust in MCP servers and tools. No plugin can write it: it is not a plugin's config. */
+export const MCP_TRUST_KEY = 'mcp.trust';
+
+/** An MCP tool as Amber names it: `mcp__<server>__<tool>`. */
+export const McpToolName = z.string().regex(/^mcp__[a-zA-Z0-9_-]{1,59}$/, 'an MCP tool name is mcp__<server>__<tool>');
+
+/**
+ * What the user trusts, set in Settings. MCP tools are write tools for the policy until then: a trusted
+ * server's tools that carry `readOnlyHint` run as read-only, and a trusted tool runs as read-only whatever
+ * its annotations say.
+ */
+export const McpTrust = z.object({
+  servers: z.array(McpServerName).max(256).default([]),
+  tools: z.array(McpToolName).max(4096).default([]),
+});
+export type McpTrust = z.infer<typeof McpTrust>;
+
+/** A change of trust: a whole server, or one tool by its Amber name. */
+export const McpSetTrust = z.union([
+  z.object({ server: McpServerName, trusted: z.boolean() }),
+  z.object({ tool: McpToolName, trusted: z.boolean() }),
+]);
+export type McpSetTrust = z.infer<typeof McpSetTrust>;
+
+/** The stored trust; anything unreadable trusts nothing. */
+export function parseMcpTrust(raw: string | null): McpTrust {
+  try {
+    const parsed = McpTrust.safeParse(JSON.parse(raw ?? '{}'));
+    return parsed.success ? parsed.data : { servers: [], tools: [] };
+  } catch {
+    return { servers: [], tools: [] };
+  }
+}
+
+/** Whether the user's trust lets the MCP tool `toolName` run as read-only. */
+export function mcpTrustCovers(trust: McpTrust, toolName: string, readOnlyHint: boolean): boolean {
+  if (trust.tools.includes(toolName)) return true;
+  return readOnlyHint && trust.servers.some((s) => toolName.startsWith(`mcp__${s}__`));
+}
+
+/** A server prompt, offered as the slash command `/mcp.<server>.<prompt> args…`. */
+export const McpPromptView = z.object({
+  server: McpServerName,
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+  description: z.string().max(1000).default(''),
+  /** In the order positional arguments fill them. */
+  arguments: z.array(z.object({ name: z.string().min(1).max(128), required: z.boolean().default(false) })).max(32).default([]),
+});
+export type McpPromptView = z.infer<typeof McpPromptView>;
+
+/** A resource a server lists, for the composer's attach menu. */
+export const McpResourceView = z.object({
+  server: McpServerName,
+  uri: z.string().min(1).max(4096),
+  name: z.string().max(256).default(''),
+});
+export type McpResourceView = z.infer<typeof McpResourceView>;
+
+export const McpResourceList = z.object({ resources: z.array(McpResourceView) });
+export type McpResourceList = z.infer<typeof McpResourceList>;
+
+/** At most this much of a resource goes into a message; the rest is cut with a note. */
+export const MAX_MCP_RESOURCE_CHARS = 100_000;
+
+export const McpReadResource = z.object({ server: McpServerName, uri: z.string().min(1).max(4096) });
+export type McpReadResource = z.infer<typeof McpReadResource>;
+
+export const McpResourceText = z.object({
+  server: McpServerName,
+  uri: z.string(),
+  text: z.string().max(MAX_MCP_RESOURCE_CHARS),
+  /** The resource was longer than MAX_MCP_RESOURCE_CHARS. */
+  truncated: z.boolean(),
+});
+export type McpResourceText = z.infer<typeof McpResourceText>;

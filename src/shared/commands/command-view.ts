@@ -13,9 +13,13 @@ export const CommandView = z.object({
 });
 export type CommandView = z.infer<typeof CommandView>;
 
-/** What running a command produced: text for the status line / transcript, or an error sentence. */
+/**
+ * What running a command produced: text for the status line / transcript, an error sentence, or (`insert`)
+ * text the composer puts into the message box for the user to send (an MCP prompt).
+ */
 export const CommandResult = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ok'), text: z.string() }),
+  z.object({ kind: z.literal('insert'), text: z.string() }),
   z.object({ kind: z.literal('help'), text: z.string() }),
   z.object({ kind: z.literal('error'), text: z.string() }),
 ]);

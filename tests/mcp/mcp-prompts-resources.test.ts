@@ -1,0 +1,143 @@
+// Server prompts as slash commands whose result goes into the message box, resources for the composer's
+// attach menu (size-capped), and `/mcp connect|disconnect|restart` completing the live server names.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+import { MAX_MCP_RESOURCE_CHARS, type McpListing } from '../../src/shared/api/index.ts';
+import type { CommandResult, CommandView, Completion } from '../../src/shared/commands/index.ts';
+import { promptArguments } from '../../src/plugins/mcp/mcp-command.ts';
+import { EVERYTHING_ENTRY } from './everything-server.ts';
+
+let dir: string;
+let app: App;
+let api: ApiRouter;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-prompts-'));
+  app = createApp({ dataDir: dir, startPlugins: false });
+  api = createApiRouter(app, { log: () => {} });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<T>(channel: string, input: unknown = {}): Promise<T> {
+  const r = await api.call(channel, input);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+const run = async (input: string) => (await call<{ result: CommandResult }>('commands.run', { input })).result;
+const commandWords = async () => (await call<CommandView[]>('commands.list')).map((c) => c.path.join(' '));
+
+/** Resolves once `ready()` holds, checked again on every MCP event. */
+function until(ready: () => Promise<boolean>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let checking = false;
+    let again = false;
+    const check = async () => {
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        do {
+          again = false;
+          if (await ready()) {
+            sub.dispose();
+            return resolve();
+          }
+        } while (again);
+      } catch (e) {
+        sub.dispose();
+        reject(e as Error);
+      } finally {
+        checking = false;
+      }
+    };
+    const sub = api.subscribe((event) => {
+      if (event === 'mcp.changed' || event === 'commands.changed') void check();
+    });
+    void check();
+  });
+}
+
+const servers = {
+  everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] },
+  big: { command: process.execPath, args: [new URL('./fixtures/big-resource-server.ts', import.meta.url).pathname] },
+};
+async function importServers(names: (keyof typeof servers)[] = ['everything']): Promise<void> {
+  await call('mcp.import', { json: JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, servers[n]])) }) });
+  await until(async () => (await call<McpListing>('mcp.list')).servers.every((s) => s.state === 'connected') && (await commandWords()).includes(`mcp.${names[0]}.${names[0] === 'big' ? 'review' : 'args-prompt'}`));
+}
+
+test("each server prompt is a slash command whose result is text for the message box, its arguments in order or as name=value", async () => {
+  await importServers(['everything', 'big']);
+  expect(await commandWords()).toEqual(expect.arrayContaining(['mcp.everything.simple-prompt', 'mcp.everything.args-prompt', 'mcp.big.review']));
+  expect(await run('/mcp.everything.args-prompt Oslo')).toEqual({ kind: 'insert', text: "What's weather in Oslo?" });
+  expect(await run('/mcp.everything.args-prompt city=Bergen')).toEqual({ kind: 'insert', text: "What's weather in Bergen?" });
+  expect(await run('/mcp.big.review notes.md error handling')).toEqual({ kind: 'insert', text: 'Review notes.md for error handling.' });
+  const missing = await run('/mcp.big.review');
+  expect(missing).toMatchObject({ kind: 'error', text: expect.stringMatching(/needs file/) });
+});
+
+test("a server's prompt commands go when it is switched off and come back when it is on", async () => {
+  await importServers();
+  await call('mcp.setEnabled', { name: 'everything', enabled: false });
+  await until(async () => !(await commandWords()).some((w) => w.startsWith('mcp.everything.')));
+  expect(await run('/mcp.everything.args-prompt Oslo')).toMatchObject({ kind: 'error' });
+  await call('mcp.setEnabled', { name: 'everything', enabled: true });
+  await until(async () => (await commandWords()).includes('mcp.everything.args-prompt'));
+});
+
+test('only the MCP plugin can add prompt commands: a report of prompts from another plugin is ignored', async () => {
+  await importServers();
+  const forged = { servers: [], problems: [], prompts: [{ server: 'evil', name: 'steal', description: 'forged', arguments: [] }], resources: [{ server: 'evil', uri: 'file:///etc/passwd', name: 'x' }] };
+  app.plugins.events.emit('mcp.serversChanged', forged, 'other_plugin');
+  app.plugins.events.emit('mcp.serversChanged', forged, null);
+  expect(await commandWords()).not.toContain('mcp.evil.steal');
+  expect((await call<{ resources: { server: string }[] }>('mcp.resources')).resources.some((r) => r.server === 'evil')).toBe(false);
+  expect(await commandWords()).toContain('mcp.everything.args-prompt');
+});
+
+test('the attach menu lists the servers resources, and reading one gives its text for the message', async () => {
+  await importServers();
+  const { resources } = await call<{ resources: { server: string; uri: string }[] }>('mcp.resources');
+  expect(resources).toEqual(expect.arrayContaining([expect.objectContaining({ server: 'everything', uri: expect.stringMatching(/^demo:\/\/resource\//) })]));
+  const read = await call<{ text: string; truncated: boolean }>('mcp.readResource', { server: 'everything', uri: 'demo://resource/dynamic/text/1' });
+  expect(read.truncated).toBe(false);
+  expect(read.text).toMatch(/^\[resource <demo:\/\/resource\/dynamic\/text\/1>\]\n./);
+});
+
+test('a resource longer than the cap is cut, and resource reads refuse what is not a server name or a URI', async () => {
+  await importServers(['big']);
+  const read = await call<{ text: string; truncated: boolean }>('mcp.readResource', { server: 'big', uri: 'big://huge' });
+  expect(read).toMatchObject({ truncated: true });
+  expect(read.text.length).toBe(MAX_MCP_RESOURCE_CHARS);
+  for (const input of [{ server: '../big', uri: 'big://huge' }, { server: 'big', uri: '' }, { server: 'big', uri: 'x'.repeat(5000) }, { server: 'big' }]) {
+    expect((await api.call('mcp.readResource', input)).ok).toBe(false);
+  }
+  const unknown = await api.call('mcp.readResource', { server: 'nobody', uri: 'big://huge' });
+  expect(unknown).toMatchObject({ ok: false, error: { message: expect.stringMatching(/no MCP server 'nobody'/) } });
+});
+
+test('/mcp connect, disconnect and restart complete the live server names', async () => {
+  await importServers();
+  const complete = async (input: string) => (await call<Completion[]>('commands.complete', { input })).map((c) => c.insert);
+  expect(await complete('/mcp ')).toEqual(expect.arrayContaining(['/mcp connect ', '/mcp disconnect ', '/mcp list ', '/mcp restart ']));
+  for (const verb of ['connect', 'disconnect', 'restart']) expect(await complete(`/mcp ${verb} ev`)).toEqual([`/mcp ${verb} everything `]);
+  expect(await run('/mcp restart everything')).toMatchObject({ kind: 'ok', text: expect.stringMatching(/^everything \(stdio\): connected/) });
+  await call('mcp.remove', { name: 'everything' });
+  expect(await complete('/mcp connect ev')).toEqual([]);
+});
+
+test('prompt arguments fill in order, by name, and the last takes the remaining words', () => {
+  expect(promptArguments(['city', 'unit'], ['Oslo', 'celsius'])).toEqual({ city: 'Oslo', unit: 'celsius' });
+  expect(promptArguments(['city', 'unit'], ['unit=kelvin', 'Oslo'])).toEqual({ city: 'Oslo', unit: 'kelvin' });
+  expect(promptArguments(['file', 'focus'], ['a.md', 'error', 'handling'])).toEqual({ file: 'a.md', focus: 'error handling' });
+  expect(promptArguments(['city'], ['other=1'])).toEqual({ city: 'other=1' });
+  expect(() => promptArguments([], ['x'])).toThrow(/takes no arguments/);
+});

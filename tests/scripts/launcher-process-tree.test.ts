@@ -1,0 +1,139 @@
+// The launchers behind `npm start` and `npm run serve` leave one Node process for the shell: the launcher's own
+// pid runs the shell, and the only processes under it are the shell's plugins. A stop signal sent to that pid
+// ends the shell and its plugins.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+import { findDescendants, parseStat, signalAll } from '../../src/main/plugins/index.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const launcher = join(root, 'scripts/node24.mjs');
+
+function running(pid: number): boolean {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'))?.state !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function commandLine(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'))?.ppid ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const isPluginProcess = (pid: number) => commandLine(pid).some((arg) => arg.startsWith('--amber-plugin='));
+
+/** There is no event for the start of another process's children: poll briefly. */
+async function until(condition: () => boolean, withinMs: number): Promise<boolean> {
+  const deadline = performance.now() + withinMs;
+  while (!condition() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return condition();
+}
+
+/** Resolves with all output so far once `text` has appeared on the child's stdout. */
+function waitForOutput(child: ChildProcess, text: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(text)) resolvePromise(out);
+    });
+    child.once('exit', (code) => reject(new Error(`The launcher exited early with code ${code}; it printed: ${out}`)));
+  });
+}
+
+function startLauncher(script: 'start' | 'serve', dir: string): ChildProcess {
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Amber</title>');
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', AMBER_WORKSPACE: dir };
+  delete env.DISPLAY;
+  delete env.WAYLAND_DISPLAY;
+  return spawn(process.execPath, [launcher, 'node', `scripts/${script}.mjs`, '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
+}
+
+test.runIf(process.platform === 'linux').each([
+  ['start', 'SIGTERM'],
+  ['serve', 'SIGINT'],
+] as const)('npm %s leaves one Node process for the shell, and %s to its pid ends the shell and its plugins', async (script, signal) => {
+  const dir = mkdtempSync(join(tmpdir(), `amber-launcher-${script}-`));
+  const child = startLauncher(script, dir);
+  let plugins: number[] = [];
+  try {
+    const out = await waitForOutput(child, 'is running at');
+    if (script === 'start') expect(out).toContain('amber: starting headless because there is no display');
+    // The bundled plugins that start at launch are forked by the shell: they must be the launcher's own children.
+    expect(await until(() => findDescendants([child.pid!]).filter(isPluginProcess).length >= 3, 20_000)).toBe(true);
+    const tree = findDescendants([child.pid!]);
+    plugins = tree.filter(isPluginProcess);
+    const directChildren = tree.filter((pid) => parentOf(pid) === child.pid);
+    expect(directChildren.filter((pid) => !isPluginProcess(pid)).map(commandLine)).toEqual([]);
+    // Nothing but plugin processes (and what they start) below the launcher: no second Node for the shell.
+    const shells = [child.pid!, ...tree.filter((pid) => !isPluginProcess(pid) && !plugins.includes(parentOf(pid) ?? -1))];
+    expect(shells).toEqual([child.pid!]);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill(signal);
+    expect(await exited).toBe(0);
+    expect(await until(() => !plugins.some(running), 10_000)).toBe(true);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    signalAll(findDescendants([child.pid!]), 'SIGKILL');
+    signalAll(plugins, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.runIf(process.platform === 'linux')('a command that is not a Node script replaces the launcher instead of running under it', async () => {
+  const child = spawn(process.execPath, [launcher, 'sh', '-c', 'echo "$$ $AMBER_LAUNCHER_PROBE"'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '', AMBER_LAUNCHER_PROBE: 'kept' },
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  expect(code).toBe(0);
+  expect(out.trim()).toBe(`${child.pid} kept`);
+});
+
+test.runIf(process.platform === 'linux')('a command the launcher cannot find is reported as a sentence and fails', async () => {
+  const child = spawn(process.execPath, [launcher, 'amber-no-such-command-xyz'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  expect(code).toBe(1);
+  expect(err).toContain('amber: could not run amber-no-such-command-xyz');
+});
+
+test.runIf(process.platform === 'linux')('a Node script run in the launcher sees its own arguments, not the launcher\'s', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-argv-'));
+  try {
+    const script = join(dir, 'argv.mjs');
+    writeFileSync(script, 'console.log(JSON.stringify({ argv: process.argv.slice(1), pid: process.pid }));\n');
+    const child = spawn(process.execPath, [launcher, 'node', script, '--a', 'b'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({ argv: [script, '--a', 'b'], pid: child.pid });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -65,6 +65,23 @@ function runAsChild(cmd, args, env) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
+/**
+ * Under `npm run`, npm passes a stop signal to the `sh -c` it started, which dies of it without passing it on:
+ * this process would be left running with no parent. So when the parent goes away, this process stops itself
+ * with SIGTERM, as if the signal had reached it. There is no event for a parent's exit: it is checked twice
+ * a second, on a timer that never keeps the process alive.
+ */
+function endWithNpmParent() {
+  if (!process.env.npm_lifecycle_event || process.platform === 'win32') return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  timer.unref();
+}
+
 async function run(cmd, args) {
   const bin = ensureNodeBin();
   const env = { ...process.env };
@@ -75,6 +92,7 @@ async function run(cmd, args) {
   if (!bin && cmd === 'node' && script && !script.startsWith('-')) {
     // In this process: the script sees the argv it would have had, and what it starts inherits the env.
     Object.assign(process.env, env);
+    endWithNpmParent();
     const file = isAbsolute(script) ? script : resolve(script);
     process.argv = [process.execPath, file, ...args.slice(1)];
     await import(pathToFileURL(file).href);

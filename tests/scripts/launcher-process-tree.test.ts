@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { findDescendants, parseStat, signalAll } from '../../src/main/plugins/index.ts';
 
@@ -97,6 +97,32 @@ test.runIf(process.platform === 'linux').each([
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     signalAll(findDescendants([child.pid!]), 'SIGKILL');
     signalAll(plugins, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.runIf(process.platform === 'linux')('a stop signal to the npm start pid ends the shell and its plugins, though npm\'s own sh -c does not pass it on', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-npm-'));
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Amber</title>');
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', AMBER_WORKSPACE: dir, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+  delete env.DISPLAY;
+  delete env.WAYLAND_DISPLAY;
+  const npm = spawn('npm', ['start', '--', '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
+  let tree: number[] = [];
+  try {
+    await waitForOutput(npm, 'is running at');
+    expect(await until(() => findDescendants([npm.pid!]).filter(isPluginProcess).length >= 3, 20_000)).toBe(true);
+    tree = findDescendants([npm.pid!]);
+    expect(tree.length).toBeGreaterThan(3);
+    const exited = new Promise((r) => npm.once('exit', r));
+    npm.kill('SIGTERM');
+    await exited;
+    expect(await until(() => !tree.some(running), 15_000)).toBe(true);
+  } finally {
+    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+    signalAll([...tree, ...findDescendants([npm.pid!])], 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });

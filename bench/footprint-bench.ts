@@ -1,6 +1,7 @@
 // `npm run bench -- footprint [runs]`: what the app costs at rest. Each run starts the headless shell as
 // `npm run serve` does (a real child process, fresh data folder, the bundled plugins that are on by default)
 // and measures:
+//   listening_ms       — process start → the shell prints its URL (database open, server listening);
 //   ready_ms           — process start → every plugin that starts at launch is Active (plugins.list over the
 //                        WebSocket API, asked again until it says so);
 //   main_rss_mb        — resident memory of the shell's process, 1 s after ready;
@@ -136,6 +137,7 @@ function startShell(dir: string): { child: ChildProcess; url: Promise<URL> } {
 }
 
 interface RunFigures {
+  listening_ms: number;
   ready_ms: number;
   main_rss_mb: number;
   plugins_rss_mb: number;
@@ -155,6 +157,7 @@ async function run(): Promise<RunFigures> {
   let api: ApiClient | null = null;
   try {
     const shellUrl = await url;
+    const listening = performance.now() - t0;
     api = await ApiClient.connect(shellUrl);
     await untilAllActive(api);
     const ready = performance.now() - t0;
@@ -181,6 +184,7 @@ async function run(): Promise<RunFigures> {
     const total = before.main + before.plugins;
     const totalAfter = after.main + after.plugins;
     return {
+      listening_ms: round(listening, 0),
       ready_ms: round(ready, 0),
       main_rss_mb: round(before.main),
       plugins_rss_mb: round(before.plugins),

@@ -1,7 +1,9 @@
-// `npm run serve`: build the renderer when it is missing or older than its sources, then run the headless shell.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm run serve`: build the renderer when it is missing or older than its sources, then run the headless shell
+// in this same process (no launcher stays behind it: the shell's pid is the one a stop signal is sent to).
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 
@@ -27,12 +29,15 @@ export function ensureBuilt() {
   }
 }
 
-export function runHeadless(args) {
-  ensureBuilt();
-  const child = spawn(process.execPath, [join(root, 'src', 'main', 'headless', 'headless-main.ts'), ...args], { stdio: 'inherit' });
-  // A stop signal sent to this launcher reaches the shell too, so it closes its plugins and database.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+/**
+ * Runs the headless shell in this process with `args` as its command line. A `--renderer-dir` of the
+ * caller's own means there is nothing of ours to build.
+ */
+export async function runHeadless(args) {
+  if (!args.some((a) => a === '--renderer-dir' || a.startsWith('--renderer-dir='))) ensureBuilt();
+  const main = join(root, 'src', 'main', 'headless', 'headless-main.ts');
+  process.argv = [process.execPath, main, ...args];
+  await import(pathToFileURL(main).href);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runHeadless(process.argv.slice(2));
+if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) await runHeadless(process.argv.slice(2));

@@ -1,4 +1,5 @@
-// `npm start`: the desktop window where Electron can run; otherwise one line says why and the headless shell starts.
+// `npm start`: the desktop window where Electron can run; otherwise one line says why and the headless shell starts
+// in this same process.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,7 +27,7 @@ function electronUnavailable() {
 const why = electronUnavailable();
 if (why) {
   console.log(`amber: starting headless because ${why}; open the URL below in a browser.`);
-  runHeadless(process.argv.slice(2));
+  await runHeadless(process.argv.slice(2));
 } else {
   ensureBuilt();
   const r = spawnSync('npx', ['electron-vite', 'preview', '--skipBuild'], { cwd: root, stdio: 'inherit' });

@@ -1,0 +1,218 @@
+// `npm run bench -- footprint [runs]`: what the app costs at rest. Each run starts the headless shell as
+// `npm run serve` does (a real child process, fresh data folder, the bundled plugins that are on by default)
+// and measures:
+//   listening_ms       — process start → the shell prints its URL (database open, server listening);
+//   ready_ms           — process start → every plugin that starts at launch is Active (plugins.list over the
+//                        WebSocket API, asked again until it says so);
+//   main_rss_mb        — resident memory of the shell's process, 1 s after ready;
+//   plugins_rss_mb     — the sum over every process under it (its plugin processes), from /proc;
+//   total_rss_mb       — both;
+// then copies ten copies (BENCH_USER_COPIES) of a user plugin that declares a tool into the data folder's plugins/, rescans,
+// switches them on with the user's confirmation, waits until they are Active, leaves them uncalled, and
+// measures again:
+//   enable10_ms        — rescan + confirm → all ten Active;
+//   per_idle_plugin_mb — (total_rss_mb after − before) / 10.
+// Figures are medians over the runs (3 by default); the last line of output is one JSON object.
+// Targets (issue 13): ready_ms ≤ 1,000; total_rss_mb ≤ 250; per_idle_plugin_mb ≤ 5.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { findDescendants } from '../src/main/plugins/index.ts';
+import { PluginListing, type PluginView, WIRE_PATH, WireFrame } from '../src/shared/api/index.ts';
+
+const RUNS = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 3);
+const USER_COPIES = Number(process.env.BENCH_USER_COPIES ?? 10);
+const SETTLE_MS = 1000;
+const READY_TIMEOUT_MS = 60_000;
+const root = resolve(import.meta.dirname, '..');
+const userFixture = join(root, 'tests/fixtures/user-plugins/hello_user');
+
+function rssMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0; // gone between listing and reading
+  }
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The API over the shell's WebSocket, as the renderer uses it. */
+class ApiClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly socket: WebSocket;
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.on('message', (data) => {
+      const frame = WireFrame.parse(JSON.parse(String(data)));
+      if (frame.kind !== 'result') return;
+      const call = this.pending.get(frame.id);
+      this.pending.delete(frame.id);
+      if (frame.ok) call?.resolve(frame.value);
+      else call?.reject(new Error(`${frame.error.code}: ${frame.error.message}`));
+    });
+    // A closed socket answers nothing more: every pending call fails with the shell's reason.
+    socket.on('close', (code, reason) => {
+      for (const call of this.pending.values()) call.reject(new Error(`The shell closed the API socket (${code} ${String(reason)}).`));
+      this.pending.clear();
+    });
+  }
+
+  static async connect(url: URL): Promise<ApiClient> {
+    const socket = new WebSocket(`ws://${url.host}${WIRE_PATH}?token=${url.searchParams.get('token')}`, { origin: `http://${url.host}` });
+    await new Promise((resolvePromise, reject) => {
+      socket.once('open', resolvePromise);
+      socket.once('error', reject);
+    });
+    return new ApiClient(socket);
+  }
+
+  call(channel: string, input: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolvePromise, reject) => {
+      this.pending.set(id, { resolve: resolvePromise, reject });
+      this.socket.send(JSON.stringify({ id, channel, input: input ?? {} }));
+    });
+  }
+
+  async plugins(): Promise<PluginView[]> {
+    return PluginListing.parse(await this.call('plugins.list', undefined)).plugins;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** Asks plugins.list until every plugin that is on is Active; throws with the laggards' states after the limit. */
+async function untilAllActive(api: ApiClient, ids?: readonly string[]): Promise<PluginView[]> {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const plugins = await api.plugins();
+    const waited = plugins.filter((p) => (ids ? ids.includes(p.id) : p.enabled));
+    const waiting = waited.filter((p) => p.state !== 'active');
+    if (waiting.length === 0 && (!ids || waited.length === ids.length)) return plugins;
+    const broken = waiting.some((p) => p.state === 'failed' || p.state === 'incompatible');
+    if (broken || performance.now() > deadline) {
+      throw new Error(`Plugins did not become Active${broken ? '' : ` within ${READY_TIMEOUT_MS} ms`}: ${waiting.map((p) => `${p.id} (${p.state}${p.reason ? `: ${p.reason}` : ''})`).join(', ')}`);
+    }
+    await pause(5);
+  }
+}
+
+function footprint(shellPid: number): { main: number; plugins: number; processes: number } {
+  const below = findDescendants([shellPid]);
+  return { main: rssMb(shellPid), plugins: below.reduce((sum, pid) => sum + rssMb(pid), 0), processes: below.length };
+}
+
+function startShell(dir: string): { child: ChildProcess; url: Promise<URL> } {
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Amber</title>');
+  const child = spawn(process.execPath, [join(root, 'src/main/headless/headless-main.ts'), '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '--disable-warning=ExperimentalWarning', AMBER_WORKSPACE: dir },
+  });
+  const url = new Promise<URL>((resolvePromise, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /is running at (\S+)/.exec(out);
+      if (m) resolvePromise(new URL(m[1]!));
+    });
+    child.once('exit', (code) => reject(new Error(`The shell exited early with code ${code}.`)));
+  });
+  return { child, url };
+}
+
+interface RunFigures {
+  listening_ms: number;
+  ready_ms: number;
+  main_rss_mb: number;
+  plugins_rss_mb: number;
+  total_rss_mb: number;
+  plugin_processes: number;
+  enable10_ms: number;
+  main_rss_mb_with_10: number;
+  plugins_rss_mb_with_10: number;
+  total_rss_mb_with_10: number;
+  per_idle_plugin_mb: number;
+}
+
+async function run(): Promise<RunFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-footprint-bench-'));
+  const t0 = performance.now();
+  const { child, url } = startShell(dir);
+  let api: ApiClient | null = null;
+  try {
+    const shellUrl = await url;
+    const listening = performance.now() - t0;
+    api = await ApiClient.connect(shellUrl);
+    await untilAllActive(api);
+    const ready = performance.now() - t0;
+    await pause(SETTLE_MS);
+    const before = footprint(child.pid!);
+
+    const ids = Array.from({ length: USER_COPIES }, (_, i) => `bench_user_${i}`);
+    for (const id of ids) {
+      const target = join(dir, 'data', 'plugins', id);
+      cpSync(userFixture, target, { recursive: true });
+      const manifest = JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(target, 'manifest.json'), JSON.stringify({ ...manifest, id, name: `Bench copy ${id}` }));
+      // Tool names and segment ids are global: each copy names its own after its id.
+      writeFileSync(join(target, 'index.js'), readFileSync(join(target, 'index.js'), 'utf8').replaceAll('hello_user', id));
+    }
+    const t1 = performance.now();
+    await api.call('plugins.rescan', undefined);
+    await Promise.all(ids.map((id) => api!.call('plugins.setState', { id, enabled: true, confirm: true })));
+    await untilAllActive(api, ids);
+    const enable10 = performance.now() - t1;
+    await pause(SETTLE_MS);
+    const after = footprint(child.pid!);
+
+    const total = before.main + before.plugins;
+    const totalAfter = after.main + after.plugins;
+    return {
+      listening_ms: round(listening, 0),
+      ready_ms: round(ready, 0),
+      main_rss_mb: round(before.main),
+      plugins_rss_mb: round(before.plugins),
+      total_rss_mb: round(total),
+      plugin_processes: before.processes,
+      enable10_ms: round(enable10, 0),
+      main_rss_mb_with_10: round(after.main),
+      plugins_rss_mb_with_10: round(after.plugins),
+      total_rss_mb_with_10: round(totalAfter),
+      per_idle_plugin_mb: round((totalAfter - total) / USER_COPIES),
+    };
+  } finally {
+    api?.close();
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const runs: RunFigures[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const figures = await run();
+  runs.push(figures);
+  console.log(`run ${i + 1}/${RUNS}: ${JSON.stringify(figures)}`);
+}
+const keys = Object.keys(runs[0]!) as (keyof RunFigures)[];
+const medians = Object.fromEntries(keys.map((k) => [k, round(median(runs.map((r) => r[k])), k.endsWith('_ms') || k === 'plugin_processes' ? 0 : 1)]));
+console.log(JSON.stringify({ runs: RUNS, ...medians, targets: { ready_ms: 1000, total_rss_mb: 250, per_idle_plugin_mb: 5 } }));

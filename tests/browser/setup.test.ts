@@ -43,7 +43,7 @@ test('set up a provider on the first-run screen, then chat with it', async () =>
   await page.getByTestId('sidebar').waitFor();
 
   // A new conversation is open with the message box focused: the user types at once, and no toast covers it.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 5000 }).toBe('composer');
   expect(await page.getByTestId('session-row').count()).toBe(1);
   expect(await page.getByTestId('toast').count()).toBe(0);
   await amber.screenshot('setup-saved');

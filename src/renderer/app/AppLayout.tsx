@@ -43,7 +43,13 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
 
   const onCreated = useCallback(() => {
     setQuery('');
-    requestAnimationFrame(() => composer.current?.focus());
+    // The new conversation's message box mounts (and is enabled) a few frames later: keep trying briefly.
+    let frames = 0;
+    const tryFocus = () => {
+      if (composer.current?.focus() || ++frames > 180) return;
+      requestAnimationFrame(tryFocus);
+    };
+    requestAnimationFrame(tryFocus);
   }, [setQuery]);
   const session = useActiveSession(booted.lastSessionId, sessions, onCreated);
   const { activeId, active, select, newChat } = session;

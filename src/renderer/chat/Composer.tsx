@@ -16,14 +16,24 @@ interface Props {
 }
 
 export interface ComposerHandle {
-  focus(): void;
+  /** Focuses the message box; false when it cannot take the focus yet (not mounted, or disabled). */
+  focus(): boolean;
 }
 
 /** The message box. While a run streams, Enter steers it and Alt+Enter queues a follow-up. */
 export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort }, ref) {
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
-  useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focus: () => {
+        area.current?.focus();
+        return area.current !== null && document.activeElement === area.current;
+      },
+    }),
+    [],
+  );
   // Slash commands: completed as they are typed, run on Enter (their result goes to the status line).
   const commands = useCommands();
   const slash = useSlashCompletion(text, setText, commands !== null && !running);

@@ -10,6 +10,8 @@ const isLocal = (url: string): boolean => /^https?:\/\/(localhost|127\.0\.0\.1|\
 export const DETECT_TIMEOUT_MS = 800;
 /** How long "Test connection" waits for the server. */
 export const TEST_TIMEOUT_MS = 6000;
+/** How long a test the user asked for waits for its provider plugin to finish starting (the app was just launched). */
+export const TEST_START_WAIT_MS = 20_000;
 
 export interface ConnectionTest {
   baseUrl: string;
@@ -32,7 +34,9 @@ export function testConnection(app: App, test: ConnectionTest, timeoutMs: number
   const pluginId = dialect === 'anthropic' ? DIALECT_PLUGINS.anthropic : DIALECT_PLUGINS['openai-compatible'];
   // Without a flavor, the dialect's plain variant: no preset-specific rules (a key it would require).
   const flavor = test.flavor ?? (dialect === 'anthropic' ? 'anthropic' : 'custom');
-  return app.plugins.probe(pluginId, { flavor, baseUrl: test.baseUrl, ...(test.apiKey ? { apiKey: test.apiKey } : {}) }, { timeoutMs });
+  // A test the user asked for waits for a plugin still starting; a quick look for local servers does not.
+  const startWaitMs = timeoutMs >= TEST_TIMEOUT_MS ? TEST_START_WAIT_MS : timeoutMs;
+  return app.plugins.probe(pluginId, { flavor, baseUrl: test.baseUrl, ...(test.apiKey ? { apiKey: test.apiKey } : {}) }, { timeoutMs, startWaitMs });
 }
 
 /**

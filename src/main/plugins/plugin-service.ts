@@ -276,13 +276,14 @@ export class PluginService {
    * `timeoutMs` for the test itself. The answer is checked against ProviderProbeResult and the key removed
    * from it here too, whatever the plugin did.
    */
-  async probe(id: string, request: ProviderProbeRequest, options: { timeoutMs?: number } = {}): Promise<ProviderProbeResult> {
+  async probe(id: string, request: ProviderProbeRequest, options: { timeoutMs?: number; startWaitMs?: number } = {}): Promise<ProviderProbeResult> {
     const rec = this.#record(id);
     const checked = ProviderProbeRequest.parse(request);
     const timeoutMs = options.timeoutMs ?? this.#timeouts.callMs;
     const name = rec.descriptor.manifest.name;
     // On but not settled yet (the app is starting, or it is being switched on): wait for that, briefly.
-    if (rec.enabled && (rec.state === 'activating' || rec.state === 'registered')) await settledWithin(rec.queue, timeoutMs);
+    // Starting can take longer than the test itself on a loaded machine: `startWaitMs` is its own budget.
+    if (rec.enabled && (rec.state === 'activating' || rec.state === 'registered')) await settledWithin(rec.queue, options.startWaitMs ?? timeoutMs);
     const conn = rec.conn;
     if (!rec.enabled || rec.state === 'deactivated' || rec.state === 'registered') {
       throw new AmberError('unavailable', `Turn the ${name} plugin on in Settings to test a connection.`);

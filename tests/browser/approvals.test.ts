@@ -1,10 +1,9 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;
@@ -12,17 +11,12 @@ let dir: string;
 let workspace: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-approvals-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  model = await startModel();
+  ({ dir, workspace, model } = await openModelRig('amber-approvals-'));
 });
 
 afterEach(async () => {
-  await amber?.close();
+  await closeModelRig({ dir, model }, amber);
   amber = null;
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function writes(...paths: string[]) {

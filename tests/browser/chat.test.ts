@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, jsonError, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;
@@ -12,17 +11,12 @@ let dir: string;
 let workspace: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-chat-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  model = await startModel();
+  ({ dir, workspace, model } = await openModelRig('amber-chat-'));
 });
 
 afterEach(async () => {
-  await amber?.close();
+  await closeModelRig({ dir, model }, amber);
   amber = null;
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const words = (n: number, prefix = 'word') => Array.from({ length: n }, (_, i) => `${prefix}${i} `);

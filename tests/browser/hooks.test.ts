@@ -1,12 +1,11 @@
 // A plugin's hook in the window: a user plugin blocks a tool call, and the tool card shows its reason.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;
@@ -14,17 +13,12 @@ let dir: string;
 let workspace: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-hooks-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  model = await startModel();
+  ({ dir, workspace, model } = await openModelRig('amber-hooks-'));
 });
 
 afterEach(async () => {
-  await amber?.close();
+  await closeModelRig({ dir, model }, amber);
   amber = null;
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("a plugin blocks a tool call and the user reads the plugin's reason in the tool card", async () => {

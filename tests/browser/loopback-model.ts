@@ -1,7 +1,8 @@
 // A real model stack for browser flows: the OpenAI-compatible dialect talking to the loopback provider
 // server (a real HTTP server on 127.0.0.1 that answers from a script), and a real file-writing tool.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
@@ -44,4 +45,25 @@ export function coreFor(server: ProviderServer, workspace: string): NonNullable<
       },
     },
   };
+}
+
+/** A test's own temp folder with a `workspace` folder in it, and a loopback model server. */
+export interface ModelRig {
+  dir: string;
+  workspace: string;
+  model: ProviderServer;
+}
+
+export async function openModelRig(prefix: string): Promise<ModelRig> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  return { dir, workspace, model: await startModel() };
+}
+
+/** Closes the window (if one was started), the model server, and removes the temp folder. */
+export async function closeModelRig(rig: Pick<ModelRig, 'dir' | 'model'>, amber: { close(): Promise<void> } | null): Promise<void> {
+  await amber?.close();
+  await rig.model.close();
+  rmSync(rig.dir, { recursive: true, force: true });
 }

@@ -1,11 +1,8 @@
 // What the model is told, as the user sees and shapes it: instructions in Settings, /system, and View prompt.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;
@@ -13,17 +10,12 @@ let dir: string;
 let workspace: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-prompt-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  model = await startModel();
+  ({ dir, workspace, model } = await openModelRig('amber-prompt-'));
 });
 
 afterEach(async () => {
-  await amber?.close();
+  await closeModelRig({ dir, model }, amber);
   amber = null;
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('instructions from Settings and /system reach the model, and View prompt shows the system message sent', async () => {

@@ -1,11 +1,8 @@
 // Server state in the window comes from main's events: the views they carry replace what the window shows.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;
@@ -13,17 +10,12 @@ let dir: string;
 let workspace: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-server-state-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  model = await startModel();
+  ({ dir, workspace, model } = await openModelRig('amber-server-state-'));
 });
 
 afterEach(async () => {
-  await amber?.close();
+  await closeModelRig({ dir, model }, amber);
   amber = null;
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('the status bar follows a streaming reply from the views status.changed carries, without asking status.list again', async () => {

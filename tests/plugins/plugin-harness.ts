@@ -81,6 +81,8 @@ export function createHarness(plugins: PluginDescriptor[], options: Partial<Plug
       if (proc.pid) pids.add(proc.pid);
       return proc;
     },
+    // Fixtures count as bundled plugins; each gets a process of its own unless a test asks for shared hosts.
+    sharedHosts: false,
     initializeTimeoutMs: 5000,
     callTimeoutMs: 5000,
     shutdownGraceMs: 1000,

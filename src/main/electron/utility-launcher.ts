@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
 import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, signalAll, throttleOutput } from '../plugins/index.ts';
 import { checkPlainData } from '../../shared/plugins/plain-data.ts';
-import { CHANNEL_CLOSE, DEFAULT_MAX_LINE_BYTES } from '../../shared/plugins/protocol.ts';
+import { CHANNEL_CLOSE, DEFAULT_MAX_LINE_BYTES, ROUTE_ID } from '../../shared/plugins/protocol.ts';
 
 export interface UtilityLauncherOptions {
   /** The built plugin host, beside main's bundle (out/main/plugin-host.js). */
@@ -26,10 +26,10 @@ type Fork = Pick<typeof ElectronUtilityProcess, 'fork'>;
 export function createUtilityLauncher(utilityProcess: Fork, options: UtilityLauncherOptions = {}): PluginLauncher {
   const hostEntry = options.hostEntry ?? join(import.meta.dirname, 'plugin-host.js');
   const heapMb = options.maxHeapMb ?? 256;
-  return ({ pluginId }) => {
+  return ({ pluginId, shared }) => {
     const marker = `AMBER_PLUGIN_RUN=${randomUUID()}`;
-    const child = utilityProcess.fork(hostEntry, [`--amber-plugin=${pluginId}`], {
-      serviceName: `Amber plugin ${pluginId}`,
+    const child = utilityProcess.fork(hostEntry, [shared ? `--amber-shared=${pluginId}` : `--amber-plugin=${pluginId}`], {
+      serviceName: shared ? `Amber plugins (${pluginId})` : `Amber plugin ${pluginId}`,
       stdio: 'pipe',
       execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${heapMb}`],
       env: pluginEnvironment(options.env ?? process.env, { AMBER_PLUGIN_ID: pluginId, AMBER_PLUGIN_RUN: marker.slice('AMBER_PLUGIN_RUN='.length) }),
@@ -54,6 +54,13 @@ export function cloneFrame(data: unknown, maxFrameBytes: number): PipeFrame {
       const envelope = typeof data === 'object' && data !== null ? (data as { ch?: unknown; m?: unknown }) : {};
       const m = typeof envelope.m === 'object' && envelope.m !== null ? (envelope.m as { id?: unknown }) : {};
       return { ...(typeof envelope.ch === 'string' ? { ch: envelope.ch } : {}), ...(typeof m.id === 'string' ? { id: m.id } : {}) };
+    },
+    route() {
+      // A shared host's envelope `{ p, ch, m }`: the plugin's own envelope is the same without `p`.
+      if (!checked.ok || typeof data !== 'object' || data === null) return null;
+      const { p, ...envelope } = data as { p?: unknown };
+      if (typeof p !== 'string' || !ROUTE_ID.test(p)) return null;
+      return { pluginId: p, frame: cloneFrame(envelope, maxFrameBytes) };
     },
   };
 }

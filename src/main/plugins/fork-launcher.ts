@@ -59,7 +59,7 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
   const outputBudget = options.outputBytesPerSecond ?? 256 * 1024;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const compileCache = options.compileCacheDir === undefined ? join(tmpdir(), 'node-compile-cache') : options.compileCacheDir;
-  return ({ pluginId }) => {
+  return ({ pluginId, shared }) => {
     // Every process the plugin starts inherits this marker, so it can be found after its parent is gone.
     const marker = `AMBER_PLUGIN_RUN=${randomUUID()}`;
     const env = pluginEnvironment(source, {
@@ -69,7 +69,8 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
       // Started from Electron's main process, the child would start another app instead of running Node.
       ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
     });
-    const child = spawn(process.execPath, [...execArgv, hostEntry, `--amber-plugin=${pluginId}`, `--amber-pipe=${PLUGIN_PIPE_FD}`], {
+    const role = shared ? `--amber-shared=${pluginId}` : `--amber-plugin=${pluginId}`;
+    const child = spawn(process.execPath, [...execArgv, hostEntry, role, `--amber-pipe=${PLUGIN_PIPE_FD}`], {
       // Every option that matters is set here, so none can come from anywhere else.
       env,
       cwd: process.cwd(),

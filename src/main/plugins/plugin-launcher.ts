@@ -30,6 +30,11 @@ export interface PipeFrame {
   read(): unknown;
   /** Its channel and call id, read without decoding it whole, to answer a message that is refused. */
   peek(): { ch?: string; id?: string };
+  /**
+   * From a shared plugin host: the plugin the message is for, and the message itself as a frame of its own,
+   * found without decoding the message whole. Null when it names no plugin (or names one badly).
+   */
+  route?(): { pluginId: string; frame: PipeFrame } | null;
 }
 
 /** Main's end of one plugin process and its one pipe. */
@@ -59,7 +64,10 @@ export interface PluginProcess {
 }
 
 export interface LaunchRequest {
+  /** The plugin, or for a shared host the name of its group (see shared-host-launcher.ts). */
   pluginId: string;
+  /** Start a shared plugin host: one process that carries several plugins, each on a channel of its own. */
+  shared?: boolean;
 }
 
 export type PluginLauncher = (request: LaunchRequest) => PluginProcess;
@@ -121,14 +129,30 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * How a shared plugin host marks which plugin a line is for: the envelope's first field, `"p"`, so that the
+ * rest of the line, reopened with `{`, is the plugin's own envelope, byte for byte.
+ */
+const ROUTE_PREFIX = /^\{"p":"([a-z0-9_]{1,64})",(?="ch":)/;
+const OPEN_BRACE = 0x7b;
+
 /** A frame for one line of newline-delimited JSON (what the fork launcher reads off its pipe), decoded only when read. */
 export function lineFrame(line: string | Uint8Array): PipeFrame {
-  if (typeof line === 'string') return { bytes: Buffer.byteLength(line), read: () => JSON.parse(line) as unknown, peek: () => peekEnvelope(line) };
-  const buffer = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  const buffer = typeof line === 'string' ? Buffer.from(line) : Buffer.from(line.buffer, line.byteOffset, line.byteLength);
   return {
     bytes: buffer.byteLength,
     read: () => JSON.parse(buffer.toString('utf8')) as unknown,
     // Only the ends: a message too large to accept is never decoded whole.
     peek: () => peekEnvelope(buffer.byteLength <= 512 ? buffer.toString('utf8') : `${buffer.toString('utf8', 0, 256)}${buffer.toString('utf8', buffer.byteLength - 256)}`),
+    route() {
+      const match = ROUTE_PREFIX.exec(buffer.toString('latin1', 0, 96));
+      if (!match?.[1]) return null;
+      // The plugin's envelope is the rest of the line behind a `{` written over the prefix's last byte.
+      const inner = Buffer.allocUnsafe(buffer.byteLength - match[0].length + 1);
+      inner[0] = OPEN_BRACE;
+      buffer.copy(inner, 1, match[0].length);
+      return { pluginId: match[1], frame: lineFrame(inner) };
+    },
   };
 }
+

@@ -19,6 +19,7 @@ import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type Plu
 import { PluginEventBus } from './plugin-event-bus.ts';
 import { createMainHostApi } from './main-host-api.ts';
 import { describeExit, type PluginLauncher, type PluginProcess } from './plugin-launcher.ts';
+import { createSharedHostLauncher, type SharedHostLauncher } from './shared-host-launcher.ts';
 import { PluginLedger } from './plugin-ledger.ts';
 import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
 
@@ -58,6 +59,11 @@ export interface PluginInfo {
    * once the user has read what it may do (Settings asks). Bundled plugins never need it.
    */
   needsConfirmation: boolean;
+  /**
+   * Where it runs: `own` process, or the `shared` plugin process of its group (bundled plugins by default,
+   * a user plugin only when the user groups it). Takes effect at its next start.
+   */
+  process: PluginProcessMode;
   /** The kinds of contribution it declared when it last ran (installed or declined); empty until it has run. */
   declares: ContributionKind[];
   /** Crashes within the crash window. */
@@ -82,12 +88,26 @@ export interface SetStateOptions {
 
 export type PluginConfigSource = (pluginId: string) => Record<string, unknown>;
 
+export type PluginProcessMode = 'own' | 'shared';
+
+/** The shared host bundled plugins join unless their manifest asks for a process of their own. */
+export const BUNDLED_HOST_GROUP = 'bundled';
+/** The shared host user plugins join when the user groups them (never the bundled plugins' host). */
+export const USER_HOST_GROUP = 'user';
+
 export interface PluginServiceOptions {
   store: PluginStateStore;
   /** Data directory: user plugins are found in `<dataDir>/plugins/<id>/`. */
   dataDir: string;
   workspace?: string;
   launcher?: PluginLauncher;
+  /** Starts plugins that share a process; by default shared hosts started through `launcher`. */
+  sharedLauncher?: SharedHostLauncher;
+  /**
+   * Whether plugins may share processes at all (default true). Off, every plugin gets its own process,
+   * whatever its manifest or the user's grouping says.
+   */
+  sharedHosts?: boolean;
   /** Replaces discovery (tests list fixture plugins here). */
   plugins?: PluginDescriptor[];
   /** Read live at each `$getConfig`. Default: the JSON setting `plugin.<id>.config` in the store. */
@@ -142,6 +162,7 @@ export class PluginService {
   readonly #records = new Map<string, PluginRecord>();
   readonly #options: PluginServiceOptions;
   readonly #launcher: PluginLauncher;
+  readonly #sharedLauncher: SharedHostLauncher;
   readonly #timeouts: CallTimeouts;
   readonly #clock: () => number;
   readonly #listeners = new Set<(info: PluginInfo) => void>();
@@ -152,6 +173,7 @@ export class PluginService {
     this.#options = options;
     this.#clock = options.clock ?? Date.now;
     this.#launcher = options.launcher ?? createForkLauncher();
+    this.#sharedLauncher = options.sharedLauncher ?? createSharedHostLauncher(this.#launcher);
     this.#config = options.config ?? ((id) => readConfigSetting(options.store, id));
     this.#timeouts = {
       callMs: options.callTimeoutMs ?? 10_000,
@@ -362,7 +384,8 @@ export class PluginService {
     const runtimeTools = this.#runtimeTools(rec, () => conn, sinks, toolUpdates);
     let proc: PluginProcess;
     try {
-      proc = this.#launcher({ pluginId: id });
+      const group = this.#hostGroup(rec);
+      proc = group ? this.#sharedLauncher({ pluginId: id, group }) : this.#launcher({ pluginId: id });
     } catch (e) {
       this.#setState(rec, 'failed', `The plugin's process could not be started: ${errorMessage(e)}`);
       return;
@@ -619,6 +642,30 @@ export class PluginService {
     return rec;
   }
 
+  /**
+   * The shared host a plugin runs in, or null for a process of its own. Bundled plugins share one unless
+   * their manifest says `"process": "own"`; a user plugin shares only when the user grouped it, and never
+   * with the bundled ones.
+   */
+  #hostGroup(rec: PluginRecord): string | null {
+    if (this.#options.sharedHosts === false) return null;
+    const { manifest, source } = rec.descriptor;
+    if (source === 'bundled') return manifest.process === 'own' ? null : BUNDLED_HOST_GROUP;
+    return this.#options.store.getSetting(processKey(manifest.id)) === 'shared' ? USER_HOST_GROUP : null;
+  }
+
+  /**
+   * Where a user plugin runs: its own process (the default) or the shared process of the user's grouped
+   * plugins. Remembered; a running plugin restarts there. Bundled plugins' placement is their manifest's.
+   */
+  async setProcess(id: string, mode: PluginProcessMode): Promise<PluginInfo> {
+    const rec = this.#record(id);
+    if (rec.descriptor.source !== 'user') throw new AmberError('invalid_input', `The plugin '${id}' ships with Amber; where it runs is set by its manifest.`);
+    this.#options.store.setSetting(processKey(id), mode === 'shared' ? 'shared' : null);
+    if (rec.conn) await this.restart(id);
+    return this.#info(rec);
+  }
+
   #workspace(): string {
     return this.#options.workspace ?? process.cwd();
   }
@@ -640,6 +687,7 @@ export class PluginService {
       pid: rec.conn?.process.pid ?? null,
       contributions: rec.contributions.map((c) => ({ ...c })),
       needsConfirmation: this.#needsConfirmation(rec),
+      process: this.#hostGroup(rec) ? 'shared' : 'own',
       declares: CONTRIBUTION_KINDS.filter((kind) => rec.declares.has(kind)),
       recentCrashes: rec.crashes.filter((t) => now - t < windowMs).length,
       dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
@@ -670,6 +718,11 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
     dropped: { messages: 0, logs: 0, events: 0 },
     eventsInFlight: 0,
   };
+}
+
+/** The setting that records that the user grouped the user plugin `id` into the shared process. */
+function processKey(id: string): string {
+  return `plugin.${id}.process`;
 }
 
 /** The setting that records when the user confirmed that the user plugin `id` may run. */

@@ -23,6 +23,12 @@ export const PluginManifest = z.object({
   entry: z.string().min(1),
   /** Whether the plugin is on before anyone has switched it. Bundled plugins default to on, user plugins to off. */
   enabledByDefault: z.boolean().optional(),
+  /**
+   * Bundled plugins only: `own` asks for a process of its own (a plugin that starts processes of its own, or
+   * holds what its neighbours must not reach); by default bundled plugins share one. A user plugin always
+   * gets its own process unless the user groups it, whatever this says.
+   */
+  process: z.enum(['own', 'shared']).optional(),
   /** The plugin's settings (a JSON Schema subset, size-capped): Settings shows a form from it, `/set plugin.<id>.<key>` sets them. */
   configuration: PluginConfigSchema.optional(),
 });

@@ -13,6 +13,15 @@ export const CHANNEL_READY = 'ready';
 /** sent by main to ask the plugin host to exit (a utility process has no pipe to disconnect). */
 export const CHANNEL_CLOSE = 'close';
 
+// A shared plugin host carries several plugins on one pipe: each envelope then also names its plugin,
+// `{ p, ch, m }`, with `p` first. The plugin's own channels are the ones above; these two are the host's.
+/** main → shared host: start a channel for plugin `p` (the host answers with `{ p, ch: 'ready' }`). */
+export const CHANNEL_OPEN = 'open';
+/** shared host → main: plugin `p`'s channel is closed (after main's `{ p, ch: 'close' }`); nothing more comes on it. */
+export const CHANNEL_CLOSED = 'closed';
+/** What a plugin is called on a shared host's pipe (its id, as the manifest's: `[a-z0-9_]`, at most 64). */
+export const ROUTE_ID = /^[a-z0-9_]{1,64}$/;
+
 /** Every HostApi method: the only calls main accepts from a plugin process (a path of length one). */
 export const HOST_API_METHODS = ['$getConfig', '$emit', '$subscribe', '$unsubscribe', '$updateStatus', '$updatePanel', '$updateWallet', '$log', '$providerEvent', '$toolUpdate', '$setTools'] as const;
 export type HostApiMethod = (typeof HOST_API_METHODS)[number];

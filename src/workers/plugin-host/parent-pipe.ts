@@ -4,7 +4,7 @@
 import { Socket } from 'node:net';
 import { applyMessage, readCall, readEnvelope, readReply } from '../../shared/plugins/call-gate.ts';
 import { createLineSplitter } from '../../shared/plugins/line-splitter.ts';
-import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_PLUGIN, DEFAULT_MAX_LINE_BYTES, PLUGIN_API_METHODS } from '../../shared/plugins/protocol.ts';
+import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, DEFAULT_MAX_LINE_BYTES, PLUGIN_API_METHODS, ROUTE_ID } from '../../shared/plugins/protocol.ts';
 
 export interface ParentPipe {
   readonly kind: 'utility' | 'fork';
@@ -29,9 +29,18 @@ export const MAX_LINE_FROM_MAIN_BYTES = 64 * DEFAULT_MAX_LINE_BYTES;
 
 /**
  * What the plugin host lets through from main, rebuilt: calls of known PluginApi methods with plain-data
- * arguments, plain-data replies to the host's own calls, and the request to close. Null for anything else.
+ * arguments, plain-data replies to the host's own calls, and the request to close; in a shared host, each
+ * of those for a named plugin, and the request to open a plugin's channel. Null for anything else.
  */
 export function admitFromMain(message: unknown): unknown {
+  // A shared host's envelopes also name their plugin; the rest is checked as any envelope.
+  if (typeof message === 'object' && message !== null && 'p' in message) {
+    const { p, ...rest } = message as { p: unknown };
+    if (typeof p !== 'string' || !ROUTE_ID.test(p)) return null;
+    if ((rest as { ch?: unknown }).ch === CHANNEL_OPEN) return { p, ch: CHANNEL_OPEN };
+    const admitted = admitFromMain(rest);
+    return admitted === null ? null : { p, ...(admitted as object) };
+  }
   const envelope = readEnvelope(message);
   if (!envelope) return null;
   if (envelope.ch === CHANNEL_CLOSE) return { ch: CHANNEL_CLOSE };

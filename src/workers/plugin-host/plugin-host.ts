@@ -71,8 +71,15 @@ export class PluginHost implements PluginApi {
   readonly #deferred = new Map<string, () => void>();
   #deferTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(host: Remote<HostApi>) {
+  readonly #importModule: (url: string) => Promise<unknown>;
+
+  /**
+   * `importModule` loads the plugin's module by URL; a shared host gives each load of the same module a URL of
+   * its own, so a plugin switched off and on again in the same process starts from fresh module state.
+   */
+  constructor(host: Remote<HostApi>, options: { importModule?: (url: string) => Promise<unknown> } = {}) {
     this.#host = host;
+    this.#importModule = options.importModule ?? ((url) => import(url));
   }
 
   async $handshake(hello: Handshake): Promise<HandshakeReply> {
@@ -82,7 +89,7 @@ export class PluginHost implements PluginApi {
     if (parsed.protocolVersion !== PROTOCOL_VERSION) {
       return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `Amber speaks plugin protocol ${parsed.protocolVersion}, but this plugin host speaks ${PROTOCOL_VERSION}.` };
     }
-    const mod = (await import(pathToFileURL(parsed.entry).href)) as { default?: unknown };
+    const mod = (await this.#importModule(pathToFileURL(parsed.entry).href)) as { default?: unknown };
     if (!isDefinedPlugin(mod.default)) {
       return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `The module ${parsed.entry} does not default-export a plugin built with definePlugin().` };
     }
@@ -110,6 +117,16 @@ export class PluginHost implements PluginApi {
     }
     if (!Array.isArray(declared)) return { initialized: false, reason: 'capabilities() must return an array.' };
     return { initialized: true, capabilities: declared.map((c) => this.#keep(c)) };
+  }
+
+  /** Stops what the host itself runs for the plugin (calls in flight, deferred updates); the plugin's own code is told by `$shutdown`. */
+  dispose(): void {
+    for (const c of this.#running.values()) c.abort();
+    this.#running.clear();
+    if (this.#deferTimer) clearTimeout(this.#deferTimer);
+    this.#deferTimer = null;
+    this.#deferred.clear();
+    this.#listeners.clear();
   }
 
   async $shutdown(): Promise<void> {

@@ -134,3 +134,16 @@ test('a provider change sends each session shown so far its whole bar again', as
   expect(forSession.length).toBeGreaterThan(0);
   expect(forSession.at(-1)!.segments.map((x) => x.id)).toEqual(expect.arrayContaining(['core.model', 'core.tokens', 'example.greetings']));
 });
+
+test('plugins.setProcess refuses a bundled plugin, an unknown plugin and a value it does not know, and changes nothing', async () => {
+  const before = (await ok<PluginListing>('plugins.list')).plugins.find((p) => p.id === 'example');
+  expect(before).toMatchObject({ source: 'bundled', process: 'shared' });
+  const bundled = await api.call('plugins.setProcess', { id: 'example', process: 'own' });
+  expect(bundled).toMatchObject({ ok: false, error: { code: 'invalid_input', message: "The plugin 'example' ships with Amber; where it runs is set by its manifest." } });
+  for (const input of [{ id: 'example', process: 'everywhere' }, { id: 'example', process: 'shared', group: 'bundled' }, { id: '', process: 'own' }, { id: 'x'.repeat(65), process: 'own' }]) {
+    expect((await api.call('plugins.setProcess', input)).ok).toBe(false);
+  }
+  expect(await api.call('plugins.setProcess', { id: 'nope', process: 'own' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  expect((await ok<PluginListing>('plugins.list')).plugins.find((p) => p.id === 'example')).toEqual(before);
+  expect(app.plugins.get('example').process).toBe('shared');
+});

@@ -10,7 +10,7 @@ export interface PluginRoutesOptions {
   openPath?: (path: string) => Promise<boolean>;
 }
 
-type PluginChannels = 'plugins.list' | 'plugins.setState' | 'plugins.getConfig' | 'plugins.setConfig' | 'plugins.rescan' | 'plugins.openFolder';
+type PluginChannels = 'plugins.list' | 'plugins.setState' | 'plugins.setProcess' | 'plugins.getConfig' | 'plugins.setConfig' | 'plugins.rescan' | 'plugins.openFolder';
 
 export function pluginView(info: PluginInfo, hasSettings = false): PluginView {
   return {
@@ -29,6 +29,7 @@ export function pluginView(info: PluginInfo, hasSettings = false): PluginView {
     declares: [...info.declares],
     recentCrashes: info.recentCrashes,
     hasSettings,
+    process: info.process,
   };
 }
 
@@ -44,6 +45,7 @@ export function createPluginRoutes(app: App, options: PluginRoutesOptions): Disp
     handlers: {
       'plugins.list': () => listing(),
       'plugins.setState': async ({ id, enabled, confirm }) => view(await plugins.setState(id, enabled, { confirm: confirm === true })),
+      'plugins.setProcess': async ({ id, process }) => view(await plugins.setProcess(id, process)),
       'plugins.getConfig': ({ id }) => app.pluginConfig.get(plugins.get(id).id),
       'plugins.setConfig': ({ id, values }) => app.pluginConfig.set(plugins.get(id).id, values),
       'plugins.rescan': async () => {

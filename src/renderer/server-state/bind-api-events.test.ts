@@ -113,6 +113,7 @@ const plugin = (id: string, state: PluginView['state']): PluginView => ({
   declares: [],
   recentCrashes: 0,
   hasSettings: false,
+  process: 'own',
 });
 
 test("plugins.changed lays the plugin's new view in the cached listing, and adds a plugin found since", () => {

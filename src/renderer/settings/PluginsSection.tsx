@@ -30,7 +30,7 @@ const KIND_LABELS: Record<string, string> = {
   hook: 'hook',
 };
 
-function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void }) {
+function PluginRow({ plugin, pending, onToggle, onProcess }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void; onProcess: (shared: boolean) => void }) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const installed = plugin.contributions.filter((c) => c.status === 'installed');
   const declined = plugin.contributions.filter((c) => c.status === 'declined');
@@ -41,6 +41,11 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
           <strong>{plugin.name}</strong>
           <span className="plugin-version">v{plugin.version}</span>
           {plugin.source === 'user' && <span className="chip">user</span>}
+          {plugin.process === 'shared' && plugin.source === 'bundled' && (
+            <span className="chip" title="Runs in one process with Amber's other plugins, which saves memory" data-testid="plugin-shared">
+              shared process
+            </span>
+          )}
           {plugin.needsConfirmation && (
             <span className="chip" title="Switching it on asks you to confirm what it may do" data-testid="plugin-needs-confirmation">
               not yet trusted
@@ -70,6 +75,12 @@ function PluginRow({ plugin, pending, onToggle }: { plugin: PluginView; pending:
               </span>
             ))}
           </div>
+        )}
+        {plugin.source === 'user' && (
+          <label className="plugin-process" title="Grouped plugins share one process: less memory, but a crash or a hang in one restarts the others">
+            <input type="checkbox" checked={plugin.process === 'shared'} disabled={pending} onChange={(e) => onProcess(e.currentTarget.checked)} data-testid="plugin-process" />{' '}
+            Run in one process with my other grouped plugins
+          </label>
         )}
         {plugin.hasSettings && (
           <div className="plugin-settings">
@@ -148,6 +159,22 @@ export function PluginsSection() {
     }
   };
 
+  const setProcess = async (plugin: PluginView, shared: boolean) => {
+    setPending((s) => new Set(s).add(plugin.id));
+    try {
+      const next = await api.call('plugins.setProcess', { id: plugin.id, process: shared ? 'shared' : 'own' });
+      setListing((l) => withPlugin(l, next));
+    } catch (e) {
+      toasts.error(`Could not move ${plugin.name}`, e);
+    } finally {
+      setPending((s) => {
+        const n = new Set(s);
+        n.delete(plugin.id);
+        return n;
+      });
+    }
+  };
+
   const openFolder = async () => {
     try {
       const r = await api.call('plugins.openFolder', {});
@@ -175,14 +202,17 @@ export function PluginsSection() {
   return (
     <section className="settings-section" aria-labelledby="settings-plugins" data-testid="settings-plugins">
       <h2 id="settings-plugins">Plugins</h2>
-      <p className="muted settings-lead">Each plugin runs in its own process. Switching one off removes everything it adds at once — no restart.</p>
+      <p className="muted settings-lead">
+        Amber's own plugins share one process (those that run commands or outside servers have their own); each of yours runs in a process of its own unless you group
+        it. Switching one off removes everything it adds at once — no restart.
+      </p>
       {!listing && <div className="skeleton" />}
       {groups.map((g) => (
         <div key={g.category} className="plugin-group" data-testid="plugin-group" data-category={g.category}>
           <h3>{g.title}</h3>
           <div className="plugin-list">
             {g.plugins.map((p) => (
-              <PluginRow key={p.id} plugin={p} pending={pending.has(p.id)} onToggle={(on) => void toggle(p, on)} />
+              <PluginRow key={p.id} plugin={p} pending={pending.has(p.id)} onToggle={(on) => void toggle(p, on)} onProcess={(shared) => void setProcess(p, shared)} />
             ))}
           </div>
         </div>

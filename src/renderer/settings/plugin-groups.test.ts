@@ -18,6 +18,7 @@ const plugin = (id: string, category: string, name = id): PluginView => ({
   declares: [],
   recentCrashes: 0,
   hasSettings: false,
+  process: 'own',
 });
 
 test('known categories come first in their order; an unknown one gets its own heading after them', () => {

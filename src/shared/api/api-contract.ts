@@ -150,6 +150,11 @@ export const API_METHODS = {
    * first switch-on of a user plugin needs `confirm: true` (the user read what it may do); else `denied`.
    */
   'plugins.setState': method(z.object({ id: z.string().min(1).max(64), enabled: z.boolean(), confirm: z.boolean().optional() }), PluginView),
+  /**
+   * Where a user plugin runs: `own` process (the default) or `shared` with the other user plugins the user
+   * grouped; a running plugin restarts there. `invalid_input` for a bundled plugin (its manifest decides).
+   */
+  'plugins.setProcess': method(z.object({ id: z.string().min(1).max(64), process: z.enum(['own', 'shared']) }).strict(), PluginView),
   /** A plugin's settings and the schema its manifest declares; `invalid_input` when it declares none. */
   'plugins.getConfig': method(z.object({ id: z.string().min(1).max(64) }).strict(), PluginConfigView),
   /**

@@ -36,6 +36,7 @@ export const CHANNEL_NAMES = [
   'providers.save',
   'plugins.list',
   'plugins.setState',
+  'plugins.setProcess',
   'plugins.getConfig',
   'plugins.setConfig',
   'plugins.rescan',

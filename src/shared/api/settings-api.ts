@@ -40,6 +40,8 @@ export const PluginView = z.object({
   recentCrashes: z.number().int().nonnegative(),
   /** Its manifest declares settings: Settings offers a form (plugins.getConfig / plugins.setConfig). */
   hasSettings: z.boolean().default(false),
+  /** Where it runs: a process of its own, or the shared process of its group (see plugins.setProcess). */
+  process: z.enum(['own', 'shared']).default('own'),
 });
 export type PluginView = z.infer<typeof PluginView>;
 

@@ -27,3 +27,19 @@ test.each([
   expect(admitFromMain(message)).toBeNull();
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
+
+test('in a shared host, the same gate holds for each plugin: the envelope keeps its plugin name, and a request to open is let through', () => {
+  expect(admitFromMain({ p: 'budget', ...call('$executeTool', ['t1', 'echo', {}], { extra: 'dropped' }) })).toEqual({ p: 'budget', ...call('$executeTool', ['t1', 'echo', {}]) });
+  expect(admitFromMain({ p: 'budget', ch: 'open', extra: 1 })).toEqual({ p: 'budget', ch: 'open' });
+  expect(admitFromMain({ p: 'budget', ch: 'close' })).toEqual({ p: 'budget', ch: 'close' });
+});
+
+test.each([
+  ['a name out of the rules', { p: '../budget', ch: 'open' }],
+  ['a name that is not a string', { p: { toString: 'budget' }, ch: 'open' }],
+  ['a name too long', { p: 'b'.repeat(65), ch: 'open' }],
+  ['a call the gate refuses', { p: 'budget', ...call('$evaluate', ['process.exit()']) }],
+  ["the host's own answer sent the other way", { p: 'budget', ch: 'closed' }],
+])('in a shared host, %s from main is dropped', (_name, message) => {
+  expect(admitFromMain(message)).toBeNull();
+});

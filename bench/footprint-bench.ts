@@ -119,7 +119,7 @@ function startShell(dir: string): { child: ChildProcess; url: Promise<URL> } {
   const rendererDir = join(dir, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Amber</title>');
-  const child = spawn(process.execPath, [join(root, 'src/main/headless/headless-main.ts'), '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], {
+  const child = spawn(process.execPath, [join(root, 'scripts/serve.mjs'), '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_OPTIONS: '--disable-warning=ExperimentalWarning', AMBER_WORKSPACE: dir },

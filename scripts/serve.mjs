@@ -1,6 +1,7 @@
 // `npm run serve`: build the renderer when it is missing or older than its sources, then run the headless shell
 // in this same process (no launcher stays behind it: the shell's pid is the one a stop signal is sent to).
 import { spawnSync } from 'node:child_process';
+import { enableCompileCache } from 'node:module';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +37,9 @@ export function ensureBuilt() {
 export async function runHeadless(args) {
   if (!args.some((a) => a === '--renderer-dir' || a.startsWith('--renderer-dir='))) ensureBuilt();
   const main = join(root, 'src', 'main', 'headless', 'headless-main.ts');
+  // Type-stripped sources and their compiled code are kept between runs (the plugin processes use the same
+  // folder): a warm start neither strips the TypeScript again nor loads the stripper, about 25 MB less.
+  enableCompileCache();
   process.argv = [process.execPath, main, ...args];
   await import(pathToFileURL(main).href);
 }

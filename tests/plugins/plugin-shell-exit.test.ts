@@ -40,7 +40,7 @@ test.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGINT'] as const)('t
       });
       shell.once('exit', (code) => reject(new Error(`The shell exited early with code ${code}.`)));
     });
-    expect(await until(() => findDescendants([shell.pid!]).length >= 2, 20_000)).toBe(true);
+    expect(await until(() => findDescendants([shell.pid!]).length >= 1, 20_000)).toBe(true);
     plugins = findDescendants([shell.pid!]);
     expect(plugins.every(running)).toBe(true);
     const exited = new Promise<number | null>((r) => shell.once('exit', (code) => r(code)));

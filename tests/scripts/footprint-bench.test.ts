@@ -18,7 +18,7 @@ test.runIf(process.platform === 'linux')('the footprint benchmark measures a rea
   const figures = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
   expect(figures.runs).toBe(1);
   expect(figures.ready_ms).toBeGreaterThan(0);
-  expect(figures.plugin_processes).toBeGreaterThanOrEqual(3);
+  expect(figures.plugin_processes).toBeGreaterThanOrEqual(1);
   // A Node process holds tens of MB: zeros would mean /proc was not read.
   expect(figures.main_rss_mb).toBeGreaterThan(20);
   expect(figures.plugins_rss_mb).toBeGreaterThan(20 * figures.plugin_processes!);

@@ -35,7 +35,7 @@ function parentOf(pid: number): number | null {
   }
 }
 
-const isPluginProcess = (pid: number) => commandLine(pid).some((arg) => arg.startsWith('--amber-plugin='));
+const isPluginProcess = (pid: number) => commandLine(pid).some((arg) => arg.startsWith('--amber-plugin=') || arg.startsWith('--amber-shared='));
 
 /** There is no event for the start of another process's children: poll briefly. */
 async function until(condition: () => boolean, withinMs: number): Promise<boolean> {
@@ -82,7 +82,7 @@ test.runIf(process.platform === 'linux').each([
     const out = await waitForOutput(child, 'is running at');
     if (script === 'start') expect(out).toContain('amber: starting headless because there is no display');
     // The bundled plugins that start at launch are forked by the shell: they must be the launcher's own children.
-    expect(await until(() => findDescendants([child.pid!]).filter(isPluginProcess).length >= 3, 20_000)).toBe(true);
+    expect(await until(() => findDescendants([child.pid!]).filter(isPluginProcess).length >= 1, 20_000)).toBe(true);
     const tree = findDescendants([child.pid!]);
     plugins = tree.filter(isPluginProcess);
     const directChildren = tree.filter((pid) => parentOf(pid) === child.pid);
@@ -115,9 +115,9 @@ test.runIf(process.platform === 'linux')('a stop signal to the npm start pid end
   let tree: number[] = [];
   try {
     await waitForOutput(npm, 'is running at');
-    expect(await until(() => findDescendants([npm.pid!]).filter(isPluginProcess).length >= 3, 20_000)).toBe(true);
+    expect(await until(() => findDescendants([npm.pid!]).filter(isPluginProcess).length >= 1, 20_000)).toBe(true);
     tree = findDescendants([npm.pid!]);
-    expect(tree.length).toBeGreaterThan(3);
+    expect(tree.length).toBeGreaterThanOrEqual(3);
     const exited = new Promise((r) => npm.once('exit', r));
     npm.kill('SIGTERM');
     await exited;

@@ -174,6 +174,22 @@ test('the first switch-on of a user plugin says what it may do and asks; Cancel 
   await row.getByTestId('plugin-toggle').click();
   await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=active]').waitFor();
   expect(await a.page.getByTestId('plugin-consent').count()).toBe(0);
+
+  // It runs in a process of its own until the user groups it; grouped, it restarts in the user plugins'
+  // shared process, never the one Amber's own plugins share.
+  const own = a.shell.app.plugins.get('hello_user');
+  expect(own.process).toBe('own');
+  expect(await pluginRow(a, 'metrics').getByTestId('plugin-shared').textContent()).toBe('shared process');
+  const group = row.getByTestId('plugin-process');
+  expect(await group.isChecked()).toBe(false);
+  await group.click();
+  await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=active] [data-testid=plugin-process]:checked').waitFor();
+  const grouped = a.shell.app.plugins.get('hello_user');
+  expect(grouped).toMatchObject({ state: 'active', process: 'shared' });
+  expect(grouped.pid).not.toBe(own.pid);
+  expect(grouped.pid).not.toBe(a.shell.app.plugins.get('metrics').pid);
+  await row.scrollIntoViewIfNeeded();
+  await a.screenshot('settings-plugin-process');
 });
 
 test("a killed plugin shows as Failed with the reason, and the chat keeps working", async () => {

@@ -6,7 +6,8 @@ import { ConfigValue, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/p
 // Schemas of the settings screen's calls: the plugin list and its toggles, the user plugin folder, and the
 // tool policy (mode per session, stored rules).
 
-export const PluginStateName = z.enum(['registered', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
+/** `idle`: on but not started (a lazy plugin): its manifest's declarations are offered, and using one starts it. */
+export const PluginStateName = z.enum(['registered', 'idle', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
 export type PluginStateName = z.infer<typeof PluginStateName>;
 
 export const PluginContributionView = z.object({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { discoverPlugins, type PluginProcess, type PluginServiceOptions } from '../../src/main/plugins/index.ts';
 import type { PluginDescriptor } from '../../src/main/plugins/index.ts';
-import { createHarness, fixture, type Harness, isAlive } from './plugin-harness.ts';
+import { createHarness, descriptor, fixture, type Harness, isAlive } from './plugin-harness.ts';
 
 let current: Harness | null = null;
 afterEach(async () => {
@@ -258,6 +258,23 @@ test('a static tool whose name another plugin holds fails the lazy plugin at swi
   expect(h.service.ledger.size('lazy')).toBe(0);
   expect(launched).toHaveLength(0);
   expect(text(await h.service.registries.tools.execute('echo', { text: 'still mine' }))).toBe('still mine');
+});
+
+test('the bundled workspace tools hold no process until the model calls one, and then answer from the conversation folder', async () => {
+  const tools = descriptor(join(import.meta.dirname, '../../src/plugins/workspace-tools'));
+  const launched: PluginProcess[] = [];
+  const h = createHarness([tools], {}, { onLaunch: (_id, proc) => launched.push(proc) });
+  current = h;
+  await h.service.start();
+  expect(h.service.get('workspace_tools')).toMatchObject({ state: 'idle', pid: null });
+  expect(toolNames(h)).toEqual(['read', 'ls', 'find', 'grep', 'write', 'edit', 'bash']);
+  expect(launched).toHaveLength(0);
+  writeFileSync(join(h.dir, 'note.txt'), 'lazy but here\n');
+  const out = await h.service.registries.tools.execute('read', { path: 'note.txt' }, undefined, { sessionId: 's1', workspace: h.dir, denied: [] });
+  expect(out.isError).toBe(false);
+  expect(text(out)).toContain('lazy but here');
+  expect(launched).toHaveLength(1);
+  expect(h.service.get('workspace_tools').state).toBe('active');
 });
 
 const badBase = { version: '1.0.0', name: 'Bad', protocolVersion: 1, entry: 'index.js', activationEvents: ['onTool'] };

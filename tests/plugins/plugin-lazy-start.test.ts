@@ -41,6 +41,7 @@ test('a lazy plugin holds no process until its tool is called, yet the model is 
     { kind: 'panel', key: 'lazy.panel', status: 'installed', static: true },
     { kind: 'statusSegment', key: 'lazy.status', status: 'installed', static: true },
   ]);
+  expect(idle.declares).toEqual(['tool', 'statusSegment', 'panel', 'command']);
   expect(h.service.ledger.labels('lazy')).toEqual(['static', 'static:tool:lazy_peek', 'static:tool:lazy_extra', 'static:command:lazy hello', 'static:panel:lazy.panel', 'static:statusSegment:lazy.status', 'activation:lazy.poke']);
 
   const out = await h.service.registries.tools.execute('lazy_peek', { text: 'hi' });
@@ -52,7 +53,7 @@ test('a lazy plugin holds no process until its tool is called, yet the model is 
   expect(out).toMatchObject({ isError: false });
   expect(text(out)).toBe(`hi from ${running.pid}`);
   // What it declares at run time replaced the manifest's: its own status text, and a tool only it declares.
-  expect(toolNames(h)).toEqual(['lazy_peek', 'lazy_extra', 'lazy_crash']);
+  expect(toolNames(h)).toEqual(['lazy_peek', 'lazy_extra', 'lazy_wait', 'lazy_crash']);
   expect(h.service.registries.statusSegments.list().map((s) => s.text)).toEqual(['lazy: running']);
   expect(running.contributions.some((c) => c.static)).toBe(false);
   expect(h.service.ledger.labels('lazy')).not.toContain('static:tool:lazy_peek');
@@ -197,6 +198,36 @@ test('an idle-stoppable plugin stops after its idle time, back to not started wi
   expect(launched[1]!.pid).not.toBe(firstPid);
 });
 
+test('a call that outlasts the idle time keeps the plugin running until it has answered', async () => {
+  // 0.005 minutes: 300 ms; the call takes 900.
+  const { h, launched } = lazyHarness([fixture('lazy', { idleStopMinutes: 0.005 })]);
+  await h.service.start();
+  await h.service.registries.tools.execute('lazy_peek', { text: 'start' });
+  const states: string[] = [];
+  h.service.onDidChange((info) => states.push(info.state));
+  const out = await h.service.registries.tools.execute('lazy_wait', { ms: 900 });
+  expect(out).toMatchObject({ isError: false, content: [{ text: 'waited 900 ms' }] });
+  expect(states).toEqual([]);
+  expect(launched).toHaveLength(1);
+  await h.until('lazy', (i) => i.state === 'idle');
+});
+
+test('events that pile up while it starts are capped: the first 64 are delivered in order, the rest dropped and counted', async () => {
+  const { h } = lazyHarness();
+  await h.service.start();
+  const heard: number[] = [];
+  const all = new Promise<void>((resolve) =>
+    h.service.events.on('lazy.heard', (payload) => {
+      heard.push((payload as { n: number }).n);
+      if (heard.length === 64) resolve();
+    }),
+  );
+  for (let n = 0; n < 100; n++) h.service.events.emit('lazy.poke', { n });
+  expect(h.service.get('lazy').dropped.events).toBe(36);
+  await all;
+  expect(heard).toEqual(Array.from({ length: 64 }, (_, n) => n));
+});
+
 test('a plugin without idleStopMinutes has no idle watch: once started it runs until switched off', async () => {
   const { h, launched } = lazyHarness();
   await h.service.start();
@@ -228,7 +259,7 @@ test('a statically declared tool the running plugin no longer declares is withdr
   h.config.set('lazy', { drop: true });
   await h.service.start();
   await h.service.registries.tools.execute('lazy_peek', { text: 'x' });
-  expect(toolNames(h)).toEqual(['lazy_peek', 'lazy_crash']);
+  expect(toolNames(h)).toEqual(['lazy_peek', 'lazy_wait', 'lazy_crash']);
   expect(h.service.get('lazy').contributions.map((c) => c.key)).not.toContain('lazy_extra');
   expect(h.service.ledger.labels('lazy').filter((l) => l.startsWith('static:'))).toEqual([]);
   expect(h.service.logs('lazy').map((l) => l.message)).toContainEqual("Its manifest declares the tool 'lazy_extra', but the plugin did not declare it when it started, so it is withdrawn until the plugin stops.");

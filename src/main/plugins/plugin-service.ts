@@ -15,7 +15,7 @@ import { AmberError, errorMessage } from '../errors.ts';
 import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
 import { type CallTimeouts, installContribution, type PluginCaller, type StreamSinks, type ToolUpdateSinks } from './contribution-installer.ts';
 import { createForkLauncher } from './fork-launcher.ts';
-import { watchIdle } from './idle-watch.ts';
+import { type IdleWatch, watchIdle } from './idle-watch.ts';
 import { PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
@@ -66,7 +66,7 @@ export interface PluginInfo {
    * once the user has read what it may do (Settings asks). Bundled plugins never need it.
    */
   needsConfirmation: boolean;
-  /** The kinds of contribution it declared when it last ran (installed or declined); empty until it has run. */
+  /** The kinds of contribution it declared when it last ran (installed or declined), and those its manifest declares. */
   declares: ContributionKind[];
   /** Crashes within the crash window. */
   recentCrashes: number;
@@ -473,9 +473,10 @@ export class PluginService {
   }
 
   /** A lazy plugin unused for its `idleStopMinutes`: its process ends and it is `idle` again, its manifest's declarations installed. */
-  #onIdle(rec: PluginRecord, conn: PluginConnection): void {
+  #onIdle(rec: PluginRecord, conn: PluginConnection, watch: IdleWatch): void {
     void this.#serial(rec, async () => {
-      if (rec.conn !== conn || rec.state !== 'active' || !rec.enabled || this.#disposed) return;
+      // A call may have started while this waited its turn.
+      if (rec.conn !== conn || rec.state !== 'active' || !rec.enabled || this.#disposed || !watch.idle) return;
       this.#log(rec, 'info', `Stopped after ${rec.descriptor.manifest.idleStopMinutes} minute(s) without use; it starts again when it is used.`);
       // In one turn, so no moment is seen where a declared tool is missing.
       this.ledger.unwind(rec.descriptor.manifest.id);
@@ -532,7 +533,7 @@ export class PluginService {
     const conn = new PluginConnection(id, proc, hostApi, { inboundPerSecond: this.#options.inboundPerSecond, clock: this.#clock });
     rec.conn = conn;
     const idleMs = (manifest.idleStopMinutes ?? 0) * 60_000;
-    const watch = idleMs > 0 ? watchIdle(conn, idleMs, () => this.#onIdle(rec, conn)) : null;
+    const watch: IdleWatch | null = idleMs > 0 ? watchIdle(conn, idleMs, () => this.#onIdle(rec, conn, watch!)) : null;
     if (watch) this.ledger.record(id, 'idle-stop', watch);
     rec.caller = watch?.caller ?? conn;
     proc.onOutput((stream, text) => this.#log(rec, stream === 'stderr' ? 'warn' : 'info', text.length > 2000 ? `${text.slice(0, 2000)}…` : text.trimEnd()));
@@ -803,7 +804,8 @@ export class PluginService {
       pid: rec.conn?.process.pid ?? null,
       contributions: rec.contributions.map((c) => ({ ...c })),
       needsConfirmation: this.#needsConfirmation(rec),
-      declares: CONTRIBUTION_KINDS.filter((kind) => rec.declares.has(kind)),
+      // A lazy plugin that has not run yet already says what it adds: its manifest's declarations.
+      declares: CONTRIBUTION_KINDS.filter((kind) => rec.declares.has(kind) || (manifest.contributes ?? []).some((c) => c.kind === kind)),
       recentCrashes: rec.crashes.filter((t) => now - t < windowMs).length,
       dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
     };

@@ -36,7 +36,7 @@ export const PluginView = z.object({
   contributions: z.array(PluginContributionView),
   /** A user plugin never switched on: turning it on needs the user's confirmation (`confirm: true`). */
   needsConfirmation: z.boolean(),
-  /** The kinds of contribution it declared when it last ran; empty until it has run. */
+  /** The kinds of contribution it declared when it last ran, and those its manifest declares; else empty until it has run. */
   declares: z.array(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]])),
   recentCrashes: z.number().int().nonnegative(),
   /** Its manifest declares settings: Settings offers a form (plugins.getConfig / plugins.setConfig). */

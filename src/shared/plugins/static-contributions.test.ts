@@ -50,6 +50,9 @@ test('a static declaration twice, of a kind that cannot be static, or of garbage
   expect(refusal({ contributes: [tool('bad name!')] })).toBe('contributes.0.name: a tool name is 1-64 letters, digits, _ or -');
   expect(refusal({ contributes: ['tool'] })).toMatch(/^contributes\.0: /);
   expect(refusal({ contributes: { tools: [] } })).toMatch(/^contributes: /);
+  expect(refusal({ contributes: [JSON.parse('{"kind":"tool","name":"peek","description":"d","readOnly":true,"parameters":{"type":"object","properties":{"__proto__":{"type":"string"}}}}')] })).toBe(
+    'contributes.0: a declaration is plain data, and it holds a key named __proto__',
+  );
   expect(refusal({ contributes: [tool('peek', { pathParams: ['missing'] })] })).toBe('contributes.0.pathParams: pathParams names missing, which parameters.properties does not declare');
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandDeclaration, contributionKey, PanelDeclaration, StatusSegmentDeclaration, ToolDeclaration } from './contributions.ts';
 import { MAX_DECLARATIONS } from './declaration-limits.ts';
+import { checkPlainData } from './plain-data.ts';
 
 // What a manifest may declare before its plugin runs (`contributes`), and when the plugin starts
 // (`activationEvents`). A plugin that lists activation events is started lazily: main installs its static
@@ -13,10 +14,20 @@ export const STATIC_KINDS = ['tool', 'command', 'panel', 'statusSegment'] as con
 export const StaticContribution = z.discriminatedUnion('kind', [ToolDeclaration, CommandDeclaration, PanelDeclaration, StatusSegmentDeclaration]);
 export type StaticContribution = z.infer<typeof StaticContribution>;
 
-/** A manifest's `contributes`: at most MAX_DECLARATIONS, each kind and key at most once. */
+/**
+ * A manifest's `contributes`: at most MAX_DECLARATIONS, each kind and key at most once, and plain data as a
+ * declaration over the pipe must be (checked before zod copies it: a `__proto__` key would rewrite a prototype).
+ */
 export const StaticContributions = z
-  .array(StaticContribution)
+  .array(z.unknown())
   .max(MAX_DECLARATIONS, `a manifest declares at most ${MAX_DECLARATIONS} contributions`)
+  .superRefine((raw, ctx) => {
+    for (const [i, item] of raw.entries()) {
+      const plain = checkPlainData(item);
+      if (!plain.ok) ctx.addIssue({ code: 'custom', path: [i], message: `a declaration is plain data, and ${plain.reason}` });
+    }
+  })
+  .pipe(z.array(StaticContribution))
   .superRefine((declarations, ctx) => {
     const seen = new Set<string>();
     for (const [i, decl] of declarations.entries()) {

@@ -14,7 +14,10 @@
 // switches them on with the user's confirmation, waits until they are ready (idle: their tools offered, no
 // process), leaves them uncalled, checks that none has a process, and measures again:
 //   enable10_ms        — rescan + confirm → all ten ready;
-//   per_idle_plugin_mb — (total_rss_mb after − before) / 10.
+//   per_idle_plugin_mb — (total_rss_mb after − before) / 10;
+// then runs one copy's command (`/bench_user_0`, over the API), which starts that copy, and measures again:
+//   first_use_ms       — the command sent → its answer: the copy's process start, handshake and the call;
+//   started_plugin_mb  — total_rss_mb after it − with the ten idle: what one started plugin costs.
 // Figures are medians over the runs (3 by default); the last line of output is one JSON object.
 // Targets (issue 13): ready_ms ≤ 1,000; total_rss_mb ≤ 250; per_idle_plugin_mb ≤ 5.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -152,6 +155,8 @@ interface RunFigures {
   plugins_rss_mb_with_10: number;
   total_rss_mb_with_10: number;
   per_idle_plugin_mb: number;
+  first_use_ms: number;
+  started_plugin_mb: number;
 }
 
 async function run(): Promise<RunFigures> {
@@ -183,12 +188,19 @@ async function run(): Promise<RunFigures> {
     const copies = (await untilAllReady(api, ids)).filter((p) => ids.includes(p.id));
     const enable10 = performance.now() - t1;
     // The figure is for plugins that were not called: none may have started (or failed).
-    const started = copies.filter((p) => p.state !== 'idle' || p.pid !== null);
-    if (started.length > 0) throw new Error(`The lazy copies should be idle without a process: ${started.map((p) => `${p.id} ${p.state} pid ${p.pid}`).join(', ')}`);
+    const running = copies.filter((p) => p.state !== 'idle' || p.pid !== null);
+    if (running.length > 0) throw new Error(`The lazy copies should be idle without a process: ${running.map((p) => `${p.id} ${p.state} pid ${p.pid}`).join(', ')}`);
     const offered = copies.filter((p) => p.contributions.some((c) => c.kind === 'tool' && c.key === p.id && c.status === 'installed'));
     if (offered.length !== ids.length) throw new Error(`Each lazy copy should offer its tool before it starts; ${offered.length} of ${ids.length} do.`);
     await pause(SETTLE_MS);
     const after = footprint(child.pid!);
+
+    const t2 = performance.now();
+    const used = (await api.call('commands.run', { input: `/${ids[0]}` })) as { result: { kind: string; text: string } };
+    const firstUse = performance.now() - t2;
+    if (used.result.kind !== 'ok' || !used.result.text.startsWith('hello from ')) throw new Error(`The first use of ${ids[0]} did not answer: ${JSON.stringify(used.result)}`);
+    await pause(SETTLE_MS);
+    const started = footprint(child.pid!);
 
     const total = before.main + before.plugins;
     const totalAfter = after.main + after.plugins;
@@ -204,6 +216,8 @@ async function run(): Promise<RunFigures> {
       plugins_rss_mb_with_10: round(after.plugins),
       total_rss_mb_with_10: round(totalAfter),
       per_idle_plugin_mb: round((totalAfter - total) / USER_COPIES),
+      first_use_ms: round(firstUse, 0),
+      started_plugin_mb: round(started.main + started.plugins - totalAfter),
     };
   } finally {
     api?.close();

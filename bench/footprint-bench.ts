@@ -2,16 +2,22 @@
 // `npm run serve` does (a real child process, fresh data folder, the bundled plugins that are on by default)
 // and measures:
 //   listening_ms       — process start → the shell prints its URL (database open, server listening);
-//   ready_ms           — process start → every plugin that starts at launch is Active (plugins.list over the
-//                        WebSocket API, asked again until it says so);
+//   ready_ms           — process start → every plugin that is on is ready: Active, or for a lazy plugin (one
+//                        whose manifest declares its contributions and activation events) idle, its
+//                        declarations installed without a process (plugins.list over the WebSocket API, asked
+//                        again until it says so);
 //   main_rss_mb        — resident memory of the shell's process, 1 s after ready;
 //   plugins_rss_mb     — the sum over every process under it (its plugin processes), from /proc;
 //   total_rss_mb       — both;
-// then copies ten copies (BENCH_USER_COPIES) of a user plugin that declares a tool into the data folder's plugins/, rescans,
-// switches them on with the user's confirmation, waits until they are Active, leaves them uncalled, and
-// measures again:
-//   enable10_ms        — rescan + confirm → all ten Active;
-//   per_idle_plugin_mb — (total_rss_mb after − before) / 10.
+// then copies ten copies (BENCH_USER_COPIES) of a lazy user plugin (tests/fixtures/user-plugins/lazy_user: its
+// manifest declares a tool and a status segment and `onTool`) into the data folder's plugins/, rescans,
+// switches them on with the user's confirmation, waits until they are ready (idle: their tools offered, no
+// process), leaves them uncalled, checks that none has a process, and measures again:
+//   enable10_ms        — rescan + confirm → all ten ready;
+//   per_idle_plugin_mb — (total_rss_mb after − before) / 10;
+// then runs one copy's command (`/bench_user_0`, over the API), which starts that copy, and measures again:
+//   first_use_ms       — the command sent → its answer: the copy's process start, handshake and the call;
+//   started_plugin_mb  — total_rss_mb after it − with the ten idle: what one started plugin costs.
 // Figures are medians over the runs (3 by default); the last line of output is one JSON object.
 // Targets (issue 13): ready_ms ≤ 1,000; total_rss_mb ≤ 250; per_idle_plugin_mb ≤ 5.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,7 +34,8 @@ const USER_COPIES = Number(process.env.BENCH_USER_COPIES ?? 10);
 const SETTLE_MS = 1000;
 const READY_TIMEOUT_MS = 60_000;
 const root = resolve(import.meta.dirname, '..');
-const userFixture = join(root, 'tests/fixtures/user-plugins/hello_user');
+const USER_FIXTURE_ID = 'lazy_user';
+const userFixture = join(root, 'tests/fixtures/user-plugins', USER_FIXTURE_ID);
 
 function rssMb(pid: number): number {
   try {
@@ -94,17 +101,17 @@ class ApiClient {
   }
 }
 
-/** Asks plugins.list until every plugin that is on is Active; throws with the laggards' states after the limit. */
-async function untilAllActive(api: ApiClient, ids?: readonly string[]): Promise<PluginView[]> {
+/** Asks plugins.list until every plugin that is on is ready (Active, or idle for a lazy one); throws with the laggards' states after the limit. */
+async function untilAllReady(api: ApiClient, ids?: readonly string[]): Promise<PluginView[]> {
   const deadline = performance.now() + READY_TIMEOUT_MS;
   for (;;) {
     const plugins = await api.plugins();
     const waited = plugins.filter((p) => (ids ? ids.includes(p.id) : p.enabled));
-    const waiting = waited.filter((p) => p.state !== 'active');
+    const waiting = waited.filter((p) => p.state !== 'active' && p.state !== 'idle');
     if (waiting.length === 0 && (!ids || waited.length === ids.length)) return plugins;
     const broken = waiting.some((p) => p.state === 'failed' || p.state === 'incompatible');
     if (broken || performance.now() > deadline) {
-      throw new Error(`Plugins did not become Active${broken ? '' : ` within ${READY_TIMEOUT_MS} ms`}: ${waiting.map((p) => `${p.id} (${p.state}${p.reason ? `: ${p.reason}` : ''})`).join(', ')}`);
+      throw new Error(`Plugins did not become ready${broken ? '' : ` within ${READY_TIMEOUT_MS} ms`}: ${waiting.map((p) => `${p.id} (${p.state}${p.reason ? `: ${p.reason}` : ''})`).join(', ')}`);
     }
     await pause(5);
   }
@@ -148,6 +155,8 @@ interface RunFigures {
   plugins_rss_mb_with_10: number;
   total_rss_mb_with_10: number;
   per_idle_plugin_mb: number;
+  first_use_ms: number;
+  started_plugin_mb: number;
 }
 
 async function run(): Promise<RunFigures> {
@@ -159,7 +168,7 @@ async function run(): Promise<RunFigures> {
     const shellUrl = await url;
     const listening = performance.now() - t0;
     api = await ApiClient.connect(shellUrl);
-    await untilAllActive(api);
+    await untilAllReady(api);
     const ready = performance.now() - t0;
     await pause(SETTLE_MS);
     const before = footprint(child.pid!);
@@ -168,18 +177,30 @@ async function run(): Promise<RunFigures> {
     for (const id of ids) {
       const target = join(dir, 'data', 'plugins', id);
       cpSync(userFixture, target, { recursive: true });
-      const manifest = JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-      writeFileSync(join(target, 'manifest.json'), JSON.stringify({ ...manifest, id, name: `Bench copy ${id}` }));
-      // Tool names and segment ids are global: each copy names its own after its id.
-      writeFileSync(join(target, 'index.js'), readFileSync(join(target, 'index.js'), 'utf8').replaceAll('hello_user', id));
+      // Tool names and segment ids are global: each copy names its own (and its id) after its id.
+      const manifest = JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8').replaceAll(USER_FIXTURE_ID, id)) as Record<string, unknown>;
+      writeFileSync(join(target, 'manifest.json'), JSON.stringify({ ...manifest, name: `Bench copy ${id}` }));
+      writeFileSync(join(target, 'index.js'), readFileSync(join(target, 'index.js'), 'utf8').replaceAll(USER_FIXTURE_ID, id));
     }
     const t1 = performance.now();
     await api.call('plugins.rescan', undefined);
     await Promise.all(ids.map((id) => api!.call('plugins.setState', { id, enabled: true, confirm: true })));
-    await untilAllActive(api, ids);
+    const copies = (await untilAllReady(api, ids)).filter((p) => ids.includes(p.id));
     const enable10 = performance.now() - t1;
+    // The figure is for plugins that were not called: none may have started (or failed).
+    const running = copies.filter((p) => p.state !== 'idle' || p.pid !== null);
+    if (running.length > 0) throw new Error(`The lazy copies should be idle without a process: ${running.map((p) => `${p.id} ${p.state} pid ${p.pid}`).join(', ')}`);
+    const offered = copies.filter((p) => p.contributions.some((c) => c.kind === 'tool' && c.key === p.id && c.status === 'installed'));
+    if (offered.length !== ids.length) throw new Error(`Each lazy copy should offer its tool before it starts; ${offered.length} of ${ids.length} do.`);
     await pause(SETTLE_MS);
     const after = footprint(child.pid!);
+
+    const t2 = performance.now();
+    const used = (await api.call('commands.run', { input: `/${ids[0]}` })) as { result: { kind: string; text: string } };
+    const firstUse = performance.now() - t2;
+    if (used.result.kind !== 'ok' || !used.result.text.startsWith('hello from ')) throw new Error(`The first use of ${ids[0]} did not answer: ${JSON.stringify(used.result)}`);
+    await pause(SETTLE_MS);
+    const started = footprint(child.pid!);
 
     const total = before.main + before.plugins;
     const totalAfter = after.main + after.plugins;
@@ -195,6 +216,8 @@ async function run(): Promise<RunFigures> {
       plugins_rss_mb_with_10: round(after.plugins),
       total_rss_mb_with_10: round(totalAfter),
       per_idle_plugin_mb: round((totalAfter - total) / USER_COPIES),
+      first_use_ms: round(firstUse, 0),
+      started_plugin_mb: round(started.main + started.plugins - totalAfter),
     };
   } finally {
     api?.close();

@@ -94,11 +94,12 @@ export async function startBundled(
     ...rest,
   });
   await service.start();
-  // Folder names need not be ids (workspace-tools holds workspace_tools): check each plugin by its id.
+  // Folder names need not be ids (workspace-tools holds workspace_tools): check each plugin by its id. A lazy
+  // plugin is ready without a process (idle): its first use starts it.
   for (const { manifest } of plugins) {
     const id = manifest.id;
     const info = service.get(id);
-    if (info.state !== 'active') {
+    if (info.state !== 'active' && info.state !== 'idle') {
       await service.dispose();
       throw new Error(`The plugin '${id}' is ${info.state}: ${info.reason ?? 'no reason given'}`);
     }

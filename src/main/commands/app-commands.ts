@@ -157,7 +157,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       tree.registerAction(on ? 'plugin.on' : 'plugin.off', async (id) => {
         if (!id) throw new AmberError('invalid_input', `Name the plugin: /set plugin ${on ? 'on' : 'off'} <plugin-id>.`);
         const info = await plugins.setState(id, on);
-        if (on && info.state !== 'active') throw new AmberError('unavailable', `${info.name} did not start: ${info.reason ?? info.state}`);
+        if (on && info.state !== 'active' && info.state !== 'idle') throw new AmberError('unavailable', `${info.name} did not start: ${info.reason ?? info.state}`);
         return `${info.name} is ${on ? 'on' : 'off'}.`;
       }),
     );

@@ -16,6 +16,12 @@ export interface CallTimeouts {
   streamIdleMs: number;
 }
 
+/**
+ * What a contribution calls into its plugin through: the plugin's connection, or for a declaration of its
+ * manifest installed before it runs, a caller that starts the plugin first.
+ */
+export type PluginCaller = Pick<PluginConnection, 'call'>;
+
 /** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
 export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
 /** Where `$toolUpdate` calls from one plugin process are routed, by call id, while the call runs. */
@@ -31,7 +37,7 @@ const newId = (prefix: string) => `${prefix}${(++nextId).toString(36)}`;
 export function installContribution(
   registries: PluginRegistries,
   pluginId: string,
-  conn: PluginConnection,
+  conn: PluginCaller,
   decl: Contribution,
   timeouts: CallTimeouts,
   sinks: StreamSinks,
@@ -115,7 +121,7 @@ export function installContribution(
 }
 
 function executeTool(
-  conn: PluginConnection,
+  conn: PluginCaller,
   name: string,
   args: unknown,
   signal: AbortSignalLike | undefined,
@@ -146,7 +152,7 @@ function executeTool(
  * A provider in another process, seen as a StreamFn. It never throws: the plugin's death, a stream that
  * goes quiet for `streamIdleMs`, or an abort each end it with one `error` event.
  */
-function providerStream(conn: PluginConnection, providerId: string, timeouts: CallTimeouts, sinks: StreamSinks): StreamFn {
+function providerStream(conn: PluginCaller, providerId: string, timeouts: CallTimeouts, sinks: StreamSinks): StreamFn {
   return async function* stream(request, signal) {
     const streamId = newId('s');
     const queue: ProviderEvent[] = [];

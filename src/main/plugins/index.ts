@@ -17,7 +17,9 @@
 //   plugins.events.emit(topic, payload)                                 — e.g. 'agent.event'; plugins subscribe
 //
 // UI API (src/main/api)
-//   plugins.list(): PluginInfo[]; plugins.get(id): PluginInfo           — state, reason, contributions, pid, drops
+//   plugins.list(): PluginInfo[]; plugins.get(id): PluginInfo           — state, reason, contributions, pid, drops;
+//                                                                         state 'idle': a lazy plugin that is on, its
+//                                                                         manifest's declarations installed, no process
 //   plugins.setState(id, on, { confirm? }): Promise<PluginInfo>          — the one write path; live; persisted;
 //                                                                         a user plugin's first switch-on needs confirm
 //   plugins.onDidChange(listener): Disposable                           — every state change

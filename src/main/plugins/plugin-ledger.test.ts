@@ -26,3 +26,15 @@ test('a failing disposable does not stop the others and its error is returned', 
   expect(order).toEqual(['last', 'first']);
   expect(errors).toHaveLength(1);
 });
+
+test('releasing disposes one entry by its label and leaves the rest to the unwind', () => {
+  const ledger = new PluginLedger();
+  const order: string[] = [];
+  for (const label of ['a', 'b', 'c']) ledger.record('p', label, toDisposable(() => order.push(label)));
+  expect(ledger.release('p', 'b')).toBe(true);
+  expect(ledger.release('p', 'b')).toBe(false);
+  expect(order).toEqual(['b']);
+  expect(ledger.labels('p')).toEqual(['a', 'c']);
+  ledger.unwind('p');
+  expect(order).toEqual(['b', 'c', 'a']);
+});

@@ -27,6 +27,19 @@ export class PluginLedger {
     return this.#entries.get(pluginId)?.length ?? 0;
   }
 
+  /**
+   * Disposes one entry and forgets it (the newest with that label): a contribution the plugin gives up
+   * while it stays active, like a manifest's declaration that its running process replaces. False when none.
+   */
+  release(pluginId: string, label: string): boolean {
+    const list = this.#entries.get(pluginId) ?? [];
+    const at = list.findLastIndex((e) => e.label === label);
+    if (at < 0) return false;
+    const [entry] = list.splice(at, 1);
+    entry!.disposable.dispose();
+    return true;
+  }
+
   /** Disposes newest-first. One failing disposable does not stop the others; their errors are returned. */
   unwind(pluginId: string): unknown[] {
     const list = this.#entries.get(pluginId) ?? [];

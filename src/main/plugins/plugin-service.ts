@@ -8,12 +8,14 @@ import { type Handshake, HandshakeReply, InitializeResult } from '../../shared/p
 import type { LogLevel } from '../../shared/plugins/plugin-api.ts';
 import type { PluginConfigSchema } from '../../shared/plugins/plugin-config-schema.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/plugin-manifest.ts';
+import { eventTopics, startsAtLaunch } from '../../shared/plugins/index.ts';
 import { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { redactSecret } from '../../shared/providers/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
-import { type CallTimeouts, installContribution, type StreamSinks, type ToolUpdateSinks } from './contribution-installer.ts';
+import { type CallTimeouts, installContribution, type PluginCaller, type StreamSinks, type ToolUpdateSinks } from './contribution-installer.ts';
 import { createForkLauncher } from './fork-launcher.ts';
+import { type IdleWatch, watchIdle } from './idle-watch.ts';
 import { PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
@@ -23,7 +25,11 @@ import { createSharedHostLauncher, type SharedHostLauncher } from './shared-host
 import { PluginLedger } from './plugin-ledger.ts';
 import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
 
-export type PluginState = 'registered' | 'activating' | 'active' | 'failed' | 'incompatible' | 'deactivated';
+/**
+ * `idle`: a lazy plugin that is on but not started: its manifest's declarations are installed, it has no
+ * process, and the first use of one (or an event it starts on) starts it.
+ */
+export type PluginState = 'registered' | 'idle' | 'activating' | 'active' | 'failed' | 'incompatible' | 'deactivated';
 
 export interface ContributionStatus {
   kind: ContributionKind;
@@ -32,6 +38,8 @@ export interface ContributionStatus {
   reason?: string;
   /** Set while the plugin runs (HostApi.$setTools) rather than declared by `capabilities()`. */
   runtime?: boolean;
+  /** Declared by the manifest (`contributes`) and installed before the plugin runs; using it starts the plugin. */
+  static?: boolean;
 }
 
 export interface PluginLogLine {
@@ -64,7 +72,7 @@ export interface PluginInfo {
    * a user plugin only when the user groups it). Takes effect at its next start.
    */
   process: PluginProcessMode;
-  /** The kinds of contribution it declared when it last ran (installed or declined); empty until it has run. */
+  /** The kinds of contribution it declared when it last ran (installed or declined), and those its manifest declares. */
   declares: ContributionKind[];
   /** Crashes within the crash window. */
   recentCrashes: number;
@@ -136,6 +144,8 @@ interface PluginRecord {
   state: PluginState;
   reason: string | null;
   conn: PluginConnection | null;
+  /** What main's calls into the running process go through (the connection, watched for idleness). */
+  caller: PluginCaller | null;
   contributions: ContributionStatus[];
   /** Kinds declared at the last activation; kept after it stops, so Settings can say what it adds. */
   declares: Set<ContributionKind>;
@@ -145,7 +155,19 @@ interface PluginRecord {
   logs: PluginLogLine[];
   dropped: { messages: number; logs: number; events: number };
   eventsInFlight: number;
+  /** Routes of the plugin's stream events and tool updates; kept across starts, since its manifest's tools outlive a process. */
+  sinks: StreamSinks;
+  toolUpdates: ToolUpdateSinks;
+  /** The start a first use set off, shared by every use that arrives before it settles. */
+  starting: Promise<void> | null;
+  /** Whether the manifest's declarations and activation listeners are installed (their ledger entries clear it). */
+  staticsUp: boolean;
+  /** Events that arrived on an `onEvent:` topic while the plugin was not started: delivered once it is. */
+  pendingEvents: { topic: string; payload: unknown }[];
 }
+
+/** Events kept for a lazy plugin while it starts; more are dropped and counted. */
+const MAX_PENDING_EVENTS = 64;
 
 const MAX_LOG_LINES = 500;
 
@@ -217,7 +239,7 @@ export class PluginService {
       this.#records.set(descriptor.manifest.id, rec);
       added.push(rec);
     }
-    await Promise.all(added.map((rec) => (rec.enabled ? this.#serial(rec, () => this.#activate(rec)) : (this.#setState(rec, 'registered', null), Promise.resolve()))));
+    await Promise.all(added.map((rec) => (rec.enabled ? this.#serial(rec, () => this.#bringUp(rec)) : (this.#setState(rec, 'registered', null), Promise.resolve()))));
     return added.map((rec) => rec.descriptor.manifest.id);
   }
 
@@ -238,14 +260,15 @@ export class PluginService {
 
   /**
    * Activates every plugin that is on (persisted state, else a bundled plugin's default; a user plugin only
-   * once the user has switched it on and confirmed). Resolves when all settled.
+   * once the user has switched it on and confirmed); a lazy one gets its manifest's declarations installed
+   * and is left `idle` until it is used. Resolves when all settled.
    */
   async start(): Promise<void> {
     const saved = this.#options.store.pluginStates();
     await Promise.all(
       [...this.#records.values()].map((rec) => {
         rec.enabled = this.#initiallyOn(rec.descriptor, saved);
-        return rec.enabled ? this.#serial(rec, () => this.#activate(rec)) : Promise.resolve();
+        return rec.enabled ? this.#serial(rec, () => this.#bringUp(rec)) : Promise.resolve();
       }),
     );
   }
@@ -284,8 +307,8 @@ export class PluginService {
     this.#clearRestart(rec);
     if (on) rec.crashes = [];
     await this.#serial(rec, async () => {
-      if (on && rec.state !== 'active' && rec.enabled) await this.#activate(rec);
-      if (!on && !rec.enabled && rec.conn) await this.#deactivate(rec, 'deactivated', null);
+      if (on && rec.state !== 'active' && rec.state !== 'idle' && rec.enabled) await this.#bringUp(rec);
+      if (!on && !rec.enabled && (rec.conn || rec.staticsUp)) await this.#deactivate(rec, 'deactivated', null);
       if (!on && (rec.state === 'failed' || rec.state === 'incompatible')) this.#setState(rec, 'deactivated', null);
     });
     return this.#info(rec);
@@ -306,6 +329,7 @@ export class PluginService {
     // On but not settled yet (the app is starting, or it is being switched on): wait for that, briefly.
     // Starting can take longer than the test itself on a loaded machine: `startWaitMs` is its own budget.
     if (rec.enabled && (rec.state === 'activating' || rec.state === 'registered')) await settledWithin(rec.queue, options.startWaitMs ?? timeoutMs);
+    if (rec.enabled && rec.state === 'idle') await settledWithin(this.#started(rec), options.startWaitMs ?? timeoutMs);
     const conn = rec.conn;
     if (!rec.enabled || rec.state === 'deactivated' || rec.state === 'registered') {
       throw new AmberError('unavailable', `Turn the ${name} plugin on in Settings to test a connection.`);
@@ -344,8 +368,8 @@ export class PluginService {
     this.#clearRestart(rec);
     await this.#serial(rec, async () => {
       if (!rec.enabled) return;
-      if (rec.conn) await this.#deactivate(rec, 'deactivated', null);
-      if (rec.enabled && !this.#disposed) await this.#activate(rec);
+      if (rec.conn || rec.staticsUp) await this.#deactivate(rec, 'deactivated', null);
+      if (rec.enabled && !this.#disposed) await this.#bringUp(rec);
     });
     return this.#info(rec);
   }
@@ -364,29 +388,145 @@ export class PluginService {
     for (const rec of records) this.#clearRestart(rec);
     // A plugin still activating is cut short: closing its connection fails the pending handshake at once.
     for (const rec of records) if (rec.state === 'activating') rec.conn?.close(new AmberError('unavailable', 'The app is shutting down.'));
-    await Promise.all(records.map((rec) => this.#serial(rec, () => (rec.conn ? this.#deactivate(rec, 'deactivated', null) : Promise.resolve()))));
+    await Promise.all(records.map((rec) => this.#serial(rec, () => (rec.conn || rec.staticsUp ? this.#deactivate(rec, 'deactivated', null) : Promise.resolve()))));
   }
 
   // ── lifecycle ───────────────────────────────────────────────────────────
+
+  /**
+   * Brings up a plugin that is on: installs its manifest's declarations, then starts its process, unless it
+   * starts lazily: then it is `idle` until one of them is used or an event it starts on happens.
+   */
+  async #bringUp(rec: PluginRecord): Promise<void> {
+    if (this.#disposed) return;
+    const { manifest } = rec.descriptor;
+    if (manifest.protocolVersion !== PROTOCOL_VERSION) {
+      rec.contributions = [];
+      this.#setState(rec, 'incompatible', `The plugin speaks protocol ${manifest.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.`);
+      return;
+    }
+    if (!this.#installStatics(rec)) return;
+    if (startsAtLaunch(manifest)) await this.#activate(rec);
+    else this.#setState(rec, 'idle', null);
+  }
+
+  /**
+   * Installs the manifest's declarations (`contributes`), each through a caller that starts the plugin
+   * first, and listens on its `onEvent:` topics; all recorded in the ledger. Does nothing when they are
+   * installed already. False (the plugin Failed, nothing left installed) when a registry refuses one.
+   */
+  #installStatics(rec: PluginRecord): boolean {
+    if (rec.staticsUp) return true;
+    const { manifest } = rec.descriptor;
+    const id = manifest.id;
+    const declared = manifest.contributes ?? [];
+    const topics = eventTopics(manifest);
+    if (declared.length === 0 && topics.length === 0) return true;
+    rec.staticsUp = true;
+    // Recorded first, so unwound last: once it is gone, nothing of the manifest's is installed.
+    this.ledger.record(id, 'static', toDisposable(() => (rec.staticsUp = false)));
+    const caller = this.#lazyCaller(rec);
+    try {
+      for (const decl of declared) {
+        const key = contributionKey(decl);
+        const installed = installContribution(this.registries, id, caller, decl, this.#timeouts, rec.sinks, rec.toolUpdates);
+        const withdraw = () => {
+          installed.dispose();
+          rec.contributions = rec.contributions.filter((c) => !(c.static && c.kind === decl.kind && c.key === key));
+        };
+        this.ledger.record(id, staticLabel(decl.kind, key), toDisposable(withdraw));
+        rec.contributions.push({ kind: decl.kind, key, status: 'installed', static: true });
+      }
+    } catch (e) {
+      this.ledger.unwind(id);
+      rec.contributions = [];
+      this.#setState(rec, 'failed', `Its manifest declares something that cannot be installed: ${errorMessage(e)}`);
+      return false;
+    }
+    for (const topic of topics) this.ledger.record(id, `activation:${topic}`, this.events.on(topic, (payload) => this.#onActivationEvent(rec, topic, payload), id));
+    return true;
+  }
+
+  /** Calls into a plugin that may not be running yet: the first one starts it (see #started). */
+  #lazyCaller(rec: PluginRecord): PluginCaller {
+    return {
+      call: (method, args, timeoutMs) => {
+        // Cancelling never starts a plugin: a call that is not running has nothing to cancel.
+        if (method === '$cancel' && !(rec.state === 'active' && rec.caller)) return Promise.resolve(undefined as never);
+        return this.#started(rec).then((caller) => caller.call(method, args, timeoutMs));
+      },
+    };
+  }
+
+  /**
+   * The running plugin's caller, starting a lazy plugin that is `idle` first. Uses that arrive while it starts
+   * share the one start. Throws (`unavailable`) with a sentence naming the plugin and why when it cannot run.
+   */
+  async #started(rec: PluginRecord): Promise<PluginCaller> {
+    if (rec.state === 'active' && rec.caller) return rec.caller;
+    rec.starting ??= this.#serial(rec, async () => {
+      if (rec.enabled && !this.#disposed && rec.state === 'idle') await this.#activate(rec);
+    }).finally(() => (rec.starting = null));
+    await rec.starting;
+    if (rec.state === 'active' && rec.caller) return rec.caller;
+    const name = rec.descriptor.manifest.name;
+    if (rec.state === 'failed' || rec.state === 'incompatible') throw new AmberError('unavailable', `The plugin ${name} could not be started: ${rec.reason ?? 'no reason was given.'}`);
+    throw new AmberError('unavailable', `The plugin ${name} is switched off.`);
+  }
+
+  /** An event on an `onEvent:` topic: starts an idle plugin and delivers it once it runs (a running one hears it itself). */
+  #onActivationEvent(rec: PluginRecord, topic: string, payload: unknown): void {
+    if (rec.state !== 'idle') return;
+    if (rec.pendingEvents.length >= MAX_PENDING_EVENTS) {
+      rec.dropped.events++;
+      return;
+    }
+    rec.pendingEvents.push({ topic, payload });
+    this.#started(rec).then(
+      () => {
+        const conn = rec.conn;
+        for (const event of rec.pendingEvents.splice(0)) if (conn) this.#deliver(rec, conn, event.topic, event.payload);
+      },
+      (e: unknown) => {
+        rec.pendingEvents = [];
+        this.#log(rec, 'warn', `It did not start for the event '${topic}': ${errorMessage(e)}`);
+      },
+    );
+  }
+
+  /** A lazy plugin unused for its `idleStopMinutes`: its process ends and it is `idle` again, its manifest's declarations installed. */
+  #onIdle(rec: PluginRecord, conn: PluginConnection, watch: IdleWatch): void {
+    void this.#serial(rec, async () => {
+      // A call may have started while this waited its turn.
+      if (rec.conn !== conn || rec.state !== 'active' || !rec.enabled || this.#disposed || !watch.idle) return;
+      this.#log(rec, 'info', `Stopped after ${rec.descriptor.manifest.idleStopMinutes} minute(s) without use; it starts again when it is used.`);
+      // In one turn, so no moment is seen where a declared tool is missing.
+      this.ledger.unwind(rec.descriptor.manifest.id);
+      rec.contributions = [];
+      if (!this.#installStatics(rec)) return void (await this.#endProcess(rec, conn, true));
+      const ending = this.#endProcess(rec, conn, true);
+      this.#setState(rec, 'idle', null);
+      await ending;
+    });
+  }
 
   async #activate(rec: PluginRecord): Promise<void> {
     if (this.#disposed) return;
     const { manifest, entry } = rec.descriptor;
     const id = manifest.id;
-    rec.contributions = [];
+    // The manifest's declarations stay installed while it starts; what it declares replaces them.
+    rec.contributions = rec.contributions.filter((c) => c.static);
     this.#setState(rec, 'activating', null);
-    if (manifest.protocolVersion !== PROTOCOL_VERSION) {
-      this.#setState(rec, 'incompatible', `The plugin speaks protocol ${manifest.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.`);
-      return;
-    }
-    const sinks: StreamSinks = new Map();
-    const toolUpdates: ToolUpdateSinks = new Map();
+    const sinks = rec.sinks;
+    const toolUpdates = rec.toolUpdates;
     const runtimeTools = this.#runtimeTools(rec, () => conn, sinks, toolUpdates);
     let proc: PluginProcess;
     try {
       const group = this.#hostGroup(rec);
       proc = group ? this.#sharedLauncher({ pluginId: id, group }) : this.#launcher({ pluginId: id });
     } catch (e) {
+      this.ledger.unwind(id);
+      rec.contributions = [];
       this.#setState(rec, 'failed', `The plugin's process could not be started: ${errorMessage(e)}`);
       return;
     }
@@ -415,6 +555,10 @@ export class PluginService {
     });
     const conn = new PluginConnection(id, proc, hostApi, { inboundPerSecond: this.#options.inboundPerSecond, clock: this.#clock });
     rec.conn = conn;
+    const idleMs = (manifest.idleStopMinutes ?? 0) * 60_000;
+    const watch: IdleWatch | null = idleMs > 0 ? watchIdle(conn, idleMs, () => this.#onIdle(rec, conn, watch!)) : null;
+    if (watch) this.ledger.record(id, 'idle-stop', watch);
+    rec.caller = watch?.caller ?? conn;
     proc.onOutput((stream, text) => this.#log(rec, stream === 'stderr' ? 'warn' : 'info', text.length > 2000 ? `${text.slice(0, 2000)}…` : text.trimEnd()));
     proc.onExit((exit) => this.#onExit(rec, conn, describeExit(exit)));
 
@@ -427,6 +571,8 @@ export class PluginService {
       if (!reply.ok || reply.protocolVersion !== PROTOCOL_VERSION) {
         const reason = reply.ok ? `The plugin host speaks protocol ${reply.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.` : reply.reason;
         await this.#endProcess(rec, conn, false);
+        this.ledger.unwind(id);
+        rec.contributions = [];
         this.#setState(rec, 'incompatible', reason);
         return;
       }
@@ -439,10 +585,16 @@ export class PluginService {
       }
       for (const [i, raw] of init.capabilities.entries()) {
         if (rec.conn !== conn) throw conn.deadReason ?? new Error('The plugin stopped while it was being installed.');
-        this.#install(rec, conn, i, raw, sinks, toolUpdates);
+        this.#install(rec, rec.caller ?? conn, i, raw, sinks, toolUpdates);
+      }
+      // The running plugin's word is the latest: what its manifest declared and it did not is not offered while it runs.
+      for (const c of rec.contributions.filter((d) => d.static)) {
+        this.ledger.release(id, staticLabel(c.kind, c.key));
+        this.#log(rec, 'warn', `Its manifest declares the ${c.kind} '${c.key}', but the plugin did not declare it when it started, so it is withdrawn until the plugin stops.`);
       }
       if (reply.hasTick && (this.#options.tickIntervalMs ?? 5000) > 0) this.#startTicking(rec, conn);
       this.#setState(rec, 'active', null);
+      watch?.arm();
     } catch (e) {
       if (rec.conn !== conn && rec.state !== 'activating') return; // a crash handler already settled it
       const errors = this.ledger.unwind(id);
@@ -454,11 +606,12 @@ export class PluginService {
   }
 
   /** Validates one declaration and installs it; throws (failing the plugin) with the field named. */
-  #install(rec: PluginRecord, conn: PluginConnection, index: number, raw: unknown, sinks: StreamSinks, toolUpdates: ToolUpdateSinks): void {
+  #install(rec: PluginRecord, conn: PluginCaller, index: number, raw: unknown, sinks: StreamSinks, toolUpdates: ToolUpdateSinks): void {
     const id = rec.descriptor.manifest.id;
     if (typeof raw === 'object' && raw !== null && 'declined' in raw) {
       const declined = DeclinedContribution.safeParse(raw);
       if (!declined.success) throw new Error(`Invalid declaration capabilities[${index}]: ${issue(declined.error)}`);
+      this.#releaseStatic(rec, declined.data.kind, declined.data.key);
       rec.declares.add(declined.data.kind);
       rec.contributions.push({ kind: declined.data.kind, key: declined.data.key, status: 'declined', reason: declined.data.declined });
       return;
@@ -468,9 +621,15 @@ export class PluginService {
     const decl = parsed.data;
     rec.declares.add(decl.kind);
     const key = contributionKey(decl);
+    // The manifest's declaration of the same key gives way in the same turn: no gap a model could see.
+    this.#releaseStatic(rec, decl.kind, key);
     const disposable = installContribution(this.registries, id, conn, decl, this.#timeouts, sinks, toolUpdates);
     this.ledger.record(id, `${decl.kind}:${key}`, disposable);
     rec.contributions.push({ kind: decl.kind, key, status: 'installed' });
+  }
+
+  #releaseStatic(rec: PluginRecord, kind: ContributionKind, key: string): void {
+    if (rec.contributions.some((c) => c.static && c.kind === kind && c.key === key)) this.ledger.release(rec.descriptor.manifest.id, staticLabel(kind, key));
   }
 
   /**
@@ -501,7 +660,7 @@ export class PluginService {
         clear();
         try {
           for (const decl of tools) {
-            installed.set(decl.name, installContribution(this.registries, id, conn, decl, this.#timeouts, sinks, toolUpdates));
+            installed.set(decl.name, installContribution(this.registries, id, rec.caller ?? conn, decl, this.#timeouts, sinks, toolUpdates));
           }
         } catch (e) {
           clear();
@@ -523,13 +682,17 @@ export class PluginService {
     // Contributions go first, so nothing new reaches a plugin that is shutting down.
     this.ledger.unwind(rec.descriptor.manifest.id);
     rec.contributions = [];
+    rec.pendingEvents = [];
     if (conn) await this.#endProcess(rec, conn, conn.alive);
     this.#setState(rec, next, reason);
   }
 
   /** Ends a plugin process: `$shutdown` (when graceful), close the pipe, SIGKILL after the grace period. */
   async #endProcess(rec: PluginRecord, conn: PluginConnection, graceful: boolean): Promise<void> {
-    if (rec.conn === conn) rec.conn = null;
+    if (rec.conn === conn) {
+      rec.conn = null;
+      rec.caller = null;
+    }
     const grace = this.#options.shutdownGraceMs ?? 2000;
     const exited = new Promise<void>((r) => conn.process.onExit(() => r()));
     if (graceful && conn.alive) await conn.call('$shutdown', [], grace).catch(() => {});
@@ -544,6 +707,7 @@ export class PluginService {
   #onExit(rec: PluginRecord, conn: PluginConnection, how: string): void {
     if (rec.conn !== conn || rec.state === 'activating') return;
     rec.conn = null;
+    rec.caller = null;
     this.ledger.unwind(rec.descriptor.manifest.id);
     rec.contributions = [];
     const now = this.#clock();
@@ -564,7 +728,7 @@ export class PluginService {
     rec.restartTimer = setTimeout(() => {
       rec.restartTimer = null;
       void this.#serial(rec, async () => {
-        if (rec.enabled && rec.state === 'failed' && !this.#disposed) await this.#activate(rec);
+        if (rec.enabled && rec.state === 'failed' && !this.#disposed) await this.#bringUp(rec);
       });
     }, delay);
   }
@@ -590,7 +754,7 @@ export class PluginService {
       return;
     }
     rec.eventsInFlight++;
-    conn
+    (rec.conn === conn && rec.caller ? rec.caller : conn)
       .call('$event', [topic, payload], this.#timeouts.callMs)
       .catch(() => {})
       .finally(() => rec.eventsInFlight--);
@@ -688,7 +852,8 @@ export class PluginService {
       contributions: rec.contributions.map((c) => ({ ...c })),
       needsConfirmation: this.#needsConfirmation(rec),
       process: this.#hostGroup(rec) ? 'shared' : 'own',
-      declares: CONTRIBUTION_KINDS.filter((kind) => rec.declares.has(kind)),
+      // A lazy plugin that has not run yet already says what it adds: its manifest's declarations.
+      declares: CONTRIBUTION_KINDS.filter((kind) => rec.declares.has(kind) || (manifest.contributes ?? []).some((c) => c.kind === kind)),
       recentCrashes: rec.crashes.filter((t) => now - t < windowMs).length,
       dropped: { ...rec.dropped, messages: rec.dropped.messages + (rec.conn?.dropped ?? 0) },
     };
@@ -709,6 +874,7 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
     state: 'registered',
     reason: null,
     conn: null,
+    caller: null,
     contributions: [],
     declares: new Set(),
     crashes: [],
@@ -717,12 +883,22 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
     logs: [],
     dropped: { messages: 0, logs: 0, events: 0 },
     eventsInFlight: 0,
+    sinks: new Map(),
+    toolUpdates: new Map(),
+    starting: null,
+    staticsUp: false,
+    pendingEvents: [],
   };
 }
 
 /** The setting that records that the user grouped the user plugin `id` into the shared process. */
 function processKey(id: string): string {
   return `plugin.${id}.process`;
+}
+
+/** The ledger label of a manifest's declaration, apart from the running plugin's own of the same key. */
+function staticLabel(kind: ContributionKind, key: string): string {
+  return `static:${kind}:${key}`;
 }
 
 /** The setting that records when the user confirmed that the user plugin `id` may run. */

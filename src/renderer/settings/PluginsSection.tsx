@@ -8,9 +8,11 @@ import { PluginConfigForm } from './PluginConfigForm.tsx';
 import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 
-// Words a user reads: a plugin found but not started this run is simply off (or about to start).
+// Words a user reads: a plugin found but not started this run is simply off (or about to start); one that
+// starts when first used is ready, its tools and commands already offered.
 const STATE_LABELS: Record<PluginView['state'], string> = {
   registered: 'Off',
+  idle: 'Ready (starts when used)',
   activating: 'Starting…',
   active: 'Active',
   failed: 'Failed',
@@ -146,7 +148,7 @@ export function PluginsSection() {
     try {
       const next = await api.call('plugins.setState', { id: plugin.id, enabled: on, ...(confirm ? { confirm: true } : {}) });
       setListing((l) => withPlugin(l, next));
-      if (on && next.state !== 'active') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
+      if (on && next.state !== 'active' && next.state !== 'idle') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
     } catch (e) {
       toasts.error(`Could not turn ${plugin.name} ${on ? 'on' : 'off'}`, e);
     } finally {

@@ -6,7 +6,8 @@ import { ConfigValue, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/p
 // Schemas of the settings screen's calls: the plugin list and its toggles, the user plugin folder, and the
 // tool policy (mode per session, stored rules).
 
-export const PluginStateName = z.enum(['registered', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
+/** `idle`: on but not started (a lazy plugin): its manifest's declarations are offered, and using one starts it. */
+export const PluginStateName = z.enum(['registered', 'idle', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
 export type PluginStateName = z.infer<typeof PluginStateName>;
 
 export const PluginContributionView = z.object({
@@ -35,7 +36,7 @@ export const PluginView = z.object({
   contributions: z.array(PluginContributionView),
   /** A user plugin never switched on: turning it on needs the user's confirmation (`confirm: true`). */
   needsConfirmation: z.boolean(),
-  /** The kinds of contribution it declared when it last ran; empty until it has run. */
+  /** The kinds of contribution it declared when it last ran, and those its manifest declares; else empty until it has run. */
   declares: z.array(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]])),
   recentCrashes: z.number().int().nonnegative(),
   /** Its manifest declares settings: Settings offers a form (plugins.getConfig / plugins.setConfig). */

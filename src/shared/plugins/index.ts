@@ -13,3 +13,4 @@ export * from './core-topics.ts';
 export * from './declaration-limits.ts';
 export * from './hooks.ts';
 export * from './provider-probe.ts';
+export * from './static-contributions.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PluginConfigSchema } from './plugin-config-schema.ts';
+import { ActivationEvents, lazyStartProblem, StaticContributions } from './static-contributions.ts';
 
 export { PROTOCOL_VERSION } from './protocol.ts';
 
@@ -12,7 +13,8 @@ export type PluginId = z.infer<typeof PluginId>;
 const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** `manifest.json` beside a plugin's built entry; bundled plugins carry the same file in their folder. */
-export const PluginManifest = z.object({
+export const PluginManifest = z
+  .object({
   id: PluginId,
   version: z.string().regex(semver, 'a version is semver, like 1.2.3'),
   name: z.string().min(1),
@@ -31,5 +33,15 @@ export const PluginManifest = z.object({
   process: z.enum(['own', 'shared']).optional(),
   /** The plugin's settings (a JSON Schema subset, size-capped): Settings shows a form from it, `/set plugin.<id>.<key>` sets them. */
   configuration: PluginConfigSchema.optional(),
-});
+  /** Declarations main installs before the plugin runs, checked like `capabilities()`' (static-contributions.ts). */
+  contributes: StaticContributions.optional(),
+  /** When the plugin's process starts; absent ⇒ when it is switched on. Listing any makes the plugin lazy. */
+  activationEvents: ActivationEvents.optional(),
+  /** A lazy plugin that stops after this many minutes without a call, back to not started (fractions allowed). */
+  idleStopMinutes: z.number().positive('idleStopMinutes is a number of minutes above 0').max(1440, 'idleStopMinutes is at most 1,440 (a day)').optional(),
+})
+  .superRefine((manifest, ctx) => {
+    const problem = lazyStartProblem(manifest);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  });
 export type PluginManifest = z.infer<typeof PluginManifest>;

@@ -1,0 +1,75 @@
+// Settings → MCP servers → Add server and Edit as a user clicks them: a stdio server (the reference
+// server) added through the form connects with its tool count; a mistyped field says what to change before
+// anything is sent; an edit of the call timeout is saved and the server reconnects; Remove forgets it.
+import { afterEach, expect, test } from 'vitest';
+import { EVERYTHING_ENTRY } from '../mcp/everything-server.ts';
+import { type Amber, startAmber } from './harness.ts';
+
+let amber: Amber | null = null;
+
+afterEach(async () => {
+  await amber?.close();
+  amber = null;
+});
+
+test('a stdio server added through the form connects with its tool count, its timeout is edited, and it is removed', async () => {
+  amber = await startAmber();
+  const { page } = amber;
+  const app = () => amber!.shell.app;
+  await amber.open();
+  await page.getByTestId('open-settings').click();
+  const section = page.getByTestId('settings-mcp');
+  await section.getByTestId('mcp-add').click();
+  const form = section.getByTestId('mcp-form');
+
+  // Checked as it is typed: a bad name and a relative folder say what to change, and nothing is saved.
+  await form.getByTestId('mcp-form-name').fill('every thing');
+  await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=name]').textContent()).toMatch(/^A server name is 1-64 letters/);
+  await form.getByTestId('mcp-form-name').fill('everything');
+  await form.getByTestId('mcp-form-command').fill(process.execPath);
+  await form.getByTestId('mcp-form-args').fill(`${EVERYTHING_ENTRY}\nstdio`);
+  await form.getByTestId('mcp-form-cwd').fill('relative/folder');
+  await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=cwd]').textContent()).toMatch(/must be a full path/);
+  await form.getByTestId('mcp-form-save').click();
+  expect(app().sessions.getSetting('plugin.mcp.config')).toBeNull();
+  await form.getByTestId('mcp-form-cwd').fill('');
+  await expect.poll(() => form.getByTestId('mcp-form-cwd-hint').textContent()).toMatch(/^Empty: the default workspace.*shared by every conversation/);
+  await form.getByTestId('mcp-form-add-env').click();
+  await form.getByLabel('Environment variable 1 name').fill('AMBER_MCP_TOKEN');
+  await form.getByLabel('Environment variable 1 value').fill('tok-form-secret-8');
+  await form.getByTestId('mcp-form-pair').getByRole('checkbox').check();
+  await form.getByTestId('mcp-form-timeout').fill('45');
+  await expect.poll(() => form.getByTestId('mcp-form-error').count()).toBe(0);
+  await form.getByTestId('mcp-form-save').click();
+
+  const row = section.locator('[data-testid=mcp-server][data-name=everything]');
+  await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+  await expect.poll(() => form.count()).toBe(0);
+  await expect.poll(() => row.getByTestId('mcp-server-counts').textContent()).toMatch(/^\d+ tools · \d+ resources · \d+ prompts$/);
+  const shown = Number(/^(\d+) tools/.exec((await row.getByTestId('mcp-server-counts').textContent()) ?? '')![1]);
+  expect(shown).toBeGreaterThan(5);
+  await expect.poll(() => app().plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__everything__') && t.name !== 'mcp__everything__read_resource').length).toBe(shown);
+  expect(app().sessions.getSetting('plugin.mcp.config')).not.toContain('tok-form-secret-8');
+
+  // Edit: the secret shows masked; the timeout changes; saving reconnects the server with it.
+  await row.getByTestId('mcp-edit').click();
+  const edit = section.getByTestId('mcp-form');
+  await expect.poll(() => edit.getByTestId('mcp-form-timeout').inputValue()).toBe('45');
+  const secret = edit.getByLabel('Environment variable 1 value');
+  expect(await secret.inputValue()).toBe('');
+  expect(await secret.getAttribute('type')).toBe('password');
+  expect(await secret.getAttribute('placeholder')).toMatch(/stored; type to replace/);
+  expect(await page.content()).not.toContain('tok-form-secret-8');
+  await edit.getByTestId('mcp-form-timeout').fill('120');
+  await row.scrollIntoViewIfNeeded();
+  await amber.screenshot('settings-mcp-edit');
+  await edit.getByTestId('mcp-form-save').click();
+  await expect.poll(() => JSON.parse(app().sessions.getSetting('plugin.mcp.config') ?? '{}').servers?.everything?.timeoutMs).toBe(120_000);
+  await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+  const env = (await app().plugins.registries.tools.execute('mcp__everything__get-env', {})).content[0]!.text;
+  expect(env).toContain('tok-form-secret-8');
+
+  await row.getByTestId('mcp-remove').click();
+  await expect.poll(() => section.locator('[data-testid=mcp-server]').count()).toBe(0);
+  await expect.poll(() => app().plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__')).length).toBe(0);
+});

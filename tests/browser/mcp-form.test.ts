@@ -1,8 +1,10 @@
 // Settings → MCP servers → Add server and Edit as a user clicks them: a stdio server (the reference
 // server) added through the form connects with its tool count; a mistyped field says what to change before
-// anything is sent; an edit of the call timeout is saved and the server reconnects; Remove forgets it.
+// anything is sent; an edit of the call timeout is saved and the server reconnects; Remove forgets it. An
+// HTTP server that answers 401 shows needs authorization until an Authorization header is added.
 import { afterEach, expect, test } from 'vitest';
-import { EVERYTHING_ENTRY } from '../mcp/everything-server.ts';
+import { startAuthProxy } from '../mcp/auth-proxy.ts';
+import { EVERYTHING_ENTRY, startEverythingHttp } from '../mcp/everything-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 
 let amber: Amber | null = null;
@@ -72,4 +74,48 @@ test('a stdio server added through the form connects with its tool count, its ti
   await row.getByTestId('mcp-remove').click();
   await expect.poll(() => section.locator('[data-testid=mcp-server]').count()).toBe(0);
   await expect.poll(() => app().plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__')).length).toBe(0);
+});
+
+test('an HTTP server that answers 401 shows needs authorization with what to do; an Authorization header added in Edit connects it', async () => {
+  const upstream = await startEverythingHttp();
+  const proxy = await startAuthProxy('tok-browser-2', new URL(upstream.url).origin);
+  try {
+    amber = await startAmber();
+    const { page } = amber;
+    await amber.open();
+    await page.getByTestId('open-settings').click();
+    const section = page.getByTestId('settings-mcp');
+    await section.getByTestId('mcp-add').click();
+    const form = section.getByTestId('mcp-form');
+    await form.getByTestId('mcp-form-name').fill('remote');
+    await form.getByTestId('mcp-form-transport-http').check();
+    await form.getByTestId('mcp-form-url').fill('ftp://nowhere');
+    await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=url]').textContent()).toMatch(/starting with http:\/\/ or https:\/\//);
+    await form.getByTestId('mcp-form-url').fill(proxy.url);
+    await form.getByTestId('mcp-form-save').click();
+
+    const row = section.locator('[data-testid=mcp-server][data-name=remote]');
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('unauthorized');
+    expect(await row.getByTestId('mcp-server-state').textContent()).toBe('Needs authorization');
+    expect(await row.getByTestId('mcp-server-error').textContent()).toMatch(/needs authorization: it answered 401 Unauthorized\. Add an Authorization header .*Edit, and save\./);
+    await row.scrollIntoViewIfNeeded();
+    await amber.screenshot('settings-mcp-needs-authorization');
+
+    await row.getByTestId('mcp-edit').click();
+    const edit = section.getByTestId('mcp-form');
+    await edit.getByTestId('mcp-form-add-headers').click();
+    await edit.getByLabel('Header 1 name').fill('Authorization');
+    await edit.getByLabel('Header 1 value').fill('Bearer tok-browser-2');
+    // An Authorization header is always secret.
+    expect(await edit.getByLabel('Header 1 value').getAttribute('type')).toBe('password');
+    expect(await edit.getByTestId('mcp-form-pair').getByRole('checkbox').isChecked()).toBe(true);
+    await edit.getByTestId('mcp-form-save').click();
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+    expect(amber.shell.app.sessions.getSetting('plugin.mcp.config')).not.toContain('tok-browser-2');
+  } finally {
+    await amber?.close();
+    amber = null;
+    await proxy.close();
+    await upstream.close();
+  }
 });

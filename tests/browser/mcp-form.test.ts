@@ -2,12 +2,29 @@
 // server) added through the form connects with its tool count; a mistyped field says what to change before
 // anything is sent; an edit of the call timeout is saved and the server reconnects; Remove forgets it. An
 // HTTP server that answers 401 shows needs authorization until an Authorization header is added.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
 import { startAuthProxy } from '../mcp/auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from '../mcp/everything-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 
 let amber: Amber | null = null;
+
+// The app's CSP forbids inline scripts, so axe goes in through the debugger protocol.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The serious and critical WCAG 2.1 A/AA violations axe finds inside the MCP form. */
+async function auditForm(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  return await page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
+    const axe = (window as unknown as { axe: { run(ctx: Element, opts: unknown): Promise<Result> } }).axe;
+    const result = await axe.run(document.querySelector('[data-testid=mcp-form]')!, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}`));
+  });
+}
 
 afterEach(async () => {
   await amber?.close();
@@ -63,6 +80,7 @@ test('a stdio server added through the form connects with its tool count, its ti
   expect(await secret.getAttribute('placeholder')).toMatch(/stored; type to replace/);
   expect(await page.content()).not.toContain('tok-form-secret-8');
   await edit.getByTestId('mcp-form-timeout').fill('120');
+  expect(await auditForm(page)).toEqual([]);
   await row.scrollIntoViewIfNeeded();
   await amber.screenshot('settings-mcp-edit');
   await edit.getByTestId('mcp-form-save').click();

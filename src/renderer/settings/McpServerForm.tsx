@@ -178,7 +178,8 @@ export function McpServerForm({
                 aria-label={`${label} ${i + 1} name`}
                 placeholder={what === 'env' ? 'NAME' : 'Header-Name'}
                 value={r.name}
-                onChange={(e) => update(r.key, { name: e.target.value })}
+                // A stored secret belongs to its name: renamed, its value is typed again.
+                onChange={(e) => update(r.key, r.keep ? { name: e.target.value, keep: false, value: '' } : { name: e.target.value })}
               />
               <input
                 className="input mono"

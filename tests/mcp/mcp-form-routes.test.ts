@@ -174,12 +174,16 @@ test('hostile save requests are refused with a sentence and change nothing', asy
     [{ name: 'x', server: everything({ env: [{ name: 'AMBER_MCP_TOKEN', value: '', keep: true }] }) }, /no stored value/],
     [{ name: 'kept', server: everything() }, /exists already/],
     [{ name: 'x', previousName: 'nobody', server: everything() }, /no server 'nobody'/],
+    // Names an object already answers to are no stored server.
+    [{ name: 'x', previousName: 'constructor', server: everything() }, /no server 'constructor'/],
   ];
   for (const [request, message] of hostile) {
     const r = await api.call('mcp.save', request);
     expect(r, JSON.stringify(request)).toMatchObject({ ok: false, error: { code: expect.stringMatching(/invalid_input|conflict|not_found/), message: expect.stringMatching(message) } });
     if (!r.ok) expect(r.error.message, JSON.stringify(request)).toMatch(/^[A-Z]/);
   }
+  expect(await api.call('mcp.server', { name: 'constructor' })).toMatchObject({ ok: false, error: { code: 'not_found', message: "There is no server 'constructor' added in Settings." } });
+  expect(await api.call('mcp.server', { name: '__proto__' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   expect(setting()).toBe(before);
   expect(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')).toBe(secretsBefore);
 

@@ -131,7 +131,7 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
       },
       'mcp.remove': async ({ name }) => {
         const config = mcp.storedConfig();
-        if (!(name in config.servers)) throw new AmberError('not_found', `The server '${name}' was not added in Settings; if it is in mcp.json in the data folder, remove it there.`);
+        if (!Object.hasOwn(config.servers, name)) throw new AmberError('not_found', `The server '${name}' was not added in Settings; if it is in mcp.json in the data folder, remove it there.`);
         // Its environment values and headers leave the key file with it.
         app.pluginSecrets.forget(MCP_PLUGIN_ID, secretPaths(name, withSecrets()[name]));
         delete config.servers[name];
@@ -140,19 +140,19 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
         return await apply();
       },
       'mcp.server': ({ name }): McpServerDetails => {
-        const raw = withSecrets()[name];
-        if (raw === undefined || !(name in mcp.storedConfig().servers)) {
+        const raw = Object.hasOwn(withSecrets(), name) ? withSecrets()[name] : undefined;
+        if (!Object.hasOwn(mcp.storedConfig().servers, name)) {
           throw new AmberError('not_found', fileServerNames().has(name) ? `The server '${name}' comes from mcp.json in the data folder; edit it there.` : `There is no server '${name}' added in Settings.`);
         }
         return { name, server: configToForm(raw) };
       },
       'mcp.save': async ({ name, previousName, server }) => {
         const config = mcp.storedConfig();
-        if (previousName !== undefined && !(previousName in config.servers)) {
+        if (previousName !== undefined && !Object.hasOwn(config.servers, previousName)) {
           throw new AmberError('not_found', fileServerNames().has(previousName) ? `The server '${previousName}' comes from mcp.json in the data folder; edit it there.` : `There is no server '${previousName}' added in Settings to edit.`);
         }
         if (previousName !== name) {
-          if (name in config.servers) throw new AmberError('conflict', `A server named '${name}' exists already; choose another name, or edit that one.`);
+          if (Object.hasOwn(config.servers, name)) throw new AmberError('conflict', `A server named '${name}' exists already; choose another name, or edit that one.`);
           if (fileServerNames().has(name)) throw new AmberError('conflict', `A server named '${name}' is in mcp.json in the data folder; choose another name.`);
         }
         const stored = withSecrets();

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
+import type { McpListing } from '../../src/shared/api/index.ts';
 import { startAuthProxy } from '../mcp/auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from '../mcp/everything-server.ts';
 import { type Amber, startAmber } from './harness.ts';
@@ -83,9 +84,23 @@ test('a stdio server added through the form connects with its tool count, its ti
   expect(await auditForm(page)).toEqual([]);
   await row.scrollIntoViewIfNeeded();
   await amber.screenshot('settings-mcp-edit');
+  // The server reconnects: the core tells it connecting, then connected again.
+  const reconnected = new Promise<void>((resolve) => {
+    let connecting = false;
+    const sub = app().onDidEmit(({ event, payload }) => {
+      if (event !== 'mcp.changed') return;
+      const state = (payload as McpListing).servers.find((s) => s.name === 'everything')?.state;
+      connecting ||= state === 'connecting';
+      if (!connecting || state !== 'connected') return;
+      sub.dispose();
+      resolve();
+    });
+  });
   await edit.getByTestId('mcp-form-save').click();
-  await expect.poll(() => JSON.parse(app().sessions.getSetting('plugin.mcp.config') ?? '{}').servers?.everything?.timeoutMs).toBe(120_000);
-  await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+  await reconnected;
+  expect(JSON.parse(app().sessions.getSetting('plugin.mcp.config') ?? '{}').servers?.everything?.timeoutMs).toBe(120_000);
+  await expect.poll(() => row.getAttribute('data-state')).toBe('connected');
+  await expect.poll(() => app().plugins.registries.tools.get('mcp__everything__get-env') !== undefined).toBe(true);
   const env = (await app().plugins.registries.tools.execute('mcp__everything__get-env', {})).content[0]!.text;
   expect(env).toContain('tok-form-secret-8');
 

@@ -16,6 +16,7 @@ import { StatusService } from './status/index.ts';
 import type { EventName, EventPayload } from '../shared/api/index.ts';
 import { Emitter, type Event } from '../shared/emitter.ts';
 import { WorkspaceService } from './workspace/index.ts';
+import { McpService } from './mcp/index.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -82,6 +83,8 @@ export interface App extends AppCore {
   readonly commands: AppCommands;
   /** Deleted sessions kept a few minutes for undo. */
   readonly trash: SessionTrash;
+  /** The MCP plugin's servers as main sees them; their prompts are commands in the tree, registered once per core. */
+  readonly mcp: McpService;
   /** What the core changed outside an API call's own answer (a command made a session, moved a branch…). */
   readonly onDidEmit: Event<CoreEvent>;
   dispose(): Promise<void>;
@@ -205,13 +208,17 @@ export function createApp(options: AppOptions): App {
       return `Summarised the older messages (about ${outcome.entry.tokensBefore.toLocaleString('en')} tokens before).`;
     },
   });
+  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, settings: sessions, emit });
+  if (options.startPlugins !== false) mcp.startWithMcpJson();
   return {
     ...core,
     status,
     commands,
     trash,
+    mcp,
     onDidEmit: events.event,
     async dispose() {
+      mcp.dispose();
       commands.dispose();
       status.dispose();
       events.dispose();

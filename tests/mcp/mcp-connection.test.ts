@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
 import { mapCallResult, McpConnection, type McpServerEntry } from '../../src/plugins/mcp/index.ts';
+import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY, everythingStdio, type HttpEverything, startEverythingHttp, until } from './everything-server.ts';
 
 const open: McpConnection[] = [];
@@ -193,4 +194,36 @@ test('a tool list served in pages is read to its last page', async () => {
   await conn.connect();
   expect(conn.tools.map((t) => t.name)).toEqual(Array.from({ length: 25 }, (_, i) => `tool-${i + 1}`));
   expect(text(await conn.callTool('tool-25', {}))).toBe('ran tool-25');
+});
+
+test('http: a server that answers 401 needs authorization, with what to do, and calls fail at once without hammering it', async () => {
+  const proxy = await startAuthProxy('right-token', null);
+  try {
+    const { conn } = connection({ name: 'locked', source: 'settings', config: { url: proxy.url, headers: {} } });
+    await conn.connect();
+    expect(conn.status()).toMatchObject({ state: 'unauthorized', transport: 'http' });
+    expect(conn.status().error).toMatch(/^The MCP server 'locked' needs authorization: it answered 401 Unauthorized\. Add an Authorization header .* in Settings → MCP servers → Edit, and save\.$/);
+    const refused = proxy.refused;
+    await expect(conn.callTool('echo', { message: 'x' })).rejects.toThrow(/needs authorization/);
+    // The same credentials would be refused again: no request was made.
+    expect(proxy.refused).toBe(refused);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('http: a wrong token is a 403 that needs authorization; the right one connects through to the server', async () => {
+  http = await startEverythingHttp();
+  const proxy = await startAuthProxy('right-token', new URL(http.url).origin);
+  try {
+    const wrong = connection({ name: 'guarded', source: 'settings', config: { url: proxy.url, headers: { Authorization: 'Bearer wrong-token' } } });
+    await wrong.conn.connect();
+    expect(wrong.conn.status()).toMatchObject({ state: 'unauthorized', error: expect.stringMatching(/needs authorization: it answered 403 Forbidden/) });
+    const right = connection({ name: 'guarded', source: 'settings', config: { url: proxy.url, headers: { Authorization: 'Bearer right-token' } } });
+    await right.conn.connect();
+    expect(right.conn.status()).toMatchObject({ state: 'connected', error: null });
+    expect(text(await right.conn.callTool('echo', { message: 'let in' }))).toBe('Echo: let in');
+  } finally {
+    await proxy.close();
+  }
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { findDescendants } from '../../src/main/plugins/index.ts';
 import { isGone, untilGone } from '../plugins-bundled/bundled-runtime.ts';
+import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY } from './everything-server.ts';
 import { type McpRuntime, startMcpRuntime } from './mcp-runtime.ts';
 
@@ -97,4 +98,31 @@ test('a plugin process killed outright takes its servers with it', async () => {
   expect(rt.service.registries.tools.size).toBe(0);
   for (const pid of servers) await untilGone(pid);
   expect(servers.every(isGone)).toBe(true);
+});
+
+test('/mcp list says a server that answers 401 needs authorization and what to do, and /mcp connect tries it again', async () => {
+  const proxy = await startAuthProxy('tok-list-4', null);
+  try {
+    rt = await startMcpRuntime({ locked: { url: proxy.url } });
+    const list = async () => (await rt!.service.registries.commands.run(['mcp'], ['list'])).output;
+    // The plugin connects in the background and tells each change of state on its topic: the test waits
+    // for that report (or finds the state already there).
+    const refusedSeen = new Promise<void>((resolve) => {
+      const sub = rt!.service.events.on('mcp.serversChanged', (payload) => {
+        if (!JSON.stringify(payload).includes('"state":"unauthorized"')) return;
+        sub.dispose();
+        resolve();
+      });
+      void list().then((output) => output.includes('needs authorization') && resolve());
+    });
+    await refusedSeen;
+    const output = await list();
+    expect(output).toMatch(/^locked \(http\): needs authorization — The MCP server 'locked' needs authorization: it answered 401 Unauthorized\. Add an Authorization header/);
+    const refused = proxy.refused;
+    const again = await rt!.service.registries.commands.run(['mcp'], ['connect', 'locked']);
+    expect(again).toMatchObject({ isError: true, output: expect.stringMatching(/needs authorization/) });
+    expect(proxy.refused).toBeGreaterThan(refused);
+  } finally {
+    await proxy.close();
+  }
 });

@@ -76,7 +76,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const policy = subscriptions.add(createPolicyRoutes(app, { emit }));
 
   const workspace = subscriptions.add(createWorkspaceRoutes(app, { emit, ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}) }));
-  const mcp = subscriptions.add(createMcpRoutes(app, { emit, commands: app.commands.tree }));
+  const mcp = subscriptions.add(createMcpRoutes(app));
   // Last, as before: the agent's and the approvals' events are heard after every other domain's.
   const chat = subscriptions.add(createChatRoutes(app, { emit }));
 

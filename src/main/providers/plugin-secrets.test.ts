@@ -115,6 +115,19 @@ test("an MCP server's environment values and headers go to the key file, keep th
   expect(plugins.config('mcp')).toMatchObject({ servers: { gh: { env: { GH_TOKEN: 'ghp-secret-1' } } } });
 });
 
+test("forget removes a removed MCP server's values from the key file, and only paths the plugin's secret fields cover", () => {
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.write('mcp', { servers: { gh: { command: 'x', env: { GH_TOKEN: 'ghp-gone-1' } }, kept: { command: 'y', env: { K: 'kept-2' } } } });
+  plugins.write('wallet', { openrouter: { apiKey: OR_KEY } });
+  // A path outside the MCP plugin's secret fields, or another plugin's field, is not touched.
+  plugins.forget('mcp', ['openrouter.apiKey', 'servers.kept.command', 'servers.kept.env', 'servers.kept.env.K.deeper']);
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).toContain('kept-2');
+  expect(plugins.config('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
+  plugins.forget('mcp', ['servers.gh.env.GH_TOKEN']);
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toContain('ghp-gone-1');
+  expect(plugins.config('mcp')).toEqual({ servers: { gh: { command: 'x', env: { GH_TOKEN: '' } }, kept: { command: 'y', env: { K: 'kept-2' } } } });
+});
+
 test('MCP secrets written to the settings table by hand are moved out at start, once', () => {
   store.setSetting('plugin.mcp.config', JSON.stringify({ servers: { gh: { command: 'x', env: { A: 'one', B: 'two' } } } }));
   const plugins = new PluginSecrets(store, secrets);

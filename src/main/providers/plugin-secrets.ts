@@ -105,6 +105,21 @@ export class PluginSecrets {
     return stored;
   }
 
+  /**
+   * Forgets the stored values of the secret settings at `paths` (concrete dotted paths its secret fields
+   * cover; any other path is ignored): what a removed MCP server or variable leaves behind.
+   */
+  forget(pluginId: string, paths: readonly string[]): void {
+    const covers = (path: string) => {
+      const parts = path.split('.');
+      return this.#all(pluginId).some((field) => {
+        const f = field.split('.');
+        return f.length === parts.length && f.every((step, i) => step === '*' || step === parts[i]);
+      });
+    };
+    for (const path of paths) if (covers(path)) this.#secrets.set(secretName(pluginId, path), null);
+  }
+
   /** Whether the secret setting `path` of `pluginId` holds a value; the value itself never leaves here but for the plugin. */
   hasSecret(pluginId: string, path: string): boolean {
     return this.#paths(pluginId).includes(path) && this.#secrets.get(secretName(pluginId, path)) !== null;

@@ -21,6 +21,8 @@ export interface McpCommandActions {
   reload(): Promise<void>;
   statuses(): McpServerStatus[];
   catalog(): McpCatalog;
+  /** The folder stdio servers without one of their own start in. */
+  workspace(): string | null;
 }
 
 /**
@@ -57,6 +59,7 @@ export function describeStatus(s: McpServerStatus): string {
   const counts = `${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts`;
   if (s.state === 'connected') return `${s.name} (${s.transport}): connected — ${counts}`;
   if (s.state === 'failed') return `${s.name} (${s.transport}): failed — ${s.error ?? 'no reason given'}`;
+  if (s.state === 'unauthorized') return `${s.name} (${s.transport}): needs authorization — ${s.error ?? 'add an Authorization header in Settings → MCP servers → Edit'}`;
   return `${s.name} (${s.transport}): ${s.state === 'off' ? 'disconnected' : 'connecting'}`;
 }
 
@@ -75,13 +78,13 @@ export function mcpCommand(state: McpCommandState, actions: McpCommandActions): 
       const [verb = 'list', name, ...rest] = args;
       switch (verb) {
         case 'list': {
-          if (name === '--json') return JSON.stringify({ servers: actions.statuses(), problems: state.problems, ...actions.catalog() });
+          if (name === '--json') return JSON.stringify({ servers: actions.statuses(), problems: state.problems, ...actions.catalog(), workspace: actions.workspace() ?? undefined });
           const lines = actions.statuses().map(describeStatus);
           return [...(lines.length ? lines : ['No MCP servers: add them in Settings → MCP servers, or in mcp.json in the data folder.']), ...state.problems].join('\n');
         }
         case 'connect': {
           const conn = find(name);
-          if (conn.state === 'failed') await conn.restart();
+          if (conn.state === 'failed' || conn.state === 'unauthorized') await conn.restart();
           else await conn.connect();
           return { output: describeStatus(conn.status()), isError: conn.state !== 'connected' };
         }

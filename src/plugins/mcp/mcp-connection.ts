@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
@@ -21,7 +22,8 @@ import { DEFAULT_CALL_TIMEOUT_MS, isStdio, type McpServerEntry } from './mcp-con
 // closes or crashes fails its calls in flight at once, naming the server; the next call reconnects, after
 // a backoff that grows with each failure in a row (never a tight loop).
 
-export type McpServerState = 'off' | 'connecting' | 'connected' | 'failed';
+/** `unauthorized`: an HTTP server refused Amber (401/403); it stays so until its config changes or it is restarted. */
+export type McpServerState = 'off' | 'connecting' | 'connected' | 'failed' | 'unauthorized';
 
 export interface McpServerStatus {
   name: string;
@@ -200,6 +202,7 @@ export class McpConnection {
 
   /** The live client, reconnecting a failed server when its backoff has passed; else fails naming the server. */
   async #ready(): Promise<Client> {
+    if (this.#state === 'unauthorized') throw new Error(this.#error ?? `The MCP server '${this.name}' needs authorization.`);
     if (this.#state === 'off') throw new Error(`The MCP server '${this.name}' is disconnected; connect it with /mcp connect ${this.name}.`);
     if (this.#state === 'failed') {
       const wait = this.#nextAttemptAt - this.#clock();
@@ -232,6 +235,8 @@ export class McpConnection {
       await (transport ?? this.#transport)?.close().catch(() => {});
       this.#client = null;
       this.#transport = null;
+      const refused = refusedStatus(e);
+      if (refused !== null) return this.#unauthorized(refused);
       const tail = this.#lastStderr().trim();
       this.#fail(`The MCP server '${this.name}' could not be connected: ${describe(e)}${tail ? `; its last words: ${tail.slice(-800)}` : ''}`);
     }
@@ -241,7 +246,9 @@ export class McpConnection {
     const config = this.entry.config;
     const connectOptions = { timeout: CONNECT_TIMEOUT_MS };
     if (isStdio(config)) {
-      // The default folder (the workspace new conversations start in) may not be made yet: then the home folder.
+      // Servers are shared by every conversation: one without a folder of its own starts in the default
+      // workspace, never in the folder of whichever conversation happens to call it first (the home folder
+      // while no conversation has made the default workspace yet).
       const cwd = config.cwd ?? (existsSync(this.#options.workspace) ? this.#options.workspace : homedir());
       if (!existsSync(cwd)) throw new Error(`its working folder ${cwd} does not exist.`);
       const transport = new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd });
@@ -260,6 +267,8 @@ export class McpConnection {
       return { client, transport: streamable };
     } catch (first) {
       await streamable.close().catch(() => {});
+      // A server that refused the credentials would refuse them over the older transport too.
+      if (refusedStatus(first) !== null) throw first;
       // A server that only speaks the older HTTP+SSE transport answers the streamable POST with an error.
       const sse = new SSEClientTransport(url, { requestInit });
       const legacy = this.#newClient(generation, () => '');
@@ -276,7 +285,9 @@ export class McpConnection {
 
   #newClient(generation: number, stderrTail: () => string): Client {
     const client = new Client({ name: 'amber', version: '1.0.0' }, { capabilities: { roots: { listChanged: false } } });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(this.#options.workspace).href, name: 'workspace' }] }));
+    // A stdio server with a working folder of its own is offered that folder as its root.
+    const root = isStdio(this.entry.config) && this.entry.config.cwd ? this.entry.config.cwd : this.#options.workspace;
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'workspace' }] }));
     const relist = (what: 'tools' | 'resources' | 'prompts') => () => {
       if (generation !== this.#generation) return;
       void this.#refresh(client, what).then(
@@ -359,6 +370,8 @@ export class McpConnection {
     this.#client = null;
     this.#transport = null;
     void transport?.close().catch(() => {});
+    const refused = refusedStatus(e);
+    if (refused !== null) return this.#unauthorized(refused);
     this.#fail(`The MCP server '${this.name}' could not be reached: ${describe(e)}`);
   }
 
@@ -366,6 +379,15 @@ export class McpConnection {
     // When the connection died under the call, the reason it died says more than the SDK's "Connection closed".
     const reason = this.#state === 'failed' && this.#error ? this.#error : `The MCP server '${this.name}' ${what}: ${describe(e)}`;
     return new Error(reason, { cause: e });
+  }
+
+  /** No reconnect on the next call: the same credentials would be refused again. */
+  #unauthorized(status: 401 | 403): void {
+    const what =
+      status === 401
+        ? 'it answered 401 Unauthorized. Add an Authorization header (for example Bearer and your token) to this server in Settings → MCP servers → Edit, and save'
+        : 'it answered 403 Forbidden to the credentials it was sent. Check the Authorization header of this server in Settings → MCP servers → Edit, and save';
+    this.#setState('unauthorized', `The MCP server '${this.name}' needs authorization: ${what}.`);
   }
 
   #fail(reason: string): void {
@@ -382,6 +404,17 @@ export class McpConnection {
     this.#error = error;
     this.#options.onChange?.();
   }
+}
+
+/** 401 or 403 when the error is an HTTP server refusing Amber's credentials (or the SDK's UnauthorizedError), else null. */
+export function refusedStatus(e: unknown): 401 | 403 | null {
+  for (let cause: unknown = e, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof UnauthorizedError) return 401;
+    if (cause instanceof StreamableHTTPError || cause instanceof SseError) {
+      if (cause.code === 401 || cause.code === 403) return cause.code;
+    }
+  }
+  return null;
 }
 
 function describe(e: unknown): string {

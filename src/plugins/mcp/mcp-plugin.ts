@@ -61,7 +61,7 @@ async function publish(): Promise<void> {
     announced = true;
     queueMicrotask(() => {
       announced = false;
-      state.ctx?.events.emit(MCP_SERVERS_TOPIC, { servers: statuses(), problems: state.problems, ...catalog() });
+      state.ctx?.events.emit(MCP_SERVERS_TOPIC, { servers: statuses(), problems: state.problems, ...catalog(), workspace: state.ctx.workspace });
     });
   }
   if (publishing) {
@@ -186,5 +186,5 @@ export default definePlugin({
     state.ctx = null;
   },
 
-  capabilities: () => [mcpCommand(state, { reload, statuses, catalog })],
+  capabilities: () => [mcpCommand(state, { reload, statuses, catalog, workspace: () => state.ctx?.workspace ?? null })],
 });

@@ -3,10 +3,11 @@ import { type McpListing, type McpServerView, McpToolName, type McpTrust } from 
 import { useApi } from '../api/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
+import { McpServerForm } from './McpServerForm.tsx';
 
-const STATE_LABELS: Record<McpServerView['state'], string> = { off: 'Off', connecting: 'Connecting…', connected: 'Connected', failed: 'Failed' };
+const STATE_LABELS: Record<McpServerView['state'], string> = { off: 'Off', connecting: 'Connecting…', connected: 'Connected', failed: 'Failed', unauthorized: 'Needs authorization' };
 // The row's state chip reuses the plugin list's colours.
-const STATE_CLASS: Record<McpServerView['state'], string> = { off: 'registered', connecting: 'activating', connected: 'active', failed: 'failed' };
+const STATE_CLASS: Record<McpServerView['state'], string> = { off: 'registered', connecting: 'activating', connected: 'active', failed: 'failed', unauthorized: 'failed' };
 
 const EXAMPLE = '{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}';
 
@@ -17,6 +18,7 @@ function ServerRow({
   onToggle,
   onRestart,
   onRemove,
+  onEdit,
   onTrust,
 }: {
   server: McpServerView;
@@ -25,6 +27,7 @@ function ServerRow({
   onToggle(on: boolean): void;
   onRestart(): void;
   onRemove(): void;
+  onEdit(): void;
   onTrust(trusted: boolean): void;
 }) {
   const on = server.state !== 'off';
@@ -55,6 +58,11 @@ function ServerRow({
             <Icon name="refresh" size={13} /> Restart
           </button>
           {server.source === 'settings' && (
+            <button type="button" className="btn btn-small" aria-disabled={busy || undefined} onClick={() => !busy && onEdit()} data-testid="mcp-edit">
+              Edit
+            </button>
+          )}
+          {server.source === 'settings' && (
             <button type="button" className="btn btn-small btn-ghost" aria-disabled={busy || undefined} onClick={() => !busy && onRemove()} data-testid="mcp-remove">
               Remove
             </button>
@@ -80,7 +88,7 @@ function ServerRow({
   );
 }
 
-/** Settings → MCP servers: their state, import of an mcpServers document, on/off, restart and remove. */
+/** Settings → MCP servers: their state, Add server and Edit forms, import of an mcpServers document, on/off, restart and remove. */
 export function McpSection() {
   const api = useApi();
   const toasts = useToasts();
@@ -90,6 +98,8 @@ export function McpSection() {
   const [importing, setImporting] = useState(false);
   const [trust, setTrust] = useState<McpTrust>({ servers: [], tools: [] });
   const [toolName, setToolName] = useState('');
+  /** The form open: null for none, '' to add a server, else the name of the server being edited. */
+  const [form, setForm] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -171,11 +181,31 @@ export function McpSection() {
               onToggle={(on) => void act(s.name, on ? 'connect' : 'disconnect', () => api.call('mcp.setEnabled', { name: s.name, enabled: on }))}
               onRestart={() => void act(s.name, 'restart', () => api.call('mcp.restart', { name: s.name }))}
               onRemove={() => void act(s.name, 'remove', () => api.call('mcp.remove', { name: s.name }))}
+              onEdit={() => setForm(s.name)}
             />
           ))}
         </div>
       )}
-      {listing && listing.servers.length === 0 && <p className="muted small">No servers yet. Paste your mcpServers JSON below, or put it in mcp.json in the data folder.</p>}
+      {form === null ? (
+        <div>
+          <button type="button" className="btn" onClick={() => setForm('')} data-testid="mcp-add">
+            Add server
+          </button>
+        </div>
+      ) : (
+        <McpServerForm
+          key={form}
+          editing={form === '' ? null : form}
+          taken={listing?.servers.map((s) => s.name) ?? []}
+          defaultFolder={listing?.defaultFolder}
+          onSaved={(next) => {
+            setListing(next);
+            setForm(null);
+          }}
+          onClose={() => setForm(null)}
+        />
+      )}
+      {listing && listing.servers.length === 0 && <p className="muted small">No servers yet. Add one, paste your mcpServers JSON below, or put it in mcp.json in the data folder.</p>}
       {listing?.problems.map((p) => (
         <p key={p} className="plugin-reason" data-testid="mcp-problem">
           <Icon name="alert" size={13} /> {p}

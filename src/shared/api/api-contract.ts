@@ -9,7 +9,7 @@ import { CommandResult, CommandView, Completion } from '../commands/command-view
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
-import { McpListing, McpReadResource, McpResourceList, McpResourceText, McpServerName, McpSetTrust, McpTrust } from './mcp-api.ts';
+import { McpListing, McpReadResource, McpResourceList, McpResourceText, McpSaveServer, McpServerDetails, McpServerName, McpSetTrust, McpTrust } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -211,6 +211,10 @@ export const API_METHODS = {
   'mcp.setEnabled': method(z.object({ name: McpServerName, enabled: z.boolean() }), McpListing),
   'mcp.remove': method(z.object({ name: McpServerName }), McpListing),
   'mcp.restart': method(z.object({ name: McpServerName }), McpListing),
+  /** A server added in Settings, for its Edit form (secret values are never sent back). */
+  'mcp.server': method(z.object({ name: McpServerName }), McpServerDetails),
+  /** Adds a server from the form, or saves an edit of one (only that server reconnects). */
+  'mcp.save': method(McpSaveServer, McpListing),
   /** Which MCP servers and tools the user trusts to only read (see McpTrust). */
   'mcp.trust': method(Nothing, McpTrust),
   'mcp.setTrust': method(McpSetTrust, McpTrust),

@@ -64,6 +64,8 @@ export const CHANNEL_NAMES = [
   'mcp.setEnabled',
   'mcp.remove',
   'mcp.restart',
+  'mcp.server',
+  'mcp.save',
   'mcp.trust',
   'mcp.setTrust',
   'mcp.resources',

@@ -23,13 +23,18 @@ export const McpStdioServer = z.object({
   command: z.string().min(1).max(4096),
   args: z.array(z.string().max(4096)).max(256).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  /** Where the server starts; unset, the default workspace (servers are shared by every conversation). */
   cwd: z.string().min(1).max(4096).optional(),
+  /** The variables marked secret in Settings: their values are never shown again (every value is kept in the key file). */
+  secretEnv: z.array(z.string().max(128)).max(100).optional(),
   ...Common,
 });
 export type McpStdioServer = z.infer<typeof McpStdioServer>;
 export const McpHttpServer = z.object({
   url: z.url().max(4096),
   headers: z.record(z.string(), z.string()).default({}),
+  /** The headers marked secret in Settings (Authorization always is): their values are never shown again. */
+  secretHeaders: z.array(z.string().max(128)).max(100).optional(),
   ...Common,
 });
 export type McpHttpServer = z.infer<typeof McpHttpServer>;
@@ -47,7 +52,8 @@ export const McpStoredConfig = z.object({
 });
 export type McpStoredConfig = z.infer<typeof McpStoredConfig>;
 
-export const McpServerState = z.enum(['off', 'connecting', 'connected', 'failed']);
+/** `unauthorized`: an HTTP server answered 401 or 403; its error says what to add. */
+export const McpServerState = z.enum(['off', 'connecting', 'connected', 'failed', 'unauthorized']);
 export type McpServerState = z.infer<typeof McpServerState>;
 
 export const McpServerView = z.object({
@@ -70,6 +76,8 @@ export const McpListing = z.object({
   servers: z.array(McpServerView),
   /** Sentences about servers that could not be read (the others still load). */
   problems: z.array(z.string()),
+  /** Where a stdio server without a working folder of its own starts: the default workspace (known while the plugin runs). */
+  defaultFolder: z.string().max(4096).optional(),
 });
 export type McpListing = z.infer<typeof McpListing>;
 
@@ -148,3 +156,111 @@ export const McpResourceText = z.object({
   truncated: z.boolean(),
 });
 export type McpResourceText = z.infer<typeof McpResourceText>;
+
+// ── The Add server / Edit form ────────────────────────────────────────────────
+// Checked in the form as the user types and again by main on arrival: a request that fails here changes
+// nothing. Every message says what to change.
+
+const noControl = (what: string, allowed: RegExp) =>
+  z
+    .string()
+    .max(8192, `${what} is longer than 8192 characters.`)
+    .refine((v) => !allowed.test(v), `${what} may not contain line breaks or NUL characters.`);
+
+/** An environment variable's name as a shell would take it. */
+export const McpEnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'An environment variable name is letters, digits and _, and does not start with a digit.');
+/** A header name: letters, digits and - (what HTTP servers expect, and no dots, so it stays a key of its own). */
+export const McpHeaderName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/, 'A header name is letters, digits and -, with no spaces or colons.');
+
+/**
+ * A variable or header. A secret one's stored value never leaves main: the form gets it with value '' and
+ * `keep: true`, and sends it back that way to keep it, or with a new value and `keep: false`.
+ */
+const pair = <N extends z.ZodType<string>>(name: N, value: z.ZodType<string>) =>
+  z.strictObject({
+    name,
+    value,
+    secret: z.boolean().default(false),
+    keep: z.boolean().default(false),
+  });
+export const McpEnvPair = pair(McpEnvName, noControl('An environment value', /\0/));
+export type McpEnvPair = z.infer<typeof McpEnvPair>;
+export const McpHeaderPair = pair(McpHeaderName, noControl('A header value', /[\r\n\0]/));
+export type McpHeaderPair = z.infer<typeof McpHeaderPair>;
+
+/** Seconds a call may take (1 s to 1 h); unset, 60 s. */
+const TimeoutSeconds = z
+  .number({ error: 'The call timeout is a whole number of seconds.' })
+  .int('The call timeout is a whole number of seconds.')
+  .min(1, 'The call timeout is at least 1 second.')
+  .max(3600, 'The call timeout is at most 3600 seconds (an hour).')
+  .optional();
+
+const unique = (pairs: { name: string }[], fold: boolean) => {
+  const seen = new Set<string>();
+  for (const p of pairs) {
+    const key = fold ? p.name.toLowerCase() : p.name;
+    if (seen.has(key)) return p.name;
+    seen.add(key);
+  }
+  return null;
+};
+
+/** An absolute folder: `/…`, or `C:\\…` on Windows. */
+const isAbsoluteFolder = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
+
+export const McpStdioForm = z
+  .strictObject({
+    transport: z.literal('stdio'),
+    command: z.string().trim().min(1, 'Enter the command that starts the server (found on PATH, or a full path).').max(4096, 'The command is longer than 4096 characters.'),
+    args: z.array(noControl('An argument', /\0/)).max(256, 'A server takes at most 256 arguments.').default([]),
+    /** '' starts the server in the default workspace. */
+    cwd: z
+      .string()
+      .trim()
+      .max(4096, 'The working folder is longer than 4096 characters.')
+      .refine((v) => v === '' || isAbsoluteFolder(v), 'The working folder must be a full path (starting with /), or empty for the default workspace.')
+      .default(''),
+    env: z.array(McpEnvPair).max(100, 'A server takes at most 100 environment variables.').default([]),
+    timeoutSeconds: TimeoutSeconds,
+  })
+  .superRefine((form, ctx) => {
+    const twice = unique(form.env, false);
+    if (twice) ctx.addIssue({ code: 'custom', path: ['env'], message: `The environment variable ${twice} is set twice; keep one.` });
+  });
+export type McpStdioForm = z.infer<typeof McpStdioForm>;
+
+export const McpHttpForm = z
+  .strictObject({
+    transport: z.literal('http'),
+    url: z
+      .string()
+      .trim()
+      .max(4096, 'The URL is longer than 4096 characters.')
+      .refine((v) => /^https?:\/\/[^\s/?#@]+([/?#]\S*)?$/i.test(v), 'Enter the server URL, starting with http:// or https:// (for example http://127.0.0.1:3001/mcp).'),
+    headers: z.array(McpHeaderPair).max(100, 'A server takes at most 100 headers.').default([]),
+    timeoutSeconds: TimeoutSeconds,
+  })
+  .superRefine((form, ctx) => {
+    const twice = unique(form.headers, true);
+    if (twice) ctx.addIssue({ code: 'custom', path: ['headers'], message: `The header ${twice} is set twice; keep one.` });
+  });
+export type McpHttpForm = z.infer<typeof McpHttpForm>;
+
+export const McpServerForm = z.discriminatedUnion('transport', [McpStdioForm, McpHttpForm], { error: 'A server is either stdio (a command) or http (a URL).' });
+export type McpServerForm = z.infer<typeof McpServerForm>;
+
+/** Adds a server (no `previousName`) or replaces the one named `previousName` (renamed when the names differ). */
+export const McpSaveServer = z.strictObject({
+  name: McpServerName,
+  previousName: McpServerName.optional(),
+  server: McpServerForm,
+});
+export type McpSaveServer = z.infer<typeof McpSaveServer>;
+
+/** A server added in Settings as its Edit form shows it: secret values left out (value '', `keep: true`). */
+export const McpServerDetails = z.object({ name: McpServerName, server: McpServerForm });
+export type McpServerDetails = z.infer<typeof McpServerDetails>;
+
+/** Whether a header's value is always secret, whatever the form says. */
+export const isSecretHeader = (name: string): boolean => name.toLowerCase() === 'authorization';

@@ -1,0 +1,309 @@
+import { useEffect, useId, useState } from 'react';
+import { isSecretHeader, type McpListing, McpSaveServer, type McpServerForm as McpServerFormValue } from '../../shared/api/index.ts';
+import { useApi } from '../api/index.ts';
+
+/** One variable or header row as typed. `keep`: a stored secret the user has not replaced. */
+interface PairDraft {
+  key: number;
+  name: string;
+  value: string;
+  secret: boolean;
+  keep: boolean;
+}
+
+interface Draft {
+  name: string;
+  transport: 'stdio' | 'http';
+  command: string;
+  /** One argument per line. */
+  args: string;
+  cwd: string;
+  env: PairDraft[];
+  url: string;
+  headers: PairDraft[];
+  timeout: string;
+}
+
+let nextKey = 1;
+const row = (p: Partial<PairDraft> = {}): PairDraft => ({ key: nextKey++, name: '', value: '', secret: false, keep: false, ...p });
+
+const EMPTY: Draft = { name: '', transport: 'stdio', command: '', args: '', cwd: '', env: [], url: '', headers: [], timeout: '' };
+
+function fromServer(name: string, server: McpServerFormValue): Draft {
+  const timeout = server.timeoutSeconds === undefined ? '' : String(server.timeoutSeconds);
+  if (server.transport === 'stdio') {
+    return { ...EMPTY, name, transport: 'stdio', command: server.command, args: server.args.join('\n'), cwd: server.cwd, env: server.env.map((p) => row(p)), timeout };
+  }
+  return { ...EMPTY, name, transport: 'http', url: server.url, headers: server.headers.map((p) => row(p)), timeout };
+}
+
+/** The rows the user filled in, as the request carries them (an empty row is left out). */
+const pairs = (rows: PairDraft[]) => rows.filter((r) => r.name.trim() !== '' || r.value !== '' || r.keep).map((r) => ({ name: r.name.trim(), value: r.keep ? '' : r.value, secret: r.secret, keep: r.keep }));
+
+/** The request the draft stands for (checked by the same schema main checks it with). */
+function toRequest(draft: Draft, previousName: string | null): unknown {
+  const timeout = draft.timeout.trim() === '' ? {} : { timeoutSeconds: /^\d+$/.test(draft.timeout.trim()) ? Number(draft.timeout.trim()) : Number.NaN };
+  const server =
+    draft.transport === 'stdio'
+      ? {
+          transport: 'stdio',
+          command: draft.command,
+          args: draft.args.split('\n').filter((a) => a.trim() !== ''),
+          cwd: draft.cwd,
+          env: pairs(draft.env),
+          ...timeout,
+        }
+      : { transport: 'http', url: draft.url, headers: pairs(draft.headers), ...timeout };
+  return { name: draft.name.trim(), ...(previousName !== null ? { previousName } : {}), server };
+}
+
+/** Each problem keyed by the field it belongs to: `name`, `command`, `env`, `env.2`… */
+function problemsOf(draft: Draft, previousName: string | null, taken: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const parsed = McpSaveServer.safeParse(toRequest(draft, previousName));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.filter((p) => p !== 'server').map(String);
+      const key = path[0] === 'env' || path[0] === 'headers' ? path.slice(0, 2).join('.') : (path[0] ?? 'form');
+      const message = key === 'name' ? `A server name is 1-64 letters, digits, _ or -, with no __ and not ending in _.` : key === 'timeoutSeconds' ? 'The call timeout is a whole number of seconds, from 1 to 3600.' : issue.message;
+      if (!out.has(key)) out.set(key, message.endsWith('.') ? message : `${message}.`);
+    }
+  }
+  const name = draft.name.trim();
+  if (name !== previousName && taken.includes(name)) out.set('name', `A server named '${name}' exists already; choose another name, or edit that one.`);
+  return out;
+}
+
+/**
+ * Settings → MCP servers → Add server / Edit: a stdio server (command, arguments, working folder,
+ * environment) or an HTTP one (URL, headers), and its call timeout. Checked as it is typed and again by
+ * main; secret values are never shown again once saved — a stored one stays unless a new one is typed.
+ */
+export function McpServerForm({
+  editing,
+  taken,
+  defaultFolder,
+  onSaved,
+  onClose,
+}: {
+  /** The server being edited, or null to add one. */
+  editing: string | null;
+  /** Names already used (a new name may not be one of them). */
+  taken: readonly string[];
+  defaultFolder: string | undefined;
+  onSaved(listing: McpListing): void;
+  onClose(): void;
+}) {
+  const api = useApi();
+  const id = useId();
+  const [draft, setDraft] = useState<Draft | null>(editing === null ? EMPTY : null);
+  /** Save was tried: every problem shows. */
+  const [touched, setTouched] = useState(false);
+  /** The fields typed in so far: their problems show as they are typed. */
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (editing === null) return;
+    let live = true;
+    api.call('mcp.server', { name: editing }).then(
+      (d) => live && setDraft(fromServer(d.name, d.server)),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, editing]);
+
+  if (!draft) {
+    return (
+      <div className="plugin-config" data-testid="mcp-form">
+        {error ? (
+          <p className="plugin-reason" role="alert">
+            {error}
+          </p>
+        ) : (
+          <div className="skeleton" />
+        )}
+      </div>
+    );
+  }
+
+  const problems = problemsOf(draft, editing, taken);
+  const set = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    setEdited(new Set([...edited, ...Object.keys(patch).map((k) => (k === 'timeout' ? 'timeoutSeconds' : k))]));
+  };
+  /** A field's problem, once the user typed in it or tried to save. */
+  const problem = (key: string) => (touched || edited.has(key.split('.')[0]!) ? problems.get(key) : undefined);
+  const fieldError = (key: string) => {
+    const p = problem(key);
+    return p ? (
+      <span className="field-error" role="alert" data-testid="mcp-form-error" data-field={key}>
+        {p}
+      </span>
+    ) : null;
+  };
+
+  const save = async () => {
+    setTouched(true);
+    if (problems.size > 0 || saving) return;
+    setSaving(true);
+    setError(null);
+    try {
+      const listing = await api.call('mcp.save', McpSaveServer.parse(toRequest(draft, editing)));
+      onSaved(listing);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const pairRows = (what: 'env' | 'headers') => {
+    const rows = draft[what];
+    const label = what === 'env' ? 'Environment variable' : 'Header';
+    const update = (key: number, patch: Partial<PairDraft>) => set({ [what]: rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
+    return (
+      <fieldset className="config-field" data-testid={`mcp-form-${what}`}>
+        <legend>{what === 'env' ? 'Environment variables' : 'Headers'}</legend>
+        {rows.map((r, i) => {
+          const forced = what === 'headers' && isSecretHeader(r.name.trim());
+          const secret = r.secret || forced;
+          return (
+            <div key={r.key} className="config-secret" data-testid="mcp-form-pair">
+              <input
+                className="input mono"
+                aria-label={`${label} ${i + 1} name`}
+                placeholder={what === 'env' ? 'NAME' : 'Header-Name'}
+                value={r.name}
+                // A stored secret belongs to its name: renamed, its value is typed again.
+                onChange={(e) => update(r.key, r.keep ? { name: e.target.value, keep: false, value: '' } : { name: e.target.value })}
+              />
+              <input
+                className="input mono"
+                type={secret ? 'password' : 'text'}
+                autoComplete="off"
+                aria-label={`${label} ${i + 1} value`}
+                placeholder={r.keep ? '•••••••• (stored; type to replace)' : 'value'}
+                value={r.keep ? '' : r.value}
+                onChange={(e) => update(r.key, e.target.value === '' && r.keep ? {} : { value: e.target.value, keep: false })}
+              />
+              <label className="small" title={forced ? 'An Authorization header is always secret' : 'Kept in the key file and never shown again'}>
+                <input
+                  type="checkbox"
+                  checked={secret}
+                  // A stored secret stays secret until a new value replaces it.
+                  disabled={forced || r.keep}
+                  onChange={(e) => update(r.key, { secret: e.target.checked })}
+                />{' '}
+                secret
+              </label>
+              <button type="button" className="btn btn-small btn-ghost" aria-label={`Remove ${label.toLowerCase()} ${i + 1}`} onClick={() => set({ [what]: rows.filter((x) => x.key !== r.key) })}>
+                ×
+              </button>
+              {fieldError(`${what}.${i}`)}
+            </div>
+          );
+        })}
+        {fieldError(what)}
+        <div>
+          <button type="button" className="btn btn-small" onClick={() => set({ [what]: [...rows, row()] })} data-testid={`mcp-form-add-${what}`}>
+            Add {what === 'env' ? 'variable' : 'header'}
+          </button>
+        </div>
+        <span className="hint">
+          {what === 'env'
+            ? 'Every value is kept in the key file, never in the database; a secret one is also never shown here again. PATH always reaches the server.'
+            : 'An Authorization header (for example Bearer and your token) is always secret. Servers that answer 401 need one.'}
+        </span>
+      </fieldset>
+    );
+  };
+
+  return (
+    <form
+      className="plugin-config"
+      aria-label={editing === null ? 'Add an MCP server' : `Edit the MCP server ${editing}`}
+      data-testid="mcp-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h4>{editing === null ? 'Add server' : `Edit ${editing}`}</h4>
+      <div className="field config-field">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input id={`${id}-name`} className="mono" value={draft.name} onChange={(e) => set({ name: e.target.value })} aria-invalid={problem('name') ? true : undefined} data-testid="mcp-form-name" />
+        <span className="hint">
+          Its tools are named mcp__<em>name</em>__tool.
+        </span>
+        {fieldError('name')}
+      </div>
+      <div className="folder-row" role="radiogroup" aria-label="Transport">
+        {(['stdio', 'http'] as const).map((t) => (
+          <label key={t} className="small">
+            <input type="radio" name={`${id}-transport`} checked={draft.transport === t} onChange={() => set({ transport: t })} data-testid={`mcp-form-transport-${t}`} />{' '}
+            {t === 'stdio' ? 'Command (stdio)' : 'URL (HTTP)'}
+          </label>
+        ))}
+      </div>
+      {draft.transport === 'stdio' ? (
+        <>
+          <div className="field config-field">
+            <label htmlFor={`${id}-command`}>Command</label>
+            <input id={`${id}-command`} className="mono" placeholder="npx" value={draft.command} onChange={(e) => set({ command: e.target.value })} data-testid="mcp-form-command" />
+            <span className="hint">Found on PATH, or a full path.</span>
+            {fieldError('command')}
+          </div>
+          <div className="field config-field">
+            <label htmlFor={`${id}-args`}>Arguments, one per line</label>
+            <textarea id={`${id}-args`} className="textarea mono" rows={3} value={draft.args} onChange={(e) => set({ args: e.target.value })} data-testid="mcp-form-args" />
+            {fieldError('args')}
+          </div>
+          <div className="field config-field">
+            <label htmlFor={`${id}-cwd`}>Working folder</label>
+            <input id={`${id}-cwd`} className="mono" placeholder={defaultFolder ?? 'the default workspace'} value={draft.cwd} onChange={(e) => set({ cwd: e.target.value })} data-testid="mcp-form-cwd" />
+            <span className="hint" data-testid="mcp-form-cwd-hint">
+              Empty: the default workspace{defaultFolder ? ` (${defaultFolder})` : ''}, where new conversations start. A server is shared by every conversation, so it does not follow the folder of the
+              conversation that calls it; name a folder here to pin one.
+            </span>
+            {fieldError('cwd')}
+          </div>
+          {pairRows('env')}
+        </>
+      ) : (
+        <>
+          <div className="field config-field">
+            <label htmlFor={`${id}-url`}>URL</label>
+            <input id={`${id}-url`} className="mono" placeholder="http://127.0.0.1:3001/mcp" value={draft.url} onChange={(e) => set({ url: e.target.value })} data-testid="mcp-form-url" />
+            {fieldError('url')}
+          </div>
+          {pairRows('headers')}
+        </>
+      )}
+      <div className="field config-field">
+        <label htmlFor={`${id}-timeout`}>Call timeout (seconds)</label>
+        <input id={`${id}-timeout`} inputMode="numeric" placeholder="60" value={draft.timeout} onChange={(e) => set({ timeout: e.target.value })} data-testid="mcp-form-timeout" />
+        <span className="hint">How long one tool call may take; progress from the server restarts the clock.</span>
+        {fieldError('timeoutSeconds')}
+      </div>
+      {fieldError('form')}
+      {error && (
+        <p className="plugin-reason" role="alert" data-testid="mcp-form-failure">
+          {error}
+        </p>
+      )}
+      <div className="settings-row">
+        <button type="submit" className="btn btn-primary btn-small" aria-disabled={saving || (touched && problems.size > 0) || undefined} data-testid="mcp-form-save">
+          {saving ? <span className="spinner" /> : null} {editing === null ? 'Add' : 'Save'}
+        </button>
+        <button type="button" className="btn btn-small" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { ProviderEvent } from '../providers/provider-stream.ts';
 import { PanelViewModel, StatusSegment, ToolDeclaration, WalletState } from './contributions.ts';
 import { MAX_DECLARATIONS } from './declaration-limits.ts';
-import { LogLevel, MAX_TOOL_UPDATE_CHARS } from './plugin-api.ts';
+import { LOG_LEVELS, MAX_TOOL_UPDATE_CHARS } from './plugin-api.ts';
 import type { HostApiMethod } from './protocol.ts';
 
 // The arguments of each HostApi method, as main accepts them from a plugin process: one tuple schema per
 // method. A call whose arguments fail its schema never reaches main's HostApi; it is dropped and counted.
+
+/** A plugin's log level, as main accepts it. */
+export const LogLevel = z.enum(LOG_LEVELS);
+export type LogLevel = z.infer<typeof LogLevel>;
 
 const Topic = StatusSegment.shape.id;
 /** Stream ids are made by main; a plugin only echoes them. */

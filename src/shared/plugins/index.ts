@@ -9,6 +9,8 @@ export * from './plain-data.ts';
 export * from './call-gate.ts';
 export * from './line-splitter.ts';
 export * from './host-api-args.ts';
+// The schema and its type (plugin-api.ts has the same type without zod, for the plugin process).
+export { LogLevel } from './host-api-args.ts';
 export * from './core-topics.ts';
 export * from './declaration-limits.ts';
 export * from './hooks.ts';

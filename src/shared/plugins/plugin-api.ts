@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
 import type { ToolCallContext } from '../tools/tool-call-context.ts';
 import type { ToolOutput } from '../tools/tool-spec.ts';
@@ -58,8 +57,9 @@ export interface PluginApi {
   $probe(request: ProviderProbeRequest, timeoutMs: number): Promise<ProviderProbeResult>;
 }
 
-export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);
-export type LogLevel = z.infer<typeof LogLevel>;
+/** A plugin's log levels (the zod schema is `LogLevel` in host-api-args.ts: this module stays free of zod, which the plugin process never loads). */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Implemented by main (src/main/plugins), called by the plugin host on the plugin's behalf. */
 export interface HostApi {

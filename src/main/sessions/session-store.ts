@@ -81,6 +81,24 @@ function addLeaf(known: KnownIntegrity, leaf: string): void {
   if (known.leaves.size > VERIFIED_LEAVES) known.leaves.delete(known.leaves.values().next().value!);
 }
 
+/**
+ * What the last context walk of a session found, kept so that the next build (a run builds one every turn)
+ * walks only the entries appended below `leaf` since. Trusted only while no other connection has committed.
+ */
+interface ContextWalk {
+  leaf: string;
+  /** Newer than the compaction (or all, without one), nearest first. */
+  after: Entry[];
+  /** From the compaction's first kept entry up to it, nearest first. */
+  kept: Entry[];
+  compaction: Extract<Entry, { type: 'compaction' }> | null;
+  /** Entries on the walked path found changed. */
+  changed: string[];
+}
+
+/** Sessions whose last context walk is kept (a few open conversations). */
+const KEPT_WALKS = 16;
+
 /** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
 export interface SessionCheck extends SessionIntegrity {
   sessionId: string;
@@ -215,8 +233,8 @@ export class SessionStore {
   readonly #integrity = new Map<string, KnownIntegrity>();
   /**
    * Context entries as parsed, by id, with the exact payload each was parsed from. A run rebuilds its
-   * context every turn, and parsing every payload of the path again was most of that cost; rows are still
-   * read and their hashes checked on every walk, and a payload that differs in any byte is parsed anew.
+   * context every turn, and parsing every payload of the path again was most of that cost; the rows a walk
+   * reads have their hashes checked, and a payload that differs in any byte is parsed anew.
    * Callers must treat context entries as read-only: they are shared between builds.
    */
   readonly #parsedContext = new Map<string, { payload: string; entry: Entry }>();
@@ -224,6 +242,8 @@ export class SessionStore {
   readonly #verifiedContext: VerifiedRows = new Map();
   /** Per session, what the next append builds on; valid while `#dataVersion` is the file's (see Head). */
   readonly #heads = new Map<string, Head>();
+  /** Per session, its last context walk; valid while `#dataVersion` is the file's (see ContextWalk). */
+  readonly #walks = new Map<string, ContextWalk>();
   /** PRAGMA data_version when the caches that other connections can invalidate were last checked. */
   #dataVersion = -1;
 
@@ -280,6 +300,7 @@ export class SessionStore {
     const version = this.#q.dataVersion.get() as number;
     if (version === this.#dataVersion) return;
     this.#heads.clear();
+    this.#walks.clear();
     this.#dataVersion = version;
   }
 
@@ -350,6 +371,7 @@ export class SessionStore {
       this.#q.deleteSession.run(sessionId);
       this.#heads.delete(sessionId);
     });
+    this.#walks.delete(sessionId);
     this.#integrity.delete(sessionId);
   }
 
@@ -470,23 +492,34 @@ export class SessionStore {
 
   /**
    * The context for the model at `leafId` (default: the leaf): the path cut at the newest compaction on
-   * it — its summary, then the entries from its first kept entry on. Walks no further than that cut.
+   * it — its summary, then the entries from its first kept entry on. Walks no further than that cut, and
+   * when the session's last walk ended at an entry on this path with no compaction below it (a run's next
+   * turn), no further than that entry: while no other connection has committed since, what is above it is
+   * as that walk read and verified it.
    */
   context(sessionId: string, leafId?: string | null): ModelContext {
+    this.#syncDataVersion();
     const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
     const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     if (leaf === null) return empty;
     this.#row(sessionId, leaf);
     const verifier = new PathVerifier(this.#verifiedContext);
+    const last = this.#walks.get(sessionId);
 
-    const after: Entry[] = []; // newer than the compaction, nearest first
-    const kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
+    let after: Entry[] = []; // newer than the compaction, nearest first
+    let kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
     let compaction: Extract<Entry, { type: 'compaction' }> | null = null;
     let reachedFirstKept = false;
+    let earlier: ContextWalk | null = null;
     let leafRefs: { model_ref: string | null; thinking_ref: string | null } | null = null;
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       leafRefs ??= row;
       verifier.push(row);
+      if (compaction === null && row.id === last?.leaf) {
+        // Its row lent its stored hash to the entry below it; it and everything above were verified then.
+        earlier = last;
+        break;
+      }
       const entry = this.#parseContextEntry(row);
       if (compaction === null) {
         if (entry.type === 'compaction') compaction = entry;
@@ -499,18 +532,25 @@ export class SessionStore {
         break; // ends the walk: nothing above the cut is read
       }
     }
-    if (compaction !== null && !reachedFirstKept) {
+    if (earlier) {
+      after = [...after, ...earlier.after];
+      kept = earlier.kept;
+      compaction = earlier.compaction;
+    } else if (compaction !== null && !reachedFirstKept) {
       throw new AmberError('internal', `Compaction ${compaction.id} keeps entry ${compaction.firstKeptEntryId}, which is not on its path.`);
     }
-    const integrity = integrityOf(verifier.finish((id) => this.#hashOf(sessionId, id)));
+    const integrity = integrityOf(earlier ? [...verifier.changed, ...earlier.changed] : verifier.finish((id) => this.#hashOf(sessionId, id)));
     this.#remember(sessionId, leaf, integrity.changed);
+    this.#walks.delete(sessionId);
+    if (this.#walks.size >= KEPT_WALKS) this.#walks.delete(this.#walks.keys().next().value!);
+    this.#walks.set(sessionId, { leaf, after, kept, compaction, changed: integrity.changed });
     const modelEntry = leafRefs?.model_ref ? this.entry(sessionId, leafRefs.model_ref) : null;
     const thinkingEntry = leafRefs?.thinking_ref ? this.entry(sessionId, leafRefs.thinking_ref) : null;
     const model = modelEntry?.type === 'model_change' ? { provider: modelEntry.provider, modelId: modelEntry.modelId } : null;
     const thinkingLevel = thinkingEntry?.type === 'thinking_level_change' ? thinkingEntry.thinkingLevel : null;
 
     const entries: Entry[] = compaction !== null ? [compaction] : [];
-    for (const entry of [...kept.reverse(), ...after.reverse()]) {
+    for (const entry of [...kept.toReversed(), ...after.toReversed()]) {
       if (entry.type === 'message' && !reachesModel(entry.message)) continue;
       if (entry.type === 'message' || entry.type === 'custom_message' || entry.type === 'branch_summary') entries.push(entry);
     }

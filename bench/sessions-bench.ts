@@ -1,15 +1,22 @@
 // `npm run bench:sessions -- N`: the session store at N entries. Builds a realistic session (the leaf jumps
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
 // sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
-// open, context, switch, 1,000 committed appends (synchronous NORMAL, then FULL), newest page, tree, list,
-// a full hash check, the whole heap and the open session's share of it. The last line is one JSON object.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+// open, context (first, again, and after each of a run's turns), switch, 1,000 committed appends
+// (synchronous NORMAL, then FULL), newest page, tree, list, a full hash check, the whole heap and the open
+// session's share of it. The last line is one JSON object.
+//
+// AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of the
+// same file, its fresh processes taking turns with this one's, and reports its medians beside these.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../src/main/sessions/index.ts';
 import type { EntryInput } from '../src/shared/sessions/index.ts';
+
+type Store = SessionStore;
+type OpenStore = (file: string, options?: { synchronous?: 'NORMAL' | 'FULL' }) => Store;
 
 const SEED = 0x5eed;
 
@@ -114,7 +121,7 @@ function build(file: string, n: number): { sessionId: string; midId: string; wri
 }
 
 /** Runs in a fresh process: everything a user does after a restart. One sample of every figure. */
-function measure(file: string, sessionId: string, midId: string): Record<string, number> {
+function measure(open: OpenStore, file: string, sessionId: string, midId: string): Record<string, number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('the measuring process needs --expose-gc');
   const heapUsed = () => {
@@ -123,7 +130,7 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   };
   const heapBefore = heapUsed();
   let t = performance.now();
-  const store = SessionStore.open(file);
+  const store = open(file);
   const leaf = store.leaf(sessionId);
   const open_ms = performance.now() - t;
 
@@ -135,6 +142,24 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   const heap_mb = heapUsed();
   const session_heap_mb = heap_mb - heapBefore;
 
+  // The same context again, and after each of 20 turns (a reply appended, then the context a run builds).
+  const again: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    t = performance.now();
+    store.context(sessionId);
+    again.push(performance.now() - t);
+  }
+  const context_again_ms = median(again);
+  const turns: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    store.append(sessionId, { type: 'message', message: { role: 'user', content: `turn ${i}` } });
+    t = performance.now();
+    store.context(sessionId);
+    turns.push(performance.now() - t);
+  }
+  const context_turn_ms = median(turns);
+  store.branch(sessionId, leaf);
+
   t = performance.now();
   store.branch(sessionId, midId);
   const switched = store.context(sessionId);
@@ -142,9 +167,13 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   store.branch(sessionId, leaf);
 
   // Each append is its own committed transaction (WAL, synchronous=NORMAL: survives a crash of the process).
+  // The CPU time beside the wall time: on a busy machine the wall time is mostly waiting for a core.
   t = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < 1000; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `more ${i}` } });
   const append1000_committed_ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  const append1000_committed_cpu_ms = (used.user + used.system) / 1000;
 
   t = performance.now();
   const page = store.page(sessionId, { limit: 100 });
@@ -164,7 +193,7 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   store.close();
 
   // The same appends with synchronous=FULL: each commit also fsyncs the WAL (survives power loss).
-  const full = SessionStore.open(file, { synchronous: 'FULL' });
+  const full = open(file, { synchronous: 'FULL' });
   t = performance.now();
   for (let i = 0; i < 1000; i++) full.append(sessionId, { type: 'message', message: { role: 'user', content: `durable ${i}` } });
   const append1000_full_ms = performance.now() - t;
@@ -176,9 +205,12 @@ function measure(file: string, sessionId: string, midId: string): Record<string,
   return {
     open_ms,
     context_ms,
+    context_again_ms,
+    context_turn_ms,
     context_entries: ctx.entries.length,
     switch_ms,
     append1000_committed_ms,
+    append1000_committed_cpu_ms,
     append1000_full_ms,
     page_ms,
     tree_ms,
@@ -206,9 +238,31 @@ function copyOf(file: string, sample: number): string {
   return copy;
 }
 
+/**
+ * The session store of git revision `rev`, written out under `dir` (with this checkout's node_modules
+ * beside it, so it loads the same packages). Returns the folder to pass to a measuring process.
+ */
+function baselineAt(rev: string, dir: string): string {
+  const root = join(dir, 'baseline');
+  mkdirSync(root);
+  const repo = resolve(import.meta.dirname, '..');
+  const archive = execFileSync('git', ['-C', repo, 'archive', '--format=tar', rev, 'src'], { maxBuffer: 256 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', root], { input: archive });
+  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
+  return root;
+}
+
+const DURABILITY =
+  'appends: each its own transaction, in the WAL before it returns; synchronous=NORMAL (append1000_committed_ms) survives a crash of the process, not a power loss; synchronous=FULL (append1000_full_ms) fsyncs every commit and survives both';
+
 const args = process.argv.slice(2);
 if (args[0] === '--measure') {
-  console.log(JSON.stringify(measure(args[1]!, args[2]!, args[3]!)));
+  // args: file, session, mid entry, and the folder of a baseline checkout (absent: this one).
+  const root = args[4];
+  const open: OpenStore = root
+    ? ((await import(join(root, 'src/main/sessions/index.ts'))) as { SessionStore: { open: OpenStore } }).SessionStore.open
+    : (file, options) => SessionStore.open(file, options);
+  console.log(JSON.stringify(measure(open, args[1]!, args[2]!, args[3]!)));
 } else {
   const n = Number(args[0] ?? 10_000);
   const samples = Number(process.env.AMBER_BENCH_SAMPLES ?? 5);
@@ -222,23 +276,37 @@ if (args[0] === '--measure') {
   try {
     const file = join(dir, 'amber.db');
     const built = build(file, n);
-    const runs: Record<string, number>[] = [];
-    for (let k = 0; k < samples; k++) {
+    const baselineRev = process.env.AMBER_BENCH_BASELINE;
+    const baselineRoot = baselineRev ? baselineAt(baselineRev, dir) : null;
+    const sample = (k: number, root: string | null): Record<string, number> => {
       const copy = copyOf(file, k);
-      const child = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', copy, built.sessionId, built.midId], {
-        encoding: 'utf8',
-      });
+      const extra = root ? [root] : [];
+      const child = spawnSync(
+        process.execPath,
+        ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', copy, built.sessionId, built.midId, ...extra],
+        { encoding: 'utf8' },
+      );
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
       if (child.status !== 0) {
         console.error(child.stderr);
         process.exit(1);
       }
-      runs.push(JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number>);
+      return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
+    };
+    const runs: Record<string, number>[] = [];
+    const baseRuns: Record<string, number>[] = [];
+    // With a baseline, the two take turns (first one, then the other) so both see the same machine load.
+    for (let k = 0; k < samples; k++) {
+      if (baselineRoot && k % 2 === 0) baseRuns.push(sample(k, baselineRoot));
+      runs.push(sample(k, null));
+      if (baselineRoot && k % 2 === 1) baseRuns.push(sample(k, baselineRoot));
     }
-    const medians = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]));
-    const result = round({ n, samples, write_ms: built.write_ms, ...medians });
+    const mediansOf = (all: Record<string, number>[]) => Object.fromEntries(Object.keys(all[0]!).map((key) => [key, median(all.map((r) => r[key]!))]));
+    const result = round({ n, samples, write_ms: built.write_ms, ...mediansOf(runs) });
     console.log(`session store at ${n} entries: medians of ${samples} samples, each in a fresh process on a copy of the same file`);
-    console.log(JSON.stringify(result));
+    console.log(DURABILITY);
+    if (baselineRoot) console.log(`baseline ${baselineRev}: ${JSON.stringify(round({ samples, ...mediansOf(baseRuns) }))}`);
+    console.log(JSON.stringify(baselineRoot ? { ...result, baseline: baselineRev } : result));
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }

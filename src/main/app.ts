@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
-import { ApprovalBroker } from './policy/index.ts';
+import { ApprovalBroker, PolicyService } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
@@ -53,6 +53,8 @@ export interface AppCore {
   readonly sessions: SessionStore;
   /** Questions the tool policy asks the user, and their answers. */
   readonly approvals: ApprovalBroker;
+  /** The tool policy (modes, rules, grants, read-only claims): the one the agent asks before every tool call. */
+  readonly policy: PolicyService;
   readonly agent: AgentService;
   /** Provider endpoints the user set up; their keys stay in the secret store. */
   readonly providers: ProviderAccounts;
@@ -95,6 +97,8 @@ export interface App extends AppCore {
 export function createApp(options: AppOptions): App {
   const sessions = SessionStore.open(join(options.dataDir, DATABASE_FILE));
   const approvals = new ApprovalBroker();
+  // No tool may touch the data folder in any mode; what the policy cannot decide alone it asks the user.
+  const policy = new PolicyService({ store: sessions, approver: approvals.ask, deniedRoots: [options.dataDir] });
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const providers = new ProviderAccounts(sessions, secrets);
   // Plugin settings marked secret (`secret: true` in a manifest, and the wallet's keys from before) leave the
@@ -171,8 +175,7 @@ export function createApp(options: AppOptions): App {
       options.tools ??
       pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)], isBundled: (id) => plugins.get(id).source === 'bundled' }),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
-    approver: approvals.ask,
-    deniedRoots: [options.dataDir],
+    gate: policy,
     // Tools and the policy take the root from the conversation, so they can never disagree.
     workspaceRoot: (sessionId, signal) => workspaces.forRun(sessionId, signal),
     // The plugins' hooks shape each run: its input, system prompt, context, tool calls and results.
@@ -184,6 +187,7 @@ export function createApp(options: AppOptions): App {
     dataDir: options.dataDir,
     sessions,
     approvals,
+    policy,
     agent,
     providers,
     plugins,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentService, type AgentServiceOptions } from '../../src/main/agent/index.ts';
+import { PolicyService, type Approver } from '../../src/main/policy/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 import { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { ModelInfo } from '../../src/shared/providers/index.ts';
@@ -13,6 +14,8 @@ export interface Harness {
   dir: string;
   store: SessionStore;
   agent: AgentService;
+  /** The policy the agent asks (built here as createApp builds it), or null when the test passed its own gate. */
+  policy: PolicyService | null;
   provider: ScriptedProvider;
   sessionId: string;
   events: AgentEvent[];
@@ -27,7 +30,12 @@ export interface Harness {
 
 export function createHarness(
   scripts: Script[] = [],
-  options: Partial<AgentServiceOptions> & { model?: ModelInfo; workspace?: string } = {},
+  options: Partial<AgentServiceOptions> & {
+    model?: ModelInfo;
+    workspace?: string;
+    /** For the harness's policy: who answers its questions. Absent: every question is answered "deny". */
+    approver?: Approver;
+  } = {},
 ): Harness {
   const dir = mkdtempSync(join(tmpdir(), 'amber-agent-'));
   const store = SessionStore.open(join(dir, 'amber.db'));
@@ -37,6 +45,7 @@ export function createHarness(
   store.append(session.id, { type: 'model_change', provider: 'fake', modelId: model.id });
   const events: AgentEvent[] = [];
   const waiters: { test: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
+  const policy = options.gate ? null : new PolicyService({ store, ...(options.approver ? { approver: options.approver } : {}) });
   const agent = new AgentService({
     store,
     resolveProvider: (ref) => {
@@ -45,6 +54,7 @@ export function createHarness(
     },
     systemPrompt: 'You are a test.',
     ...options,
+    gate: options.gate ?? policy!,
     emit: (event) => {
       events.push(event);
       const hits = waiters.filter((w) => w.test(event));
@@ -65,6 +75,7 @@ export function createHarness(
     dir,
     store,
     agent,
+    policy,
     provider,
     sessionId: session.id,
     events,

@@ -59,7 +59,7 @@ describe('the bash tool in a run', () => {
   test('read mode denies a destructive command without asking and still runs a read-only one', async () => {
     const asked: ApprovalQuestion[] = [];
     h = createHarness([calls(bash('rm -rf build'), bash('ls')), text('ok')], { tools: tools(), workspace, approver: async (q) => (asked.push(q), 'once') });
-    h.agent.policy!.setMode(h.sessionId, 'read');
+    h.policy!.setMode(h.sessionId, 'read');
     await h.agent.prompt(h.sessionId, 'go');
     expect(results(h).map((x) => x.status)).toEqual(['denied', 'ok']);
     expect(textOf(results(h)[0])).toMatch(/read mode.*rm -r deletes whole folders/);

@@ -67,7 +67,7 @@ describe('tool dispatch under the policy', () => {
   test('read mode runs read-only tools only', async () => {
     const tools = recordingTools();
     h = createHarness([calls({ name: 'read', args: { path: 'a' } }, { name: 'write', args: { path: 'a', content: 'x' } }), text('ok')], { tools });
-    h.agent.policy!.setMode(h.sessionId, 'read');
+    h.policy!.setMode(h.sessionId, 'read');
     await h.agent.prompt(h.sessionId, 'go');
     expect(results(h).map((x) => x.status)).toEqual(['ok', 'denied']);
     expect(textOf(results(h)[1])).toMatch(/read mode/);
@@ -89,7 +89,7 @@ describe('tool dispatch under the policy', () => {
   test('yolo mode runs everything', async () => {
     const tools = recordingTools();
     h = createHarness([calls({ name: 'write', args: { path: '/elsewhere/x', content: 'x' } }, { name: 'shell', args: { command: 'make' } }), text('ok')], { tools });
-    h.agent.policy!.setMode(h.sessionId, 'yolo');
+    h.policy!.setMode(h.sessionId, 'yolo');
     await h.agent.prompt(h.sessionId, 'go');
     expect(results(h).map((x) => x.status)).toEqual(['ok', 'ok']);
   });

@@ -78,5 +78,5 @@ test('only a user plugin can be confirmed: a bundled id, an unknown id and a non
   expect(bundled).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringMatching(/no user plugin/) } });
   expect(await api.call('policy.confirmReadOnly', { pluginId: 'ghost', confirmed: true })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   expect(await api.call('policy.confirmReadOnly', { pluginId: '../rules', confirmed: true })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-  expect(app.agent.policy!.readOnlyConfirmed('workspace_tools')).toBe(false);
+  expect(app.policy.readOnlyConfirmed('workspace_tools')).toBe(false);
 });

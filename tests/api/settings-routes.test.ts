@@ -83,7 +83,7 @@ test('commands: completion, /new, /set policy, /label, /model, an unknown comman
 });
 
 test('stored rules are listed and removed; a stale removal is refused', async () => {
-  app.agent.policy!.setRules([
+  app.policy.setRules([
     { effect: 'deny', tool: 'bash' },
     { effect: 'allow', folder: '/srv/data' },
   ]);

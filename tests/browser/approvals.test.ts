@@ -111,10 +111,10 @@ test("a user plugin's read-only claim is confirmed and revoked in Settings", asy
   await claim.filter({ hasText: 'not confirmed' }).waitFor();
   await claim.getByRole('button', { name: /Confirm that .* only read/ }).click();
   await claim.filter({ hasText: /^confirmed/ }).waitFor();
-  expect(a.shell.app.agent.policy!.readOnlyConfirmed('hello_user')).toBe(true);
+  expect(a.shell.app.policy.readOnlyConfirmed('hello_user')).toBe(true);
   await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();
   await a.screenshot('settings-readonly-claims');
   await claim.getByRole('button', { name: /Revoke/ }).click();
   await claim.filter({ hasText: 'not confirmed' }).waitFor();
-  expect(a.shell.app.agent.policy!.readOnlyConfirmed('hello_user')).toBe(false);
+  expect(a.shell.app.policy.readOnlyConfirmed('hello_user')).toBe(false);
 });

@@ -96,7 +96,7 @@ test('trust changes are checked at the API edge: names that are not MCP server o
 });
 
 test('a call waiting for approval runs once the user trusts its server, without an answer', async () => {
-  const live = app.agent.policy!;
+  const live = app.policy;
   let onAsked!: (tool: string) => void;
   const asked = new Promise<string>((resolve) => (onAsked = resolve));
   live.setApprover((q) => {

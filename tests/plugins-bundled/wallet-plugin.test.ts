@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PanelView } from '../../src/main/plugins/index.ts';
+import type { ListedPanel } from '../../src/main/plugins/index.ts';
 import { type AccountServer, DEEPSEEK_PATH, deepseekError, OPENROUTER_PATH, openrouterError, startAccountServer } from './account-server.ts';
 import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
 
@@ -36,12 +36,12 @@ async function start(config: Record<string, unknown>, tickIntervalMs = 0): Promi
 }
 
 const panel = (r: BundledRuntime) => r.service.registries.panels.list().find((p) => p.id === 'wallet')!;
-const section = (p: PanelView, title: string) => p.sections.find((s) => s.title === title)!;
-const value = (p: PanelView, title: string, key: string) => {
+const section = (p: ListedPanel, title: string) => p.sections.find((s) => s.title === title)!;
+const value = (p: ListedPanel, title: string, key: string) => {
   const found = section(p, title).rows.find((row) => row.type === 'keyValue' && row.key === key);
   return found?.type === 'keyValue' ? found.value : undefined;
 };
-const texts = (p: PanelView, title: string) => section(p, title).rows.flatMap((row) => (row.type === 'text' ? [row.text] : []));
+const texts = (p: ListedPanel, title: string) => section(p, title).rows.flatMap((row) => (row.type === 'text' ? [row.text] : []));
 const segment = (r: BundledRuntime) => r.service.registries.statusSegments.get('wallet')?.value;
 
 describe('the wallet plugin in its own process', () => {

@@ -1,6 +1,8 @@
 // A run rebuilds its context every turn: the store parses each stored payload once and reuses the parsed
-// entry while the row holds the same bytes, and still reads every row on every build; a row's hash check is
-// computed again whenever any field it covers (or its parent's hash) differs from the last time it matched.
+// entry while the row holds the same bytes; a row's hash check is computed again whenever any field it covers
+// (or its parent's hash) differs from the last time it matched. A build walks only what was appended below
+// the last walk's leaf, and only while no other connection has committed: any outside write (another
+// program changing a row) makes the next build walk and verify the whole path again.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,4 +75,25 @@ test('a hash overwritten by another program after a build breaks its entry and i
   expect(store.context(sessionId).integrity.ok).toBe(true);
   outside('UPDATE entries SET hash = ? WHERE id = ?', '0123456789abcdef', ids[1]);
   expect(store.context(sessionId).integrity).toEqual({ ok: false, changed: [ids[2], ids[1]] });
+});
+
+test('a build after this store appended gives the earlier walk’s entries then the new ones, in path order', () => {
+  const { sessionId } = threeMessages();
+  const first = store.context(sessionId);
+  store.append(sessionId, reply('a2'));
+  store.append(sessionId, user('u3'));
+  const second = store.context(sessionId);
+  expect(second.entries.map((e) => e.id)).toEqual([...first.entries.map((e) => e.id), ...store.path(sessionId).slice(3).map((e) => e.id)]);
+  expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+  expect(second.integrity).toEqual({ ok: true, changed: [] });
+});
+
+test('a row above the last walk changed by another program after it is still named by the next build, after appends of this store', () => {
+  const { sessionId, ids } = threeMessages();
+  expect(store.context(sessionId).integrity.ok).toBe(true);
+  outside(`UPDATE entries SET payload = json_set(payload, '$.message.content', ?) WHERE id = ?`, 'u1, but different', ids[0]);
+  store.append(sessionId, reply('a2'));
+  const after = store.context(sessionId);
+  expect(after.messages[0]).toMatchObject({ content: 'u1, but different' });
+  expect(after.integrity).toEqual({ ok: false, changed: [ids[0]] });
 });

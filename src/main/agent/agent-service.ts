@@ -4,7 +4,7 @@ import { toDisposable, type Disposable } from '../../shared/disposable.ts';
 import type { HookFailure } from '../../shared/plugins/hooks.ts';
 import { contentText, type Entry } from '../../shared/sessions/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
-import { PolicyService, type Approver, type ToolGate } from '../policy/index.ts';
+import type { ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
 import { type AgentHooks, applyInputHooks, noHooks } from './agent-hooks.ts';
@@ -21,12 +21,11 @@ export interface AgentServiceOptions {
   promptBlocks?: () => readonly PromptBlock[];
   /** The run's system message (see LoopDeps.systemPrompt). Default: none. */
   systemPrompt?: string | LoopDeps['systemPrompt'];
-  /** Decides whether a tool call may run. Default: a PolicyService over the store with `approver`. */
-  gate?: ToolGate;
-  /** Used only by the default gate. Absent: every question is answered "deny". */
-  approver?: Approver;
-  /** Used only by the default gate: folders no tool may touch in any mode (the data folder). */
-  deniedRoots?: readonly string[];
+  /**
+   * Decides whether a tool call may run: the app's one PolicyService (built by createApp, which the API's
+   * policy routes change too), or a test's own gate. The agent only asks it.
+   */
+  gate: ToolGate;
   /** Receives every event of every run. Must not throw (a throw is swallowed). */
   emit?: (event: AgentEvent) => void;
   clock?: () => number;
@@ -90,8 +89,6 @@ const DEFAULT_MAX_ITERATIONS = 100;
 export class AgentService {
   readonly store: SessionStore;
   readonly gate: ToolGate;
-  /** The default gate (modes, rules, grants, approver), or null when a custom `gate` was given. */
-  readonly policy: PolicyService | null;
   readonly #deps: LoopDeps;
   readonly #emit: ((event: AgentEvent) => void) | undefined;
   readonly #listeners = new Set<(event: AgentEvent) => void>();
@@ -102,10 +99,7 @@ export class AgentService {
 
   constructor(options: AgentServiceOptions) {
     this.store = options.store;
-    this.policy = options.gate
-      ? null
-      : new PolicyService({ store: options.store, ...(options.approver ? { approver: options.approver } : {}), ...(options.deniedRoots ? { deniedRoots: options.deniedRoots } : {}) });
-    this.gate = options.gate ?? this.policy!;
+    this.gate = options.gate;
     this.#emit = options.emit;
     this.#newRunId = options.newRunId ?? randomUUID;
     const clock = options.clock ?? Date.now;

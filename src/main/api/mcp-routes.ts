@@ -185,7 +185,7 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
         const next: McpTrust = 'server' in change ? { ...trust, servers: edit(trust.servers, change.server) } : { ...trust, tools: edit(trust.tools, change.tool) };
         store.setSetting(MCP_TRUST_KEY, JSON.stringify(next));
         // A call waiting for approval that the trust now covers runs without the answer.
-        app.agent.policy?.reconsider();
+        app.policy.reconsider();
         return next;
       },
       'mcp.restart': async ({ name }) => {

@@ -13,12 +13,10 @@ type PolicyChannels = 'policy.get' | 'policy.setMode' | 'policy.removeRule' | 'p
 
 /** The tool policy over the API: each session's mode, the stored rules, the user plugins' read-only claims. */
 export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disposable & { handlers: Pick<Handlers, PolicyChannels> } {
-  const { plugins, sessions } = app;
+  const { plugins, sessions, policy } = app;
   const emit = options.emit;
   const isBundled = (id: string): boolean => plugins.list().some((p) => p.id === id && p.source === 'bundled');
   const policyView = (sessionId: string | null): PolicyView => {
-    const policy = app.agent.policy;
-    if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; there is no policy to show.');
     const claims = userReadOnlyTools(plugins.registries.tools, isBundled);
     const readOnlyClaims = plugins
       .list()
@@ -31,15 +29,11 @@ export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disp
       'policy.get': ({ sessionId }) => policyView(sessionId ?? null),
       'policy.setMode': ({ sessionId, mode }) => {
         sessions.get(sessionId);
-        const policy = app.agent.policy;
-        if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; the policy cannot be changed here.');
         policy.setMode(sessionId, mode);
         emit('policy.changed', { sessionId });
         return policyView(sessionId);
       },
       'policy.removeRule': ({ index, rule, sessionId }) => {
-        const policy = app.agent.policy;
-        if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; there are no stored rules.');
         const rules = policy.rules();
         const at = rules[index];
         if (!at || at.effect !== rule.effect || at.tool !== rule.tool || at.folder !== rule.folder) {
@@ -50,8 +44,6 @@ export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disp
         return policyView(sessionId ?? null);
       },
       'policy.confirmReadOnly': ({ pluginId, confirmed, sessionId }) => {
-        const policy = app.agent.policy;
-        if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; there is nothing to confirm.');
         const plugin = plugins.list().find((p) => p.id === pluginId);
         if (!plugin || plugin.source !== 'user') throw new AmberError('not_found', `There is no user plugin '${pluginId}'; bundled plugins need no confirmation.`);
         policy.setReadOnlyConfirmed(pluginId, confirmed);

@@ -143,9 +143,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
     store.add(
       tree.registerAction(`policy.${mode}`, (_argument, context) => {
         const sessionId = session(context);
-        const policy = app.agent.policy;
-        if (!policy) throw new AmberError('unavailable', 'This build decides tool calls with its own gate; the policy cannot be changed here.');
-        policy.setMode(sessionId, mode);
+        app.policy.setMode(sessionId, mode);
         emit('policy.changed', { sessionId });
         return `Tool policy: ${mode} for this conversation.`;
       }),

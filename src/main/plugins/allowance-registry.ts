@@ -2,7 +2,7 @@ import type { AllowancePeriod, AllowanceRequest, AllowanceVerdict } from '../../
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface AllowanceContribution {
+export interface InstalledAllowance {
   id: string;
   scope: string;
   limit: number;
@@ -16,7 +16,7 @@ export interface AllowanceContribution {
   check(request: AllowanceRequest): Promise<AllowanceVerdict>;
 }
 
-export interface AllowanceView extends Omit<AllowanceContribution, 'check'> {
+export interface ListedAllowance extends Omit<InstalledAllowance, 'check'> {
   pluginId: string;
 }
 
@@ -30,12 +30,12 @@ export interface AllowanceDecision {
 }
 
 /** Spending limits checked before each provider call. A check that fails to answer refuses the call. */
-export class AllowanceRegistry extends ContributionRegistry<AllowanceContribution> {
+export class AllowanceRegistry extends ContributionRegistry<InstalledAllowance> {
   constructor() {
     super('allowance');
   }
 
-  list(): AllowanceView[] {
+  list(): ListedAllowance[] {
     return this.entries().map(({ pluginId, value: { check: _check, ...rest } }) => ({ ...rest, pluginId }));
   }
 

@@ -2,24 +2,24 @@ import type { PluginCommandResult } from '../../shared/plugins/contributions.ts'
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface CommandContribution {
+export interface InstalledCommand {
   path: string[];
   help: string;
   man?: string;
   run(args: string[]): Promise<PluginCommandResult>;
 }
 
-export interface CommandView extends Omit<CommandContribution, 'run'> {
+export interface ListedCommand extends Omit<InstalledCommand, 'run'> {
   pluginId: string;
 }
 
 /** Commands keyed by their path joined with spaces ('usage today'). `run` never throws. */
-export class CommandRegistry extends ContributionRegistry<CommandContribution> {
+export class CommandRegistry extends ContributionRegistry<InstalledCommand> {
   constructor() {
     super('command');
   }
 
-  list(): CommandView[] {
+  list(): ListedCommand[] {
     return this.entries()
       .map(({ pluginId, value: { run: _run, ...rest } }) => ({ ...rest, pluginId }))
       .sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));

@@ -2,7 +2,7 @@ import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_RESULTS, type HookFailure, type HookPaylo
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface HookContribution {
+export interface InstalledHook {
   point: HookPoint;
   /** Calls the plugin's hook; resolves with its raw answer (checked here), rejects with what went wrong. */
   invoke(payload: unknown): Promise<unknown>;
@@ -26,7 +26,7 @@ export interface RunHookOptions {
  * hooks of one point one after the other, each seeing the payload as the previous one left it. It never
  * throws: a hook that fails is skipped and reported through `onError`.
  */
-export class HookRegistry extends ContributionRegistry<HookContribution> {
+export class HookRegistry extends ContributionRegistry<InstalledHook> {
   constructor() {
     super('hook');
   }

@@ -9,7 +9,7 @@
 //                                                                         a timeout or an abort are isError outputs
 //   plugins.registries.promptBlocks.entries()                           — rendered by the agent's prompt assembly
 //                                                                         through agent-bridge's pluginPromptBlocks
-//   plugins.registries.providers.list(): ProviderView[]                 — id, flavor, presets, models, pluginId
+//   plugins.registries.providers.list(): ListedProvider[]                 — id, flavor, presets, models, pluginId
 //   plugins.registries.providers.stream(id): StreamFn | undefined       — never throws; ends with done | error
 //   plugins.registries.allowances.check({ providerId, modelId }): Promise<{ allowed, allowanceId?, reason? }>
 //   plugins.registries.hooks.run(point, payload, { onError, timeoutMs? }): Promise<{ payload, stop? }>
@@ -33,6 +33,11 @@
 //   plugins.registries.wallets.list() / .refresh(id)
 //   plugins.registries.commands.list() / .run(path, args): Promise<{ output, isError }>
 //   Every registry has entries(), get(key), size and onDidChange(listener): Disposable.
+//
+// Names across the plugin pipe: `*Contribution` is what a plugin declares (the SDK's shapes, functions
+// included; `*Declaration` in src/shared is their wire form); `Installed*` is main's registry entry for one
+// (its functions call back into the plugin's process); `Listed*` is a registry's list() item (the entry's
+// data and its plugin id, no functions); `*View` (src/shared/api) is what the window receives.
 //
 // Events on plugins.events: 'plugin.stateChanged' { id, state, reason, enabled }, and whatever plugins emit
 // (never on main's topics: see src/shared/plugins/core-topics.ts).
@@ -65,11 +70,11 @@ export type { PluginRegistries } from './plugin-registries.ts';
 export type { PluginEventBus } from './plugin-event-bus.ts';
 export type { ToolRegistry } from './tool-registry.ts';
 export type { PromptBlockRegistry } from './prompt-block-registry.ts';
-export type { StatusSegmentRegistry, StatusSegmentView } from './status-segment-registry.ts';
-export type { PanelRegistry, PanelView } from './panel-registry.ts';
-export type { ProviderRegistry, ProviderView } from './provider-registry.ts';
-export type { WalletRegistry, WalletView } from './wallet-registry.ts';
-export type { AllowanceDecision, AllowanceRegistry, AllowanceView } from './allowance-registry.ts';
-export type { CommandRegistry, CommandView } from './command-registry.ts';
-export { HookRegistry, type HookContribution, type HookOutcome, type RunHookOptions } from './hook-registry.ts';
+export type { StatusSegmentRegistry, ListedStatusSegment } from './status-segment-registry.ts';
+export type { PanelRegistry, ListedPanel } from './panel-registry.ts';
+export type { ProviderRegistry, ListedProvider } from './provider-registry.ts';
+export type { WalletRegistry, ListedWallet } from './wallet-registry.ts';
+export type { AllowanceDecision, AllowanceRegistry, ListedAllowance } from './allowance-registry.ts';
+export type { CommandRegistry, ListedCommand } from './command-registry.ts';
+export { HookRegistry, type InstalledHook, type HookOutcome, type RunHookOptions } from './hook-registry.ts';
 export { BUNDLED_PLUGINS } from './bundled-plugins.ts';

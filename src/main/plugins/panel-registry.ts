@@ -2,22 +2,22 @@ import type { PanelViewModel } from '../../shared/plugins/contributions.ts';
 import { AmberError } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface PanelContribution {
+export interface InstalledPanel {
   view: PanelViewModel;
   action(actionId: string): Promise<void>;
 }
 
-export interface PanelView extends PanelViewModel {
+export interface ListedPanel extends PanelViewModel {
   pluginId: string;
 }
 
 /** Panels as declarative view models; the renderer draws them and sends actions back by id. */
-export class PanelRegistry extends ContributionRegistry<PanelContribution> {
+export class PanelRegistry extends ContributionRegistry<InstalledPanel> {
   constructor() {
     super('panel');
   }
 
-  list(): PanelView[] {
+  list(): ListedPanel[] {
     return this.entries().map((e) => ({ ...e.value.view, pluginId: e.pluginId }));
   }
 

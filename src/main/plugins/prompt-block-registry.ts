@@ -1,7 +1,7 @@
 import type { PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface PromptBlockContribution {
+export interface InstalledPromptBlock {
   id: string;
   position: 'head' | 'tail';
   priority: number;
@@ -13,7 +13,7 @@ export interface PromptBlockContribution {
  * ties in insertion order; see src/main/agent/prompt-assembly.ts), reached through agent-bridge's
  * pluginPromptBlocks — the one path, so tests go through it too.
  */
-export class PromptBlockRegistry extends ContributionRegistry<PromptBlockContribution> {
+export class PromptBlockRegistry extends ContributionRegistry<InstalledPromptBlock> {
   constructor() {
     super('prompt block');
   }

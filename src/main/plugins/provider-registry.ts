@@ -2,7 +2,7 @@ import type { ProviderDeclaration } from '../../shared/plugins/contributions.ts'
 import type { ModelInfo, StreamFn } from '../../shared/providers/provider-stream.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface ProviderContribution {
+export interface InstalledProvider {
   id: string;
   flavor: string;
   presets: ProviderDeclaration['presets'];
@@ -11,17 +11,17 @@ export interface ProviderContribution {
   stream: StreamFn;
 }
 
-export interface ProviderView extends Omit<ProviderContribution, 'stream'> {
+export interface ListedProvider extends Omit<InstalledProvider, 'stream'> {
   pluginId: string;
 }
 
 /** Providers by id, each usable by the agent loop as a plain StreamFn. */
-export class ProviderRegistry extends ContributionRegistry<ProviderContribution> {
+export class ProviderRegistry extends ContributionRegistry<InstalledProvider> {
   constructor() {
     super('provider');
   }
 
-  list(): ProviderView[] {
+  list(): ListedProvider[] {
     return this.entries().map(({ pluginId, value: { stream: _stream, ...rest } }) => ({ ...rest, pluginId }));
   }
 

@@ -1,7 +1,7 @@
 import type { StatusSegment } from '../../shared/plugins/contributions.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface StatusSegmentView extends StatusSegment {
+export interface ListedStatusSegment extends StatusSegment {
   pluginId: string;
 }
 
@@ -11,7 +11,7 @@ export class StatusSegmentRegistry extends ContributionRegistry<StatusSegment> {
     super('status segment');
   }
 
-  list(): StatusSegmentView[] {
+  list(): ListedStatusSegment[] {
     return this.entries()
       .map((e) => ({ ...e.value, pluginId: e.pluginId }))
       .sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));

@@ -4,14 +4,14 @@ import { ToolOutput, type ToolSpec } from '../../shared/tools/tool-spec.ts';
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface ToolContribution {
+export interface InstalledTool {
   spec: ToolSpec;
   /** `onUpdate` receives the call's progress text while it runs (for the tool card). */
   execute(args: unknown, signal?: AbortSignalLike, context?: ToolCallContext, onUpdate?: (text: string) => void): Promise<ToolOutput>;
 }
 
 /** Tools by name. `execute` never throws: every failure is an `isError` output the model can read. */
-export class ToolRegistry extends ContributionRegistry<ToolContribution> {
+export class ToolRegistry extends ContributionRegistry<InstalledTool> {
   constructor() {
     super('tool');
   }

@@ -2,26 +2,26 @@ import type { WalletState } from '../../shared/plugins/contributions.ts';
 import { AmberError } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
-export interface WalletContribution {
+export interface InstalledWallet {
   id: string;
   provider: string;
   state: WalletState;
   refresh(): Promise<WalletState>;
 }
 
-export interface WalletView extends WalletState {
+export interface ListedWallet extends WalletState {
   id: string;
   provider: string;
   pluginId: string;
 }
 
 /** Balances with a provider, refreshed on demand. */
-export class WalletRegistry extends ContributionRegistry<WalletContribution> {
+export class WalletRegistry extends ContributionRegistry<InstalledWallet> {
   constructor() {
     super('wallet');
   }
 
-  list(): WalletView[] {
+  list(): ListedWallet[] {
     return this.entries().map((e) => ({ id: e.value.id, provider: e.value.provider, ...e.value.state, pluginId: e.pluginId }));
   }
 
@@ -32,7 +32,7 @@ export class WalletRegistry extends ContributionRegistry<WalletContribution> {
     this.replace(pluginId, id, { ...held.value, state });
   }
 
-  async refresh(id: string): Promise<WalletView> {
+  async refresh(id: string): Promise<ListedWallet> {
     const held = this.get(id);
     if (!held) throw new AmberError('not_found', `There is no wallet '${id}'.`);
     const state = await held.value.refresh();

@@ -150,7 +150,7 @@ function check(store: SessionStore, sessionId: string, model: Model): void {
   }
 }
 
-test('random appends, branches, labels and compactions keep the tree sound and the context a cut of the path', () => {
+test('random appends, branches, labels and compactions keep the tree sound and the context, built after each write and at every entry, a cut of the path', () => {
   fc.assert(
     fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
       const dir = mkdtempSync(join(tmpdir(), 'amber-store-prop-'));
@@ -168,6 +168,10 @@ test('random appends, branches, labels and compactions keep the tree sound and t
             apply(store, sessionId, model, o);
           }
           expect(store.leaf(sessionId)).toBe(model.leaf);
+          // Built after every write, as a run does each turn: later builds start from the walk kept from this one.
+          const path = store.path(sessionId, model.leaf);
+          expect(store.context(sessionId).entries.map((e) => e.id)).toEqual(expectedContext(path));
+          expect(store.context(sessionId).integrity.ok).toBe(true);
         }
         check(store, sessionId, model);
       } finally {

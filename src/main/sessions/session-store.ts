@@ -53,6 +53,19 @@ interface ParentRow {
   hash: string;
 }
 
+/**
+ * What an append under a session's leaf needs to know: the leaf, its stored fields the new entry builds on,
+ * and whether the session has its preview yet. Kept from this store's own last write to the session and
+ * trusted only while no other connection has committed since (PRAGMA data_version), so an append does not
+ * read the session row and the leaf row again.
+ */
+interface Head {
+  leafId: string | null;
+  /** The leaf's stored fields; null for no leaf, or a leaf row not found (the insert then refuses the entry). */
+  leaf: ParentRow | null;
+  hasPreview: boolean;
+}
+
 /** What a store knows of a session's hashes: entries found changed, and leaves whose paths it verified. */
 interface KnownIntegrity {
   /** Oldest first; a few are kept so that switching between branches does not walk them again. */
@@ -67,6 +80,24 @@ function addLeaf(known: KnownIntegrity, leaf: string): void {
   known.leaves.add(leaf);
   if (known.leaves.size > VERIFIED_LEAVES) known.leaves.delete(known.leaves.values().next().value!);
 }
+
+/**
+ * What the last context walk of a session found, kept so that the next build (a run builds one every turn)
+ * walks only the entries appended below `leaf` since. Trusted only while no other connection has committed.
+ */
+interface ContextWalk {
+  leaf: string;
+  /** Newer than the compaction (or all, without one), nearest first. */
+  after: Entry[];
+  /** From the compaction's first kept entry up to it, nearest first. */
+  kept: Entry[];
+  compaction: Extract<Entry, { type: 'compaction' }> | null;
+  /** Entries on the walked path found changed. */
+  changed: string[];
+}
+
+/** Sessions whose last context walk is kept (a few open conversations). */
+const KEPT_WALKS = 16;
 
 /** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
 export interface SessionCheck extends SessionIntegrity {
@@ -202,13 +233,19 @@ export class SessionStore {
   readonly #integrity = new Map<string, KnownIntegrity>();
   /**
    * Context entries as parsed, by id, with the exact payload each was parsed from. A run rebuilds its
-   * context every turn, and parsing every payload of the path again was most of that cost; rows are still
-   * read and their hashes checked on every walk, and a payload that differs in any byte is parsed anew.
+   * context every turn, and parsing every payload of the path again was most of that cost; the rows a walk
+   * reads have their hashes checked, and a payload that differs in any byte is parsed anew.
    * Callers must treat context entries as read-only: they are shared between builds.
    */
   readonly #parsedContext = new Map<string, { payload: string; entry: Entry }>();
   /** Context rows whose hash matched, with the fields it covered (a match is not computed twice for the same bytes). */
   readonly #verifiedContext: VerifiedRows = new Map();
+  /** Per session, what the next append builds on; valid while `#dataVersion` is the file's (see Head). */
+  readonly #heads = new Map<string, Head>();
+  /** Per session, its last context walk; valid while `#dataVersion` is the file's (see ContextWalk). */
+  readonly #walks = new Map<string, ContextWalk>();
+  /** PRAGMA data_version when the caches that other connections can invalidate were last checked. */
+  #dataVersion = -1;
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
     if (file !== ':memory:') preparePrivateDatabase(file);
@@ -241,9 +278,30 @@ export class SessionStore {
     if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken before the leaf is read. */
+  /**
+   * Runs `fn` in one IMMEDIATE transaction: the write lock is taken before the leaf is read. Inside it,
+   * what another connection committed since this store last looked drops the kept heads first; a write that
+   * fails drops them too (what it had noted may not have been committed).
+   */
   #write<T>(fn: () => T): T {
-    return this.#tx.immediate(fn) as T;
+    try {
+      return this.#tx.immediate(() => {
+        this.#syncDataVersion();
+        return fn();
+      }) as T;
+    } catch (e) {
+      this.#heads.clear();
+      throw e;
+    }
+  }
+
+  /** Forgets what other connections may have changed since this store last checked. */
+  #syncDataVersion(): void {
+    const version = this.#q.dataVersion.get() as number;
+    if (version === this.#dataVersion) return;
+    this.#heads.clear();
+    this.#walks.clear();
+    this.#dataVersion = version;
   }
 
   get schemaVersion(): number {
@@ -311,7 +369,9 @@ export class SessionStore {
       this.#session(sessionId);
       this.#q.deleteEntries.run(sessionId);
       this.#q.deleteSession.run(sessionId);
+      this.#heads.delete(sessionId);
     });
+    this.#walks.delete(sessionId);
     this.#integrity.delete(sessionId);
   }
 
@@ -320,9 +380,9 @@ export class SessionStore {
   /** Appends under the session's leaf and moves the leaf to the new entry. */
   append(sessionId: string, input: EntryInput): Entry {
     return this.#write(() => {
-      const session = this.#session(sessionId);
-      const known = this.#writable(session);
-      const entry = this.#insert(session, input, session.leaf_id);
+      const head = this.#head(sessionId);
+      const known = this.#writable(sessionId, head.leafId);
+      const entry = this.#appendUnder(sessionId, head, input);
       addLeaf(known, entry.id);
       return entry;
     });
@@ -331,15 +391,10 @@ export class SessionStore {
   /** Appends several entries in order, each under the previous one, in one transaction. */
   appendMany(sessionId: string, inputs: EntryInput[]): Entry[] {
     return this.#write(() => {
-      let session = this.#session(sessionId);
-      const known = this.#writable(session);
-      const out: Entry[] = [];
-      for (const input of inputs) {
-        const entry = this.#insert(session, input, session.leaf_id);
-        session = { ...session, leaf_id: entry.id };
-        out.push(entry);
-      }
-      if (session.leaf_id !== null) addLeaf(known, session.leaf_id);
+      const head = this.#head(sessionId);
+      const known = this.#writable(sessionId, head.leafId);
+      const out = inputs.map((input) => this.#appendUnder(sessionId, head, input));
+      if (head.leafId !== null) addLeaf(known, head.leafId);
       return out;
     });
   }
@@ -350,6 +405,7 @@ export class SessionStore {
       this.#session(sessionId);
       if (entryId !== null) this.#row(sessionId, entryId);
       this.#q.setLeaf.run({ id: sessionId, leaf: entryId, now: this.#clock() });
+      this.#heads.delete(sessionId);
     });
   }
 
@@ -436,23 +492,34 @@ export class SessionStore {
 
   /**
    * The context for the model at `leafId` (default: the leaf): the path cut at the newest compaction on
-   * it — its summary, then the entries from its first kept entry on. Walks no further than that cut.
+   * it — its summary, then the entries from its first kept entry on. Walks no further than that cut, and
+   * when the session's last walk ended at an entry on this path with no compaction below it (a run's next
+   * turn), no further than that entry: while no other connection has committed since, what is above it is
+   * as that walk read and verified it.
    */
   context(sessionId: string, leafId?: string | null): ModelContext {
+    this.#syncDataVersion();
     const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
     const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     if (leaf === null) return empty;
     this.#row(sessionId, leaf);
     const verifier = new PathVerifier(this.#verifiedContext);
+    const last = this.#walks.get(sessionId);
 
-    const after: Entry[] = []; // newer than the compaction, nearest first
-    const kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
+    let after: Entry[] = []; // newer than the compaction, nearest first
+    let kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
     let compaction: Extract<Entry, { type: 'compaction' }> | null = null;
     let reachedFirstKept = false;
+    let earlier: ContextWalk | null = null;
     let leafRefs: { model_ref: string | null; thinking_ref: string | null } | null = null;
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       leafRefs ??= row;
       verifier.push(row);
+      if (compaction === null && row.id === last?.leaf) {
+        // Its row lent its stored hash to the entry below it; it and everything above were verified then.
+        earlier = last;
+        break;
+      }
       const entry = this.#parseContextEntry(row);
       if (compaction === null) {
         if (entry.type === 'compaction') compaction = entry;
@@ -465,18 +532,25 @@ export class SessionStore {
         break; // ends the walk: nothing above the cut is read
       }
     }
-    if (compaction !== null && !reachedFirstKept) {
+    if (earlier) {
+      after = [...after, ...earlier.after];
+      kept = earlier.kept;
+      compaction = earlier.compaction;
+    } else if (compaction !== null && !reachedFirstKept) {
       throw new AmberError('internal', `Compaction ${compaction.id} keeps entry ${compaction.firstKeptEntryId}, which is not on its path.`);
     }
-    const integrity = integrityOf(verifier.finish((id) => this.#hashOf(sessionId, id)));
+    const integrity = integrityOf(earlier ? [...verifier.changed, ...earlier.changed] : verifier.finish((id) => this.#hashOf(sessionId, id)));
     this.#remember(sessionId, leaf, integrity.changed);
+    this.#walks.delete(sessionId);
+    if (this.#walks.size >= KEPT_WALKS) this.#walks.delete(this.#walks.keys().next().value!);
+    this.#walks.set(sessionId, { leaf, after, kept, compaction, changed: integrity.changed });
     const modelEntry = leafRefs?.model_ref ? this.entry(sessionId, leafRefs.model_ref) : null;
     const thinkingEntry = leafRefs?.thinking_ref ? this.entry(sessionId, leafRefs.thinking_ref) : null;
     const model = modelEntry?.type === 'model_change' ? { provider: modelEntry.provider, modelId: modelEntry.modelId } : null;
     const thinkingLevel = thinkingEntry?.type === 'thinking_level_change' ? thinkingEntry.thinkingLevel : null;
 
     const entries: Entry[] = compaction !== null ? [compaction] : [];
-    for (const entry of [...kept.reverse(), ...after.reverse()]) {
+    for (const entry of [...kept.toReversed(), ...after.toReversed()]) {
       if (entry.type === 'message' && !reachesModel(entry.message)) continue;
       if (entry.type === 'message' || entry.type === 'custom_message' || entry.type === 'branch_summary') entries.push(entry);
     }
@@ -526,11 +600,10 @@ export class SessionStore {
       const id = data.id ?? randomUUID();
       if (this.#q.session.get(id)) throw new AmberError('conflict', `A session with id ${id} already exists; import it as a new session instead.`);
       this.#q.insertSession.run({ id, title: data.title ?? '', now: data.createdAt ?? now, cwd: data.cwd ?? null });
-      let session = this.#session(id);
+      let hasPreview = false;
       for (const entry of data.entries) {
         const { id: entryId, parentId, timestamp, ...rest } = entry;
-        const written = this.#insert(session, { ...rest, id: entryId, timestamp } as EntryInput, parentId);
-        session = { ...session, leaf_id: written.id };
+        hasPreview = this.#insert(id, hasPreview, { ...rest, id: entryId, timestamp } as EntryInput, parentId).hasPreview;
       }
       if (data.leafId !== null) this.#row(id, data.leafId);
       this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
@@ -561,7 +634,31 @@ export class SessionStore {
 
   // ── internals ───────────────────────────────────────────────────────────
 
-  #insert(session: SessionRow, input: EntryInput, parentId: string | null): Entry {
+  /** What the next append to the session builds on: kept from this store's last write, else read. */
+  #head(sessionId: string): Head {
+    const kept = this.#heads.get(sessionId);
+    if (kept) return kept;
+    const session = this.#session(sessionId);
+    const leaf = session.leaf_id === null ? null : ((this.#q.parentRow.get(sessionId, session.leaf_id) as ParentRow | undefined) ?? null);
+    const head: Head = { leafId: session.leaf_id, leaf, hasPreview: session.preview !== '' };
+    this.#heads.set(sessionId, head);
+    return head;
+  }
+
+  /** Inserts under the head's leaf and moves the head (in memory; the row was moved by the insert) to the new entry. */
+  #appendUnder(sessionId: string, head: Head, input: EntryInput): Entry {
+    const written = this.#insert(sessionId, head.hasPreview, input, head.leafId, head.leaf);
+    head.leafId = written.entry.id;
+    head.leaf = written.row;
+    head.hasPreview = written.hasPreview;
+    return written.entry;
+  }
+
+  /**
+   * Inserts one entry under `parentId` and moves the session's leaf to it. `parent`: the parent's stored
+   * fields when the caller has them (else they are read). Returns what the next entry under it needs.
+   */
+  #insert(sessionId: string, hasPreview: boolean, input: EntryInput, parentId: string | null, parent?: ParentRow | null): { entry: Entry; row: ParentRow; hasPreview: boolean } {
     const now = this.#clock();
     const candidate = { ...input, id: input.id ?? this.#newId(), parentId, timestamp: input.timestamp ?? new Date(now).toISOString() };
     const parsed = Entry.safeParse(candidate);
@@ -570,46 +667,53 @@ export class SessionStore {
       throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describe(parsed.error)}`);
     }
     const entry = parsed.data;
-    let parent: ParentRow = { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
+    let above: ParentRow = { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
     if (parentId !== null) {
-      const row = this.#q.parentRow.get(session.id, parentId) as ParentRow | undefined;
-      if (!row) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${session.id}.`);
-      parent = row;
+      const row = parent ?? (this.#q.parentRow.get(sessionId, parentId) as ParentRow | undefined);
+      if (!row) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${sessionId}.`);
+      above = row;
     }
-    if (entry.type === 'compaction' && !this.#onPath(session.id, parentId, entry.firstKeptEntryId)) {
+    if (entry.type === 'compaction' && !this.#onPath(sessionId, parentId, entry.firstKeptEntryId)) {
       throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);
     }
-    if (entry.type === 'label' && !this.#q.parentRow.get(session.id, entry.targetId)) {
-      throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${session.id}.`);
+    if (entry.type === 'label' && !this.#q.parentRow.get(sessionId, entry.targetId)) {
+      throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${sessionId}.`);
     }
     const preview = entryPreview(entry);
     // Stored canonical, so that verifying it hashes the stored text as it is.
     const payload = canonicalJson(entry);
+    const row: ParentRow = {
+      depth: above.depth + 1,
+      model_ref: entry.type === 'model_change' ? entry.id : above.model_ref,
+      thinking_ref: entry.type === 'thinking_level_change' ? entry.id : above.thinking_ref,
+      hash: entryHash(above.hash, entry.id, parentId, entry.type, payload),
+    };
     try {
       this.#q.insertEntry.run({
-        session: session.id,
+        session: sessionId,
         id: entry.id,
         parent: parentId,
         type: entry.type,
         role: entryRole(entry),
         preview,
         target: entry.type === 'label' ? entry.targetId : null,
-        depth: parent.depth + 1,
-        modelRef: entry.type === 'model_change' ? entry.id : parent.model_ref,
-        thinkingRef: entry.type === 'thinking_level_change' ? entry.id : parent.thinking_ref,
+        depth: row.depth,
+        modelRef: row.model_ref,
+        thinkingRef: row.thinking_ref,
         payload,
-        hash: entryHash(parent.hash, entry.id, parentId, entry.type, payload),
+        hash: row.hash,
         now,
       });
     } catch (e) {
-      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${session.id}.`);
+      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${sessionId}.`);
       throw e;
     }
     const isMessage = entry.type === 'message';
-    const firstUserText = isMessage && entry.message.role === 'user' && session.preview === '' ? preview : null;
+    // The session's preview is its first user message's text (an empty text leaves it empty).
+    const firstUserText = isMessage && entry.message.role === 'user' && !hasPreview ? preview : null;
     const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
-    this.#q.afterAppend.run({ id: session.id, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
-    return entry;
+    this.#q.afterAppend.run({ id: sessionId, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
+    return { entry, row, hasPreview: hasPreview || (firstUserText !== null && firstUserText !== '') };
   }
 
   /** Whether `target` is `from` or one of its ancestors; walks only as far as it must. */
@@ -652,13 +756,13 @@ export class SessionStore {
   }
 
   /** Refuses writes to a session with entries changed outside Amber; verifies its leaf's path first if need be. */
-  #writable(session: SessionRow): KnownIntegrity {
-    const known = this.#verified(session.id, session.leaf_id);
+  #writable(sessionId: string, leafId: string | null): KnownIntegrity {
+    const known = this.#verified(sessionId, leafId);
     if (known.changed.size > 0) {
       const ids = [...known.changed];
       throw new AmberError(
         'denied',
-        `Session ${session.id} is read-only: ${ids.length === 1 ? `entry ${ids[0]} was` : `entries ${ids.join(', ')} were`} changed outside Amber. Start a new session to continue, or run \`amber sessions check ${session.id}\` for details.`,
+        `Session ${sessionId} is read-only: ${ids.length === 1 ? `entry ${ids[0]} was` : `entries ${ids.join(', ')} were`} changed outside Amber. Start a new session to continue, or run \`amber sessions check ${sessionId}\` for details.`,
       );
     }
     return known;
@@ -791,6 +895,8 @@ function prepare(db: Db) {
          SELECT e.id, e.parent_id FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
        ) SELECT id FROM up`,
     ),
+    // Changes when another connection commits (never for this one's own commits).
+    dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
     getSetting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
     setSetting: db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
     deleteSetting: db.prepare(`DELETE FROM settings WHERE key = ?`),

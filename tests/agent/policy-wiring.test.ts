@@ -1,0 +1,146 @@
+// createApp builds one tool policy and hands it to the agent: what the user changes through the API's policy
+// and approval routes is what the agent's next (or waiting) tool call is decided by.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
+import { type App, createApp } from '../../src/main/app.ts';
+import type { ApprovalQuestion } from '../../src/shared/agent/index.ts';
+import { isToolResult } from '../../src/shared/sessions/index.ts';
+import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
+import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
+
+let dir: string;
+let workspace: string;
+let outside: string;
+let server: ProviderServer;
+let app: App;
+let api: ApiRouter;
+let questions: ApprovalQuestion[];
+let onQuestion: (() => void) | undefined;
+const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-policy-wiring-'));
+  workspace = join(dir, 'home', 'ws');
+  outside = join(dir, 'elsewhere');
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(outside, { recursive: true });
+  server = await startProviderServer();
+  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
+  app = createApp({
+    dataDir: join(dir, 'data'),
+    home: join(dir, 'home'),
+    workspace,
+    startPlugins: false,
+    defaultModel: MODEL,
+    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    tools: {
+      list: () => [
+        {
+          name: 'write',
+          description: 'Writes a file.',
+          parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+          readOnly: false,
+          pathParams: ['path'],
+        },
+      ],
+      execute: async (_name, args) => {
+        const path = String(args.path);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, String(args.content));
+        return { content: [{ type: 'text', text: `wrote ${path}` }], isError: false };
+      },
+    },
+  });
+  api = createApiRouter(app, { log: () => {} });
+  questions = [];
+  api.subscribe((event, payload) => {
+    if (event !== 'approval.requested') return;
+    questions.push(payload as ApprovalQuestion);
+    onQuestion?.();
+  });
+});
+
+afterEach(async () => {
+  api.dispose();
+  await app.dispose();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One run that makes one write call, then ends (with the confirm turn's answer). */
+function writeRun(sessionId: string, path: string, content: string): Promise<{ reason: string }> {
+  server.setScript([
+    openAiStream({ toolCalls: [{ id: 'call_1', name: 'write', arguments: { path, content } }] }),
+    openAiStream({ text: 'Written.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  return app.agent.start(sessionId, `Write ${path}.`).done;
+}
+
+const nextQuestion = (): Promise<ApprovalQuestion> =>
+  new Promise((resolve) => {
+    const seen = questions.length;
+    onQuestion = () => {
+      if (questions.length > seen) resolve(questions[seen]!);
+    };
+  });
+
+const lastResult = (sessionId: string) =>
+  app.sessions
+    .path(sessionId)
+    .flatMap((e) => (e.type === 'message' && isToolResult(e.message) ? [e.message] : []))
+    .at(-1)!;
+
+test('the agent asks the policy createApp built, the one the API serves', () => {
+  expect(app.agent.gate).toBe(app.policy);
+});
+
+test('a mode set through the API decides a call that is already waiting for approval: it runs without an answer', async () => {
+  const s = app.sessions.create({ cwd: workspace });
+  const target = join(outside, 'a.txt');
+  const asked = nextQuestion();
+  const run = writeRun(s.id, target, 'one');
+  expect((await asked).folder).toBe(outside);
+  expect(existsSync(target)).toBe(false);
+
+  expect(await api.call('policy.setMode', { sessionId: s.id, mode: 'yolo' })).toMatchObject({ ok: true, value: { mode: 'yolo' } });
+  expect((await run).reason).toBe('stop');
+  expect(readFileSync(target, 'utf8')).toBe('one');
+  expect(lastResult(s.id).status).toBe('ok');
+  expect(app.approvals.pending()).toEqual([]);
+});
+
+test('an "always for this folder" answer given through the API lets the next run write there without asking', async () => {
+  const s = app.sessions.create({ cwd: workspace });
+  const asked = nextQuestion();
+  const first = writeRun(s.id, join(outside, 'a.txt'), 'one');
+  const question = await asked;
+  expect(await api.call('approvals.answer', { questionId: question.id, answer: 'always_folder' })).toEqual({ ok: true, value: { ok: true } });
+  expect((await first).reason).toBe('stop');
+
+  await writeRun(s.id, join(outside, 'b.txt'), 'two');
+  expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('two');
+  expect(questions).toHaveLength(1);
+  expect(app.policy.grants(s.id)).toEqual([{ folder: outside }]);
+});
+
+test('an allow rule removed through the API is no longer honoured: the next write outside the workspace is asked about, and a denial leaves it unwritten', async () => {
+  const s = app.sessions.create({ cwd: workspace });
+  app.policy.setRules([{ effect: 'allow', tool: 'write', folder: outside }]);
+  await writeRun(s.id, join(outside, 'a.txt'), 'allowed');
+  expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('allowed');
+  expect(questions).toEqual([]);
+
+  const removed = await api.call('policy.removeRule', { index: 0, rule: { effect: 'allow', tool: 'write', folder: outside }, sessionId: s.id });
+  expect(removed).toMatchObject({ ok: true, value: { rules: [] } });
+  const asked = nextQuestion();
+  const run = writeRun(s.id, join(outside, 'b.txt'), 'not allowed');
+  const question = await asked;
+  await api.call('approvals.answer', { questionId: question.id, answer: 'deny' });
+  expect((await run).reason).toBe('stop');
+  expect(existsSync(join(outside, 'b.txt'))).toBe(false);
+  expect(lastResult(s.id).status).toBe('denied');
+});

@@ -147,3 +147,12 @@ test('plugins.setProcess refuses a bundled plugin, an unknown plugin and a value
   expect((await ok<PluginListing>('plugins.list')).plugins.find((p) => p.id === 'example')).toEqual(before);
   expect(app.plugins.get('example').process).toBe('shared');
 });
+
+test('panels.opened answers whether the panel\'s plugin runs, refuses malformed input, and starts nothing for an unknown panel', async () => {
+  await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
+  expect(await ok('panels.opened', { panelId: 'example.panel' })).toEqual({ started: true });
+  expect(await ok('panels.opened', { panelId: 'no.such.panel' })).toEqual({ started: false });
+  for (const input of [{}, { panelId: '' }, { panelId: 'x'.repeat(129) }, { panelId: 'example.panel', start: true }, { panelId: 7 }]) {
+    expect(await api.call('panels.opened', input)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  }
+});

@@ -103,6 +103,28 @@ test('an action on its panel starts it and reaches the plugin', async () => {
   expect(launched).toHaveLength(1);
 });
 
+test('opening its panel starts a plugin that lists onPanel for it; a panel of a plugin without it, or no panel, starts nothing', async () => {
+  const { h, launched } = lazyHarness();
+  await h.service.start();
+  expect(await h.service.panelOpened('no.such.panel')).toBe(false);
+  expect(launched).toHaveLength(0);
+  expect(await h.service.panelOpened('lazy.panel')).toBe(true);
+  expect(launched).toHaveLength(1);
+  expect(h.service.get('lazy').state).toBe('active');
+  // Running already: nothing more is started.
+  expect(await h.service.panelOpened('lazy.panel')).toBe(true);
+  expect(launched).toHaveLength(1);
+});
+
+test('opening the panel of a lazy plugin that does not list onPanel leaves it idle', async () => {
+  const { h, launched } = lazyHarness([fixture('lazy', { activationEvents: ['onTool'] })]);
+  await h.service.start();
+  expect(h.service.get('lazy').state).toBe('idle');
+  expect(await h.service.panelOpened('lazy.panel')).toBe(false);
+  expect(launched).toHaveLength(0);
+  expect(h.service.get('lazy').state).toBe('idle');
+});
+
 test('an event on its onEvent topic starts it, and the event that started it is delivered', async () => {
   const { h, launched } = lazyHarness();
   await h.service.start();

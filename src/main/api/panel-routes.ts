@@ -9,7 +9,7 @@ export interface PanelRoutesOptions {
   clock?: () => number;
 }
 
-type PanelChannels = 'panels.list' | 'panels.action' | 'wallets.list' | 'wallets.refresh' | 'wallets.setThreshold' | 'allowances.list';
+type PanelChannels = 'panels.list' | 'panels.opened' | 'panels.action' | 'wallets.list' | 'wallets.refresh' | 'wallets.setThreshold' | 'allowances.list';
 
 const WALLET_THRESHOLD_KEY = 'ui.walletThreshold';
 const MONEY_UNITS = new Set(['usd', 'eur', 'gbp', 'cny', 'jpy', '$', '€', '£', 'money', 'dollars', 'credits']);
@@ -73,6 +73,7 @@ export function createPanelRoutes(app: App, options: PanelRoutesOptions): Dispos
   return {
     handlers: {
       'panels.list': () => panels(),
+      'panels.opened': async ({ panelId }) => ({ started: await app.plugins.panelOpened(panelId) }),
       'panels.action': async ({ panelId, actionId }) => {
         await registries.panels.action(panelId, actionId);
         return { ok: true as const };

@@ -321,6 +321,26 @@ export class PluginService {
    * `timeoutMs` for the test itself. The answer is checked against ProviderProbeResult and the key removed
    * from it here too, whatever the plugin did.
    */
+  /**
+   * The window shows the panel `panelId`: a lazy plugin whose manifest lists `onPanel` (or `onPanel:<id>`)
+   * for it starts now, so its panel shows live content rather than its manifest's. Resolves true when it was
+   * started for this (or is running); never throws — a start that fails leaves the plugin Failed, as always.
+   */
+  async panelOpened(panelId: string): Promise<boolean> {
+    const holder = this.registries.panels.get(panelId);
+    const rec = holder ? this.#records.get(holder.pluginId) : undefined;
+    if (!rec) return false;
+    if (rec.state === 'active') return true;
+    const events = rec.descriptor.manifest.activationEvents ?? [];
+    if (rec.state !== 'idle' || !(events.includes('onPanel') || events.includes(`onPanel:${panelId}`))) return false;
+    try {
+      await this.#started(rec);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async probe(id: string, request: ProviderProbeRequest, options: { timeoutMs?: number; startWaitMs?: number } = {}): Promise<ProviderProbeResult> {
     const rec = this.#record(id);
     const checked = ProviderProbeRequest.parse(request);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PanelView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { GlyphText, useToasts } from '../ui/index.ts';
@@ -11,6 +11,10 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
   const api = useApi();
   const toasts = useToasts();
   const [busy, setBusy] = useState<string | null>(null);
+  // A plugin that starts when its panel is opened (onPanel) is told the panel is shown; its content follows.
+  useEffect(() => {
+    void api.call('panels.opened', { panelId: panel.id }).catch(() => {});
+  }, [api, panel.id]);
   const act = async (actionId: string, label: string) => {
     setBusy(actionId);
     try {

@@ -170,6 +170,11 @@ export const API_METHODS = {
   'status.list': method(z.object({ sessionId: SessionId.nullable().optional() }), StatusBarView),
   'panels.list': method(Nothing, z.array(PanelView)),
   /** Runs a panel's action in the plugin that contributes it. */
+  /**
+   * The window shows this panel: a plugin that starts when its panel is opened (`onPanel`) starts now.
+   * `started` says whether its plugin runs; an unknown panel is not an error (it may have just gone).
+   */
+  'panels.opened': method(z.object({ panelId: z.string().min(1).max(128) }).strict(), z.object({ started: z.boolean() })),
   'panels.action': method(z.object({ panelId: z.string().min(1).max(128), actionId: z.string().min(1).max(128) }), z.object({ ok: z.literal(true) })),
   'wallets.list': method(Nothing, WalletListing),
   /** Asks the wallet's plugin for the balance now; a failure comes back in `error`. */

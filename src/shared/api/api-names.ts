@@ -43,6 +43,7 @@ export const CHANNEL_NAMES = [
   'plugins.openFolder',
   'status.list',
   'panels.list',
+  'panels.opened',
   'panels.action',
   'wallets.list',
   'wallets.refresh',

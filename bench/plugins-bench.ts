@@ -111,8 +111,9 @@ interface ModeFigures {
   activate_p50_ms: number;
   activate_p99_ms: number;
   enable10_ms: number;
-  /** own: the RSS of an idle plugin process; shared: what the plugin added to its shared host (after 10,000 calls, and fresh). */
+  /** own: the RSS of an idle plugin process; shared: what one more idle plugin adds to its shared host (ten joined at once, per plugin). */
   idle_rss_mb: number;
+  /** own: the RSS of the plugin process after the 10,000 calls; shared: the host's growth from the anchor alone to after the calls. */
   idle_after_calls_rss_mb: number;
 }
 
@@ -180,11 +181,18 @@ async function measure(mode: 'own' | 'shared'): Promise<ModeFigures> {
     }
     activations.sort((a, b) => a - b);
 
-    // 5. Ten plugins enabled at once.
+    // 5. Ten plugins enabled at once. In a shared host, what they add to it, per plugin, is the idle cost of
+    // a plugin there (the host's own growth from the calls above is already in the figure before them).
+    const before10 = mode === 'shared' ? rssMb(service.get('anchor').pid!) : 0;
     const t10 = performance.now();
     const infos = await Promise.all(Array.from({ length: 10 }, (_, i) => service.setState(`echo_${i}`, true)));
     const enable10 = performance.now() - t10;
     if (infos.some((i) => i.state !== 'active')) throw new Error(`Not all ten plugins activated: ${infos.map((i) => `${i.id} ${i.state} ${i.reason ?? ''}`).join('; ')}`);
+    let perSharedPlugin = 0;
+    if (mode === 'shared') {
+      await pause(1000);
+      perSharedPlugin = (rssMb(service.get('anchor').pid!) - before10) / 10;
+    }
 
     const call_p50_us = round(percentile(callTimes, 50));
     const raw_p50_us = round(percentile(rawTimes, 50));
@@ -197,7 +205,7 @@ async function measure(mode: 'own' | 'shared'): Promise<ModeFigures> {
       activate_p50_ms: round(percentile(activations, 50)),
       activate_p99_ms: round(activations.at(-1)!),
       enable10_ms: round(enable10),
-      idle_rss_mb: round(idleRss),
+      idle_rss_mb: mode === 'shared' ? round(perSharedPlugin, 2) : round(idleRss),
       idle_after_calls_rss_mb: round(afterCallsRss),
     };
   } finally {
@@ -243,7 +251,7 @@ try {
   };
   for (const [name, r] of [['own process', own], ['shared host', shared]] as const) {
     console.log(`${name}: registry tool call p50 ${r.registry_call_p50_us} µs (p99 ${r.registry_call_p99_us}); raw pipe p50 ${r.raw_p50_us} µs; ratio ${r.ratio_p50}`);
-    console.log(`${name}: activate p50 ${r.activate_p50_ms} ms; 10 at once ${r.enable10_ms} ms; idle plugin ${r.idle_rss_mb} MB`);
+    console.log(`${name}: activate p50 ${r.activate_p50_ms} ms; 10 at once ${r.enable10_ms} ms; idle plugin ${r.idle_rss_mb} MB${name === 'shared host' ? ' added to the host' : ''}`);
   }
   console.log(`activate without a compile cache (own process) p50 ${activate_cold_p50_ms} ms`);
   console.log(JSON.stringify(result));

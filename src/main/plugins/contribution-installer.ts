@@ -95,7 +95,7 @@ export function installContribution(
         ...(decl.period !== undefined ? { period: decl.period } : {}),
         ...(decl.resetsAt !== undefined ? { resetsAt: decl.resetsAt } : {}),
         ...(decl.inactive ? { inactive: true } : {}),
-        check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request], timeouts.callMs)),
+        check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request, { config: await conn.config() }], timeouts.callMs)),
       });
     case 'command':
       return registries.commands.register(pluginId, decl.path.join(' '), {
@@ -168,11 +168,18 @@ function providerStream(conn: PluginConnection, providerId: string, timeouts: Ca
     try {
       if (signal.aborted) onAbort();
       else {
-        conn.call('$streamProvider', [streamId, providerId, request], 0).then(
-          // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
-          () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
-          (e: unknown) => fail('unknown', errorMessage(e)),
-        );
+        // The config goes with the call: the plugin would otherwise ask for it first, a round trip per turn.
+        conn
+          .config()
+          .then((config) => {
+            // Stopped while the config was read: the stream has ended already, and the call is never sent.
+            if (signal.aborted) return;
+            return conn.call('$streamProvider', [streamId, providerId, request, { config }], 0).then(
+              // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
+              () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
+            );
+          })
+          .catch((e: unknown) => fail('unknown', errorMessage(e)));
       }
       for (;;) {
         while (queue.length === 0) {

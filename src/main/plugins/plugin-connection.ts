@@ -84,10 +84,12 @@ export class PluginConnection {
   /** Calls main made on the plugin channel and still waits for: comlink id → method. */
   readonly #outgoing = new Map<string, string>();
   #lastId: string | null = null;
+  readonly #hostApi: HostApi;
 
   constructor(pluginId: string, process: PluginProcess, hostApi: HostApi, options: ConnectionOptions = {}) {
     this.pluginId = pluginId;
     this.process = process;
+    this.#hostApi = hostApi;
     this.#clock = options.clock ?? Date.now;
     this.#rate = options.inboundPerSecond ?? 10_000;
     this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -168,6 +170,11 @@ export class PluginConnection {
     this.#lastId = null;
     const result = fn(...args);
     return this.#track(result, timeoutMs, method, this.#lastId);
+  }
+
+  /** The plugin's config as its `$getConfig` answers it now: sent along with calls that would otherwise ask for it. */
+  config(): Promise<Record<string, unknown>> {
+    return this.#hostApi.$getConfig();
   }
 
   /** Called once with the reason when the peer is gone (exit, closed pipe, or `close`). */

@@ -41,10 +41,14 @@ export interface PluginApi {
   $executeTool(callId: string, name: string, args: unknown, context: ToolCallContext | null): Promise<ToolOutput>;
   $cancel(callId: string): Promise<void>;
   $renderBlock(id: string, context: PromptBlockContext): Promise<string>;
-  /** Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. */
-  $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void>;
+  /**
+   * Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. `call`
+   * carries the plugin's config as main read it for this call, so the plugin need not ask for it.
+   */
+  $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void>;
   $refreshWallet(id: string): Promise<WalletState>;
-  $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict>;
+  /** `call` as for $streamProvider: the check runs before every model call, so it is spared the round trip. */
+  $checkAllowance(id: string, request: AllowanceRequest, call?: CallConfig): Promise<AllowanceVerdict>;
   $runCommand(path: string[], args: string[]): Promise<PluginCommandResult>;
   $panelAction(panelId: string, actionId: string): Promise<void>;
   /** An event the plugin subscribed to. */
@@ -56,6 +60,11 @@ export interface PluginApi {
    * Answers ok: false with a sentence for every failure; rejects only when the plugin has no `probe`.
    */
   $probe(request: ProviderProbeRequest, timeoutMs: number): Promise<ProviderProbeResult>;
+}
+
+/** What main sends beside a hot call: the plugin's config as `$getConfig` would have answered it then. */
+export interface CallConfig {
+  config?: Record<string, unknown>;
 }
 
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);

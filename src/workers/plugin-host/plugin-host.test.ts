@@ -207,3 +207,38 @@ test('shutdown aborts a probe still running', async () => {
   await plugin.$shutdown();
   expect(await pending).toEqual({ ok: false, models: [], message: 'stopped' });
 });
+
+test('a provider stream and an allowance check read the config main sent with the call, without asking main; elsewhere config is asked for', async () => {
+  const r = recorder();
+  let asked = 0;
+  r.$getConfig = async () => {
+    asked++;
+    return { key: 'asked' };
+  };
+  const plugin = await load(
+    `let ctx; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'provider', id: 'acct', flavor: 'custom', models: [${JSON.stringify(model)}], async *stream(request) {
+        const key = await ctx.config('key');
+        await new Promise((r) => setTimeout(r, 1));
+        const all = await ctx.configAll();
+        yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: key + '/' + all.key }], stopReason: 'stop' } };
+      } },
+      { kind: 'allowance', id: 'cap', scope: '*', limit: 1, unit: 'x', spent: 0, async check() { return { allowed: (await ctx.config('key')) === 'sent' }; } },
+      { kind: 'command', path: ['key'], help: 'h', run: async () => String(await ctx.config('key')) },
+    ]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  const request = { model, systemPrompt: '', messages: [], tools: [] };
+  await plugin.$streamProvider('s1', 'acct', request, { config: { key: 'sent' } });
+  expect(r.events.flat().at(-1)).toMatchObject({ type: 'done', message: { content: [{ type: 'text', text: 'sent/sent' }] } });
+  expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' }, { config: { key: 'sent' } })).toEqual({ allowed: true });
+  expect(asked).toBe(0);
+  // Without a config sent (an older main), and outside those calls, the plugin asks main as before.
+  expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' })).toEqual({ allowed: false });
+  expect(await plugin.$runCommand(['key'], [])).toEqual({ output: 'asked', isError: false });
+  // Something that is not a config object is not taken for one.
+  expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' }, { config: ['sent'] as never })).toEqual({ allowed: false });
+  expect(asked).toBe(3);
+});

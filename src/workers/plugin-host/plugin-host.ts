@@ -1,8 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pathToFileURL } from 'node:url';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/contributions.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
-import { type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
+import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
@@ -70,6 +71,8 @@ export class PluginHost implements PluginApi {
   /** Status and panel updates that found the budget empty: the latest per id is sent when it refills. */
   readonly #deferred = new Map<string, () => void>();
   #deferTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The config main sent with the call being served (a provider stream, an allowance check), if it sent one. */
+  readonly #callConfig = new AsyncLocalStorage<Record<string, unknown>>();
 
   constructor(host: Remote<HostApi>) {
     this.#host = host;
@@ -194,7 +197,13 @@ export class PluginHost implements PluginApi {
     return await block.render(context);
   }
 
-  async $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
+  async $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void> {
+    const config = sentConfig(call);
+    if (config) return await this.#callConfig.run(config, () => this.#stream(streamId, providerId, request));
+    return await this.#stream(streamId, providerId, request);
+  }
+
+  async #stream(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
     const provider = this.#providers.get(providerId);
     let batch: ProviderEvent[] = [];
     let scheduled = false;
@@ -244,9 +253,11 @@ export class PluginHost implements PluginApi {
     return await wallet.refresh();
   }
 
-  async $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict> {
+  async $checkAllowance(id: string, request: AllowanceRequest, call?: CallConfig): Promise<AllowanceVerdict> {
     const allowance = this.#allowances.get(id);
     if (!allowance) throw new Error(`This plugin has no allowance '${id}'.`);
+    const config = sentConfig(call);
+    if (config) return await this.#callConfig.run(config, () => allowance.check(request));
     return await allowance.check(request);
   }
 
@@ -354,8 +365,15 @@ export class PluginHost implements PluginApi {
       pluginId: hello.pluginId,
       workspace: hello.workspace,
       settings: Object.freeze({ ...hello.settings }),
-      config: async (key) => (await host.$getConfig())[key] as never,
-      configAll: () => host.$getConfig(),
+      // Inside a call that came with the config, that config (read by main when it made the call); else main's now.
+      config: async (key) => {
+        const sent = this.#callConfig.getStore();
+        return (sent ? structuredClone(sent[key]) : (await host.$getConfig())[key]) as never;
+      },
+      configAll: async () => {
+        const sent = this.#callConfig.getStore();
+        return sent ? structuredClone(sent) : await host.$getConfig();
+      },
       events: {
         on(topic, listener): Disposable {
           let set = listeners.get(topic);
@@ -456,6 +474,12 @@ function checkProbeRequest(raw: unknown): ProviderProbeRequest {
     throw new Error('The connection test request from main is malformed.');
   }
   return { flavor: r.flavor, baseUrl: r.baseUrl, ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) };
+}
+
+/** The config main sent with a call, when it is a plain object (main sends what its `$getConfig` answers). */
+function sentConfig(call: CallConfig | undefined): Record<string, unknown> | null {
+  const config = typeof call === 'object' && call !== null ? call.config : undefined;
+  return typeof config === 'object' && config !== null && !Array.isArray(config) ? config : null;
 }
 
 function describe(e: unknown): string {

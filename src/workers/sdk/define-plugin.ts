@@ -45,7 +45,10 @@ export interface PluginContext {
   readonly workspace: string;
   /** The settings as they were at the handshake; read `config` for the live value. */
   readonly settings: Readonly<Record<string, unknown>>;
-  /** Reads the host's config for this plugin at the moment of the call, never a cached copy. */
+  /**
+   * Reads the host's config for this plugin at the moment of the call, never a cached copy. Inside a
+   * provider stream or an allowance check it is the config main sent with that call (read as main made it).
+   */
   config<T = unknown>(key: string): Promise<T | undefined>;
   configAll(): Promise<Record<string, unknown>>;
   events: {

@@ -2,9 +2,10 @@ import type { Disposable } from '../../shared/disposable.ts';
 import { MAX_PROMPT_BLOCK_CHARS } from '../../shared/plugins/declaration-limits.ts';
 import { AllowanceVerdict, PluginCommandResult, type Contribution, WalletState } from '../../shared/plugins/contributions.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
-import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
+import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, ProviderRequest, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
 import type { ToolCallContext } from '../../shared/tools/tool-call-context.ts';
+import { MISSING_MESSAGES, SentMessages } from '../../shared/sent-messages.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginConnection } from './plugin-connection.ts';
 import { HookRegistry } from './hook-registry.ts';
@@ -169,15 +170,24 @@ function providerStream(conn: PluginConnection, providerId: string, timeouts: Ca
       if (signal.aborted) onAbort();
       else {
         // The config goes with the call: the plugin would otherwise ask for it first, a round trip per turn.
+        // The messages the plugin process holds from an earlier request are not sent again.
+        const sent = sentMessagesOf(conn);
+        const send = (config: Record<string, unknown>, whole: boolean) => {
+          const { messages, from } = sent.encode(streamId, request.messages, whole);
+          return conn.call('$streamProvider', [streamId, providerId, { ...request, messages: messages as ProviderRequest['messages'] }, { config, ...(from ? { messagesFrom: from } : {}) }], 0);
+        };
         conn
           .config()
           .then((config) => {
             // Stopped while the config was read: the stream has ended already, and the call is never sent.
             if (signal.aborted) return;
-            return conn.call('$streamProvider', [streamId, providerId, request, { config }], 0).then(
-              // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
-              () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
-            );
+            // A process that lost the messages a request builds on refuses it before starting: sent whole, then.
+            return send(config, false)
+              .catch((e: unknown) => (errorMessage(e) === MISSING_MESSAGES && !signal.aborted ? send(config, true) : Promise.reject(e)))
+              .then(
+                // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
+                () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
+              );
           })
           .catch((e: unknown) => fail('unknown', errorMessage(e)));
       }
@@ -205,6 +215,14 @@ function providerStream(conn: PluginConnection, providerId: string, timeouts: Ca
       signal.removeEventListener('abort', onAbort);
     }
   };
+}
+
+/** The message lists main has sent to each plugin process, mirroring what that process keeps. */
+const sentByConnection = new WeakMap<PluginConnection, SentMessages>();
+function sentMessagesOf(conn: PluginConnection): SentMessages {
+  let sent = sentByConnection.get(conn);
+  if (!sent) sentByConnection.set(conn, (sent = new SentMessages()));
+  return sent;
 }
 
 function errorAssistant(providerId: string, model: string, kind: ProviderErrorKind, message: string): AssistantMessage {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
+import type { MessagesFrom } from '../sent-messages.ts';
 import type { ToolCallContext } from '../tools/tool-call-context.ts';
 import type { ToolOutput } from '../tools/tool-spec.ts';
 import type {
@@ -43,7 +44,8 @@ export interface PluginApi {
   $renderBlock(id: string, context: PromptBlockContext): Promise<string>;
   /**
    * Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. `call`
-   * carries the plugin's config as main read it for this call, so the plugin need not ask for it.
+   * carries the plugin's config as main read it for this call, so the plugin need not ask for it, and
+   * where the request's messages start when they continue an earlier request's (see sent-messages.ts).
    */
   $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void>;
   $refreshWallet(id: string): Promise<WalletState>;
@@ -65,6 +67,8 @@ export interface PluginApi {
 /** What main sends beside a hot call: the plugin's config as `$getConfig` would have answered it then. */
 export interface CallConfig {
   config?: Record<string, unknown>;
+  /** A provider request's messages are those after the first `keep` of stream `streamId`'s. */
+  messagesFrom?: MessagesFrom;
 }
 
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);

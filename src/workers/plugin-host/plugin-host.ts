@@ -7,6 +7,7 @@ import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, ty
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
+import { type MessagesFrom, SentMessages } from '../../shared/sent-messages.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
@@ -73,6 +74,8 @@ export class PluginHost implements PluginApi {
   #deferTimer: ReturnType<typeof setTimeout> | null = null;
   /** The config main sent with the call being served (a provider stream, an allowance check), if it sent one. */
   readonly #callConfig = new AsyncLocalStorage<Record<string, unknown>>();
+  /** The message lists of the last provider requests, which later requests build on (main keeps the same). */
+  readonly #sentMessages = new SentMessages();
 
   constructor(host: Remote<HostApi>) {
     this.#host = host;
@@ -197,7 +200,10 @@ export class PluginHost implements PluginApi {
     return await block.render(context);
   }
 
-  async $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void> {
+  async $streamProvider(streamId: string, providerId: string, sent: ProviderRequest, call?: CallConfig): Promise<void> {
+    // Before anything is awaited: requests are recorded in the order they came, as main recorded them.
+    // Throws MISSING_MESSAGES (main then sends the request whole) when the messages it builds on are not here.
+    const request = Array.isArray(sent?.messages) ? { ...sent, messages: this.#sentMessages.decode(streamId, sent.messages, messagesFrom(call)) as ProviderRequest['messages'] } : sent;
     const config = sentConfig(call);
     if (config) return await this.#callConfig.run(config, () => this.#stream(streamId, providerId, request));
     return await this.#stream(streamId, providerId, request);
@@ -480,6 +486,14 @@ function checkProbeRequest(raw: unknown): ProviderProbeRequest {
 function sentConfig(call: CallConfig | undefined): Record<string, unknown> | null {
   const config = typeof call === 'object' && call !== null ? call.config : undefined;
   return typeof config === 'object' && config !== null && !Array.isArray(config) ? config : null;
+}
+
+/** Where the request's messages start, when main said so in a well-formed way. */
+function messagesFrom(call: CallConfig | undefined): MessagesFrom | undefined {
+  const from = typeof call === 'object' && call !== null ? call.messagesFrom : undefined;
+  if (typeof from !== 'object' || from === null) return undefined;
+  // One main sent but malformed names no list held here: decode refuses it.
+  return typeof from.streamId === 'string' && typeof from.keep === 'number' ? from : { streamId: '', keep: -1 };
 }
 
 function describe(e: unknown): string {

@@ -103,7 +103,10 @@ export interface PanelContribution extends In<typeof PanelDeclaration> {
   onAction?(actionId: string): Awaitable<void>;
 }
 export interface ProviderContribution extends In<typeof ProviderDeclaration> {
-  /** Must never throw: failures end the stream with one `error` event. */
+  /**
+   * Must never throw: failures end the stream with one `error` event. The request is read-only (its
+   * messages are frozen: the host keeps them for the next request, which builds on them).
+   */
   stream: StreamFn;
 }
 export interface WalletContribution extends In<typeof WalletDeclaration> {

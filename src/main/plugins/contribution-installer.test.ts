@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import type { Contribution } from '../../shared/plugins/index.ts';
 import type { ProviderEvent, ProviderRequest } from '../../shared/providers/index.ts';
-import { MISSING_MESSAGES } from '../../shared/sent-messages.ts';
+import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
 import { installContribution, type StreamSinks } from './contribution-installer.ts';
 import type { PluginConnection } from './plugin-connection.ts';
 import { createPluginRegistries } from './plugin-registries.ts';
@@ -14,7 +14,7 @@ const done: ProviderEvent = { type: 'done', message: { role: 'assistant', conten
 
 interface StreamCall {
   request: ProviderRequest;
-  call: { config?: Record<string, unknown>; messagesFrom?: { streamId: string; keep: number } };
+  call: { config?: Record<string, unknown>; base?: { streamId: string; keep: number; systemPrompt?: true; tools?: true } };
 }
 
 /** A connection whose `$streamProvider` answers `done` at once, unless `refuse` says to throw instead. */
@@ -62,19 +62,20 @@ test('each model call carries the config, and only the messages the plugin proce
   expect(await drain(stream, [user('one')])).toEqual([done]);
   expect(await drain(stream, [user('one'), user('two'), user('three')])).toEqual([done]);
   expect(calls[0]).toEqual({ request: expect.objectContaining({ messages: [user('one')] }), call: { config: { accounts: [{ id: 'acct' }] } } });
-  expect(calls[1]!.request.messages).toEqual([user('two'), user('three')]);
-  expect(calls[1]!.call.messagesFrom).toEqual({ streamId: expect.any(String), keep: 1 });
+  expect(calls[1]!.request).toEqual(expect.objectContaining({ systemPrompt: '', tools: [], messages: [user('two'), user('three')] }));
+  expect(calls[1]!.call.base).toEqual({ streamId: expect.any(String), keep: 1, systemPrompt: true, tools: true });
   expect(configReads()).toBe(2);
 });
 
 test('a plugin process that no longer holds the messages a call builds on gets the call again, whole', async () => {
   const sinks: StreamSinks = new Map();
-  const { conn, calls } = fakeConnection(sinks, (c) => (c.call.messagesFrom ? new Error(MISSING_MESSAGES) : null));
+  const { conn, calls } = fakeConnection(sinks, (c) => (c.call.base ? new Error(MISSING_MESSAGES) : null));
   const stream = install(conn, sinks);
   await drain(stream, [user('one')]);
   expect(await drain(stream, [user('one'), user('two')])).toEqual([done]);
   expect(calls.map((c) => c.request.messages.length)).toEqual([1, 1, 2]);
-  expect(calls[2]!.call.messagesFrom).toBeUndefined();
+  expect(calls[2]!.call.base).toBeUndefined();
+  expect(calls[2]!.request.systemPrompt).toBe('sys');
 });
 
 test('any other refusal of the call ends the stream with its sentence, sent once', async () => {

@@ -5,7 +5,7 @@ import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, ProviderRequest, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
 import type { ToolCallContext } from '../../shared/tools/tool-call-context.ts';
-import { MISSING_MESSAGES, SentMessages } from '../../shared/sent-messages.ts';
+import { MISSING_MESSAGES, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginConnection } from './plugin-connection.ts';
 import { HookRegistry } from './hook-registry.ts';
@@ -170,11 +170,12 @@ function providerStream(conn: PluginConnection, providerId: string, timeouts: Ca
       if (signal.aborted) onAbort();
       else {
         // The config goes with the call: the plugin would otherwise ask for it first, a round trip per turn.
-        // The messages the plugin process holds from an earlier request are not sent again.
-        const sent = sentMessagesOf(conn);
+        // What the plugin process holds from an earlier request (messages, system prompt, tools) is not sent again.
+        const sent = sentRequestsOf(conn);
         const send = (config: Record<string, unknown>, whole: boolean) => {
-          const { messages, from } = sent.encode(streamId, request.messages, whole);
-          return conn.call('$streamProvider', [streamId, providerId, { ...request, messages: messages as ProviderRequest['messages'] }, { config, ...(from ? { messagesFrom: from } : {}) }], 0);
+          const encoded = sent.encode(streamId, request as SentRequest, whole);
+          const parts = encoded.request as Pick<ProviderRequest, 'systemPrompt' | 'tools' | 'messages'>;
+          return conn.call('$streamProvider', [streamId, providerId, { ...request, ...parts }, { config, ...(encoded.base ? { base: encoded.base } : {}) }], 0);
         };
         conn
           .config()
@@ -217,11 +218,11 @@ function providerStream(conn: PluginConnection, providerId: string, timeouts: Ca
   };
 }
 
-/** The message lists main has sent to each plugin process, mirroring what that process keeps. */
-const sentByConnection = new WeakMap<PluginConnection, SentMessages>();
-function sentMessagesOf(conn: PluginConnection): SentMessages {
+/** The provider requests main has sent to each plugin process, mirroring what that process keeps. */
+const sentByConnection = new WeakMap<PluginConnection, SentRequests>();
+function sentRequestsOf(conn: PluginConnection): SentRequests {
   let sent = sentByConnection.get(conn);
-  if (!sent) sentByConnection.set(conn, (sent = new SentMessages()));
+  if (!sent) sentByConnection.set(conn, (sent = new SentRequests()));
   return sent;
 }
 

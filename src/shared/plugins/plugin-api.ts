@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
-import type { MessagesFrom } from '../sent-messages.ts';
+import type { RequestBase } from '../sent-requests.ts';
 import type { ToolCallContext } from '../tools/tool-call-context.ts';
 import type { ToolOutput } from '../tools/tool-spec.ts';
 import type {
@@ -45,7 +45,7 @@ export interface PluginApi {
   /**
    * Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. `call`
    * carries the plugin's config as main read it for this call, so the plugin need not ask for it, and
-   * where the request's messages start when they continue an earlier request's (see sent-messages.ts).
+   * the earlier request this one builds on, whose parts it then leaves out (see sent-requests.ts).
    */
   $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void>;
   $refreshWallet(id: string): Promise<WalletState>;
@@ -67,8 +67,8 @@ export interface PluginApi {
 /** What main sends beside a hot call: the plugin's config as `$getConfig` would have answered it then. */
 export interface CallConfig {
   config?: Record<string, unknown>;
-  /** A provider request's messages are those after the first `keep` of stream `streamId`'s. */
-  messagesFrom?: MessagesFrom;
+  /** The earlier provider request this one builds on: its first messages, and its system prompt and tools when marked. */
+  base?: RequestBase;
 }
 
 export const LogLevel = z.enum(['debug', 'info', 'warn', 'error']);

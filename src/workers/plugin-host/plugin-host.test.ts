@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
-import { MISSING_MESSAGES } from '../../shared/sent-messages.ts';
+import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
 import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS } from './plugin-host.ts';
 
 // The plugin host in this process, against a recording HostApi: what main would receive, call by call.
@@ -244,26 +244,26 @@ test('a provider stream and an allowance check read the config main sent with th
   expect(asked).toBe(3);
 });
 
-test('a provider request that builds on messages this process does not hold is refused before the provider runs', async () => {
+test('a provider request is rebuilt from the earlier one it builds on, and one that builds on a request this process does not hold is refused before the provider runs', async () => {
   const r = recorder();
   const plugin = await load(
     `let runs = 0; export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
     capabilities() { return [
       { kind: 'provider', id: 'acct', flavor: 'custom', models: [${JSON.stringify(model)}], async *stream(request) {
         runs++;
-        yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: runs + ':' + request.messages.map((m) => m.content).join(',') }], stopReason: 'stop' } };
+        yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: runs + ':' + request.systemPrompt + ':' + request.tools.length + ':' + request.messages.map((m) => m.content).join(',') }], stopReason: 'stop' } };
       } },
     ]; } };`,
     r,
   );
   await plugin.$initialize();
-  const request = (messages: unknown[]) => ({ model, systemPrompt: '', messages, tools: [] }) as never;
+  const request = (messages: unknown[], systemPrompt = '', tools: unknown[] = []) => ({ model, systemPrompt, messages, tools }) as never;
   const lastText = () => (r.events.flat().at(-1) as { message: { content: { text: string }[] } }).message.content[0]!.text;
-  await plugin.$streamProvider('s1', 'acct', request([{ role: 'user', content: 'a' }]));
-  await plugin.$streamProvider('s2', 'acct', request([{ role: 'user', content: 'b' }]), { messagesFrom: { streamId: 's1', keep: 1 } });
-  expect(lastText()).toBe('2:a,b');
+  await plugin.$streamProvider('s1', 'acct', request([{ role: 'user', content: 'a' }], 'sys', [{ name: 't' }]));
+  await plugin.$streamProvider('s2', 'acct', request([{ role: 'user', content: 'b' }]), { base: { streamId: 's1', keep: 1, systemPrompt: true, tools: true } });
+  expect(lastText()).toBe('2:sys:1:a,b');
   const sent = r.events.length;
-  await expect(plugin.$streamProvider('s3', 'acct', request([]), { messagesFrom: { streamId: 'gone', keep: 1 } })).rejects.toThrow(MISSING_MESSAGES);
-  await expect(plugin.$streamProvider('s4', 'acct', request([]), { messagesFrom: { streamId: 's2', keep: 'all' } as never })).rejects.toThrow(MISSING_MESSAGES);
+  await expect(plugin.$streamProvider('s3', 'acct', request([]), { base: { streamId: 'gone', keep: 1 } })).rejects.toThrow(MISSING_MESSAGES);
+  await expect(plugin.$streamProvider('s4', 'acct', request([]), { base: { streamId: 's2', keep: 'all' } as never })).rejects.toThrow(MISSING_MESSAGES);
   expect(r.events.length).toBe(sent);
 });

@@ -7,7 +7,7 @@ import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, ty
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
-import { type MessagesFrom, SentMessages } from '../../shared/sent-messages.ts';
+import { type RequestBase, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
@@ -74,8 +74,8 @@ export class PluginHost implements PluginApi {
   #deferTimer: ReturnType<typeof setTimeout> | null = null;
   /** The config main sent with the call being served (a provider stream, an allowance check), if it sent one. */
   readonly #callConfig = new AsyncLocalStorage<Record<string, unknown>>();
-  /** The message lists of the last provider requests, which later requests build on (main keeps the same). */
-  readonly #sentMessages = new SentMessages();
+  /** The last provider requests, which later requests build on (main keeps the same). */
+  readonly #sentRequests = new SentRequests();
 
   constructor(host: Remote<HostApi>) {
     this.#host = host;
@@ -203,7 +203,7 @@ export class PluginHost implements PluginApi {
   async $streamProvider(streamId: string, providerId: string, sent: ProviderRequest, call?: CallConfig): Promise<void> {
     // Before anything is awaited: requests are recorded in the order they came, as main recorded them.
     // Throws MISSING_MESSAGES (main then sends the request whole) when the messages it builds on are not here.
-    const request = Array.isArray(sent?.messages) ? { ...sent, messages: this.#sentMessages.decode(streamId, sent.messages, messagesFrom(call)) as ProviderRequest['messages'] } : sent;
+    const request = isSentRequest(sent) ? ({ ...sent, ...this.#sentRequests.decode(streamId, sent, requestBase(call)) } as ProviderRequest) : sent;
     const config = sentConfig(call);
     if (config) return await this.#callConfig.run(config, () => this.#stream(streamId, providerId, request));
     return await this.#stream(streamId, providerId, request);
@@ -488,12 +488,18 @@ function sentConfig(call: CallConfig | undefined): Record<string, unknown> | nul
   return typeof config === 'object' && config !== null && !Array.isArray(config) ? config : null;
 }
 
-/** Where the request's messages start, when main said so in a well-formed way. */
-function messagesFrom(call: CallConfig | undefined): MessagesFrom | undefined {
-  const from = typeof call === 'object' && call !== null ? call.messagesFrom : undefined;
-  if (typeof from !== 'object' || from === null) return undefined;
-  // One main sent but malformed names no list held here: decode refuses it.
-  return typeof from.streamId === 'string' && typeof from.keep === 'number' ? from : { streamId: '', keep: -1 };
+function isSentRequest(request: unknown): request is SentRequest {
+  const r = request as Partial<SentRequest> | null;
+  return typeof r === 'object' && r !== null && typeof r.systemPrompt === 'string' && Array.isArray(r.tools) && Array.isArray(r.messages);
+}
+
+/** The earlier request this one builds on, when main named one in a well-formed way. */
+function requestBase(call: CallConfig | undefined): RequestBase | undefined {
+  const base = typeof call === 'object' && call !== null ? call.base : undefined;
+  if (typeof base !== 'object' || base === null) return undefined;
+  // One main sent but malformed names no request held here: decode refuses it.
+  if (typeof base.streamId !== 'string' || typeof base.keep !== 'number') return { streamId: '', keep: -1 };
+  return { streamId: base.streamId, keep: base.keep, ...(base.systemPrompt === true ? { systemPrompt: true } : {}), ...(base.tools === true ? { tools: true } : {}) };
 }
 
 function describe(e: unknown): string {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
 import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
-import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS } from './plugin-host.ts';
+import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS, UPDATE_INTERVAL_MS } from './plugin-host.ts';
 
 // The plugin host in this process, against a recording HostApi: what main would receive, call by call.
 
@@ -266,4 +266,30 @@ test('a provider request is rebuilt from the earlier one it builds on, and one t
   await expect(plugin.$streamProvider('s3', 'acct', request([]), { base: { streamId: 'gone', keep: 1 } })).rejects.toThrow(MISSING_MESSAGES);
   await expect(plugin.$streamProvider('s4', 'acct', request([]), { base: { streamId: 's2', keep: 'all' } as never })).rejects.toThrow(MISSING_MESSAGES);
   expect(r.events.length).toBe(sent);
+});
+
+test('a status updated at every event reaches main at once, then only its latest text once per interval', async () => {
+  const r = recorder();
+  const sent: string[] = [];
+  let next: (() => void) | null = null;
+  r.$updateStatus = async (segment) => {
+    sent.push(segment.text);
+    next?.();
+  };
+  const plugin = await load(
+    `let ctx; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [{ kind: 'command', path: ['burst'], help: 'h', run: () => {
+      for (let i = 0; i < 50; i++) ctx.updateStatus({ id: 'seg', text: 'n' + i, priority: 1 });
+      return 'ok';
+    } }]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  const second = new Promise<void>((resolve) => (next = () => sent.length === 2 && resolve()));
+  const t0 = Date.now();
+  await plugin.$runCommand(['burst'], []);
+  expect(sent).toEqual(['n0']);
+  await second;
+  expect(sent).toEqual(['n0', 'n49']);
+  expect(Date.now() - t0).toBeGreaterThanOrEqual(UPDATE_INTERVAL_MS - 5);
 });

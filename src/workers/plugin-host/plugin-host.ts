@@ -34,6 +34,12 @@ export const MAX_LOGS_IN_FLIGHT = 64;
  * here, with a count, and never loses an answer to main's flood guard.
  */
 export const NOTIFICATIONS_PER_SECOND = 5000;
+/**
+ * A status segment, panel or wallet is sent to main at most this often (the first change at once, then
+ * the latest one at the end of the interval): a plugin that updates its segment at every agent event would
+ * otherwise send main one update per event, which nobody can read that fast.
+ */
+export const UPDATE_INTERVAL_MS = 100;
 /** Provider events are sent in batches of at most this many (or whatever one turn of the loop produced). */
 const PROVIDER_BATCH = 256;
 /** A tool's progress text goes to main at most this often, batched. */
@@ -72,6 +78,8 @@ export class PluginHost implements PluginApi {
   /** Status and panel updates that found the budget empty: the latest per id is sent when it refills. */
   readonly #deferred = new Map<string, () => void>();
   #deferTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When each status, panel or wallet was last sent (UPDATE_INTERVAL_MS apart at least). */
+  readonly #sentAt = new Map<string, number>();
   /** The config main sent with the call being served (a provider stream, an allowance check), if it sent one. */
   readonly #callConfig = new AsyncLocalStorage<Record<string, unknown>>();
   /** The last provider requests, which later requests build on (main keeps the same). */
@@ -351,17 +359,31 @@ export class PluginHost implements PluginApi {
     return true;
   }
 
-  /** Sends an update now, or keeps only the latest one per key until the budget has room again. */
+  /**
+   * Sends an update now, or keeps only the latest one per key until its interval is over (then everything
+   * kept goes together, in the order it first waited) and the budget has room.
+   */
   #update(key: string, send: () => void): void {
-    if (this.#deferred.size === 0 && this.#spend()) return send();
+    const now = Date.now();
+    const wait = (this.#sentAt.get(key) ?? Number.NEGATIVE_INFINITY) + UPDATE_INTERVAL_MS - now;
+    if (this.#deferred.size === 0 && wait <= 0 && this.#spend()) {
+      this.#sentAt.set(key, now);
+      return send();
+    }
     this.#deferred.set(key, send);
-    if (this.#deferTimer) return;
-    this.#deferTimer = setTimeout(() => {
-      this.#deferTimer = null;
-      const waiting = [...this.#deferred];
-      this.#deferred.clear();
-      for (const [k, fn] of waiting) this.#update(k, fn);
-    }, 50);
+    if (!this.#deferTimer) this.#deferTimer = setTimeout(() => this.#sendDeferred(), Math.max(wait, 50));
+  }
+
+  #sendDeferred(): void {
+    this.#deferTimer = null;
+    // Deleting the entry being visited is safe in a Map walk.
+    for (const [key, send] of this.#deferred) {
+      if (!this.#spend()) break;
+      this.#deferred.delete(key);
+      this.#sentAt.set(key, Date.now());
+      send();
+    }
+    if (this.#deferred.size > 0) this.#deferTimer = setTimeout(() => this.#sendDeferred(), 50);
   }
 
   #context(hello: Handshake): PluginContext {

@@ -16,12 +16,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** The plugin against a context of its own: config from `config`, agent events delivered by `emit`. */
 async function started(config: Record<string, unknown>, saveDelayMs: number) {
   const listeners: ((payload: unknown) => void)[] = [];
+  const seen = { panels: 0, configReads: 0, panelDrawn: null as (() => void) | null };
   const ctx: PluginContext = {
     pluginId: 'budget',
     workspace: dir,
     settings: {},
     config: async (key) => config[key] as never,
-    configAll: async () => config,
+    configAll: async () => (seen.configReads++, config),
     events: {
       on: (topic, listener) => {
         if (topic === AGENT_EVENT_TOPIC) listeners.push(listener);
@@ -30,7 +31,10 @@ async function started(config: Record<string, unknown>, saveDelayMs: number) {
       emit: () => {},
     },
     updateStatus: () => {},
-    updatePanel: () => {},
+    updatePanel: () => {
+      seen.panels++;
+      seen.panelDrawn?.();
+    },
     updateWallet: () => {},
     setTools: async () => {},
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
@@ -56,7 +60,7 @@ async function started(config: Record<string, unknown>, saveDelayMs: number) {
         },
       }),
     );
-  return { plugin, allowance, command, spend };
+  return { plugin, allowance, command, spend, seen };
 }
 
 /** The day's spend in the file, or null while there is no file. */
@@ -101,4 +105,16 @@ describe('the budget plugin saving spend', () => {
     expect(readFileSync(join(dir, BUDGET_FILE_NAME), 'utf8')).toContain('7');
     await plugin.shutdown();
   });
+});
+
+it('the replies of a run redraw the panel once for all of them, a moment later, reading the config once', async () => {
+  const { plugin, spend, seen } = await started({ dataDir: dir, budgets: [{ period: 'day', limit: 5 }] }, 60_000);
+  const before = { panels: seen.panels, configReads: seen.configReads };
+  const drawn = new Promise<void>((resolve) => (seen.panelDrawn = resolve));
+  for (let i = 0; i < 30; i++) spend(0.01);
+  expect(seen.panels).toBe(before.panels);
+  await drawn;
+  expect(seen.panels).toBe(before.panels + 1);
+  expect(seen.configReads).toBe(before.configReads + 1);
+  await plugin.shutdown();
 });

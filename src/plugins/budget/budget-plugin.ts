@@ -26,6 +26,9 @@ export interface BudgetPluginSeams {
   saveDelayMs?: number;
 }
 
+/** How long the panel and status segment may lag behind the agent's events (they are redrawn once for all of them). */
+export const VIEW_REFRESH_MS = 100;
+
 /** At most this much counted spend is lost when the plugin's process is killed without its shutdown. */
 export const SPEND_SAVE_DELAY_MS = 1000;
 
@@ -99,6 +102,17 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     }
   };
 
+  /** Views refreshed for agent events: once for all the events of VIEW_REFRESH_MS (a run sends many). */
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  const refreshSoon = () => {
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void refreshViews();
+    }, VIEW_REFRESH_MS);
+    refreshTimer.unref?.();
+  };
+
   /**
    * Counts spend synchronously, before any await: an event main sent before a check is then counted before
    * that check runs (both arrive in order on the one pipe). Prices come from the config read last.
@@ -122,7 +136,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
         if (counted) saveSoon();
       }
     }
-    if (counted || sessionChanged) void refreshViews();
+    if (counted || sessionChanged) refreshSoon();
   };
 
   const check = async (request: AllowanceRequest): Promise<AllowanceVerdict> => {
@@ -235,6 +249,8 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     },
 
     async shutdown() {
+      if (refreshTimer) clearTimeout(refreshTimer);
+      refreshTimer = null;
       save();
       ctx = null;
     },

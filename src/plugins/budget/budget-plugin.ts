@@ -244,7 +244,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
         ledger = new BudgetLedger();
         notes.push('Spend is not saved: no data folder is set (dataDir), so it starts from zero when the app restarts.');
       }
-      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent);
+      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent, { types: ['agent_start', 'turn_start', 'message_end'] });
       return true;
     },
 

@@ -79,7 +79,11 @@ export interface HostApi {
   /** The plugin's config at the moment of the call: never a cached copy. */
   $getConfig(): Promise<Record<string, unknown>>;
   $emit(topic: string, payload: unknown): Promise<void>;
-  $subscribe(topic: string): Promise<void>;
+  /**
+   * Subscribes to a topic, or changes the subscription's filter: with one, only payloads whose `type` it
+   * lists are sent (null or none: all of them).
+   */
+  $subscribe(topic: string, filter?: { types: string[] } | null): Promise<void>;
   $unsubscribe(topic: string): Promise<void>;
   /** Only for segments and panels this plugin registered. */
   $updateStatus(segment: StatusSegment): Promise<void>;

@@ -293,3 +293,37 @@ test('a status updated at every event reaches main at once, then only its latest
   expect(sent).toEqual(['n0', 'n49']);
   expect(Date.now() - t0).toBeGreaterThanOrEqual(UPDATE_INTERVAL_MS - 5);
 });
+
+test('listeners that name event types make main send only those; a listener without types makes it send all again', async () => {
+  const r = recorder();
+  const subscriptions: unknown[] = [];
+  r.$subscribe = async (topic, filter) => void subscriptions.push([topic, filter ?? null]);
+  const plugin = await load(
+    `let ctx; const seen = []; let off; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'command', path: ['on'], help: 'h', run: (args) => {
+        const d = ctx.events.on('agent.event', (p) => seen.push(args[0] + ':' + p.type), args[0] === 'all' ? undefined : { types: args });
+        if (args[0] === 'all') off = d;
+        return 'ok';
+      } },
+      { kind: 'command', path: ['off'], help: 'h', run: () => (off.dispose(), 'ok') },
+      { kind: 'command', path: ['seen'], help: 'h', run: () => seen.splice(0).join(',') },
+    ]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  await plugin.$runCommand(['on'], ['message_end']);
+  await plugin.$runCommand(['on'], ['turn_start', 'message_end']);
+  await plugin.$runCommand(['on'], ['all']);
+  await plugin.$runCommand(['off'], []);
+  expect(subscriptions).toEqual([
+    ['agent.event', { types: ['message_end'] }],
+    ['agent.event', { types: ['message_end', 'turn_start'] }],
+    ['agent.event', null],
+    ['agent.event', { types: ['message_end', 'turn_start'] }],
+  ]);
+  // Each listener hears only what it named, whatever main sends.
+  await plugin.$event('agent.event', { type: 'turn_start' });
+  await plugin.$event('agent.event', { type: 'tool_execution_end' });
+  expect((await plugin.$runCommand(['seen'], [])).output).toBe('turn_start:turn_start');
+});

@@ -389,6 +389,24 @@ export class PluginHost implements PluginApi {
   #context(hello: Handshake): PluginContext {
     const host = this.#host;
     const listeners = this.#listeners;
+    const filters = new Map<(payload: unknown) => void, Set<string> | null>();
+    /** The filter main holds for each topic ('*' for none), so main is told only of changes. */
+    const subscribed = new Map<string, string>();
+    // Main sends the union of what the topic's listeners want; one listener without types wants all.
+    const resubscribe = (topic: string) => {
+      const wanted = new Set<string>();
+      let all = false;
+      for (const l of listeners.get(topic) ?? []) {
+        const types = filters.get(l);
+        if (!types) all = true;
+        else for (const t of types) wanted.add(t);
+      }
+      const filter = all ? null : { types: [...wanted].sort() };
+      const key = filter ? filter.types.join('\u0000') : '*';
+      if (subscribed.get(topic) === key) return;
+      subscribed.set(topic, key);
+      void (filter ? host.$subscribe(topic, filter) : host.$subscribe(topic)).catch(() => {});
+    };
     return {
       pluginId: hello.pluginId,
       workspace: hello.workspace,
@@ -403,22 +421,28 @@ export class PluginHost implements PluginApi {
         return sent ? structuredClone(sent) : await host.$getConfig();
       },
       events: {
-        on(topic, listener): Disposable {
+        on(topic, listener, options): Disposable {
+          const types = Array.isArray(options?.types) ? new Set(options.types.filter((t): t is string => typeof t === 'string')) : null;
+          const wanted: (payload: unknown) => void =
+            types === null ? listener : (payload) => typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)) && listener(payload);
           let set = listeners.get(topic);
           if (!set) {
             set = new Set();
             listeners.set(topic, set);
-            void host.$subscribe(topic).catch(() => {});
           }
-          set.add(listener);
+          set.add(wanted);
+          filters.set(wanted, types);
+          resubscribe(topic);
           return toDisposable(() => {
             const s = listeners.get(topic);
             if (!s) return;
-            s.delete(listener);
+            s.delete(wanted);
+            filters.delete(wanted);
             if (s.size === 0) {
               listeners.delete(topic);
+              subscribed.delete(topic);
               void host.$unsubscribe(topic).catch(() => {});
-            }
+            } else resubscribe(topic);
           });
         },
         emit: (topic, payload) => {

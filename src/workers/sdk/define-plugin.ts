@@ -52,8 +52,12 @@ export interface PluginContext {
   config<T = unknown>(key: string): Promise<T | undefined>;
   configAll(): Promise<Record<string, unknown>>;
   events: {
-    /** Listens to a topic (main's events such as `plugin.stateChanged`, and other plugins' emits). */
-    on(topic: string, listener: (payload: unknown) => void): Disposable;
+    /**
+     * Listens to a topic (main's events such as `plugin.stateChanged`, and other plugins' emits). With
+     * `types`, only payloads whose `type` is one of them (e.g. agent events) reach the listener, and main
+     * sends the plugin no others (as long as every listener of the topic names its types).
+     */
+    on(topic: string, listener: (payload: unknown) => void, options?: { types?: readonly string[] }): Disposable;
     emit(topic: string, payload: unknown): void;
   };
   /** Replaces a status segment or panel this plugin declared; the renderer redraws it. */

@@ -568,7 +568,7 @@ export class PluginService {
     }
     rec.eventsInFlight++;
     conn
-      .call('$event', [topic, payload], this.#timeouts.callMs)
+      .notify('$event', [topic, payload], this.#timeouts.callMs)
       .catch(() => {})
       .finally(() => rec.eventsInFlight--);
   }

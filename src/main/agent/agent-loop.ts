@@ -20,6 +20,11 @@ export interface ModelRef {
 export interface ResolvedProvider {
   stream: StreamFn;
   model: ModelInfo;
+  /**
+   * Told that another call to this model follows once the reply just stored has its tool results, so
+   * that what must happen before that call (its allowance check) can start while the tools run.
+   */
+  prepare?: () => void;
 }
 
 /** Finds the stream function and model info for a model; throws (a sentence) when it cannot. */
@@ -266,6 +271,13 @@ export async function runAgentLoop(deps: LoopDeps, run: RunHandle): Promise<Loop
         continue;
       }
       persistReply(reply.message);
+      if (reply.errorKind === null && reply.message.stopReason !== 'length' && toolCallsOf(reply.message).length > 0 && !signal.aborted) {
+        try {
+          provider.prepare?.();
+        } catch {
+          // Preparing is an optimisation: the next call does what it needs on its own.
+        }
+      }
       if (reply.message.stopReason === 'aborted' || reply.errorKind === 'aborted') return { reason: 'aborted' };
       if (reply.errorKind !== null) {
         return { reason: reply.errorKind === 'blocked' ? 'blocked' : 'error', error: reply.message.errorMessage ?? 'The model call failed.' };

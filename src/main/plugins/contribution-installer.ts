@@ -2,9 +2,10 @@ import type { Disposable } from '../../shared/disposable.ts';
 import { MAX_PROMPT_BLOCK_CHARS } from '../../shared/plugins/declaration-limits.ts';
 import { AllowanceVerdict, PluginCommandResult, type Contribution, WalletState } from '../../shared/plugins/contributions.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
-import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, StreamFn } from '../../shared/providers/provider-stream.ts';
+import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, ProviderRequest, StreamFn } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
 import type { ToolCallContext } from '../../shared/tools/tool-call-context.ts';
+import { MISSING_MESSAGES, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { PluginConnection } from './plugin-connection.ts';
 import { HookRegistry } from './hook-registry.ts';
@@ -20,7 +21,7 @@ export interface CallTimeouts {
  * What a contribution calls into its plugin through: the plugin's connection, or for a declaration of its
  * manifest installed before it runs, a caller that starts the plugin first.
  */
-export type PluginCaller = Pick<PluginConnection, 'call'>;
+export type PluginCaller = Pick<PluginConnection, 'call' | 'config'>;
 
 /** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
 export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
@@ -101,7 +102,7 @@ export function installContribution(
         ...(decl.period !== undefined ? { period: decl.period } : {}),
         ...(decl.resetsAt !== undefined ? { resetsAt: decl.resetsAt } : {}),
         ...(decl.inactive ? { inactive: true } : {}),
-        check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request], timeouts.callMs)),
+        check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request, { config: await conn.config() }], timeouts.callMs)),
       });
     case 'command':
       return registries.commands.register(pluginId, decl.path.join(' '), {
@@ -174,11 +175,28 @@ function providerStream(conn: PluginCaller, providerId: string, timeouts: CallTi
     try {
       if (signal.aborted) onAbort();
       else {
-        conn.call('$streamProvider', [streamId, providerId, request], 0).then(
-          // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
-          () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
-          (e: unknown) => fail('unknown', errorMessage(e)),
-        );
+        // The config goes with the call: the plugin would otherwise ask for it first, a round trip per turn.
+        // What the plugin process holds from an earlier request (messages, system prompt, tools) is not sent again.
+        const sent = sentRequestsOf(conn);
+        const send = (config: Record<string, unknown>, whole: boolean) => {
+          const encoded = sent.encode(streamId, request as SentRequest, whole);
+          const parts = encoded.request as Pick<ProviderRequest, 'systemPrompt' | 'tools' | 'messages'>;
+          return conn.call('$streamProvider', [streamId, providerId, { ...request, ...parts }, { config, ...(encoded.base ? { base: encoded.base } : {}) }], 0);
+        };
+        conn
+          .config()
+          .then((config) => {
+            // Stopped while the config was read: the stream has ended already, and the call is never sent.
+            if (signal.aborted) return;
+            // A process that lost the messages a request builds on refuses it before starting: sent whole, then.
+            return send(config, false)
+              .catch((e: unknown) => (errorMessage(e) === MISSING_MESSAGES && !signal.aborted ? send(config, true) : Promise.reject(e)))
+              .then(
+                // Every event was sent before this answer on the same ordered pipe: a stream without an end is broken.
+                () => fail('bad_stream', `The provider '${providerId}' ended its stream without a result.`),
+              );
+          })
+          .catch((e: unknown) => fail('unknown', errorMessage(e)));
       }
       for (;;) {
         while (queue.length === 0) {
@@ -204,6 +222,15 @@ function providerStream(conn: PluginCaller, providerId: string, timeouts: CallTi
       signal.removeEventListener('abort', onAbort);
     }
   };
+}
+
+/** The provider requests main has sent to each plugin process, mirroring what that process keeps. */
+/** Per caller: a lazy plugin's caller outlives its processes, and a new process refuses a request it lacks the base of (then sent whole). */
+const sentByConnection = new WeakMap<PluginCaller, SentRequests>();
+function sentRequestsOf(conn: PluginCaller): SentRequests {
+  let sent = sentByConnection.get(conn);
+  if (!sent) sentByConnection.set(conn, (sent = new SentRequests()));
+  return sent;
 }
 
 function errorAssistant(providerId: string, model: string, kind: ProviderErrorKind, message: string): AssistantMessage {

@@ -17,6 +17,7 @@ export class ContributionRegistry<T> {
   /** Which registration holds each key: a replaced value keeps its registration. */
   readonly #holders = new Map<string, object>();
   readonly #listeners = new Set<() => void>();
+  #registrations = 0;
 
   constructor(kind: string) {
     this.kind = kind;
@@ -29,11 +30,13 @@ export class ContributionRegistry<T> {
     const holder = {};
     this.#items.set(key, { pluginId, key, value });
     this.#holders.set(key, holder);
+    this.#registrations++;
     this.#changed();
     return toDisposable(() => {
       if (this.#holders.get(key) === holder) {
         this.#items.delete(key);
         this.#holders.delete(key);
+        this.#registrations++;
         this.#changed();
       }
     });
@@ -45,6 +48,11 @@ export class ContributionRegistry<T> {
 
   entries(): Registered<T>[] {
     return [...this.#items.values()];
+  }
+
+  /** Counts registrations and removals (not replaced values): unchanged means the same contributions are in. */
+  get registrations(): number {
+    return this.#registrations;
   }
 
   get size(): number {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createLineBatcher } from '../../shared/line-batcher.ts';
 import { createLineSplitter } from '../../shared/plugins/line-splitter.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../../shared/plugins/protocol.ts';
 import { throttleOutput } from './output-throttle.ts';
@@ -110,6 +111,14 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
   let outOfMemory = false;
   /** Descendants found when main let go of the pipe: the host then exits and they would lose their parent link. */
   let lastSeen: number[] = [];
+  // One write per turn of the loop, however many messages main sends in it.
+  const batcher = createLineBatcher((chunk) => {
+    try {
+      if (open && pipe && !exit) pipe.write(chunk);
+    } catch {
+      // A pipe that broke meanwhile reports it through 'close' and the exit.
+    }
+  }, setImmediate);
   const pid = child.pid;
   const group = pid !== undefined && process.platform !== 'win32';
 
@@ -134,6 +143,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
       if (process.platform === 'linux') signalAll([...lastSeen, ...findDescendants([pid], o.marker)], 'SIGKILL');
     }
     live.delete(handle);
+    batcher.clear();
     pipe?.destroy();
     for (const l of exitListeners.splice(0)) l(exit);
   };
@@ -181,17 +191,17 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     send(message) {
       if (!open || !pipe || exit) return false;
       try {
-        pipe.write(`${JSON.stringify(message)}\n`);
+        batcher.push(JSON.stringify(message));
         return true;
       } catch {
         return false;
       }
     },
     get congested() {
-      return pipe ? pipe.writableLength > CONGESTED_BYTES : false;
+      return pipe ? pipe.writableLength + batcher.pendingChars > CONGESTED_BYTES : false;
     },
     get queuedBytes() {
-      return pipe ? pipe.writableLength : 0;
+      return pipe ? pipe.writableLength + batcher.pendingChars : 0;
     },
     onMessage: (l) => void messageListeners.push(l),
     onExit(l) {
@@ -201,6 +211,8 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     onOutput: (l) => void outputListeners.push(l),
     disconnect() {
       if (!open) return;
+      // What main already sent goes out before the end of the pipe.
+      batcher.flush();
       open = false;
       if (pid !== undefined && process.platform === 'linux') lastSeen = findDescendants([pid]);
       pipe?.end();

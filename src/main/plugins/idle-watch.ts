@@ -59,6 +59,7 @@ export function watchIdle(caller: PluginCaller, idleMs: number, onIdle: () => vo
         call.then(settled, settled);
         return call;
       },
+      config: () => caller.config(),
     },
     arm() {
       armed = true;

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { MAX_TOOL_STREAM_CHARS, MAX_TOOL_UPDATE_CHARS } from '../../shared/plugins/plugin-api.ts';
 import type { ToolUpdateSinks } from './contribution-installer.ts';
 import { createMainHostApi, type MainHostApiDeps } from './main-host-api.ts';
+import { PluginEventBus } from './plugin-event-bus.ts';
 
 const sink = (got: string[]) => ({ deliver: (text: string) => void got.push(text), streamed: 0 });
 
@@ -50,4 +51,33 @@ test('$toolUpdate passes on at most MAX_TOOL_STREAM_CHARS per call, however the 
   const chunk = 'y'.repeat(MAX_TOOL_UPDATE_CHARS);
   for (let i = 0; i < MAX_TOOL_STREAM_CHARS / MAX_TOOL_UPDATE_CHARS + 5; i++) await api.$toolUpdate('t1', chunk);
   expect(got.join('').length).toBe(MAX_TOOL_STREAM_CHARS);
+});
+
+test('a subscription with a filter delivers only the event types it names; subscribing again changes the filter, and a bad filter is refused', async () => {
+  const bus = new PluginEventBus();
+  const got: string[] = [];
+  const api = createMainHostApi({
+    pluginId: 'a',
+    registries: {} as MainHostApiDeps['registries'],
+    bus,
+    sinks: new Map(),
+    config: () => ({}),
+    own: () => true,
+    deliver: (_topic, payload) => void got.push(String((payload as { type: string }).type)),
+    log: () => {},
+  });
+  const fire = () => ['turn_start', 'message_start', 'message_end', 'tool_execution_end'].forEach((type) => bus.emit('agent.event', { type }));
+  await api.$subscribe('agent.event', { types: ['message_end', 'turn_start'] });
+  fire();
+  expect(got).toEqual(['turn_start', 'message_end']);
+  got.length = 0;
+  await api.$subscribe('agent.event', null);
+  fire();
+  expect(got).toEqual(['turn_start', 'message_start', 'message_end', 'tool_execution_end']);
+  got.length = 0;
+  await expect(api.$subscribe('agent.event', { types: [7] } as never)).rejects.toThrow();
+  await expect(api.$subscribe('agent.event', { types: ['x'], extra: true } as never)).rejects.toThrow();
+  // A refused filter leaves the subscription as it was: one delivery per event, never two.
+  fire();
+  expect(got).toEqual(['turn_start', 'message_start', 'message_end', 'tool_execution_end']);
 });

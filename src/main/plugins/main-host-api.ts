@@ -1,6 +1,6 @@
 import type { Disposable } from '../../shared/disposable.ts';
 import { PanelViewModel, StatusSegment, WalletState } from '../../shared/plugins/contributions.ts';
-import { SetToolsArgs } from '../../shared/plugins/host-api-args.ts';
+import { EventFilter, SetToolsArgs } from '../../shared/plugins/host-api-args.ts';
 import type { ToolDeclaration } from '../../shared/plugins/contributions.ts';
 import { LogLevel } from '../../shared/plugins/host-api-args.ts';
 import { type HostApi, MAX_TOOL_STREAM_CHARS, MAX_TOOL_UPDATE_CHARS } from '../../shared/plugins/plugin-api.ts';
@@ -34,11 +34,11 @@ const Topic = StatusSegment.shape.id;
 
 /** Main's HostApi for one plugin process. Every argument is checked on arrival; errors go back to the plugin. */
 export function createMainHostApi(deps: MainHostApiDeps): HostApi {
-  const subscriptions = new Map<string, Disposable>();
+  const subscriptions = new Map<string, { filter: string; disposable: Disposable }>();
   // One ledger entry per topic for the plugin's life, however often it subscribes and unsubscribes.
   const owned = new Set<string>();
   const drop = (topic: string) => {
-    subscriptions.get(topic)?.dispose();
+    subscriptions.get(topic)?.disposable.dispose();
     subscriptions.delete(topic);
   };
   return {
@@ -48,13 +48,24 @@ export function createMainHostApi(deps: MainHostApiDeps): HostApi {
     async $emit(topic, payload) {
       deps.bus.emit(Topic.parse(topic), payload, deps.pluginId);
     },
-    async $subscribe(topic) {
+    async $subscribe(topic, filter) {
       const t = Topic.parse(topic);
-      if (subscriptions.has(t)) return;
-      subscriptions.set(
-        t,
-        deps.bus.on(t, (payload) => deps.deliver(t, payload), deps.pluginId),
-      );
+      const types = filter ? new Set(EventFilter.parse(filter).types) : null;
+      const key = types ? [...types].sort().join('\u0000') : '*';
+      if (subscriptions.get(t)?.filter === key) return;
+      subscriptions.get(t)?.disposable.dispose();
+      // Events the plugin did not ask for are never sent to it (nor counted against what it may have in flight).
+      const wanted = (payload: unknown) => types === null || (typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)));
+      subscriptions.set(t, {
+        filter: key,
+        disposable: deps.bus.on(
+          t,
+          (payload) => {
+            if (wanted(payload)) deps.deliver(t, payload);
+          },
+          deps.pluginId,
+        ),
+      });
       if (!owned.has(t) && deps.own(`event:${t}`, { dispose: () => drop(t) })) owned.add(t);
     },
     async $unsubscribe(topic) {

@@ -242,3 +242,28 @@ test('a frame whose handling throws is counted as failed and logged for the plug
   expect(logged.at(-1)).toBe("The plugin 'q' sent a message whose handling failed (peek exploded), which was dropped.");
   expect(conn.alive).toBe(true);
 });
+
+test('events sent with notify go together after the delay, or at once before a later call, in the order they were made', async () => {
+  const order: string[] = [];
+  const peer = fakePeer({
+    $event: async (topic: string) => void order.push(`event ${topic}`),
+    $checkAllowance: async () => (order.push('check'), { allowed: true }),
+  });
+  const conn = new PluginConnection('p', peer.process, quietHost(), { notifyDelayMs: 60_000 });
+  await conn.ready(1000);
+  const events = [conn.notify('$event', ['a', {}], 1000), conn.notify('$event', ['b', {}], 1000)];
+  await Promise.resolve();
+  expect(peer.sent).toEqual([]);
+  // The check goes after the events made before it, without waiting for the delay.
+  expect(await conn.call('$checkAllowance', ['budget', { providerId: 'p', modelId: 'm' }], 1000)).toEqual({ allowed: true });
+  await Promise.all(events);
+  expect(order).toEqual(['event a', 'event b', 'check']);
+
+  const quick = new PluginConnection('q', fakePeer({ $event: async () => {} }).process, quietHost(), { notifyDelayMs: 5 });
+  await quick.ready(1000);
+  await expect(quick.notify('$event', ['c', {}], 1000)).resolves.toBeUndefined();
+  // A dead connection rejects what still waits.
+  const waiting = conn.notify('$event', ['d', {}], 1000);
+  conn.close(new Error('closed by main'));
+  await expect(waiting).rejects.toThrow('closed by main');
+});

@@ -475,6 +475,8 @@ export class PluginService {
         if (method === '$cancel' && !(rec.state === 'active' && rec.caller)) return Promise.resolve(undefined as never);
         return this.#started(rec).then((caller) => caller.call(method, args, timeoutMs));
       },
+      // The config is main's to read: a plugin that is not running yet need not start for it.
+      config: async () => structuredClone(this.#config(rec.descriptor.manifest.id)),
     };
   }
 
@@ -774,8 +776,9 @@ export class PluginService {
       return;
     }
     rec.eventsInFlight++;
-    (rec.conn === conn && rec.caller ? rec.caller : conn)
-      .call('$event', [topic, payload], this.#timeouts.callMs)
+    // Events go together (notify); a plugin with an idle watch gets them through it, so they count as use.
+    const watched = rec.conn === conn && rec.caller !== null && rec.caller !== conn ? rec.caller : null;
+    (watched ? watched.call('$event', [topic, payload], this.#timeouts.callMs) : conn.notify('$event', [topic, payload], this.#timeouts.callMs))
       .catch(() => {})
       .finally(() => rec.eventsInFlight--);
   }

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { Entry } from '../../shared/sessions/index.ts';
 import { type App, createApp } from '../app.ts';
-import { usageTotals } from './status-service.ts';
+import { ENTRY_NOTIFY_MS, usageTotals } from './status-service.ts';
+import type { ProviderEvent, StreamFn } from '../../shared/providers/index.ts';
 
 let dir: string;
 let app: App;
@@ -35,4 +36,44 @@ test('the core builds one status service, and its bar counts the tokens of the r
 test('usage carried by a message of another role is not counted as a reply', () => {
   const totals = usageTotals([reply('a', { input: 10, output: 5, cost: { total: 0.5 } }), reply('b', { input: 999, output: 999, cost: { total: 9 } }, 'custom')], null);
   expect(totals).toEqual({ input: 10, output: 5, cost: 0.5, unpriced: 0 });
+});
+
+test('a run that stores entries faster than ENTRY_NOTIFY_MS rebuilds the bar once per interval, not once per entry, and the last one counts every reply', async () => {
+  await app.dispose();
+  const turns = 20;
+  let served = 0;
+  const stream: StreamFn = async function* (): AsyncGenerator<ProviderEvent> {
+    const n = ++served;
+    const content = n <= turns ? [{ type: 'toolCall' as const, id: `call_${n}`, name: 'step', arguments: { n } }] : [{ type: 'text' as const, text: 'done' }];
+    yield { type: 'done', message: { role: 'assistant', content, stopReason: n <= turns ? 'toolUse' : 'stop', usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } } };
+  };
+  // The workspace may not be the data folder: the run's folder is one beside it.
+  const workspace = join(dir, 'ws');
+  mkdirSync(workspace);
+  app = createApp({
+    dataDir: join(dir, 'data'),
+    startPlugins: false,
+    defaultModel: { provider: 'fake', modelId: 'm' },
+    resolveProvider: () => ({ stream, model: { id: 'm', contextWindow: 100_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    tools: {
+      list: () => [{ name: 'step', description: 'Does one step.', parameters: { type: 'object', properties: { n: { type: 'number' } } }, readOnly: true }],
+      execute: async () => ({ content: [{ type: 'text', text: 'ok' }], isError: false }),
+    },
+  });
+  const s = app.sessions.create({ title: 'Fast', cwd: workspace });
+  const views: string[] = [];
+  app.status.onDidChange((view) => {
+    if (view.sessionId === s.id) views.push(view.segments.find((seg) => seg.id === 'core.tokens')!.text);
+  });
+  const started = performance.now();
+  const result = await app.agent.prompt(s.id, 'go');
+  const ms = performance.now() - started;
+  expect(result.reason).toBe('stop');
+  // Every reply (20 tool turns, the answer and the confirm call) and result was stored: over 40 entries.
+  const replies = turns + 2;
+  const last = `↑ ${10 * (replies - 1)} ↓ ${replies - 1}`;
+  if (views.at(-1) !== last) await new Promise<void>((resolve) => app.status.onDidChange((view) => view.sessionId === s.id && resolve()));
+  expect(app.status.list(s.id).segments.find((seg) => seg.id === 'core.tokens')!.text).toBe(last);
+  expect(views.length).toBeLessThanOrEqual(Math.ceil(ms / ENTRY_NOTIFY_MS) + 3);
+  expect(views.length).toBeLessThan(2 * turns);
 });

@@ -13,6 +13,12 @@ import type { SessionStore } from '../sessions/index.ts';
 const PRIORITY = { model: 1000, tokens: 990, cost: 980, context: 970 } as const;
 /** How often a streaming run may tell the status bar to refresh. */
 const STREAM_NOTIFY_MS = 150;
+/**
+ * A stored entry refreshes the bar at once, unless it was sent less than this long ago: then once at the
+ * end of that time, for every entry stored meanwhile (a run stores several a turn, and a bar built for each
+ * would build the session's context each time).
+ */
+export const ENTRY_NOTIFY_MS = 50;
 const CONTEXT_WARNING = 0.8;
 
 /** What the core segments need from a session's context, kept while its leaf stays where it is. */
@@ -54,7 +60,9 @@ export class StatusService implements Disposable {
   readonly #live = new Map<string, LiveRun>();
   /** Building a long session's context is not free; a streaming reply asks many times while the leaf stays put. */
   readonly #facts = new Map<string, ContextFacts>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #timers = new Map<string, { due: number; timer: ReturnType<typeof setTimeout> }>();
+  /** When each session's bar was last sent. */
+  readonly #sentAt = new Map<string, number>();
   readonly #subscriptions = new DisposableStore();
 
   constructor(app: StatusSources) {
@@ -196,23 +204,38 @@ export class StatusService implements Disposable {
   }
 
   #notifySoon(sessionId: string): void {
-    if (this.#timers.has(sessionId)) return;
-    const clock = setTimeout(() => {
-      this.#timers.delete(sessionId);
-      this.#changed(sessionId);
-    }, STREAM_NOTIFY_MS);
-    this.#timers.set(sessionId, clock);
+    this.#schedule(sessionId, STREAM_NOTIFY_MS);
   }
 
   #notifyNow(sessionId: string): void {
-    const timer = this.#timers.get(sessionId);
-    if (timer) clearTimeout(timer);
+    const wait = (this.#sentAt.get(sessionId) ?? Number.NEGATIVE_INFINITY) + ENTRY_NOTIFY_MS - Date.now();
+    if (wait > 0) return this.#schedule(sessionId, wait);
+    const pending = this.#timers.get(sessionId);
+    if (pending) clearTimeout(pending.timer);
     this.#timers.delete(sessionId);
+    this.#send(sessionId);
+  }
+
+  /** Sends the bar in `ms`, unless it is already due sooner. */
+  #schedule(sessionId: string, ms: number): void {
+    const due = Date.now() + ms;
+    const pending = this.#timers.get(sessionId);
+    if (pending && pending.due <= due) return;
+    if (pending) clearTimeout(pending.timer);
+    const timer = setTimeout(() => {
+      this.#timers.delete(sessionId);
+      this.#send(sessionId);
+    }, ms);
+    this.#timers.set(sessionId, { due, timer });
+  }
+
+  #send(sessionId: string): void {
+    this.#sentAt.set(sessionId, Date.now());
     this.#changed(sessionId);
   }
 
   #clearTimers(): void {
-    for (const t of this.#timers.values()) clearTimeout(t);
+    for (const t of this.#timers.values()) clearTimeout(t.timer);
     this.#timers.clear();
   }
 }

@@ -18,7 +18,19 @@ export const BUDGET_ALLOWANCE_ID = 'budget';
 export interface BudgetPluginSeams {
   /** Epoch milliseconds. Periods follow this clock in local time. */
   now?: () => number;
+  /**
+   * How long spend counted from agent events may wait before it is written to the file (default
+   * SPEND_SAVE_DELAY_MS): a run records spend at every reply, and one write covers them all. Limits the user
+   * sets are written at once; shutdown writes what waits.
+   */
+  saveDelayMs?: number;
 }
+
+/** How long the panel and status segment may lag behind the agent's events (they are redrawn once for all of them). */
+export const VIEW_REFRESH_MS = 100;
+
+/** At most this much counted spend is lost when the plugin's process is killed without its shutdown. */
+export const SPEND_SAVE_DELAY_MS = 1000;
 
 /**
  * Spending budgets per session, day or month, in dollars or tokens. Spend is counted from the usage of each
@@ -44,7 +56,11 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     return cfg;
   };
 
+  const saveDelayMs = seams.saveDelayMs ?? SPEND_SAVE_DELAY_MS;
+  let saveTimer: ReturnType<typeof setTimeout> | null = null;
   const save = () => {
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = null;
     if (!file) return;
     try {
       file.save(ledger.toJSON());
@@ -53,6 +69,13 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       saveProblem = `Spend could not be saved to ${file.path}: ${e instanceof Error ? e.message : String(e)}. It is kept in memory until the app closes.`;
       ctx?.log.error(saveProblem);
     }
+  };
+
+  /** Writes spend later, once for every event counted meanwhile (the timer does not keep the process alive). */
+  const saveSoon = () => {
+    if (!file || saveTimer) return;
+    saveTimer = setTimeout(save, saveDelayMs);
+    saveTimer.unref?.();
   };
 
   const statusesFor = (cfg: BudgetConfig, at: Date, sessionId: string | null): BudgetStatus[] =>
@@ -66,14 +89,28 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
 
   /** Pushes the panel and the status segment. Must not throw: it runs after events and commands. */
   const refreshViews = async () => {
-    if (!ctx) return;
+    const c = ctx;
+    if (!c) return;
     try {
       const input = await viewInput();
-      ctx.updatePanel(budgetPanel(input));
-      ctx.updateStatus(budgetSegment(input));
+      // Shut down meanwhile: nothing is shown any more.
+      if (ctx !== c) return;
+      c.updatePanel(budgetPanel(input));
+      c.updateStatus(budgetSegment(input));
     } catch (e) {
-      ctx.log.error(`The budget views could not be updated: ${e instanceof Error ? e.message : String(e)}`);
+      c.log.error(`The budget views could not be updated: ${e instanceof Error ? e.message : String(e)}`);
     }
+  };
+
+  /** Views refreshed for agent events: once for all the events of VIEW_REFRESH_MS (a run sends many). */
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  const refreshSoon = () => {
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void refreshViews();
+    }, VIEW_REFRESH_MS);
+    refreshTimer.unref?.();
   };
 
   /**
@@ -96,10 +133,10 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       if (message.usage && covered) {
         const spend = spendOfUsage(message.usage, findPricing(lastConfig.prices, message.provider, message.model));
         counted = ledger.record(spend, new Date(now()), event.sessionId, event.entry.id);
-        if (counted) save();
+        if (counted) saveSoon();
       }
     }
-    if (counted || sessionChanged) void refreshViews();
+    if (counted || sessionChanged) refreshSoon();
   };
 
   const check = async (request: AllowanceRequest): Promise<AllowanceVerdict> => {
@@ -207,11 +244,13 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
         ledger = new BudgetLedger();
         notes.push('Spend is not saved: no data folder is set (dataDir), so it starts from zero when the app restarts.');
       }
-      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent);
+      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent, { types: ['agent_start', 'turn_start', 'message_end'] });
       return true;
     },
 
     async shutdown() {
+      if (refreshTimer) clearTimeout(refreshTimer);
+      refreshTimer = null;
       save();
       ctx = null;
     },

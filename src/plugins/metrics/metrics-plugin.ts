@@ -36,7 +36,7 @@ export function createMetricsPlugin(seams: MetricsPluginSeams = {}): DefinedPlug
     manifest: { id: 'metrics', version: '1.0.0' },
     initialize(context) {
       ctx = context;
-      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent);
+      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent, { types: [...OBSERVED] });
       return true;
     },
     shutdown() {

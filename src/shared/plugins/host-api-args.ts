@@ -19,7 +19,10 @@ const Plain = z.unknown();
 
 export const GetConfigArgs = z.tuple([]);
 export const EmitArgs = z.tuple([Topic, Plain]);
-export const SubscribeArgs = z.tuple([Topic]);
+/** Which events of a topic a plugin wants, by their `type` (agent events): the others are not sent to it. */
+export const EventFilter = z.object({ types: z.array(z.string().min(1).max(64)).max(64) }).strict();
+export type EventFilter = z.infer<typeof EventFilter>;
+export const SubscribeArgs = z.union([z.tuple([Topic]), z.tuple([Topic, EventFilter.nullable()])]);
 export const UnsubscribeArgs = z.tuple([Topic]);
 export const UpdateStatusArgs = z.tuple([StatusSegment]);
 export const UpdatePanelArgs = z.tuple([PanelViewModel]);

@@ -1,4 +1,5 @@
 import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
+import type { RequestBase } from '../sent-requests.ts';
 import type { ToolCallContext } from '../tools/tool-call-context.ts';
 import type { ToolOutput } from '../tools/tool-spec.ts';
 import type {
@@ -40,10 +41,15 @@ export interface PluginApi {
   $executeTool(callId: string, name: string, args: unknown, context: ToolCallContext | null): Promise<ToolOutput>;
   $cancel(callId: string): Promise<void>;
   $renderBlock(id: string, context: PromptBlockContext): Promise<string>;
-  /** Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. */
-  $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void>;
+  /**
+   * Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. `call`
+   * carries the plugin's config as main read it for this call, so the plugin need not ask for it, and
+   * the earlier request this one builds on, whose parts it then leaves out (see sent-requests.ts).
+   */
+  $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void>;
   $refreshWallet(id: string): Promise<WalletState>;
-  $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict>;
+  /** `call` as for $streamProvider: the check runs before every model call, so it is spared the round trip. */
+  $checkAllowance(id: string, request: AllowanceRequest, call?: CallConfig): Promise<AllowanceVerdict>;
   $runCommand(path: string[], args: string[]): Promise<PluginCommandResult>;
   $panelAction(panelId: string, actionId: string): Promise<void>;
   /** An event the plugin subscribed to. */
@@ -61,12 +67,23 @@ export interface PluginApi {
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** What main sends beside a hot call: the plugin's config as `$getConfig` would have answered it then. */
+export interface CallConfig {
+  config?: Record<string, unknown>;
+  /** The earlier provider request this one builds on: its first messages, and its system prompt and tools when marked. */
+  base?: RequestBase;
+}
+
 /** Implemented by main (src/main/plugins), called by the plugin host on the plugin's behalf. */
 export interface HostApi {
   /** The plugin's config at the moment of the call: never a cached copy. */
   $getConfig(): Promise<Record<string, unknown>>;
   $emit(topic: string, payload: unknown): Promise<void>;
-  $subscribe(topic: string): Promise<void>;
+  /**
+   * Subscribes to a topic, or changes the subscription's filter: with one, only payloads whose `type` it
+   * lists are sent (null or none: all of them).
+   */
+  $subscribe(topic: string, filter?: { types: string[] } | null): Promise<void>;
   $unsubscribe(topic: string): Promise<void>;
   /** Only for segments and panels this plugin registered. */
   $updateStatus(segment: StatusSegment): Promise<void>;

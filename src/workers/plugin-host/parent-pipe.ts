@@ -3,6 +3,7 @@
 // JSON on the file descriptor named by `--amber-pipe=N`); which one is decided at runtime.
 import { Socket } from 'node:net';
 import { applyMessage, readCall, readEnvelope, readReply } from '../../shared/plugins/call-gate.ts';
+import { createLineBatcher } from '../../shared/line-batcher.ts';
 import { createLineSplitter } from '../../shared/plugins/line-splitter.ts';
 import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, DEFAULT_MAX_LINE_BYTES, PLUGIN_API_METHODS, ROUTE_ID } from '../../shared/plugins/protocol.ts';
 
@@ -93,9 +94,16 @@ export function connectToParent(proc: NodeJS.Process = process): ParentPipe | nu
   const listeners: ((message: unknown) => void)[] = [];
   const closeListeners: (() => void)[] = [];
   let closed = false;
+  // One write per turn of the loop, however many messages the host sends in it.
+  const batcher = createLineBatcher((chunk) => {
+    if (!closed) socket.write(chunk);
+  }, setImmediate);
+  // Whatever is queued when the process exits (a reply before a close) is written then, synchronously.
+  proc.once?.('exit', () => batcher.flush());
   const close = () => {
     if (closed) return;
     closed = true;
+    batcher.clear();
     for (const l of closeListeners.splice(0)) l();
   };
   const splitter = createLineSplitter(
@@ -119,7 +127,7 @@ export function connectToParent(proc: NodeJS.Process = process): ParentPipe | nu
   return {
     kind: 'fork',
     send: (m) => {
-      if (!closed) socket.write(`${JSON.stringify(m)}\n`);
+      if (!closed) batcher.push(JSON.stringify(m));
     },
     onMessage: (l) => void listeners.push(gated(l)),
     onClose: (l) => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
-import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS } from './plugin-host.ts';
+import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
+import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS, UPDATE_INTERVAL_MS } from './plugin-host.ts';
 
 // The plugin host in this process, against a recording HostApi: what main would receive, call by call.
 
@@ -206,4 +207,123 @@ test('shutdown aborts a probe still running', async () => {
   const pending = plugin.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 60_000);
   await plugin.$shutdown();
   expect(await pending).toEqual({ ok: false, models: [], message: 'stopped' });
+});
+
+test('a provider stream and an allowance check read the config main sent with the call, without asking main; elsewhere config is asked for', async () => {
+  const r = recorder();
+  let asked = 0;
+  r.$getConfig = async () => {
+    asked++;
+    return { key: 'asked' };
+  };
+  const plugin = await load(
+    `let ctx; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'provider', id: 'acct', flavor: 'custom', models: [${JSON.stringify(model)}], async *stream(request) {
+        const key = await ctx.config('key');
+        await new Promise((r) => setTimeout(r, 1));
+        const all = await ctx.configAll();
+        yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: key + '/' + all.key }], stopReason: 'stop' } };
+      } },
+      { kind: 'allowance', id: 'cap', scope: '*', limit: 1, unit: 'x', spent: 0, async check() { return { allowed: (await ctx.config('key')) === 'sent' }; } },
+      { kind: 'command', path: ['key'], help: 'h', run: async () => String(await ctx.config('key')) },
+    ]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  const request = { model, systemPrompt: '', messages: [], tools: [] };
+  await plugin.$streamProvider('s1', 'acct', request, { config: { key: 'sent' } });
+  expect(r.events.flat().at(-1)).toMatchObject({ type: 'done', message: { content: [{ type: 'text', text: 'sent/sent' }] } });
+  expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' }, { config: { key: 'sent' } })).toEqual({ allowed: true });
+  expect(asked).toBe(0);
+  // Without a config sent (an older main), and outside those calls, the plugin asks main as before.
+  expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' })).toEqual({ allowed: false });
+  expect(await plugin.$runCommand(['key'], [])).toEqual({ output: 'asked', isError: false });
+  // Something that is not a config object is not taken for one.
+  expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' }, { config: ['sent'] as never })).toEqual({ allowed: false });
+  expect(asked).toBe(3);
+});
+
+test('a provider request is rebuilt from the earlier one it builds on, and one that builds on a request this process does not hold is refused before the provider runs', async () => {
+  const r = recorder();
+  const plugin = await load(
+    `let runs = 0; export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'provider', id: 'acct', flavor: 'custom', models: [${JSON.stringify(model)}], async *stream(request) {
+        runs++;
+        yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: runs + ':' + request.systemPrompt + ':' + request.tools.length + ':' + request.messages.map((m) => m.content).join(',') }], stopReason: 'stop' } };
+      } },
+    ]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  const request = (messages: unknown[], systemPrompt = '', tools: unknown[] = []) => ({ model, systemPrompt, messages, tools }) as never;
+  const lastText = () => (r.events.flat().at(-1) as { message: { content: { text: string }[] } }).message.content[0]!.text;
+  await plugin.$streamProvider('s1', 'acct', request([{ role: 'user', content: 'a' }], 'sys', [{ name: 't' }]));
+  await plugin.$streamProvider('s2', 'acct', request([{ role: 'user', content: 'b' }]), { base: { streamId: 's1', keep: 1, systemPrompt: true, tools: true } });
+  expect(lastText()).toBe('2:sys:1:a,b');
+  const sent = r.events.length;
+  await expect(plugin.$streamProvider('s3', 'acct', request([]), { base: { streamId: 'gone', keep: 1 } })).rejects.toThrow(MISSING_MESSAGES);
+  await expect(plugin.$streamProvider('s4', 'acct', request([]), { base: { streamId: 's2', keep: 'all' } as never })).rejects.toThrow(MISSING_MESSAGES);
+  expect(r.events.length).toBe(sent);
+});
+
+test('a status updated at every event reaches main at once, then only its latest text once per interval', async () => {
+  const r = recorder();
+  const sent: string[] = [];
+  let next: (() => void) | null = null;
+  r.$updateStatus = async (segment) => {
+    sent.push(segment.text);
+    next?.();
+  };
+  const plugin = await load(
+    `let ctx; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [{ kind: 'command', path: ['burst'], help: 'h', run: () => {
+      for (let i = 0; i < 50; i++) ctx.updateStatus({ id: 'seg', text: 'n' + i, priority: 1 });
+      return 'ok';
+    } }]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  const second = new Promise<void>((resolve) => (next = () => sent.length === 2 && resolve()));
+  const t0 = Date.now();
+  await plugin.$runCommand(['burst'], []);
+  expect(sent).toEqual(['n0']);
+  await second;
+  expect(sent).toEqual(['n0', 'n49']);
+  expect(Date.now() - t0).toBeGreaterThanOrEqual(UPDATE_INTERVAL_MS - 5);
+});
+
+test('listeners that name event types make main send only those; a listener without types makes it send all again', async () => {
+  const r = recorder();
+  const subscriptions: unknown[] = [];
+  r.$subscribe = async (topic, filter) => void subscriptions.push([topic, filter ?? null]);
+  const plugin = await load(
+    `let ctx; const seen = []; let off; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'command', path: ['on'], help: 'h', run: (args) => {
+        const d = ctx.events.on('agent.event', (p) => seen.push(args[0] + ':' + p.type), args[0] === 'all' ? undefined : { types: args });
+        if (args[0] === 'all') off = d;
+        return 'ok';
+      } },
+      { kind: 'command', path: ['off'], help: 'h', run: () => (off.dispose(), 'ok') },
+      { kind: 'command', path: ['seen'], help: 'h', run: () => seen.splice(0).join(',') },
+    ]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  await plugin.$runCommand(['on'], ['message_end']);
+  await plugin.$runCommand(['on'], ['turn_start', 'message_end']);
+  await plugin.$runCommand(['on'], ['all']);
+  await plugin.$runCommand(['off'], []);
+  expect(subscriptions).toEqual([
+    ['agent.event', { types: ['message_end'] }],
+    ['agent.event', { types: ['message_end', 'turn_start'] }],
+    ['agent.event', null],
+    ['agent.event', { types: ['message_end', 'turn_start'] }],
+  ]);
+  // Each listener hears only what it named, whatever main sends.
+  await plugin.$event('agent.event', { type: 'turn_start' });
+  await plugin.$event('agent.event', { type: 'tool_execution_end' });
+  expect((await plugin.$runCommand(['seen'], [])).output).toBe('turn_start:turn_start');
 });

@@ -1,11 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pathToFileURL } from 'node:url';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/contributions.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
-import { type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
+import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
+import { type RequestBase, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
@@ -32,6 +34,12 @@ export const MAX_LOGS_IN_FLIGHT = 64;
  * here, with a count, and never loses an answer to main's flood guard.
  */
 export const NOTIFICATIONS_PER_SECOND = 5000;
+/**
+ * A status segment, panel or wallet is sent to main at most this often (the first change at once, then
+ * the latest one at the end of the interval): a plugin that updates its segment at every agent event would
+ * otherwise send main one update per event, which nobody can read that fast.
+ */
+export const UPDATE_INTERVAL_MS = 100;
 /** Provider events are sent in batches of at most this many (or whatever one turn of the loop produced). */
 const PROVIDER_BATCH = 256;
 /** A tool's progress text goes to main at most this often, batched. */
@@ -70,6 +78,12 @@ export class PluginHost implements PluginApi {
   /** Status and panel updates that found the budget empty: the latest per id is sent when it refills. */
   readonly #deferred = new Map<string, () => void>();
   #deferTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When each status, panel or wallet was last sent (UPDATE_INTERVAL_MS apart at least). */
+  readonly #sentAt = new Map<string, number>();
+  /** The config main sent with the call being served (a provider stream, an allowance check), if it sent one. */
+  readonly #callConfig = new AsyncLocalStorage<Record<string, unknown>>();
+  /** The last provider requests, which later requests build on (main keeps the same). */
+  readonly #sentRequests = new SentRequests();
 
   readonly #importModule: (url: string) => Promise<unknown>;
 
@@ -211,7 +225,16 @@ export class PluginHost implements PluginApi {
     return await block.render(context);
   }
 
-  async $streamProvider(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
+  async $streamProvider(streamId: string, providerId: string, sent: ProviderRequest, call?: CallConfig): Promise<void> {
+    // Before anything is awaited: requests are recorded in the order they came, as main recorded them.
+    // Throws MISSING_MESSAGES (main then sends the request whole) when the messages it builds on are not here.
+    const request = isSentRequest(sent) ? ({ ...sent, ...this.#sentRequests.decode(streamId, sent, requestBase(call)) } as ProviderRequest) : sent;
+    const config = sentConfig(call);
+    if (config) return await this.#callConfig.run(config, () => this.#stream(streamId, providerId, request));
+    return await this.#stream(streamId, providerId, request);
+  }
+
+  async #stream(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
     const provider = this.#providers.get(providerId);
     let batch: ProviderEvent[] = [];
     let scheduled = false;
@@ -261,9 +284,11 @@ export class PluginHost implements PluginApi {
     return await wallet.refresh();
   }
 
-  async $checkAllowance(id: string, request: AllowanceRequest): Promise<AllowanceVerdict> {
+  async $checkAllowance(id: string, request: AllowanceRequest, call?: CallConfig): Promise<AllowanceVerdict> {
     const allowance = this.#allowances.get(id);
     if (!allowance) throw new Error(`This plugin has no allowance '${id}'.`);
+    const config = sentConfig(call);
+    if (config) return await this.#callConfig.run(config, () => allowance.check(request));
     return await allowance.check(request);
   }
 
@@ -351,45 +376,90 @@ export class PluginHost implements PluginApi {
     return true;
   }
 
-  /** Sends an update now, or keeps only the latest one per key until the budget has room again. */
+  /**
+   * Sends an update now, or keeps only the latest one per key until its interval is over (then everything
+   * kept goes together, in the order it first waited) and the budget has room.
+   */
   #update(key: string, send: () => void): void {
-    if (this.#deferred.size === 0 && this.#spend()) return send();
+    const now = Date.now();
+    const wait = (this.#sentAt.get(key) ?? Number.NEGATIVE_INFINITY) + UPDATE_INTERVAL_MS - now;
+    if (this.#deferred.size === 0 && wait <= 0 && this.#spend()) {
+      this.#sentAt.set(key, now);
+      return send();
+    }
     this.#deferred.set(key, send);
-    if (this.#deferTimer) return;
-    this.#deferTimer = setTimeout(() => {
-      this.#deferTimer = null;
-      const waiting = [...this.#deferred];
-      this.#deferred.clear();
-      for (const [k, fn] of waiting) this.#update(k, fn);
-    }, 50);
+    if (!this.#deferTimer) this.#deferTimer = setTimeout(() => this.#sendDeferred(), Math.max(wait, 50));
+  }
+
+  #sendDeferred(): void {
+    this.#deferTimer = null;
+    // Deleting the entry being visited is safe in a Map walk.
+    for (const [key, send] of this.#deferred) {
+      if (!this.#spend()) break;
+      this.#deferred.delete(key);
+      this.#sentAt.set(key, Date.now());
+      send();
+    }
+    if (this.#deferred.size > 0) this.#deferTimer = setTimeout(() => this.#sendDeferred(), 50);
   }
 
   #context(hello: Handshake): PluginContext {
     const host = this.#host;
     const listeners = this.#listeners;
+    const filters = new Map<(payload: unknown) => void, Set<string> | null>();
+    /** The filter main holds for each topic ('*' for none), so main is told only of changes. */
+    const subscribed = new Map<string, string>();
+    // Main sends the union of what the topic's listeners want; one listener without types wants all.
+    const resubscribe = (topic: string) => {
+      const wanted = new Set<string>();
+      let all = false;
+      for (const l of listeners.get(topic) ?? []) {
+        const types = filters.get(l);
+        if (!types) all = true;
+        else for (const t of types) wanted.add(t);
+      }
+      const filter = all ? null : { types: [...wanted].sort() };
+      const key = filter ? filter.types.join('\u0000') : '*';
+      if (subscribed.get(topic) === key) return;
+      subscribed.set(topic, key);
+      void (filter ? host.$subscribe(topic, filter) : host.$subscribe(topic)).catch(() => {});
+    };
     return {
       pluginId: hello.pluginId,
       workspace: hello.workspace,
       settings: Object.freeze({ ...hello.settings }),
-      config: async (key) => (await host.$getConfig())[key] as never,
-      configAll: () => host.$getConfig(),
+      // Inside a call that came with the config, that config (read by main when it made the call); else main's now.
+      config: async (key) => {
+        const sent = this.#callConfig.getStore();
+        return (sent ? structuredClone(sent[key]) : (await host.$getConfig())[key]) as never;
+      },
+      configAll: async () => {
+        const sent = this.#callConfig.getStore();
+        return sent ? structuredClone(sent) : await host.$getConfig();
+      },
       events: {
-        on(topic, listener): Disposable {
+        on(topic, listener, options): Disposable {
+          const types = Array.isArray(options?.types) ? new Set(options.types.filter((t): t is string => typeof t === 'string')) : null;
+          const wanted: (payload: unknown) => void =
+            types === null ? listener : (payload) => typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)) && listener(payload);
           let set = listeners.get(topic);
           if (!set) {
             set = new Set();
             listeners.set(topic, set);
-            void host.$subscribe(topic).catch(() => {});
           }
-          set.add(listener);
+          set.add(wanted);
+          filters.set(wanted, types);
+          resubscribe(topic);
           return toDisposable(() => {
             const s = listeners.get(topic);
             if (!s) return;
-            s.delete(listener);
+            s.delete(wanted);
+            filters.delete(wanted);
             if (s.size === 0) {
               listeners.delete(topic);
+              subscribed.delete(topic);
               void host.$unsubscribe(topic).catch(() => {});
-            }
+            } else resubscribe(topic);
           });
         },
         emit: (topic, payload) => {
@@ -473,6 +543,26 @@ function checkProbeRequest(raw: unknown): ProviderProbeRequest {
     throw new Error('The connection test request from main is malformed.');
   }
   return { flavor: r.flavor, baseUrl: r.baseUrl, ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) };
+}
+
+/** The config main sent with a call, when it is a plain object (main sends what its `$getConfig` answers). */
+function sentConfig(call: CallConfig | undefined): Record<string, unknown> | null {
+  const config = typeof call === 'object' && call !== null ? call.config : undefined;
+  return typeof config === 'object' && config !== null && !Array.isArray(config) ? config : null;
+}
+
+function isSentRequest(request: unknown): request is SentRequest {
+  const r = request as Partial<SentRequest> | null;
+  return typeof r === 'object' && r !== null && typeof r.systemPrompt === 'string' && Array.isArray(r.tools) && Array.isArray(r.messages);
+}
+
+/** The earlier request this one builds on, when main named one in a well-formed way. */
+function requestBase(call: CallConfig | undefined): RequestBase | undefined {
+  const base = typeof call === 'object' && call !== null ? call.base : undefined;
+  if (typeof base !== 'object' || base === null) return undefined;
+  // One main sent but malformed names no request held here: decode refuses it.
+  if (typeof base.streamId !== 'string' || typeof base.keep !== 'number') return { streamId: '', keep: -1 };
+  return { streamId: base.streamId, keep: base.keep, ...(base.systemPrompt === true ? { systemPrompt: true } : {}), ...(base.tools === true ? { tools: true } : {}) };
 }
 
 function describe(e: unknown): string {

@@ -45,12 +45,19 @@ export interface PluginContext {
   readonly workspace: string;
   /** The settings as they were at the handshake; read `config` for the live value. */
   readonly settings: Readonly<Record<string, unknown>>;
-  /** Reads the host's config for this plugin at the moment of the call, never a cached copy. */
+  /**
+   * Reads the host's config for this plugin at the moment of the call, never a cached copy. Inside a
+   * provider stream or an allowance check it is the config main sent with that call (read as main made it).
+   */
   config<T = unknown>(key: string): Promise<T | undefined>;
   configAll(): Promise<Record<string, unknown>>;
   events: {
-    /** Listens to a topic (main's events such as `plugin.stateChanged`, and other plugins' emits). */
-    on(topic: string, listener: (payload: unknown) => void): Disposable;
+    /**
+     * Listens to a topic (main's events such as `plugin.stateChanged`, and other plugins' emits). With
+     * `types`, only payloads whose `type` is one of them (e.g. agent events) reach the listener, and main
+     * sends the plugin no others (as long as every listener of the topic names its types).
+     */
+    on(topic: string, listener: (payload: unknown) => void, options?: { types?: readonly string[] }): Disposable;
     emit(topic: string, payload: unknown): void;
   };
   /** Replaces a status segment or panel this plugin declared; the renderer redraws it. */
@@ -100,7 +107,10 @@ export interface PanelContribution extends In<typeof PanelDeclaration> {
   onAction?(actionId: string): Awaitable<void>;
 }
 export interface ProviderContribution extends In<typeof ProviderDeclaration> {
-  /** Must never throw: failures end the stream with one `error` event. */
+  /**
+   * Must never throw: failures end the stream with one `error` event. The request is read-only (its
+   * messages are frozen: the host keeps them for the next request, which builds on them).
+   */
   stream: StreamFn;
 }
 export interface WalletContribution extends In<typeof WalletDeclaration> {

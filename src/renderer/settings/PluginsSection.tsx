@@ -139,43 +139,47 @@ export function PluginsSection() {
 
   const groups = useMemo(() => groupByCategory(listing?.plugins ?? []), [listing]);
 
+  /** Runs `change` for one plugin with its row marked busy until it settles. */
+  const whilePending = async (id: string, change: () => Promise<void>) => {
+    setPending((s) => new Set(s).add(id));
+    try {
+      await change();
+    } finally {
+      setPending((s) => {
+        const n = new Set(s);
+        n.delete(id);
+        return n;
+      });
+    }
+  };
+
   const toggle = async (plugin: PluginView, on: boolean, confirm = false) => {
     if (on && plugin.needsConfirmation && !confirm) {
       setConsent(plugin);
       return;
     }
-    setPending((s) => new Set(s).add(plugin.id));
-    try {
-      const next = await api.call('plugins.setState', { id: plugin.id, enabled: on, ...(confirm ? { confirm: true } : {}) });
-      setListing((l) => withPlugin(l, next));
-      if (on && next.state !== 'active' && next.state !== 'idle') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
-    } catch (e) {
-      toasts.error(`Could not turn ${plugin.name} ${on ? 'on' : 'off'}`, e);
-    } finally {
-      setPending((s) => {
-        const n = new Set(s);
-        n.delete(plugin.id);
-        return n;
-      });
-      if (confirm) setConsent(null);
-    }
+    await whilePending(plugin.id, async () => {
+      try {
+        const next = await api.call('plugins.setState', { id: plugin.id, enabled: on, ...(confirm ? { confirm: true } : {}) });
+        setListing((l) => withPlugin(l, next));
+        if (on && next.state !== 'active' && next.state !== 'idle') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
+      } catch (e) {
+        toasts.error(`Could not turn ${plugin.name} ${on ? 'on' : 'off'}`, e);
+      } finally {
+        if (confirm) setConsent(null);
+      }
+    });
   };
 
-  const setProcess = async (plugin: PluginView, shared: boolean) => {
-    setPending((s) => new Set(s).add(plugin.id));
-    try {
-      const next = await api.call('plugins.setProcess', { id: plugin.id, process: shared ? 'shared' : 'own' });
-      setListing((l) => withPlugin(l, next));
-    } catch (e) {
-      toasts.error(`Could not move ${plugin.name}`, e);
-    } finally {
-      setPending((s) => {
-        const n = new Set(s);
-        n.delete(plugin.id);
-        return n;
-      });
-    }
-  };
+  const setProcess = (plugin: PluginView, shared: boolean) =>
+    whilePending(plugin.id, async () => {
+      try {
+        const next = await api.call('plugins.setProcess', { id: plugin.id, process: shared ? 'shared' : 'own' });
+        setListing((l) => withPlugin(l, next));
+      } catch (e) {
+        toasts.error(`Could not move ${plugin.name}`, e);
+      }
+    });
 
   const openFolder = async () => {
     try {

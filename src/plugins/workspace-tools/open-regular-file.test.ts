@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -62,5 +62,24 @@ describe('openRegularFile', () => {
     const attempt = openRegularFile(join(root, 'dir', 'new.txt'), 'dir/new.txt', 'write', { afterCheck: swapParentForLink });
     await expect(attempt).rejects.toThrow(/changed while it was being opened/);
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
+  });
+});
+
+describe('a file with other names (hard links)', () => {
+  test('is read, but never opened to be changed: its other name may be outside the workspace', async () => {
+    linkSync(join(outside, 'file.txt'), join(root, 'dir', 'linked.txt'));
+    const read = await openRegularFile(join(root, 'dir', 'linked.txt'), 'dir/linked.txt', 'read');
+    await read.handle.close();
+    for (const intent of ['edit', 'write'] as const) {
+      await expect(openRegularFile(join(root, 'dir', 'linked.txt'), 'dir/linked.txt', intent)).rejects.toThrow(
+        'dir/linked.txt has 2 names (hard links), and the others may be outside the workspace, so the workspace tools do not change it',
+      );
+    }
+    expect(readFileSync(join(outside, 'file.txt'), 'utf8')).toBe('outside\n');
+  });
+
+  test('made a hard link between the check and the open, it is still refused on the open handle', async () => {
+    const attempt = openRegularFile(join(root, 'dir', 'file.txt'), 'dir/file.txt', 'edit', { afterCheck: async () => linkSync(join(root, 'dir', 'file.txt'), join(outside, 'other-name.txt')) });
+    await expect(attempt).rejects.toThrow(/has 2 names \(hard links\)/);
   });
 });

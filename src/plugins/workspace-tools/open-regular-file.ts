@@ -27,9 +27,19 @@ function refuse(name: string, info: Stats, folder: string | undefined): ToolFail
 const changed = (name: string) => new ToolFailure(`${name} changed while it was being opened (something on its path was replaced); try again.`);
 
 /**
+ * A file with several names (hard links) is one file: a change through the name in the workspace changes
+ * it under every other name too, wherever those are, and the path rules cannot see them. Reading it is
+ * allowed; changing it is not.
+ */
+const linked = (name: string, links: number) =>
+  new ToolFailure(
+    `${name} has ${links} names (hard links), and the others may be outside the workspace, so the workspace tools do not change it: a change would reach every name. Write a new file instead, or change it yourself.`,
+  );
+
+/**
  * Opens the regular file at a real path (one without symbolic links, as resolveWorkspaceTarget gives).
  * Anything else is refused with a sentence: before opening by lstat, so a FIFO never blocks the tool, and
- * again on the open handle. The last component is opened with O_NOFOLLOW (and O_NONBLOCK, so a FIFO put
+ * again on the open handle. A file with other names (hard links) is never opened to be changed. The last component is opened with O_NOFOLLOW (and O_NONBLOCK, so a FIFO put
  * there in between cannot block either); then the parent's real path must still be the checked one and
  * the handle must be the file found at the path, or the handle is closed and the tool fails.
  * `folder` is the sentence for a folder, when the tool has a better one; `afterCheck` runs between the
@@ -47,6 +57,7 @@ export async function openRegularFile(
     throw error;
   });
   if (before && !before.isFile()) throw refuse(name, before, folder);
+  if (before && intent !== 'read' && before.nlink > 1) throw linked(name, before.nlink);
   const access = intent === 'read' ? constants.O_RDONLY : intent === 'edit' ? constants.O_RDWR : constants.O_WRONLY | (before ? 0 : constants.O_CREAT | constants.O_EXCL);
   await options.afterCheck?.();
   let handle: FileHandle;
@@ -59,6 +70,7 @@ export async function openRegularFile(
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw refuse(name, info, folder);
+    if (intent !== 'read' && info.nlink > 1) throw linked(name, info.nlink);
     const parent = dirname(real);
     const [realParent, now] = await Promise.all([realpath(parent), lstat(real)]);
     const same = now.ino === info.ino && now.dev === info.dev;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -242,4 +242,17 @@ describe("Amber's data folder", () => {
     expect(text(await lsTool.execute({}, { root: data }))).toBe('secrets.json');
     for (const [name, out] of await everyTool('.', inData)) expect(text(out), name).toMatch(/inside Amber's data folder/);
   });
+});
+
+test('write and edit refuse a file whose other name (a hard link) is outside the workspace, and change nothing there', async () => {
+  linkSync(join(outside, 'secret.txt'), join(root, 'src', 'linked.txt'));
+  const before = snapshot(outside);
+  for (const tool of [writeTool, editTool]) {
+    const out = await tool.execute(argsFor('src/linked.txt'), ctx());
+    expect(out.isError, tool.spec.name).toBe(true);
+    expect(text(out)).toMatch(/src\/linked\.txt has 2 names \(hard links\)/);
+  }
+  expect(snapshot(outside)).toEqual(before);
+  // Reading it is allowed: it is a file in the workspace, read as it is.
+  expect(text(await readTool.execute({ path: 'src/linked.txt' }, ctx()))).toContain('TODO secret');
 });

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { UtilityProcess } from 'electron';
 import { expect, test } from 'vitest';
+import { createSharedHostLauncher } from '../plugins/index.ts';
 import { PluginConnection } from '../plugins/plugin-connection.ts';
 import type { HostApi } from '../../shared/plugins/plugin-api.ts';
 import { createUtilityLauncher } from './utility-launcher.ts';
@@ -89,4 +90,40 @@ test('a clone over the frame cap ends that plugin with the reason', async () => 
   expect(child.killed).toBe(true);
   const error = await new Promise<Error>((resolve) => conn.onDead((e) => resolve(e)));
   expect(error.message).toBe("The plugin 'u' stopped: its process was stopped: it sent a message larger than 10 KB.");
+});
+
+test('a shared host in the desktop app: one utility process for a group, each plugin routed by name, a clone naming another plugin reaching only it', async () => {
+  const forks: { args: string[]; options: { serviceName: string } }[] = [];
+  const child = new FakeUtility();
+  const launcher = createUtilityLauncher({
+    fork: ((_entry: string, args: string[], options: { serviceName: string }) => {
+      forks.push({ args, options });
+      return child as unknown as UtilityProcess;
+    }) as never,
+  });
+  const shared = createSharedHostLauncher(launcher);
+  const a = shared({ pluginId: 'alpha', group: 'bundled' });
+  const b = shared({ pluginId: 'beta', group: 'bundled' });
+  expect(forks).toHaveLength(1);
+  expect(forks[0]!.args).toEqual(['--amber-shared=bundled']);
+  expect(forks[0]!.options.serviceName).toBe('Amber plugins (bundled)');
+  expect(child.posted).toEqual([
+    { p: 'alpha', ch: 'open' },
+    { p: 'beta', ch: 'open' },
+  ]);
+  const connA = new PluginConnection('alpha', a, host, { log: () => {} });
+  const connB = new PluginConnection('beta', b, host, { log: () => {} });
+  child.emit('message', { p: 'beta', ch: 'ready' });
+  await connB.ready(100);
+  // A clone naming no plugin, or one not in this host, reaches neither connection.
+  child.emit('message', { ch: 'host', m: { id: '1', type: 'APPLY', path: ['$emit'], argumentList: [{ type: 'RAW', value: 't' }] } });
+  child.emit('message', { p: 'gamma', ch: 'ready' });
+  child.emit('message', { p: 'BETA', ch: 'ready' });
+  await new Promise((r) => setImmediate(r));
+  expect(shared.hosts()[0]!.unrouted).toBe(3);
+  await expect(connA.ready(50)).rejects.toThrow();
+  expect(connB.drops).toEqual({ rate: 0, refused: 0, malformed: 0, invalid: 0, failed: 0 });
+  // What main sends to a plugin goes with its name.
+  a.send({ ch: 'plugin', m: { id: 'x' } });
+  expect(child.posted.at(-1)).toEqual({ p: 'alpha', ch: 'plugin', m: { id: 'x' } });
 });

@@ -59,6 +59,8 @@ export type {
 } from './plugin-service.ts';
 export { createForkLauncher, defaultPluginHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';
+export { createSharedHostLauncher } from './shared-host-launcher.ts';
+export type { SharedHostInfo, SharedHostLauncher, SharedLaunchRequest } from './shared-host-launcher.ts';
 export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
 export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
 export { findDescendants, parseStat, signalAll } from './process-tree.ts';

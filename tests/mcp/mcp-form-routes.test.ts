@@ -13,6 +13,7 @@ import type { McpListing, McpServerDetails } from '../../src/shared/api/index.ts
 import type { CommandView } from '../../src/shared/commands/index.ts';
 import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from './everything-server.ts';
+import { callOk, untilMcpChange } from './mcp-api.ts';
 
 let dir: string;
 let workspace: string;
@@ -38,24 +39,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ok<T = McpListing>(router: ApiRouter, channel: string, input: unknown = {}): Promise<T> {
-  const r = await router.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const ok = callOk;
 
-function untilEvent(predicate: (l: McpListing) => boolean): Promise<McpListing> {
-  const seen = events.find(predicate);
-  if (seen) return Promise.resolve(seen);
-  return new Promise((resolve) => {
-    const sub = api.subscribe((event, payload) => {
-      if (event === 'mcp.changed' && predicate(payload as McpListing)) {
-        sub.dispose();
-        resolve(payload as McpListing);
-      }
-    });
-  });
-}
+const untilEvent = (predicate: (l: McpListing) => boolean) => untilMcpChange(api, events, predicate);
 
 const connected = (name: string) => (l: McpListing) => l.servers.some((s) => s.name === name && s.state === 'connected');
 const everything = (extra: Record<string, unknown> = {}) => ({ transport: 'stdio', command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], ...extra });

@@ -8,6 +8,7 @@ import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
 import { type App, createApp } from '../../src/main/app.ts';
 import type { McpListing } from '../../src/shared/api/index.ts';
 import { EVERYTHING_ENTRY } from './everything-server.ts';
+import { callOk, untilMcpChange } from './mcp-api.ts';
 
 let dir: string;
 let app: App;
@@ -30,24 +31,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ok(channel: string, input: unknown = {}): Promise<McpListing> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as McpListing;
-}
+const ok = (channel: string, input: unknown = {}) => callOk(api, channel, input);
 
-function untilEvent(predicate: (l: McpListing) => boolean): Promise<McpListing> {
-  const seen = events.find(predicate);
-  if (seen) return Promise.resolve(seen);
-  return new Promise((resolve) => {
-    const sub = api.subscribe((event, payload) => {
-      if (event === 'mcp.changed' && predicate(payload as McpListing)) {
-        sub.dispose();
-        resolve(payload as McpListing);
-      }
-    });
-  });
-}
+const untilEvent = (predicate: (l: McpListing) => boolean) => untilMcpChange(api, events, predicate);
 
 const everythingJson = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } });
 const connected = (l: McpListing) => l.servers.some((s) => s.name === 'everything' && s.state === 'connected');

@@ -1,6 +1,5 @@
 export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 export { isInside } from './path-confinement.ts';
-export { PROTECTED_PATHS, protectedReason, type ProtectedPath } from './protected-paths.ts';
 export { realPath } from './real-path.ts';
 export {
   PolicyService,

@@ -3,11 +3,10 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { ApprovalAnswer, PolicyMode, PolicyRules, type ApprovalQuestion, type PolicyRule } from '../../shared/agent/index.ts';
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
-import { callSignature, type ToolSpec } from '../../shared/tools/index.ts';
+import { callSignature, protectedReason, type ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
 import { isInside } from './path-confinement.ts';
-import { protectedReason } from './protected-paths.ts';
 import { realPath } from './real-path.ts';
 import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
 

@@ -1,3 +1,4 @@
 export * from './tool-spec.ts';
-export { ToolCallContext } from './tool-call-context.ts';
+export { ShellSandbox, ToolCallContext } from './tool-call-context.ts';
+export { PROTECTED_PATHS, protectedReason, type ProtectedPath } from './protected-paths.ts';
 export * from './call-signature.ts';

@@ -235,7 +235,7 @@ export class PolicyService implements ToolGate {
     const rules = this.rules();
     const deny = rules.find((r) => r.effect === 'deny' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || this.#touches(r.folder, every)));
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
-    if (isShellTool(tool)) {
+    if (isShellTool(tool, request.origin)) {
       const judged = this.#shell.decide(request, this.mode(sessionId));
       return judged.kind === 'ask' ? { ...judged, protectedPath: false } : judged;
     }
@@ -274,7 +274,7 @@ export class PolicyService implements ToolGate {
   }
 
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
-    if (isShellTool(request.tool)) await this.#shell.ready();
+    if (isShellTool(request.tool, request.origin)) await this.#shell.ready();
     const decision = this.#safeDecide(request);
     if (decision.kind === 'allow') return { allowed: true };
     if (decision.kind === 'deny') return { allowed: false, reason: decision.reason };
@@ -352,11 +352,11 @@ export class PolicyService implements ToolGate {
         return { allowed: true };
       case 'always_tool': {
         // A shell tool is never allowed as a whole: "always" keeps the command's prefixes (`npm test`).
-        const judged = isShellTool(request.tool) ? this.#safeDecide(request) : null;
+        const judged = isShellTool(request.tool, request.origin) ? this.#safeDecide(request) : null;
         if (judged?.kind === 'ask' && judged.shell) {
           this.#shell.allow(request.sessionId, judged.shell);
           this.#notifyChanged();
-        } else if (!isShellTool(request.tool)) {
+        } else if (!isShellTool(request.tool, request.origin)) {
           this.#grant(request.sessionId, { tool: request.tool.name });
         }
         return { allowed: true };

@@ -17,9 +17,16 @@ export interface ShellPolicyOptions {
 
 const RANK: Record<ShellClass, number> = { read_only: 0, write: 1, unknown: 2, destructive: 3 };
 
-/** Whether a tool takes a command line the shell policy judges (declared by the tool: `shell: true`). */
-export function isShellTool(spec: ToolSpec): boolean {
-  return spec.shell === true;
+/**
+ * Whether a call goes down the shell path: its command line judged by the shell policy, and run in the OS
+ * sandbox main describes in the call's context. Only the app's own tools (no origin) and bundled plugins'
+ * are believed when they declare `shell: true`: a user plugin runs its command in its own process, where no
+ * sandbox of Amber's applies, so judging its line as "read-only" would wave through whatever it really does.
+ * A user plugin's shell-like tool is a write tool with no declared paths: it asks in write mode and is
+ * denied in read mode. `origin` is required on purpose, so that no caller forgets whose tool it is.
+ */
+export function isShellTool(spec: ToolSpec, origin: { bundled: boolean } | undefined): boolean {
+  return spec.shell === true && (origin === undefined || origin.bundled);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
 import { PolicyService, type ToolRequest } from './policy-service.ts';
 import { loadShellParser } from './shell-classify.ts';
-import { ShellPolicy } from './shell-policy.ts';
+import { isShellTool, ShellPolicy } from './shell-policy.ts';
 
 let dir: string;
 let store: SessionStore;
@@ -66,6 +66,26 @@ describe('shell policy decisions per mode', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ toolName: 'bash', folder: null, reason: 'rm -r deletes whole folders.' });
     expect(asked[0]!.command).toEqual({ line: 'ls && rm -rf build', class: 'destructive', reason: 'rm -r deletes whole folders.', prefixes: ['ls', 'rm'] });
+  });
+
+  test("only the app's own and bundled plugins' shell tools are judged on their line; a user plugin's is a write tool", async () => {
+    const policy = new PolicyService({ store });
+    const from = (bundled: boolean): ToolRequest => ({ ...req('ls -la'), origin: { pluginId: 'p', bundled } });
+    expect(isShellTool(bash, undefined)).toBe(true);
+    expect(isShellTool(bash, { bundled: true })).toBe(true);
+    expect(isShellTool(bash, { bundled: false })).toBe(false);
+    expect(policy.decide(from(true))).toEqual({ kind: 'allow' });
+    // A read-only line from a user plugin still asks in write mode: its process runs whatever it likes.
+    expect(policy.decide(from(false))).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/declares no path parameters/) });
+    expect(policy.decide(from(false))).not.toHaveProperty('shell');
+    policy.setMode('s1', 'read');
+    expect(policy.decide(from(true))).toEqual({ kind: 'allow' });
+    expect(policy.decide(from(false))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/read mode/) });
+    policy.setMode('s1', 'write');
+    // "Always" for a user plugin's shell tool is a grant for the tool, as for any write tool.
+    const always = new PolicyService({ store, approver: async () => 'always_tool' });
+    expect(await always.authorize(from(false), signal)).toEqual({ allowed: true });
+    expect(always.grants('s1')).toEqual([{ tool: 'bash' }]);
   });
 
   test('a read-mode denial says why in a sentence', () => {

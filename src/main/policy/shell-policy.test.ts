@@ -24,6 +24,8 @@ afterEach(() => {
 const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
 const req = (command: string, sessionId = 's1'): ToolRequest => ({ sessionId, workspaceRoot: '/ws', tool: bash, toolCallId: `c-${Math.random()}`, args: { command } });
 const signal = new AbortController().signal;
+/** A read-only line from a plugin's shell tool, bundled or the user's. */
+const from = (bundled: boolean): ToolRequest => ({ ...req('ls -la'), origin: { pluginId: 'p', bundled } });
 
 /** [command, mode, expected decision]. */
 const DECISIONS: readonly (readonly [string, PolicyMode, 'allow' | 'ask' | 'deny'])[] = [
@@ -70,7 +72,6 @@ describe('shell policy decisions per mode', () => {
 
   test("only the app's own and bundled plugins' shell tools are judged on their line; a user plugin's is a write tool", async () => {
     const policy = new PolicyService({ store });
-    const from = (bundled: boolean): ToolRequest => ({ ...req('ls -la'), origin: { pluginId: 'p', bundled } });
     expect(isShellTool(bash, undefined)).toBe(true);
     expect(isShellTool(bash, { bundled: true })).toBe(true);
     expect(isShellTool(bash, { bundled: false })).toBe(false);

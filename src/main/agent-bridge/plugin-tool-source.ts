@@ -10,7 +10,8 @@ export interface PluginToolSourceOptions {
 
 /**
  * The agent's tools are whatever the enabled plugins contribute at the moment of each turn. Every call
- * carries its conversation's workspace folder (the tool's root) and the folders no tool may touch. Each
+ * carries its conversation's workspace folder (the tool's root) and the folders no tool may touch; a shell
+ * tool's call also the sandbox the policy decided for it. Each
  * tool's origin (its plugin, and whether that plugin is bundled) goes to the policy, which trusts
  * `readOnly` from bundled plugins and from user plugins only once the user confirmed it.
  */
@@ -20,7 +21,13 @@ export function pluginToolSource(tools: ToolRegistry, options: PluginToolSourceO
   return {
     list: () => tools.specs(),
     execute: (name, args, execution) =>
-      tools.execute(name, args, execution.signal, { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied }, (text) => execution.onUpdate(text)),
+      tools.execute(
+        name,
+        args,
+        execution.signal,
+        { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied, ...(execution.sandbox ? { sandbox: execution.sandbox } : {}) },
+        (text) => execution.onUpdate(text),
+      ),
     origin: (name) => {
       const entry = tools.get(name);
       // A tool gone since the turn began fails when run; until then it is nobody's, so trusted by no one.

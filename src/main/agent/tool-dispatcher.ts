@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
-import { canonicalJson, callSignature, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
+import { canonicalJson, callSignature, type ShellSandbox, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
 import type { ToolGate, ToolOrigin } from '../policy/index.ts';
 import type { RunHooks } from './agent-hooks.ts';
@@ -13,6 +13,8 @@ export interface ToolExecution {
   workspaceRoot: string;
   toolCallId: string;
   signal: AbortSignal;
+  /** For a shell tool: the sandbox the gate decided it runs in, sent with the call. Absent for other tools. */
+  sandbox?: ShellSandbox;
   /** Progress text for the UI (tool_execution_update); never sent to the model. */
   onUpdate(text: string): void;
 }
@@ -129,6 +131,7 @@ export class ToolDispatcher {
         if (changed !== null) return denied(`Not run: a plugin changed the arguments of ${call.name}, and the changed ones do not fit its schema. ${changed}`);
       }
     }
+    let sandbox: ShellSandbox | undefined;
     try {
       const origin = this.#tools.origin?.(call.name);
       const decision = await this.#gate.authorize(
@@ -136,11 +139,20 @@ export class ToolDispatcher {
         request.signal,
       );
       if (!decision.allowed) return denied(decision.reason);
+      sandbox = decision.sandbox;
     } catch (e) {
       return denied(`The tool policy could not decide, so ${call.name} was not run: ${errorMessage(e)}`);
     }
     if (request.signal.aborted) return failed('Not run: the run was stopped.');
-    const result = await this.#execute(args === call.arguments ? call : { ...call, arguments: args }, request);
+    const result = await this.#execute(args === call.arguments ? call : { ...call, arguments: args }, request, sandbox);
+    if (sandbox && sandbox.unsandboxed !== true && sandboxReport(result) === 'unavailable') {
+      // The probe said a sandbox starts, yet this one did not: the result says why; from now on none is assumed.
+      try {
+        this.#gate.sandboxUnavailable?.(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
+      } catch {
+        // The result stands whatever the gate does with the report.
+      }
+    }
     return request.hooks && !request.signal.aborted ? this.#afterHooks(result, args, request, request.hooks) : result;
   }
 
@@ -158,7 +170,7 @@ export class ToolDispatcher {
     return next;
   }
 
-  async #execute(call: ToolCall, request: DispatchRequest): Promise<ToolResultMessage> {
+  async #execute(call: ToolCall, request: DispatchRequest, sandbox: ShellSandbox | undefined): Promise<ToolResultMessage> {
     const { signal } = request;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<ToolResultMessage>((res) => {
@@ -170,6 +182,7 @@ export class ToolDispatcher {
       workspaceRoot: request.workspaceRoot,
       toolCallId: call.id,
       signal,
+      ...(sandbox ? { sandbox } : {}),
       onUpdate: (text) => {
         if (!signal.aborted) request.onUpdate?.(call, text);
       },
@@ -204,4 +217,12 @@ export class ToolDispatcher {
     const why = this.#schemas.errorsText(validate);
     return `The arguments for ${spec.name} do not match its schema: ${why}. Fix them and call it again.`;
   }
+}
+
+/** What a shell tool's result says about its sandbox (`details.sandbox`), or null when it says nothing. */
+function sandboxReport(result: ToolResultMessage): string | null {
+  const details = result['details'];
+  if (typeof details !== 'object' || details === null) return null;
+  const said = (details as Record<string, unknown>)['sandbox'];
+  return typeof said === 'string' ? said : null;
 }

@@ -46,8 +46,13 @@ export class ApprovalBroker {
     return [...this.#pending.values()].map((p) => p.question);
   }
 
+  /** Refuses "run unsandboxed" for a question that did not offer it (the question stays open). */
   answer(questionId: string, answer: ApprovalAnswer): void {
-    if (!this.#pending.has(questionId)) throw new AmberError('not_found', 'That question was already answered, or its run has ended.');
+    const pending = this.#pending.get(questionId);
+    if (!pending) throw new AmberError('not_found', 'That question was already answered, or its run has ended.');
+    if (answer === 'unsandboxed' && pending.question.sandboxed !== true) {
+      throw new AmberError('invalid_input', 'Only a shell command that would run in the sandbox can be run outside it; answer this question another way.');
+    }
     this.#settle(questionId, answer);
   }
 

@@ -3,11 +3,12 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { ApprovalAnswer, PolicyMode, PolicyRules, type ApprovalQuestion, type PolicyRule } from '../../shared/agent/index.ts';
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
-import { callSignature, protectedReason, type ToolSpec } from '../../shared/tools/index.ts';
+import { callSignature, protectedReason, type ShellSandbox, type ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
 import { isInside } from './path-confinement.ts';
 import { realPath } from './real-path.ts';
+import { SandboxService } from './sandbox-service.ts';
 import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
 
 /** The two settings calls the policy needs (SessionStore has them). */
@@ -50,11 +51,17 @@ export interface ToolRequest {
   origin?: ToolOrigin;
 }
 
-export type GateDecision = { allowed: true } | { allowed: false; reason: string };
+/** `sandbox`: how a shell call must be confined; set on every allowed call of a shell tool, on no other. */
+export type GateDecision = { allowed: true; sandbox?: ShellSandbox } | { allowed: false; reason: string };
 
 /** What tool dispatch asks before running a call. Must not throw for a plain refusal: return the reason. */
 export interface ToolGate {
   authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision>;
+  /**
+   * A call that was given a sandbox came back saying none could start (the probe said one could): from now
+   * on the gate assumes none. `detail` is what the tool said. Must not throw.
+   */
+  sandboxUnavailable?(detail: string): void;
 }
 
 export type PolicyDecision =
@@ -78,6 +85,8 @@ export interface PolicyServiceOptions {
   realPath?: (path: string) => string;
   /** How shell tools are judged (on their command line). Default: tree-sitter's bash grammar. */
   shell?: ShellPolicy;
+  /** Whether a sandbox can start, and the network setting each shell call's sandbox follows. Default: probed here. */
+  sandbox?: SandboxService;
 }
 
 const RULES_KEY = 'policy.rules';
@@ -116,6 +125,8 @@ interface OpenQuestion {
   answered: boolean;
   /** Calls waiting on it: identical calls (same tool, same canonical arguments) share one question. */
   waiters: number;
+  /** For a shell call: how its line was judged when asked (the protected paths an approval makes writable). */
+  shell?: ShellJudgement;
 }
 
 /**
@@ -139,6 +150,7 @@ export class PolicyService implements ToolGate {
   readonly #realPath: (path: string) => string;
   /** Shell tools are judged on their command line, with "always" kept per command prefix. */
   readonly #shell: ShellPolicy;
+  readonly #sandbox: SandboxService;
   readonly #grants = new Map<string, Grant[]>();
   readonly #open = new Map<string, OpenQuestion>();
   /** Waiting calls to wake when a grant, rule, mode or trust changes. */
@@ -153,6 +165,7 @@ export class PolicyService implements ToolGate {
     this.#realPath = options.realPath ?? realPath;
     this.#deniedRoots = (options.deniedRoots ?? []).map((r) => resolve(r));
     this.#shell = options.shell ?? new ShellPolicy();
+    this.#sandbox = options.sandbox ?? new SandboxService({ store: options.store });
   }
 
   mode(sessionId: string): PolicyMode {
@@ -236,7 +249,8 @@ export class PolicyService implements ToolGate {
     const deny = rules.find((r) => r.effect === 'deny' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || this.#touches(r.folder, every)));
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
     if (isShellTool(tool, request.origin)) {
-      const judged = this.#shell.decide(request, this.mode(sessionId));
+      // Before the probe has answered (decide called alone), a sandbox is assumed; authorize waits for it.
+      const judged = this.#shell.decide(request, this.mode(sessionId), this.#sandbox.current()?.available ?? true);
       return judged.kind === 'ask' ? { ...judged, protectedPath: false } : judged;
     }
     if (this.#trustsReadOnly(request)) return { kind: 'allow' };
@@ -274,9 +288,9 @@ export class PolicyService implements ToolGate {
   }
 
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
-    if (isShellTool(request.tool, request.origin)) await this.#shell.ready();
+    if (isShellTool(request.tool, request.origin)) await Promise.all([this.#shell.ready(), this.#sandbox.status()]);
     const decision = this.#safeDecide(request);
-    if (decision.kind === 'allow') return { allowed: true };
+    if (decision.kind === 'allow') return this.#allowed(request);
     if (decision.kind === 'deny') return { allowed: false, reason: decision.reason };
     const approver = this.#approver;
     if (!approver) return { allowed: false, reason: `${decision.reason} No one is there to approve it, so it was not run.` };
@@ -304,11 +318,11 @@ export class PolicyService implements ToolGate {
         const next = await Promise.race([answered, changed, aborted]);
         if (waker) this.#wakers.delete(waker);
         if (next.kind === 'aborted') return stopped;
-        if (next.kind === 'answer') return this.#apply(request, open.question, next.answer);
+        if (next.kind === 'answer') return this.#apply(request, open, next.answer);
         const again = this.#safeDecide(request);
         if (again.kind === 'allow') {
           withdrawAs = 'once';
-          return { allowed: true };
+          return this.#allowed(request);
         }
         if (again.kind === 'deny') return { allowed: false, reason: again.reason };
       }
@@ -333,10 +347,10 @@ export class PolicyService implements ToolGate {
       folder: decision.folder,
       reason: decision.reason,
       ...(decision.protectedPath ? { protectedPath: true } : {}),
-      ...(decision.shell ? { command: decision.shell.command } : {}),
+      ...(decision.shell ? { command: decision.shell.command, sandboxed: decision.shell.sandboxed } : {}),
     };
     const controller = new AbortController();
-    const open: OpenQuestion = { question, controller, answer: ask(approver, question, controller.signal), answered: false, waiters: 0 };
+    const open: OpenQuestion = { question, controller, answer: ask(approver, question, controller.signal), answered: false, waiters: 0, ...(decision.shell ? { shell: decision.shell } : {}) };
     // Registered first, so it runs before any waiter sees the answer: a call that comes later asks anew.
     void open.answer.then(() => {
       open.answered = true;
@@ -346,10 +360,19 @@ export class PolicyService implements ToolGate {
     return open;
   }
 
-  #apply(request: ToolRequest, question: ApprovalQuestion, answer: ApprovalAnswer): GateDecision {
+  #apply(request: ToolRequest, open: OpenQuestion, answer: ApprovalAnswer): GateDecision {
+    const { question } = open;
+    // Protected paths the user was asked about stay writable in the sandbox for this call alone.
+    const writable = open.shell?.protectedPaths ?? [];
     switch (answer) {
       case 'once':
-        return { allowed: true };
+        return this.#allowed(request, { writable });
+      case 'unsandboxed':
+        // Offered only where the call would run in a sandbox; never remembered. Anywhere else it is a denial.
+        if (!isShellTool(request.tool, request.origin) || question.sandboxed !== true) {
+          return { allowed: false, reason: `${request.tool.name} was not run: running outside the sandbox can only be chosen for a shell command that would run in one.` };
+        }
+        return this.#allowed(request, { unsandboxed: true });
       case 'always_tool': {
         // A shell tool is never allowed as a whole: "always" keeps the command's prefixes (`npm test`).
         const judged = isShellTool(request.tool, request.origin) ? this.#safeDecide(request) : null;
@@ -359,14 +382,25 @@ export class PolicyService implements ToolGate {
         } else if (!isShellTool(request.tool, request.origin)) {
           this.#grant(request.sessionId, { tool: request.tool.name });
         }
-        return { allowed: true };
+        return this.#allowed(request, { writable });
       }
       case 'always_folder':
         if (question.folder !== null) this.#grant(request.sessionId, { folder: question.folder });
-        return { allowed: true };
+        return this.#allowed(request, { writable });
       case 'deny':
         return { allowed: false, reason: `The user declined to run ${request.tool.name}.` };
     }
+  }
+
+  /** An allowed call; a shell tool's carries the sandbox it must run in, built from the mode at this moment. */
+  #allowed(request: ToolRequest, call: { unsandboxed?: boolean; writable?: readonly string[] } = {}): GateDecision {
+    if (!isShellTool(request.tool, request.origin)) return { allowed: true };
+    return { allowed: true, sandbox: this.#sandbox.profile(request.sessionId, this.mode(request.sessionId), call) };
+  }
+
+  sandboxUnavailable(detail: string): void {
+    this.#sandbox.markUnavailable(detail);
+    this.#notifyChanged();
   }
 
   #safeDecide(request: ToolRequest): PolicyDecision {

@@ -106,8 +106,8 @@ function answering(answer: ApprovalAnswer) {
 describe('"always" answers for the shell', () => {
   test('are kept per command prefix: the same prefix runs without asking, another prefix still asks', async () => {
     const { policy, asked } = answering('always_tool');
-    expect(await policy.authorize(req('docker run alpine'), signal)).toEqual({ allowed: true });
-    expect(await policy.authorize(req('docker run --rm busybox echo hi'), signal)).toEqual({ allowed: true });
+    expect(await policy.authorize(req('docker run alpine'), signal)).toEqual({ allowed: true, sandbox: { mode: 'write', network: false } });
+    expect(await policy.authorize(req('docker run --rm busybox echo hi'), signal)).toEqual({ allowed: true, sandbox: { mode: 'write', network: false } });
     expect(asked).toEqual(['docker run alpine']);
     await policy.authorize(req('docker rm -f web'), signal);
     await policy.authorize(req('frobnicate'), signal);
@@ -163,7 +163,7 @@ describe('"always" answers for the shell', () => {
     await asking;
     answers[0]!('once');
     answers[1]!('deny');
-    expect(await a).toEqual({ allowed: true });
+    expect(await a).toEqual({ allowed: true, sandbox: { mode: 'write', network: false } });
     expect(await b).toMatchObject({ allowed: false });
     expect(asked).toEqual(['docker run a', 'rm -rf build']);
   });

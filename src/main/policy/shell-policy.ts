@@ -6,7 +6,20 @@ import { loadShellParser, shellClassify, type ShellClassifyOptions, type ShellVe
 export interface ShellJudgement {
   command: ShellCommandInfo;
   verdict: ShellVerdict;
+  /** Whether the line, once allowed, runs in the OS sandbox (false: none can start, it runs with the user's rights). */
+  sandboxed: boolean;
+  /** Protected paths the line changes: an approval of this line makes them writable in the sandbox for that call only. */
+  protectedPaths: string[];
 }
+
+/** The protected paths a verdict names (the classifier lists those the line changes, where it can tell). */
+function protectedPathsOf(verdict: ShellVerdict): string[] {
+  const named = (verdict as ShellVerdict & { protectedPaths?: unknown }).protectedPaths;
+  return Array.isArray(named) ? named.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/** Said in every question about a line that would run without a sandbox. */
+export const NO_SANDBOX_SENTENCE = 'No sandbox can start here, so if you allow it, it runs with your full rights.';
 
 export type ShellDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string; folder: null; shell: ShellJudgement };
 
@@ -52,7 +65,11 @@ export class ShellPolicy {
     await this.#load().catch(() => {});
   }
 
-  decide(request: { sessionId: string; workspaceRoot: string; args: Record<string, unknown> }, mode: PolicyMode): ShellDecision {
+  /**
+   * `sandboxed` false: no OS sandbox can start, so in write and yolo modes every line that is not read-only
+   * asks (and no "always" is offered: each such line is consent of its own); read mode is unchanged.
+   */
+  decide(request: { sessionId: string; workspaceRoot: string; args: Record<string, unknown> }, mode: PolicyMode, sandboxed = true): ShellDecision {
     const line = typeof request.args['command'] === 'string' ? request.args['command'] : '';
     const verdict = this.#classify(line, { workspaceRoot: request.workspaceRoot });
     const risky = verdict.class === 'destructive' || verdict.class === 'unknown' || verdict.outside.length > 0;
@@ -60,9 +77,14 @@ export class ShellPolicy {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
       return { kind: 'deny', reason: `This session is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.` };
     }
+    if (!sandboxed) {
+      if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
+      const reason = `${verdict.reason} ${NO_SANDBOX_SENTENCE}`;
+      return { kind: 'ask', reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason }, verdict: { ...verdict, prefixes: null }, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
+    }
     if (!risky) return { kind: 'allow' };
     if (this.#covered(request.sessionId, verdict)) return { kind: 'allow' };
-    return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}) }, verdict } };
+    return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}) }, verdict, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
   }
 
   /** Keeps an "always" answer under the line's prefixes; returns them (none for a line that has none). */

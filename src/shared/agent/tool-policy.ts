@@ -55,12 +55,19 @@ export const ApprovalQuestion = z.object({
   protectedPath: z.boolean().optional(),
   /** For a shell tool: the command line and how it was judged. */
   command: ShellCommandInfo.optional(),
+  /**
+   * For a shell tool: true when the line, once allowed, runs in the OS sandbox (then "run unsandboxed" may
+   * be answered); false when no sandbox can start here and an allowed line runs with the user's full rights.
+   */
+  sandboxed: z.boolean().optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
 
 /**
  * `once` runs the call asked about. `always_tool` and `always_folder` run it too and grant the tool or the
  * folder for the rest of the session in this process; calls still waiting are then decided again.
+ * `unsandboxed` runs this one shell call outside the OS sandbox, with the user's full rights: it is valid
+ * only for a question with `sandboxed: true`, is never remembered, and is a denial anywhere else.
  */
-export const ApprovalAnswer = z.enum(['once', 'always_tool', 'always_folder', 'deny']);
+export const ApprovalAnswer = z.enum(['once', 'always_tool', 'always_folder', 'deny', 'unsandboxed']);
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;

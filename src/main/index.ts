@@ -1,25 +1,33 @@
 // The Electron shell: app lifecycle, the window, and IPC. The core is the same one the headless shell runs.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
 import { FileSecretStore } from './providers/index.ts';
+import { APP_ORIGIN } from './electron/app-origin.ts';
+import { appProtocolHandler } from './electron/app-protocol-handler.ts';
 import { appUrlCheck } from './electron/app-url-check.ts';
 import { serveIpcApi } from './electron/ipc-api.ts';
 import { isTrustedSender } from './electron/is-trusted-sender.ts';
+import { permissionPolicy } from './electron/permission-policy.ts';
 import { safeStorageCodec } from './electron/safe-storage-codec.ts';
 import { createUtilityLauncher } from './electron/utility-launcher.ts';
+import { guardSession } from './electron/session-guards.ts';
 import { guardWindow } from './electron/window-guards.ts';
+import { WINDOW_CSP } from './electron/window-csp.ts';
 
 let core: App | null = null;
 let api: ApiRouter | null = null;
 let mainWindow: BrowserWindow | null = null;
 
-const rendererFile = join(import.meta.dirname, '../renderer/index.html');
+const rendererDir = join(import.meta.dirname, '../renderer');
 const devUrl = process.env.ELECTRON_RENDERER_URL;
 
-const isAppUrl = appUrlCheck({ rendererFile, devUrl });
+const isAppUrl = appUrlCheck({ devUrl });
+
+// The page is served from the app's own scheme (amber://app), never file://; it must be registered before ready.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_ORIGIN.scheme, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
@@ -44,7 +52,7 @@ function createWindow(): BrowserWindow {
     if (mainWindow === win) mainWindow = null;
   });
   if (devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(rendererFile);
+  else void win.loadURL(APP_ORIGIN.page);
   return win;
 }
 
@@ -59,6 +67,9 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   void app.whenReady().then(() => {
+    // Before any window: no permission, device or screen capture for any page, and the CSP on every response.
+    guardSession(session.defaultSession, permissionPolicy(devUrl ?? APP_ORIGIN.origin), WINDOW_CSP);
+    protocol.handle(APP_ORIGIN.scheme, appProtocolHandler(rendererDir));
     const dataDir = process.env.AMBER_DATA_DIR ?? app.getPath('userData');
     core = createApp({
       dataDir,

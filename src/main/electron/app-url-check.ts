@@ -1,16 +1,15 @@
-import { pathToFileURL } from 'node:url';
+import { APP_ORIGIN } from './app-origin.ts';
 
 /**
- * Whether a URL is the app's own page: the built renderer's index.html (any query or fragment), or, in
- * development, a page of the dev server's origin. Compared as parsed origins, never as string prefixes
- * (`http://localhost:5173.evil.example` is not the dev server).
+ * Whether a URL is the app's own page: `amber://app/index.html` (any query or fragment), or, in
+ * development, a page of the dev server's origin. The page is compared whole as Chromium reports it; origins
+ * are compared parsed, never as string prefixes (`http://localhost:5173.evil.example` is not the dev server).
  */
-export function appUrlCheck(options: { rendererFile: string; devUrl?: string | undefined }): (url: string) => boolean {
-  const page = pathToFileURL(options.rendererFile).href;
+export function appUrlCheck(options: { devUrl?: string | undefined } = {}): (url: string) => boolean {
   const devOrigin = options.devUrl ? originOf(options.devUrl) : null;
   return (url) => {
     if (options.devUrl) return devOrigin !== null && originOf(url) === devOrigin;
-    return url.split(/[?#]/)[0] === page;
+    return url.split(/[?#]/)[0] === APP_ORIGIN.page;
   };
 }
 

@@ -1,46 +1,28 @@
 // guardWindow with a fake WebContents that records what the guards hook in, then drives each hook as
 // Electron would: Electron is only a type in the module under test.
 import { expect, test } from 'vitest';
-import { type GuardedContents, guardWindow, WINDOW_CSP } from './window-guards.ts';
+import { appUrlCheck } from './app-url-check.ts';
+import { type GuardedContents, guardWindow } from './window-guards.ts';
+import { WINDOW_CSP } from './window-csp.ts';
 
-const APP = 'file:///opt/Amber/out/renderer/index.html';
+const APP = 'amber://app/index.html';
 
 function fakeWindow() {
-  const listeners = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
+  const listeners = new Map<string, (event: { preventDefault(): void }, ...args: unknown[]) => void>();
   let openHandler: ((details: { url: string }) => { action: string }) | null = null;
-  let permission: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null;
-  let headers: ((details: { responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void) | null = null;
   const contents = {
     setWindowOpenHandler: (h: typeof openHandler) => void (openHandler = h),
-    on: (name: string, l: (event: { preventDefault(): void }, url: string) => void) => void listeners.set(name, l),
-    session: {
-      setPermissionRequestHandler: (h: typeof permission) => void (permission = h),
-      webRequest: { onHeadersReceived: (h: typeof headers) => void (headers = h) },
-    },
+    on: (name: string, l: (event: { preventDefault(): void }, ...args: unknown[]) => void) => void listeners.set(name, l),
   } as unknown as GuardedContents;
   const opened: string[] = [];
-  guardWindow(contents, (url) => url.split(/[?#]/)[0] === APP, async (url) => void opened.push(url));
+  guardWindow(contents, appUrlCheck(), async (url) => void opened.push(url));
   /** Emits a navigation-like event; returns whether the guard prevented it. */
-  const emit = (name: string, url = ''): boolean => {
+  const emit = (name: string, ...args: unknown[]): boolean => {
     let prevented = false;
-    listeners.get(name)!({ preventDefault: () => (prevented = true) }, url);
+    listeners.get(name)!({ preventDefault: () => (prevented = true) }, ...args);
     return prevented;
   };
-  return {
-    opened,
-    emit,
-    open: (url: string) => openHandler!({ url }),
-    askPermission: (name: string) => {
-      let granted: boolean | null = null;
-      permission!(null, name, (g) => (granted = g));
-      return granted;
-    },
-    respond: (responseHeaders: Record<string, string[]>) => {
-      let out: Record<string, string[]> | undefined;
-      headers!({ responseHeaders }, (r) => (out = r.responseHeaders));
-      return out;
-    },
-  };
+  return { opened, emit, open: (url: string) => openHandler!({ url }) };
 }
 
 test('a new window is never opened: a web link goes to the OS browser, anything else nowhere', () => {
@@ -57,19 +39,24 @@ test("navigating to the app's own page is allowed; any other navigation is stopp
   expect(w.emit('will-navigate', 'https://example.com/')).toBe(true);
   expect(w.emit('will-navigate', 'file:///home/user/.ssh/id_rsa')).toBe(true);
   expect(w.emit('will-navigate', 'data:text/html,<script>alert(1)</script>')).toBe(true);
+  // The built page as a file is not the app any more, nor is another page of the app's scheme.
+  expect(w.emit('will-navigate', 'file:///opt/Amber/out/renderer/index.html')).toBe(true);
+  expect(w.emit('will-navigate', 'amber://app/assets/index.js')).toBe(true);
+  expect(w.emit('will-navigate', 'amber://evil/index.html')).toBe(true);
   expect(w.opened).toEqual(['https://example.com/']);
 });
 
-test('webviews are never attached and every permission request is denied', () => {
+test('webviews are never attached and a Bluetooth device picker is cancelled, choosing nothing', () => {
   const w = fakeWindow();
   expect(w.emit('will-attach-webview')).toBe(true);
-  for (const name of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) expect(w.askPermission(name)).toBe(false);
+  let chosen: string | null = null;
+  expect(w.emit('select-bluetooth-device', [{ deviceId: 'b1', deviceName: 'Headset' }], (id: string) => (chosen = id))).toBe(true);
+  expect(chosen).toBe('');
 });
 
-test("every response carries the app's strict CSP, replacing one the response brought", () => {
-  const w = fakeWindow();
-  const out = w.respond({ 'Content-Type': ['text/html'], 'Content-Security-Policy': ["default-src *; script-src 'unsafe-eval' *"] });
-  expect(out).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [WINDOW_CSP] });
+test("the window's CSP allows only its own origin's scripts and no plugins", () => {
+  expect(WINDOW_CSP).toMatch(/default-src 'self';/);
   expect(WINDOW_CSP).toMatch(/script-src 'self';/);
   expect(WINDOW_CSP).toMatch(/object-src 'none'/);
+  expect(WINDOW_CSP).not.toMatch(/unsafe-eval|\*/);
 });

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
-import { ApprovalBroker, PolicyService } from './policy/index.ts';
+import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 import { DATABASE_FILE } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
@@ -42,6 +42,8 @@ export interface AppOptions {
   startPlugins?: boolean;
   /** Where API keys are kept. Default: `<dataDir>/secrets.json`, mode 0600, unencrypted (with a warning). */
   secrets?: SecretStore;
+  /** Whether shell commands can run in an OS sandbox here, asked once at start. Default: the OS's answer. */
+  sandboxProbe?: () => Promise<SandboxStatus>;
 }
 
 /** One API event the core raises for the windows, whichever part of the core raised it. */
@@ -55,6 +57,8 @@ export interface AppCore {
   readonly approvals: ApprovalBroker;
   /** The tool policy (modes, rules, grants, read-only claims): the one the agent asks before every tool call. */
   readonly policy: PolicyService;
+  /** The shell sandbox: whether one can start here, and the network setting each shell call's sandbox follows. */
+  readonly sandbox: SandboxService;
   readonly agent: AgentService;
   /** Provider endpoints the user set up; their keys stay in the secret store. */
   readonly providers: ProviderAccounts;
@@ -97,8 +101,11 @@ export interface App extends AppCore {
 export function createApp(options: AppOptions): App {
   const sessions = SessionStore.open(join(options.dataDir, DATABASE_FILE));
   const approvals = new ApprovalBroker();
+  // Probed once, at start: by the first shell call the answer is there.
+  const sandbox = new SandboxService({ store: sessions, ...(options.sandboxProbe ? { probe: options.sandboxProbe } : {}) });
+  void sandbox.status();
   // No tool may touch the data folder in any mode; what the policy cannot decide alone it asks the user.
-  const policy = new PolicyService({ store: sessions, approver: approvals.ask, deniedRoots: [options.dataDir] });
+  const policy = new PolicyService({ store: sessions, approver: approvals.ask, deniedRoots: [options.dataDir], sandbox });
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const providers = new ProviderAccounts(sessions, secrets);
   // Plugin settings marked secret (`secret: true` in a manifest, and the wallet's keys from before) leave the
@@ -188,6 +195,7 @@ export function createApp(options: AppOptions): App {
     sessions,
     approvals,
     policy,
+    sandbox,
     agent,
     providers,
     plugins,
@@ -201,6 +209,8 @@ export function createApp(options: AppOptions): App {
   };
   const events = new Emitter<CoreEvent>((e) => console.error('A core event listener failed', e));
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => events.fire({ event, payload } as CoreEvent);
+  // The sandbox's owner announces; the windows read the policy (and its sandbox) again.
+  const sandboxChanged = sandbox.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId }));
   const status = new StatusService(core);
   const trash = new SessionTrash(sessions);
   const commands = createAppCommands(core, {
@@ -227,6 +237,8 @@ export function createApp(options: AppOptions): App {
       status.dispose();
       events.dispose();
       forwardToPlugins.dispose();
+      sandboxChanged.dispose();
+      sandbox.dispose();
       await agent.dispose();
       await plugins.dispose();
       approvals.dispose();

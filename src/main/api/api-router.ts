@@ -11,6 +11,7 @@ import { createPanelRoutes } from './panel-routes.ts';
 import { createPluginRoutes } from './plugin-routes.ts';
 import { createPolicyRoutes } from './policy-routes.ts';
 import { createProviderRoutes } from './provider-routes.ts';
+import { createSandboxRoutes } from './sandbox-routes.ts';
 import { createSessionRoutes } from './session-routes.ts';
 import { createStatusRoutes } from './status-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
@@ -74,6 +75,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const panels = subscriptions.add(createPanelRoutes(app, { emit }));
   const commands = subscriptions.add(createCommandRoutes(app, { emit }));
   const policy = subscriptions.add(createPolicyRoutes(app, { emit }));
+  const sandbox = subscriptions.add(createSandboxRoutes(app));
 
   const workspace = subscriptions.add(createWorkspaceRoutes(app, { emit, ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}) }));
   const mcp = subscriptions.add(createMcpRoutes(app));
@@ -89,6 +91,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...panels.handlers,
     ...commands.handlers,
     ...policy.handlers,
+    ...sandbox.handlers,
     ...workspace.handlers,
     ...mcp.handlers,
   };

@@ -6,6 +6,7 @@ import { AmberError } from '../errors.ts';
 import type { CommandContext } from './command-tree.ts';
 import { CommandTree } from './command-tree.ts';
 import { pluginSettingsCommand } from './plugin-settings-command.ts';
+import { sandboxCommands } from './sandbox-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
 export interface AppCommandContext extends CommandContext {
@@ -169,6 +170,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(tree.registerFeed('plugins', () => plugins.list().map((p) => ({ name: p.id, help: `${p.name} — ${p.enabled ? 'on' : 'off'}, ${p.state}` }))));
 
   store.add(pluginSettingsCommand(app, tree));
+  store.add(sandboxCommands(app, tree));
   store.add(bridgePluginCommands(app, tree));
 
   return { tree, dispose: () => store.dispose() };

@@ -1,6 +1,9 @@
 export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 export { isInside } from './path-confinement.ts';
 export { realPath } from './real-path.ts';
+export { probeSandbox, sandboxFix, type SandboxProbeOptions, type SandboxStatus, type SpawnProgram } from './sandbox-probe.ts';
+export { sandboxProfile, type SandboxProfileInput } from './sandbox-profile.ts';
+export { SandboxService, type SandboxChange, type SandboxServiceOptions } from './sandbox-service.ts';
 export {
   PolicyService,
   QuestionWithdrawn,

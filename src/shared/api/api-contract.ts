@@ -9,6 +9,7 @@ import { CommandResult, CommandView, Completion } from '../commands/command-view
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
+import { SandboxGet, SandboxSetNetwork, SandboxView } from './sandbox-api.ts';
 import { McpListing, McpReadResource, McpResourceList, McpResourceText, McpSaveServer, McpServerDetails, McpServerName, McpSetTrust, McpTrust } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
@@ -227,6 +228,10 @@ export const API_METHODS = {
   'mcp.resources': method(Nothing, McpResourceList),
   /** A resource's text for the user's message, cut at MAX_MCP_RESOURCE_CHARS. */
   'mcp.readResource': method(McpReadResource, McpResourceText),
+  /** Whether shell commands run in an OS sandbox here (and if not, why and how to fix it), and the network setting of write mode. */
+  'policy.sandbox': method(SandboxGet, SandboxView),
+  /** Turns the global network switch of write mode's sandbox on or off; a conversation's own choice still wins. */
+  'policy.setNetwork': method(SandboxSetNetwork, SandboxView),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -71,6 +71,8 @@ export const CHANNEL_NAMES = [
   'mcp.setTrust',
   'mcp.resources',
   'mcp.readResource',
+  'policy.sandbox',
+  'policy.setNetwork',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

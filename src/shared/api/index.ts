@@ -7,3 +7,4 @@ export * from './settings-api.ts';
 export * from './status-api.ts';
 export * from './panels-api.ts';
 export * from './mcp-api.ts';
+export * from './sandbox-api.ts';

@@ -70,7 +70,7 @@ describe('shell policy decisions per mode', () => {
     expect(asked[0]!.command).toEqual({ line: 'ls && rm -rf build', class: 'destructive', reason: 'rm -r deletes whole folders.', prefixes: ['ls', 'rm'] });
   });
 
-  test("only the app's own and bundled plugins' shell tools are judged on their line; a user plugin's is a write tool", async () => {
+  test("only the app's own and bundled plugins' shell tools are judged on their line; a user plugin's is a write tool", () => {
     const policy = new PolicyService({ store });
     expect(isShellTool(bash, undefined)).toBe(true);
     expect(isShellTool(bash, { bundled: true })).toBe(true);
@@ -82,11 +82,6 @@ describe('shell policy decisions per mode', () => {
     policy.setMode('s1', 'read');
     expect(policy.decide(from(true))).toEqual({ kind: 'allow' });
     expect(policy.decide(from(false))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/read mode/) });
-    policy.setMode('s1', 'write');
-    // "Always" for a user plugin's shell tool is a grant for the tool, as for any write tool.
-    const always = new PolicyService({ store, approver: async () => 'always_tool' });
-    expect(await always.authorize(from(false), signal)).toEqual({ allowed: true });
-    expect(always.grants('s1')).toEqual([{ tool: 'bash' }]);
   });
 
   test('a read-mode denial says why in a sentence', () => {

@@ -277,3 +277,32 @@ describe('tool hooks', () => {
     expect(broken.errors).toEqual([expect.stringMatching(/'guard' failed in its tool_result hook.*oops/)]);
   });
 });
+
+describe('the sandbox of a shell call', () => {
+  const shell: ToolSpec = { name: 'sh', description: 'run a line', parameters: { type: 'object' }, readOnly: false, shell: true };
+  const boxed: GateDecision = { allowed: true, sandbox: { mode: 'write', network: false } };
+
+  test('the sandbox the gate decided goes to the tool with the call; a call the gate gave none gets none', async () => {
+    const seen: unknown[] = [];
+    const tools: ToolSource = { list: () => [shell, echo], execute: async (_n, _a, execution) => (seen.push(execution.sandbox), ok('ran')) };
+    const gate: ToolGate = { authorize: async (r) => (r.tool.name === 'sh' ? boxed : { allowed: true }) };
+    await new ToolDispatcher({ tools, gate }).dispatch(base([call('1', 'sh', { command: 'ls' }), call('2', 'echo', { text: 'a' })], { specs: [shell, echo] }));
+    expect(seen).toEqual([{ mode: 'write', network: false }, undefined]);
+  });
+
+  test('a result saying the sandbox could not start is reported to the gate once per such result; an unsandboxed call’s is not', async () => {
+    const reports: string[] = [];
+    const unavailable: ToolOutput = { content: [{ type: 'text', text: 'The sandbox could not start: no user namespaces.' }], isError: true, details: { sandbox: 'unavailable' } };
+    const tools: ToolSource = { list: () => [shell], execute: async (_n, args) => (args['command'] === 'fine' ? { ...ok('x'), details: { sandbox: 'write' } } : unavailable) };
+    let decision: GateDecision = boxed;
+    const gate: ToolGate = { authorize: async () => decision, sandboxUnavailable: (detail) => void reports.push(detail) };
+    const d = new ToolDispatcher({ tools, gate });
+    const [fine, failed] = await d.dispatch(base([call('1', 'sh', { command: 'fine' }), call('2', 'sh', { command: 'ls' })], { specs: [shell] }));
+    expect([fine!.status, failed!.status]).toEqual(['ok', 'error']);
+    expect(failed!['details']).toEqual({ sandbox: 'unavailable' });
+    expect(reports).toEqual(['The sandbox could not start: no user namespaces.']);
+    decision = { allowed: true, sandbox: { mode: 'write', network: false, unsandboxed: true } };
+    await d.dispatch(base([call('3', 'sh', { command: 'ls' })], { specs: [shell] }));
+    expect(reports).toHaveLength(1);
+  });
+});

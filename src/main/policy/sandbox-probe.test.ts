@@ -6,10 +6,13 @@ import { probeSandbox, type SpawnProgram } from './sandbox-probe.ts';
 // The probe starts real programs: a stand-in for bwrap is a real process that fails the way a broken one does.
 const running = (file: string, args: string[] = []): SpawnProgram => (_file, _args, options) => spawn(file, args, options);
 const found = (name: string) => `/opt/fake/${name}`;
+const throwing: SpawnProgram = () => {
+  throw new Error('spawn exploded');
+};
 
 describe('probing for a sandbox', () => {
   test('Windows has none, and the status says what to do', async () => {
-    const status = await probeSandbox({ platform: 'win32', spawn: () => { throw new Error('must not run anything'); } });
+    const status = await probeSandbox({ platform: 'win32', spawn: throwing });
     expect(status).toMatchObject({ available: false, reason: expect.stringMatching(/Windows has no sandbox/), fix: expect.stringMatching(/WSL/) });
   });
 
@@ -33,9 +36,6 @@ describe('probing for a sandbox', () => {
       available: false,
       reason: expect.stringMatching(/did not finish within 200 ms/),
     });
-    const throwing: SpawnProgram = () => {
-      throw new Error('spawn exploded');
-    };
     expect(await probeSandbox({ platform: 'linux', find: found, spawn: throwing })).toMatchObject({ available: false, reason: expect.stringMatching(/spawn exploded/) });
   });
 

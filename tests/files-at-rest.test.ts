@@ -1,11 +1,13 @@
 // What Amber leaves on disk is for its owner only: the data folder 0700, the database and its -wal/-shm
-// files, the key file and exported sessions 0600 — whatever the process umask allows.
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// files, the key file and exported sessions 0600 — whatever the process umask allows; a data folder found
+// looser at start is tightened.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type App, createApp } from '../src/main/app.ts';
 import { runCli } from '../src/main/cli/run-cli.ts';
+import { tightenDataDir } from '../src/main/data-dir.ts';
 import { FileSecretStore } from '../src/main/providers/index.ts';
 import { SessionStore } from '../src/main/sessions/index.ts';
 
@@ -37,6 +39,51 @@ test('a new data folder is 0700 and the database with its -wal and -shm files is
   expect(existsSync(`${db}-wal`)).toBe(true);
   expect(existsSync(`${db}-shm`)).toBe(true);
   expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual([0o600, 0o600, 0o600]);
+});
+
+test('an existing data folder left open to others is tightened at start: the folder 0700, the key file and database files 0600', () => {
+  const dataDir = join(dir, 'data');
+  mkdirSync(dataDir);
+  chmodSync(dataDir, 0o755);
+  SessionStore.open(join(dataDir, 'amber.db')).close();
+  const loose: Record<string, number> = { 'amber.db': 0o644, 'amber.db-wal': 0o666, 'amber.db-journal': 0o640, 'secrets.json': 0o644, 'mcp.json': 0o644 };
+  for (const [name, m] of Object.entries(loose)) {
+    if (!existsSync(join(dataDir, name))) writeFileSync(join(dataDir, name), name === 'secrets.json' || name === 'mcp.json' ? '{}' : '');
+    chmodSync(join(dataDir, name), m);
+  }
+  expect(mode(dataDir)).toBe(0o755);
+
+  app = createApp({ dataDir, startPlugins: false });
+  expect(mode(dataDir)).toBe(0o700);
+  for (const name of ['amber.db', 'amber.db-wal', 'amber.db-journal', 'secrets.json']) expect(mode(join(dataDir, name)), name).toBe(0o600);
+  // Only the files named as private are changed.
+  expect(mode(join(dataDir, 'mcp.json'))).toBe(0o644);
+});
+
+test('tightening leaves a missing data folder, Windows and an already private folder alone, and never follows a link', () => {
+  const warnings: string[] = [];
+  const warn = (m: string) => void warnings.push(m);
+  tightenDataDir(join(dir, 'missing'), { warn });
+  expect(existsSync(join(dir, 'missing'))).toBe(false);
+  const dataDir = join(dir, 'data');
+  mkdirSync(dataDir);
+  chmodSync(dataDir, 0o755);
+  tightenDataDir(dataDir, { platform: 'win32', warn });
+  expect(mode(dataDir)).toBe(0o755);
+  // A link in the data folder is not followed: what it leads to is not Amber's to change.
+  const elsewhere = join(dir, 'elsewhere.json');
+  writeFileSync(elsewhere, '{}');
+  chmodSync(elsewhere, 0o644);
+  symlinkSync(elsewhere, join(dataDir, 'secrets.json'));
+  tightenDataDir(dataDir, { warn });
+  expect(mode(dataDir)).toBe(0o700);
+  expect(mode(elsewhere)).toBe(0o644);
+  // A folder already private is left as it is, even stricter than 0700.
+  chmodSync(dataDir, 0o500);
+  tightenDataDir(dataDir, { warn });
+  expect(mode(dataDir)).toBe(0o500);
+  expect(warnings).toEqual([]);
+  chmodSync(dataDir, 0o700);
 });
 
 test('a database left readable by others is tightened to 0600 when it is opened', () => {

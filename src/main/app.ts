@@ -4,7 +4,7 @@ import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
 import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
-import { DATABASE_FILE } from './data-dir.ts';
+import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
 import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, PLUGIN_SECRET_FIELDS, PluginSecrets, ProviderAccounts, type SecretFields, type SecretStore } from './providers/index.ts';
@@ -99,6 +99,8 @@ export interface App extends AppCore {
 
 /** The composition root: both shells (Electron and headless) and the CLI build the core here. */
 export function createApp(options: AppOptions): App {
+  // Before anything in it is read: an existing data folder left open to others is made the owner's alone.
+  tightenDataDir(options.dataDir);
   const sessions = SessionStore.open(join(options.dataDir, DATABASE_FILE));
   const approvals = new ApprovalBroker();
   // Probed once, at start: by the first shell call the answer is there.

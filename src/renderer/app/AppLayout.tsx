@@ -6,7 +6,7 @@ import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
 import { PanelsView } from '../panels/index.ts';
 import { SessionSidebar, type SidebarHandle, useSessions } from '../sessions/index.ts';
-import { FirstRun, SettingsView } from '../settings/index.ts';
+import { FirstRun, SandboxNotice, SettingsView } from '../settings/index.ts';
 import { StatusBar } from '../status/index.ts';
 import { applyTheme, loadTheme, type ThemeChoice, useToasts } from '../ui/index.ts';
 import { type SideColumn, TopBar } from './TopBar.tsx';
@@ -29,6 +29,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
   // The side column shows the tree or the panels; settings cover the chat column.
   const [side, setSide] = useState<SideColumn>('none');
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
   const [promptOpen, setPromptOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(loadTheme);
   const [resolvedTheme, setResolvedTheme] = useState<'light' | 'dark'>('light');
@@ -125,6 +126,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
         </main>
         {side === 'panels' ? <PanelsView onClose={() => setSide('none')} /> : side === 'tree' && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setSide('none')} />}
         <ApprovalDialog />
+        <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
       </div>
       <CommandPalette />

@@ -14,7 +14,8 @@ const SHELL_CLASS_CHIP = { read_only: 'chip-ok', write: 'chip-running', destruct
  * Asks about tool calls that need a yes, one at a time, oldest first. Deny has the focus when a question
  * opens, and Enter never approves: on Deny it denies, on the other buttons it does nothing. Allowing takes
  * a click, Space on the focused button, or Alt+A. Questions asked while no window was connected are read
- * from the list when the window connects (again).
+ * from the list when the window connects (again). A shell command that would run in the sandbox may also be
+ * run outside it, once, by its own button (never by a key); where no sandbox can start, the dialog says so.
  */
 export function ApprovalDialog() {
   const api = useApi();
@@ -134,10 +135,32 @@ export function ApprovalDialog() {
             This is a protected path: “always” answers do not cover later changes to it.
           </p>
         )}
+        {current.sandboxed === true && (
+          <p className="muted small" data-testid="approval-sandbox-note">
+            Allowed, it runs in the sandbox. “Run unsandboxed” runs this one command outside it, with your full rights: it can change any of your files and use the network. That answer is never remembered.
+          </p>
+        )}
+        {current.sandboxed === false && (
+          <p className="muted small" data-testid="approval-no-sandbox">
+            There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Tool policy says how to set one up.
+          </p>
+        )}
         <div className="modal-actions">
           <button ref={denyButton} type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')} aria-keyshortcuts="Enter Escape">
             Deny
           </button>
+          {current.sandboxed === true && (
+            <button
+              type="button"
+              className="btn"
+              disabled={busy}
+              onClick={() => void answer('unsandboxed')}
+              title="Runs this one command outside the sandbox, with your full rights; asked again next time"
+              data-testid="approval-unsandboxed"
+            >
+              <Icon name="alert" size={14} /> Run unsandboxed
+            </button>
+          )}
           <span className="spacer" />
           <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
             Always in this folder

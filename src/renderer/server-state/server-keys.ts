@@ -20,4 +20,6 @@ export const serverKeys = {
   tree: (sessionId: string) => ['tree', sessionId] as const,
   policy: (sessionId: string | null) => ['policy', sessionId] as const,
   policyAll: ['policy'] as const,
+  /** Under the policy's key: policy.changed for the conversation, or for all (null), reads it again. */
+  sandbox: (sessionId: string | null) => ['policy', sessionId, 'sandbox'] as const,
 };

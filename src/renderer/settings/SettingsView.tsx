@@ -4,6 +4,7 @@ import { InstructionsSection } from './InstructionsSection.tsx';
 import { McpSection } from './McpSection.tsx';
 import { PluginsSection } from './PluginsSection.tsx';
 import { PolicySection } from './PolicySection.tsx';
+import { SandboxSection } from './SandboxSection.tsx';
 import './settings.css';
 
 interface Props {
@@ -46,6 +47,7 @@ export function SettingsView({ sessionId, onSetupProvider, onClose }: Props) {
         </section>
         <InstructionsSection sessionId={sessionId} />
         <PolicySection sessionId={sessionId} />
+        <SandboxSection sessionId={sessionId} />
       </div>
     </div>
   );

@@ -24,7 +24,7 @@
 //                                                                         a user plugin's first switch-on needs confirm
 //   plugins.onDidChange(listener): Disposable                           — every state change
 //   plugins.rescan(): Promise<string[]>; plugins.userFolder             — new user plugins; <dataDir>/plugins
-//   plugins.logs(id): PluginLogLine[]                                   — the last 500 lines
+//   plugins.logs(id): PluginLogLine[]                                   — its newest lines, MAX_PLUGIN_LOG_BYTES in all
 //   plugins.probe(id, { flavor, baseUrl, apiKey? }, { timeoutMs? }): Promise<{ ok, models, message }>
 //                                                                       — a provider plugin's connection test;
 //                                                                         throws `unavailable` when it is off
@@ -51,12 +51,12 @@ export type {
   ContributionStatus,
   PluginConfigSource,
   PluginInfo,
-  PluginLogLine,
   PluginServiceOptions,
   PluginState,
   PluginStateStore,
   SetStateOptions,
 } from './plugin-service.ts';
+export { MAX_PLUGIN_LOG_BYTES, MAX_PLUGIN_LOG_LINE_CHARS, type PluginLogLine } from './plugin-log-ring.ts';
 export { createForkLauncher, defaultPluginHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
 export type { ForkLauncherOptions } from './fork-launcher.ts';
 export { createSharedHostLauncher } from './shared-host-launcher.ts';

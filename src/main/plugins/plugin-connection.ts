@@ -50,6 +50,13 @@ interface Pending {
 
 const HOST_METHODS: ReadonlySet<string> = new Set(HOST_API_METHODS);
 
+/** What a notification (an event) for a plugin that leaves main's messages unread on its pipe is rejected with. */
+export class CongestedError extends AmberError {
+  constructor(pluginId: string) {
+    super('unavailable', `The plugin '${pluginId}' leaves main's messages unread on its pipe, so an event for it was dropped.`);
+  }
+}
+
 /** See ConnectionOptions.notifyDelayMs: events for a plugin wait this long at most, to go to it together. */
 export const NOTIFY_DELAY_MS = 20;
 
@@ -212,7 +219,11 @@ export class PluginConnection {
   #sendNotes(): void {
     if (this.#noteTimer) clearTimeout(this.#noteTimer);
     this.#noteTimer = null;
-    for (const note of this.#notes.splice(0)) this.call(note.method, note.args as never, note.timeoutMs).then(note.resolve, note.reject);
+    for (const note of this.#notes.splice(0)) {
+      // A plugin that leaves its pipe unread gets no more events queued in main (about 1 MB waits at most).
+      if (this.process.congested) note.reject(new CongestedError(this.pluginId));
+      else this.call(note.method, note.args as never, note.timeoutMs).then(note.resolve, note.reject);
+    }
   }
 
   /** The plugin's config as its `$getConfig` answers it now: sent along with calls that would otherwise ask for it. */

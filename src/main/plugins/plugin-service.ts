@@ -16,13 +16,14 @@ import { BUNDLED_PLUGINS } from './bundled-plugins.ts';
 import { type CallTimeouts, installContribution, type PluginCaller, type StreamSinks, type ToolUpdateSinks } from './contribution-installer.ts';
 import { createForkLauncher } from './fork-launcher.ts';
 import { type IdleWatch, watchIdle } from './idle-watch.ts';
-import { PluginConnection } from './plugin-connection.ts';
+import { CongestedError, PluginConnection } from './plugin-connection.ts';
 import { type DiscoveryProblem, discoverPlugins, type PluginDescriptor, type PluginSource } from './plugin-discovery.ts';
 import { PluginEventBus } from './plugin-event-bus.ts';
 import { createMainHostApi } from './main-host-api.ts';
 import { describeExit, type PluginLauncher, type PluginProcess } from './plugin-launcher.ts';
 import { createSharedHostLauncher, type SharedHostLauncher } from './shared-host-launcher.ts';
 import { PluginLedger } from './plugin-ledger.ts';
+import { type PluginLogLine, PluginLogRing } from './plugin-log-ring.ts';
 import { createPluginRegistries, type PluginRegistries } from './plugin-registries.ts';
 
 /**
@@ -40,12 +41,6 @@ export interface ContributionStatus {
   runtime?: boolean;
   /** Declared by the manifest (`contributes`) and installed before the plugin runs; using it starts the plugin. */
   static?: boolean;
-}
-
-export interface PluginLogLine {
-  time: number;
-  level: LogLevel;
-  message: string;
 }
 
 /** What the UI shows for one plugin. */
@@ -152,7 +147,8 @@ interface PluginRecord {
   crashes: number[];
   restartTimer: ReturnType<typeof setTimeout> | null;
   queue: Promise<void>;
-  logs: PluginLogLine[];
+  /** The newest lines of its log, stdout and stderr, within MAX_PLUGIN_LOG_BYTES. */
+  logs: PluginLogRing;
   dropped: { messages: number; logs: number; events: number };
   eventsInFlight: number;
   /** Routes of the plugin's stream events and tool updates; kept across starts, since its manifest's tools outlive a process. */
@@ -168,8 +164,6 @@ interface PluginRecord {
 
 /** Events kept for a lazy plugin while it starts; more are dropped and counted. */
 const MAX_PENDING_EVENTS = 64;
-
-const MAX_LOG_LINES = 500;
 
 /**
  * Runs plugins, one process each: discovery, handshake, install into the registries through the ledger,
@@ -282,7 +276,7 @@ export class PluginService {
   }
 
   logs(id: string): PluginLogLine[] {
-    return [...this.#record(id).logs];
+    return this.#record(id).logs.lines();
   }
 
   /**
@@ -581,7 +575,10 @@ export class PluginService {
     const watch: IdleWatch | null = idleMs > 0 ? watchIdle(conn, idleMs, () => this.#onIdle(rec, conn, watch!)) : null;
     if (watch) this.ledger.record(id, 'idle-stop', watch);
     rec.caller = watch?.caller ?? conn;
-    proc.onOutput((stream, text) => this.#log(rec, stream === 'stderr' ? 'warn' : 'info', text.length > 2000 ? `${text.slice(0, 2000)}…` : text.trimEnd()));
+    // Each line of output is a line of the log (one cut across two reads counts as two).
+    proc.onOutput((stream, text) => {
+      for (const line of text.split('\n')) if (line.trim() !== '') this.#log(rec, stream === 'stderr' ? 'warn' : 'info', line.trimEnd());
+    });
     proc.onExit((exit) => this.#onExit(rec, conn, describeExit(exit)));
 
     const initMs = this.#options.initializeTimeoutMs ?? 10_000;
@@ -771,7 +768,9 @@ export class PluginService {
 
   #deliver(rec: PluginRecord, conn: PluginConnection, topic: string, payload: unknown): void {
     if (!conn.alive) return;
-    if (rec.eventsInFlight >= (this.#options.maxEventsInFlight ?? 256)) {
+    // Beyond the events waiting for its answer, or while it leaves its pipe unread, events for it are
+    // dropped and counted: what main holds for one plugin stays bounded whatever is emitted.
+    if (rec.eventsInFlight >= (this.#options.maxEventsInFlight ?? 256) || conn.process.congested) {
       rec.dropped.events++;
       return;
     }
@@ -779,7 +778,9 @@ export class PluginService {
     // Events go together (notify); a plugin with an idle watch gets them through it, so they count as use.
     const watched = rec.conn === conn && rec.caller !== null && rec.caller !== conn ? rec.caller : null;
     (watched ? watched.call('$event', [topic, payload], this.#timeouts.callMs) : conn.notify('$event', [topic, payload], this.#timeouts.callMs))
-      .catch(() => {})
+      .catch((e: unknown) => {
+        if (e instanceof CongestedError) rec.dropped.events++;
+      })
       .finally(() => rec.eventsInFlight--);
   }
 
@@ -812,9 +813,7 @@ export class PluginService {
   }
 
   #log(rec: PluginRecord, level: LogLevel, message: string): void {
-    const line = { time: this.#clock(), level, message };
-    rec.logs.push(line);
-    if (rec.logs.length > MAX_LOG_LINES) rec.logs.splice(0, rec.logs.length - MAX_LOG_LINES);
+    const line = rec.logs.push(this.#clock(), level, message);
     this.#options.onLog?.(rec.descriptor.manifest.id, line);
   }
 
@@ -903,7 +902,7 @@ function newRecord(descriptor: PluginDescriptor): PluginRecord {
     crashes: [],
     restartTimer: null,
     queue: Promise.resolve(),
-    logs: [],
+    logs: new PluginLogRing(),
     dropped: { messages: 0, logs: 0, events: 0 },
     eventsInFlight: 0,
     sinks: new Map(),

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
-import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService } from './policy/index.ts';
+import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService, type UnattendedApprovals } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
@@ -44,6 +44,12 @@ export interface AppOptions {
   secrets?: SecretStore;
   /** Whether shell commands can run in an OS sandbox here, asked once at start. Default: the OS's answer. */
   sandboxProbe?: () => Promise<SandboxStatus>;
+  /**
+   * A core for runs with no one to ask (`amber run`): no window ever connects, so a question is never put to
+   * anyone; a call these allowances cover runs, any other that would ask is denied at once. Default: none,
+   * questions wait for a window.
+   */
+  unattended?: UnattendedApprovals;
 }
 
 /** One API event the core raises for the windows, whichever part of the core raised it. */
@@ -55,7 +61,7 @@ export interface AppCore {
   readonly sessions: SessionStore;
   /** Questions the tool policy asks the user, and their answers. */
   readonly approvals: ApprovalBroker;
-  /** The tool policy (modes, rules, grants, read-only claims): the one the agent asks before every tool call. */
+  /** The tool policy (modes, stored rules, read-only claims): the one the agent asks before every tool call. */
   readonly policy: PolicyService;
   /** The shell sandbox: whether one can start here, and the network setting each shell call's sandbox follows. */
   readonly sandbox: SandboxService;
@@ -107,7 +113,12 @@ export function createApp(options: AppOptions): App {
   const sandbox = new SandboxService({ store: sessions, ...(options.sandboxProbe ? { probe: options.sandboxProbe } : {}) });
   void sandbox.status();
   // No tool may touch the data folder in any mode; what the policy cannot decide alone it asks the user.
-  const policy = new PolicyService({ store: sessions, approver: approvals.ask, deniedRoots: [options.dataDir], sandbox });
+  const policy = new PolicyService({
+    store: sessions,
+    ...(options.unattended ? { unattended: options.unattended } : { approver: approvals.ask }),
+    deniedRoots: [options.dataDir],
+    sandbox,
+  });
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const providers = new ProviderAccounts(sessions, secrets);
   // Plugin settings marked secret (`secret: true` in a manifest, and the wallet's keys from before) leave the

@@ -124,7 +124,7 @@ test('an "always for this folder" answer given through the API lets the next run
   await writeRun(s.id, join(outside, 'b.txt'), 'two');
   expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('two');
   expect(questions).toHaveLength(1);
-  expect(app.policy.grants(s.id)).toEqual([{ folder: outside }]);
+  expect(app.policy.rules()).toEqual([expect.objectContaining({ effect: 'allow', folder: outside, workspace, source: expect.objectContaining({ via: 'approval', sessionId: s.id }) })]);
 });
 
 test('an allow rule removed through the API is no longer honoured: the next write outside the workspace is asked about, and a denial leaves it unwritten', async () => {
@@ -134,7 +134,7 @@ test('an allow rule removed through the API is no longer honoured: the next writ
   expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('allowed');
   expect(questions).toEqual([]);
 
-  const removed = await api.call('policy.removeRule', { index: 0, rule: { effect: 'allow', tool: 'write', folder: outside }, sessionId: s.id });
+  const removed = await api.call('policy.removeRule', { id: app.policy.rules()[0]!.id, sessionId: s.id });
   expect(removed).toMatchObject({ ok: true, value: { rules: [] } });
   const asked = nextQuestion();
   const run = writeRun(s.id, join(outside, 'b.txt'), 'not allowed');

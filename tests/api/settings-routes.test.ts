@@ -82,16 +82,37 @@ test('commands: completion, /new, /set policy, /label, /model, an unknown comman
   expect((await run('/set policy read')).result).toEqual({ kind: 'error', text: '/set policy read: Open a conversation first.' });
 });
 
-test('stored rules are listed and removed; a stale removal is refused', async () => {
+test('stored rules are listed with where they came from and removed by id, announced by the policy; a stale removal is refused', async () => {
+  const chat = app.sessions.create({ title: 'Release notes', cwd: null });
   app.policy.setRules([
     { effect: 'deny', tool: 'bash' },
-    { effect: 'allow', folder: '/srv/data' },
+    { effect: 'allow', folder: '/srv/data', workspace: '/srv', source: { via: 'approval', at: 1, sessionId: chat.id } },
+    { effect: 'allow', tool: 'write', source: { via: 'approval', at: 2, sessionId: 'gone' } },
   ]);
   const view = await ok<PolicyView>('policy.get', {});
-  expect(view.rules).toHaveLength(2);
-  const stale = await api.call('policy.removeRule', { index: 0, rule: { effect: 'allow', tool: 'bash' } });
-  expect(stale).toMatchObject({ ok: false, error: { code: 'conflict' } });
-  expect((await ok<PolicyView>('policy.removeRule', { index: 0, rule: { effect: 'deny', tool: 'bash' } })).rules).toEqual([{ effect: 'allow', folder: '/srv/data' }]);
+  expect(view.rules).toHaveLength(3);
+  expect(view.ruleSessions).toEqual({ [chat.id]: 'Release notes', gone: null });
+  expect(view.approvalTimeoutSeconds).toBeNull();
+  const [bash, data] = view.rules;
+  const from = events.length;
+  expect((await ok<PolicyView>('policy.removeRule', { id: bash!.id })).rules.map((r) => r.id)).toEqual([data!.id, view.rules[2]!.id]);
+  expect(events.slice(from)).toContainEqual({ event: 'policy.changed', payload: { sessionId: null } });
+  const stale = await api.call('policy.removeRule', { id: bash!.id });
+  expect(stale).toMatchObject({ ok: false, error: { code: 'not_found' } });
+});
+
+test('hostile: policy.removeRule and policy.setApprovalTimeout refuse bad shapes, unknown ids and huge strings', async () => {
+  app.policy.setRules([{ effect: 'deny', tool: 'bash' }]);
+  for (const input of [{}, { id: '' }, { id: 'x'.repeat(101) }, { id: 5 }, { index: 0, rule: { effect: 'deny', tool: 'bash' } }, { id: 'a', extra: true }, null]) {
+    expect(await api.call('policy.removeRule', input), JSON.stringify(input)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  }
+  expect(await api.call('policy.removeRule', { id: 'no-such-rule' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  for (const seconds of [0, -5, 2.5, 86_401, '30', 1e308]) {
+    expect(await api.call('policy.setApprovalTimeout', { seconds }), String(seconds)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  }
+  expect(app.policy.rules()).toHaveLength(1);
+  expect((await ok<PolicyView>('policy.setApprovalTimeout', { seconds: 45 })).approvalTimeoutSeconds).toBe(45);
+  expect((await ok<PolicyView>('policy.setApprovalTimeout', { seconds: null })).approvalTimeoutSeconds).toBeNull();
 });
 
 test('the core status segments: model, tokens in and out, cost and context use, in priority order', async () => {

@@ -111,8 +111,8 @@ export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposab
         return app.systemPrompt.instructions(sessionId);
       },
       'approvals.list': () => app.approvals.pending(),
-      'approvals.answer': ({ questionId, answer }) => {
-        app.approvals.answer(questionId, answer);
+      'approvals.answer': ({ questionId, answer, scope }) => {
+        app.approvals.answer(questionId, answer, scope);
         return { ok: true };
       },
     },

@@ -1,5 +1,5 @@
 import type { EventName, EventPayload, PolicyView } from '../../shared/api/index.ts';
-import type { Disposable } from '../../shared/disposable.ts';
+import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import { userReadOnlyTools } from '../agent-bridge/index.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
@@ -9,12 +9,29 @@ export interface PolicyRoutesOptions {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }
 
-type PolicyChannels = 'policy.get' | 'policy.setMode' | 'policy.removeRule' | 'policy.confirmReadOnly';
+type PolicyChannels = 'policy.get' | 'policy.setMode' | 'policy.removeRule' | 'policy.setApprovalTimeout' | 'policy.confirmReadOnly';
 
-/** The tool policy over the API: each session's mode, the stored rules, the user plugins' read-only claims. */
+/**
+ * The tool policy over the API: each session's mode, the stored rules with where they came from, the
+ * approval timeout, the user plugins' read-only claims. The policy announces its own changes (an "always"
+ * answer's rule included); they go out as policy.changed.
+ */
 export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disposable & { handlers: Pick<Handlers, PolicyChannels> } {
   const { plugins, sessions, policy } = app;
-  const emit = options.emit;
+  const subscriptions = new DisposableStore();
+  subscriptions.add(policy.onDidChange(({ sessionId }) => options.emit('policy.changed', { sessionId })));
+  /** The title of each conversation a rule came from; null for one since deleted. */
+  const ruleSessions = (rules: ReturnType<typeof policy.rules>): Record<string, string | null> => {
+    const titles: Record<string, string | null> = {};
+    for (const id of new Set(rules.flatMap((r) => (r.source?.sessionId ? [r.source.sessionId] : [])))) {
+      try {
+        titles[id] = sessions.get(id).title;
+      } catch {
+        titles[id] = null;
+      }
+    }
+    return titles;
+  };
   const isBundled = (id: string): boolean => plugins.list().some((p) => p.id === id && p.source === 'bundled');
   const policyView = (sessionId: string | null): PolicyView => {
     const claims = userReadOnlyTools(plugins.registries.tools, isBundled);
@@ -22,7 +39,8 @@ export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disp
       .list()
       .filter((p) => p.source === 'user' && (claims.has(p.id) || policy.readOnlyConfirmed(p.id)))
       .map((p) => ({ pluginId: p.id, name: p.name, tools: claims.get(p.id) ?? [], confirmed: policy.readOnlyConfirmed(p.id) }));
-    return { sessionId, mode: sessionId ? policy.mode(sessionId) : 'write', rules: policy.rules(), readOnlyClaims };
+    const rules = policy.rules();
+    return { sessionId, mode: sessionId ? policy.mode(sessionId) : 'write', rules, ruleSessions: ruleSessions(rules), approvalTimeoutSeconds: policy.approvalTimeout(), readOnlyClaims };
   };
   return {
     handlers: {
@@ -30,27 +48,23 @@ export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disp
       'policy.setMode': ({ sessionId, mode }) => {
         sessions.get(sessionId);
         policy.setMode(sessionId, mode);
-        emit('policy.changed', { sessionId });
         return policyView(sessionId);
       },
-      'policy.removeRule': ({ index, rule, sessionId }) => {
-        const rules = policy.rules();
-        const at = rules[index];
-        if (!at || at.effect !== rule.effect || at.tool !== rule.tool || at.folder !== rule.folder) {
-          throw new AmberError('conflict', 'The rules changed meanwhile (another window?); look at the list again and retry.');
-        }
-        policy.setRules(rules.filter((_, i) => i !== index));
-        emit('policy.changed', { sessionId: null });
+      'policy.removeRule': ({ id, sessionId }) => {
+        policy.removeRule(id);
+        return policyView(sessionId ?? null);
+      },
+      'policy.setApprovalTimeout': ({ seconds, sessionId }) => {
+        policy.setApprovalTimeout(seconds);
         return policyView(sessionId ?? null);
       },
       'policy.confirmReadOnly': ({ pluginId, confirmed, sessionId }) => {
         const plugin = plugins.list().find((p) => p.id === pluginId);
         if (!plugin || plugin.source !== 'user') throw new AmberError('not_found', `There is no user plugin '${pluginId}'; bundled plugins need no confirmation.`);
         policy.setReadOnlyConfirmed(pluginId, confirmed);
-        emit('policy.changed', { sessionId: null });
         return policyView(sessionId ?? null);
       },
     },
-    dispose: () => {},
+    dispose: () => subscriptions.dispose(),
   };
 }

@@ -145,7 +145,6 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       tree.registerAction(`policy.${mode}`, (_argument, context) => {
         const sessionId = session(context);
         app.policy.setMode(sessionId, mode);
-        emit('policy.changed', { sessionId });
         return `Tool policy: ${mode} for this conversation.`;
       }),
     );

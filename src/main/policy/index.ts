@@ -1,5 +1,6 @@
 export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 export { isInside } from './path-confinement.ts';
+export { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
 export { realPath } from './real-path.ts';
 export { probeSandbox, sandboxFix, type SandboxProbeOptions, type SandboxStatus, type SpawnProgram } from './sandbox-probe.ts';
 export { sandboxProfile, type SandboxProfileInput } from './sandbox-profile.ts';
@@ -10,7 +11,6 @@ export {
   toolPaths,
   type Approver,
   type GateDecision,
-  type Grant,
   type PolicyDecision,
   type PolicyServiceOptions,
   type SettingsStore,
@@ -20,3 +20,4 @@ export {
 } from './policy-service.ts';
 export { commandPrefix, loadShellParser, shellClassify, type ShellClassifyOptions, type ShellVerdict } from './shell-classify.ts';
 export { isShellTool, ShellPolicy, type ShellDecision, type ShellJudgement, type ShellPolicyOptions } from './shell-policy.ts';
+export { UnattendedApprovals, type AllowEntry, type UnattendedCall, type UnattendedDecision } from './unattended-approvals.ts';

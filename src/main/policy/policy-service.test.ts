@@ -2,11 +2,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
+import type { ApprovalAnswer, ApprovalQuestion, PolicyRule } from '../../shared/agent/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
 import { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 import { PolicyService, QuestionWithdrawn, type Approver, type ToolOrigin, type ToolRequest } from './policy-service.ts';
+import { SandboxService } from './sandbox-service.ts';
+import { loadShellParser } from './shell-classify.ts';
+import { UnattendedApprovals } from './unattended-approvals.ts';
 
 let dir: string;
 let store: SessionStore;
@@ -90,7 +93,7 @@ describe('policy modes', () => {
     const b = new PolicyService({ store });
     expect(b.mode('s1')).toBe('read');
     expect(b.mode('s2')).toBe('write');
-    expect(b.rules()).toEqual([{ effect: 'allow', folder: '/tmp/out' }]);
+    expect(b.rules()).toEqual([{ id: expect.any(String), effect: 'allow', folder: '/tmp/out', source: { via: 'settings', at: expect.any(Number) } }]);
     expect(() => b.setRules([{ effect: 'allow' }])).toThrow(/names a tool, a folder or both/);
   });
 
@@ -130,14 +133,16 @@ describe('approval', () => {
     expect(asked[0]).toMatchObject({ sessionId: 's1', toolName: 'write', folder: '/elsewhere' });
   });
 
-  test('always for this tool grants the tool for the session only', async () => {
+  test('always for this tool stores a rule for the tool in the workspace folder: another conversation there runs it, one elsewhere still asks', async () => {
     const { asked, approver } = approverAnswering(['always_tool']);
-    const policy = new PolicyService({ store, approver });
+    const policy = new PolicyService({ store, approver, clock: () => 1234 });
     expect(await policy.authorize(req(shell, { command: 'make' }), signal)).toEqual({ allowed: true });
     expect(await policy.authorize(req(shell, { command: 'make test' }), signal)).toEqual({ allowed: true });
     expect(asked).toHaveLength(1);
-    expect(policy.grants('s1')).toEqual([{ tool: 'shell' }]);
-    expect(policy.decide(req(shell, {}, 's2')).kind).toBe('ask');
+    expect(asked[0]!.workspaceRoot).toBe('/ws');
+    expect(policy.rules()).toEqual([{ id: expect.any(String), effect: 'allow', tool: 'shell', workspace: '/ws', source: { via: 'approval', at: 1234, sessionId: 's1' } }]);
+    expect(policy.decide(req(shell, {}, 's2')).kind).toBe('allow');
+    expect(policy.decide(req(shell, {}, 's3', '/elsewhere')).kind).toBe('ask');
   });
 
   test('always for this folder grants writes inside that folder, not beside it', async () => {
@@ -338,7 +343,7 @@ describe('protected paths and the data folder', () => {
     await m.asked(1);
     m.open[0]!.answer('always_folder');
     expect(await hook).toEqual({ allowed: true });
-    expect(policy.grants('s1')).toEqual([{ folder: '/ws/.git/hooks' }]);
+    expect(policy.rules().at(-1)).toMatchObject({ effect: 'allow', folder: '/ws/.git/hooks', workspace: '/ws', source: { via: 'approval' } });
     expect(policy.decide(req(write, { path: '.git/hooks/pre-commit' }))).toMatchObject({ kind: 'ask', protectedPath: true });
     expect(policy.decide(req(read, { path: '.git/config' }))).toEqual({ kind: 'allow' });
     expect(policy.decide(req(write, { path: 'src/b.ts' }))).toEqual({ kind: 'allow' });
@@ -403,5 +408,178 @@ describe('read-only claims of user plugins', () => {
     expect(() => policy.setReadOnlyConfirmed('../rules', true)).toThrow(/no plugin id/);
     store.setSetting('policy.readOnlyConfirmed.peeker', '"yes"');
     expect(policy.readOnlyConfirmed('peeker')).toBe(false);
+  });
+});
+
+/** A sandbox that can start, whatever this machine has: shell lines are judged as they are where one can. */
+const sandboxed = () => ({ sandbox: new SandboxService({ store, probe: async () => ({ available: true as const, kind: 'bubblewrap' as const }) }) });
+
+/** A new PolicyService over the same SQLite file, as after a restart. */
+function restarted(options: Partial<ConstructorParameters<typeof PolicyService>[0]> = {}): PolicyService {
+  store.close();
+  store = SessionStore.open(join(dir, 'amber.db'));
+  return new PolicyService({ store, ...options });
+}
+
+describe('"always" answers are stored rules', () => {
+
+  test('a rule stored by an "always" answer survives a restart, and removing it makes the call ask again', async () => {
+    const first = new PolicyService({ store, approver: async () => 'always_folder' });
+    expect(await first.authorize(req(write, { path: '/out/a.txt' }), signal)).toEqual({ allowed: true });
+    const after = restarted();
+    expect(after.decide(req(write, { path: '/out/b.txt' }, 's9'))).toEqual({ kind: 'allow' });
+    const [rule] = after.rules();
+    expect(rule).toMatchObject({ effect: 'allow', folder: '/out', workspace: '/ws', source: { via: 'approval', sessionId: 's1' } });
+    after.removeRule(rule!.id);
+    expect(after.rules()).toEqual([]);
+    expect(after.decide(req(write, { path: '/out/b.txt' }))).toMatchObject({ kind: 'ask' });
+    expect(() => after.removeRule(rule!.id)).toThrow(/no longer stored/);
+  });
+
+  test('"everywhere" stores a global rule that holds in another workspace folder; a folder rule does not', async () => {
+    const policy = new PolicyService({ store, approver: async (q) => ({ answer: 'always_tool', scope: q.toolName === 'write' ? 'global' : 'folder' }) });
+    const put: ToolSpec = { ...write, name: 'put' };
+    await policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    await policy.authorize(req(put, { path: '/out/a.txt' }), signal);
+    expect(policy.rules().map((r) => [r.tool, r.workspace])).toEqual([
+      ['write', undefined],
+      ['put', '/ws'],
+    ]);
+    expect(policy.decide(req(write, { path: '/out/b.txt' }, 's2', '/other-ws')).kind).toBe('allow');
+    expect(policy.decide(req(put, { path: '/out/b.txt' }, 's2', '/other-ws')).kind).toBe('ask');
+    expect(policy.decide(req(put, { path: '/out/b.txt' }, 's2', '/ws')).kind).toBe('allow');
+  });
+
+  test('a shell "always" keeps its prefix with the class approved, across a restart; a worse class or an outside path asks again', async () => {
+    await loadShellParser();
+    const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
+    const line = (command: string, sessionId = 's1'): ToolRequest => ({ ...req(bash, { command }, sessionId), toolCallId: 'c' });
+    const first = new PolicyService({ store, approver: async () => 'always_tool', ...sandboxed() });
+    expect((await first.authorize(line('docker run alpine'), signal)).allowed).toBe(true);
+    const after = restarted(sandboxed());
+    expect(after.rules()).toEqual([expect.objectContaining({ tool: 'bash', command: 'docker run', class: 'unknown', workspace: '/ws' })]);
+    expect(after.decide(line('docker run --rm busybox', 's2')).kind).toBe('allow');
+    expect(after.decide(line('docker run -v /etc:/etc alpine')).kind).toBe('ask');
+    expect(after.decide(line('docker rm -f web')).kind).toBe('ask');
+    // The same prefix approved again keeps one rule.
+    await new PolicyService({ store, approver: async () => 'always_tool', ...sandboxed() }).authorize(line('docker run hello'), signal);
+    expect(after.rules()).toHaveLength(1);
+  });
+
+  test('rules stored before ids, sources and workspaces still read, hold everywhere, and get an id once', () => {
+    store.setSetting('policy.rules', JSON.stringify([{ effect: 'deny', tool: 'bash' }, { effect: 'allow', folder: '/srv/data' }]));
+    const policy = new PolicyService({ store, newId: () => 'unused' });
+    const rules = policy.rules();
+    expect(rules).toEqual([
+      { id: expect.any(String), effect: 'deny', tool: 'bash' },
+      { id: expect.any(String), effect: 'allow', folder: '/srv/data' },
+    ]);
+    expect(new Set(rules.map((r) => r.id)).size).toBe(2);
+    // Written back once: the ids stay the same on the next read.
+    expect(new PolicyService({ store }).rules()).toEqual(rules);
+    expect(policy.decide(req(write, { path: '/srv/data/x' }, 's1', '/anywhere')).kind).toBe('allow');
+  });
+
+  test('every change is announced by the policy itself: a mode with its session, rules and the timeout with null', async () => {
+    const policy = new PolicyService({ store, approver: async () => 'always_tool' });
+    const seen: (string | null)[] = [];
+    policy.onDidChange(({ sessionId }) => seen.push(sessionId));
+    policy.setMode('s1', 'write');
+    await policy.authorize(req(shell, { command: 'x' }), signal);
+    const added = policy.addRule({ effect: 'deny', tool: 'rm' });
+    expect(added.source).toEqual({ via: 'settings', at: expect.any(Number) });
+    policy.addRule({ effect: 'deny', tool: 'rm' });
+    policy.removeRule(added.id);
+    policy.setApprovalTimeout(30);
+    expect(seen).toEqual(['s1', null, null, null, null]);
+  });
+
+  test('hostile: bad rule shapes, unknown ids and huge strings are refused and nothing is stored', () => {
+    const policy = new PolicyService({ store });
+    const bad: unknown[] = [
+      { effect: 'allow' },
+      { effect: 'maybe', tool: 'x' },
+      { effect: 'deny', tool: 'bash', command: 'rm' },
+      { effect: 'allow', command: 'npm test' },
+      { effect: 'allow', tool: 'bash', class: 'write' },
+      { effect: 'allow', tool: 'x'.repeat(129) },
+      { effect: 'allow', folder: `/${'a'.repeat(5000)}` },
+      { effect: 'allow', folder: '/a\0b' },
+      { effect: 'allow', tool: 'bash', command: 'c'.repeat(501) },
+      { effect: 'allow', tool: 'x', source: { via: 'magic', at: 1 } },
+      { effect: 'allow', tool: 'x', id: 'i'.repeat(101) },
+    ];
+    for (const rule of bad) expect(() => policy.setRules([rule as PolicyRule]), JSON.stringify(rule).slice(0, 80)).toThrow(/Refused the tool rules/);
+    expect(() => policy.setRules([{ effect: 'allow', tool: 'a', id: 'same' }, { effect: 'allow', tool: 'b', id: 'same' }])).toThrow(/two rules have the id/);
+    expect(() => policy.setRules(Array.from({ length: 1001 }, (_, i) => ({ effect: 'allow' as const, tool: `t${i}` })))).toThrow(/at most 1000/);
+    expect(() => policy.removeRule('no-such-rule')).toThrow(/no longer stored/);
+    for (const seconds of [0, -1, 1.5, 86_401, Number.NaN]) expect(() => policy.setApprovalTimeout(seconds)).toThrow(/1 to 86,400 seconds/);
+    expect(store.getSetting('policy.rules')).toBeNull();
+    expect(policy.approvalTimeout()).toBeNull();
+  });
+});
+
+describe('questions with a time limit, and runs with no one to ask', () => {
+  test('a question unanswered past the timeout is withdrawn and its call denied, saying it timed out', async () => {
+    const m = manualApprover();
+    const fires: (() => void)[] = [];
+    const policy = new PolicyService({ store, approver: m.approver, timer: (ms, fire) => (fires.push(fire), expect(ms).toBe(30_000), () => {}) });
+    policy.setApprovalTimeout(30);
+    expect(policy.approvalTimeout()).toBe(30);
+    const pending = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    await m.asked(1);
+    expect(fires).toHaveLength(1);
+    fires[0]!();
+    expect(await pending).toEqual({ allowed: false, reason: 'No one answered within 30 s, so the question timed out and write was not run.' });
+    expect(m.open[0]!.signal.aborted).toBe(true);
+    expect((m.open[0]!.signal.reason as QuestionWithdrawn).outcome).toBe('deny');
+  });
+
+  test('with the timeout off (the default) a question waits; an answer in time cancels the timer', async () => {
+    const m = manualApprover();
+    const cancelled: number[] = [];
+    const policy = new PolicyService({ store, approver: m.approver, timer: () => () => cancelled.push(1) });
+    const first = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    await m.asked(1);
+    expect(cancelled).toEqual([]);
+    m.open[0]!.answer('deny');
+    await first;
+    policy.setApprovalTimeout(5);
+    const second = policy.authorize(req(write, { path: '/out/b.txt' }), signal);
+    await m.asked(2);
+    m.open[1]!.answer('once');
+    expect(await second).toEqual({ allowed: true });
+    expect(cancelled).toEqual([1]);
+  });
+
+  test('a real timer of one second denies through the broker, which takes the question off the window', async () => {
+    const broker = new ApprovalBroker();
+    const seen: ApprovalChange[] = [];
+    broker.subscribe((c) => seen.push(c));
+    const policy = new PolicyService({ store, approver: broker.ask });
+    policy.setApprovalTimeout(1);
+    const out = await policy.authorize(req(write, { path: '/out/a.txt' }), signal);
+    expect(out).toMatchObject({ allowed: false, reason: expect.stringMatching(/timed out/) });
+    expect(broker.pending()).toEqual([]);
+    expect(seen.map((c) => c.kind)).toEqual(['requested', 'settled']);
+  });
+
+  test('with no approver, a run with allowances runs what they cover and denies the rest at once, saying no one is there', async () => {
+    await loadShellParser();
+    const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
+    const unattended = new UnattendedApprovals(['write', 'bash:docker run']);
+    const policy = new PolicyService({ store, unattended, ...sandboxed() });
+    expect((await policy.authorize(req(write, { path: '/out/a.txt' }), signal)).allowed).toBe(true);
+    expect((await policy.authorize(req(bash, { command: 'docker run alpine' }), signal)).allowed).toBe(true);
+    const other = await policy.authorize(req(bash, { command: 'docker rm -f web' }), signal);
+    expect(other).toMatchObject({ allowed: false, reason: expect.stringMatching(/No one is there to approve it, so it was not run\.$/) });
+    // A protected path is never covered, whatever the allowances say.
+    expect((await policy.authorize(req(write, { path: '.git/hooks/pre-commit' }), signal)).allowed).toBe(false);
+    expect(unattended.decided()).toEqual([
+      { toolName: 'write', allowed: true },
+      { toolName: 'bash', line: 'docker run alpine', allowed: true },
+      { toolName: 'bash', line: 'docker rm -f web', allowed: false },
+      { toolName: 'write', allowed: false },
+    ]);
   });
 });

@@ -1,15 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { ApprovalAnswer, PolicyMode, PolicyRules, type ApprovalQuestion, type PolicyRule } from '../../shared/agent/index.ts';
+import { z } from 'zod';
+import {
+  ApprovalAnswer,
+  ApprovalReply,
+  ApprovalTimeoutSeconds,
+  PolicyMode,
+  type ApprovalQuestion,
+  type ApprovalScope,
+  type PolicyRule,
+  type StoredPolicyRule,
+} from '../../shared/agent/index.ts';
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import { callSignature, protectedReason, type ShellSandbox, type ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
 import { isInside } from './path-confinement.ts';
+import { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
 import { realPath } from './real-path.ts';
 import { SandboxService } from './sandbox-service.ts';
 import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
+import type { UnattendedApprovals } from './unattended-approvals.ts';
 
 /** The two settings calls the policy needs (SessionStore has them). */
 export interface SettingsStore {
@@ -18,11 +31,12 @@ export interface SettingsStore {
 }
 
 /**
- * Asks a person. Resolves with their answer; rejecting or being absent counts as a denial. `signal` aborts
- * when the question is withdrawn: its run stopped, or a grant or rule now decides the call. The reason is
- * then a QuestionWithdrawn saying how the call was decided.
+ * Asks a person. Resolves with their answer (with where an "always" answer holds, or alone: in the
+ * conversation's workspace folder); rejecting or being absent counts as a denial. `signal` aborts when the
+ * question is withdrawn: its run stopped, it timed out, or a rule now decides the call. The reason is then
+ * a QuestionWithdrawn saying how the call was decided.
  */
-export type Approver = (question: ApprovalQuestion, signal: AbortSignal) => Promise<ApprovalAnswer>;
+export type Approver = (question: ApprovalQuestion, signal: AbortSignal) => Promise<ApprovalAnswer | ApprovalReply>;
 
 /** The abort reason of a withdrawn question: `once` when the call now runs without asking, else `deny`. */
 export class QuestionWithdrawn extends Error {
@@ -70,9 +84,6 @@ export type PolicyDecision =
   /** `protectedPath`: the call changes a protected path, which no grant or allow rule covers. */
   | { kind: 'ask'; reason: string; folder: string | null; protectedPath: boolean; shell?: ShellJudgement };
 
-/** A session grant recorded from an "always" answer; lives as long as this process. */
-export type Grant = { tool: string } | { folder: string };
-
 export interface PolicyServiceOptions {
   store: SettingsStore;
   approver?: Approver;
@@ -87,9 +98,18 @@ export interface PolicyServiceOptions {
   shell?: ShellPolicy;
   /** Whether a sandbox can start, and the network setting each shell call's sandbox follows. Default: probed here. */
   sandbox?: SandboxService;
+  /**
+   * A run with no one to ask (a scripted run): no question is put to anyone; a call these allowances cover
+   * runs, any other that would ask is denied at once. Used only when no approver is attached.
+   */
+  unattended?: UnattendedApprovals;
+  /** When rules are stored (their source's `at`). Default: Date.now. */
+  clock?: () => number;
+  /** Starts the timer of a question's time limit; returns how to cancel it. Default: setTimeout. */
+  timer?: (ms: number, fire: () => void) => () => void;
 }
 
-const RULES_KEY = 'policy.rules';
+const TIMEOUT_KEY = 'policy.approvalTimeoutSeconds';
 const modeKey = (sessionId: string): string => `policy.mode.${sessionId}`;
 const readOnlyKey = (pluginId: string): string => `policy.readOnlyConfirmed.${pluginId}`;
 const PLUGIN_ID = /^[a-z0-9_]{1,64}$/;
@@ -121,8 +141,10 @@ export function toolPaths(tool: ToolSpec, args: Record<string, unknown>, workspa
 interface OpenQuestion {
   question: ApprovalQuestion;
   controller: AbortController;
-  answer: Promise<ApprovalAnswer>;
+  answer: Promise<ApprovalReply>;
   answered: boolean;
+  /** Set when the time limit withdrew it: the seconds it waited. */
+  timedOutAfter?: number;
   /** Calls waiting on it: identical calls (same tool, same canonical arguments) share one question. */
   waiters: number;
   /** For a shell call: how its line was judged when asked (the protected paths an approval makes writable). */
@@ -130,17 +152,20 @@ interface OpenQuestion {
 }
 
 /**
- * The tool policy: a mode per session, stored allow/deny rules, session grants and approvals.
+ * The tool policy: a mode per session, stored allow/deny rules (an "always" answer stores one) and approvals.
  *
  * In order: a path in a denied root (the data folder) is refused in every mode; stored deny rules apply in
  * every mode; read-only tools run in every mode (a user plugin's only once confirmed); read mode refuses
  * the rest; a write to a protected path asks in write and yolo modes alike; yolo runs the rest; write mode
- * runs what an allow rule or grant covers and calls whose declared paths all lie inside the workspace, and
- * asks about anything else. Paths are judged where they land (symlinks followed) as well as as written.
+ * runs what an allow rule covers and calls whose declared paths all lie inside the workspace, and asks
+ * about anything else. Paths are judged where they land (symlinks followed) as well as as written. A rule
+ * scoped to a workspace folder holds only in the conversations working there.
  *
  * A question is per call: identical calls share one, others each get their own, and an answer covers only
- * the calls that asked it. A grant, rule, mode or trust change re-decides the calls still waiting: one that
- * is now decided is withdrawn from the window. With no approver attached, a question is a denial.
+ * the calls that asked it. A rule, mode or trust change re-decides the calls still waiting: one that is now
+ * decided is withdrawn from the window. A question unanswered past the approval timeout (when one is set)
+ * is denied as timed out. With no approver attached (a run with no one to ask), a question is a denial at
+ * once, unless the run's unattended allowances cover the call.
  */
 export class PolicyService implements ToolGate {
   readonly #store: SettingsStore;
@@ -151,7 +176,12 @@ export class PolicyService implements ToolGate {
   /** Shell tools are judged on their command line, with "always" kept per command prefix. */
   readonly #shell: ShellPolicy;
   readonly #sandbox: SandboxService;
-  readonly #grants = new Map<string, Grant[]>();
+  readonly #rules: PolicyRuleBook;
+  readonly #clock: () => number;
+  readonly #timer: (ms: number, fire: () => void) => () => void;
+  readonly #onDidChange = new Emitter<{ sessionId: string | null }>();
+  /** The run's allowances when no one can be asked (see PolicyServiceOptions.unattended). */
+  readonly unattended: UnattendedApprovals | null;
   readonly #open = new Map<string, OpenQuestion>();
   /** Waiting calls to wake when a grant, rule, mode or trust changes. */
   readonly #wakers = new Set<() => void>();
@@ -166,7 +196,22 @@ export class PolicyService implements ToolGate {
     this.#deniedRoots = (options.deniedRoots ?? []).map((r) => resolve(r));
     this.#shell = options.shell ?? new ShellPolicy();
     this.#sandbox = options.sandbox ?? new SandboxService({ store: options.store });
+    this.#rules = new PolicyRuleBook(options.store);
+    this.#clock = options.clock ?? Date.now;
+    this.#timer =
+      options.timer ??
+      ((ms, fire) => {
+        const t = setTimeout(fire, ms);
+        return () => clearTimeout(t);
+      });
+    this.unattended = options.unattended ?? null;
   }
+
+  /**
+   * What holds changed: a conversation's mode (its id), or (null) the stored rules, the approval timeout or
+   * a read-only confirmation. Fired by every change, an "always" answer's new rule included.
+   */
+  readonly onDidChange: Event<{ sessionId: string | null }> = this.#onDidChange.event;
 
   mode(sessionId: string): PolicyMode {
     const raw = this.#store.getSetting(modeKey(sessionId));
@@ -177,28 +222,44 @@ export class PolicyService implements ToolGate {
 
   setMode(sessionId: string, mode: PolicyMode): void {
     this.#store.setSetting(modeKey(sessionId), JSON.stringify(PolicyMode.parse(mode)));
-    this.#notifyChanged();
+    this.#changed(sessionId);
   }
 
-  /** Stored rules. Unreadable rules throw: a lost deny rule must not turn into an allow. */
-  rules(): PolicyRule[] {
-    const raw = this.#store.getSetting(RULES_KEY);
-    if (raw === null) return [];
-    const parsed = PolicyRules.safeParse(safeJson(raw));
-    if (!parsed.success) throw new AmberError('internal', 'The stored tool rules cannot be read; fix or clear them in the settings.');
-    return parsed.data;
+  /** Stored rules, oldest first. Unreadable rules throw: a lost deny rule must not turn into an allow. */
+  rules(): StoredPolicyRule[] {
+    return this.#rules.list();
   }
 
-  setRules(rules: PolicyRule[]): void {
-    const parsed = PolicyRules.safeParse(rules);
-    if (!parsed.success) throw new AmberError('invalid_input', `Refused the tool rules: ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
-    const normalised = parsed.data.map((r) => (r.folder === undefined ? r : { ...r, folder: resolve(r.folder) }));
-    this.#store.setSetting(RULES_KEY, JSON.stringify(normalised));
-    this.#notifyChanged();
+  /** Replaces every stored rule (nothing is stored unless all are valid). */
+  setRules(rules: readonly PolicyRule[]): void {
+    this.#rules.replace(rules);
+    this.#changed(null);
   }
 
-  addRule(rule: PolicyRule): void {
-    this.setRules([...this.rules(), rule]);
+  /** Stores a rule (one without a source came from Settings, now); an identical one already stored stays. */
+  addRule(rule: PolicyRule): StoredPolicyRule {
+    const added = this.#rules.add(rule.source ? rule : { ...rule, source: { via: 'settings', at: this.#clock() } });
+    if (added.changed) this.#changed(null);
+    return added.rule;
+  }
+
+  /** Removes the stored rule with this id; `not_found` when there is none. */
+  removeRule(id: string): void {
+    this.#rules.remove(id);
+    this.#changed(null);
+  }
+
+  /** Seconds a question waits before it is denied as timed out; null: it waits until answered. */
+  approvalTimeout(): number | null {
+    const parsed = ApprovalTimeoutSeconds.safeParse(Number(this.#store.getSetting(TIMEOUT_KEY)));
+    return parsed.success ? parsed.data : null;
+  }
+
+  setApprovalTimeout(seconds: number | null): void {
+    const parsed = ApprovalTimeoutSeconds.nullable().safeParse(seconds);
+    if (!parsed.success) throw new AmberError('invalid_input', 'A question waits 1 to 86,400 seconds (a day), in whole seconds, or without a limit.');
+    this.#store.setSetting(TIMEOUT_KEY, parsed.data === null ? null : String(parsed.data));
+    this.#changed(null);
   }
 
   /** Whether the user confirmed that a user plugin's read-only tools only read. Stored per plugin. */
@@ -209,21 +270,12 @@ export class PolicyService implements ToolGate {
   setReadOnlyConfirmed(pluginId: string, confirmed: boolean): void {
     if (!PLUGIN_ID.test(pluginId)) throw new AmberError('invalid_input', `There is no plugin id like '${pluginId}'; ids are lower-case letters, digits and _.`);
     this.#store.setSetting(readOnlyKey(pluginId), confirmed ? 'true' : null);
-    this.#notifyChanged();
+    this.#changed(null);
   }
 
   /** Has waiting calls decide again: a setting the policy reads changed outside it (the user's MCP trust). */
   reconsider(): void {
     this.#notifyChanged();
-  }
-
-  grants(sessionId: string): readonly Grant[] {
-    return this.#grants.get(sessionId) ?? [];
-  }
-
-  clearGrants(sessionId: string): void {
-    this.#grants.delete(sessionId);
-    this.#shell.clear(sessionId);
   }
 
   /** Attaches the approver (the UI's dialog); disposing detaches it if it is still the one attached. */
@@ -245,12 +297,12 @@ export class PolicyService implements ToolGate {
       const hit = every.find((p) => isInside(root, p) || isInside(realRoot, p));
       if (hit !== undefined) return { kind: 'deny', reason: `${tool.name} was not run: ${hit} is in Amber's data folder, which no tool may touch in any mode.` };
     }
-    const rules = this.rules();
+    const rules = this.rules().filter((r) => ruleHoldsIn(r, workspaceRoot));
     const deny = rules.find((r) => r.effect === 'deny' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || this.#touches(r.folder, every)));
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
     if (isShellTool(tool, request.origin)) {
       // Before the probe has answered (decide called alone), a sandbox is assumed; authorize waits for it.
-      const judged = this.#shell.decide(request, this.mode(sessionId), this.#sandbox.current()?.available ?? true);
+      const judged = this.#shell.decide(request, this.mode(sessionId), this.#sandbox.current()?.available ?? true, shellGrants(rules, tool.name, workspaceRoot));
       return judged.kind === 'ask' ? { ...judged, protectedPath: false } : judged;
     }
     if (this.#trustsReadOnly(request)) return { kind: 'allow' };
@@ -270,8 +322,8 @@ export class PolicyService implements ToolGate {
     }
     if (mode === 'yolo') return { kind: 'allow' };
     const allLand = (folder: string): boolean => paths.length > 0 && !found.unreadable && paths.every((p) => this.#lands(folder, p));
-    if (rules.some((r) => r.effect === 'allow' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || allLand(r.folder)))) return { kind: 'allow' };
-    if (this.grants(sessionId).some((g) => ('tool' in g ? g.tool === tool.name : allLand(g.folder)))) return { kind: 'allow' };
+    const allows = (r: PolicyRule): boolean => r.effect === 'allow' && r.command === undefined && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || allLand(r.folder));
+    if (rules.some(allows)) return { kind: 'allow' };
     if (tool.pathParams === undefined || tool.pathParams.length === 0) {
       return { kind: 'ask', reason: `${tool.name} can change things and declares no path parameters, so the policy cannot tell what it changes.`, folder: null, protectedPath: false };
     }
@@ -293,7 +345,7 @@ export class PolicyService implements ToolGate {
     if (decision.kind === 'allow') return this.#allowed(request);
     if (decision.kind === 'deny') return { allowed: false, reason: decision.reason };
     const approver = this.#approver;
-    if (!approver) return { allowed: false, reason: `${decision.reason} No one is there to approve it, so it was not run.` };
+    if (!approver) return this.#unattended(request, decision);
     const stopped: GateDecision = { allowed: false, reason: `The run was stopped while ${request.tool.name} waited for approval, so it was not run.` };
     if (signal.aborted) return stopped;
 
@@ -318,7 +370,12 @@ export class PolicyService implements ToolGate {
         const next = await Promise.race([answered, changed, aborted]);
         if (waker) this.#wakers.delete(waker);
         if (next.kind === 'aborted') return stopped;
-        if (next.kind === 'answer') return this.#apply(request, open, next.answer);
+        if (next.kind === 'answer') {
+          if (open.timedOutAfter !== undefined) {
+            return { allowed: false, reason: `No one answered within ${open.timedOutAfter.toLocaleString('en')} s, so the question timed out and ${request.tool.name} was not run.` };
+          }
+          return this.#apply(request, open, next.answer);
+        }
         const again = this.#safeDecide(request);
         if (again.kind === 'allow') {
           withdrawAs = 'once';
@@ -346,21 +403,33 @@ export class PolicyService implements ToolGate {
       args: request.args,
       folder: decision.folder,
       reason: decision.reason,
+      workspaceRoot: request.workspaceRoot,
       ...(decision.protectedPath ? { protectedPath: true } : {}),
       ...(decision.shell ? { command: decision.shell.command, sandboxed: decision.shell.sandboxed } : {}),
     };
     const controller = new AbortController();
     const open: OpenQuestion = { question, controller, answer: ask(approver, question, controller.signal), answered: false, waiters: 0, ...(decision.shell ? { shell: decision.shell } : {}) };
+    // A question left unanswered past the time limit is withdrawn as a denial (the window stops asking it).
+    const seconds = this.approvalTimeout();
+    const cancelTimer =
+      seconds === null
+        ? () => {}
+        : this.#timer(seconds * 1000, () => {
+            if (open.answered) return;
+            open.timedOutAfter = seconds;
+            controller.abort(new QuestionWithdrawn('deny'));
+          });
     // Registered first, so it runs before any waiter sees the answer: a call that comes later asks anew.
     void open.answer.then(() => {
       open.answered = true;
+      cancelTimer();
       if (this.#open.get(key) === open) this.#open.delete(key);
     });
     this.#open.set(key, open);
     return open;
   }
 
-  #apply(request: ToolRequest, open: OpenQuestion, answer: ApprovalAnswer): GateDecision {
+  #apply(request: ToolRequest, open: OpenQuestion, { answer, scope }: ApprovalReply): GateDecision {
     const { question } = open;
     // Protected paths the user was asked about stay writable in the sandbox for this call alone.
     const writable = open.shell?.protectedPaths ?? [];
@@ -375,17 +444,16 @@ export class PolicyService implements ToolGate {
         return this.#allowed(request, { unsandboxed: true });
       case 'always_tool': {
         // A shell tool is never allowed as a whole: "always" keeps the command's prefixes (`npm test`).
-        const judged = isShellTool(request.tool, request.origin) ? this.#safeDecide(request) : null;
-        if (judged?.kind === 'ask' && judged.shell) {
-          this.#shell.allow(request.sessionId, judged.shell);
-          this.#notifyChanged();
-        } else if (!isShellTool(request.tool, request.origin)) {
-          this.#grant(request.sessionId, { tool: request.tool.name });
+        if (isShellTool(request.tool, request.origin)) {
+          const kept = open.shell ? this.#shell.grantable(open.shell) : null;
+          for (const prefix of kept?.prefixes ?? []) this.#remember(request, scope, { tool: request.tool.name, command: prefix, class: kept!.class });
+        } else {
+          this.#remember(request, scope, { tool: request.tool.name });
         }
         return this.#allowed(request, { writable });
       }
       case 'always_folder':
-        if (question.folder !== null) this.#grant(request.sessionId, { folder: question.folder });
+        if (question.folder !== null) this.#remember(request, scope, { folder: question.folder });
         return this.#allowed(request, { writable });
       case 'deny':
         return { allowed: false, reason: `The user declined to run ${request.tool.name}.` };
@@ -430,10 +498,39 @@ export class PolicyService implements ToolGate {
     return isInside(folder, path.written) && (isInside(folder, path.lands) || isInside(this.#realPath(folder), path.lands));
   }
 
-  #grant(sessionId: string, grant: Grant): void {
-    const list = this.#grants.get(sessionId) ?? [];
-    if (!list.some((g) => JSON.stringify(g) === JSON.stringify(grant))) list.push(grant);
-    this.#grants.set(sessionId, list);
+  /**
+   * Stores what an "always" answer allows, in the conversation's workspace folder or (`global`) everywhere.
+   * A rule that cannot be stored (too many rules) leaves the answer an "allow once": the call still runs.
+   */
+  #remember(request: ToolRequest, scope: ApprovalScope | undefined, what: Pick<PolicyRule, 'tool' | 'folder' | 'command' | 'class'>): void {
+    try {
+      this.addRule({
+        effect: 'allow',
+        ...what,
+        ...(scope === 'global' ? {} : { workspace: request.workspaceRoot }),
+        source: { via: 'approval', at: this.#clock(), sessionId: request.sessionId },
+      });
+    } catch {
+      // The rule is not kept; the call the user approved runs all the same.
+    }
+  }
+
+  /** A question with no one to ask: the run's allowances decide it at once, else it is denied. */
+  #unattended(request: ToolRequest, decision: Extract<PolicyDecision, { kind: 'ask' }>): GateDecision {
+    const verdict = decision.shell?.verdict;
+    const allowed = this.unattended?.decide({
+      toolName: request.tool.name,
+      shell: isShellTool(request.tool, request.origin),
+      protectedPath: decision.protectedPath || (decision.shell?.protectedPaths.length ?? 0) > 0,
+      ...(verdict && decision.shell ? { command: { line: decision.shell.command.line, class: verdict.class, outside: verdict.outside, prefixes: verdict.prefixes } } : {}),
+    });
+    if (allowed) return this.#allowed(request);
+    return { allowed: false, reason: `${decision.reason} No one is there to approve it, so it was not run.` };
+  }
+
+  /** The owner's change: announced, and every waiting call decides again. */
+  #changed(sessionId: string | null): void {
+    this.#onDidChange.fire({ sessionId });
     this.#notifyChanged();
   }
 
@@ -445,19 +542,22 @@ export class PolicyService implements ToolGate {
   }
 }
 
+const DENIED: ApprovalReply = { answer: 'deny' };
+const Reply = z.union([ApprovalAnswer.transform((answer): ApprovalReply => ({ answer })), ApprovalReply]).catch(DENIED);
+
 /** Never rejects: an approver that fails, answers nonsense or is cut off by the signal means "deny". */
-async function ask(approver: Approver, question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalAnswer> {
-  if (signal.aborted) return 'deny';
+async function ask(approver: Approver, question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalReply> {
+  if (signal.aborted) return DENIED;
   let onAbort: (() => void) | undefined;
-  const aborted = new Promise<ApprovalAnswer>((res) => {
-    onAbort = () => res('deny');
+  const aborted = new Promise<ApprovalReply>((res) => {
+    onAbort = () => res(DENIED);
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     const answered = Promise.resolve()
       .then(() => approver(question, signal))
-      .then((a) => ApprovalAnswer.catch('deny').parse(a))
-      .catch((): ApprovalAnswer => 'deny');
+      .then((a) => Reply.parse(a))
+      .catch((): ApprovalReply => DENIED);
     return await Promise.race([answered, aborted]);
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
@@ -465,8 +565,8 @@ async function ask(approver: Approver, question: ApprovalQuestion, signal: Abort
 }
 
 function describeRule(rule: PolicyRule): string {
-  if (rule.tool !== undefined && rule.folder !== undefined) return `${rule.tool} in ${rule.folder}`;
-  return rule.tool ?? `tools in ${rule.folder}`;
+  const what = rule.tool !== undefined && rule.folder !== undefined ? `${rule.tool} in ${rule.folder}` : (rule.tool ?? `tools in ${rule.folder}`);
+  return rule.workspace !== undefined ? `${what} (in the workspace ${rule.workspace})` : what;
 }
 
 function safeJson(raw: string): unknown {

@@ -107,7 +107,12 @@ describe('"always" answers for the shell', () => {
     await policy.authorize(req('docker rm -f web'), signal);
     await policy.authorize(req('frobnicate'), signal);
     expect(asked).toEqual(['docker run alpine', 'docker rm -f web', 'frobnicate']);
-    expect([...policy.grants('s1')]).toEqual([]);
+    // Kept as stored rules: the prefix, the class approved under it, the conversation's workspace folder.
+    expect(policy.rules().map(({ tool, command, class: cls, workspace }) => ({ tool, command, class: cls, workspace }))).toEqual([
+      { tool: 'bash', command: 'docker run', class: 'unknown', workspace: '/ws' },
+      { tool: 'bash', command: 'docker rm', class: 'unknown', workspace: '/ws' },
+      { tool: 'bash', command: 'frobnicate', class: 'unknown', workspace: '/ws' },
+    ]);
   });
 
   test('never become "any command": a destructive line, a path outside, or a line without a prefix asks again', async () => {
@@ -128,13 +133,14 @@ describe('"always" answers for the shell', () => {
     expect(asked).toEqual(['docker run alpine', 'docker run alpine && frobnicate']);
   });
 
-  test('a stored allow rule for the shell tool does not let a destructive command run, and clearGrants forgets prefixes', async () => {
+  test('a stored allow rule for the shell tool does not let a destructive command run, and removing a prefix rule asks again', async () => {
     const { policy, asked } = answering('always_tool');
     policy.addRule({ effect: 'allow', tool: 'bash' });
     await policy.authorize(req('rm -rf build'), signal);
     expect(asked).toEqual(['rm -rf build']);
     await policy.authorize(req('docker run alpine'), signal);
-    policy.clearGrants('s1');
+    const prefix = policy.rules().find((r) => r.command === 'docker run')!;
+    policy.removeRule(prefix.id);
     await policy.authorize(req('docker run alpine'), signal);
     expect(asked).toEqual(['rm -rf build', 'docker run alpine', 'docker run alpine']);
   });

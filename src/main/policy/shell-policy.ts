@@ -47,14 +47,12 @@ export function isShellTool(spec: ToolSpec, origin: { bundled: boolean } | undef
  * workspace runs in write and yolo modes; destructive, unknown and anything naming a path outside the
  * workspace asks in write and yolo modes alike. Read mode runs only read-only lines and denies the rest.
  * "Always" answers are kept per command prefix (`npm test`), never for the tool as a whole, and never
- * cover a destructive line, a path outside the workspace, or a worse class than the one approved.
+ * cover a destructive line, a path outside the workspace or a protected one, or a worse class than the
+ * one approved. The approved prefixes are stored rules the caller passes in (`granted`); none are kept here.
  */
 export class ShellPolicy {
   readonly #classify: (line: string, options: ShellClassifyOptions) => ShellVerdict;
   readonly #load: () => Promise<void>;
-  /** Per session: approved prefix → the worst class approved under it. */
-  readonly #prefixes = new Map<string, Map<string, ShellClass>>();
-
   constructor(options: ShellPolicyOptions = {}) {
     this.#classify = options.classify ?? shellClassify;
     this.#load = options.load ?? loadShellParser;
@@ -68,8 +66,14 @@ export class ShellPolicy {
   /**
    * `sandboxed` false: no OS sandbox can start, so in write and yolo modes every line that is not read-only
    * asks (and no "always" is offered: each such line is consent of its own); read mode is unchanged.
+   * `granted`: the prefixes "always" answers allow where the call runs, each with the worst class approved.
    */
-  decide(request: { sessionId: string; workspaceRoot: string; args: Record<string, unknown> }, mode: PolicyMode, sandboxed = true): ShellDecision {
+  decide(
+    request: { sessionId: string; workspaceRoot: string; args: Record<string, unknown> },
+    mode: PolicyMode,
+    sandboxed = true,
+    granted: ReadonlyMap<string, ShellClass> = new Map(),
+  ): ShellDecision {
     const line = typeof request.args['command'] === 'string' ? request.args['command'] : '';
     const verdict = this.#classify(line, { workspaceRoot: request.workspaceRoot });
     const risky = verdict.class === 'destructive' || verdict.class === 'unknown' || verdict.outside.length > 0;
@@ -83,38 +87,27 @@ export class ShellPolicy {
       return { kind: 'ask', reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason }, verdict: { ...verdict, prefixes: null }, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
     }
     if (!risky) return { kind: 'allow' };
-    if (this.#covered(request.sessionId, verdict)) return { kind: 'allow' };
+    if (covered(granted, verdict)) return { kind: 'allow' };
     return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}) }, verdict, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
   }
 
-  /** Keeps an "always" answer under the line's prefixes; returns them (none for a line that has none). */
-  allow(sessionId: string, judgement: ShellJudgement): string[] {
+  /**
+   * What an "always" answer to this line keeps (the caller stores it): its prefixes under the line's class.
+   * Null for a line that cannot be allowed for good: destructive, naming a path outside the workspace or a
+   * protected path, or with no prefix.
+   */
+  grantable(judgement: ShellJudgement): { prefixes: string[]; class: ShellClass } | null {
     const { verdict } = judgement;
-    if (!verdict.prefixes || verdict.class === 'destructive') return [];
-    const granted = this.#prefixes.get(sessionId) ?? new Map<string, ShellClass>();
-    for (const p of verdict.prefixes) {
-      const before = granted.get(p);
-      if (before === undefined || RANK[verdict.class] > RANK[before]) granted.set(p, verdict.class);
-    }
-    this.#prefixes.set(sessionId, granted);
-    return verdict.prefixes;
+    if (!verdict.prefixes || verdict.prefixes.length === 0 || verdict.class === 'destructive' || verdict.outside.length > 0 || protectedPathsOf(verdict).length > 0) return null;
+    return { prefixes: [...verdict.prefixes], class: verdict.class };
   }
+}
 
-  allowed(sessionId: string): ReadonlyMap<string, ShellClass> {
-    return this.#prefixes.get(sessionId) ?? new Map();
-  }
-
-  clear(sessionId: string): void {
-    this.#prefixes.delete(sessionId);
-  }
-
-  #covered(sessionId: string, verdict: ShellVerdict): boolean {
-    if (verdict.class === 'destructive' || verdict.outside.length > 0 || !verdict.prefixes) return false;
-    const granted = this.#prefixes.get(sessionId);
-    if (!granted) return false;
-    return verdict.prefixes.every((p) => {
-      const cls = granted.get(p);
-      return cls !== undefined && RANK[verdict.class] <= RANK[cls];
-    });
-  }
+/** Every command of the line has a granted prefix approved for its class, and the line could be granted at all. */
+function covered(granted: ReadonlyMap<string, ShellClass>, verdict: ShellVerdict): boolean {
+  if (verdict.class === 'destructive' || verdict.outside.length > 0 || !verdict.prefixes || verdict.prefixes.length === 0 || protectedPathsOf(verdict).length > 0) return false;
+  return verdict.prefixes.every((p) => {
+    const cls = granted.get(p);
+    return cls !== undefined && RANK[verdict.class] <= RANK[cls];
+  });
 }

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import type { PolicyMode, PolicyRule } from '../../shared/agent/index.ts';
+import { useEffect, useState } from 'react';
+import type { PolicyMode, StoredPolicyRule } from '../../shared/agent/index.ts';
 import type { PolicyView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { Icon, useToasts } from '../ui/index.ts';
+import { useToasts } from '../ui/index.ts';
+import { PolicyRuleList } from './PolicyRuleList.tsx';
 
 const MODES: { mode: PolicyMode; title: string; text: string }[] = [
   { mode: 'read', title: 'Read', text: 'Only read-only tools run.' },
@@ -12,13 +13,9 @@ const MODES: { mode: PolicyMode; title: string; text: string }[] = [
   { mode: 'yolo', title: 'Yolo', text: 'Every tool runs without asking.' },
 ];
 
-function describeRule(rule: PolicyRule): string {
-  const what = rule.tool && rule.folder ? `${rule.tool} in ${rule.folder}` : (rule.tool ?? `anything in ${rule.folder}`);
-  return what;
-}
-
 /**
- * The tool policy: this conversation's mode, the stored allow/deny rules (list, remove), and the user
+ * The tool policy: this conversation's mode, the stored allow/deny rules with where they came from (list,
+ * remove; an "always" answer adds one live), how long a question waits before it is denied, and the user
  * plugins whose read-only tools are believed only once confirmed here (confirm, revoke).
  */
 export function PolicySection({ sessionId }: { sessionId: string | null }) {
@@ -49,11 +46,25 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
       toasts.error(confirmed ? 'Could not confirm the read-only tools' : 'Could not revoke the confirmation', e);
     }
   };
-  const remove = async (index: number, rule: PolicyRule) => {
+  const remove = async (rule: StoredPolicyRule) => {
     try {
-      setView(await api.call('policy.removeRule', { index, rule, sessionId }));
+      setView(await api.call('policy.removeRule', { id: rule.id, sessionId }));
     } catch (e) {
       toasts.error('Could not remove the rule', e);
+      void policy.refetch();
+    }
+  };
+  const stored = view?.approvalTimeoutSeconds ?? null;
+  const [timeout, setTimeoutText] = useState<string | null>(null);
+  const timeoutText = timeout ?? (stored === null ? '' : String(stored));
+  const saveTimeout = async () => {
+    if (timeout === null) return;
+    const seconds = timeout.trim() === '' ? null : Number(timeout);
+    try {
+      setView(await api.call('policy.setApprovalTimeout', { seconds, sessionId }));
+      setTimeoutText(null);
+    } catch (e) {
+      toasts.error('Could not set how long a question waits', e);
     }
   };
 
@@ -78,19 +89,36 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
           </button>
         ))}
       </div>
+      <h3>Questions</h3>
+      <form
+        className="timeout-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveTimeout();
+        }}
+      >
+        <label htmlFor="approval-timeout">Deny a question no one answers within</label>
+        <input
+          id="approval-timeout"
+          data-testid="approval-timeout"
+          type="number"
+          min={1}
+          max={86_400}
+          step={1}
+          inputMode="numeric"
+          placeholder="off"
+          value={timeoutText}
+          onChange={(e) => setTimeoutText(e.target.value)}
+          onBlur={() => void saveTimeout()}
+        />
+        <span>seconds</span>
+        <span className="hint">Empty: a question waits until it is answered. A run started without a window (amber run) never waits.</span>
+      </form>
       <h3>Stored rules</h3>
-      {view && view.rules.length === 0 && <p className="hint">No stored rules. Deny rules apply in every mode; allow rules let a tool or folder run without asking.</p>}
-      <div className="rule-list">
-        {view?.rules.map((rule, i) => (
-          <div key={`${i}:${rule.effect}:${rule.tool ?? ''}:${rule.folder ?? ''}`} className="rule-row" data-testid="policy-rule">
-            <span className={`chip ${rule.effect === 'deny' ? 'chip-error' : 'chip-ok'}`}>{rule.effect}</span>
-            <span className="rule-text">{describeRule(rule)}</span>
-            <button type="button" className="icon-btn" aria-label={`Remove the rule ${rule.effect} ${describeRule(rule)}`} onClick={() => void remove(i, rule)}>
-              <Icon name="trash" size={14} />
-            </button>
-          </div>
-        ))}
-      </div>
+      {view && view.rules.length === 0 && (
+        <p className="hint">No stored rules. “Always” answers are kept here; deny rules apply in every mode; allow rules let a tool, folder or command run without asking.</p>
+      )}
+      {view && <PolicyRuleList rules={view.rules} titles={view.ruleSessions} onRemove={(rule) => void remove(rule)} />}
       <h3>Read-only tools of your plugins</h3>
       {view && view.readOnlyClaims.length === 0 && (
         <p className="hint">None of your plugins has a tool that says it only reads. Bundled plugins' read-only tools are trusted as they are.</p>

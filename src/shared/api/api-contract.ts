@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentEvent } from '../agent/agent-event.ts';
 import { ThinkingLevel } from '../agent/thinking-level.ts';
-import { ApprovalAnswer, ApprovalQuestion, PolicyMode, PolicyRule } from '../agent/tool-policy.ts';
+import { ApprovalAnswer, ApprovalQuestion, ApprovalScope, ApprovalTimeoutSeconds, PolicyMode } from '../agent/tool-policy.ts';
 import { SessionSummary } from '../sessions/session-summary.ts';
 import { TranscriptPage } from '../sessions/transcript-page.ts';
 import { TreeNode } from '../sessions/tree-node.ts';
@@ -125,7 +125,8 @@ export const API_METHODS = {
   'instructions.set': method(z.object({ sessionId: SessionId.nullable(), text: z.string().max(20_000) }), z.object({ global: z.string(), conversation: z.string() })),
   /** Questions still waiting for an answer (a reloaded window asks them again). */
   'approvals.list': method(Nothing, z.array(ApprovalQuestion)),
-  'approvals.answer': method(z.object({ questionId: z.string().min(1), answer: ApprovalAnswer }), z.object({ ok: z.boolean() })),
+  /** `scope` says where an "always" answer holds: the conversation's workspace folder (default) or everywhere. */
+  'approvals.answer': method(z.object({ questionId: z.string().min(1).max(200), answer: ApprovalAnswer, scope: ApprovalScope.optional() }), z.object({ ok: z.boolean() })),
   /** Where a model can come from: each active provider plugin's presets; `detected` when a local server answered. */
   'providers.presets': method(Nothing, z.array(ProviderPresetView)),
   /**
@@ -193,8 +194,10 @@ export const API_METHODS = {
   ),
   'policy.get': method(z.object({ sessionId: SessionId.nullable().optional() }), PolicyView),
   'policy.setMode': method(z.object({ sessionId: SessionId, mode: PolicyMode }), PolicyView),
-  /** Removes a stored rule; `rule` must still be the one at `index` (another window may have changed them). */
-  'policy.removeRule': method(z.object({ index: z.number().int().min(0), rule: PolicyRule, sessionId: SessionId.nullable().optional() }), PolicyView),
+  /** Removes a stored rule by its id; `not_found` when there is none (another window removed it). */
+  'policy.removeRule': method(z.object({ id: z.string().min(1).max(100), sessionId: SessionId.nullable().optional() }).strict(), PolicyView),
+  /** How long a question waits before it is denied as timed out, in seconds; null: it waits until answered. */
+  'policy.setApprovalTimeout': method(z.object({ seconds: ApprovalTimeoutSeconds.nullable(), sessionId: SessionId.nullable().optional() }).strict(), PolicyView),
   /** Existing folders that complete a typed path (`~` is the home folder), for the folder field. */
   'workspace.complete': method(z.object({ input: z.string().max(4096) }), z.object({ folders: z.array(z.string()) })),
   /**
@@ -256,7 +259,10 @@ export const API_EVENTS = {
   'allowances.changed': z.object({ allowances: z.array(AllowanceView) }),
   /** The command tree changed (a plugin command or a feed came or went). */
   'commands.changed': z.object({}),
-  /** The policy mode of `sessionId`, or the stored rules (null), changed. */
+  /**
+   * The policy mode of `sessionId` changed, or (null) what holds for every conversation: the stored rules
+   * (an "always" answer adds one), the approval timeout, the read-only confirmations.
+   */
   'policy.changed': z.object({ sessionId: z.string().nullable() }),
   /** A tool call in this conversation needs a workspace folder and it has none: ask the user for one. */
   'workspace.requested': z.object({ sessionId: z.string() }),

@@ -55,6 +55,7 @@ export const CHANNEL_NAMES = [
   'policy.get',
   'policy.setMode',
   'policy.removeRule',
+  'policy.setApprovalTimeout',
   'workspace.complete',
   'workspace.pick',
   'workspace.pending',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PolicyMode, PolicyRule } from '../agent/tool-policy.ts';
+import { PolicyMode, StoredPolicyRule } from '../agent/tool-policy.ts';
 import { CONTRIBUTION_KINDS, type ContributionKind } from '../plugins/contributions.ts';
 import { ConfigValue, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/plugin-config-schema.ts';
 
@@ -62,7 +62,12 @@ export type ReadOnlyClaim = z.infer<typeof ReadOnlyClaim>;
 export const PolicyView = z.object({
   sessionId: z.string().nullable(),
   mode: PolicyMode,
-  rules: z.array(PolicyRule),
+  /** Every stored rule, oldest first. */
+  rules: z.array(StoredPolicyRule),
+  /** The titles of the conversations rules came from, by session id; null for one since deleted. */
+  ruleSessions: z.record(z.string(), z.string().nullable()).default({}),
+  /** Seconds a question waits before it is denied as timed out; null: it waits until answered. */
+  approvalTimeoutSeconds: z.number().int().positive().nullable().default(null),
   readOnlyClaims: z.array(ReadOnlyClaim).default([]),
 });
 export type PolicyView = z.infer<typeof PolicyView>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AbortSignalLike } from '../../shared/providers/index.ts';
-import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
+import type { ShellSandbox, ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
 import { ToolFailure } from './tool-failure.ts';
 import { resolveWorkspaceTarget, type WorkspaceTarget } from './workspace-target.ts';
 
@@ -14,6 +14,8 @@ export interface WorkspaceToolContext {
    * database, plugin data). A target inside one, by its path or its real path, is refused; walks skip them.
    */
   denied?: readonly string[];
+  /** For the shell: the sandbox main chose for this call; absent means read-only, no network (see sandboxProfile). */
+  sandbox?: ShellSandbox;
   signal?: AbortSignalLike;
   /** Progress text for the call's tool card (appended as it arrives; never sent to the model). */
   update?: (text: string) => void;

@@ -3,7 +3,8 @@ import { errorOutput } from './workspace-tool.ts';
 import { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
 /**
- * read, ls, find, grep (read-only), write, edit and bash (a command line, judged by main's shell policy), confined to the folder of the conversation each call
+ * read, ls, find, grep (read-only), write, edit and bash (a command line, judged by main's shell policy and run in
+ * the OS sandbox it chose for the call), confined to the folder of the conversation each call
  * belongs to: the root comes with the call from main, the same root the policy judged the call against.
  * A call without one (outside a conversation) is refused rather than guessed.
  */
@@ -22,6 +23,7 @@ export default definePlugin({
           root: options.workspace,
           signal: options.signal,
           ...(options.denied ? { denied: options.denied } : {}),
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
           ...(options.update ? { update: (text: string) => options.update?.(text) } : {}),
         });
       },

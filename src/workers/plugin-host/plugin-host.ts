@@ -10,7 +10,9 @@ import { redactSecret } from '../../shared/providers/redact-secret.ts';
 import { type RequestBase, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
 import type { AssistantMessage } from '../../shared/sessions/entry.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
+import type { ShellSandbox } from '../../shared/tools/index.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+import { shellSandbox } from './shell-sandbox.ts';
 import {
   type AllowanceContribution,
   type CommandContribution,
@@ -578,12 +580,14 @@ function errorMessage(request: ProviderRequest, providerId: string, message: str
 }
 
 /** The call's context as main sent it, keeping only well-formed fields (main checks it before sending). */
-function callContext(raw: unknown): { sessionId?: string; workspace?: string; denied?: readonly string[] } {
+function callContext(raw: unknown): { sessionId?: string; workspace?: string; denied?: readonly string[]; sandbox?: ShellSandbox } {
   if (typeof raw !== 'object' || raw === null) return {};
-  const { sessionId, workspace, denied } = raw as Record<string, unknown>;
+  const { sessionId, workspace, denied, sandbox } = raw as Record<string, unknown>;
+  const checked = shellSandbox(sandbox);
   return {
     ...(typeof sessionId === 'string' ? { sessionId } : {}),
     ...(typeof workspace === 'string' && workspace !== '' ? { workspace } : {}),
     ...(Array.isArray(denied) && denied.every((d) => typeof d === 'string') ? { denied: denied as string[] } : {}),
+    ...(checked ? { sandbox: checked } : {}),
   };
 }

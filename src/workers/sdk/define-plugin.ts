@@ -22,6 +22,7 @@ import type { PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
 import type { AbortSignalLike, StreamFn } from '../../shared/providers/provider-stream.ts';
+import type { ShellSandbox } from '../../shared/tools/index.ts';
 import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
 
 // What a plugin author writes: `export default definePlugin({ initialize, shutdown, capabilities })`.
@@ -89,6 +90,12 @@ export interface ToolCallOptions {
   workspace?: string;
   /** Folders no tool may touch whatever the path (Amber's own data folder). */
   denied?: readonly string[];
+  /**
+   * For a shell tool: the OS sandbox main's policy chose for this call (see ShellSandbox), already checked
+   * by the host. Absent when main sent none or a malformed one: a shell tool must then run its command as
+   * confined as it can (read-only, no network), never unconfined.
+   */
+  sandbox?: ShellSandbox;
   /**
    * Shows progress text in the call's tool card as it happens (appended; never sent to the model). Cheap
    * to call often: the host batches it. Calls after the tool has returned are ignored.

@@ -14,8 +14,10 @@ test('a malformed sandbox is dropped whole, never half-read', () => {
   }
 });
 
+/** A field that may be missing. */
+const field = <T>(values: fc.Arbitrary<T>) => fc.option(values, { nil: undefined });
+
 test('the hand check accepts exactly what the shared zod schema accepts, with the same result', () => {
-  const field = <T>(values: fc.Arbitrary<T>) => fc.option(values, { nil: undefined });
   const raw = fc.record(
     {
       mode: field(fc.constantFrom<unknown>('read', 'write', 'yolo', 'none', 1, null)),

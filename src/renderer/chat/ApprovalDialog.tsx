@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
+import type { ApprovalAnswer, ApprovalQuestion, ApprovalScope } from '../../shared/agent/index.ts';
 import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
@@ -52,12 +52,16 @@ export function ApprovalDialog() {
   useEffect(() => {
     if (currentId !== undefined && !busy) denyButton.current?.focus();
   }, [currentId, busy]);
+  // Where an "always" answer holds: each new question starts at its conversation's workspace folder.
+  const [scope, setScope] = useState<ApprovalScope>('folder');
+  useEffect(() => setScope('folder'), [currentId]);
   if (!current) return null;
 
   const answer = async (decision: ApprovalAnswer) => {
     setBusy(true);
     try {
-      await api.call('approvals.answer', { questionId: current.id, answer: decision });
+      const always = decision === 'always_tool' || decision === 'always_folder';
+      await api.call('approvals.answer', { questionId: current.id, answer: decision, ...(always ? { scope } : {}) });
       setQueue((q) => q.filter((x) => x.id !== current.id));
     } catch (e) {
       // Already answered elsewhere, or its run ended: it is no longer open.
@@ -162,6 +166,18 @@ export function ApprovalDialog() {
             </button>
           )}
           <span className="spacer" />
+          <select
+            className="approval-scope"
+            data-testid="approval-scope"
+            aria-label="Where an always answer holds"
+            title={scope === 'folder' ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings` : '“Always” holds in every workspace folder, and is kept until removed in Settings'}
+            disabled={busy}
+            value={scope}
+            onChange={(e) => setScope(e.target.value === 'global' ? 'global' : 'folder')}
+          >
+            <option value="folder">Always: in this workspace folder</option>
+            <option value="global">Always: everywhere</option>
+          </select>
           <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
             Always in this folder
           </button>

@@ -36,7 +36,8 @@ afterEach(async () => {
 
 const bash = (command: string) => ({ name: 'bash', args: { command } });
 const results = (harness: Harness): ToolResultMessage[] => harness.pathMessages().filter((m): m is ToolResultMessage => m.role === 'toolResult');
-const tools = () => pluginToolSource(runtime!.service.registries.tools, { denied: [data.path] });
+// workspace-tools is bundled: its bash goes down the shell path (judged by its line, run in the sandbox).
+const tools = () => pluginToolSource(runtime!.service.registries.tools, { denied: [data.path], isBundled: (id) => id === 'workspace_tools' });
 
 describe('the bash tool in a run', () => {
   test('write mode runs ls and node --version freely and asks before rm -rf build', async () => {

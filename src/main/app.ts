@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
-import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, type ToolSource } from './agent/index.ts';
+import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, ToolOutputStore, type ToolSource } from './agent/index.ts';
 import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService, type UnattendedApprovals } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
 import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
@@ -182,6 +182,16 @@ export function createApp(options: AppOptions): App {
   // The catalog is a few megabytes: loaded in the background, awaited by the first model call.
   if (options.startPlugins !== false) void catalog.ready();
   const systemPrompt = new SystemPromptBuilder({ store: sessions, workspaceOf: (sessionId) => workspaces.of(sessionId), log: (m) => console.warn(m) });
+  // The full text of tool results cut for the model; what deleted conversations left is removed at start.
+  const toolOutputs = new ToolOutputStore(join(options.dataDir, 'tool-output'));
+  void toolOutputs.sweep((id) => {
+    try {
+      return sessions.get(id).id === id;
+    } catch (e) {
+      // Only a conversation the store says is gone loses its outputs (not one it could not read).
+      return !(e instanceof AmberError && e.code === 'not_found');
+    }
+  });
   const agent = new AgentService({
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
@@ -200,6 +210,7 @@ export function createApp(options: AppOptions): App {
     workspaceRoot: (sessionId, signal) => workspaces.forRun(sessionId, signal),
     // The plugins' hooks shape each run: its input, system prompt, context, tool calls and results.
     hooks: plugins.registries.hooks,
+    toolOutputs,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));

@@ -12,6 +12,7 @@ import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type Compac
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
 import { ToolDispatcher, emptyToolSource, type ToolSource } from './tool-dispatcher.ts';
+import type { ToolOutputKeeper } from './tool-output-store.ts';
 
 export interface AgentServiceOptions {
   store: SessionStore;
@@ -48,6 +49,8 @@ export interface AgentServiceOptions {
    * starts a run, in the loop for steering and follow-ups), the others in the loop. Default: none.
    */
   hooks?: AgentHooks;
+  /** Where the full text of a tool result cut at MAX_TOOL_RESULT_CHARS is kept. Default: nowhere. */
+  toolOutputs?: ToolOutputKeeper;
 }
 
 export interface StartOptions {
@@ -110,7 +113,7 @@ export class AgentService {
       store,
       resolveProvider: options.resolveProvider,
       tools,
-      dispatcher: new ToolDispatcher({ tools, gate: this.gate, clock }),
+      dispatcher: new ToolDispatcher({ tools, gate: this.gate, clock, ...(options.toolOutputs ? { outputs: options.toolOutputs } : {}) }),
       promptBlocks: options.promptBlocks ?? (() => []),
       systemPrompt: typeof systemPrompt === 'string' ? () => systemPrompt : systemPrompt,
       clock,

@@ -3,7 +3,9 @@ import { canonicalJson, callSignature, type ShellSandbox, ToolOutput, type ToolS
 import { errorMessage } from '../errors.ts';
 import type { ToolGate, ToolOrigin } from '../policy/index.ts';
 import type { RunHooks } from './agent-hooks.ts';
+import { capToolResult } from './cap-tool-result.ts';
 import { SchemaValidatorCache } from './schema-validator-cache.ts';
+import type { ToolOutputKeeper } from './tool-output-store.ts';
 
 export { callSignature };
 
@@ -66,6 +68,12 @@ export interface ToolDispatcherOptions {
   clock?: () => number;
   /** Compiled parameter schemas (bounded); default: 256 of them, within the declaration caps. */
   schemas?: SchemaValidatorCache;
+  /**
+   * Where the full text of a result cut at `maxResultChars` (default MAX_TOOL_RESULT_CHARS) is kept.
+   * Default: nowhere (the result says so).
+   */
+  outputs?: ToolOutputKeeper;
+  maxResultChars?: number;
 }
 
 /** Builds the one result a call gets. */
@@ -76,26 +84,30 @@ export function toolResult(call: ToolCall, status: ToolStatus, text: string, tim
 /**
  * Runs one assistant message's tool calls: each is checked (known tool, arguments valid against its JSON
  * schema, not a repeat of the previous turn, allowed by the gate), then all run in parallel. Exactly one
- * result per call, in call order however they finish; nothing here throws for a failing tool.
+ * result per call, in call order however they finish, its text cut at `maxResultChars`; nothing here
+ * throws for a failing tool.
  */
 export class ToolDispatcher {
   readonly #tools: ToolSource;
   readonly #gate: ToolGate;
   readonly #clock: () => number;
   readonly #schemas: SchemaValidatorCache;
+  readonly #cap: { maxChars?: number; keeper?: ToolOutputKeeper };
 
   constructor(options: ToolDispatcherOptions) {
     this.#tools = options.tools;
     this.#gate = options.gate;
     this.#clock = options.clock ?? Date.now;
     this.#schemas = options.schemas ?? new SchemaValidatorCache();
+    this.#cap = { ...(options.maxResultChars !== undefined ? { maxChars: options.maxResultChars } : {}), ...(options.outputs ? { keeper: options.outputs } : {}) };
   }
 
   async dispatch(request: DispatchRequest): Promise<ToolResultMessage[]> {
     const previous = new Set(request.previousCalls.map(callSignature));
     const running = request.calls.map((call) => {
       request.onStart?.(call);
-      return this.#runOne(call, request, previous);
+      // Every result, whichever tool (MCP's included) and whatever the hooks made of it, within one cap.
+      return this.#runOne(call, request, previous).then((result) => capToolResult(result, request.sessionId, this.#cap));
     });
     const results: ToolResultMessage[] = [];
     for (const [index, pending] of running.entries()) {
@@ -124,7 +136,8 @@ export class ToolDispatcher {
     if (request.hooks) {
       const { hooks, onError } = request.hooks;
       const hooked = await hooks.run('tool_call', { sessionId: request.sessionId, toolCallId: call.id, toolName: call.name, args }, { onError });
-      if (hooked.stop) return denied(`Blocked by the plugin '${hooked.stop.pluginId}': ${hooked.stop.reason}`);
+      // A hook that failed blocks the call (fails closed); its reason says what went wrong.
+      if (hooked.stop) return denied(hooked.stop.failed ? `Blocked: ${hooked.stop.reason}` : `Blocked by the plugin '${hooked.stop.pluginId}': ${hooked.stop.reason}`);
       if (hooked.payload.args !== args) {
         args = hooked.payload.args;
         const changed = this.#validate(spec, args);

@@ -47,18 +47,52 @@ test("a plugin blocks a tool call and the user reads the plugin's reason in the 
   expect(existsSync(target)).toBe(false);
 });
 
-/** A hand-written user plugin whose tool_call hook always throws. */
-const THROWING_HOOK = `export default {
+/** A hand-written user plugin whose tool_call hook always throws; `advisory` says a failure may be skipped. */
+const throwingHook = (advisory: boolean) => `export default {
   protocolVersion: 1,
   async initialize() { return true; },
   async shutdown() {},
   async capabilities() {
-    return [{ kind: 'hook', point: 'tool_call', run: () => { throw new Error('the guard is broken'); } }];
+    return [{ kind: 'hook', point: 'tool_call', advisory: ${advisory}, run: () => { throw new Error('the guard is broken'); } }];
   },
 };
 `;
 
-test('a hook that throws on every call of a run is skipped, the calls run, and the window says so once', async () => {
+/** Installs and switches on the throwing user plugin. */
+async function installBrokenGuard(a: Amber, advisory: boolean): Promise<void> {
+  const folder = join(a.dataDir, 'plugins', 'broken_guard');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'index.js'), throwingHook(advisory));
+  writeFileSync(
+    join(folder, 'manifest.json'),
+    JSON.stringify({ id: 'broken_guard', version: '0.1.0', name: 'Broken guard', description: 'A hook that throws.', category: 'testing', protocolVersion: 1, entry: 'index.js' }),
+  );
+  await a.shell.app.plugins.rescan();
+  await a.shell.app.plugins.setState('broken_guard', true, { confirm: true });
+}
+
+test('a tool_call hook that throws blocks the call (fails closed) and the card says which plugin failed and how', async () => {
+  const target = join(workspace, 'a.txt');
+  model.setScript([
+    openAiStream({ text: 'Writing.', toolCalls: [{ id: 'call_0', name: 'write_file', arguments: { path: target, content: 'a' } }] }),
+    openAiStream({ text: 'It was blocked.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  const a = amber;
+  await installBrokenGuard(a, false);
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await a.page.getByTestId('composer').fill('Write it.');
+  await a.page.keyboard.press('Enter');
+  await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'It was blocked.' }).waitFor();
+  const card = a.page.getByTestId('tool-card').filter({ hasText: 'write_file' });
+  await expect.poll(() => card.getAttribute('data-status')).toBe('denied');
+  await card.filter({ hasText: "Blocked: the plugin 'broken_guard' failed in its tool_call hook (the guard is broken), so the call was not run." }).waitFor();
+  expect(existsSync(target)).toBe(false);
+});
+
+test('an advisory hook that throws on every call of a run is skipped, the calls run, and the window says so once', async () => {
   const first = join(workspace, 'a.txt');
   const second = join(workspace, 'b.txt');
   model.setScript([
@@ -74,15 +108,7 @@ test('a hook that throws on every call of a run is skipped, the calls run, and t
   ]);
   amber = await startAmber({ core: coreFor(model, workspace) });
   const a = amber;
-  const folder = join(a.dataDir, 'plugins', 'broken_guard');
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'index.js'), THROWING_HOOK);
-  writeFileSync(
-    join(folder, 'manifest.json'),
-    JSON.stringify({ id: 'broken_guard', version: '0.1.0', name: 'Broken guard', description: 'A hook that throws.', category: 'testing', protocolVersion: 1, entry: 'index.js' }),
-  );
-  await a.shell.app.plugins.rescan();
-  await a.shell.app.plugins.setState('broken_guard', true, { confirm: true });
+  await installBrokenGuard(a, true);
   const errors: AgentEvent[] = [];
   const sub = a.shell.app.agent.subscribe((e) => {
     if (e.type === 'extension_error') errors.push(e);

@@ -1,7 +1,8 @@
 // Hooks in real plugin processes shaping runs against a loopback OpenAI-compatible server: a plugin blocks a
 // tool call with a reason the model and the user read, rewrites a request's context without touching the
 // stored session, a throwing and a hanging hook are each skipped with one extension_error, and switching the
-// plugin off removes its hooks.
+// plugin off removes its hooks. A tool_call hook that throws, hangs or dies blocks its call (fails closed)
+// unless the plugin declared it advisory.
 import { afterEach, expect, test } from 'vitest';
 import { type AgentHooks, AgentService } from '../../src/main/agent/index.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
@@ -26,7 +27,7 @@ const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 const writeNote: ToolSpec = { name: 'write_note', description: 'Writes a note.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, readOnly: false };
 type Body = { messages: { role: string; content: unknown }[] };
 
-async function setUp(mode: 'guard' | 'faulty' | 'crash', hooksOf: (h: Harness) => AgentHooks = (harness) => harness.service.registries.hooks) {
+async function setUp(mode: 'guard' | 'faulty' | 'crash' | 'throw_call' | 'hang_call' | 'advisory_call', hooksOf: (h: Harness) => AgentHooks = (harness) => harness.service.registries.hooks) {
   h = createHarness([fixture('hooks')], { restartBackoffMs: 60_000 });
   h.config.set('hooks', { mode });
   await h.service.start();
@@ -102,14 +103,58 @@ test('a throwing hook and a hanging hook are each skipped with one extension_err
   expect(harness.service.get('hooks').state).toBe('active');
 });
 
-test('hostile: a plugin that dies inside its tool_call hook is skipped with the reason, the call runs, and its hooks are gone', async () => {
+/** The stored result of the run's one tool call. */
+function storedResult(harness: Harness, sessionId: string) {
+  const entry = harness.store.path(sessionId).find((e) => e.type === 'message' && e.message.role === 'toolResult');
+  return entry?.type === 'message' ? (entry.message as { status?: string; content: { text?: string }[] }) : undefined;
+}
+
+const noteCall = () => [openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }), openAiStream({ text: 'Noted.' }), openAiStream({ text: 'done' })];
+
+test('hostile: a plugin that dies inside its tool_call hook blocks that call with the reason (fails closed), and its hooks are gone', async () => {
   const { sessionId, events, written, server: s, harness } = await setUp('crash');
-  s.setScript([openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }), openAiStream({ text: 'Written.' }), openAiStream({ text: 'done' })]);
+  s.setScript(noteCall());
   expect((await agent!.prompt(sessionId, 'Write a note.')).reason).toBe('stop');
-  expect(written).toEqual([{ text: 'hi' }]);
-  expect(events.filter((e) => e.type === 'extension_error')).toEqual([expect.objectContaining({ pluginId: 'hooks', hook: 'tool_call', message: expect.stringMatching(/stopped/) })]);
+  expect(written).toEqual([]);
+  const stored = storedResult(harness, sessionId);
+  expect(stored?.status).toBe('denied');
+  expect(stored?.content[0]?.text).toMatch(/^Blocked: the plugin 'hooks' failed in its tool_call hook \(.*stopped.*\), so the call was not run\.$/);
+  expect(events.filter((e) => e.type === 'extension_error')).toEqual([]);
   await harness.until('hooks', (info) => info.state === 'failed');
   expect(harness.service.registries.hooks.size).toBe(0);
+});
+
+test('a tool_call hook that throws in a real plugin process blocks the call, and the card says which plugin and why', async () => {
+  const { sessionId, written, server: s, harness } = await setUp('throw_call');
+  s.setScript(noteCall());
+  expect((await agent!.prompt(sessionId, 'Write a note.')).reason).toBe('stop');
+  expect(written).toEqual([]);
+  const stored = storedResult(harness, sessionId);
+  expect(stored?.status).toBe('denied');
+  expect(stored?.content[0]?.text).toBe("Blocked: the plugin 'hooks' failed in its tool_call hook (the audit log is unreachable), so the call was not run.");
+  // The model reads the same reason.
+  expect(JSON.stringify(bodyOf(s, 1).messages.find((m) => m.role === 'tool')?.content)).toContain('the audit log is unreachable');
+  expect(harness.service.get('hooks').state).toBe('active');
+});
+
+test('a tool_call hook that never answers blocks the call once its time limit passes', async () => {
+  const { sessionId, written, server: s, harness } = await setUp('hang_call', shortLimit);
+  s.setScript(noteCall());
+  expect((await agent!.prompt(sessionId, 'Write a note.')).reason).toBe('stop');
+  expect(written).toEqual([]);
+  expect(storedResult(harness, sessionId)?.content[0]?.text).toBe("Blocked: the plugin 'hooks' did not answer its tool_call hook within 300 ms, so the call was not run.");
+});
+
+test('a tool_call hook the plugin declared advisory fails open: it is skipped with one extension_error and the call runs', async () => {
+  const { sessionId, events, written, server: s, harness } = await setUp('advisory_call');
+  expect(harness.service.registries.hooks.entries().map((e) => e.value.advisory)).toEqual([true]);
+  s.setScript(noteCall());
+  expect((await agent!.prompt(sessionId, 'Write a note.')).reason).toBe('stop');
+  expect(written).toEqual([{ text: 'hi' }]);
+  expect(storedResult(harness, sessionId)?.status).toBe('ok');
+  expect(events.filter((e) => e.type === 'extension_error')).toEqual([
+    expect.objectContaining({ pluginId: 'hooks', hook: 'tool_call', message: expect.stringMatching(/failed in its tool_call hook, so it was skipped: the audit log is unreachable/) }),
+  ]);
 });
 
 test('switching the plugin off removes its hooks: the call it blocked now runs', async () => {

@@ -4,14 +4,15 @@ import { contentText, type UserMessage } from '../../shared/sessions/index.ts';
 /**
  * The plugins' hooks as the agent sees them (the plugin runtime's hook registry, passed in by the
  * composition root). `run` calls the hooks of one point in load order and never throws: a hook that fails
- * is skipped and told to `onError`.
+ * is skipped and told to `onError`, except a tool_call hook, whose failure blocks the call (`stop` with
+ * `failed`) unless it is declared advisory.
  */
 export interface AgentHooks {
   run<P extends HookPoint>(
     point: P,
     payload: HookPayloads[P],
     options: { onError(failure: HookFailure): void },
-  ): Promise<{ payload: HookPayloads[P]; stop?: { pluginId: string; reason: string } }>;
+  ): Promise<{ payload: HookPayloads[P]; stop?: { pluginId: string; reason: string; failed?: boolean } }>;
 }
 
 /** No plugin hooks anything: every payload passes through unchanged. */

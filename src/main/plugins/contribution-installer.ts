@@ -117,6 +117,7 @@ export function installContribution(
       return registries.hooks.register(pluginId, HookRegistry.key(pluginId, decl.point), {
         point: decl.point,
         invoke: (payload) => conn.call('$runHook', [decl.point, payload], timeouts.callMs),
+        ...(decl.advisory ? { advisory: true } : {}),
       });
   }
 }

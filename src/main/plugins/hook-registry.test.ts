@@ -30,10 +30,10 @@ test('a blocking tool_call hook stops the chain with its reason; later hooks are
   expect(laterCalled).toBe(false);
 });
 
-test('a hook that throws is skipped and reported; the next one still runs', async () => {
+test('an advisory tool_call hook that throws is skipped and reported; the next one still runs', async () => {
   const registry = new HookRegistry();
   const { failures, onError } = collect();
-  registry.register('bad', HookRegistry.key('bad', 'tool_call'), { point: 'tool_call', invoke: () => Promise.reject(new Error('boom')) });
+  registry.register('bad', HookRegistry.key('bad', 'tool_call'), { point: 'tool_call', advisory: true, invoke: () => Promise.reject(new Error('boom')) });
   registry.register('good', HookRegistry.key('good', 'tool_call'), { point: 'tool_call', invoke: async () => ({ args: { path: 'b' } }) });
   const out = await registry.run('tool_call', tool({ path: 'a' }), { onError });
   expect(out.payload.args).toEqual({ path: 'b' });
@@ -55,7 +55,7 @@ test('a hook that outlasts its time limit is skipped with a sentence naming the 
 test('an answer in the wrong shape is refused, reported, and changes nothing (hostile: args that are not an object)', async () => {
   const registry = new HookRegistry();
   const { failures, onError } = collect();
-  registry.register('odd', HookRegistry.key('odd', 'tool_call'), { point: 'tool_call', invoke: async () => ({ args: 'rm -rf /' }) });
+  registry.register('odd', HookRegistry.key('odd', 'tool_call'), { point: 'tool_call', advisory: true, invoke: async () => ({ args: 'rm -rf /' }) });
   registry.register('odd2', HookRegistry.key('odd2', 'tool_result'), { point: 'tool_result', invoke: async () => ({ result: { content: 'not a list' } }) });
   const call = await registry.run('tool_call', tool({ path: 'a' }), { onError });
   expect(call.payload.args).toEqual({ path: 'a' });
@@ -88,4 +88,35 @@ test('disposing a registration removes the hook: a plugin switched off is no lon
   const out = await registry.run('input', { sessionId: 's', text: 'same' }, collect());
   expect(out.payload.text).toBe('same');
   expect(calls).toBe(0);
+});
+
+test('a tool_call hook that throws, outlasts its limit or answers in the wrong shape blocks the call (fails closed); later hooks are not asked', async () => {
+  const cases: [string, () => Promise<unknown>, string][] = [
+    ['throws', () => Promise.reject(new Error('guard broke.')), "the plugin 'guard' failed in its tool_call hook (guard broke), so the call was not run."],
+    ['hangs', () => new Promise(() => {}), "the plugin 'guard' did not answer its tool_call hook within 50 ms, so the call was not run."],
+    ['odd', async () => ({ block: 'yes' }), "the plugin 'guard' answered its tool_call hook in the wrong shape (block: Invalid input: expected boolean, received string), so the call was not run."],
+  ];
+  for (const [name, invoke, reason] of cases) {
+    const registry = new HookRegistry();
+    const { failures, onError } = collect();
+    let laterCalled = false;
+    registry.register('guard', HookRegistry.key('guard', 'tool_call'), { point: 'tool_call', invoke });
+    registry.register('later', HookRegistry.key('later', 'tool_call'), { point: 'tool_call', invoke: async () => ((laterCalled = true), null) });
+    const out = await registry.run('tool_call', tool({ path: 'a' }), { onError, timeoutMs: 50 });
+    expect(out.stop, name).toEqual({ pluginId: 'guard', reason, failed: true });
+    expect(out.payload.args).toEqual({ path: 'a' });
+    expect(laterCalled).toBe(false);
+    expect(failures).toEqual([]);
+  }
+});
+
+test('at the other points a failing hook is skipped as before, never a block', async () => {
+  const registry = new HookRegistry();
+  const { failures, onError } = collect();
+  registry.register('bad', HookRegistry.key('bad', 'tool_result'), { point: 'tool_result', invoke: () => Promise.reject(new Error('boom')) });
+  const result = { content: [{ type: 'text' as const, text: 'ok' }], isError: false };
+  const out = await registry.run('tool_result', { ...tool({}), result }, { onError });
+  expect(out.stop).toBeUndefined();
+  expect(out.payload.result).toBe(result);
+  expect(failures).toHaveLength(1);
 });

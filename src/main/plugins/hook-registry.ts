@@ -1,4 +1,13 @@
-import { DEFAULT_HOOK_TIMEOUT_MS, HOOK_RESULTS, type HookFailure, type HookPayloads, type HookPoint, type HookResults, MAX_HOOK_MESSAGES } from '../../shared/plugins/hooks.ts';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  FAIL_CLOSED_POINTS,
+  HOOK_RESULTS,
+  type HookFailure,
+  type HookPayloads,
+  type HookPoint,
+  type HookResults,
+  MAX_HOOK_MESSAGES,
+} from '../../shared/plugins/hooks.ts';
 import { errorMessage } from '../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
@@ -6,12 +15,18 @@ export interface InstalledHook {
   point: HookPoint;
   /** Calls the plugin's hook; resolves with its raw answer (checked here), rejects with what went wrong. */
   invoke(payload: unknown): Promise<unknown>;
+  /** Declared `advisory`: where failing closed is the rule (tool_call), this hook fails open instead. */
+  advisory?: boolean;
 }
 
-/** What a point's hooks made of the payload; `stop` when one of them swallowed the input or blocked the call. */
+/**
+ * What a point's hooks made of the payload; `stop` when one of them swallowed the input or blocked the
+ * call, with `failed` when the block is a hook that failed where failures fail closed (its reason then
+ * says what went wrong, not what the plugin decided).
+ */
 export interface HookOutcome<P extends HookPoint> {
   payload: HookPayloads[P];
-  stop?: { pluginId: string; reason: string };
+  stop?: { pluginId: string; reason: string; failed?: boolean };
 }
 
 export interface RunHookOptions {
@@ -24,7 +39,9 @@ export interface RunHookOptions {
 /**
  * Hooks by plugin and point, in load order (a plugin switched off and on again goes last). `run` calls the
  * hooks of one point one after the other, each seeing the payload as the previous one left it. It never
- * throws: a hook that fails is skipped and reported through `onError`.
+ * throws: a hook that fails is skipped and reported through `onError`, except at a point that fails closed
+ * (FAIL_CLOSED_POINTS: tool_call), where a failing hook not declared advisory stops the chain and blocks
+ * the call with the reason.
  */
 export class HookRegistry extends ContributionRegistry<InstalledHook> {
   constructor() {
@@ -44,7 +61,17 @@ export class HookRegistry extends ContributionRegistry<InstalledHook> {
   async run<P extends HookPoint>(point: P, payload: HookPayloads[P], options: RunHookOptions): Promise<HookOutcome<P>> {
     let current = payload;
     const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS[point];
+    const closed = FAIL_CLOSED_POINTS.includes(point);
     for (const { pluginId, value } of this.entries().filter((e) => e.value.point === point)) {
+      if (closed && !value.advisory) {
+        const blocked = await this.#guard(point, pluginId, value, current, timeoutMs);
+        if ('stop' in blocked) return { payload: current, stop: blocked.stop };
+        if (blocked.result === null) continue;
+        const applied = apply(point, current, blocked.result as HookResults[P], pluginId);
+        current = applied.payload;
+        if (applied.stop) return applied;
+        continue;
+      }
       const fail = (message: string) => {
         try {
           options.onError({ pluginId, hook: point, message });
@@ -71,6 +98,26 @@ export class HookRegistry extends ContributionRegistry<InstalledHook> {
       if (applied.stop) return applied;
     }
     return { payload: current };
+  }
+
+  /** One hook at a point that fails closed: its checked answer (null: no change), or the block its failure is. */
+  async #guard(point: HookPoint, pluginId: string, hook: InstalledHook, payload: unknown, timeoutMs: number): Promise<{ result: unknown } | { stop: { pluginId: string; reason: string; failed: true } }> {
+    const block = (why: string) => ({ stop: { pluginId, reason: `the plugin '${pluginId}' ${why}, so the call was not run.`, failed: true as const } });
+    const timedOut = `did not answer its ${point} hook within ${formatMs(timeoutMs)}`;
+    let raw: unknown;
+    try {
+      raw = await withTimeout(hook.invoke(payload), timeoutMs, timedOut);
+    } catch (e) {
+      const message = errorMessage(e);
+      return block(message === timedOut ? timedOut : `failed in its ${point} hook (${message.replace(/\.$/, '')})`);
+    }
+    if (raw === null || raw === undefined) return { result: null };
+    const parsed = HOOK_RESULTS[point].safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return block(`answered its ${point} hook in the wrong shape (${issue ? `${issue.path.join('.') || 'result'}: ${issue.message}` : 'unreadable'})`);
+    }
+    return { result: parsed.data };
   }
 }
 

@@ -185,8 +185,12 @@ export type CommandDeclaration = z.infer<typeof CommandDeclaration>;
 export const PluginCommandResult = z.object({ output: z.string(), isError: z.boolean().default(false) });
 export type PluginCommandResult = z.infer<typeof PluginCommandResult>;
 
-/** A call into the plugin at one interception point of a run (hooks.ts); one per point per plugin. */
-export const HookDeclaration = z.object({ kind: z.literal('hook'), point: HookPoint });
+/**
+ * A call into the plugin at one interception point of a run (hooks.ts); one per point per plugin.
+ * `advisory`: a tool_call hook that fails or times out is skipped (fails open) instead of blocking the call;
+ * at the other points a failing hook is always skipped.
+ */
+export const HookDeclaration = z.object({ kind: z.literal('hook'), point: HookPoint, advisory: z.boolean().optional() });
 export type HookDeclaration = z.infer<typeof HookDeclaration>;
 
 export const Contribution = z.discriminatedUnion('kind', [

@@ -70,7 +70,16 @@ export interface HookResults {
   tool_result: z.infer<typeof ToolResultHookResult>;
 }
 
-/** How long a hook may take before it is skipped (its plugin is told nothing; its answer is ignored). */
+/**
+ * The points where a hook that throws, times out or answers in the wrong shape blocks what it guards
+ * instead of being skipped (fails closed): a tool_call hook may be the guard that keeps a call from
+ * running, so a guard that cannot answer must not wave the call through. A hook declared `advisory` fails
+ * open there too. The other points change text or context (or, tool_result, a result of a call that has
+ * already run): a failure there is skipped and reported, and the run goes on.
+ */
+export const FAIL_CLOSED_POINTS: readonly HookPoint[] = ['tool_call'];
+
+/** How long a hook may take before it fails (its plugin is told nothing; its answer is ignored). */
 export const DEFAULT_HOOK_TIMEOUT_MS: Record<HookPoint, number> = {
   input: 5_000,
   before_agent_start: 5_000,
@@ -79,7 +88,7 @@ export const DEFAULT_HOOK_TIMEOUT_MS: Record<HookPoint, number> = {
   tool_result: 10_000,
 };
 
-/** A hook that threw, timed out or answered in the wrong shape: it was skipped. */
+/** A hook that threw, timed out or answered in the wrong shape: it was skipped (or, failing closed, blocked the call). */
 export interface HookFailure {
   pluginId: string;
   hook: HookPoint;

@@ -133,10 +133,11 @@ export interface CommandContribution extends In<typeof CommandDeclaration> {
  * A call into the plugin at one point of a run (`input`, `before_agent_start`, `context`, `tool_call`,
  * `tool_result`), in load order after the plugins before it, seeing their changes. Answer nothing (or null)
  * to change nothing. A hook that throws, answers in the wrong shape or takes longer than its time limit is
- * skipped and reported to the user; the run goes on.
+ * skipped and reported to the user; the run goes on. Except at `tool_call`, where such a hook blocks the
+ * call it was asked about (fails closed), unless it is declared `advisory: true`: then it is skipped too.
  */
 export type HookContribution = {
-  [P in HookPoint]: { kind: 'hook'; point: P; run(event: HookPayloads[P]): Awaitable<HookResults[P] | null | undefined | void> };
+  [P in HookPoint]: { kind: 'hook'; point: P; advisory?: boolean; run(event: HookPayloads[P]): Awaitable<HookResults[P] | null | undefined | void> };
 }[HookPoint];
 /** A declaration the plugin chose not to install this time (e.g. a tool gated on config). Normal. */
 export interface DeclinedContributionInput {

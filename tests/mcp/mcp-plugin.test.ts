@@ -72,6 +72,27 @@ test("a server's tools/list_changed makes Amber's tool list follow", async () =>
   await rt.until(() => tool('mcp__changing__grown-1') === undefined, 'the grown tool to be gone');
 });
 
+test('a server listing 300 tools keeps its first 256 with a warning, and a server beside it keeps all of its own', async () => {
+  const big = { command: process.execPath, args: [new URL('./fixtures/paged-server.ts', import.meta.url).pathname, '300'] };
+  rt = await startMcpRuntime({ big });
+  await rt.until(() => tool('mcp__big__tool-256') !== undefined, 'the first 256 tools of the big server');
+  const names = () => rt!.service.registries.tools.specs().map((t) => t.name).filter((n) => n.startsWith('mcp__big__'));
+  expect(names()).toEqual(Array.from({ length: 256 }, (_, i) => `mcp__big__tool-${i + 1}`));
+  expect((await rt.service.registries.tools.execute('mcp__big__tool-256', {})).content[0]!.text).toBe('ran tool-256');
+  const warning = /The MCP server 'big' lists 300 tools; Amber offers at most 256 MCP tools in all, so only its first 256 are offered \(44 left out\)/;
+  expect((await rt.service.registries.commands.run(['mcp'], ['list'])).output).toMatch(warning);
+  expect(JSON.parse((await rt.service.registries.commands.run(['mcp'], ['list', '--json'])).output).problems).toEqual([expect.stringMatching(warning)]);
+  expect(rt.service.logs('mcp').some((l) => warning.test(l.message))).toBe(true);
+  // A second server: it keeps every tool, and the big one gives way.
+  rt.config['servers'] = { big, everything };
+  await rt.service.registries.commands.run(['mcp'], ['reload']);
+  await rt.until(() => tool('mcp__everything__echo') !== undefined, 'the tools of the second server');
+  const everythingTools = rt.service.registries.tools.specs().filter((t) => t.name.startsWith('mcp__everything__')).length;
+  expect(everythingTools).toBeGreaterThan(10);
+  await rt.until(() => names().length === 256 - everythingTools, 'the big server to give way');
+  expect(rt.service.registries.tools.specs().filter((t) => t.name.startsWith('mcp__')).length).toBe(256);
+});
+
 test('servers in mcp.json in the data folder are read at start', async () => {
   rt = await startMcpRuntime({}, (dataDir) => writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { fromfile: everything } })));
   await rt.until(() => tool('mcp__fromfile__echo') !== undefined, 'the tools of the server in mcp.json');

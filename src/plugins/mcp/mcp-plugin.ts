@@ -1,11 +1,12 @@
 import { dirname, join } from 'node:path';
-import { jsonLimitExceeded, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/declaration-limits.ts';
+import { jsonLimitExceeded, MAX_DECLARATIONS, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/declaration-limits.ts';
 import { definePlugin, type PluginContext, type ToolContribution } from '../../workers/sdk/index.ts';
 import { loadServers } from './mcp-config.ts';
 import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
 import { type McpCatalog, mcpCommand } from './mcp-command.ts';
 import { mapCallResult, mapResourceContents } from './mcp-result.ts';
 import { mcpToolName } from './mcp-tool-name.ts';
+import { shareTools } from './share-tools.ts';
 
 // The MCP plugin: connects the user's MCP servers (from `mcp.json` in the data folder and the plugin's
 // stored `servers`) and offers their tools to the model as `mcp__<server>__<tool>`, set at run time with
@@ -19,10 +20,15 @@ export const MCP_SERVERS_TOPIC = 'mcp.serversChanged';
 export interface McpPluginState {
   ctx: PluginContext | null;
   servers: Map<string, McpConnection>;
+  /** What the user is told is wrong: the servers that could not be read, then the tools left out. */
   problems: string[];
+  /** The servers that could not be read, from the last reload. */
+  configProblems: string[];
 }
 
-const state: McpPluginState = { ctx: null, servers: new Map(), problems: [] };
+const state: McpPluginState = { ctx: null, servers: new Map(), problems: [], configProblems: [] };
+/** The tools-left-out sentences last logged, so that each is logged once, not at every publish. */
+let loggedToolProblems = new Set<string>();
 
 export function statuses(): McpServerStatus[] {
   return [...state.servers.values()].map((s) => s.status());
@@ -81,18 +87,38 @@ async function publish(): Promise<void> {
   }
 }
 
+const fitsLimits = (parameters: Record<string, unknown>) => jsonLimitExceeded(parameters, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES }) === null;
+
+/**
+ * The tool set of every connected server. A plugin offers at most MAX_DECLARATIONS tools, so a server that
+ * lists more than its share (see shareTools) offers its first ones and the rest are left out with a
+ * warning, instead of the whole set being refused.
+ */
 function buildTools(): ToolContribution[] {
   const taken = new Set<string>();
   const tools: ToolContribution[] = [];
-  for (const conn of [...state.servers.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (conn.state === 'off') continue;
-    for (const tool of conn.tools) {
+  const servers = [...state.servers.values()].sort((a, b) => a.name.localeCompare(b.name)).filter((conn) => conn.state !== 'off');
+  const listed = servers.map((conn) => conn.tools.filter((tool) => fitsLimits({ type: 'object', properties: {}, ...tool.inputSchema })));
+  const shares = shareTools(
+    servers.map((conn, i) => listed[i]!.length + (conn.hasResources ? 1 : 0)),
+    MAX_DECLARATIONS,
+  );
+  const toolProblems: string[] = [];
+  for (const [i, conn] of servers.entries()) {
+    const fits = new Set(listed[i]);
+    const tooBig = conn.tools.filter((tool) => !fits.has(tool)).map((tool) => `'${tool.name}'`);
+    if (tooBig.length > 0) {
+      toolProblems.push(`${tooBig.length === 1 ? `The MCP tool ${tooBig[0]}` : `${tooBig.length} MCP tools`} of '${conn.name}' ${tooBig.length === 1 ? 'was' : 'were'} left out: ${tooBig.length === 1 ? 'its input schema is' : `their input schemas are`} over Amber's size limits${tooBig.length > 1 ? ` (${tooBig.slice(0, 5).join(', ')}${tooBig.length > 5 ? ', …' : ''})` : ''}.`);
+    }
+    const offered = listed[i]!.slice(0, Math.max(0, shares[i]! - (conn.hasResources ? 1 : 0)));
+    if (offered.length < listed[i]!.length) {
+      toolProblems.push(
+        `The MCP server '${conn.name}' lists ${listed[i]!.length} tools; Amber offers at most ${MAX_DECLARATIONS} MCP tools in all, so only its first ${offered.length} are offered (${listed[i]!.length - offered.length} left out). Switch off servers you do not need, or ask the server for fewer tools.`,
+      );
+    }
+    for (const tool of offered) {
       const { name, changed } = mcpToolName(conn.name, tool.name, taken);
       const parameters = { type: 'object', properties: {}, ...tool.inputSchema };
-      if (jsonLimitExceeded(parameters, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES }) !== null) {
-        state.ctx?.log.warn(`The MCP tool '${tool.name}' of '${conn.name}' was left out: its input schema is over Amber's size limits.`);
-        continue;
-      }
       const hints = Object.entries(tool.annotations ?? {})
         .filter(([k, v]) => k.endsWith('Hint') && typeof v === 'boolean')
         .map(([k, v]) => `${k}=${String(v)}`);
@@ -114,10 +140,10 @@ function buildTools(): ToolContribution[] {
         },
       });
     }
-    if (conn.hasResources) {
+    if (conn.hasResources && shares[i]! > 0) {
       const { name } = mcpToolName(conn.name, 'read_resource', taken);
-      const listed = conn.resources.slice(0, 20).map((r) => `${r.uri}${r.name ? ` (${r.name})` : ''}`);
-      const description = `Reads a resource of the MCP server '${conn.name}' by its URI.${listed.length ? ` Some it lists:\n${listed.join('\n')}` : ''}`;
+      const some = conn.resources.slice(0, 20).map((r) => `${r.uri}${r.name ? ` (${r.name})` : ''}`);
+      const description = `Reads a resource of the MCP server '${conn.name}' by its URI.${some.length ? ` Some it lists:\n${some.join('\n')}` : ''}`;
       tools.push({
         kind: 'tool',
         name,
@@ -132,6 +158,9 @@ function buildTools(): ToolContribution[] {
       });
     }
   }
+  state.problems = [...state.configProblems, ...toolProblems];
+  for (const p of toolProblems) if (!loggedToolProblems.has(p)) state.ctx?.log.warn(p);
+  loggedToolProblems = new Set(toolProblems);
   return tools;
 }
 
@@ -147,7 +176,8 @@ export async function reload(): Promise<void> {
   // Servers the user switched off in Settings stay listed, disconnected.
   const off = new Set(Array.isArray(config['off']) ? config['off'].filter((n): n is string => typeof n === 'string') : []);
   for (const s of servers) if (off.has(s.name)) s.config = { ...s.config, disabled: true };
-  state.problems = problems;
+  state.configProblems = problems;
+  state.problems = [...problems];
   for (const p of problems) ctx.log.warn(p);
   const wanted = new Map(servers.map((s) => [s.name, s]));
   for (const [name, conn] of state.servers) {

@@ -2,6 +2,7 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolOutput } from '../../src/shared/tools/index.ts';
 import { type BundledRuntime, isGone, startBundled, tempDir, untilGone } from './bundled-runtime.ts';
+import { markedSleep, startedPids } from './marked-processes.ts';
 
 // The bash tool of the workspace-tools plugin, run in the plugin's own process through main's tool
 // registry, the way the agent runs it: output streams back through $toolUpdate, stop goes through $cancel.
@@ -33,18 +34,13 @@ function run(command: string, options: { timeout?: number; signal?: AbortSignal;
   return runtime!.service.registries.tools.execute('bash', args, options.signal, { sessionId: 's1', workspace, denied: [data.path] }, options.onUpdate);
 }
 
-/** Resolves with the first `pid=N` line the command streams. */
-function pidFrom(updates: { onUpdate: (t: string) => void }): Promise<number> {
+/** Runs a command that starts a marked `sleep` (`sleep` is replaced) and says "started"; resolves its host pid and the pending result. */
+function runMarked(command: string, options: { timeout?: number; signal?: AbortSignal } = {}) {
+  const marker = markedSleep();
   let streamed = '';
-  return new Promise((resolve) => {
-    updates.onUpdate = (t) => {
-      streamed += t;
-      const m = /pid=(\d+)\n/.exec(streamed);
-      if (m) resolve(Number(m[1]));
-    };
-  });
+  const result = run(command.replace('sleep', `sleep ${marker}`), { ...options, onUpdate: (t) => (streamed += t) });
+  return { pid: startedPids(() => streamed, marker).then(([pid]) => pid!), result };
 }
-
 
 describe('bash through the workspace-tools plugin process', () => {
   test('is installed as a shell tool', () => {
@@ -69,15 +65,13 @@ describe('bash through the workspace-tools plugin process', () => {
 
   test('a non-zero exit code is reported as an error result', async () => {
     const out = await run('echo failing >&2; exit 7');
-    expect(out).toMatchObject({ isError: true, details: { exitCode: 7 } });
-    expect(text(out)).toBe('failing\n\n[Exit code 7]');
+    expect(out).toMatchObject({ isError: true, details: { exitCode: 7, sandbox: 'read' } });
+    expect(text(out)).toMatch(/^failing\n\n\[Exit code 7\]\n\[It ran in the read-only sandbox/);
   });
 
   test('stop ends a long command and leaves no process behind, grandchildren included', async () => {
     const controller = new AbortController();
-    const hooks = { onUpdate: (_t: string) => {} };
-    const pid = pidFrom(hooks);
-    const result = run('sleep 300 & echo pid=$!; wait', { signal: controller.signal, onUpdate: (t) => hooks.onUpdate(t) });
+    const { pid, result } = runMarked('sleep & echo started; wait', { signal: controller.signal });
     const grandchild = await pid;
     expect(isGone(grandchild)).toBe(false);
     controller.abort();
@@ -86,18 +80,16 @@ describe('bash through the workspace-tools plugin process', () => {
   });
 
   test('the timeout kills the whole process group', async () => {
-    const hooks = { onUpdate: (_t: string) => {} };
-    const pid = pidFrom(hooks);
-    const out = await run('sleep 300 & echo pid=$!; sleep 300', { timeout: 0.5, onUpdate: (t) => hooks.onUpdate(t) });
+    const { pid, result } = runMarked('sleep & echo started; sleep 300', { timeout: 0.5 });
+    const grandchild = await pid;
+    const out = await result;
     expect(out).toMatchObject({ isError: true, details: { timedOut: true } });
     expect(text(out)).toMatch(/Stopped after 0.5 s \(the timeout\)/);
-    await untilGone(await pid);
+    await untilGone(grandchild);
   });
 
   test('switching the plugin off ends a running command and everything it started', async () => {
-    const hooks = { onUpdate: (_t: string) => {} };
-    const pid = pidFrom(hooks);
-    const result = run('sleep 300 & echo pid=$!; wait', { onUpdate: (t) => hooks.onUpdate(t) });
+    const { pid, result } = runMarked('sleep & echo started; wait');
     const grandchild = await pid;
     await runtime!.service.setState('workspace_tools', false);
     expect((await result).isError).toBe(true);

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import { Icon } from '../ui/index.ts';
+import { sandboxChip } from './sandbox-chip.ts';
 import type { ToolCallView } from './transcript-model.ts';
 
 const STATUS_LABEL: Record<ToolCallView['status'], string> = {
@@ -22,7 +23,7 @@ function formatArgs(tool: ToolCallView): string {
   }
 }
 
-/** One tool call: name, status, arguments, and its output (long output folded until asked for). */
+/** One tool call: name, status, how a shell call was confined, arguments, and its output (long output folded until asked for). */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView }) {
   const [showArgs, setShowArgs] = useState(false);
   const [showAll, setShowAll] = useState(false);
@@ -33,12 +34,18 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
   const preview = tool.status === 'running' ? lines.slice(-PREVIEW_LINES) : lines.slice(0, PREVIEW_LINES);
   const output = long && !showAll ? preview.join('\n') : tool.output;
   const summary = args.replace(/\s+/g, ' ').slice(0, 90);
+  const sandbox = sandboxChip(tool.details);
   return (
     <div className={`tool-card tool-${tool.status}`} data-testid="tool-card" data-status={tool.status} data-tool={tool.name}>
       <button type="button" className="tool-head" onClick={() => setShowArgs((v) => !v)} aria-expanded={showArgs}>
         <Icon name="tool" />
         <span className="tool-name">{tool.name}</span>
         <span className="tool-summary">{summary}</span>
+        {sandbox && (
+          <span className={sandbox.className} title={sandbox.title} data-testid="tool-sandbox">
+            {sandbox.label}
+          </span>
+        )}
         <span className={`chip chip-${tool.status}`}>
           {(tool.status === 'running' || tool.status === 'streaming') && <span className="spinner" aria-hidden="true" />}
           {STATUS_LABEL[tool.status]}

@@ -9,6 +9,8 @@ export interface ToolCallView {
   argsText?: string;
   status: 'streaming' | 'pending' | 'awaiting' | 'running' | 'ok' | 'error' | 'denied';
   output: string;
+  /** The result's `details` (tool-specific, unchecked: read it defensively), once there is a result. */
+  details?: unknown;
 }
 
 export type TranscriptItem =
@@ -78,6 +80,7 @@ export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<s
               args: call.arguments,
               status: result ? toolStatus(result) : (liveState?.status ?? 'pending'),
               output: result ? resultText(result) : (liveState?.output ?? ''),
+              ...(result && 'details' in result ? { details: result['details'] } : {}),
             });
           }
         }

@@ -9,6 +9,6 @@ export type { SentPrompt } from './agent-loop.ts';
 export { noHooks, type AgentHooks } from './agent-hooks.ts';
 export { SystemPromptBuilder, INSTRUCTIONS_LIMIT } from './system-prompt-builder.ts';
 export { BASE_PROMPT, buildSystemPrompt } from './system-prompt.ts';
-export { PROJECT_FILE_LIMIT_BYTES, readProjectContext } from './project-context.ts';
+export { PROJECT_CONTEXT_LIMIT_BYTES, PROJECT_CONTEXT_TIMEOUT_MS, PROJECT_FILE_LIMIT_BYTES, readProjectContext } from './project-context.ts';
 export { capToolResult, MAX_TOOL_RESULT_CHARS } from './cap-tool-result.ts';
 export { ToolOutputStore, type ToolOutputKeeper } from './tool-output-store.ts';

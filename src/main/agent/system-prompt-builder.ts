@@ -43,10 +43,13 @@ export class SystemPromptBuilder {
     this.#options.store.setSetting(sessionId ? conversationKey(sessionId) : GLOBAL_KEY, clean === '' ? null : clean);
   }
 
-  /** Never throws for a file it cannot read: that file is left out and logged. */
-  build(sessionId: string, tools: readonly ToolSpec[]): string {
+  /**
+   * Never throws for a file it cannot read: that file is left out and logged. The project's files are read
+   * off main's thread, within PROJECT_CONTEXT_TIMEOUT_MS.
+   */
+  async build(sessionId: string, tools: readonly ToolSpec[]): Promise<string> {
     const workspace = this.#options.workspaceOf(sessionId);
-    const context = workspace ? readProjectContext(workspace) : { files: [], gitRoot: null, skipped: [] };
+    const context = workspace ? await readProjectContext(workspace) : { files: [], gitRoot: null, skipped: [] };
     for (const why of context.skipped) this.#options.log?.(`A project instruction file was left out of the prompt: ${why}`);
     const env = this.#options.env ?? process.env;
     const now = new Date((this.#options.clock ?? Date.now)());

@@ -126,7 +126,7 @@ async function readInside(path: string, realTop: string, limitBytes: number, dea
   }
   try {
     // Checked on what was opened, not on the name: a FIFO, socket or device is never read.
-    if (!(await within(handle.stat(), deadline)).isFile()) throw new Error('it is not a regular file', { cause: e });
+    if (!(await within(handle.stat(), deadline)).isFile()) throw new Error('it is not a regular file');
     const buffer = Buffer.alloc(limitBytes + 1);
     let read = 0;
     while (read <= limitBytes) {

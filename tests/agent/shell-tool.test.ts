@@ -5,6 +5,7 @@ import { pluginToolSource } from '../../src/main/agent-bridge/index.ts';
 import type { ApprovalQuestion } from '../../src/shared/agent/index.ts';
 import type { ToolResultMessage } from '../../src/shared/sessions/index.ts';
 import { type BundledRuntime, startBundled, tempDir, untilGone } from '../plugins-bundled/bundled-runtime.ts';
+import { markedSleep, startedPids } from '../plugins-bundled/marked-processes.ts';
 import { createHarness, type Harness, textOf } from './agent-harness.ts';
 import { calls, text } from './scripted-provider.ts';
 
@@ -69,16 +70,18 @@ describe('the bash tool in a run', () => {
   });
 
   test('a long command streams into its card, and Stop ends it with no process left', async () => {
-    h = createHarness([calls(bash('sleep 300 & echo pid=$!; for i in $(seq 1 1000); do echo tick$i; sleep 0.05; done; wait'))], { tools: tools(), workspace });
+    // The command runs in a pid namespace of its own: its background sleep is found from here by its marked argument.
+    const marker = markedSleep();
+    h = createHarness([calls(bash(`sleep ${marker} & echo started; for i in $(seq 1 1000); do echo tick$i; sleep 0.05; done; wait`))], { tools: tools(), workspace });
     const run = h.agent.start(h.sessionId, 'go');
-    const first = await h.next('tool_execution_update', (e) => /pid=\d+/.test(e.text));
-    const pid = Number(/pid=(\d+)/.exec(first.text)![1]);
+    const first = await h.next('tool_execution_update', (e) => e.text.includes('started'));
+    const [pid] = await startedPids(() => first.text, marker);
     // A second batch of output reaches the card while the command still runs.
     await h.next('tool_execution_update', (e) => e !== first && e.text.includes('tick'));
     expect(h.events.some((e) => e.type === 'tool_execution_end')).toBe(false);
     h.agent.abort(h.sessionId);
     expect((await run.done).reason).toBe('aborted');
     expect(results(h).map((x) => x.status)).toEqual(['error']);
-    await untilGone(pid);
+    await untilGone(pid!);
   });
 });

@@ -11,6 +11,7 @@ export { WORKSPACE_TOOLS } from './workspace-tools.ts';
 export { bashTool, createBashTool, editTool, findTool, grepTool, lsTool, readTool, shellFor, tailOutput, writeTool };
 export { clipLine, truncateOutput } from './truncate-output.ts';
 export { deniedFolderOf } from './denied-folder.ts';
+export { probeSandbox, sandboxLaunch, type SandboxLabel, type SandboxProbe, type SandboxProbeOptions } from './sandbox/index.ts';
 export { confinePath, isInsideFolder, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';
 export { resolveWorkspaceTarget, type WorkspaceTarget } from './workspace-target.ts';
 export { defineWorkspaceTool, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';

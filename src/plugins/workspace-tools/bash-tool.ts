@@ -135,11 +135,13 @@ function killTree(child: ChildProcess, signal: NodeJS.Signals, platform: NodeJS.
 }
 
 /**
- * `bash`: runs one command line in the conversation's workspace folder, in a process group of its own,
- * stdin from /dev/null, the plugin's environment. Output (stdout and stderr in arrival order) streams to
- * the tool card; the result holds its tail and the exit code. Stop and the timeout end the whole group
- * (SIGTERM, then SIGKILL after a grace period), and so does the command's own end: nothing it started in
- * the background outlives the call.
+ * `bash`: runs one command line in the conversation's workspace folder inside the OS sandbox of the call's
+ * mode (see sandboxLaunch: never unconfined unless main says the user chose it, or on Windows, which has
+ * none), in a process group of its own, stdin from /dev/null, an allow-listed environment. Output (stdout
+ * and stderr in arrival order) streams to the tool card; the result holds its tail, the exit code and
+ * `details.sandbox`/`details.network`. Stop and the timeout end the whole group (SIGTERM, then SIGKILL after
+ * a grace period), and so does the command's own end: nothing it started in the background outlives the call.
+ * Where the sandbox cannot start, nothing runs and the result says why and how to fix it.
  */
 export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
   const platform = options.platform ?? process.platform;

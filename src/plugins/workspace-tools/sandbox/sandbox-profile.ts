@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ShellSandbox } from '../../../shared/tools/index.ts';
 
 /**
@@ -18,6 +19,7 @@ export interface SandboxProfile {
 /**
  * The profile for a call from what main sent. No sandbox field (an older main, a malformed one the host
  * dropped, a call from outside a conversation) means the strictest: read, no network, never unconfined.
+ * The writable paths are normalised (`/w/./a/` is `/w/a`), so they compare with found paths as text.
  */
 export function sandboxProfile(sandbox: ShellSandbox | undefined, where: { root: string; home: string; denied?: readonly string[] }): SandboxProfile {
   return {
@@ -26,6 +28,6 @@ export function sandboxProfile(sandbox: ShellSandbox | undefined, where: { root:
     root: where.root,
     home: where.home,
     denied: where.denied ?? [],
-    writable: sandbox?.writable ?? [],
+    writable: (sandbox?.writable ?? []).filter((w) => w.startsWith('/')).map((w) => resolve(w)),
   };
 }

@@ -146,7 +146,7 @@ export function ApprovalDialog() {
         )}
         {current.sandboxed === false && (
           <p className="muted small" data-testid="approval-no-sandbox">
-            There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Tool policy says how to set one up.
+            There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Shell sandbox says how to set one up.
           </p>
         )}
         <div className="modal-actions">

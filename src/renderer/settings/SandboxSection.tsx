@@ -52,32 +52,36 @@ export function SandboxSection({ sessionId }: { sessionId: string | null }) {
       )}
       {view && (
         <div className="plugin-list">
-          <div className="plugin-row" data-testid="sandbox-mode-read">
-            <div className="plugin-main">
-              <strong>Read</strong>
-              <p className="plugin-desc">Files read-only, secrets and Amber’s data folder hidden, no network.</p>
-            </div>
-          </div>
-          <div className="plugin-row" data-testid="sandbox-mode-write">
-            <div className="plugin-main">
-              <strong>Write</strong>
-              <p className="plugin-desc">
-                The workspace writable except its protected paths (git hooks, shell start-up files, package scripts…); network {writeNetwork ? 'on' : 'off'}
-                {view.sessionNetwork !== null ? ' for this conversation (its own choice, set with /sandbox network)' : ' (the switch below)'}.
-              </p>
-            </div>
-          </div>
-          <div className="plugin-row" data-testid="sandbox-mode-yolo">
-            <div className="plugin-main">
-              <strong>Yolo</strong>
-              <p className="plugin-desc">As write, with network.</p>
-            </div>
-          </div>
+          {view.available && (
+            <>
+              <div className="plugin-row" data-testid="sandbox-mode-read">
+                <div className="plugin-main">
+                  <strong>Read</strong>
+                  <p className="plugin-desc">Files read-only, secrets and Amber’s data folder hidden, no network.</p>
+                </div>
+              </div>
+              <div className="plugin-row" data-testid="sandbox-mode-write">
+                <div className="plugin-main">
+                  <strong>Write</strong>
+                  <p className="plugin-desc">
+                    The workspace writable except its protected paths (.git, package.json, editor and CI settings, …); network {writeNetwork ? 'on' : 'off'}
+                    {view.sessionNetwork !== null ? ' for this conversation (its own choice, set with /sandbox network)' : ' (the switch below)'}.
+                  </p>
+                </div>
+              </div>
+              <div className="plugin-row" data-testid="sandbox-mode-yolo">
+                <div className="plugin-main">
+                  <strong>Yolo</strong>
+                  <p className="plugin-desc">As write, with network.</p>
+                </div>
+              </div>
+            </>
+          )}
           <div className="plugin-row">
             <div className="plugin-main">
               <strong id={labelId}>Network in write mode</strong>
               <p className="plugin-desc">
-                For every conversation that has not chosen with /sandbox network on|off
+                For every conversation that has not chosen with /sandbox network on|off{view.available ? '' : ', once a sandbox runs'}
                 {view.sessionNetwork !== null ? `; this one has (${view.sessionNetwork ? 'on' : 'off'}; /sandbox network default follows the switch again)` : ''}.
               </p>
             </div>

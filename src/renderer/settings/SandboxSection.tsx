@@ -99,7 +99,9 @@ export function SandboxSection({ sessionId }: { sessionId: string | null }) {
           </div>
         </div>
       )}
-      <p className="hint">A command you are asked about can be run outside the sandbox once, with “Run unsandboxed” in the question; that is never remembered.</p>
+      {view?.available === true && (
+        <p className="hint">A command you are asked about can be run outside the sandbox once, with “Run unsandboxed” in the question; that is never remembered.</p>
+      )}
     </section>
   );
 }

@@ -84,6 +84,13 @@ describe('shell policy decisions per mode', () => {
     expect(policy.decide(from(false))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/read mode/) });
   });
 
+  test("only the app's own and bundled plugins' shell calls are given a sandbox: a user plugin's runs in its own process, outside Amber's", async () => {
+    const policy = new PolicyService({ store });
+    policy.setMode('s1', 'yolo');
+    expect(await policy.authorize(from(false), signal)).toEqual({ allowed: true });
+    expect(await policy.authorize(from(true), signal)).toMatchObject({ allowed: true, sandbox: { mode: 'yolo', network: true } });
+  });
+
   test('a read-mode denial says why in a sentence', () => {
     const policy = new PolicyService({ store });
     policy.setMode('s1', 'read');

@@ -69,7 +69,8 @@ test('commands: completion, /new, /set policy, /label, /model, an unknown comman
   const sessionId = created.openSessionId!;
   expect(app.sessions.get(sessionId).title).toBe('Plans');
 
-  expect((await run('/set policy yolo', sessionId)).result.kind).toBe('ok');
+  // Setting yolo says what it still asks about.
+  expect((await run('/set policy yolo', sessionId)).result).toEqual({ kind: 'ok', text: expect.stringMatching(/^Tool policy: yolo for this conversation\. Changes to protected paths and .* shell lines still ask/) });
   expect(await ok<PolicyView>('policy.get', { sessionId })).toMatchObject({ mode: 'yolo', rules: [] });
   expect(events).toContainEqual({ event: 'policy.changed', payload: { sessionId } });
 

@@ -145,7 +145,9 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       tree.registerAction(`policy.${mode}`, (_argument, context) => {
         const sessionId = session(context);
         app.policy.setMode(sessionId, mode);
-        return `Tool policy: ${mode} for this conversation.`;
+        // Yolo is not "anything goes": say at once what still asks.
+        const still = mode === 'yolo' ? ' Changes to protected paths and destructive, unknown or outside-the-workspace shell lines still ask; the data folder stays off limits.' : '';
+        return `Tool policy: ${mode} for this conversation.${still}`;
       }),
     );
   }

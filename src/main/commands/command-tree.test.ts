@@ -21,6 +21,9 @@ describe('dispatch', () => {
     expect(result.kind).toBe('help');
     expect(result.text).toContain('read|write|yolo');
     expect(result.text).toContain('/set policy yolo');
+    // The man page says plainly what yolo still asks about and what it never does.
+    expect(result.text).toMatch(/yolo: runs without asking, except that it still asks before changing a protected path .* and before a shell line that is destructive, cannot be judged or names a path outside the workspace/);
+    expect(result.text).toMatch(/no tool touches Amber's data folder\. In yolo the shell runs in the sandbox with the network on\./);
   });
 
   test('an unknown command says how to find the right one', async () => {

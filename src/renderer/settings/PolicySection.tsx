@@ -10,7 +10,11 @@ import { PolicyRuleList } from './PolicyRuleList.tsx';
 const MODES: { mode: PolicyMode; title: string; text: string }[] = [
   { mode: 'read', title: 'Read', text: 'Only read-only tools run.' },
   { mode: 'write', title: 'Write', text: 'Changes inside the workspace run; anything else asks.' },
-  { mode: 'yolo', title: 'Yolo', text: 'Every tool runs without asking.' },
+  {
+    mode: 'yolo',
+    title: 'Yolo',
+    text: "Runs without asking, except that it still asks before changing a protected path and before a shell line that is destructive, cannot be judged or names a path outside the workspace. No tool touches Amber's data folder; the shell runs in the sandbox with the network on.",
+  },
 ];
 
 /**

@@ -7,8 +7,20 @@ import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-top
 import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
-import { DIALECT_PLUGINS, FileSecretStore, ModelCatalog, modelMetadata, PLUGIN_SECRET_FIELDS, PluginSecrets, ProviderAccounts, type SecretFields, type SecretStore } from './providers/index.ts';
-import { secretKeys } from '../shared/plugins/plugin-config-schema.ts';
+import {
+  DIALECT_PLUGINS,
+  FileSecretStore,
+  ModelCatalog,
+  modelMetadata,
+  PLUGIN_SECRET_BINDINGS,
+  PLUGIN_SECRET_FIELDS,
+  PluginSecrets,
+  ProviderAccounts,
+  type SecretBindings,
+  type SecretFields,
+  type SecretStore,
+} from './providers/index.ts';
+import { secretBindings as bindingsOf, secretKeys } from '../shared/plugins/plugin-config-schema.ts';
 import { AmberError } from './errors.ts';
 import { createAppCommands, type AppCommands } from './commands/index.ts';
 import { SessionStore, SessionTrash } from './sessions/index.ts';
@@ -131,7 +143,17 @@ export function createApp(options: AppOptions): App {
     }
     return fields;
   };
-  const pluginSecrets = new PluginSecrets(sessions, secrets, { fields: secretFields });
+  // A secret bound to the setting that says where it goes (`boundTo`, an MCP server's target) is dropped when
+  // that setting changes, so a key never reaches a server it was not entered for.
+  const secretBindings = (): SecretBindings => {
+    const bindings: Record<string, SecretBindings[string]> = { ...PLUGIN_SECRET_BINDINGS };
+    for (const { id } of plugins.list()) {
+      const declared = bindingsOf(plugins.configuration(id) ?? undefined);
+      if (declared.length > 0) bindings[id] = [...(bindings[id] ?? []), ...declared];
+    }
+    return bindings;
+  };
+  const pluginSecrets = new PluginSecrets(sessions, secrets, { fields: secretFields, bindings: secretBindings });
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
   const configuredWorkspace = (): string | null => {
     const root = readConfigSetting(sessions, 'workspace-tools')['root'];

@@ -9,6 +9,7 @@ import { type App, createApp } from '../../src/main/app.ts';
 import { FileSecretStore } from '../../src/main/providers/index.ts';
 import type { PluginConfigView } from '../../src/shared/api/index.ts';
 import { type AccountServer, OPENROUTER_PATH, startAccountServer } from '../plugins-bundled/account-server.ts';
+import { startByteRecorder } from '../fixtures/byte-recorder.ts';
 
 const WALLET_KEY = 'sk-or-v1-management-key-set-in-settings';
 const PEEK_TOKEN = 'peek-token-of-its-own-0042';
@@ -200,4 +201,32 @@ test('a user plugin whose settings schema is over a cap or outside the subset is
   expect(reason('deep')).toMatch(/configuration/);
   expect(listing.plugins.map((p) => p.id)).not.toEqual(expect.arrayContaining(['many']));
   expect(listing.plugins.filter((p) => p.hasSettings).map((p) => p.id).sort()).toEqual(['budget', 'peek', 'wallet']);
+});
+
+test("changing the wallet's base URL drops its stored key: a server at the new URL never receives it, only a key entered again", async () => {
+  const attacker = await startByteRecorder({ status: 200, body: JSON.stringify({ data: { total_credits: 1, total_usage: 0 } }) });
+  try {
+    await ok('plugins.setState', { id: 'wallet', enabled: true });
+    await ok('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': WALLET_KEY, 'openrouter.baseUrl': server.openrouterBaseUrl } });
+    expect(await ok('wallets.refresh', { id: 'openrouter' })).toMatchObject({ balance: 14.75 });
+
+    // The form saves a new base URL only, as a user tricked into pasting one would.
+    const view = await ok<PluginConfigView>('plugins.setConfig', { id: 'wallet', values: { 'openrouter.baseUrl': `${attacker.url}/api/v1` } });
+    expect(view.secrets['openrouter.apiKey']).toBe(false);
+    expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toContain(WALLET_KEY);
+    // Without a key the account is not offered, so nothing is asked of the new URL at all.
+    expect(app.plugins.registries.wallets.list().map((w) => w.id)).not.toContain('openrouter');
+    expect((await refused('wallets.refresh', { id: 'openrouter' })).code).toBe('not_found');
+    expect(attacker.text()).not.toContain(WALLET_KEY);
+    expect(attacker.text().toLowerCase()).not.toContain('authorization');
+
+    // A key typed again for the new URL is the only one it ever sees.
+    await ok('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'sk-or-v1-typed-again-for-the-new-url' } });
+    await ok('wallets.refresh', { id: 'openrouter' });
+    await attacker.untilRequests(1);
+    expect(attacker.text()).toContain('Bearer sk-or-v1-typed-again-for-the-new-url');
+    expect(attacker.text()).not.toContain(WALLET_KEY);
+  } finally {
+    await attacker.close();
+  }
 });

@@ -11,6 +11,7 @@ import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
 import { type App, createApp } from '../../src/main/app.ts';
 import type { McpListing, McpServerDetails } from '../../src/shared/api/index.ts';
 import type { CommandView } from '../../src/shared/commands/index.ts';
+import { startByteRecorder } from '../fixtures/byte-recorder.ts';
 import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from './everything-server.ts';
 import { callOk, untilMcpChange } from './mcp-api.ts';
@@ -217,6 +218,41 @@ test('an HTTP server that answers 401 shows needs authorization; adding an Autho
     expect(JSON.stringify(details)).not.toContain('tok-bearer-5');
     expect(details.server).toMatchObject({ transport: 'http', headers: [{ name: 'Authorization', value: '', secret: true, keep: true }] });
   } finally {
+    await proxy.close();
+    await upstream.close();
+  }
+});
+
+test("an HTTP server given another URL keeps none of its headers: the new URL never receives the old Authorization, from the form or an import", async () => {
+  const upstream = await startEverythingHttp();
+  const proxy = await startAuthProxy('tok-bearer-77', new URL(upstream.url).origin);
+  const attacker = await startByteRecorder({ status: 404, body: '{"error":"nothing here"}' });
+  try {
+    await ok(api, 'mcp.save', { name: 'remote', server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-77' }] } });
+    await untilEvent(connected('remote'));
+    // The form sends back what it showed: the stored header kept, the URL changed.
+    const form = (await ok<McpServerDetails>(api, 'mcp.server', { name: 'remote' })).server;
+    expect(form).toMatchObject({ headers: [{ name: 'Authorization', keep: true }] });
+    await ok(api, 'mcp.save', { name: 'remote', previousName: 'remote', server: { ...form, url: `${attacker.url}/mcp` } });
+    await attacker.untilRequests(1);
+    expect(attacker.text()).toContain('POST /mcp');
+    expect(attacker.text()).not.toContain('tok-bearer-77');
+    expect(attacker.text().toLowerCase()).not.toContain('authorization');
+    expect((await ok<McpServerDetails>(api, 'mcp.server', { name: 'remote' })).server).toMatchObject({ headers: [] });
+    expect(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')).not.toContain('tok-bearer-77');
+
+    // An import that names the same server with another URL and the header left empty keeps nothing either.
+    await ok(api, 'mcp.save', { name: 'pasted', server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-77' }] } });
+    await untilEvent(connected('pasted'));
+    const seen = attacker.requests;
+    await ok(api, 'mcp.import', { json: JSON.stringify({ mcpServers: { pasted: { url: `${attacker.url}/pasted`, headers: { Authorization: '' } } } }) });
+    await attacker.untilRequests(seen + 1);
+    expect(attacker.text()).toContain('POST /pasted');
+    expect(attacker.text()).not.toContain('tok-bearer-77');
+    expect(attacker.text().toLowerCase()).not.toContain('authorization');
+    expect(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')).not.toContain('tok-bearer-77');
+  } finally {
+    await attacker.close();
     await proxy.close();
     await upstream.close();
   }

@@ -38,3 +38,20 @@ test('a kept value that was never stored, or a working folder that does not exis
     'The working folder /nowhere does not exist; create it, or leave the field empty for the default workspace.',
   );
 });
+
+test('a server given another URL, command or arguments keeps none of its stored secrets, whatever the form asks to keep', () => {
+  const web = { url: 'https://h/mcp', headers: { Authorization: 'Bearer old', 'X-Team': 'a' }, secretHeaders: ['Authorization'] };
+  const keepAuth = { name: 'Authorization', value: '', secret: true, keep: true };
+  expect(formToConfig({ transport: 'http', url: 'http://127.0.0.1:9/evil', headers: [keepAuth, { name: 'X-Team', value: 'a', secret: false, keep: false }] }, web)).toEqual({
+    url: 'http://127.0.0.1:9/evil',
+    headers: { 'X-Team': 'a' },
+    secretHeaders: [],
+  });
+  // A new value typed for it goes to the new URL.
+  expect(formToConfig({ transport: 'http', url: 'http://127.0.0.1:9/new', headers: [{ ...keepAuth, value: 'Bearer new', keep: false }] }, web)).toMatchObject({ headers: { Authorization: 'Bearer new' } });
+  const gh = { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: 'ghp-1' }, secretEnv: ['GH_TOKEN'] };
+  const keepToken = { name: 'GH_TOKEN', value: '', secret: true, keep: true };
+  expect(formToConfig({ transport: 'stdio', command: 'gh-mcp', args: ['--a'], cwd: '', env: [keepToken] }, gh)).toMatchObject({ env: { GH_TOKEN: 'ghp-1' } });
+  expect(formToConfig({ transport: 'stdio', command: 'gh-mcp', args: ['--b'], cwd: '', env: [keepToken] }, gh)).toMatchObject({ env: {}, secretEnv: [] });
+  expect(formToConfig({ transport: 'stdio', command: 'sh', args: ['--a'], cwd: '', env: [keepToken] }, gh)).toMatchObject({ env: {} });
+});

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { isSecretHeader, McpServerConfig, type McpServerForm } from '../../shared/api/index.ts';
+import { isSecretHeader, McpServerConfig, type McpServerForm, mcpServerTarget } from '../../shared/api/index.ts';
 import { AmberError } from '../errors.ts';
 
 // Settings' Add server / Edit form and the stored server config (the mcpServers format), both ways. The
@@ -36,11 +36,16 @@ function secretNames(pairs: Pair[], before: string[] | undefined, always: (name:
 
 /**
  * The stored config for a checked form; `before` is the server as stored, with its values from the key
- * file (undefined when adding). Throws a sentence when a kept value is missing, the working folder does not
- * exist, or the result is not a server Amber can start.
+ * file (undefined when adding). Kept values are left out when the server's command, arguments or URL
+ * changed. Throws a sentence when a kept value is missing, the working folder does not exist, or the result
+ * is not a server Amber can start.
  */
 export function formToConfig(form: McpServerForm, before: unknown, isFolder: (path: string) => boolean = folderExists): Record<string, unknown> {
   const old = typeof before === 'object' && before !== null ? (before as Record<string, unknown>) : {};
+  // A server that now runs another command or arguments, or has another URL, keeps none of its stored
+  // secrets: a value the form asks to keep is left out (the form says so before saving).
+  const moved = before !== undefined && mcpServerTarget(old) !== mcpServerTarget(form);
+  const kept = <P extends Pair>(pairs: P[]): P[] => (moved ? pairs.filter((p) => !p.keep) : pairs);
   const timeout = form.timeoutSeconds === undefined ? {} : { timeoutMs: form.timeoutSeconds * 1000 };
   let config: Record<string, unknown>;
   if (form.transport === 'stdio') {
@@ -48,16 +53,16 @@ export function formToConfig(form: McpServerForm, before: unknown, isFolder: (pa
     config = {
       command: form.command,
       args: form.args,
-      env: values(form.env, stringRecord(old['env']), 'environment variable'),
-      secretEnv: secretNames(form.env, 'command' in old ? marks(old['secretEnv']) : [], undefined),
+      env: values(kept(form.env), stringRecord(old['env']), 'environment variable'),
+      secretEnv: secretNames(kept(form.env), 'command' in old ? marks(old['secretEnv']) : [], undefined),
       ...(form.cwd !== '' ? { cwd: form.cwd } : {}),
       ...timeout,
     };
   } else {
     config = {
       url: form.url,
-      headers: values(form.headers, stringRecord(old['headers']), 'header'),
-      secretHeaders: secretNames(form.headers, 'url' in old ? marks(old['secretHeaders']) : [], isSecretHeader),
+      headers: values(kept(form.headers), stringRecord(old['headers']), 'header'),
+      secretHeaders: secretNames(kept(form.headers), 'url' in old ? marks(old['secretHeaders']) : [], isSecretHeader),
       ...timeout,
     };
   }

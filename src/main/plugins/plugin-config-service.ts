@@ -127,7 +127,7 @@ const isSecret = (field: ConfigField): boolean => field.setting.type === 'string
 
 /** One setting as ajv checks it: the keywords only the form reads are left out. */
 function setting(node: Config): Config {
-  const { secret: _secret, title: _title, description: _description, ...rest } = node;
+  const { secret: _secret, boundTo: _boundTo, title: _title, description: _description, ...rest } = node;
   return rest;
 }
 

@@ -152,3 +152,32 @@ test('a secret setting a manifest declares, read live, is kept out of the databa
   expect(JSON.stringify(plugins.config('budget'))).not.toContain('tok-weather');
   expect(databaseBytes().includes('tok-weather-0003')).toBe(false);
 });
+
+test('a key bound to a base URL is dropped when the URL changes, unless the same write gives a new key', () => {
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.write('wallet', { openrouter: { apiKey: OR_KEY, baseUrl: 'http://127.0.0.1:9/a' }, deepseek: { apiKey: DS_KEY } });
+  // Another setting changes: the keys stay.
+  expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/a', warnBelow: 3 }, deepseek: {} })).toEqual([]);
+  expect(plugins.config('wallet')).toMatchObject({ openrouter: { apiKey: OR_KEY }, deepseek: { apiKey: DS_KEY } });
+  // The URL changes (or is set where it was the default): that account's key goes, the other stays.
+  expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/elsewhere' }, deepseek: { baseUrl: 'http://127.0.0.1:9/ds' } })).toEqual(['openrouter.apiKey', 'deepseek.apiKey']);
+  expect(plugins.config('wallet')).toEqual({ openrouter: { baseUrl: 'http://127.0.0.1:9/elsewhere' }, deepseek: { baseUrl: 'http://127.0.0.1:9/ds' } });
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toMatch(/wallet-secret/);
+  // A new URL with a new key: the new key is kept.
+  expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/third', apiKey: 'sk-or-new' } })).toEqual([]);
+  expect(plugins.config('wallet')).toMatchObject({ openrouter: { apiKey: 'sk-or-new', baseUrl: 'http://127.0.0.1:9/third' } });
+});
+
+test("an MCP server's headers and environment values are dropped when its URL, command or arguments change, and stay when they do not", () => {
+  const plugins = new PluginSecrets(store, secrets);
+  plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-web' } }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: 'ghp-1' } } } });
+  // Written back as stored (empty values kept), with the same targets: nothing goes.
+  expect(plugins.write('mcp', stored('mcp') as Record<string, unknown>)).toEqual([]);
+  // The URL changes with the header kept empty: the header goes, from the key file and from the config.
+  expect(plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:8/evil', headers: { Authorization: '' } }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: '' } } } })).toEqual(['servers.web.headers.Authorization']);
+  expect(stored('mcp')).toEqual({ servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: '' } } } });
+  // The arguments change: the environment goes too.
+  expect(plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--b'], env: { GH_TOKEN: '' } } } })).toEqual(['servers.gh.env.GH_TOKEN']);
+  expect(plugins.config('mcp')).toEqual({ servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--b'], env: {} } } });
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toMatch(/tok-web|ghp-1/);
+});

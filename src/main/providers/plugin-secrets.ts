@@ -20,6 +20,27 @@ export const PLUGIN_SECRET_FIELDS: SecretFields = {
   mcp: ['servers.*.env.*', 'servers.*.headers.*'],
 };
 
+/**
+ * Secrets bound to the setting that says where they are sent: plugin id → pairs of dotted paths. When the
+ * value at `target` changes, the secret at `secret` is dropped unless the same write gives it a new value,
+ * so a key entered for one server never goes to another. A `*` in `target` stands for the part of the
+ * secret's path at the same `*` (`servers.*.url` of `servers.*.headers.*` is the URL of the same server).
+ */
+export type SecretBindings = Readonly<Record<string, readonly { secret: string; target: string }[]>>;
+
+/**
+ * Bindings known without a manifest: the wallet's account keys follow their base URL (its manifest says so
+ * too, with `boundTo`), and an MCP server's environment values and headers follow its command, arguments
+ * and URL. Manifests add theirs (`boundTo`).
+ */
+export const PLUGIN_SECRET_BINDINGS: SecretBindings = {
+  wallet: [
+    { secret: 'openrouter.apiKey', target: 'openrouter.baseUrl' },
+    { secret: 'deepseek.apiKey', target: 'deepseek.baseUrl' },
+  ],
+  mcp: ['env', 'headers'].flatMap((kind) => ['command', 'args', 'url'].map((target) => ({ secret: `servers.*.${kind}.*`, target: `servers.*.${target}` }))),
+};
+
 /** What PluginSecrets needs of the settings table (SessionStore has it). */
 export interface PluginSettingsStore {
   getSetting(key: string): string | null;
@@ -41,17 +62,24 @@ export class PluginSecrets {
   readonly #store: PluginSettingsStore;
   readonly #secrets: SecretStore;
   readonly #fields: () => SecretFields;
+  readonly #bindings: () => SecretBindings;
   readonly #warn: (message: string) => void;
 
   /**
-   * `fields` may be a function, read at every use: the secret settings the plugins' manifests declare
-   * change when a plugin is added.
+   * `fields` and `bindings` may be functions, read at every use: the secret settings the plugins' manifests
+   * declare change when a plugin is added.
    */
-  constructor(store: PluginSettingsStore, secrets: SecretStore, options: { fields?: SecretFields | (() => SecretFields); warn?: (message: string) => void } = {}) {
+  constructor(
+    store: PluginSettingsStore,
+    secrets: SecretStore,
+    options: { fields?: SecretFields | (() => SecretFields); bindings?: SecretBindings | (() => SecretBindings); warn?: (message: string) => void } = {},
+  ) {
     this.#store = store;
     this.#secrets = secrets;
     const fields = options.fields ?? PLUGIN_SECRET_FIELDS;
     this.#fields = typeof fields === 'function' ? fields : () => fields;
+    const bindings = options.bindings ?? PLUGIN_SECRET_BINDINGS;
+    this.#bindings = typeof bindings === 'function' ? bindings : () => bindings;
     this.#warn = options.warn ?? ((m) => console.warn(m));
   }
 
@@ -80,10 +108,12 @@ export class PluginSecrets {
   /**
    * The write path for a plugin's config: secret fields go to the secret store (a string sets the secret,
    * null or '' clears it, absent keeps it; for a wildcard field '' keeps it), everything else to the
-   * settings table.
+   * settings table. A secret whose bound setting changes (SecretBindings) is dropped instead of kept, and a
+   * wildcard one leaves the config with it; returns the paths of the stored secrets dropped so.
    */
-  write(pluginId: string, config: Config): void {
+  write(pluginId: string, config: Config): string[] {
     const rest = structuredClone(config);
+    const dropped = this.#unbind(pluginId, this.#stored(pluginId), rest);
     for (const path of this.#paths(pluginId)) {
       const value = takePath(rest, path);
       if (typeof value === 'string' && value.trim()) this.#secrets.set(secretName(pluginId, path), value.trim());
@@ -96,6 +126,37 @@ export class PluginSecrets {
       setPath(rest, path, '');
     }
     this.#store.setSetting(settingKey(pluginId), JSON.stringify(rest));
+    return dropped;
+  }
+
+  /**
+   * Drops the stored secrets of `pluginId` whose bound setting differs between `before` and `next`, unless
+   * `next` gives them a new value; takes them out of `next`. Returns their paths.
+   */
+  #unbind(pluginId: string, before: Config, next: Config): string[] {
+    const bindings = this.#bindings();
+    if (!Object.hasOwn(bindings, pluginId)) return [];
+    const dropped = new Set<string>();
+    for (const { secret, target } of bindings[pluginId]!) {
+      const pattern = secret.split('.');
+      const paths = secret.includes('*') ? expandPath(before, pattern) : [secret];
+      for (const path of paths) {
+        const stars = path.split('.').filter((_, i) => pattern[i] === '*');
+        let n = 0;
+        const bound = target
+          .split('.')
+          .map((step) => (step === '*' ? (stars[n++] ?? '*') : step))
+          .join('.');
+        if (JSON.stringify(getPath(before, bound)) === JSON.stringify(getPath(next, bound))) continue;
+        const fresh = getPath(next, path);
+        if (typeof fresh === 'string' && fresh.trim() !== '') continue;
+        takePath(next, path);
+        if (this.#secrets.get(secretName(pluginId, path)) === null) continue;
+        this.#secrets.set(secretName(pluginId, path), null);
+        dropped.add(path);
+      }
+    }
+    return [...dropped];
   }
 
   /** The plugin's stored config without its secrets (secrets still in it are moved out first). */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { isSecretHeader, type McpListing, McpSaveServer, type McpServerForm as McpServerFormValue } from '../../shared/api/index.ts';
+import { isSecretHeader, type McpListing, McpSaveServer, type McpServerForm as McpServerFormValue, mcpServerTarget } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 
 /** One variable or header row as typed. `keep`: a stored secret the user has not replaced. */
@@ -57,6 +57,23 @@ function toRequest(draft: Draft, previousName: string | null): unknown {
   return { name: draft.name.trim(), ...(previousName !== null ? { previousName } : {}), server };
 }
 
+/** Where the draft's server is: its command and arguments, or its URL (as main compares them). */
+const targetOf = (draft: Draft): string =>
+  mcpServerTarget(draft.transport === 'http' ? { url: draft.url } : { command: draft.command, args: draft.args.split('\n').filter((a) => a.trim() !== '') });
+
+/**
+ * What saving drops: the stored secrets of a server whose command, arguments or URL changed (main keeps
+ * none of them for the new one), as a sentence; null when nothing is dropped.
+ */
+function droppedSecrets(draft: Draft, original: Draft | null): string | null {
+  if (!original || original.transport !== draft.transport || targetOf(original) === targetOf(draft)) return null;
+  const kept = draft[draft.transport === 'http' ? 'headers' : 'env'].filter((r) => r.keep).map((r) => r.name);
+  if (kept.length === 0) return null;
+  const what = draft.transport === 'http' ? (kept.length === 1 ? 'header' : 'headers') : kept.length === 1 ? 'secret variable' : 'secret variables';
+  const change = draft.transport === 'http' ? 'the URL' : 'the command or its arguments';
+  return `Changing ${change} drops the stored ${what} ${kept.join(', ')}; enter ${kept.length === 1 ? 'it' : 'them'} again.`;
+}
+
 /** Each problem keyed by the field it belongs to: `name`, `command`, `env`, `env.2`… */
 function problemsOf(draft: Draft, previousName: string | null, taken: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -77,7 +94,8 @@ function problemsOf(draft: Draft, previousName: string | null, taken: readonly s
 /**
  * Settings → MCP servers → Add server / Edit: a stdio server (command, arguments, working folder,
  * environment) or an HTTP one (URL, headers), and its call timeout. Checked as it is typed and again by
- * main; secret values are never shown again once saved — a stored one stays unless a new one is typed.
+ * main; secret values are never shown again once saved — a stored one stays unless a new one is typed, or
+ * the server's command, arguments or URL change (the form says so before saving).
  */
 export function McpServerForm({
   editing,
@@ -97,6 +115,8 @@ export function McpServerForm({
   const api = useApi();
   const id = useId();
   const [draft, setDraft] = useState<Draft | null>(editing === null ? EMPTY : null);
+  /** The server as it was loaded for Edit: what a changed target drops is told against it. */
+  const [original, setOriginal] = useState<Draft | null>(null);
   /** Save was tried: every problem shows. */
   const [touched, setTouched] = useState(false);
   /** The fields typed in so far: their problems show as they are typed. */
@@ -108,7 +128,12 @@ export function McpServerForm({
     if (editing === null) return;
     let live = true;
     api.call('mcp.server', { name: editing }).then(
-      (d) => live && setDraft(fromServer(d.name, d.server)),
+      (d) => {
+        if (!live) return;
+        const loaded = fromServer(d.name, d.server);
+        setDraft(loaded);
+        setOriginal(loaded);
+      },
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
@@ -131,6 +156,12 @@ export function McpServerForm({
   }
 
   const problems = problemsOf(draft, editing, taken);
+  const drops = droppedSecrets(draft, original);
+  const dropNotice = drops ? (
+    <span className="hint field-notice" role="status" data-testid="mcp-form-drops">
+      {drops}
+    </span>
+  ) : null;
   const set = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     setEdited(new Set([...edited, ...Object.keys(patch).map((k) => (k === 'timeout' ? 'timeoutSeconds' : k))]));
@@ -186,7 +217,7 @@ export function McpServerForm({
                 type={secret ? 'password' : 'text'}
                 autoComplete="off"
                 aria-label={`${label} ${i + 1} value`}
-                placeholder={r.keep ? '•••••••• (stored; type to replace)' : 'value'}
+                placeholder={r.keep ? (drops ? 'dropped on save; type it again' : '•••••••• (stored; type to replace)') : 'value'}
                 value={r.keep ? '' : r.value}
                 onChange={(e) => update(r.key, e.target.value === '' && r.keep ? {} : { value: e.target.value, keep: false })}
               />
@@ -257,6 +288,7 @@ export function McpServerForm({
             <input id={`${id}-command`} className="mono" placeholder="npx" value={draft.command} onChange={(e) => set({ command: e.target.value })} data-testid="mcp-form-command" />
             <span className="hint">Found on PATH, or a full path.</span>
             {fieldError('command')}
+            {dropNotice}
           </div>
           <div className="field config-field">
             <label htmlFor={`${id}-args`}>Arguments, one per line</label>
@@ -280,6 +312,7 @@ export function McpServerForm({
             <label htmlFor={`${id}-url`}>URL</label>
             <input id={`${id}-url`} className="mono" placeholder="http://127.0.0.1:3001/mcp" value={draft.url} onChange={(e) => set({ url: e.target.value })} data-testid="mcp-form-url" />
             {fieldError('url')}
+            {dropNotice}
           </div>
           {pairRows('headers')}
         </>

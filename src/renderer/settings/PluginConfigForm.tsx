@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { PluginConfigView } from '../../shared/api/index.ts';
-import { type ConfigField, type ConfigValue, configFields, parseSettingText } from '../../shared/plugins/plugin-config-schema.ts';
+import { type ConfigField, type ConfigValue, configFields, parseSettingText, secretBindings } from '../../shared/plugins/plugin-config-schema.ts';
 import { useApi } from '../api/index.ts';
 import { useToasts } from '../ui/Toasts.tsx';
 
@@ -60,6 +60,17 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
   const problems = [...checked.values()].filter((c) => c.problem !== null).length;
   const changes = Object.fromEntries([...checked].filter(([, c]) => c.value !== undefined && c.problem === null).map(([k, c]) => [k, c.value as ConfigValue | null]));
   const dirty = Object.keys(changes).length > 0;
+  // A stored secret bound to a setting being changed is dropped on save unless a new one is typed: said
+  // under that setting before the user saves.
+  const drops = new Map<string, string[]>();
+  if (view) {
+    const titles = new Map(fields.map((f) => [f.key, f.setting.title ?? f.key]));
+    for (const { secret, target } of secretBindings(view.schema)) {
+      if (view.secrets[secret] !== true || !Object.hasOwn(changes, target) || typeof changes[secret] === 'string') continue;
+      if (JSON.stringify(changes[target] ?? undefined) === JSON.stringify(view.values[target])) continue;
+      drops.set(target, [...(drops.get(target) ?? []), titles.get(secret) ?? secret]);
+    }
+  }
 
   const save = async () => {
     if (!dirty || problems > 0 || saving) return;
@@ -113,6 +124,7 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
               secretSet={view!.secrets[f.key] === true}
               draft={drafts[f.key]}
               problem={checked.get(f.key)?.problem ?? null}
+              notice={drops.has(f.key) ? `Changing the ${f.setting.title ?? f.key} drops the stored ${drops.get(f.key)!.join(' and ')}; enter it again.` : null}
               onDraft={(d) => set(f.key, d)}
             />
           </div>
@@ -144,9 +156,11 @@ function ConfigInput(props: {
   secretSet: boolean;
   draft: Draft | undefined;
   problem: string | null;
+  /** What saving this field's change does besides (a stored secret it drops). */
+  notice: string | null;
   onDraft: (draft: Draft | null) => void;
 }) {
-  const { id, field, stored, secretSet, draft, problem, onDraft } = props;
+  const { id, field, stored, secretSet, draft, problem, notice, onDraft } = props;
   const s = field.setting;
   const label = s.title ?? field.key;
   const hintId = `${id}-hint`;
@@ -218,6 +232,11 @@ function ConfigInput(props: {
       {problem && (
         <span id={errorId} className="field-error" role="alert" data-testid="plugin-config-field-error">
           {problem}
+        </span>
+      )}
+      {notice && (
+        <span className="hint field-notice" role="status" data-testid="plugin-config-field-notice">
+          {notice}
         </span>
       )}
     </div>

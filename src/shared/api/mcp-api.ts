@@ -264,3 +264,13 @@ export type McpServerDetails = z.infer<typeof McpServerDetails>;
 
 /** Whether a header's value is always secret, whatever the form says. */
 export const isSecretHeader = (name: string): boolean => name.toLowerCase() === 'authorization';
+
+/**
+ * Where a server's stored values (environment variables, headers) are sent, as one comparable text: its
+ * command and arguments, or its URL (a stored server or a form). When it changes, the stored values go:
+ * they were entered for the old one.
+ */
+export function mcpServerTarget(server: { command?: unknown; args?: unknown; url?: unknown }): string {
+  if (typeof server.url === 'string') return JSON.stringify(['http', server.url.trim()]);
+  return JSON.stringify(['stdio', typeof server.command === 'string' ? server.command.trim() : null, Array.isArray(server.args) ? server.args : []]);
+}

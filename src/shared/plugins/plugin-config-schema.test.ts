@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFields, MAX_CONFIG_FIELDS, parseSettingText, PluginConfigSchema, secretKeys, settingProblem } from './plugin-config-schema.ts';
+import { configFields, MAX_CONFIG_FIELDS, parseSettingText, PluginConfigSchema, secretBindings, secretKeys, settingProblem } from './plugin-config-schema.ts';
 
 const firstIssue = (value: unknown): string => {
   const parsed = PluginConfigSchema.safeParse(value);
@@ -27,6 +27,19 @@ describe('plugin configuration schema', () => {
   it('refuses a default the setting itself would refuse, and a default on a secret', () => {
     expect(firstIssue({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 0 } } })).toBe('the default must be at least 1');
     expect(firstIssue({ type: 'object', properties: { k: { type: 'string', secret: true, default: 'sk-1' } } })).toBe('a secret setting has no default');
+  });
+
+  it('binds a secret to the setting beside it that says where it goes, and refuses any other binding', () => {
+    const account = { type: 'object', properties: { apiKey: { type: 'string', secret: true, boundTo: 'baseUrl' }, baseUrl: { type: 'string' } } };
+    expect(secretBindings(PluginConfigSchema.parse({ type: 'object', properties: { acct: account, token: { type: 'string', secret: true, boundTo: 'host' }, host: { type: 'string' } } }))).toEqual([
+      { secret: 'acct.apiKey', target: 'acct.baseUrl' },
+      { secret: 'token', target: 'host' },
+    ]);
+    expect(firstIssue({ type: 'object', properties: { k: { type: 'string', boundTo: 'url' }, url: { type: 'string' } } })).toBe('only a secret setting is bound to another');
+    expect(firstIssue({ type: 'object', properties: { g: { type: 'object', properties: { k: { type: 'string', secret: true, boundTo: 'url' } } }, url: { type: 'string' } } })).toBe(
+      "boundTo names 'g.url', which is not a setting beside it",
+    );
+    expect(firstIssue({ type: 'object', properties: { k: { type: 'string', secret: true, boundTo: 'j' }, j: { type: 'string', secret: true } } })).toBe("boundTo names 'j', which is secret itself");
   });
 
   it('caps the number of settings and the size of the schema', () => {

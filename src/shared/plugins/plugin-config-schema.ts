@@ -36,6 +36,12 @@ export const StringSetting = z
     maxLength: z.number().int().nonnegative().max(MAX_CONFIG_STRING_CHARS).optional(),
     /** Kept in the secret store, shown masked, sent only to this plugin's process. */
     secret: z.boolean().optional(),
+    /**
+     * On a secret: the setting beside it (in the same group, or at the top level for a top-level secret)
+     * that says where it is sent, such as its service's URL. Changing that setting drops the stored secret
+     * (a key for one server never goes to another) unless the same change gives a new one.
+     */
+    boundTo: ConfigKeyName.optional(),
   })
   .strict();
 export type StringSetting = z.infer<typeof StringSetting>;
@@ -87,9 +93,11 @@ export const PluginConfigSchema = z
     }
     const fields = configFields(schema);
     if (fields.length > MAX_CONFIG_FIELDS) ctx.addIssue({ code: 'custom', message: `a configuration has at most ${MAX_CONFIG_FIELDS} settings` });
+    const byKey = new Map(fields.map((f) => [f.key, f.setting]));
     for (const f of fields) {
-      const problem = defaultProblem(f.setting);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['properties', ...f.key.split('.').flatMap((k, i, all) => (i < all.length - 1 ? [k, 'properties'] : [k]))], message: problem });
+      const path = ['properties', ...f.key.split('.').flatMap((k, i, all) => (i < all.length - 1 ? [k, 'properties'] : [k]))];
+      const problem = defaultProblem(f.setting) ?? boundProblem(f, byKey);
+      if (problem) ctx.addIssue({ code: 'custom', path, message: problem });
     }
   });
 export type PluginConfigSchema = z.infer<typeof PluginConfigSchema>;
@@ -117,6 +125,22 @@ export function configFields(schema: Pick<PluginConfigSchema, 'properties'>): Co
 /** The keys of the settings marked `secret: true`. */
 export function secretKeys(schema: Pick<PluginConfigSchema, 'properties'> | undefined): string[] {
   return schema ? configFields(schema).filter((f) => f.setting.type === 'string' && f.setting.secret === true).map((f) => f.key) : [];
+}
+
+/** The key of the setting a secret is bound to (`boundTo`, beside it), or null. */
+export function boundKey(field: ConfigField): string | null {
+  if (field.setting.type !== 'string' || field.setting.boundTo === undefined) return null;
+  const dot = field.key.lastIndexOf('.');
+  return dot === -1 ? field.setting.boundTo : `${field.key.slice(0, dot)}.${field.setting.boundTo}`;
+}
+
+/** Each secret bound to another setting (`boundTo`), by key: changing `target` drops `secret`. */
+export function secretBindings(schema: Pick<PluginConfigSchema, 'properties'> | undefined): { secret: string; target: string }[] {
+  if (!schema) return [];
+  return configFields(schema).flatMap((f) => {
+    const target = boundKey(f);
+    return target === null ? [] : [{ secret: f.key, target }];
+  });
 }
 
 /** A value a setting can take, as it crosses the API: null resets the setting to its default (or clears a secret). */
@@ -189,6 +213,16 @@ export function parseSettingText(setting: ConfigSetting, input: string): { ok: t
   }
   const problem = settingProblem(setting, value);
   return problem === null ? { ok: true, value } : { ok: false, problem };
+}
+
+function boundProblem(field: ConfigField, byKey: ReadonlyMap<string, ConfigSetting>): string | null {
+  const target = boundKey(field);
+  if (target === null) return null;
+  if (field.setting.type !== 'string' || field.setting.secret !== true) return 'only a secret setting is bound to another';
+  const bound = byKey.get(target);
+  if (!bound) return `boundTo names '${target}', which is not a setting beside it`;
+  if (bound.type === 'string' && bound.secret === true) return `boundTo names '${target}', which is secret itself`;
+  return null;
 }
 
 function defaultProblem(setting: ConfigSetting): string | null {

@@ -35,9 +35,11 @@ export function createHarness(
     workspace?: string;
     /** For the harness's policy: who answers its questions. Absent: every question is answered "deny". */
     approver?: Approver;
+    /** A folder whose amber.db to use (as after a restart); it is kept on close. Default: a fresh temp folder, removed on close. */
+    dir?: string;
   } = {},
 ): Harness {
-  const dir = mkdtempSync(join(tmpdir(), 'amber-agent-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'amber-agent-'));
   const store = SessionStore.open(join(dir, 'amber.db'));
   const provider = new ScriptedProvider(scripts);
   const model = options.model ?? MODEL;
@@ -85,7 +87,7 @@ export function createHarness(
     async close() {
       await agent.dispose();
       store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
       // Every event a run emitted must match the shared contract the renderer parses.
       for (const event of events) AgentEvent.parse(event);
     },

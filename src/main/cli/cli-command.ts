@@ -1,4 +1,4 @@
-import type { App } from '../app.ts';
+import type { App, AppOptions } from '../app.ts';
 
 /** What a command prints: `json` with --json, else `text` (one or more lines, no trailing newline). */
 export interface CliOutput {
@@ -8,14 +8,30 @@ export interface CliOutput {
   exitCode?: number;
 }
 
+/** The options of a command line beyond --json, --data-dir and --help (each command says which it takes). */
+export interface CliFlags {
+  force: boolean;
+  cwd: string;
+  /** `--session ID`: an existing conversation. */
+  session?: string;
+  /** `--new`: a new conversation. */
+  new: boolean;
+  /** `--workspace DIR`: the conversation's workspace folder. */
+  workspace?: string;
+  /** `--allow TOOL` or `--allow TOOL:PREFIX`, repeatable. */
+  allow: string[];
+}
+
 /** One command of `amber`; it runs against an opened core and throws AmberErrors a user can act on. */
 export interface CliCommand {
   /** The words that name it, e.g. ['sessions', 'list']. */
   words: readonly string[];
   /** Its positional arguments, for usage lines and the arity check. */
   args: readonly string[];
-  /** Options beyond --json, --data-dir and --help that it accepts. */
+  /** Options beyond --json, --data-dir and --help that it accepts, as usage shows them (`session ID`). */
   options?: readonly string[];
   summary: string;
-  run(app: App, args: readonly string[], flags: { force: boolean; cwd: string }): CliOutput;
+  /** How its core is built (default: plugins not started). Throws an AmberError for flags that cannot work. */
+  core?(flags: CliFlags): Omit<AppOptions, 'dataDir'>;
+  run(app: App, args: readonly string[], flags: CliFlags): CliOutput | Promise<CliOutput>;
 }

@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type App, createApp } from '../app.ts';
+import { type App, type AppOptions, createApp } from '../app.ts';
 import { defaultDataDir } from '../data-dir.ts';
 import { AmberError, errorMessage } from '../errors.ts';
-import type { CliCommand } from './cli-command.ts';
+import type { CliCommand, CliFlags } from './cli-command.ts';
 import { exportPiCommand } from './export-pi-command.ts';
 import { importPiCommand } from './import-pi-command.ts';
+import { runCommand } from './run-command.ts';
 import { sessionsCheckCommand } from './sessions-check-command.ts';
 import { sessionsListCommand } from './sessions-list-command.ts';
 
-export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, sessionsCheckCommand, importPiCommand, exportPiCommand];
+export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, sessionsCheckCommand, importPiCommand, exportPiCommand, runCommand];
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -17,13 +18,13 @@ export interface CliIo {
   env?: NodeJS.ProcessEnv;
   /** Where relative paths start; default: the folder `npm run amber` was started from, else the process's. */
   cwd?: string;
-  openApp?: (dataDir: string) => App;
+  openApp?: (dataDir: string, options: Omit<AppOptions, 'dataDir'>) => App;
 }
 
 function usage(): string {
   const lines = COMMANDS.map((c) => {
     const call = [...c.words, ...c.args, ...(c.options ?? []).map((o) => `[--${o}]`)].join(' ');
-    return `  amber ${call.padEnd(36)} ${c.summary}`;
+    return call.length > 36 ? `  amber ${call}\n  ${' '.repeat(43)}${c.summary}` : `  amber ${call.padEnd(36)} ${c.summary}`;
   });
   return [
     'Usage: amber <command> [--json] [--data-dir DIR]',
@@ -47,6 +48,8 @@ function findCommand(positionals: string[]): { command: CliCommand; args: string
   throw new AmberError('invalid_input', `Unknown command '${said}'; the commands are ${known} (see --help).`);
 }
 
+const VALUE_EXAMPLE: Record<string, string> = { '--session': 'ID', '--allow': "'bash:npm test'" };
+
 function parse(argv: readonly string[]) {
   try {
     return parseArgs({
@@ -56,6 +59,10 @@ function parse(argv: readonly string[]) {
         json: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         force: { type: 'boolean', default: false },
+        session: { type: 'string' },
+        new: { type: 'boolean', default: false },
+        workspace: { type: 'string' },
+        allow: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -63,7 +70,7 @@ function parse(argv: readonly string[]) {
     const option = /'(-[^' ]+)/.exec(errorMessage(e))?.[1];
     const code = (e as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new AmberError('invalid_input', `Unknown option ${option}; see --help for the options.`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) throw new AmberError('invalid_input', `The option ${option} needs a value, as in ${option} DIR.`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) throw new AmberError('invalid_input', `The option ${option} needs a value, as in ${option} ${VALUE_EXAMPLE[option] ?? 'DIR'}.`);
     throw new AmberError('invalid_input', `${errorMessage(e).replace(/\.?$/, '.')} See --help.`);
   }
 }
@@ -90,11 +97,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const expected = command.args.length ? `${command.args.join(' ')}` : 'no arguments';
       throw new AmberError('invalid_input', `${name} takes ${expected}, but was given ${args.length ? args.join(' ') : 'none'}.`);
     }
-    if (values.force && !command.options?.includes('force')) throw new AmberError('invalid_input', `${name} does not take --force.`);
+    const flags: CliFlags = {
+      force: values.force,
+      cwd,
+      new: values.new,
+      allow: values.allow,
+      ...(values.session !== undefined ? { session: values.session } : {}),
+      ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
+    };
+    const given = [values.force && 'force', values.new && 'new', values.session !== undefined && 'session', values.workspace !== undefined && 'workspace', values.allow.length > 0 && 'allow'];
+    const takes = new Set((command.options ?? []).map((o) => o.split(' ')[0]));
+    for (const option of given) if (option && !takes.has(option)) throw new AmberError('invalid_input', `${name} does not take --${option}.`);
 
     const dataDir = resolve(cwd, values['data-dir'] ?? defaultDataDir(env));
-    app = openCore(io.openApp ?? ((dir: string) => createApp({ dataDir: dir, startPlugins: false })), dataDir);
-    const output = command.run(app, args, { force: values.force, cwd });
+    const core = command.core?.(flags) ?? { startPlugins: false };
+    app = openCore(io.openApp ?? ((dir, options) => createApp({ ...options, dataDir: dir })), dataDir, core);
+    const output = await command.run(app, args, flags);
     io.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
     return output.exitCode ?? 0;
   } catch (e) {
@@ -105,9 +123,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-function openCore(open: (dataDir: string) => App, dataDir: string): App {
+function openCore(open: (dataDir: string, options: Omit<AppOptions, 'dataDir'>) => App, dataDir: string, options: Omit<AppOptions, 'dataDir'>): App {
   try {
-    return open(dataDir);
+    return open(dataDir, options);
   } catch (e) {
     if (e instanceof AmberError) throw e;
     throw new AmberError('unavailable', `Cannot open the data folder ${dataDir}: ${errorMessage(e)}.`, { cause: e });

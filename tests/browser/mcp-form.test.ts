@@ -145,6 +145,17 @@ test('an HTTP server that answers 401 shows needs authorization with what to do;
     await edit.getByTestId('mcp-form-save').click();
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
     expect(amber.shell.app.sessions.getSetting('plugin.mcp.config')).not.toContain('tok-browser-2');
+
+    // Given another URL, the form says before saving that the stored header goes, and it does.
+    await row.getByTestId('mcp-edit').click();
+    const moved = section.getByTestId('mcp-form');
+    await moved.getByTestId('mcp-form-url').waitFor();
+    expect(await moved.getByTestId('mcp-form-drops').count()).toBe(0);
+    await moved.getByTestId('mcp-form-url').fill(`${new URL(upstream.url).origin}/elsewhere`);
+    await expect.poll(() => moved.getByTestId('mcp-form-drops').textContent()).toBe('Changing the URL drops the stored header Authorization; enter it again.');
+    expect(await moved.getByLabel('Header 1 value').getAttribute('placeholder')).toBe('dropped on save; type it again');
+    await moved.getByTestId('mcp-form-url').fill(proxy.url);
+    await expect.poll(() => moved.getByTestId('mcp-form-drops').count()).toBe(0);
   } finally {
     await amber?.close();
     amber = null;

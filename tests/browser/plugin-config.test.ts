@@ -83,6 +83,17 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
   expect(server.seen).toContainEqual({ path: OPENROUTER_PATH, authorization: `Bearer ${KEY}` });
   await amber.screenshot('plugin-config-wallet-balance');
   expect(await page.content()).not.toContain(KEY);
+
+  // Another base URL: the form says before saving that the stored key goes, and after saving it is gone.
+  await page.getByTestId('open-settings').click();
+  await row.waitFor();
+  if ((await form.count()) === 0) await row.getByRole('button', { name: 'Wallet settings' }).click();
+  await field('openrouter.baseUrl').locator('input').fill('http://127.0.0.1:9/elsewhere');
+  await expect.poll(() => field('openrouter.baseUrl').getByTestId('plugin-config-field-notice').textContent()).toBe('Changing the Base URL drops the stored API key; enter it again.');
+  await form.getByTestId('plugin-config-save').click();
+  await expect.poll(() => field('openrouter.apiKey').locator('input').getAttribute('placeholder')).toBe('not set');
+  expect(await field('openrouter.baseUrl').getByTestId('plugin-config-field-notice').count()).toBe(0);
+  expect(readFileSync(`${amber.shell.app.dataDir}/secrets.json`, 'utf8')).not.toContain(KEY);
 });
 
 test('a value out of range is refused under its field before it is sent; once fixed it is saved and applied', async () => {

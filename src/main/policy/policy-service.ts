@@ -302,8 +302,9 @@ export class PolicyService implements ToolGate {
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
     if (isShellTool(tool, request.origin)) {
       // Before the probe has answered (decide called alone), a sandbox is assumed; authorize waits for it.
-      const judged = this.#shell.decide(request, this.mode(sessionId), this.#sandbox.current()?.available ?? true, shellGrants(rules, tool.name, workspaceRoot));
-      return judged.kind === 'ask' ? { ...judged, protectedPath: false } : judged;
+      const places = { deniedRoots: this.#deniedRoots, realPath: this.#realPath };
+      const judged = this.#shell.decide(request, this.mode(sessionId), this.#sandbox.current()?.available ?? true, shellGrants(rules, tool.name, workspaceRoot), places);
+      return judged.kind === 'ask' ? { ...judged, protectedPath: judged.shell.protectedPaths.length > 0 } : judged;
     }
     if (this.#trustsReadOnly(request)) return { kind: 'allow' };
     const mode = this.mode(sessionId);

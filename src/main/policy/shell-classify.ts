@@ -1,11 +1,17 @@
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Language, type Node, Parser } from 'web-tree-sitter';
 import type { ShellClass } from '../../shared/agent/index.ts';
+import { INTERPRETERS } from './judge-interpreter.ts';
 import { judgeCommand } from './judge-command.ts';
+import { realPath } from './real-path.ts';
 import type { ShellArg, ShellJudge } from './shell-args.ts';
-import { isInside } from './path-confinement.ts';
+import { ShellLocations } from './shell-locations.ts';
+import { argWords, literal } from './shell-words.ts';
+import { exportedVariableRisk, shellVariableRisk } from './shell-variables.ts';
+
+export { literal } from './shell-words.ts';
 
 /** How a command line was judged: its worst part decides, and `outside` lists paths beyond the workspace. */
 export interface ShellVerdict {
@@ -15,9 +21,20 @@ export interface ShellVerdict {
   outside: string[];
   /**
    * The prefix of every command in the line (`npm test`, `ls`), by which an "always" answer is kept; null
-   * when one of them has none (wrappers, shells, interpreters without a script, names known at run time).
+   * when one of them has none (wrappers, shells, interpreters without a script, names known at run time),
+   * or when `noAlways` says why none may be kept.
    */
   prefixes: string[] | null;
+  /**
+   * Protected paths the line writes, absolute (as written and where they land; for a pattern, the folder
+   * it starts from): the policy always asks, and an approval makes just these writable for that call.
+   * The reason then names the first and why it is protected.
+   */
+  protectedPaths: string[];
+  /** Paths the line names in a denied root (Amber's data folder): the policy denies it in every mode. */
+  denied: string[];
+  /** Why no "always" answer may be kept for this line (interpreters, git config, data sent, output files). */
+  noAlways?: string;
 }
 
 export interface ShellClassifyOptions {
@@ -25,16 +42,17 @@ export interface ShellClassifyOptions {
   workspaceRoot: string;
   /** What `~` means; the user's home folder by default. */
   home?: string;
+  /** Folders no tool may name in any mode (Amber's data folder). */
+  deniedRoots?: readonly string[];
+  /** Where a path leads, symlinks followed (see real-path.ts); the file system's answer by default. */
+  realPath?: (path: string) => string;
 }
 
 const RANK: Record<ShellClass, number> = { read_only: 0, write: 1, unknown: 2, destructive: 3 };
 /** `sh -c` strings nested deeper than this are not judged. */
 const MAX_DEPTH = 4;
-/** Variables that change which program runs or what it loads: a command line that sets them is not judged. */
-const RISKY_VARIABLES = new Set(['PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'IFS', 'NODE_OPTIONS', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'PYTHONPATH', 'PYTHONSTARTUP']);
-const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/stdin', '/dev/zero', '/dev/random', '/dev/urandom']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
-const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'python', 'python3', 'node', 'perl', 'ruby', 'php']);
+const RUN_TIME = 'What it names or sets is only known at run time, so an "always" answer, which is kept by command name, is never kept for it.';
 const PREFIX_WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'nohup', 'time', 'command', 'exec', 'stdbuf']);
 
 let parser: Parser | null = null;
@@ -62,33 +80,93 @@ export function loadShellParser(): Promise<void> {
 /**
  * Judges a shell command line before it runs, on every command in it: pipelines, lists, subshells,
  * substitutions, redirections, wrappers (sudo, env, xargs, find -exec, …) and `sh -c` strings. Anything
- * that does not parse, or that cannot be judged from its text, is 'unknown'. Pure: nothing is run or read.
+ * that does not parse, or that cannot be judged from its text, is 'unknown'. Every path it names is judged
+ * as the file tools judge theirs: after the line's `cd`s, with links followed (the only file system reads).
  */
 export function shellClassify(line: string, options: ShellClassifyOptions): ShellVerdict {
-  if (!parser) return { class: 'unknown', reason: 'The shell parser is not loaded yet, so the command could not be judged.', outside: [], prefixes: null };
-  const judge = new Judge(options.workspaceRoot, options.home ?? homedir());
+  const home = options.home ?? homedir();
+  const deniedRoots = options.deniedRoots ?? [];
+  const denied = namesDeniedRoot(line, home, deniedRoots, options.realPath ?? realPath);
+  if (!parser) return { class: 'unknown', reason: 'The shell parser is not loaded yet, so the command could not be judged.', outside: [], prefixes: null, protectedPaths: [], denied };
+  const judge = new Judge(new ShellLocations({ root: options.workspaceRoot, home, deniedRoots, realPath: options.realPath ?? realPath }));
+  for (const d of denied) judge.mentions(d);
   judge.line(line, 0);
   return judge.verdict();
+}
+
+/**
+ * A denied root written anywhere in the line, even inside a script or a quoted string (`python -c "open(…)"`):
+ * as written, through its real path, or after `~`/`$HOME` (the line's only expansion known before it runs).
+ */
+function namesDeniedRoot(line: string, home: string, roots: readonly string[], real: (p: string) => string): string[] {
+  if (roots.length === 0) return [];
+  const expanded = line.replace(/\$\{HOME\}|\$HOME|(?<![\w.~/-])~(?=\/|$|[\s"'])/g, home);
+  const found: string[] = [];
+  for (const root of roots.flatMap((r) => [resolve(r), real(resolve(r))])) {
+    const re = new RegExp(`(?<![A-Za-z0-9._~/-])${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9._-])`);
+    if (re.test(line) || re.test(expanded)) found.push(root);
+  }
+  return [...new Set(found)];
 }
 
 class Judge implements ShellJudge {
   #class: ShellClass = 'read_only';
   #reason = 'It only reads.';
   readonly #outside = new Set<string>();
+  readonly #denied = new Set<string>();
+  readonly #deniedMentions = new Set<string>();
+  /** Protected paths written: as written → why, and the absolute paths for the sandbox. */
+  readonly #protected = new Map<string, string>();
+  readonly #protectedPaths = new Set<string>();
+  #noAlways: string | undefined;
   #prefixes: Set<string> | null = new Set();
-  readonly #root: string;
-  readonly #home: string;
+  readonly #places: ShellLocations;
+  /** `a && b`: b runs only if a worked, so a `cd` ending a leaves the line only where it went. */
+  #list(node: Node, depth: number): void {
+    const [left, right] = node.namedChildren;
+    const op = node.children.find((c) => c !== null && !c.isNamed)?.text;
+    if (!left || !right) {
+      for (const child of node.namedChildren) if (child) this.#walk(child, depth);
+      return;
+    }
+    this.#walk(left, depth);
+    if (op === '&&' && endsWithCd(left)) this.#places.cdSucceeded();
+    this.#walk(right, depth);
+  }
 
-  constructor(root: string, home: string) {
-    this.#root = root;
-    this.#home = home;
+  /** `for f in …` variables over literal words: their values; null when only known at run time. */
+  readonly #loops = new Map<string, string[] | null>();
+  /** `set -a`: every later assignment is exported. */
+  #allExport = false;
+  #inputIsPaths = false;
+
+  constructor(places: ShellLocations) {
+    this.#places = places;
+  }
+
+  get inputIsPaths(): boolean {
+    return this.#inputIsPaths;
   }
 
   verdict(): ShellVerdict {
     const outside = [...this.#outside];
-    const reason = outside.length > 0 && RANK[this.#class] < RANK.unknown ? `It names ${outside.join(', ')}, outside the workspace.` : this.#reason;
-    const prefixes = this.#prefixes && this.#prefixes.size > 0 ? [...this.#prefixes] : null;
-    return { class: this.#class, reason, outside, prefixes };
+    const denied = this.#denied.size > 0 ? [...this.#denied] : [...this.#deniedMentions];
+    const [guarded] = this.#protected;
+    let reason = this.#reason;
+    if (denied.length > 0) reason = `It names ${denied.join(', ')}, in Amber's data folder, which no tool may touch in any mode.`;
+    else if (guarded && RANK[this.#class] < RANK.unknown) reason = `It changes ${guarded[0]}, a protected path: ${guarded[1]}.`;
+    else if (outside.length > 0 && RANK[this.#class] < RANK.unknown) reason = `It names ${outside.join(', ')}, outside the workspace.`;
+    const prefixes = this.#noAlways === undefined && this.#prefixes && this.#prefixes.size > 0 ? [...this.#prefixes] : null;
+    const noAlways = this.#noAlways ?? (guarded ? 'It changes a protected path, which is asked about every time, so an "always" answer is never kept for it.' : undefined);
+    return {
+      class: this.#class,
+      reason,
+      outside,
+      prefixes: noAlways === undefined ? prefixes : null,
+      protectedPaths: [...this.#protectedPaths],
+      denied,
+      ...(noAlways !== undefined ? { noAlways } : {}),
+    };
   }
 
   note(cls: ShellClass, reason: string): void {
@@ -96,6 +174,21 @@ class Judge implements ShellJudge {
       this.#class = cls;
       this.#reason = reason;
     }
+  }
+
+  noAlways(reason: string): void {
+    this.#noAlways ??= reason;
+  }
+
+  /** The line writes a denied root somewhere in its text (see namesDeniedRoot). */
+  mentions(root: string): void {
+    this.#deniedMentions.add(root);
+  }
+
+  /** Unknown because of what the arguments are at run time, not the command: "always" is never kept for it. */
+  #unjudgeable(reason: string): void {
+    this.noAlways(RUN_TIME);
+    this.note('unknown', reason);
   }
 
   line(text: string, depth: number): void {
@@ -111,27 +204,70 @@ class Judge implements ShellJudge {
     }
   }
 
-  path(value: string, mode: 'read' | 'write'): void {
+  path(value: string, mode: 'read' | 'write', glob = false): void {
     let v = value.startsWith('file://') ? value.slice('file://'.length) : value;
     if (v.startsWith('-')) {
       const eq = v.indexOf('=');
       if (eq < 0) return;
       v = v.slice(eq + 1);
+    } else {
+      // `name=~/x` is expanded by the shell (dd if=~/x, make DESTDIR=~/x): its value is a path too.
+      const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/s.exec(v);
+      if (assigned) this.#found(this.#places.check(assigned[1]!, mode, glob));
     }
-    let full: string;
-    if (v === '~' || v.startsWith('~/')) full = this.#home + v.slice(1);
-    else if (v.startsWith('~')) return void this.#outside.add(value);
-    else if (isAbsolute(v) || v === '..' || v.startsWith('../') || v.includes('/../') || v.endsWith('/..')) full = resolve(this.#root, v);
-    else return;
-    if (full.startsWith('/dev/')) {
-      if (HARMLESS_DEVICES.has(full) || full.startsWith('/dev/fd/')) return;
-      if (mode === 'write') this.note('destructive', `It writes to the device ${full}.`);
-    }
-    if (!isInside(this.#root, full)) this.#outside.add(v);
+    this.#found(this.#places.check(v, mode, glob));
   }
 
-  dynamicPath(raw: string): void {
-    if (/^("?)(\$HOME|\$\{HOME\}|~)/.test(raw)) this.#outside.add(raw);
+  arg(a: ShellArg, mode: 'read' | 'write'): void {
+    if (a.found) return;
+    if (a.value === null && a.expands === undefined) {
+      if (/^("?)(\$HOME|\$\{HOME\}|~)/.test(a.raw)) this.#outside.add(a.raw);
+      return this.#unjudgeable(`It names ${a.raw}, a path known only at run time, which cannot be judged.`);
+    }
+    for (const v of a.expands ?? [a.value!]) this.path(v, mode, a.glob || (a.expands !== undefined && /[*?[]/.test(v)));
+  }
+
+  cd(name: string, args: readonly ShellArg[]): void {
+    const targets = args.filter((a) => !(a.value !== null && (/^-[LPe@]+$/.test(a.value) || a.value === '--')));
+    const to = targets[0];
+    if (!to) return this.#unjudgeable(`${name} with no folder goes to the home folder, so later paths cannot be judged.`);
+    if (to.value === '-' || (name === 'pushd' && /^[+-]\d+$/.test(to.value ?? ''))) return this.#unjudgeable(`${name} ${to.value} goes back to a folder known only at run time, so later paths cannot be judged.`);
+    if (to.found || (to.value === null && to.expands === undefined)) return this.#unjudgeable(`${name} moves to a folder known only at run time (${to.raw}), so later paths cannot be judged.`);
+    for (const v of to.expands ?? [to.value!]) {
+      if (!this.#places.inside(v)) this.#unjudgeable(`${name} ${v} moves outside the workspace, so later paths cannot be judged.`);
+      this.#found(this.#places.cd(v));
+    }
+  }
+
+  link(target: string, name: string, kind: 'symbolic' | 'hard' | 'moved'): void {
+    this.#places.link(target, name, kind);
+  }
+
+  #found(findings: ReturnType<ShellLocations['check']>): void {
+    for (const f of findings) {
+      switch (f.kind) {
+        case 'device':
+          this.note('destructive', `It writes to the device ${f.path}.`);
+          break;
+        case 'network':
+          this.noAlways('It sends data over the network, so an "always" answer is never kept for it.');
+          this.note('unknown', `It opens a network connection through ${f.path}.`);
+          break;
+        case 'unknown':
+          this.#unjudgeable(f.reason);
+          break;
+        case 'outside':
+          this.#outside.add(f.written);
+          break;
+        case 'denied':
+          this.#denied.add(f.written);
+          break;
+        case 'protected':
+          if (!this.#protected.has(f.written)) this.#protected.set(f.written, f.why);
+          for (const p of f.paths) this.#protectedPaths.add(p);
+          break;
+      }
+    }
   }
 
   #walk(node: Node, depth: number): void {
@@ -142,20 +278,19 @@ class Judge implements ShellJudge {
       case 'file_redirect':
         return this.#redirect(node, depth);
       case 'pipeline':
-        this.#pipeline(node);
+        return this.#pipeline(node, depth);
+      case 'list':
+        return this.#list(node, depth);
+      case 'for_statement':
+        this.#loop(node);
         break;
       case 'function_definition':
         return this.note('unknown', 'It defines a shell function, which cannot be judged.');
       case 'variable_assignment':
-        this.#assignment(node);
+        this.#assignment(node, this.#allExport);
         break;
-      case 'declaration_command': {
-        const keyword = node.child(0)?.text;
-        if (keyword !== 'export' && keyword !== 'local' && keyword !== 'declare' && keyword !== 'readonly' && keyword !== 'typeset') {
-          this.note('unknown', `${keyword ?? 'A declaration'} cannot be judged.`);
-        }
-        break;
-      }
+      case 'declaration_command':
+        return this.#declaration(node, depth);
       case 'coproc_statement':
         return this.note('unknown', 'coproc cannot be judged.');
       default:
@@ -164,22 +299,70 @@ class Judge implements ShellJudge {
     for (const child of node.namedChildren) if (child) this.#walk(child, depth);
   }
 
-  #assignment(node: Node): void {
+  #assignment(node: Node, exported: boolean): void {
     const name = node.childForFieldName('name')?.text ?? '';
-    if (RISKY_VARIABLES.has(name)) this.note('unknown', `It sets ${name}, which changes what later commands run.`);
+    const risk = exported ? exportedVariableRisk(name) : shellVariableRisk(name);
+    if (risk) this.#unjudgeable(risk);
+  }
+
+  /** `export A=1`, `declare -x A`, `local a=1`: exported ones are held to the allow-list. */
+  #declaration(node: Node, depth: number): void {
+    const keyword = node.child(0)?.text;
+    if (keyword !== 'export' && keyword !== 'local' && keyword !== 'declare' && keyword !== 'readonly' && keyword !== 'typeset') {
+      return this.note('unknown', `${keyword ?? 'A declaration'} cannot be judged.`);
+    }
+    const flags = node.namedChildren.filter((c) => c?.type === 'word' && c.text.startsWith('-')).map((c) => c!.text);
+    const exported = keyword === 'export' || this.#allExport || flags.some((f) => /^-[a-z]*x/.test(f));
+    if (flags.some((f) => /^-[a-z]*n/.test(f) && keyword !== 'export')) this.note('unknown', `${keyword} -n makes a name refer to another variable, which cannot be judged.`);
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'variable_assignment') this.#assignment(child, exported);
+      else if (child.type === 'variable_name' && exported) {
+        const risk = exportedVariableRisk(child.text);
+        if (risk) this.#unjudgeable(risk);
+      } else if (child.type !== 'word' && child.type !== 'variable_name') this.note('unknown', `${keyword} of a name known only at run time cannot be judged.`);
+      for (const grandchild of child.namedChildren) if (grandchild) this.#walk(grandchild, depth);
+    }
+  }
+
+  /** `for f in *.md a.txt`: `"$f"` in the body is one of these words. */
+  #loop(node: Node): void {
+    const variable = node.childForFieldName('variable')?.text;
+    if (!variable) return;
+    const words = node.childrenForFieldName('value').map((v) => (v ? argWords(v, this.#loops) : null));
+    if (words.length === 0 || words.some((w) => w === null)) return void this.#loops.set(variable, null);
+    this.#loops.set(variable, words.flatMap((w) => w!));
   }
 
   #command(node: Node, depth: number): void {
-    for (const child of node.namedChildren) if (child) this.#walk(child, depth);
     const nameNode = node.childForFieldName('name');
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      // A prefix assignment (`VAR=x cmd`) is given to the command's environment: held to the allow-list.
+      if (child.type === 'variable_assignment' && nameNode) {
+        this.#assignment(child, true);
+        for (const part of child.namedChildren) if (part) this.#walk(part, depth);
+      } else this.#walk(child, depth);
+    }
     if (!nameNode) return;
     const name = literal(nameNode);
-    const args = node.childrenForFieldName('argument').flatMap((a) => (a ? [shellArg(a)] : []));
+    const args = node.childrenForFieldName('argument').flatMap((a) => (a ? [this.#shellArg(a)] : []));
     const prefix = name === null ? null : commandPrefix(name, args);
     if (prefix === null) this.#prefixes = null;
     else this.#prefixes?.add(prefix);
     if (name === null) return this.note('unknown', `The command name ${nameNode.text} is only known at run time.`);
+    if (name === 'set' && args.some((a, i) => /^-[a-zA-Z]*a/.test(a.value ?? '') || (a.value === 'allexport' && args[i - 1]?.value === '-o'))) this.#allExport = true;
+    if (name === 'shopt' && args.some((a) => /^(dotglob|nocaseglob|extglob|globstar|failglob|nullglob)$/.test(a.value ?? ''))) this.note('unknown', 'shopt changes what wildcards match, so the paths they name cannot be judged.');
     judgeCommand(this, name, args, depth);
+  }
+
+  #shellArg(node: Node): ShellArg {
+    const value = literal(node);
+    const words = argWords(node, this.#loops);
+    const arg: ShellArg = { value, raw: node.text, glob: value !== null && isGlob(node) };
+    if (words !== null && (words.length !== 1 || words[0] !== value)) arg.expands = words;
+    if (value === null && isFoundPaths(node)) arg.found = true;
+    return arg;
   }
 
   #redirect(node: Node, depth: number): void {
@@ -188,33 +371,70 @@ class Judge implements ShellJudge {
     if (!destination || destination.type === 'number' || destination.text === '-') return;
     const op = node.children.find((c) => c !== null && !c.isNamed)?.text ?? '>';
     const writes = op !== '<' && op !== '<&';
-    const target = literal(destination);
-    if (target === null) {
-      this.dynamicPath(destination.text);
-      if (writes) this.note('unknown', `It writes to ${destination.text}, a file named only at run time.`);
-      return;
-    }
-    this.path(target, writes ? 'write' : 'read');
-    if (writes && !HARMLESS_DEVICES.has(target)) this.note('write', `It writes to ${target}.`);
+    const target = this.#shellArg(destination);
+    this.arg(target, writes ? 'write' : 'read');
+    if (writes && target.value !== null && !/^\/dev\/(null|stdout|stderr|tty)$/.test(target.value)) this.note('write', `It writes to ${target.value}.`);
   }
 
-  /** `curl … | sh`: a download piped into an interpreter. */
-  #pipeline(node: Node): void {
+  /**
+   * Each stage of a pipeline: `curl … | sh` (a download piped into an interpreter) is destructive, and
+   * `find … | xargs cmd` gives cmd paths found inside the checked folders.
+   */
+  #pipeline(node: Node, depth: number): void {
     let downloaded = false;
+    let previous: Node | null = null;
     for (const stage of node.namedChildren) {
-      const words = stage ? commandWords(stage) : [];
+      if (!stage) continue;
+      const words = commandWords(stage);
       let i = 0;
       while (i < words.length && PREFIX_WRAPPERS.has(words[i]!)) i++;
-      const name = words[i];
-      if (name === undefined) continue;
-      if (DOWNLOADERS.has(name)) downloaded = true;
-      else if (downloaded && INTERPRETERS.has(name)) this.note('destructive', `It pipes a download into ${name}, which runs whatever the server sends.`);
+      const name = words[i] === undefined ? undefined : baseName(words[i]!);
+      if (name !== undefined && DOWNLOADERS.has(name)) downloaded = true;
+      else if (name !== undefined && downloaded && INTERPRETERS.has(name)) this.note('destructive', `It pipes a download into ${name}, which runs whatever the server sends.`);
+      this.#inputIsPaths = previous !== null && listsPaths(commandWords(previous));
+      this.#walk(stage, depth);
+      this.#inputIsPaths = false;
+      previous = stage;
     }
   }
 }
 
+/** Whether the last command a list runs is a `cd` or `pushd`. */
+function endsWithCd(node: Node): boolean {
+  if (node.type === 'list') return node.namedChildren.length > 0 && endsWithCd(node.namedChildren[node.namedChildren.length - 1]!);
+  if (node.type !== 'command') return false;
+  const name = node.childForFieldName('name');
+  return name !== null && ['cd', 'pushd'].includes(literal(name) ?? '');
+}
+
+/** `$(git ls-files)`, `<(sort a)`: run-time words that are paths found in checked folders, or a pipe. */
+function isFoundPaths(node: Node): boolean {
+  if (node.type === 'process_substitution') return true;
+  if (node.type === 'string' && node.namedChildren.length === 1) return isFoundPaths(node.namedChildren[0]!);
+  if (node.type !== 'command_substitution') return false;
+  const inner = node.namedChildren.filter((c) => c !== null);
+  if (inner.length !== 1) return false;
+  return listsPaths(commandWords(inner[0]!));
+}
+
+/**
+ * Whether a command prints only paths under the folders it was given (which are checked as it is judged):
+ * `find`, `fd`, `ls`, `git ls-files`, `git diff --name-only`, `grep -l`, `rg --files`.
+ */
+function listsPaths(words: readonly string[]): boolean {
+  const [name, sub] = words;
+  const opts = words.slice(1).filter((w) => w.startsWith('-'));
+  if (name === 'find') return !words.some((w) => /^-(exec|execdir|ok|okdir|printf|fprintf|print0|ls|fls)$/.test(w));
+  if (name === 'fd' || name === 'fdfind') return !opts.some((o) => /^-(x|X|-exec|l|-list-details)/.test(o));
+  // Long listings print more than names (`link -> /etc/passwd`): only plain `ls` lists paths.
+  if (name === 'ls') return opts.every((o) => /^-[1aA]+$/.test(o));
+  if (name === 'git') return sub === 'ls-files' || (['diff', 'show', 'log'].includes(sub ?? '') && opts.includes('--name-only'));
+  if (name === 'rg' || name === 'grep') return opts.some((o) => o === '--files' || o === '--files-with-matches' || o === '--files-without-match' || /^-[a-zA-Z]*[lL]/.test(o));
+  return false;
+}
+
 /** Commands whose prefix would cover other commands or code: an "always" answer never covers them. */
-const NO_PREFIX = new Set([...PREFIX_WRAPPERS, ...INTERPRETERS, 'eval', 'source', '.', 'xargs', 'timeout', 'ionice', 'builtin', 'watch', 'su', 'pkexec', 'ssh', 'find', 'fd', 'awk', 'gawk']);
+const NO_PREFIX = new Set([...PREFIX_WRAPPERS, ...INTERPRETERS, 'eval', 'source', '.', 'xargs', 'timeout', 'ionice', 'builtin', 'watch', 'su', 'pkexec', 'ssh', 'find', 'fd']);
 /** Commands whose second word says what they do (`npm test`, `git commit`): their prefix is both words. */
 const TWO_WORDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'pnpx', 'bunx', 'cargo', 'go', 'pip', 'pip3', 'make', 'docker', 'kubectl', 'gh', 'uv', 'poetry', 'dotnet', 'deno', 'systemctl']);
 
@@ -239,7 +459,7 @@ function commandWords(stage: Node): string[] {
   for (const child of cmd.namedChildren) {
     if (!child || child.type === 'variable_assignment' || child.type.endsWith('redirect')) continue;
     const text = literal(child.type === 'command_name' ? (child.namedChildren[0] ?? child) : child);
-    if (text !== null) out.push(baseName(text));
+    if (text !== null) out.push(out.length === 0 ? baseName(text) : text);
   }
   return out;
 }
@@ -249,46 +469,10 @@ export function baseName(name: string): string {
   return slash >= 0 ? name.slice(slash + 1) : name;
 }
 
-function shellArg(node: Node): ShellArg {
-  const value = literal(node);
-  return { value, raw: node.text, glob: value !== null && isGlob(node) };
-}
-
 /** Whether an argument has an unquoted glob or brace pattern the shell expands. */
 function isGlob(node: Node): boolean {
   if (node.type === 'word') return /(^|[^\\])[*?[]/.test(node.text);
   if (node.type === 'brace_expression') return true;
   if (node.type === 'concatenation') return node.namedChildren.some((c) => c !== null && isGlob(c));
   return false;
-}
-
-/** The static value of a word, or null when part of it is only known at run time. */
-export function literal(node: Node): string | null {
-  switch (node.type) {
-    case 'word':
-      return node.text.replace(/\\(.)/gs, '$1');
-    case 'number':
-    case 'brace_expression':
-      return node.text;
-    case 'raw_string':
-      return node.text.slice(1, -1);
-    case 'string': {
-      if (node.namedChildren.some((c) => c !== null && c.type !== 'string_content')) return null;
-      return node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
-    }
-    case 'concatenation': {
-      let out = '';
-      for (const c of node.namedChildren) {
-        if (!c) continue;
-        const part = literal(c);
-        if (part === null) return null;
-        out += part;
-      }
-      return out;
-    }
-    case 'command_name':
-      return node.namedChildren[0] ? literal(node.namedChildren[0]) : null;
-    default:
-      return null;
-  }
 }

@@ -177,7 +177,7 @@ describe('"always" answers for the shell', () => {
   });
 
   test('with the parser not loaded every line is unknown and asks, even a read-only one', () => {
-    const shell = new ShellPolicy({ classify: () => ({ class: 'unknown', reason: 'The shell parser is not loaded yet.', outside: [], prefixes: null }) });
+    const shell = new ShellPolicy({ classify: () => ({ class: 'unknown', reason: 'The shell parser is not loaded yet.', outside: [], prefixes: null, protectedPaths: [], denied: [] }) });
     expect(shell.decide({ sessionId: 's', workspaceRoot: '/ws', args: { command: 'ls' } }, 'write')).toMatchObject({ kind: 'ask' });
   });
 });

@@ -45,8 +45,9 @@ export function isShellTool(spec: ToolSpec, origin: { bundled: boolean } | undef
 /**
  * The policy for shell tools, judged on the command line: read-only runs in every mode; a write inside the
  * workspace runs in write and yolo modes; destructive, unknown and anything naming a path outside the
- * workspace asks in write and yolo modes alike. Read mode runs only read-only lines and denies the rest.
- * "Always" answers are kept per command prefix (`npm test`), never for the tool as a whole, and never
+ * workspace asks in write and yolo modes alike, and so does a write to a protected path (with the question
+ * marked protectedPath). Read mode runs only read-only lines and denies the rest. A line that names the data
+ * folder anywhere is denied in every mode. "Always" answers are kept per command prefix (`npm test`), never for the tool as a whole, and never
  * cover a destructive line, a path outside the workspace or a protected one, or a worse class than the
  * one approved. The approved prefixes are stored rules the caller passes in (`granted`); none are kept here.
  */
@@ -73,10 +74,14 @@ export class ShellPolicy {
     mode: PolicyMode,
     sandboxed = true,
     granted: ReadonlyMap<string, ShellClass> = new Map(),
+    places: Pick<ShellClassifyOptions, 'deniedRoots' | 'realPath'> = {},
   ): ShellDecision {
     const line = typeof request.args['command'] === 'string' ? request.args['command'] : '';
-    const verdict = this.#classify(line, { workspaceRoot: request.workspaceRoot });
-    const risky = verdict.class === 'destructive' || verdict.class === 'unknown' || verdict.outside.length > 0;
+    const verdict = this.#classify(line, { workspaceRoot: request.workspaceRoot, ...places });
+    // Naming the data folder anywhere in the line is refused in every mode, as the file tools refuse it.
+    if (verdict.denied.length > 0) return { kind: 'deny', reason: `The command was not run: ${verdict.reason}` };
+    const risky = verdict.class === 'destructive' || verdict.class === 'unknown' || verdict.outside.length > 0 || protectedPathsOf(verdict).length > 0;
+    const noAlways = verdict.noAlways ? { noAlways: verdict.noAlways } : {};
     if (mode === 'read') {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
       return { kind: 'deny', reason: `This session is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.` };
@@ -84,21 +89,21 @@ export class ShellPolicy {
     if (!sandboxed) {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
       const reason = `${verdict.reason} ${NO_SANDBOX_SENTENCE}`;
-      return { kind: 'ask', reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason }, verdict: { ...verdict, prefixes: null }, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
+      return { kind: 'ask', reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...noAlways }, verdict: { ...verdict, prefixes: null }, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
     }
     if (!risky) return { kind: 'allow' };
     if (covered(granted, verdict)) return { kind: 'allow' };
-    return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}) }, verdict, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
+    return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}), ...noAlways }, verdict, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
   }
 
   /**
    * What an "always" answer to this line keeps (the caller stores it): its prefixes under the line's class.
    * Null for a line that cannot be allowed for good: destructive, naming a path outside the workspace or a
-   * protected path, or with no prefix.
+   * protected path, with no prefix, or one the classifier says no "always" may cover (`noAlways`).
    */
   grantable(judgement: ShellJudgement): { prefixes: string[]; class: ShellClass } | null {
     const { verdict } = judgement;
-    if (!verdict.prefixes || verdict.prefixes.length === 0 || verdict.class === 'destructive' || verdict.outside.length > 0 || protectedPathsOf(verdict).length > 0) return null;
+    if (verdict.noAlways || !verdict.prefixes || verdict.prefixes.length === 0 || verdict.class === 'destructive' || verdict.outside.length > 0 || protectedPathsOf(verdict).length > 0) return null;
     return { prefixes: [...verdict.prefixes], class: verdict.class };
   }
 }

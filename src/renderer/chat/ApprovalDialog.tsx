@@ -181,7 +181,12 @@ export function ApprovalDialog() {
           <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
             Always in this folder
           </button>
-          {current.command ? (
+          {current.command?.noAlways ? (
+            // Where "Always" would be: why this line cannot be allowed for good (interpreters, data sent…).
+            <span className="muted small" data-testid="approval-no-always">
+              {current.command.noAlways}
+            </span>
+          ) : current.command ? (
             <button
               type="button"
               className="btn"

@@ -72,6 +72,8 @@ export const ShellCommandInfo = z.object({
   reason: z.string(),
   /** What "always" would allow from now on (`npm test`); absent when the line cannot be allowed for good. */
   prefixes: z.array(z.string()).optional(),
+  /** Why no "always" answer is kept for this line (interpreters, git config, data sent, output files, protected paths). */
+  noAlways: z.string().optional(),
 });
 export type ShellCommandInfo = z.infer<typeof ShellCommandInfo>;
 /**

@@ -432,11 +432,13 @@ export class PolicyService implements ToolGate {
 
   #apply(request: ToolRequest, open: OpenQuestion, { answer, scope }: ApprovalReply): GateDecision {
     const { question } = open;
-    // Protected paths the user was asked about stay writable in the sandbox for this call alone.
-    const writable = open.shell?.protectedPaths ?? [];
+    // Protected paths the user was asked about stay writable in the sandbox for this call alone. A line asked
+    // about as one that runs in the sandbox is never run outside it on that answer, even if the sandbox has
+    // failed since: it then fails to start and says so.
+    const approved = { writable: open.shell?.protectedPaths ?? [], ...(question.sandboxed === true ? { sandboxOnly: true } : {}) };
     switch (answer) {
       case 'once':
-        return this.#allowed(request, { writable });
+        return this.#allowed(request, approved);
       case 'unsandboxed':
         // Offered only where the call would run in a sandbox; never remembered. Anywhere else it is a denial.
         if (!isShellTool(request.tool, request.origin) || question.sandboxed !== true) {
@@ -451,18 +453,18 @@ export class PolicyService implements ToolGate {
         } else {
           this.#remember(request, scope, { tool: request.tool.name });
         }
-        return this.#allowed(request, { writable });
+        return this.#allowed(request, approved);
       }
       case 'always_folder':
         if (question.folder !== null) this.#remember(request, scope, { folder: question.folder });
-        return this.#allowed(request, { writable });
+        return this.#allowed(request, approved);
       case 'deny':
         return { allowed: false, reason: `The user declined to run ${request.tool.name}.` };
     }
   }
 
   /** An allowed call; a shell tool's carries the sandbox it must run in, built from the mode at this moment. */
-  #allowed(request: ToolRequest, call: { unsandboxed?: boolean; writable?: readonly string[] } = {}): GateDecision {
+  #allowed(request: ToolRequest, call: { unsandboxed?: boolean; writable?: readonly string[]; sandboxOnly?: boolean } = {}): GateDecision {
     if (!isShellTool(request.tool, request.origin)) return { allowed: true };
     return { allowed: true, sandbox: this.#sandbox.profile(request.sessionId, this.mode(request.sessionId), call) };
   }

@@ -12,6 +12,8 @@ export interface SandboxProfileInput {
   unsandboxed?: boolean;
   /** Protected paths the user approved changing in this call. */
   writable?: readonly string[];
+  /** The user approved the call as one that runs in the sandbox: no lack of one turns it unsandboxed. */
+  sandboxOnly?: boolean;
 }
 
 const MAX_WRITABLE = 16;
@@ -26,7 +28,7 @@ export function sandboxProfile(input: SandboxProfileInput): ShellSandbox {
   return {
     mode: input.mode,
     network,
-    ...(input.unsandboxed === true || !input.available ? { unsandboxed: true } : {}),
+    ...(input.unsandboxed === true || (!input.available && input.sandboxOnly !== true) ? { unsandboxed: true } : {}),
     ...(writable.length > 0 && input.mode !== 'read' ? { writable } : {}),
   };
 }

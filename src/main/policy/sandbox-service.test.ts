@@ -62,6 +62,7 @@ describe('the sandbox profile of a shell call', () => {
     expect(sandboxProfile({ mode: 'write', network: false, available: true, writable: ['/ws/.git/hooks', '/ws/.git/hooks'] })).toEqual({ mode: 'write', network: false, writable: ['/ws/.git/hooks'] });
     // Read mode never writes, whatever was approved.
     expect(sandboxProfile({ mode: 'read', network: false, available: true, writable: ['/ws/.envrc'] })).toEqual({ mode: 'read', network: false });
+    expect(sandboxProfile({ mode: 'write', network: false, available: false, sandboxOnly: true })).toEqual({ mode: 'write', network: false });
   });
 
   test('the global switch sets write mode’s network; a conversation’s own choice wins, and default gives it back to the switch', () => {
@@ -175,6 +176,17 @@ describe('the policy with a sandbox', () => {
     await policy.authorize(req('npm test'), signal);
     await policy.authorize(req('npm test'), signal);
     expect(asked).toHaveLength(2);
+  });
+
+  test('a line approved as one that runs in the sandbox is not run outside it when the sandbox fails meanwhile', async () => {
+    let answer!: (a: ApprovalAnswer) => void;
+    const sandbox = new SandboxService({ store, probe: async () => AVAILABLE });
+    const policy = new PolicyService({ store, sandbox, approver: () => new Promise((res) => (answer = res)) });
+    const pending = policy.authorize(req('rm -rf build'), signal);
+    await expect.poll(() => answer).toBeDefined();
+    policy.sandboxUnavailable('bwrap: Creating new namespace failed');
+    answer('once');
+    expect(await pending).toEqual({ allowed: true, sandbox: { mode: 'write', network: false } });
   });
 
   test('a sandbox that fails to start once the probe said yes: the next lines that are not read-only ask', async () => {

@@ -101,7 +101,7 @@ export class SandboxService {
    * The sandbox one shell call runs in. Before the probe has answered a sandbox is assumed: the plugin then
    * tries to build one and reports when it cannot.
    */
-  profile(sessionId: string, mode: PolicyMode, call: { unsandboxed?: boolean; writable?: readonly string[] } = {}): ShellSandbox {
+  profile(sessionId: string, mode: PolicyMode, call: { unsandboxed?: boolean; writable?: readonly string[]; sandboxOnly?: boolean } = {}): ShellSandbox {
     return sandboxProfile({
       mode,
       network: this.sessionNetwork(sessionId) ?? this.network(),

@@ -1,7 +1,7 @@
 // The sandbox main decides for each bash call reaches the real workspace-tools plugin process, which runs
 // the line inside it: the core is built by createApp (policy, sandbox, commands, approvals) with the bundled
 // plugin's tools, and every result says which sandbox its command ran in.
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { pluginToolSource } from '../../src/main/agent-bridge/index.ts';
@@ -129,6 +129,24 @@ describe('the sandbox of a bash call', () => {
     a.policy.setMode(sessionId, 'yolo');
     await a.agent.prompt(sessionId, 'go');
     expect(sandboxOf(results(a, sessionId)[3])).toMatchObject({ sandbox: 'yolo', network: true });
+  });
+
+  test('allowing a line asked about for a protected path lets that call alone write it', async () => {
+    mkdirSync(join(workspace, '.git', 'hooks'), { recursive: true });
+    const hook = join(workspace, '.git', 'hooks', 'pre-commit');
+    const line = "echo 'make test' > .git/hooks/pre-commit";
+    const { app: a, sessionId, asked } = core([...run(bash(line)), ...run(bash('echo again >> .git/hooks/pre-commit'))], 'once');
+    await a.agent.prompt(sessionId, 'go');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ protectedPath: true, sandboxed: true });
+    const [first] = results(a, sessionId);
+    expect(first?.status, textOf(first)).toBe('ok');
+    expect(sandboxOf(first)).toMatchObject({ sandbox: 'write' });
+    expect(readFileSync(hook, 'utf8')).toBe('make test\n');
+    // The next change to it is asked about again: the approval held for that call alone.
+    await a.agent.prompt(sessionId, 'again');
+    expect(asked).toHaveLength(2);
+    expect(readFileSync(hook, 'utf8')).toBe('make test\nagain\n');
   });
 
   test('where no sandbox can start, a line that is not read-only asks, and allowed runs unsandboxed; a read-only one runs without asking', async () => {

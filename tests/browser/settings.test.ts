@@ -320,7 +320,7 @@ test('slash commands complete as they are typed, run from the composer and the p
   await a.screenshot('settings-policy');
   await rules.filter({ hasText: 'bash' }).getByRole('button', { name: /Remove the rule/ }).click();
   await expect.poll(() => rules.allTextContents()).toEqual([expect.stringContaining(`write in ${workspace}`)]);
-  expect(a.shell.app.policy.rules()).toEqual([{ effect: 'allow', tool: 'write', folder: workspace }]);
+  expect(a.shell.app.policy.rules()).toEqual([{ id: expect.any(String), effect: 'allow', tool: 'write', folder: workspace }]);
 });
 
 test('wallets warn under the threshold the user sets; the status bar updates as a reply streams', async () => {

@@ -20,12 +20,13 @@ export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disp
   const { plugins, sessions, policy } = app;
   const subscriptions = new DisposableStore();
   subscriptions.add(policy.onDidChange(({ sessionId }) => options.emit('policy.changed', { sessionId })));
-  /** The title of each conversation a rule came from; null for one since deleted. */
+  /** The title of each conversation a rule came from (its first words when untitled); null for one since deleted. */
   const ruleSessions = (rules: ReturnType<typeof policy.rules>): Record<string, string | null> => {
     const titles: Record<string, string | null> = {};
     for (const id of new Set(rules.flatMap((r) => (r.source?.sessionId ? [r.source.sessionId] : [])))) {
       try {
-        titles[id] = sessions.get(id).title;
+        const summary = sessions.get(id);
+        titles[id] = summary.title.trim() || summary.preview.replace(/\s+/g, ' ').trim().slice(0, 80);
       } catch {
         titles[id] = null;
       }

@@ -1,12 +1,13 @@
 import type { StoredPolicyRule } from '../../shared/agent/index.ts';
 import { Icon } from '../ui/index.ts';
 
-const CLASS_LABEL = { read_only: 'read-only', write: 'writes', unknown: 'cannot be judged', destructive: 'destructive' } as const;
+/** How far a command prefix rule reaches: the worst class of line approved under it. */
+const CLASS_REACH = { read_only: 'read-only ones', write: 'including ones that write', unknown: 'including ones that cannot be judged', destructive: 'destructive ones too' } as const;
 const WHEN = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** What a rule allows or denies, as one line: the tool, the folder, the command prefix. */
 export function describeRule(rule: StoredPolicyRule): string {
-  if (rule.command !== undefined) return `${rule.tool}: commands starting “${rule.command}” (up to ${CLASS_LABEL[rule.class ?? 'write']})`;
+  if (rule.command !== undefined) return `${rule.tool}: lines starting “${rule.command}” (${CLASS_REACH[rule.class ?? 'write']})`;
   if (rule.tool !== undefined && rule.folder !== undefined) return `${rule.tool} in ${rule.folder}`;
   return rule.tool ?? `anything in ${rule.folder}`;
 }
@@ -19,7 +20,7 @@ function describeOrigin(rule: StoredPolicyRule, titles: Record<string, string | 
   let from: string;
   if (source.via === 'approval') {
     const title = source.sessionId !== undefined ? titles[source.sessionId] : undefined;
-    from = title ? `an answer in “${title}”` : title === null ? 'an answer in a deleted conversation' : 'an answer';
+    from = title ? `an answer in “${title}”` : title === null ? 'an answer in a deleted conversation' : title === '' ? 'an answer in an untitled conversation' : 'an answer';
   } else from = source.via === 'settings' ? 'Settings' : 'a command';
   return `${where} · from ${from}, ${WHEN.format(source.at)}`;
 }
@@ -38,7 +39,7 @@ export function PolicyRuleList({ rules, titles, onRemove }: { rules: readonly St
               <span className="rule-text" title={what}>
                 {what}
               </span>
-              <span className="rule-origin" data-testid="policy-rule-origin">
+              <span className="rule-origin" data-testid="policy-rule-origin" title={origin}>
                 {origin}
               </span>
             </div>

@@ -144,3 +144,46 @@ test('an allow rule removed through the API is no longer honoured: the next writ
   expect(existsSync(join(outside, 'b.txt'))).toBe(false);
   expect(lastResult(s.id).status).toBe('denied');
 });
+
+test('an "always" answer given through the API with scope everywhere stores a global rule, announced as policy.changed, that holds in another workspace folder', async () => {
+  const events: string[] = [];
+  api.subscribe((event) => events.push(event));
+  const s = app.sessions.create({ cwd: workspace });
+  const asked = nextQuestion();
+  const first = writeRun(s.id, join(outside, 'a.txt'), 'one');
+  const question = await asked;
+  expect(question.workspaceRoot).toBe(workspace);
+  expect(await api.call('approvals.answer', { questionId: question.id, answer: 'always_folder', scope: 'global' })).toEqual({ ok: true, value: { ok: true } });
+  expect((await first).reason).toBe('stop');
+  expect(app.policy.rules()).toEqual([expect.objectContaining({ effect: 'allow', folder: outside, source: expect.objectContaining({ via: 'approval', sessionId: s.id }) })]);
+  expect(app.policy.rules()[0]).not.toHaveProperty('workspace');
+  expect(events).toContain('policy.changed');
+
+  const elsewhere = join(dir, 'home', 'other-ws');
+  mkdirSync(elsewhere);
+  const t = app.sessions.create({ cwd: elsewhere });
+  await writeRun(t.id, join(outside, 'b.txt'), 'two');
+  expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('two');
+  expect(questions).toHaveLength(1);
+});
+
+test('hostile: approvals.answer refuses a scope that is not one, a huge question id and extra shapes; the question stays open', async () => {
+  const s = app.sessions.create({ cwd: workspace });
+  const asked = nextQuestion();
+  const run = writeRun(s.id, join(outside, 'a.txt'), 'one');
+  const question = await asked;
+  for (const input of [
+    { questionId: question.id, answer: 'always_tool', scope: 'universe' },
+    { questionId: question.id, answer: 'always_tool', scope: 'x'.repeat(100_000) },
+    { questionId: 'q'.repeat(201), answer: 'once' },
+    { questionId: question.id, answer: 'always_tool', scope: null },
+    { questionId: question.id, answer: { answer: 'once' } },
+  ]) {
+    expect(await api.call('approvals.answer', input), JSON.stringify(input).slice(0, 80)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  }
+  expect(await api.call('approvals.answer', { questionId: 'no-such-question', answer: 'once', scope: 'global' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  expect(app.approvals.pending().map((q) => q.id)).toEqual([question.id]);
+  await api.call('approvals.answer', { questionId: question.id, answer: 'deny', scope: 'global' });
+  expect((await run).reason).toBe('stop');
+  expect(app.policy.rules()).toEqual([]);
+});

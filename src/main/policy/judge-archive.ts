@@ -104,7 +104,8 @@ function tar(judge: ShellJudge, raw: readonly ShellArg[]): void {
     judge.noAlways('It sends data over the network, so an "always" answer is never kept for it.');
     return judge.note('unknown', 'tar names an archive on another machine, which it reaches by running a remote shell.');
   }
-  const creating = ['c', 'r', 'u', 'A', 'D'].some((m) => modes.has(m));
+  // Writing the archive to the output (`-f -`) changes no file.
+  const creating = ['c', 'r', 'u', 'A', 'D'].some((m) => modes.has(m)) && archives.some((a) => a.value !== '-');
   const extracting = modes.has('x') && !has(args, 'O', '--to-stdout');
   for (const a of archives) if (a.value !== '-') judge.arg(a, creating ? 'write' : 'read');
   for (const a of reads) judge.arg(a, 'read');

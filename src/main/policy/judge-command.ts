@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { judgeArchive } from './judge-archive.ts';
 import { judgeGit } from './judge-git.ts';
 import { INTERPRETERS, judgeInterpreter } from './judge-interpreter.ts';
@@ -213,8 +214,12 @@ function checkPaths(judge: ShellJudge, name: string, args: readonly ShellArg[]):
     }
     // `[ -n "$x" ]` tests a value: only literal words are looked at as paths.
     if ((name === 'test' || name === '[') && a.value === null) continue;
+    // `ln -s`: the target is read from the link's folder, judged where the link is recorded (links()).
+    if (name === 'ln' && !written.has(a) && !isOption(a) && has(args, 's', '--symbolic')) continue;
     judge.arg(a, written.has(a) ? 'write' : 'read');
   }
+  // Values given inside an option (`-o../out`, `--output=x`) are not arguments of their own.
+  for (const w of written) if (!args.includes(w)) judge.arg(w, 'write');
 }
 
 /** jq's (and yq's) words: the filter, `--arg name value` pairs, `--rawfile name file`, then input files (yq -i writes them). */
@@ -286,14 +291,21 @@ function links(judge: ShellJudge, name: string, args: readonly ShellArg[]): void
   const pos = positional(args).filter((a) => a.value !== null);
   const into = optionValues(args, 't', '--target-directory')[0]?.value ?? undefined;
   const kind = name === 'ln' ? (has(args, 's', '--symbolic') ? 'symbolic' : 'hard') : has(args, 's', '--symbolic-link') && name === 'cp' ? 'symbolic' : 'moved';
-  if (name === 'ln' && pos.length === 1 && into === undefined) return judge.link(pos[0]!.value!, base(pos[0]!.value!), kind);
+  if (name === 'ln' && pos.length === 1 && into === undefined) {
+    judge.path(pos[0]!.value!, 'read');
+    return judge.link(pos[0]!.value!, base(pos[0]!.value!), kind);
+  }
   const dest = into ?? pos[pos.length - 1]?.value;
   const sources = into !== undefined ? pos : pos.slice(0, -1);
   if (dest === undefined || dest === null) return;
   for (const s of sources) {
     // The destination may be the link's own name or a folder it goes into: both are kept.
-    if (into === undefined && sources.length === 1) judge.link(s.value!, dest, kind);
-    judge.link(s.value!, `${dest.replace(/\/+$/, '')}/${base(s.value!)}`, kind);
+    const names = [...(into === undefined && sources.length === 1 ? [dest] : []), `${dest.replace(/\/+$/, '')}/${base(s.value!)}`];
+    for (const at of names) {
+      judge.link(s.value!, at, kind);
+      // A relative symbolic target is read from the link's folder.
+      if (kind === 'symbolic') judge.path(s.value!.startsWith('/') || s.value!.startsWith('~') ? s.value! : join(dirname(at), s.value!), 'read');
+    }
   }
 }
 

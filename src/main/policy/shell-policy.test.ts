@@ -181,3 +181,41 @@ describe('"always" answers for the shell', () => {
     expect(shell.decide({ sessionId: 's', workspaceRoot: '/ws', args: { command: 'ls' } }, 'write')).toMatchObject({ kind: 'ask' });
   });
 });
+
+describe('the data folder, protected paths and lines no "always" covers', () => {
+  test('a line naming the data folder anywhere is denied in every mode, even with the shell allowed', () => {
+    const policy = new PolicyService({ store, deniedRoots: ['/data/amber'] });
+    policy.addRule({ effect: 'allow', tool: 'bash' });
+    for (const mode of ['read', 'write', 'yolo'] as const) {
+      policy.setMode('s1', mode);
+      for (const line of ['cat /data/amber/secrets.json', `python3 -c "print(open('/data/amber/secrets.json').read())"`, 'cd /data && cat amber/secrets.json']) {
+        expect(policy.decide(req(line)), `${mode}: ${line}`).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/Amber's data folder/) });
+      }
+    }
+  });
+
+  test('a write to a protected path asks in yolo mode, marked protectedPath, and an "always" answer keeps nothing', async () => {
+    const asked: ApprovalQuestion[] = [];
+    const policy = new PolicyService({ store, approver: async (q) => (asked.push(q), 'always_tool') });
+    policy.setMode('s1', 'yolo');
+    expect(await policy.authorize(req('cd .git && echo x > hooks/post-commit'), signal)).toMatchObject({ allowed: true });
+    await policy.authorize(req('cd .git && echo x > hooks/post-commit'), signal);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({ protectedPath: true, reason: expect.stringMatching(/protected path: git runs what is there/) });
+    expect(asked[0]!.command).toMatchObject({ class: 'write', noAlways: expect.stringMatching(/protected path/) });
+    expect(asked[0]!.command).not.toHaveProperty('prefixes');
+    expect(policy.rules()).toEqual([]);
+  });
+
+  test('an interpreter with inline code says why no "always" is kept, and an "always" answer keeps no rule', async () => {
+    const asked: ApprovalQuestion[] = [];
+    const policy = new PolicyService({ store, approver: async (q) => (asked.push(q), 'always_tool') });
+    await policy.authorize(req(`python3 -c 'print(1)'`), signal);
+    await policy.authorize(req(`python3 -c 'print(1)'`), signal);
+    expect(asked.map((q) => q.command)).toEqual([
+      { line: `python3 -c 'print(1)'`, class: 'unknown', reason: 'python3 -c runs inline code, which cannot be judged.', noAlways: expect.stringMatching(/interpreter/) },
+      { line: `python3 -c 'print(1)'`, class: 'unknown', reason: 'python3 -c runs inline code, which cannot be judged.', noAlways: expect.stringMatching(/interpreter/) },
+    ]);
+    expect(policy.rules()).toEqual([]);
+  });
+});

@@ -83,4 +83,14 @@ test('"Always" on a shell question is a rule in Settings after a restart, a seco
   await stored.getByRole('button', { name: /^Remove the rule allow bash: lines starting “frobnicate”/ }).click();
   await expect.poll(() => rules.count()).toBe(1);
   expect(a.shell.app.policy.rules().map((r) => r.command)).toEqual(['quuxify']);
+
+  // How long a question waits: off by default, set in seconds, cleared to wait again.
+  const timeout = a.page.getByTestId('approval-timeout');
+  expect(await timeout.inputValue()).toBe('');
+  await timeout.fill('45');
+  await timeout.press('Enter');
+  await expect.poll(() => a.shell.app.policy.approvalTimeout()).toBe(45);
+  await timeout.fill('');
+  await timeout.press('Enter');
+  await expect.poll(() => a.shell.app.policy.approvalTimeout()).toBeNull();
 });

@@ -72,6 +72,23 @@ test('a destructive command asks, showing the command line, its class and the re
   expect(existsSync(join(workspace, 'build'))).toBe(true);
 });
 
+test('inline interpreter code asks and says, where "Always" would be, why no always answer is kept', async () => {
+  model.setScript([
+    openAiStream({ text: 'Checking.', toolCalls: [{ id: 'call_py', name: 'bash', arguments: { command: "python3 -c 'print(1)'" } }] }),
+    openAiStream({ text: 'Skipped it.' }),
+  ]);
+  const a = await openNewChat();
+  await send(a, 'Print one with python.');
+  const dialog = a.page.getByTestId('approval-dialog');
+  await dialog.getByTestId('approval-command').filter({ hasText: 'python3 -c' }).waitFor();
+  expect(await dialog.getByTestId('approval-command-class').textContent()).toBe('cannot be judged');
+  expect(await dialog.getByTestId('approval-no-always').textContent()).toMatch(/interpreter runs whatever code it is given/);
+  expect(await dialog.getByRole('button', { name: /^Always for/ }).count()).toBe(0);
+  await a.screenshot('shell-approval-no-always');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Skipped it.' }).waitFor();
+});
+
 test('a long command streams into its card and Stop ends it', async () => {
   model.setScript([
     openAiStream({ text: 'Running it.', toolCalls: [{ id: 'call_long', name: 'bash', arguments: { command: 'for i in $(seq 1 600); do echo tick$i; sleep 0.05; done' } }] }),

@@ -101,7 +101,7 @@ function tar(judge: ShellJudge, raw: readonly ShellArg[]): void {
     }
   }
   if (archives.some((a) => a.value !== null && /^[^/]*[^/\\]:/.test(a.value)) && !has(args, '', '--force-local')) {
-    judge.noAlways('It sends data over the network, so an "always" answer is never kept for it.');
+    judge.noAlways('It sends data over the network, so an “always” answer is never kept for it.');
     return judge.note('unknown', 'tar names an archive on another machine, which it reaches by running a remote shell.');
   }
   // Writing the archive to the output (`-f -`) changes no file.

@@ -71,7 +71,7 @@ const NO_PATHS = new Set('exit return wait unset popd shopt help locale tput cle
 /** Commands that write the last path they name (or the `-t` folder), reading the others. */
 const WRITE_LAST = new Set('cp install ln'.split(' '));
 const BUILDERS = new Set('make cmake ninja gradle mvn tsc vitest jest pytest mocha vite webpack rollup esbuild gcc g++ cc clang javac rustc'.split(' '));
-const OUTPUT_FILE = 'It names an output file, so an "always" answer is never kept for it.';
+const OUTPUT_FILE = 'It names an output file, so an “always” answer is never kept for it.';
 /** A path's last part (`a/b/` → `b`). */
 const base = (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '';
 /** `{}`, `{/}`, `{.}`…: where find -exec and fd -x put what they found. */

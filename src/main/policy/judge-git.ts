@@ -11,8 +11,8 @@ const GIT_WRITE = new Set('add commit merge rebase cherry-pick revert init mv am
 const SAFE_GLOBAL = /^(--no-pager|--no-replace-objects|--literal-pathspecs|--glob-pathspecs|--noglob-pathspecs|--icase-pathspecs|--no-optional-locks|--no-lazy-fetch|--no-advice|--bare|-P|--html-path|--man-path|--info-path|--version|--help|-v|-h)$/;
 /** Options whose value is text (a message, a count, a format), never a path: a run-time value is fine. */
 const TEXT_OPTIONS = /^(-m|--message|-n|--max-count|--author|--committer|--date|--since|--until|--after|--before|--grep|--format|--pretty|-S|-G|-b|-B|-c|--branch)$/;
-const RUNS_PROGRAMS = 'It sets what git runs, so an "always" answer is never kept for it.';
-const OUTPUT_FILE = 'It names an output file, so an "always" answer is never kept for it.';
+const RUNS_PROGRAMS = 'It sets what git runs, so an “always” answer is never kept for it.';
+const OUTPUT_FILE = 'It names an output file, so an “always” answer is never kept for it.';
 
 /** Judges a git command line (the words after `git`) by its global options, subcommand and options. */
 export function judgeGit(judge: ShellJudge, args: readonly ShellArg[]): void {
@@ -84,7 +84,7 @@ export function judgeGit(judge: ShellJudge, args: readonly ShellArg[]): void {
       if (has(rest, 'n', '--dry-run')) return;
       return judge.note('destructive', 'git clean deletes untracked files.');
     case 'push':
-      judge.noAlways('It sends commits over the network, so an "always" answer is never kept for it.');
+      judge.noAlways('It sends commits over the network, so an “always” answer is never kept for it.');
       if (force || pos.some((a) => a.value?.startsWith(':') || a.value?.startsWith('+'))) return judge.note('destructive', 'git push --force rewrites or deletes history on the remote.');
       return judge.note('destructive', 'git push publishes commits to a remote, which cannot be taken back from here.');
     case 'fetch':
@@ -178,6 +178,6 @@ function config(judge: ShellJudge, rest: readonly ShellArg[], at: (a: ShellArg) 
   else if (has(rest, '', '--global')) judge.arg(word('~/.gitconfig'), 'write');
   else if (has(rest, '', '--system')) judge.arg(word('/etc/gitconfig'), 'write');
   else judge.arg(at(word('.git/config')), 'write');
-  judge.noAlways('It changes git’s configuration, which can make git run other programs, so an "always" answer is never kept for it.');
+  judge.noAlways('It changes git’s configuration, which can make git run other programs, so an “always” answer is never kept for it.');
   judge.note('unknown', 'git config changes settings that can make git run other programs.');
 }

@@ -6,7 +6,7 @@ const AWKS = new Set('awk gawk mawk nawk'.split(' '));
 /** Programs that run code they are given: "always" is never kept for them, and xargs may not feed them. */
 export const INTERPRETERS = new Set([...SHELLS, ...AWKS, 'python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'perl', 'ruby', 'php', 'lua', 'luajit', 'Rscript', 'julia']);
 
-const NO_ALWAYS = 'An interpreter runs whatever code it is given, so an "always" answer is never kept for it.';
+const NO_ALWAYS = 'An interpreter runs whatever code it is given, so an “always” answer is never kept for it.';
 /** Python modules that serve or fetch over the network, or install: `python -m http.server` is a listener. */
 const PYTHON_NETWORK_MODULES = new Set('http.server SimpleHTTPServer CGIHTTPServer smtpd smtplib ftplib telnetlib xmlrpc.server pydoc webbrowser ensurepip asyncio socketserver wsgiref.simple_server'.split(' '));
 /** Options of each interpreter that neither run inline code nor load other code. */

@@ -13,7 +13,7 @@ import { has, isOption, optionValues, positional, type ShellArg, type ShellJudge
  * - 'destructive' stays for what publishes (`git push`, `npm publish`), judged where those commands are.
  */
 
-const SENDS = 'It sends data over the network, so an "always" answer is never kept for it.';
+const SENDS = 'It sends data over the network, so an “always” answer is never kept for it.';
 /** Programs that open connections, listeners or remote logins: what they send cannot be judged. */
 const CONNECTORS: Record<string, string> = {
   nc: 'nc opens raw network connections or listens for them.',
@@ -113,7 +113,7 @@ function curl(judge: ShellJudge, args: readonly ShellArg[]): void {
     }
   }
   if (outputs.length > 0 || has(args, 'O', '--remote-name', '--remote-name-all')) {
-    judge.noAlways('It names an output file, so an "always" answer is never kept for it.');
+    judge.noAlways('It names an output file, so an “always” answer is never kept for it.');
     return judge.note('write', 'curl downloads from the network into a file.');
   }
   if (!local) judge.note('write', 'curl fetches from the network; its address can carry data out.');
@@ -139,7 +139,7 @@ function wget(judge: ShellJudge, args: readonly ShellArg[]): void {
       if (file) judge.path(`${dir?.value ?? '.'}/${file}`, 'write');
     }
   }
-  if (outputs.length > 0) judge.noAlways('It names an output file, so an "always" answer is never kept for it.');
+  if (outputs.length > 0) judge.noAlways('It names an output file, so an “always” answer is never kept for it.');
   judge.note('write', toStdout ? 'wget fetches from the network; its address can carry data out.' : 'wget downloads from the network into a file.');
 }
 

@@ -55,7 +55,7 @@ const NPM_WRITES = ['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'u
 function npm(judge: ShellJudge, name: string, args: readonly ShellArg[], judgeCommand: (name: string, args: readonly ShellArg[]) => void): void {
   if (has(args, 'g', '--global', '--location=global')) return judge.note('destructive', `${name} -g changes packages outside the workspace.`);
   if (name === 'bun' && has(args, 'ep', '--eval', '--print')) {
-    judge.noAlways('An interpreter runs whatever code it is given, so an "always" answer is never kept for it.');
+    judge.noAlways('An interpreter runs whatever code it is given, so an “always” answer is never kept for it.');
     return judge.note('unknown', 'bun runs inline code, which cannot be judged.');
   }
   const pos = positional(args);
@@ -65,7 +65,7 @@ function npm(judge: ShellJudge, name: string, args: readonly ShellArg[], judgeCo
   if (sub === 'version' && pos.length === 1) return;
   if (sub === 'config' || sub === 'set' || sub === 'get') {
     if (['get', 'list', 'ls'].includes(pos[1]?.value ?? '') || sub === 'get') return;
-    judge.noAlways('It changes the package manager’s configuration, so an "always" answer is never kept for it.');
+    judge.noAlways('It changes the package manager’s configuration, so an “always” answer is never kept for it.');
     return judge.note('unknown', `${name} config changes settings outside the workspace, which can make it run other programs.`);
   }
   if (sub === 'pkg' || sub === 'set-script' || sub === 'init' || sub === 'version') {

@@ -20,7 +20,7 @@ export interface ShellVerdict {
   /** Paths the line names that lie outside the workspace (as written); any makes the policy ask. */
   outside: string[];
   /**
-   * The prefix of every command in the line (`npm test`, `ls`), by which an "always" answer is kept; null
+   * The prefix of every command in the line (`npm test`, `ls`), by which an “always” answer is kept; null
    * when one of them has none (wrappers, shells, interpreters without a script, names known at run time),
    * or when `noAlways` says why none may be kept.
    */
@@ -52,7 +52,7 @@ const RANK: Record<ShellClass, number> = { read_only: 0, write: 1, unknown: 2, d
 /** `sh -c` strings nested deeper than this are not judged. */
 const MAX_DEPTH = 4;
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
-const RUN_TIME = 'What it names or sets is only known at run time, so an "always" answer, which is kept by command name, is never kept for it.';
+const RUN_TIME = 'What it names or sets is only known at run time, so an “always” answer, which is kept by command name, is never kept for it.';
 const PREFIX_WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'nohup', 'time', 'command', 'exec', 'stdbuf']);
 
 let parser: Parser | null = null;
@@ -157,7 +157,7 @@ class Judge implements ShellJudge {
     else if (guarded && RANK[this.#class] < RANK.unknown) reason = `It changes ${guarded[0]}, a protected path: ${guarded[1]}.`;
     else if (outside.length > 0 && RANK[this.#class] < RANK.unknown) reason = `It names ${outside.join(', ')}, outside the workspace.`;
     const prefixes = this.#noAlways === undefined && this.#prefixes && this.#prefixes.size > 0 ? [...this.#prefixes] : null;
-    const noAlways = this.#noAlways ?? (guarded ? 'It changes a protected path, which is asked about every time, so an "always" answer is never kept for it.' : undefined);
+    const noAlways = this.#noAlways ?? (guarded ? 'It changes a protected path, which is asked about every time, so an “always” answer is never kept for it.' : undefined);
     return {
       class: this.#class,
       reason,
@@ -250,7 +250,7 @@ class Judge implements ShellJudge {
           this.note('destructive', `It writes to the device ${f.path}.`);
           break;
         case 'network':
-          this.noAlways('It sends data over the network, so an "always" answer is never kept for it.');
+          this.noAlways('It sends data over the network, so an “always” answer is never kept for it.');
           this.note('unknown', `It opens a network connection through ${f.path}.`);
           break;
         case 'unknown':
@@ -433,13 +433,13 @@ function listsPaths(words: readonly string[]): boolean {
   return false;
 }
 
-/** Commands whose prefix would cover other commands or code: an "always" answer never covers them. */
+/** Commands whose prefix would cover other commands or code: an “always” answer never covers them. */
 const NO_PREFIX = new Set([...PREFIX_WRAPPERS, ...INTERPRETERS, 'eval', 'source', '.', 'xargs', 'timeout', 'ionice', 'builtin', 'watch', 'su', 'pkexec', 'ssh', 'find', 'fd']);
 /** Commands whose second word says what they do (`npm test`, `git commit`): their prefix is both words. */
 const TWO_WORDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'pnpx', 'bunx', 'cargo', 'go', 'pip', 'pip3', 'make', 'docker', 'kubectl', 'gh', 'uv', 'poetry', 'dotnet', 'deno', 'systemctl']);
 
 /**
- * The prefix an "always" answer is kept under: the command name, or its first two words for tools with
+ * The prefix an “always” answer is kept under: the command name, or its first two words for tools with
  * subcommands. Null when no prefix is safe (see NO_PREFIX) or the words are only known at run time.
  */
 export function commandPrefix(rawName: string, args: readonly ShellArg[]): string | null {

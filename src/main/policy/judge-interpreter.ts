@@ -172,6 +172,8 @@ function sed(judge: ShellJudge, args: readonly ShellArg[]): void {
   }
   const inPlace = has(args, 'i', '--in-place');
   const sandboxed = has(args, '', '--sandbox');
+  // BSD sed (macOS) reads the word after a bare -i as a backup suffix: the program may be the next one.
+  if (inPlace && args.some((a) => a.value === '-i') && optionValues(args, 'e', '--expression').length === 0 && files[0] && /^(\.[\w.-]*)?$/.test(scripts[0]?.value ?? '-')) scripts.push(files[0]);
   for (const s of scripts) {
     const risk = s.value === null ? 'The sed program is only known at run time.' : sandboxed ? null : sedScriptRisk(s.value);
     if (risk) {

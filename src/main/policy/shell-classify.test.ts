@@ -347,3 +347,32 @@ describe('shell_classify', () => {
     expect(judge('cat /home/dev/project-old/a.txt').outside).toEqual(['/home/dev/project-old/a.txt']);
   });
 });
+
+/** A disk where `keys` in the workspace is a link to the home folder's .ssh. */
+const linked = (p: string) => p.replace(`${ROOT}/keys`, `${HOME}/.ssh`);
+const judgeOn = (line: string) => shellClassify(line, { workspaceRoot: ROOT, home: HOME, deniedRoots: [`${HOME}/.amber`], realPath: linked });
+
+describe('where the paths of a line lead', () => {
+
+  test('a link on disk is followed through the realPath seam, and so is one made earlier in the line', () => {
+    expect(judgeOn('cat keys/id_rsa').outside).toEqual([`keys/id_rsa (which leads to ${HOME}/.ssh/id_rsa)`]);
+    expect(judgeOn('ln -s .git/hooks h && echo x > h/post-commit').protectedPaths).toEqual([`${ROOT}/h/post-commit`, `${ROOT}/.git/hooks/post-commit`]);
+  });
+
+  test("paths after a cd are resolved from where the cd went; after && only from there", () => {
+    expect(judgeOn('cd .git && echo x > hooks/pre-commit').protectedPaths).toEqual([`${ROOT}/.git/hooks/pre-commit`]);
+    expect(judgeOn('cd src && cat ../README.md').outside).toEqual([]);
+    expect(judgeOn('cd src; cat ../README.md').outside).toEqual(['../README.md']);
+  });
+
+  test('the data folder named anywhere in the line, even inside code, is denied', () => {
+    expect(judgeOn('cat ~/.amber/secrets.json').denied).toEqual(['~/.amber/secrets.json']);
+    expect(judgeOn(`node -e "require('fs').readFileSync('$HOME/.amber/x')"`).denied).toEqual([`${HOME}/.amber`]);
+    expect(judgeOn('cat ~/.amber-old/x').denied).toEqual([]);
+  });
+
+  test('a protected write names why, and no "always" is kept for it', () => {
+    const v = judgeOn("printf 'x' >> .bashrc");
+    expect(v).toMatchObject({ class: 'write', reason: 'It changes .bashrc, a protected path: a shell runs it when it starts.', prefixes: null, noAlways: expect.stringMatching(/protected path/) });
+  });
+});

@@ -7,7 +7,8 @@
 //   A folder with an index.ts is a feature with one face: from outside the folder, its files are reached
 //   only through that index.ts (type-only imports too: the face is the feature's whole public surface).
 //   Crossings that predate the rule are listed in face-exceptions.txt; the list may only shrink (a line that
-//   no longer matches an import is reported too).
+//   no longer matches an import is reported too). Its header line `# count: N` says how many lines it may
+//   hold: exactly N, so a new crossing needs the count raised in review, and a removed one lowers it.
 // Type-only imports (`import type`) do not load code and are exempt from the runtime rules.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -52,16 +53,25 @@ function requiredFace(fromRel, targetRel) {
 }
 
 const exceptionsFile = join(root, 'scripts', 'face-exceptions.txt');
-const faceExceptions = new Set(
-  (existsSync(exceptionsFile) ? readFileSync(exceptionsFile, 'utf8') : '')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#')),
-);
+const exceptionLines = (existsSync(exceptionsFile) ? readFileSync(exceptionsFile, 'utf8') : '').split('\n').map((l) => l.trim());
+const faceExceptions = new Set(exceptionLines.filter((l) => l && !l.startsWith('#')));
 const faceExceptionsSeen = new Set();
+const problems = [];
+
+// The allowed number of listed crossings, from the header line `# count: N` (none listed needs no header).
+const countLine = exceptionLines.find((l) => /^#\s*count:/.test(l));
+const allowedCount = countLine === undefined ? (faceExceptions.size === 0 ? 0 : null) : Number(countLine.replace(/^#\s*count:\s*/, ''));
+if (allowedCount === null || !Number.isInteger(allowedCount) || allowedCount < 0) {
+  problems.push(`scripts/face-exceptions.txt has no valid '# count: N' header line: write '# count: ${faceExceptions.size}' at its top`);
+} else if (faceExceptions.size > allowedCount) {
+  problems.push(
+    `scripts/face-exceptions.txt lists ${faceExceptions.size} crossings but its count allows ${allowedCount}: import from the feature's index.ts instead of adding a line`,
+  );
+} else if (faceExceptions.size < allowedCount) {
+  problems.push(`scripts/face-exceptions.txt lists ${faceExceptions.size} crossings, fewer than its count of ${allowedCount}: lower the count to ${faceExceptions.size}`);
+}
 
 const importRe = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
-const problems = [];
 for (const file of walk(src)) {
   const rel = relative(src, file).split(sep).join('/');
   const proc = rel.split('/')[0];

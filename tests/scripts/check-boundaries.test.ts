@@ -62,12 +62,38 @@ test('a nested feature is reached through its own face from its parent, and thro
 
 test('a listed older crossing is tolerated, and a listed one that no longer happens is reported', () => {
   write({ ...chat, 'src/renderer/app/app.ts': "import { helper } from '../chat/helper.ts';\nexport const App = helper;\n" });
-  write({ 'scripts/face-exceptions.txt': '# older crossings\nsrc/renderer/app/app.ts -> src/renderer/chat/helper.ts\n' });
+  write({ 'scripts/face-exceptions.txt': '# count: 1\n# older crossings\nsrc/renderer/app/app.ts -> src/renderer/chat/helper.ts\n' });
   expect(check()).toMatchObject({ ok: true });
   write({ 'src/renderer/app/app.ts': "import { ChatView } from '../chat/index.ts';\nexport const App = ChatView;\n" });
   const r = check();
   expect(r.ok).toBe(false);
   expect(r.output).toContain("lists 'src/renderer/app/app.ts -> src/renderer/chat/helper.ts', which no longer happens");
+});
+
+test('the list of older crossings holds exactly the count its header allows', () => {
+  write({
+    ...chat,
+    'src/renderer/app/app.ts': "import { helper } from '../chat/helper.ts';\nexport const App = helper;\n",
+    'src/renderer/app/menu.ts': "import { helper } from '../chat/helper.ts';\nexport const Menu = helper;\n",
+  });
+  const listed = 'src/renderer/app/app.ts -> src/renderer/chat/helper.ts\nsrc/renderer/app/menu.ts -> src/renderer/chat/helper.ts\n';
+  write({ 'scripts/face-exceptions.txt': `# count: 2\n${listed}` });
+  expect(check()).toMatchObject({ ok: true });
+
+  write({ 'scripts/face-exceptions.txt': `# count: 1\n${listed}` });
+  const grown = check();
+  expect(grown.ok).toBe(false);
+  expect(grown.output).toContain('lists 2 crossings but its count allows 1');
+
+  write({ 'scripts/face-exceptions.txt': `# count: 3\n${listed}` });
+  const shrunk = check();
+  expect(shrunk.ok).toBe(false);
+  expect(shrunk.output).toContain('fewer than its count of 3: lower the count to 2');
+
+  write({ 'scripts/face-exceptions.txt': `# older crossings\n${listed}` });
+  const headless = check();
+  expect(headless.ok).toBe(false);
+  expect(headless.output).toContain("no valid '# count: N' header line: write '# count: 2'");
 });
 
 test('the renderer still may not import main', () => {

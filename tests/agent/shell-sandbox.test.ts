@@ -1,6 +1,7 @@
 // The sandbox main decides for each bash call reaches the real workspace-tools plugin process, which runs
 // the line inside it: the core is built by createApp (policy, sandbox, commands, approvals) with the bundled
 // plugin's tools, and every result says which sandbox its command ran in.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -147,6 +148,31 @@ describe('the sandbox of a bash call', () => {
     await a.agent.prompt(sessionId, 'again');
     expect(asked).toHaveLength(2);
     expect(readFileSync(hook, 'utf8')).toBe('make test\nagain\n');
+  });
+
+  test('git commit asks, because the sandbox keeps .git read-only, and commits once allowed; git status runs without asking', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const commit = 'git add README.md && git -c user.email=a@b -c user.name=a commit -qm first';
+    const { app: a, sessionId, asked } = core([...run(bash('git status --short')), ...run(bash(commit))], 'once');
+    await a.agent.prompt(sessionId, 'status');
+    expect(asked).toHaveLength(0);
+    expect(textOf(results(a, sessionId)[0])).toContain('?? README.md');
+    await a.agent.prompt(sessionId, 'commit');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ protectedPath: true, sandboxed: true });
+    const committed = results(a, sessionId)[1];
+    expect(committed?.status, textOf(committed)).toBe('ok');
+    expect(sandboxOf(committed)).toMatchObject({ sandbox: 'write' });
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: workspace, encoding: 'utf8' })).toBe('first\n');
+  });
+
+  test('a denied git commit changes nothing in .git', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const { app: a, sessionId, asked } = core(run(bash('git add README.md && git -c user.email=a@b -c user.name=a commit -qm first')), 'deny');
+    await a.agent.prompt(sessionId, 'commit');
+    expect(asked).toHaveLength(1);
+    expect(results(a, sessionId)[0]?.status).toBe('denied');
+    expect(existsSync(join(workspace, '.git', 'index'))).toBe(false);
   });
 
   test('where no sandbox can start, a line that is not read-only asks, and allowed runs unsandboxed; a read-only one runs without asking', async () => {

@@ -14,8 +14,46 @@ const TEXT_OPTIONS = /^(-m|--message|-n|--max-count|--author|--committer|--date|
 const RUNS_PROGRAMS = 'It sets what git runs, so an “always” answer is never kept for it.';
 const OUTPUT_FILE = 'It names an output file, so an “always” answer is never kept for it.';
 
-/** Judges a git command line (the words after `git`) by its global options, subcommand and options. */
+/** Subcommands that change the working tree or other files, but not the repository's own `.git` folder. */
+const WORKTREE_ONLY = new Set(['clone', 'format-patch', 'archive', 'clean', 'ls-remote', ...GIT_READ]);
+
+/**
+ * Judges a git command line (the words after `git`). A subcommand that changes the repository (commit, add,
+ * a branch, a stash, a fetch…) also names `.git` as a write: the sandbox keeps `.git` read-only, like every
+ * protected path, so such a line asks, and the user's yes makes `.git` writable for that one call. Lines
+ * that only change the working tree (`git restore`, `git apply` without `--index`) do not.
+ */
 export function judgeGit(judge: ShellJudge, args: readonly ShellArg[]): void {
+  let changes = false;
+  const watching: ShellJudge = {
+    note: (cls, reason) => {
+      if (cls === 'write' || cls === 'destructive') changes = true;
+      judge.note(cls, reason);
+    },
+    noAlways: (reason) => judge.noAlways(reason),
+    path: (value, mode, glob) => judge.path(value, mode, glob),
+    arg: (arg, mode) => judge.arg(arg, mode),
+    cd: (name, cdArgs) => judge.cd(name, cdArgs),
+    link: (target, name, kind) => judge.link(target, name, kind),
+    line: (text, depth) => judge.line(text, depth),
+    get inputIsPaths() {
+      return judge.inputIsPaths;
+    },
+  };
+  const seen: Seen = { dir: null, sub: null, worktreeOnly: false };
+  judgeGitCommand(watching, args, seen);
+  if (!changes || seen.sub === null || WORKTREE_ONLY.has(seen.sub) || seen.worktreeOnly) return;
+  judge.path(seen.dir === null ? '.git' : join(seen.dir, '.git'), 'write');
+}
+
+/** What judging the line found out: its folder (`-C`), its subcommand, and whether it touches only the working tree. */
+interface Seen {
+  dir: string | null;
+  sub: string | null;
+  worktreeOnly: boolean;
+}
+
+function judgeGitCommand(judge: ShellJudge, args: readonly ShellArg[], seen: Seen): void {
   let dir: string | null = null;
   let i = 0;
   for (; i < args.length && isOption(args[i]!); i++) {
@@ -51,6 +89,9 @@ export function judgeGit(judge: ShellJudge, args: readonly ShellArg[]): void {
   const sub = subArg.value;
   if (sub === null) return judge.note('unknown', 'git runs a subcommand named only at run time.');
   const rest = args.slice(i + 1);
+  seen.dir = dir;
+  seen.sub = sub;
+  seen.worktreeOnly = (sub === 'apply' && !has(rest, '', '--index', '--cached', '--3way')) || (sub === 'restore' && !has(rest, 'S', '--staged')) || (sub === 'checkout' && rest.some((a) => a.value === '--'));
   const at = (a: ShellArg): ShellArg => (dir === null || a.value === null || isAbsolute(a.value) || a.value.startsWith('~') || a.value.startsWith('-') ? a : word(join(dir, a.value)));
   const pos = positional(rest);
   for (let j = 0; j < rest.length; j++) {

@@ -105,3 +105,21 @@ test('a long command streams into its card and Stop ends it', async () => {
   await a.page.locator('[data-testid=tool-card][data-tool=bash][data-status=error]').waitFor();
   await a.page.getByTestId('send').waitFor({ state: 'attached' });
 });
+
+test('ordinary work runs in write mode without a question, and its card says it ran sandboxed (write)', async () => {
+  model.setScript([
+    openAiStream({ text: 'Building.', toolCalls: [{ id: 'call_build', name: 'bash', arguments: { command: 'mkdir -p out && echo built > out/result.txt && cat out/result.txt' } }] }),
+    openAiStream({ text: 'Built it.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  const a = await openNewChat();
+  await send(a, 'Build the project.');
+  const card = a.page.locator('[data-testid=tool-card][data-tool=bash]');
+  await card.locator('[data-testid=tool-sandbox]').waitFor();
+  expect(await card.getByTestId('tool-sandbox').textContent()).toBe('sandboxed (write)');
+  expect(await card.getAttribute('data-status')).toBe('ok');
+  expect(await a.page.getByTestId('approval-dialog').count()).toBe(0);
+  expect(existsSync(join(workspace, 'out', 'result.txt'))).toBe(true);
+  await card.click();
+  await a.screenshot('shell-card-sandboxed');
+});

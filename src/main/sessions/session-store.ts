@@ -16,6 +16,7 @@ import {
 } from '../../shared/sessions/index.ts';
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { entryHash, entryHashMatches, type HashedRow } from './entry-hash.ts';
 import { ENTRY_HASHES_VERSION, MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
@@ -222,6 +223,15 @@ function reachesModel(message: Message): boolean {
  * validated on write and on read. Safe to share a file between processes (WAL, busy timeout, leaf
  * read and moved inside an IMMEDIATE transaction).
  */
+/** Where a session's leaf is now. */
+export interface LeafMove {
+  sessionId: string;
+  leafId: string | null;
+}
+
+/** A listener that throws must not undo or fail the write it heard of: it is logged. */
+const listenerFailed = (e: unknown): void => console.error('A session store listener failed', e);
+
 export class SessionStore {
   readonly #db: Db;
   readonly #clock: () => number;
@@ -246,6 +256,17 @@ export class SessionStore {
   readonly #walks = new Map<string, ContextWalk>();
   /** PRAGMA data_version when the caches that other connections can invalidate were last checked. */
   #dataVersion = -1;
+  readonly #created = new Emitter<SessionSummary>(listenerFailed);
+  readonly #changed = new Emitter<SessionSummary>(listenerFailed);
+  readonly #deleted = new Emitter<{ sessionId: string }>(listenerFailed);
+  readonly #leafMoved = new Emitter<LeafMove>(listenerFailed);
+  /** A session was made: created, imported, or brought back from the trash. Fired after the write commits. */
+  readonly onDidCreate: Event<SessionSummary> = this.#created.event;
+  /** A session's summary changed (title, folder, message count, preview, updated time, leaf), with the new one. */
+  readonly onDidChangeSummary: Event<SessionSummary> = this.#changed.event;
+  readonly onDidDelete: Event<{ sessionId: string }> = this.#deleted.event;
+  /** The session's leaf moved: an append moved it onto the new entry, or a branch moved it. After the commit. */
+  readonly onDidMoveLeaf: Event<LeafMove> = this.#leafMoved.event;
 
   static open(file: string, options: SessionStoreOptions = {}): SessionStore {
     if (file !== ':memory:') preparePrivateDatabase(file);
@@ -315,6 +336,7 @@ export class SessionStore {
 
   close(): void {
     if (this.#db.open) this.#db.close();
+    for (const emitter of [this.#created, this.#changed, this.#deleted, this.#leafMoved]) emitter.dispose();
   }
 
   // ── sessions ────────────────────────────────────────────────────────────
@@ -328,7 +350,9 @@ export class SessionStore {
       if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `A session with id ${id} already exists.`);
       throw e;
     }
-    return this.get(id);
+    const summary = this.get(id);
+    this.#created.fire(summary);
+    return summary;
   }
 
   get(sessionId: string): SessionSummary {
@@ -354,14 +378,14 @@ export class SessionStore {
     if (!clean) throw new AmberError('invalid_input', 'A session title cannot be empty.');
     const info = this.#q.renameSession.run({ id: sessionId, title: clean.slice(0, 200), now: this.#clock() });
     if (info.changes === 0) throw this.#missing(sessionId);
-    return this.get(sessionId);
+    return this.#summaryChanged(sessionId, true);
   }
 
   /** Sets the conversation's workspace folder (main checks it first; see src/main/workspace). */
   setCwd(sessionId: string, cwd: string | null): SessionSummary {
     const info = this.#q.setSessionCwd.run({ id: sessionId, cwd });
     if (info.changes === 0) throw this.#missing(sessionId);
-    return this.get(sessionId);
+    return this.#summaryChanged(sessionId, true);
   }
 
   delete(sessionId: string): void {
@@ -373,30 +397,36 @@ export class SessionStore {
     });
     this.#walks.delete(sessionId);
     this.#integrity.delete(sessionId);
+    this.#deleted.fire({ sessionId });
   }
 
   // ── entries ─────────────────────────────────────────────────────────────
 
   /** Appends under the session's leaf and moves the leaf to the new entry. */
   append(sessionId: string, input: EntryInput): Entry {
-    return this.#write(() => {
+    const entry = this.#write(() => {
       const head = this.#head(sessionId);
       const known = this.#writable(sessionId, head.leafId);
       const entry = this.#appendUnder(sessionId, head, input);
       addLeaf(known, entry.id);
       return entry;
     });
+    this.#moved(sessionId, entry.id);
+    return entry;
   }
 
   /** Appends several entries in order, each under the previous one, in one transaction. */
   appendMany(sessionId: string, inputs: EntryInput[]): Entry[] {
-    return this.#write(() => {
+    const out = this.#write(() => {
       const head = this.#head(sessionId);
       const known = this.#writable(sessionId, head.leafId);
       const out = inputs.map((input) => this.#appendUnder(sessionId, head, input));
       if (head.leafId !== null) addLeaf(known, head.leafId);
       return out;
     });
+    const last = out.at(-1);
+    if (last) this.#moved(sessionId, last.id);
+    return out;
   }
 
   /** Moves the leaf so that the next append forks from `entryId` (null: the next append starts a new root). */
@@ -407,6 +437,7 @@ export class SessionStore {
       this.#q.setLeaf.run({ id: sessionId, leaf: entryId, now: this.#clock() });
       this.#heads.delete(sessionId);
     });
+    this.#moved(sessionId, entryId);
   }
 
   leaf(sessionId: string): string | null {
@@ -595,7 +626,7 @@ export class SessionStore {
 
   /** Imports a whole session (ids, tree shape and leaf kept) in one transaction: all or nothing. */
   importSession(data: ImportedSession): SessionSummary {
-    return this.#write(() => {
+    const summary = this.#write(() => {
       const now = this.#clock();
       const id = data.id ?? randomUUID();
       if (this.#q.session.get(id)) throw new AmberError('conflict', `A session with id ${id} already exists; import it as a new session instead.`);
@@ -610,6 +641,8 @@ export class SessionStore {
       this.#integrity.set(id, { leaves: new Set(data.leafId === null ? [] : [data.leafId]), changed: new Set() });
       return this.get(id);
     });
+    this.#created.fire(summary);
+    return summary;
   }
 
   // ── settings and plugin state (small tables that live beside the sessions) ──
@@ -633,6 +666,22 @@ export class SessionStore {
   }
 
   // ── internals ───────────────────────────────────────────────────────────
+
+  /** Announces a committed leaf move, and the summary it changed (read only when someone listens). */
+  #moved(sessionId: string, leafId: string | null): void {
+    this.#leafMoved.fire({ sessionId, leafId });
+    this.#summaryChanged(sessionId, false);
+  }
+
+  /** Announces the session's new summary; `always`: the caller wants it back, so it is read even with no listener. */
+  #summaryChanged(sessionId: string, always: true): SessionSummary;
+  #summaryChanged(sessionId: string, always: false): void;
+  #summaryChanged(sessionId: string, always: boolean): SessionSummary | void {
+    if (!always && this.#changed.listenerCount === 0) return;
+    const summary = this.get(sessionId);
+    this.#changed.fire(summary);
+    return summary;
+  }
 
   /** What the next append to the session builds on: kept from this store's last write, else read. */
   #head(sessionId: string): Head {

@@ -29,6 +29,9 @@ import type { EventName, EventPayload } from '../shared/api/index.ts';
 import { Emitter, type Event } from '../shared/emitter.ts';
 import { WorkspaceService } from './workspace/index.ts';
 import { McpService } from './mcp/index.ts';
+import type { AppCore } from './app-core.ts';
+
+export type { AppCore } from './app-core.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -66,39 +69,6 @@ export interface AppOptions {
 
 /** One API event the core raises for the windows, whichever part of the core raised it. */
 export type CoreEvent = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
-
-/** The core's services that the others are built over (the status bar and the command tree read these). */
-export interface AppCore {
-  readonly dataDir: string;
-  readonly sessions: SessionStore;
-  /** Questions the tool policy asks the user, and their answers. */
-  readonly approvals: ApprovalBroker;
-  /** The tool policy (modes, stored rules, read-only claims): the one the agent asks before every tool call. */
-  readonly policy: PolicyService;
-  /** The shell sandbox: whether one can start here, and the network setting each shell call's sandbox follows. */
-  readonly sandbox: SandboxService;
-  readonly agent: AgentService;
-  /** Provider endpoints the user set up; their keys stay in the secret store. */
-  readonly providers: ProviderAccounts;
-  /** The model new conversations use: the one chosen in setup, else the one the core was built with. */
-  defaultModel(): ModelRef | null;
-  /**
-   * What is known of a model: its provider's list merged over the models.dev catalog (prices, context
-   * window, whether it reasons). Null when its provider is not available.
-   */
-  modelInfo(ref: ModelRef): ModelInfo | null;
-  /** The plugin runtime: registries, on/off state, events (see src/main/plugins/index.ts). */
-  readonly plugins: PluginService;
-  /** The write path for a plugin's config whose settings marked secret go to the key file. */
-  readonly pluginSecrets: PluginSecrets;
-  /** Each plugin's settings, checked against its manifest's schema; secrets kept apart and never shown. */
-  readonly pluginConfig: PluginConfigService;
-  /** Each conversation's workspace folder: tools and the policy read their root from here only. */
-  readonly workspaces: WorkspaceService;
-  /** Each run's system message, and the user's own instructions in it. */
-  readonly systemPrompt: SystemPromptBuilder;
-  health(): { ok: true; schemaVersion: number; sessions: number; dataDir: string };
-}
 
 export interface App extends AppCore {
   /** The status bar's segments per session; announces each new view. */

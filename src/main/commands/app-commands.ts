@@ -1,7 +1,7 @@
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
 import { PolicyMode, ThinkingLevel, thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
-import type { AppCore } from '../app.ts';
+import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandContext } from './command-tree.ts';
 import { CommandTree } from './command-tree.ts';

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
-import type { CommandResult, CommandView, Completion } from '../../shared/commands/index.ts';
+import type { CommandContext, CommandHandler, CommandRegistrar, CommandResult, CommandView, Completion, Feed, FeedItem, PluginCommand } from '../../shared/commands/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import builtin from './builtin-commands.json' with { type: 'json' };
+
+export type { CommandContext, CommandHandler, CommandInsert, Feed, FeedItem, PluginCommand } from '../../shared/commands/index.ts';
 
 export interface CommandSpec {
   help: string;
@@ -27,37 +29,6 @@ export const CommandSpec: z.ZodType<CommandSpec> = z.lazy(() =>
   }),
 );
 
-export interface CommandContext {
-  sessionId: string | null;
-}
-
-/** Text for the message box rather than the status line: the composer puts it there for the user to send. */
-export interface CommandInsert {
-  insert: string;
-}
-
-/** Returns text for the status line (or to insert); throws an error whose message a user can act on. */
-export type CommandHandler = (argument: string, context: CommandContext) => string | void | CommandInsert | Promise<string | void | CommandInsert>;
-
-export interface FeedItem {
-  name: string;
-  help: string;
-  /** What may follow the item, completed after it (a setting's enum values). */
-  values?: readonly FeedItem[];
-}
-export type Feed = () => FeedItem[];
-
-export interface PluginCommand {
-  path: string[];
-  help: string;
-  man?: string;
-  argument?: boolean;
-  /** A feed completing its argument; its items' `values` complete the word after them. */
-  feed?: string;
-  source: string;
-  handler: CommandHandler;
-}
-
 interface Node {
   spec: CommandSpec;
   source: string;
@@ -79,7 +50,7 @@ function build(spec: CommandSpec, source: string): Node {
  * The command tree: data from one JSON source (the built-in commands), merged at runtime with feeds and
  * plugin commands. Dispatch walks every token that names a documented child; the rest is the argument.
  */
-export class CommandTree {
+export class CommandTree implements CommandRegistrar {
   readonly #root: Node;
   readonly #actions = new Map<string, CommandHandler>();
   readonly #feeds = new Map<string, Feed>();

@@ -1,6 +1,6 @@
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import { type ConfigSetting, configFields, parseSettingText } from '../../shared/plugins/plugin-config-schema.ts';
-import type { AppCore } from '../app.ts';
+import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandTree, FeedItem } from './command-tree.ts';
 

@@ -1,5 +1,5 @@
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
-import type { AppCore } from '../app.ts';
+import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandContext, CommandTree } from './command-tree.ts';
 

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type EventName, type EventPayload, type McpListing, McpPromptView, McpResourceView, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/index.ts';
+import type { CommandRegistrar, FeedItem } from '../../shared/commands/index.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
-import type { CommandTree, FeedItem } from '../commands/index.ts';
 import { AmberError } from '../errors.ts';
 import type { PluginService } from '../plugins/index.ts';
 
@@ -42,7 +42,7 @@ const PLAIN_VERBS: Record<string, string> = { list: 'The servers, their state an
 export interface McpServiceOptions {
   plugins: PluginService;
   /** Where each server prompt becomes `/mcp.<server>.<prompt>`, and `/mcp connect` completes server names. */
-  commands: CommandTree;
+  commands: CommandRegistrar;
   dataDir: string;
   settings: { getSetting(key: string): string | null; pluginStates(): Map<string, boolean> };
   /** The core's events, heard by every window. */

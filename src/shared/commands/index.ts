@@ -1,1 +1,2 @@
 export * from './command-view.ts';
+export type * from './command-registrar.ts';

@@ -1,21 +1,11 @@
 import { z } from 'zod';
-import { type ModelInfo, presetById, type ProviderPreset } from '../../shared/providers/index.ts';
+import { type ModelInfo, presetById, ProviderAccount, type ProviderPreset } from '../../shared/providers/index.ts';
 import type { ModelRef } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { SecretStore } from './secret-store.ts';
 
-/** A provider endpoint the user set up. Its key lives in the SecretStore, not here. */
-export const ProviderAccount = z.object({
-  id: z.string().regex(/^[a-z0-9_-]{1,40}$/),
-  presetId: z.string(),
-  dialect: z.enum(['openai-compatible', 'anthropic']),
-  name: z.string(),
-  baseUrl: z.string(),
-  models: z.array(z.string().min(1)).min(1),
-  contextWindow: z.number().int().positive(),
-});
-export type ProviderAccount = z.infer<typeof ProviderAccount>;
+export { ProviderAccount };
 
 const Accounts = z.array(ProviderAccount);
 const DefaultModel = z.object({ provider: z.string(), modelId: z.string() });

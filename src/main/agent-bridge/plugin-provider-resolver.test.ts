@@ -1,7 +1,6 @@
 import { expect, test } from 'vitest';
 import type { ProviderEvent, ProviderRequest, StreamFn } from '../../shared/providers/index.ts';
-import { AllowanceRegistry } from '../plugins/allowance-registry.ts';
-import { ProviderRegistry } from '../plugins/provider-registry.ts';
+import { AllowanceRegistry, ProviderRegistry } from '../plugins/index.ts';
 import { EARLY_CHECK_MAX_AGE_MS, EarlyAllowanceChecks, guardWithAllowances, pluginProviderResolver } from './plugin-provider-resolver.ts';
 
 const model = { id: 'm1', contextWindow: 1000, reasoning: false, pricing: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } };

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { ToolDeclaration } from '../../shared/plugins/contributions.ts';
+import { ToolDeclaration } from '../../shared/plugins/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
-import { ToolRegistry } from '../plugins/tool-registry.ts';
+import { ToolRegistry } from '../plugins/index.ts';
 import { pluginToolSource, userReadOnlyTools } from './plugin-tool-source.ts';
 
 const spec = (name: string, readOnly: boolean): ToolSpec => ({ name, description: name, parameters: { type: 'object', properties: {} }, readOnly });

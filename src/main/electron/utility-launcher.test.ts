@@ -3,8 +3,8 @@ import { PassThrough } from 'node:stream';
 import type { UtilityProcess } from 'electron';
 import { expect, test } from 'vitest';
 import { createSharedHostLauncher } from '../plugins/index.ts';
-import { PluginConnection } from '../plugins/plugin-connection.ts';
-import type { HostApi } from '../../shared/plugins/plugin-api.ts';
+import { PluginConnection } from '../plugins/index.ts';
+import type { HostApi } from '../../shared/plugins/index.ts';
 import { createUtilityLauncher } from './utility-launcher.ts';
 
 // The desktop launcher against a stand-in for Electron's utilityProcess (Electron cannot run here): what it

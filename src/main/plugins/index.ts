@@ -44,9 +44,9 @@
 // Config: plugins read `plugin.<id>.config` (a JSON object in the settings table) live at each read, or
 // the config function given to the constructor. PluginConfigService reads and writes it against the
 // manifest's `configuration` schema (Settings' form, `/set plugin.<id>.<key>`).
-export { PluginConfigService } from './plugin-config-service.ts';
-export type { PluginConfigServiceOptions, PluginConfigState, PluginConfigStorage } from './plugin-config-service.ts';
-export { PluginService, readConfigSetting } from './plugin-service.ts';
+export { PluginConfigService } from './runtime/plugin-config-service.ts';
+export type { PluginConfigServiceOptions, PluginConfigState, PluginConfigStorage } from './runtime/plugin-config-service.ts';
+export { PluginService, readConfigSetting } from './runtime/plugin-service.ts';
 export type {
   ContributionStatus,
   PluginConfigSource,
@@ -55,28 +55,28 @@ export type {
   PluginState,
   PluginStateStore,
   SetStateOptions,
-} from './plugin-service.ts';
-export { MAX_PLUGIN_LOG_BYTES, MAX_PLUGIN_LOG_LINE_CHARS, type PluginLogLine } from './plugin-log-ring.ts';
-export { createForkLauncher, defaultPluginHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './fork-launcher.ts';
-export type { ForkLauncherOptions } from './fork-launcher.ts';
-export { createSharedHostLauncher } from './shared-host-launcher.ts';
-export type { SharedHostInfo, SharedHostLauncher, SharedLaunchRequest } from './shared-host-launcher.ts';
-export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './plugin-launcher.ts';
-export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './plugin-launcher.ts';
-export { findDescendants, parseStat, signalAll } from './process-tree.ts';
-export type { ConnectionDrops } from './plugin-connection.ts';
-export { throttleOutput } from './output-throttle.ts';
-export { discoverPlugins } from './plugin-discovery.ts';
-export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './plugin-discovery.ts';
-export type { PluginRegistries } from './plugin-registries.ts';
-export type { PluginEventBus } from './plugin-event-bus.ts';
-export type { ToolRegistry } from './tool-registry.ts';
-export type { PromptBlockRegistry } from './prompt-block-registry.ts';
-export type { StatusSegmentRegistry, ListedStatusSegment } from './status-segment-registry.ts';
-export type { PanelRegistry, ListedPanel } from './panel-registry.ts';
-export type { ProviderRegistry, ListedProvider } from './provider-registry.ts';
-export type { WalletRegistry, ListedWallet } from './wallet-registry.ts';
-export type { AllowanceDecision, AllowanceRegistry, ListedAllowance } from './allowance-registry.ts';
-export type { CommandRegistry, ListedCommand } from './command-registry.ts';
-export { HookRegistry, type InstalledHook, type HookOutcome, type RunHookOptions } from './hook-registry.ts';
+} from './runtime/plugin-service.ts';
+export { MAX_PLUGIN_LOG_BYTES, MAX_PLUGIN_LOG_LINE_CHARS, type PluginLogLine } from './runtime/plugin-log-ring.ts';
+export { createForkLauncher, defaultPluginHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_MAX_HEAP_MB } from './launchers/fork-launcher.ts';
+export type { ForkLauncherOptions } from './launchers/fork-launcher.ts';
+export { createSharedHostLauncher } from './launchers/shared-host-launcher.ts';
+export type { SharedHostInfo, SharedHostLauncher, SharedLaunchRequest } from './launchers/shared-host-launcher.ts';
+export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './launchers/plugin-launcher.ts';
+export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './launchers/plugin-launcher.ts';
+export { findDescendants, parseStat, signalAll } from './launchers/process-tree.ts';
+export { PluginConnection, type ConnectionDrops } from './edge/plugin-connection.ts';
+export { throttleOutput } from './launchers/output-throttle.ts';
+export { discoverPlugins } from './runtime/plugin-discovery.ts';
+export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './runtime/plugin-discovery.ts';
+export type { PluginRegistries } from './registries/plugin-registries.ts';
+export type { PluginEventBus } from './runtime/plugin-event-bus.ts';
+export { ToolRegistry } from './registries/tool-registry.ts';
+export type { PromptBlockRegistry } from './registries/prompt-block-registry.ts';
+export type { StatusSegmentRegistry, ListedStatusSegment } from './registries/status-segment-registry.ts';
+export type { PanelRegistry, ListedPanel } from './registries/panel-registry.ts';
+export { ProviderRegistry, type ListedProvider } from './registries/provider-registry.ts';
+export type { WalletRegistry, ListedWallet } from './registries/wallet-registry.ts';
+export { type AllowanceDecision, AllowanceRegistry, type ListedAllowance } from './registries/allowance-registry.ts';
+export type { CommandRegistry, ListedCommand } from './registries/command-registry.ts';
+export { HookRegistry, type InstalledHook, type HookOutcome, type RunHookOptions } from './registries/hook-registry.ts';
 export { BUNDLED_PLUGINS } from './bundled-plugins.ts';

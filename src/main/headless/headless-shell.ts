@@ -2,12 +2,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, resolve as resolvePath, sep } from 'node:path';
+import { extname, join, resolve as resolvePath } from 'node:path';
 import { type Duplex, pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WIRE_PATH, WIRE_TOKEN_PARAM, WireRequest, type WireFrame } from '../../shared/api/index.ts';
 import { type ApiRouter, createApiRouter } from '../api/index.ts';
 import { type App, type AppOptions, createApp } from '../app.ts';
+import { isInside } from '../is-inside.ts';
 
 export interface HeadlessOptions {
   dataDir: string;
@@ -247,13 +248,10 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
 function staticTarget(folder: string, pathname: string): string | null | undefined {
   const root = resolvePath(folder);
   const file = join(root, pathname);
-  if (!isInside(file, root)) return null;
+  if (!isInside(root, file)) return null;
   if (!existsSync(file)) return undefined;
   // A link inside the folder must not lead out of it.
-  if (!isInside(realpathSync(file), realpathSync(root))) return null;
+  if (!isInside(realpathSync(root), realpathSync(file))) return null;
   return statSync(file).isFile() ? file : undefined;
 }
 
-function isInside(file: string, root: string): boolean {
-  return file === root || file.startsWith(root.endsWith(sep) ? root : root + sep);
-}

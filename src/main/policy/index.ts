@@ -1,5 +1,4 @@
 export { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
-export { isInside } from './path-confinement.ts';
 export { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
 export { realPath } from './real-path.ts';
 export { probeSandbox, sandboxFix, type SandboxProbeOptions, type SandboxStatus, type SpawnProgram } from './sandbox-probe.ts';

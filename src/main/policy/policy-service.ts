@@ -17,7 +17,7 @@ import { Emitter, type Event } from '../../shared/emitter.ts';
 import { callSignature, protectedReason, type ShellSandbox, type ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
-import { isInside } from './path-confinement.ts';
+import { isInside } from '../is-inside.ts';
 import { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
 import { realPath } from './real-path.ts';
 import { SandboxService } from './sandbox-service.ts';

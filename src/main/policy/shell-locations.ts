@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { PROTECTED_PATHS, protectedReason } from '../../shared/tools/index.ts';
-import { isInside } from './path-confinement.ts';
+import { isInside } from '../is-inside.ts';
 
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/stdin', '/dev/zero', '/dev/random', '/dev/urandom']);
 /** More folders than this that a line may be in, after its `cd`s, is judged as not knowing where it is. */

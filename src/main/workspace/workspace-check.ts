@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, parse, resolve, sep } from 'node:path';
+import { isInside } from '../is-inside.ts';
 
 /** What a workspace folder may not be. */
 export interface WorkspaceLimits {
@@ -30,14 +31,6 @@ export function expandHome(input: string, home: string): string {
   if (input === '~') return home;
   if (input.startsWith('~/') || input.startsWith(`~${sep}`)) return join(home, input.slice(2));
   return input;
-}
-
-/** True when `path` is `folder` or lies inside it (on the separator: `/ws2` is not inside `/ws`). */
-export function isWithin(folder: string, path: string, caseless = false): boolean {
-  const f = caseless ? folder.toLowerCase() : folder;
-  const p = caseless ? path.toLowerCase() : path;
-  if (p === f) return true;
-  return p.startsWith(f.endsWith(sep) ? f : f + sep);
 }
 
 function realOr(path: string): string {
@@ -88,7 +81,7 @@ function refusal(
   limits: { home: string; dataDir: string; installDirs: readonly string[]; windows: boolean; caseless: boolean },
 ): string | null {
   const same = (a: string, b: string) => (limits.caseless ? a.toLowerCase() === b.toLowerCase() : a === b);
-  const within = (folder: string) => isWithin(folder, path, limits.caseless);
+  const within = (folder: string) => isInside(folder, path, { caseless: limits.caseless });
   const { root } = parse(path);
   if (same(path, root)) return `${path} is the whole disk; choose a project folder instead.`;
   if (same(path, limits.home)) return `${path} is your home folder, which holds far more than one project (keys, mail, settings); choose a folder inside it, such as ${join(limits.home, 'Amber')}.`;

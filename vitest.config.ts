@@ -6,8 +6,11 @@ export default defineConfig({
   test: {
     projects: [
       { test: { ...shared, name: 'node', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: ['tests/browser/**', '**/node_modules/**'] } },
-      // Browser flows: the headless shell + Chromium. The renderer is built once per run when stale.
-      { test: { ...shared, name: 'browser', include: ['tests/browser/**/*.test.ts'], globalSetup: ['tests/browser/global-setup.ts'], testTimeout: 60_000, fileParallelism: false } },
+      // Browser flows: the headless shell + Chromium, two files at a time (each starts its own shell on a
+      // free port, with its own temp data folder and browser profile). The app is built once per run when stale.
+      {
+        test: { ...shared, name: 'browser', include: ['tests/browser/**/*.test.ts'], globalSetup: ['tests/browser/global-setup.ts'], testTimeout: 60_000, fileParallelism: true, maxWorkers: 2 },
+      },
     ],
   },
 });

@@ -3,6 +3,7 @@ import type { PluginConfigService, PluginService } from './plugins/index.ts';
 import type { ApprovalBroker, PolicyService, SandboxService } from './policy/index.ts';
 import type { PluginSecrets, ProviderAccounts } from './providers/index.ts';
 import type { SessionStore } from './sessions/index.ts';
+import type { SettingsService } from './settings/index.ts';
 import type { WorkspaceService } from './workspace/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
 
@@ -13,6 +14,8 @@ import type { ModelInfo } from '../shared/providers/index.ts';
 export interface AppCore {
   readonly dataDir: string;
   readonly sessions: SessionStore;
+  /** Amber's own settings, typed (CORE_SETTINGS in shared): read and written only through this. */
+  readonly settings: SettingsService;
   /** Questions the tool policy asks the user, and their answers. */
   readonly approvals: ApprovalBroker;
   /** The tool policy (modes, stored rules, read-only claims): the one the agent asks before every tool call. */

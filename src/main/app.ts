@@ -24,6 +24,7 @@ import { secretBindings as bindingsOf, secretKeys } from '../shared/plugins/plug
 import { AmberError } from './errors.ts';
 import { createAppCommands, type AppCommands } from './commands/index.ts';
 import { SessionStore, SessionTrash } from './sessions/index.ts';
+import { SettingsService } from './settings/index.ts';
 import { StatusService } from './status/index.ts';
 import type { EventName, EventPayload } from '../shared/api/index.ts';
 import { Emitter, type Event } from '../shared/emitter.ts';
@@ -90,13 +91,15 @@ export function createApp(options: AppOptions): App {
   // Before anything in it is read: an existing data folder left open to others is made the owner's alone.
   tightenDataDir(options.dataDir);
   const sessions = SessionStore.open(join(options.dataDir, DATABASE_FILE));
+  // Amber's own settings, typed (CORE_SETTINGS): the one reader and writer of the settings table.
+  const settings = new SettingsService({ store: sessions });
   const approvals = new ApprovalBroker();
   // Probed once, at start: by the first shell call the answer is there.
-  const sandbox = new SandboxService({ store: sessions, ...(options.sandboxProbe ? { probe: options.sandboxProbe } : {}) });
+  const sandbox = new SandboxService({ settings, ...(options.sandboxProbe ? { probe: options.sandboxProbe } : {}) });
   void sandbox.status();
   // No tool may touch the data folder in any mode; what the policy cannot decide alone it asks the user.
   const policy = new PolicyService({
-    store: sessions,
+    settings,
     ...(options.unattended ? { unattended: options.unattended } : { approver: approvals.ask }),
     deniedRoots: [options.dataDir],
     sandbox,
@@ -209,6 +212,7 @@ export function createApp(options: AppOptions): App {
   const core: AppCore = {
     dataDir: options.dataDir,
     sessions,
+    settings,
     approvals,
     policy,
     sandbox,
@@ -259,6 +263,7 @@ export function createApp(options: AppOptions): App {
       await plugins.dispose();
       approvals.dispose();
       workspaces.dispose();
+      settings.dispose();
       sessions.close();
     },
   };

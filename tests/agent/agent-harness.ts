@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentService, type AgentServiceOptions } from '../../src/main/agent/index.ts';
 import { PolicyService, type Approver } from '../../src/main/policy/index.ts';
+import { SettingsService } from '../../src/main/settings/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 import { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { ModelInfo } from '../../src/shared/providers/index.ts';
@@ -47,7 +48,7 @@ export function createHarness(
   store.append(session.id, { type: 'model_change', provider: 'fake', modelId: model.id });
   const events: AgentEvent[] = [];
   const waiters: { test: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
-  const policy = options.gate ? null : new PolicyService({ store, ...(options.approver ? { approver: options.approver } : {}) });
+  const policy = options.gate ? null : new PolicyService({ settings: new SettingsService({ store }), ...(options.approver ? { approver: options.approver } : {}) });
   const agent = new AgentService({
     store,
     resolveProvider: (ref) => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { AgentService, type ToolSource } from '../../src/main/agent/index.ts';
 import { PolicyService } from '../../src/main/policy/index.ts';
+import { SettingsService } from '../../src/main/settings/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 import type { ToolOutput, ToolSpec } from '../../src/shared/tools/index.ts';
 import { createHarness, textOf, transcript, type Harness } from './agent-harness.ts';
@@ -230,7 +231,7 @@ describe('the loop', () => {
     try {
       const provider = h.provider;
       provider.push(text('Second.'));
-      const agent = new AgentService({ store: reopened, resolveProvider: () => ({ stream: provider.stream, model: MODEL }), gate: new PolicyService({ store: reopened }) });
+      const agent = new AgentService({ store: reopened, resolveProvider: () => ({ stream: provider.stream, model: MODEL }), gate: new PolicyService({ settings: new SettingsService({ store: reopened }) }) });
       expect((await agent.prompt(h.sessionId, 'two')).reason).toBe('stop');
       expect(transcript(provider.requests[1]!.messages)).toEqual(['user:one', 'assistant:First.', 'user:two']);
       await agent.dispose();

@@ -20,7 +20,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-mcp-trust-'));
   app = createApp({ dataDir: dir, startPlugins: false });
   api = createApiRouter(app, { log: () => {} });
-  policy = new PolicyService({ store: app.sessions });
+  policy = new PolicyService({ settings: app.settings });
 });
 
 afterEach(async () => {

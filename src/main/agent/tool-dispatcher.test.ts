@@ -3,6 +3,7 @@ import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts
 import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../shared/agent/index.ts';
 import { PolicyService, type GateDecision, type ToolGate, type ToolRequest } from '../policy/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { SchemaValidatorCache } from './schema-validator-cache.ts';
 import { HookRegistry } from '../plugins/index.ts';
 import { ToolDispatcher, callSignature, type ToolSource } from './tool-dispatcher.ts';
@@ -157,9 +158,9 @@ describe('tool dispatch', () => {
   });
 });
 
-function memory(): { getSetting(k: string): string | null; setSetting(k: string, v: string | null): void } {
+function memory(): SettingsService {
   const m = new Map<string, string>();
-  return { getSetting: (k) => m.get(k) ?? null, setSetting: (k, v) => (v === null ? m.delete(k) : m.set(k, v)) };
+  return new SettingsService({ store: { getSetting: (k) => m.get(k) ?? null, setSetting: (k, v) => void (v === null ? m.delete(k) : m.set(k, v)) } });
 }
 
 describe('tool dispatch under the policy, calls in parallel', () => {
@@ -175,7 +176,7 @@ describe('tool dispatch under the policy, calls in parallel', () => {
     const questions: { q: ApprovalQuestion; answer: (a: ApprovalAnswer) => void }[] = [];
     let onAsked: (() => void) | undefined;
     const policy = new PolicyService({
-      store: memory(),
+      settings: memory(),
       approver: (q) =>
         new Promise((answer) => {
           questions.push({ q, answer });

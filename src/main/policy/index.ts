@@ -12,7 +12,6 @@ export {
   type GateDecision,
   type PolicyDecision,
   type PolicyServiceOptions,
-  type SettingsStore,
   type ToolGate,
   type ToolOrigin,
   type ToolRequest,

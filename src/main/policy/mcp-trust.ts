@@ -1,4 +1,4 @@
-import { MCP_TRUST_KEY, mcpTrustCovers, parseMcpTrust } from '../../shared/api/index.ts';
+import { type McpTrust, mcpTrustCovers } from '../../shared/api/index.ts';
 import type { ToolRequest } from './policy-service.ts';
 
 /** The bundled plugin whose tools are the user's MCP servers' tools. */
@@ -9,8 +9,8 @@ export const MCP_PLUGIN_ID = 'mcp';
  * a claim that holds only as far as the user trusts the server or the tool (stored by main under
  * `mcp.trust`). `undefined` for every other tool.
  */
-export function mcpReadOnlyTrust(request: ToolRequest, getSetting: (key: string) => string | null): boolean | undefined {
+export function mcpReadOnlyTrust(request: ToolRequest, trust: () => McpTrust): boolean | undefined {
   const origin = request.origin;
   if (origin === undefined || !origin.bundled || origin.pluginId !== MCP_PLUGIN_ID) return undefined;
-  return mcpTrustCovers(parseMcpTrust(getSetting(MCP_TRUST_KEY)), request.tool.name, request.tool.readOnly);
+  return mcpTrustCovers(trust(), request.tool.name, request.tool.readOnly);
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
 
 let dir: string;
@@ -18,7 +19,7 @@ afterEach(() => {
 
 test('the same prefix approved again under a worse class keeps one rule with the worse class; a better one changes nothing', () => {
   let n = 0;
-  const book = new PolicyRuleBook(store, () => `r${++n}`);
+  const book = new PolicyRuleBook(new SettingsService({ store }), () => `r${++n}`);
   const first = book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'write', workspace: '/ws/' });
   expect(first).toEqual({ changed: true, rule: { id: 'r1', effect: 'allow', tool: 'bash', command: 'npm test', class: 'write', workspace: '/ws' } });
   expect(book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'unknown', workspace: '/ws' })).toMatchObject({ changed: true, rule: { id: 'r1', class: 'unknown' } });
@@ -40,5 +41,5 @@ test('a rule without a workspace holds everywhere; one with a workspace only in 
 
 test('unreadable stored rules throw rather than read as none', () => {
   store.setSetting('policy.rules', '[{"effect":"allow"}]');
-  expect(() => new PolicyRuleBook(store).list()).toThrow(/cannot be read/);
+  expect(() => new PolicyRuleBook(new SettingsService({ store })).list()).toThrow(/cannot be read/);
 });

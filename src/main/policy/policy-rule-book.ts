@@ -2,14 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { MAX_POLICY_RULES, PolicyRules, type PolicyRule, type ShellClass, type StoredPolicyRule } from '../../shared/agent/index.ts';
 import { AmberError } from '../errors.ts';
+import type { SettingsService } from '../settings/index.ts';
 
-/** The two settings calls the rule book needs (SessionStore has them). */
-export interface RuleSettings {
-  getSetting(key: string): string | null;
-  setSetting(key: string, value: string | null): void;
-}
-
-const RULES_KEY = 'policy.rules';
 const RANK: Record<ShellClass, number> = { read_only: 0, write: 1, unknown: 2, destructive: 3 };
 
 /**
@@ -18,22 +12,20 @@ const RANK: Record<ShellClass, number> = { read_only: 0, write: 1, unknown: 2, d
  * kept resolved. Unreadable rules throw: a lost deny rule must not turn into an allow.
  */
 export class PolicyRuleBook {
-  readonly #store: RuleSettings;
+  readonly #settings: SettingsService;
   readonly #newId: () => string;
 
-  constructor(store: RuleSettings, newId: () => string = randomUUID) {
-    this.#store = store;
+  constructor(settings: SettingsService, newId: () => string = randomUUID) {
+    this.#settings = settings;
     this.#newId = newId;
   }
 
   list(): StoredPolicyRule[] {
-    const raw = this.#store.getSetting(RULES_KEY);
-    if (raw === null) return [];
-    const parsed = PolicyRules.safeParse(safeJson(raw));
-    if (!parsed.success) throw new AmberError('internal', 'The stored tool rules cannot be read; fix or clear them in the settings.');
-    if (parsed.data.every((r) => r.id !== undefined)) return parsed.data as StoredPolicyRule[];
-    const named = parsed.data.map((r) => this.#named(r));
-    this.#store.setSetting(RULES_KEY, JSON.stringify(named));
+    // Unreadable rules throw here (the settings table's one key that refuses instead of reading as its default).
+    const rules = this.#settings.get('policy.rules');
+    if (rules.every((r) => r.id !== undefined)) return rules as StoredPolicyRule[];
+    const named = rules.map((r) => this.#named(r));
+    this.#settings.set('policy.rules', named);
     return named;
   }
 
@@ -48,7 +40,7 @@ export class PolicyRuleBook {
       ids.add(rule.id);
       return rule;
     });
-    this.#store.setSetting(RULES_KEY, JSON.stringify(named));
+    this.#settings.set('policy.rules', named);
     return named;
   }
 
@@ -116,12 +108,4 @@ function normalised(rule: PolicyRule): PolicyRule {
 
 function sameTarget(a: PolicyRule, b: PolicyRule): boolean {
   return a.effect === b.effect && a.tool === b.tool && a.folder === b.folder && a.command === b.command && a.workspace === b.workspace;
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

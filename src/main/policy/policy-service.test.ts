@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ApprovalAnswer, ApprovalQuestion, PolicyRule } from '../../shared/agent/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { ApprovalBroker, type ApprovalChange } from './approval-broker.ts';
 import { PolicyService, QuestionWithdrawn, type Approver, type ToolOrigin, type ToolRequest } from './policy-service.ts';
 import { SandboxService } from './sandbox-service.ts';
@@ -13,10 +14,12 @@ import { UnattendedApprovals } from './unattended-approvals.ts';
 
 let dir: string;
 let store: SessionStore;
+let settings: SettingsService;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-policy-'));
   store = SessionStore.open(join(dir, 'amber.db'));
+  settings = new SettingsService({ store });
 });
 
 afterEach(() => {
@@ -61,7 +64,7 @@ const signal = new AbortController().signal;
 
 describe('policy modes', () => {
   test('read mode runs read-only tools and refuses the rest', async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'read');
     expect(await policy.authorize(req(read, { path: '/etc/hosts' }), signal)).toEqual({ allowed: true });
     const refused = await policy.authorize(req(write, { path: 'a.txt' }), signal);
@@ -69,7 +72,7 @@ describe('policy modes', () => {
   });
 
   test('write mode runs writes inside the workspace and asks about the rest; no approver means denied', async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     expect(policy.mode('s1')).toBe('write');
     expect(await policy.authorize(req(write, { path: 'src/a.ts' }), signal)).toEqual({ allowed: true });
     expect(policy.decide(req(write, { path: '/ws2/a.ts' }))).toMatchObject({ kind: 'ask', folder: '/ws2' });
@@ -79,7 +82,7 @@ describe('policy modes', () => {
   });
 
   test('yolo mode runs everything, but stored deny rules still apply', async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'yolo');
     expect(await policy.authorize(req(shell, { command: 'rm -rf /' }), signal)).toEqual({ allowed: true });
     policy.addRule({ effect: 'deny', tool: 'shell' });
@@ -87,10 +90,10 @@ describe('policy modes', () => {
   });
 
   test('modes and rules persist in the settings table across instances', () => {
-    const a = new PolicyService({ store });
+    const a = new PolicyService({ settings });
     a.setMode('s1', 'read');
     a.addRule({ effect: 'allow', folder: '/tmp/out' });
-    const b = new PolicyService({ store });
+    const b = new PolicyService({ settings });
     expect(b.mode('s1')).toBe('read');
     expect(b.mode('s2')).toBe('write');
     expect(b.rules()).toEqual([{ id: expect.any(String), effect: 'allow', folder: '/tmp/out', source: { via: 'settings', at: expect.any(Number) } }]);
@@ -98,14 +101,14 @@ describe('policy modes', () => {
   });
 
   test('corrupt stored rules deny instead of allowing', async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'yolo');
     store.setSetting('policy.rules', '{"not": "rules"}');
     expect(await policy.authorize(req(shell, {}), signal)).toMatchObject({ allowed: false, reason: expect.stringMatching(/cannot be read/) });
   });
 
   test('an allow rule for a folder lets writes there run without asking; a deny rule for a folder wins', async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.addRule({ effect: 'allow', folder: '/data' });
     expect(await policy.authorize(req(write, { path: '/data/x/y.txt' }), signal)).toEqual({ allowed: true });
     expect(policy.decide(req(write, { path: '/data2/y.txt' })).kind).toBe('ask');
@@ -126,7 +129,7 @@ function approverAnswering(answers: ApprovalAnswer[]) {
 describe('approval', () => {
   test('allow once runs this call and asks again next time', async () => {
     const { asked, approver } = approverAnswering(['once', 'deny']);
-    const policy = new PolicyService({ store, approver });
+    const policy = new PolicyService({ settings, approver });
     expect(await policy.authorize(req(write, { path: '/elsewhere/a' }), signal)).toEqual({ allowed: true });
     expect(await policy.authorize(req(write, { path: '/elsewhere/a' }), signal)).toMatchObject({ allowed: false, reason: expect.stringMatching(/declined/) });
     expect(asked).toHaveLength(2);
@@ -135,7 +138,7 @@ describe('approval', () => {
 
   test('always for this tool stores a rule for the tool in the workspace folder: another conversation there runs it, one elsewhere still asks', async () => {
     const { asked, approver } = approverAnswering(['always_tool']);
-    const policy = new PolicyService({ store, approver, clock: () => 1234 });
+    const policy = new PolicyService({ settings, approver, clock: () => 1234 });
     expect(await policy.authorize(req(shell, { command: 'make' }), signal)).toEqual({ allowed: true });
     expect(await policy.authorize(req(shell, { command: 'make test' }), signal)).toEqual({ allowed: true });
     expect(asked).toHaveLength(1);
@@ -147,7 +150,7 @@ describe('approval', () => {
 
   test('always for this folder grants writes inside that folder, not beside it', async () => {
     const { asked, approver } = approverAnswering(['always_folder']);
-    const policy = new PolicyService({ store, approver });
+    const policy = new PolicyService({ settings, approver });
     expect(await policy.authorize(req(write, { path: '/out/a.txt' }), signal)).toEqual({ allowed: true });
     expect(policy.decide(req(write, { path: '/out/sub/b.txt' })).kind).toBe('allow');
     expect(policy.decide(req(write, { path: '/out2/b.txt' })).kind).toBe('ask');
@@ -155,14 +158,14 @@ describe('approval', () => {
   });
 
   test('an approver that throws or answers nonsense counts as a denial', async () => {
-    const throwing = new PolicyService({ store, approver: async () => { throw new Error('window closed'); } });
+    const throwing = new PolicyService({ settings, approver: async () => { throw new Error('window closed'); } });
     expect((await throwing.authorize(req(shell, {}), signal)).allowed).toBe(false);
-    const nonsense = new PolicyService({ store, approver: async () => 'sure' as ApprovalAnswer });
+    const nonsense = new PolicyService({ settings, approver: async () => 'sure' as ApprovalAnswer });
     expect((await nonsense.authorize(req(shell, {}), signal)).allowed).toBe(false);
   });
 
   test('an abort while waiting for an answer denies', async () => {
-    const policy = new PolicyService({ store, approver: () => new Promise(() => {}) });
+    const policy = new PolicyService({ settings, approver: () => new Promise(() => {}) });
     const controller = new AbortController();
     const pending = policy.authorize(req(shell, {}), controller.signal);
     controller.abort();
@@ -170,7 +173,7 @@ describe('approval', () => {
   });
 
   test('a detached approver no longer answers', async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     const attached = policy.setApprover(async () => 'once');
     expect((await policy.authorize(req(shell, {}), signal)).allowed).toBe(true);
     attached.dispose();
@@ -181,7 +184,7 @@ describe('approval', () => {
 describe('one question per call', () => {
   test('parallel calls each get their own question and allow once runs only the call it answered; identical calls share one', async () => {
     const m = manualApprover();
-    const policy = new PolicyService({ store, approver: m.approver });
+    const policy = new PolicyService({ settings, approver: m.approver });
     const a = policy.authorize(req(write, { path: '/out/a.txt', content: 'x' }), signal);
     const twin = policy.authorize(req(write, { content: 'x', path: '/out/a.txt' }), signal);
     const b = policy.authorize(req(write, { path: '/out/b.txt', content: 'y' }), signal);
@@ -201,7 +204,7 @@ describe('one question per call', () => {
 
   test('after an always answer the waiting calls are decided again: one the grant covers runs and its question is withdrawn, another keeps asking', async () => {
     const m = manualApprover();
-    const policy = new PolicyService({ store, approver: m.approver });
+    const policy = new PolicyService({ settings, approver: m.approver });
     const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     const covered = policy.authorize(req(write, { path: '/out/sub/b.txt' }), signal);
     const other = policy.authorize(req(write, { path: '/other/c.txt' }), signal);
@@ -222,7 +225,7 @@ describe('one question per call', () => {
 
   test('an always-for-this-tool answer does not wave through a waiting call to a protected path', async () => {
     const m = manualApprover();
-    const policy = new PolicyService({ store, approver: m.approver });
+    const policy = new PolicyService({ settings, approver: m.approver });
     const plain = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     const hook = policy.authorize(req(write, { path: '/ws/.git/hooks/pre-commit' }), signal);
     await m.asked(2);
@@ -238,7 +241,7 @@ describe('one question per call', () => {
 
   test('an allow rule stored while a question is open decides the waiting call; a deny rule refuses it', async () => {
     const m = manualApprover();
-    const policy = new PolicyService({ store, approver: m.approver });
+    const policy = new PolicyService({ settings, approver: m.approver });
     const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     const b = policy.authorize(req(write, { path: '/other/b.txt' }), signal);
     await m.asked(2);
@@ -251,14 +254,14 @@ describe('one question per call', () => {
 
   test('with no window connected the question waits; stopping the run withdraws it and denies the call', async () => {
     const broker = new ApprovalBroker();
-    const policy = new PolicyService({ store, approver: broker.ask });
+    const policy = new PolicyService({ settings, approver: broker.ask });
     const run = new AbortController();
     const pending = policy.authorize(req(write, { path: '/out/a.txt' }), run.signal);
     await drained();
     expect(broker.pending()).toHaveLength(1);
     // A window that connects now sees the open question and hears it being withdrawn.
     const seen: ApprovalChange[] = [];
-    broker.subscribe((c) => seen.push(c));
+    broker.onDidChange((c) => seen.push(c));
     const question = broker.pending()[0]!;
     run.abort();
     expect(await pending).toMatchObject({ allowed: false, reason: expect.stringMatching(/stopped/) });
@@ -270,8 +273,8 @@ describe('one question per call', () => {
   test('a question a grant decides is taken off the window as allowed', async () => {
     const broker = new ApprovalBroker();
     const seen: ApprovalChange[] = [];
-    broker.subscribe((c) => seen.push(c));
-    const policy = new PolicyService({ store, approver: broker.ask });
+    broker.onDidChange((c) => seen.push(c));
+    const policy = new PolicyService({ settings, approver: broker.ask });
     const a = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     const b = policy.authorize(req(write, { path: '/out/b.txt' }), signal);
     await drained();
@@ -290,7 +293,7 @@ describe('one question per call', () => {
 describe('declared paths', () => {
   test('a tool that changes things and declares no path parameters asks in write mode whatever its arguments, and runs in yolo', async () => {
     const undeclared: ToolSpec = { ...write, name: 'put', pathParams: undefined };
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     expect(policy.decide(req(undeclared, { path: 'src/a.ts' }))).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/declares no path parameters/) });
     expect((await policy.authorize(req(undeclared, { path: 'src/a.ts' }), signal)).allowed).toBe(false);
     policy.setMode('s1', 'yolo');
@@ -305,14 +308,14 @@ describe('declared paths', () => {
       readOnly: false,
       pathParams: ['sources', 'into'],
     };
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     expect(policy.decide(req(copy, { sources: ['a', 'b/c'], into: 'out', path: '/etc/passwd' }))).toEqual({ kind: 'allow' });
     expect(policy.decide(req(copy, { sources: ['a', '/etc/shadow'], into: 'out' }))).toMatchObject({ kind: 'ask', folder: '/etc' });
     expect(policy.decide(req(copy, { sources: [{ not: 'a path' }], into: 'out' }))).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/not a path/) });
   });
 
   test('a path starting with ~ is judged as the home folder, not as a folder named ~ in the workspace', () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     expect(policy.decide(req(write, { path: '~/notes.txt' }))).toMatchObject({ kind: 'ask', folder: realpathSync(homedir()) });
     expect(policy.decide(req(write, { path: '~/.zshrc' }))).toMatchObject({ kind: 'ask', protectedPath: true });
     expect(policy.decide(req(write, { path: 'docs/~draft.txt' }))).toEqual({ kind: 'allow' });
@@ -320,7 +323,7 @@ describe('declared paths', () => {
 
   test('a declared path left out counts as its schema default', () => {
     const ls: ToolSpec = { name: 'ls', description: 'list', parameters: { type: 'object', properties: { path: { type: 'string', default: '.' } } }, readOnly: true, pathParams: ['path'] };
-    const policy = new PolicyService({ store, deniedRoots: ['/ws'] });
+    const policy = new PolicyService({ settings, deniedRoots: ['/ws'] });
     expect(policy.decide(req(ls, {}))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/data folder/) });
   });
 });
@@ -328,7 +331,7 @@ describe('declared paths', () => {
 describe('protected paths and the data folder', () => {
   test('protected paths ask in write and yolo modes, with a folder grant, an allow rule and a tool grant alike', async () => {
     const m = manualApprover();
-    const policy = new PolicyService({ store, approver: m.approver });
+    const policy = new PolicyService({ settings, approver: m.approver });
     const paths = ['.git/hooks/pre-commit', 'sub/.git/config', '.vscode/tasks.json', '.envrc', 'package.json', 'tools/.husky/pre-push', '.github/workflows/ci.yml', '/home/u/.bashrc', '/home/u/.config/fish/config.fish'];
     for (const mode of ['write', 'yolo'] as const) {
       policy.setMode('s1', mode);
@@ -357,7 +360,7 @@ describe('protected paths and the data folder', () => {
     symlinkSync(join(ws, '.git'), join(ws, 'innocent'));
     symlinkSync(outside, join(ws, 'out'));
     symlinkSync(join(ws, '.git', 'hooks', 'pre-commit'), join(ws, 'dangling'));
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'yolo');
     expect(policy.decide(req(write, { path: 'innocent/hooks/pre-commit' }, 's1', ws))).toMatchObject({ kind: 'ask', protectedPath: true });
     expect(policy.decide(req(write, { path: 'dangling' }, 's1', ws))).toMatchObject({ kind: 'ask', protectedPath: true });
@@ -372,7 +375,7 @@ describe('protected paths and the data folder', () => {
     mkdirSync(data);
     mkdirSync(ws);
     symlinkSync(data, join(ws, 'shortcut'));
-    const policy = new PolicyService({ store, deniedRoots: [data] });
+    const policy = new PolicyService({ settings, deniedRoots: [data] });
     policy.addRule({ effect: 'allow', folder: data });
     for (const mode of ['read', 'write', 'yolo'] as const) {
       policy.setMode('s1', mode);
@@ -389,14 +392,14 @@ describe('read-only claims of user plugins', () => {
   const user: ToolOrigin = { pluginId: 'peeker', bundled: false };
 
   test('a user plugin tool that says it only reads is a write tool until the user confirms it; revoking undoes that', () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'read');
     expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', user))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/not confirmed in Settings/) });
     expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', { pluginId: 'workspace_tools', bundled: true }))).toEqual({ kind: 'allow' });
     policy.setMode('s1', 'write');
     expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', user))).toMatchObject({ kind: 'ask' });
     policy.setReadOnlyConfirmed('peeker', true);
-    expect(new PolicyService({ store }).readOnlyConfirmed('peeker')).toBe(true);
+    expect(new PolicyService({ settings }).readOnlyConfirmed('peeker')).toBe(true);
     expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', user))).toEqual({ kind: 'allow' });
     expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', { pluginId: 'other', bundled: false })).kind).toBe('ask');
     policy.setReadOnlyConfirmed('peeker', false);
@@ -404,7 +407,7 @@ describe('read-only claims of user plugins', () => {
   });
 
   test('a confirmation cannot be stored under a key that is not a plugin id', () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     expect(() => policy.setReadOnlyConfirmed('../rules', true)).toThrow(/no plugin id/);
     store.setSetting('policy.readOnlyConfirmed.peeker', '"yes"');
     expect(policy.readOnlyConfirmed('peeker')).toBe(false);
@@ -412,19 +415,20 @@ describe('read-only claims of user plugins', () => {
 });
 
 /** A sandbox that can start, whatever this machine has: shell lines are judged as they are where one can. */
-const sandboxed = () => ({ sandbox: new SandboxService({ store, probe: async () => ({ available: true as const, kind: 'bubblewrap' as const }) }) });
+const sandboxed = () => ({ sandbox: new SandboxService({ settings, probe: async () => ({ available: true as const, kind: 'bubblewrap' as const }) }) });
 
 /** A new PolicyService over the same SQLite file, as after a restart. */
 function restarted(options: Partial<ConstructorParameters<typeof PolicyService>[0]> = {}): PolicyService {
   store.close();
   store = SessionStore.open(join(dir, 'amber.db'));
-  return new PolicyService({ store, ...options });
+  settings = new SettingsService({ store });
+  return new PolicyService({ settings, ...options });
 }
 
 describe('"always" answers are stored rules', () => {
 
   test('a rule stored by an "always" answer survives a restart, and removing it makes the call ask again', async () => {
-    const first = new PolicyService({ store, approver: async () => 'always_folder' });
+    const first = new PolicyService({ settings, approver: async () => 'always_folder' });
     expect(await first.authorize(req(write, { path: '/out/a.txt' }), signal)).toEqual({ allowed: true });
     const after = restarted();
     expect(after.decide(req(write, { path: '/out/b.txt' }, 's9'))).toEqual({ kind: 'allow' });
@@ -437,7 +441,7 @@ describe('"always" answers are stored rules', () => {
   });
 
   test('"everywhere" stores a global rule that holds in another workspace folder; a folder rule does not', async () => {
-    const policy = new PolicyService({ store, approver: async (q) => ({ answer: 'always_tool', scope: q.toolName === 'write' ? 'global' : 'folder' }) });
+    const policy = new PolicyService({ settings, approver: async (q) => ({ answer: 'always_tool', scope: q.toolName === 'write' ? 'global' : 'folder' }) });
     const put: ToolSpec = { ...write, name: 'put' };
     await policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     await policy.authorize(req(put, { path: '/out/a.txt' }), signal);
@@ -454,7 +458,7 @@ describe('"always" answers are stored rules', () => {
     await loadShellParser();
     const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
     const line = (command: string, sessionId = 's1'): ToolRequest => ({ ...req(bash, { command }, sessionId), toolCallId: 'c' });
-    const first = new PolicyService({ store, approver: async () => 'always_tool', ...sandboxed() });
+    const first = new PolicyService({ settings, approver: async () => 'always_tool', ...sandboxed() });
     expect((await first.authorize(line('docker run alpine'), signal)).allowed).toBe(true);
     const after = restarted(sandboxed());
     expect(after.rules()).toEqual([expect.objectContaining({ tool: 'bash', command: 'docker run', class: 'unknown', workspace: '/ws' })]);
@@ -462,13 +466,13 @@ describe('"always" answers are stored rules', () => {
     expect(after.decide(line('docker run -v /etc:/etc alpine')).kind).toBe('ask');
     expect(after.decide(line('docker rm -f web')).kind).toBe('ask');
     // The same prefix approved again keeps one rule.
-    await new PolicyService({ store, approver: async () => 'always_tool', ...sandboxed() }).authorize(line('docker run hello'), signal);
+    await new PolicyService({ settings, approver: async () => 'always_tool', ...sandboxed() }).authorize(line('docker run hello'), signal);
     expect(after.rules()).toHaveLength(1);
   });
 
   test('rules stored before ids, sources and workspaces still read, hold everywhere, and get an id once', () => {
     store.setSetting('policy.rules', JSON.stringify([{ effect: 'deny', tool: 'bash' }, { effect: 'allow', folder: '/srv/data' }]));
-    const policy = new PolicyService({ store, newId: () => 'unused' });
+    const policy = new PolicyService({ settings, newId: () => 'unused' });
     const rules = policy.rules();
     expect(rules).toEqual([
       { id: expect.any(String), effect: 'deny', tool: 'bash' },
@@ -476,12 +480,12 @@ describe('"always" answers are stored rules', () => {
     ]);
     expect(new Set(rules.map((r) => r.id)).size).toBe(2);
     // Written back once: the ids stay the same on the next read.
-    expect(new PolicyService({ store }).rules()).toEqual(rules);
+    expect(new PolicyService({ settings }).rules()).toEqual(rules);
     expect(policy.decide(req(write, { path: '/srv/data/x' }, 's1', '/anywhere')).kind).toBe('allow');
   });
 
   test('every change is announced by the policy itself: a mode with its session, rules and the timeout with null', async () => {
-    const policy = new PolicyService({ store, approver: async () => 'always_tool' });
+    const policy = new PolicyService({ settings, approver: async () => 'always_tool' });
     const seen: (string | null)[] = [];
     policy.onDidChange(({ sessionId }) => seen.push(sessionId));
     policy.setMode('s1', 'write');
@@ -495,7 +499,7 @@ describe('"always" answers are stored rules', () => {
   });
 
   test('hostile: bad rule shapes, unknown ids and huge strings are refused and nothing is stored', () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     const bad: unknown[] = [
       { effect: 'allow' },
       { effect: 'maybe', tool: 'x' },
@@ -523,7 +527,7 @@ describe('questions with a time limit, and runs with no one to ask', () => {
   test('a question unanswered past the timeout is withdrawn and its call denied, saying it timed out', async () => {
     const m = manualApprover();
     const fires: (() => void)[] = [];
-    const policy = new PolicyService({ store, approver: m.approver, timer: (ms, fire) => (fires.push(fire), expect(ms).toBe(30_000), () => {}) });
+    const policy = new PolicyService({ settings, approver: m.approver, timer: (ms, fire) => (fires.push(fire), expect(ms).toBe(30_000), () => {}) });
     policy.setApprovalTimeout(30);
     expect(policy.approvalTimeout()).toBe(30);
     const pending = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
@@ -538,7 +542,7 @@ describe('questions with a time limit, and runs with no one to ask', () => {
   test('with the timeout off (the default) a question waits; an answer in time cancels the timer', async () => {
     const m = manualApprover();
     const cancelled: number[] = [];
-    const policy = new PolicyService({ store, approver: m.approver, timer: () => () => cancelled.push(1) });
+    const policy = new PolicyService({ settings, approver: m.approver, timer: () => () => cancelled.push(1) });
     const first = policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     await m.asked(1);
     expect(cancelled).toEqual([]);
@@ -555,8 +559,8 @@ describe('questions with a time limit, and runs with no one to ask', () => {
   test('a real timer of one second denies through the broker, which takes the question off the window', async () => {
     const broker = new ApprovalBroker();
     const seen: ApprovalChange[] = [];
-    broker.subscribe((c) => seen.push(c));
-    const policy = new PolicyService({ store, approver: broker.ask });
+    broker.onDidChange((c) => seen.push(c));
+    const policy = new PolicyService({ settings, approver: broker.ask });
     policy.setApprovalTimeout(1);
     const out = await policy.authorize(req(write, { path: '/out/a.txt' }), signal);
     expect(out).toMatchObject({ allowed: false, reason: expect.stringMatching(/timed out/) });
@@ -568,7 +572,7 @@ describe('questions with a time limit, and runs with no one to ask', () => {
     await loadShellParser();
     const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
     const unattended = new UnattendedApprovals(['write', 'bash:docker run']);
-    const policy = new PolicyService({ store, unattended, ...sandboxed() });
+    const policy = new PolicyService({ settings, unattended, ...sandboxed() });
     expect((await policy.authorize(req(write, { path: '/out/a.txt' }), signal)).allowed).toBe(true);
     expect((await policy.authorize(req(bash, { command: 'docker run alpine' }), signal)).allowed).toBe(true);
     const other = await policy.authorize(req(bash, { command: 'docker rm -f web' }), signal);

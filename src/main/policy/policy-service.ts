@@ -16,6 +16,7 @@ import { toDisposable, type Disposable } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { callSignature, protectedReason, type ShellSandbox, type ToolSpec } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
+import type { SettingsService } from '../settings/index.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
 import { isInside } from '../is-inside.ts';
 import { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
@@ -23,12 +24,6 @@ import { realPath } from './real-path.ts';
 import { SandboxService } from './sandbox-service.ts';
 import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
 import type { UnattendedApprovals } from './unattended-approvals.ts';
-
-/** The two settings calls the policy needs (SessionStore has them). */
-export interface SettingsStore {
-  getSetting(key: string): string | null;
-  setSetting(key: string, value: string | null): void;
-}
 
 /**
  * Asks a person. Resolves with their answer (with where an "always" answer holds, or alone: in the
@@ -85,7 +80,8 @@ export type PolicyDecision =
   | { kind: 'ask'; reason: string; folder: string | null; protectedPath: boolean; shell?: ShellJudgement };
 
 export interface PolicyServiceOptions {
-  store: SettingsStore;
+  /** Where the modes, rules, time limit and read-only confirmations are kept. */
+  settings: SettingsService;
   approver?: Approver;
   /** Mode of a session that has none stored. */
   defaultMode?: PolicyMode;
@@ -109,9 +105,6 @@ export interface PolicyServiceOptions {
   timer?: (ms: number, fire: () => void) => () => void;
 }
 
-const TIMEOUT_KEY = 'policy.approvalTimeoutSeconds';
-const modeKey = (sessionId: string): string => `policy.mode.${sessionId}`;
-const readOnlyKey = (pluginId: string): string => `policy.readOnlyConfirmed.${pluginId}`;
 const PLUGIN_ID = /^[a-z0-9_]{1,64}$/;
 
 /**
@@ -168,7 +161,7 @@ interface OpenQuestion {
  * once, unless the run's unattended allowances cover the call.
  */
 export class PolicyService implements ToolGate {
-  readonly #store: SettingsStore;
+  readonly #settings: SettingsService;
   readonly #defaultMode: PolicyMode;
   readonly #newId: () => string;
   readonly #deniedRoots: readonly string[];
@@ -188,15 +181,15 @@ export class PolicyService implements ToolGate {
   #approver: Approver | undefined;
 
   constructor(options: PolicyServiceOptions) {
-    this.#store = options.store;
+    this.#settings = options.settings;
     this.#approver = options.approver;
     this.#defaultMode = options.defaultMode ?? 'write';
     this.#newId = options.newId ?? randomUUID;
     this.#realPath = options.realPath ?? realPath;
     this.#deniedRoots = (options.deniedRoots ?? []).map((r) => resolve(r));
     this.#shell = options.shell ?? new ShellPolicy();
-    this.#sandbox = options.sandbox ?? new SandboxService({ store: options.store });
-    this.#rules = new PolicyRuleBook(options.store);
+    this.#sandbox = options.sandbox ?? new SandboxService({ settings: options.settings });
+    this.#rules = new PolicyRuleBook(options.settings);
     this.#clock = options.clock ?? Date.now;
     this.#timer =
       options.timer ??
@@ -214,14 +207,11 @@ export class PolicyService implements ToolGate {
   readonly onDidChange: Event<{ sessionId: string | null }> = this.#onDidChange.event;
 
   mode(sessionId: string): PolicyMode {
-    const raw = this.#store.getSetting(modeKey(sessionId));
-    if (raw === null) return this.#defaultMode;
-    const parsed = PolicyMode.safeParse(safeJson(raw));
-    return parsed.success ? parsed.data : this.#defaultMode;
+    return this.#settings.find('policy.mode', sessionId) ?? this.#defaultMode;
   }
 
   setMode(sessionId: string, mode: PolicyMode): void {
-    this.#store.setSetting(modeKey(sessionId), JSON.stringify(PolicyMode.parse(mode)));
+    this.#settings.set('policy.mode', sessionId, mode);
     this.#changed(sessionId);
   }
 
@@ -251,25 +241,25 @@ export class PolicyService implements ToolGate {
 
   /** Seconds a question waits before it is denied as timed out; null: it waits until answered. */
   approvalTimeout(): number | null {
-    const parsed = ApprovalTimeoutSeconds.safeParse(Number(this.#store.getSetting(TIMEOUT_KEY)));
-    return parsed.success ? parsed.data : null;
+    return this.#settings.get('policy.approvalTimeoutSeconds');
   }
 
   setApprovalTimeout(seconds: number | null): void {
     const parsed = ApprovalTimeoutSeconds.nullable().safeParse(seconds);
     if (!parsed.success) throw new AmberError('invalid_input', 'A question waits 1 to 86,400 seconds (a day), in whole seconds, or without a limit.');
-    this.#store.setSetting(TIMEOUT_KEY, parsed.data === null ? null : String(parsed.data));
+    this.#settings.set('policy.approvalTimeoutSeconds', parsed.data);
     this.#changed(null);
   }
 
   /** Whether the user confirmed that a user plugin's read-only tools only read. Stored per plugin. */
   readOnlyConfirmed(pluginId: string): boolean {
-    return PLUGIN_ID.test(pluginId) && this.#store.getSetting(readOnlyKey(pluginId)) === 'true';
+    return PLUGIN_ID.test(pluginId) && this.#settings.get('policy.readOnlyConfirmed', pluginId);
   }
 
   setReadOnlyConfirmed(pluginId: string, confirmed: boolean): void {
     if (!PLUGIN_ID.test(pluginId)) throw new AmberError('invalid_input', `There is no plugin id like '${pluginId}'; ids are lower-case letters, digits and _.`);
-    this.#store.setSetting(readOnlyKey(pluginId), confirmed ? 'true' : null);
+    if (confirmed) this.#settings.set('policy.readOnlyConfirmed', pluginId, true);
+    else this.#settings.clear('policy.readOnlyConfirmed', pluginId);
     this.#changed(null);
   }
 
@@ -483,7 +473,7 @@ export class PolicyService implements ToolGate {
   }
 
   #trustsReadOnly(request: ToolRequest): boolean {
-    const mcp = mcpReadOnlyTrust(request, (key) => this.#store.getSetting(key));
+    const mcp = mcpReadOnlyTrust(request, () => this.#settings.get('mcp.trust'));
     if (mcp !== undefined) return mcp;
     if (!request.tool.readOnly) return false;
     const origin = request.origin;
@@ -570,12 +560,4 @@ async function ask(approver: Approver, question: ApprovalQuestion, signal: Abort
 function describeRule(rule: PolicyRule): string {
   const what = rule.tool !== undefined && rule.folder !== undefined ? `${rule.tool} in ${rule.folder}` : (rule.tool ?? `tools in ${rule.folder}`);
   return rule.workspace !== undefined ? `${what} (in the workspace ${rule.workspace})` : what;
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest
 import type { ApprovalAnswer, ApprovalQuestion, PolicyMode } from '../../shared/agent/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { ApprovalBroker } from './approval-broker.ts';
 import { PolicyService, type ToolRequest } from './policy-service.ts';
 import type { SandboxStatus } from './sandbox-probe.ts';
@@ -15,10 +16,12 @@ import { ShellPolicy } from './shell-policy.ts';
 
 let dir: string;
 let store: SessionStore;
+let settings: SettingsService;
 beforeAll(() => loadShellParser());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-sandbox-'));
   store = SessionStore.open(join(dir, 'amber.db'));
+  settings = new SettingsService({ store });
 });
 afterEach(() => {
   store.close();
@@ -36,8 +39,8 @@ const signal = new AbortController().signal;
 function policyWith(status: SandboxStatus, answer: ApprovalAnswer = 'deny', shell?: ShellPolicy) {
   const asked: ApprovalQuestion[] = [];
   let probes = 0;
-  const sandbox = new SandboxService({ store, probe: async () => (probes++, status), platform: 'linux' });
-  const policy = new PolicyService({ store, sandbox, approver: async (q) => (asked.push(q), answer), ...(shell ? { shell } : {}) });
+  const sandbox = new SandboxService({ settings, probe: async () => (probes++, status), platform: 'linux' });
+  const policy = new PolicyService({ settings, sandbox, approver: async (q) => (asked.push(q), answer), ...(shell ? { shell } : {}) });
   return { policy, sandbox, asked, probes: () => probes };
 }
 
@@ -66,7 +69,7 @@ describe('the sandbox profile of a shell call', () => {
   });
 
   test('the global switch sets write mode’s network; a conversation’s own choice wins, and default gives it back to the switch', () => {
-    const sandbox = new SandboxService({ store, probe: async () => AVAILABLE });
+    const sandbox = new SandboxService({ settings, probe: async () => AVAILABLE });
     const changes: (string | null)[] = [];
     sandbox.onDidChange(({ sessionId }) => changes.push(sessionId));
     expect(sandbox.profile('s1', 'write')).toEqual({ mode: 'write', network: false });
@@ -86,13 +89,13 @@ describe('the sandbox profile of a shell call', () => {
     expect(changes).toEqual([null, 's1', null, 's2', 's2']);
     // Kept in the database: a restart keeps both.
     sandbox.setNetwork(true);
-    expect(new SandboxService({ store }).profile('s1', 'write')).toEqual({ mode: 'write', network: false });
-    expect(new SandboxService({ store }).profile('s3', 'write')).toEqual({ mode: 'write', network: true });
+    expect(new SandboxService({ settings }).profile('s1', 'write')).toEqual({ mode: 'write', network: false });
+    expect(new SandboxService({ settings }).profile('s3', 'write')).toEqual({ mode: 'write', network: true });
   });
 
   test('probes once, never rejects, and a later failure to start one turns it off for good, announced once', async () => {
     let probes = 0;
-    const sandbox = new SandboxService({ store, probe: async () => (probes++, AVAILABLE), platform: 'linux' });
+    const sandbox = new SandboxService({ settings, probe: async () => (probes++, AVAILABLE), platform: 'linux' });
     await Promise.all([sandbox.status(), sandbox.status()]);
     expect(await sandbox.status()).toEqual(AVAILABLE);
     expect(probes).toBe(1);
@@ -104,7 +107,7 @@ describe('the sandbox profile of a shell call', () => {
     expect(changes).toEqual([null]);
     expect(sandbox.profile('s1', 'write')).toEqual({ mode: 'write', network: false, unsandboxed: true });
 
-    const failing = new SandboxService({ store, probe: () => Promise.reject(new Error('boom')), platform: 'win32' });
+    const failing = new SandboxService({ settings, probe: () => Promise.reject(new Error('boom')), platform: 'win32' });
     expect(await failing.status()).toMatchObject({ available: false, reason: expect.stringMatching(/boom/), fix: expect.stringMatching(/WSL/) });
   });
 });
@@ -141,9 +144,9 @@ describe('the policy with a sandbox', () => {
     expect(await policy.authorize(outside, signal)).toEqual({ allowed: false, reason: expect.stringMatching(/write was not run: running outside the sandbox can only be chosen for a shell command/) });
 
     const broker = new ApprovalBroker();
-    const viaWindow = new PolicyService({ store, approver: broker.ask, sandbox: new SandboxService({ store, probe: async () => AVAILABLE }) });
+    const viaWindow = new PolicyService({ settings, approver: broker.ask, sandbox: new SandboxService({ settings, probe: async () => AVAILABLE }) });
     const pending = viaWindow.authorize(outside, signal);
-    await new Promise<void>((res) => broker.subscribe((c) => c.kind === 'requested' && res()));
+    await new Promise<void>((res) => broker.onDidChange((c) => c.kind === 'requested' && res()));
     const [question] = broker.pending();
     expect(question).not.toHaveProperty('sandboxed');
     expect(() => broker.answer(question!.id, 'unsandboxed')).toThrow(/Only a shell command that would run in the sandbox/);
@@ -180,8 +183,8 @@ describe('the policy with a sandbox', () => {
 
   test('a line approved as one that runs in the sandbox is not run outside it when the sandbox fails meanwhile', async () => {
     let answer!: (a: ApprovalAnswer) => void;
-    const sandbox = new SandboxService({ store, probe: async () => AVAILABLE });
-    const policy = new PolicyService({ store, sandbox, approver: () => new Promise((res) => (answer = res)) });
+    const sandbox = new SandboxService({ settings, probe: async () => AVAILABLE });
+    const policy = new PolicyService({ settings, sandbox, approver: () => new Promise((res) => (answer = res)) });
     const pending = policy.authorize(req('rm -rf build'), signal);
     await expect.poll(() => answer).toBeDefined();
     policy.sandboxUnavailable('bwrap: Creating new namespace failed');

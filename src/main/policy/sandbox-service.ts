@@ -1,12 +1,12 @@
 import type { PolicyMode } from '../../shared/agent/index.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { ShellSandbox } from '../../shared/tools/index.ts';
-import type { SettingsStore } from './policy-service.ts';
+import type { SettingsService } from '../settings/index.ts';
 import { probeSandbox, sandboxFix, type SandboxStatus } from './sandbox-probe.ts';
 import { sandboxProfile } from './sandbox-profile.ts';
 
 export interface SandboxServiceOptions {
-  store: SettingsStore;
+  settings: SettingsService;
   /** Whether a sandbox can start here; asked once. Default: the OS's answer (probeSandbox). */
   probe?: () => Promise<SandboxStatus>;
   /** For what to tell the user when a sandbox that probed fine later fails. Default: this OS. */
@@ -18,16 +18,13 @@ export interface SandboxChange {
   sessionId: string | null;
 }
 
-const NETWORK_KEY = 'sandbox.network';
-const sessionNetworkKey = (sessionId: string): string => `sandbox.network.${sessionId}`;
-
 /**
  * The shell sandbox as main sees it: whether one can start here (probed once; a plugin that later fails to
  * start one turns it off for the rest of the process), and the network setting of write mode — a global
  * switch and each conversation's own choice, which wins. Builds the profile each shell call is sent with.
  */
 export class SandboxService {
-  readonly #store: SettingsStore;
+  readonly #settings: SettingsService;
   readonly #probe: () => Promise<SandboxStatus>;
   readonly #platform: NodeJS.Platform;
   readonly #changed = new Emitter<SandboxChange>((e) => console.error('A sandbox listener failed', e));
@@ -37,7 +34,7 @@ export class SandboxService {
   readonly onDidChange: Event<SandboxChange> = this.#changed.event;
 
   constructor(options: SandboxServiceOptions) {
-    this.#store = options.store;
+    this.#settings = options.settings;
     this.#probe = options.probe ?? (() => probeSandbox());
     this.#platform = options.platform ?? process.platform;
   }
@@ -78,22 +75,21 @@ export class SandboxService {
 
   /** The global switch: whether commands in write mode may use the network (off unless turned on). */
   network(): boolean {
-    return this.#store.getSetting(NETWORK_KEY) === 'true';
+    return this.#settings.get('sandbox.network');
   }
 
   setNetwork(on: boolean): void {
-    this.#store.setSetting(NETWORK_KEY, on ? 'true' : 'false');
+    this.#settings.set('sandbox.network', on);
     this.#changed.fire({ sessionId: null });
   }
 
   /** The conversation's own choice (`/sandbox network on|off`), or null when it follows the global switch. */
   sessionNetwork(sessionId: string): boolean | null {
-    const raw = this.#store.getSetting(sessionNetworkKey(sessionId));
-    return raw === 'true' ? true : raw === 'false' ? false : null;
+    return this.#settings.get('sandbox.network.conversation', sessionId);
   }
 
   setSessionNetwork(sessionId: string, on: boolean | null): void {
-    this.#store.setSetting(sessionNetworkKey(sessionId), on === null ? null : on ? 'true' : 'false');
+    this.#settings.set('sandbox.network.conversation', sessionId, on);
     this.#changed.fire({ sessionId });
   }
 

@@ -5,16 +5,19 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest
 import type { ApprovalAnswer, ApprovalQuestion, PolicyMode } from '../../shared/agent/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { PolicyService, type ToolRequest } from './policy-service.ts';
 import { loadShellParser } from './shell-classify.ts';
 import { isShellTool, ShellPolicy } from './shell-policy.ts';
 
 let dir: string;
 let store: SessionStore;
+let settings: SettingsService;
 beforeAll(() => loadShellParser());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-shell-policy-'));
   store = SessionStore.open(join(dir, 'amber.db'));
+  settings = new SettingsService({ store });
 });
 afterEach(() => {
   store.close();
@@ -55,14 +58,14 @@ const DECISIONS: readonly (readonly [string, PolicyMode, 'allow' | 'ask' | 'deny
 
 describe('shell policy decisions per mode', () => {
   test.each(DECISIONS.map(([command, mode, expected]) => ({ command, mode, expected })))('$command in $mode mode → $expected', ({ command, mode, expected }) => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', mode);
     expect(policy.decide(req(command)).kind).toBe(expected);
   });
 
   test('the approval question carries the command line, its class and reason, and what "always" would allow', async () => {
     const asked: ApprovalQuestion[] = [];
-    const policy = new PolicyService({ store, approver: async (q) => (asked.push(q), 'deny') });
+    const policy = new PolicyService({ settings, approver: async (q) => (asked.push(q), 'deny') });
     const out = await policy.authorize(req('ls && rm -rf build'), signal);
     expect(out).toMatchObject({ allowed: false, reason: expect.stringMatching(/declined/) });
     expect(asked).toHaveLength(1);
@@ -71,7 +74,7 @@ describe('shell policy decisions per mode', () => {
   });
 
   test("only the app's own and bundled plugins' shell tools are judged on their line; a user plugin's is a write tool", () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     expect(isShellTool(bash, undefined)).toBe(true);
     expect(isShellTool(bash, { bundled: true })).toBe(true);
     expect(isShellTool(bash, { bundled: false })).toBe(false);
@@ -85,14 +88,14 @@ describe('shell policy decisions per mode', () => {
   });
 
   test("only the app's own and bundled plugins' shell calls are given a sandbox: a user plugin's runs in its own process, outside Amber's", async () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'yolo');
     expect(await policy.authorize(from(false), signal)).toEqual({ allowed: true });
     expect(await policy.authorize(from(true), signal)).toMatchObject({ allowed: true, sandbox: { mode: 'yolo', network: true } });
   });
 
   test('a read-mode denial says why in a sentence', () => {
-    const policy = new PolicyService({ store });
+    const policy = new PolicyService({ settings });
     policy.setMode('s1', 'read');
     expect(policy.decide(req('rm -rf build'))).toEqual({ kind: 'deny', reason: 'This session is in read mode, so the command was not run: rm -r deletes whole folders. Only read-only commands run in read mode.' });
   });
@@ -101,7 +104,7 @@ describe('shell policy decisions per mode', () => {
 /** A policy whose approver always gives `answer`, recording each command line it was asked about. */
 function answering(answer: ApprovalAnswer) {
   const asked: string[] = [];
-  const policy = new PolicyService({ store, approver: async (q) => (asked.push(q.command?.line ?? ''), answer) });
+  const policy = new PolicyService({ settings, approver: async (q) => (asked.push(q.command?.line ?? ''), answer) });
   return { policy, asked };
 }
 
@@ -158,7 +161,7 @@ describe('"always" answers for the shell', () => {
     let bothAsked!: () => void;
     const asking = new Promise<void>((res) => (bothAsked = res));
     const policy = new PolicyService({
-      store,
+      settings,
       approver: (q) =>
         new Promise((res) => {
           asked.push(q.command?.line ?? '');
@@ -184,7 +187,7 @@ describe('"always" answers for the shell', () => {
 
 describe('the data folder, protected paths and lines no "always" covers', () => {
   test('a line naming the data folder anywhere is denied in every mode, even with the shell allowed', () => {
-    const policy = new PolicyService({ store, deniedRoots: ['/data/amber'] });
+    const policy = new PolicyService({ settings, deniedRoots: ['/data/amber'] });
     policy.addRule({ effect: 'allow', tool: 'bash' });
     for (const mode of ['read', 'write', 'yolo'] as const) {
       policy.setMode('s1', mode);
@@ -196,7 +199,7 @@ describe('the data folder, protected paths and lines no "always" covers', () => 
 
   test('a write to a protected path asks in yolo mode, marked protectedPath, and an "always" answer keeps nothing', async () => {
     const asked: ApprovalQuestion[] = [];
-    const policy = new PolicyService({ store, approver: async (q) => (asked.push(q), 'always_tool') });
+    const policy = new PolicyService({ settings, approver: async (q) => (asked.push(q), 'always_tool') });
     policy.setMode('s1', 'yolo');
     expect(await policy.authorize(req('cd .git && echo x > hooks/post-commit'), signal)).toMatchObject({ allowed: true });
     await policy.authorize(req('cd .git && echo x > hooks/post-commit'), signal);
@@ -209,7 +212,7 @@ describe('the data folder, protected paths and lines no "always" covers', () => 
 
   test('an interpreter with inline code says why no "always" is kept, and an "always" answer keeps no rule', async () => {
     const asked: ApprovalQuestion[] = [];
-    const policy = new PolicyService({ store, approver: async (q) => (asked.push(q), 'always_tool') });
+    const policy = new PolicyService({ settings, approver: async (q) => (asked.push(q), 'always_tool') });
     await policy.authorize(req(`python3 -c 'print(1)'`), signal);
     await policy.authorize(req(`python3 -c 'print(1)'`), signal);
     expect(asked.map((q) => q.command)).toEqual([

@@ -407,9 +407,9 @@ export class SessionStore {
     const entry = this.#write(() => {
       const head = this.#head(sessionId);
       const known = this.#writable(sessionId, head.leafId);
-      const entry = this.#appendUnder(sessionId, head, input);
-      addLeaf(known, entry.id);
-      return entry;
+      const appended = this.#appendUnder(sessionId, head, input);
+      addLeaf(known, appended.id);
+      return appended;
     });
     this.#moved(sessionId, entry.id);
     return entry;
@@ -420,9 +420,9 @@ export class SessionStore {
     const out = this.#write(() => {
       const head = this.#head(sessionId);
       const known = this.#writable(sessionId, head.leafId);
-      const out = inputs.map((input) => this.#appendUnder(sessionId, head, input));
+      const entries = inputs.map((input) => this.#appendUnder(sessionId, head, input));
       if (head.leafId !== null) addLeaf(known, head.leafId);
-      return out;
+      return entries;
     });
     const last = out.at(-1);
     if (last) this.#moved(sessionId, last.id);

@@ -1,3 +1,8 @@
+import type Database from 'better-sqlite3';
+import { AmberError } from '../errors.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { entryHash } from './entry-hash.ts';
+
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` records how many ran. Never edit a shipped
  * migration: append a new one. Each runs in the same transaction as the version bump.
@@ -67,3 +72,38 @@ export const MIGRATIONS: readonly string[] = [
 export const ENTRY_HASHES_VERSION = 4;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings a file up to SCHEMA_VERSION, one migration per transaction; refuses a file from a newer Amber. */
+export function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new AmberError('unavailable', `This data was written by a newer Amber (schema ${version}; this one knows ${SCHEMA_VERSION}). Update Amber to open it.`);
+  }
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      if (v + 1 === ENTRY_HASHES_VERSION) hashExistingEntries(db);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}
+
+/**
+ * Computes the chained hash of every entry written before hashes existed, in tree order (by depth, so
+ * parents first), rewriting each payload as canonical JSON (the same value, keys sorted) on the way.
+ */
+function hashExistingEntries(db: Database.Database): void {
+  const sessions = db.prepare(`SELECT id FROM sessions`).pluck().all() as string[];
+  const order = db.prepare(`SELECT seq, id, parent_id, type FROM entries WHERE session_id = ? ORDER BY depth, seq`);
+  const payloadOf = db.prepare(`SELECT payload FROM entries WHERE seq = ?`).pluck();
+  const update = db.prepare(`UPDATE entries SET payload = ?, hash = ? WHERE seq = ?`);
+  for (const sessionId of sessions) {
+    const hashes = new Map<string, string>();
+    for (const row of order.all(sessionId) as { seq: number; id: string; parent_id: string | null; type: string }[]) {
+      const payload = canonicalJson(JSON.parse(payloadOf.get(row.seq) as string));
+      const hash = entryHash(row.parent_id === null ? '' : (hashes.get(row.parent_id) ?? ''), row.id, row.parent_id, row.type, payload);
+      update.run(payload, hash, row.seq);
+      hashes.set(row.id, hash);
+    }
+  }
+}

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
 import {
   Entry,
   entryPreview,
   entryRole,
   type EntryInput,
-  isAssistant,
-  type Message,
   type ModelContext,
   type SessionIntegrity,
   type SessionSummary,
@@ -18,9 +15,17 @@ import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { canonicalJson } from './canonical-json.ts';
-import { entryHash, entryHashMatches, type HashedRow } from './entry-hash.ts';
-import { ENTRY_HASHES_VERSION, MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { ChainVerifier, integrityOf, TreeVerifier } from './chain-verifier.ts';
+import { type BranchState, branchStateOf, ContextBuilder, type ContextRows } from './context-builder.ts';
+import { entryHash, type HashedRow } from './entry-hash.ts';
+import { describeZodError, type EntryRow, keptFrom, type ParentRow, parseEntryRow } from './entry-row.ts';
+import { KnownIntegrity } from './known-integrity.ts';
+import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
+import { prepareSessionStatements, type SessionStatements } from './session-statements.ts';
+import { SettingsStore } from './settings-store.ts';
+
+export type { BranchState } from './context-builder.ts';
 
 type Db = Database.Database;
 
@@ -35,25 +40,6 @@ interface SessionRow {
   cwd: string | null;
 }
 
-interface EntryRow {
-  seq: number;
-  id: string;
-  parent_id: string | null;
-  type: string;
-  depth: number;
-  model_ref: string | null;
-  thinking_ref: string | null;
-  payload: string;
-  hash: string;
-}
-
-interface ParentRow {
-  depth: number;
-  model_ref: string | null;
-  thinking_ref: string | null;
-  hash: string;
-}
-
 /**
  * What an append under a session's leaf needs to know: the leaf, its stored fields the new entry builds on,
  * and whether the session has its preview yet. Kept from this store's own last write to the session and
@@ -66,39 +52,6 @@ interface Head {
   leaf: ParentRow | null;
   hasPreview: boolean;
 }
-
-/** What a store knows of a session's hashes: entries found changed, and leaves whose paths it verified. */
-interface KnownIntegrity {
-  /** Oldest first; a few are kept so that switching between branches does not walk them again. */
-  leaves: Set<string>;
-  changed: Set<string>;
-}
-
-const VERIFIED_LEAVES = 16;
-
-function addLeaf(known: KnownIntegrity, leaf: string): void {
-  known.leaves.delete(leaf);
-  known.leaves.add(leaf);
-  if (known.leaves.size > VERIFIED_LEAVES) known.leaves.delete(known.leaves.values().next().value!);
-}
-
-/**
- * What the last context walk of a session found, kept so that the next build (a run builds one every turn)
- * walks only the entries appended below `leaf` since. Trusted only while no other connection has committed.
- */
-interface ContextWalk {
-  leaf: string;
-  /** Newer than the compaction (or all, without one), nearest first. */
-  after: Entry[];
-  /** From the compaction's first kept entry up to it, nearest first. */
-  kept: Entry[];
-  compaction: Extract<Entry, { type: 'compaction' }> | null;
-  /** Entries on the walked path found changed. */
-  changed: string[];
-}
-
-/** Sessions whose last context walk is kept (a few open conversations). */
-const KEPT_WALKS = 16;
 
 /** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
 export interface SessionCheck extends SessionIntegrity {
@@ -146,83 +99,6 @@ function toSummary(row: SessionRow): SessionSummary {
   };
 }
 
-/** Parsed context entries kept in memory (about the context of a few long sessions). */
-const PARSED_CONTEXT_LIMIT = 50_000;
-
-function integrityOf(changed: Iterable<string>): SessionIntegrity {
-  const ids = [...new Set(changed)];
-  return { ok: ids.length === 0, changed: ids };
-}
-
-/**
- * Verifies a path fed nearest first (leaf upward): each row's hash is checked once its parent's stored
- * hash is known; `finish` checks the topmost row against the hash of the parent above the walk.
- */
-class PathVerifier {
-  readonly changed: string[] = [];
-  #pending: HashedRow | null = null;
-  readonly #matched: VerifiedRows | undefined;
-
-  /** `matched` remembers rows that matched, so that the same bytes under the same parent hash are not hashed again. */
-  constructor(matched?: VerifiedRows) {
-    this.#matched = matched;
-  }
-
-  push(row: HashedRow): void {
-    if (this.#pending && !this.#matches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
-    this.#pending = row;
-  }
-
-  finish(parentHash: (id: string) => string): string[] {
-    const top = this.#pending;
-    if (top && !this.#matches(top.parent_id === null ? '' : parentHash(top.parent_id), top)) this.changed.push(top.id);
-    this.#pending = null;
-    return this.changed;
-  }
-
-  // The check is a function of the row's fields and its parent's hash only: a row seen matching with exactly
-  // these (id, parent id, type, payload bytes, hash, parent hash) matches again.
-  #matches(parentHash: string, row: HashedRow): boolean {
-    const seen = this.#matched?.get(row.id);
-    if (seen && seen.parentHash === parentHash && seen.hash === row.hash && seen.payload === row.payload && seen.parentId === row.parent_id && seen.type === row.type) return true;
-    const ok = entryHashMatches(parentHash, row);
-    if (ok && this.#matched) {
-      if (this.#matched.size >= PARSED_CONTEXT_LIMIT) this.#matched.clear();
-      this.#matched.set(row.id, { parentHash, hash: row.hash, payload: row.payload, parentId: row.parent_id, type: row.type });
-    }
-    return ok;
-  }
-}
-
-/** A stored compaction's first kept entry; null when its payload no longer says (it was changed). */
-function keptFrom(payload: string): string | null {
-  try {
-    const kept = (JSON.parse(payload) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
-    return typeof kept === 'string' ? kept : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Rows whose hash was found matching, by id, with every field the check covered. */
-type VerifiedRows = Map<string, { parentHash: string; hash: string; payload: string; parentId: string | null; type: string }>;
-
-function describe(error: z.ZodError): string {
-  return z.prettifyError(error).replace(/\n+/g, '; ');
-}
-
-/** Messages a failed or aborted reply leaves in the tree are never sent to a model again. */
-function reachesModel(message: Message): boolean {
-  if (!isAssistant(message)) return true;
-  const stop = message.stopReason;
-  return stop !== 'error' && stop !== 'aborted';
-}
-
-/**
- * Sessions as trees of entries in one SQLite file. Every write is one transaction; payloads are
- * validated on write and on read. Safe to share a file between processes (WAL, busy timeout, leaf
- * read and moved inside an IMMEDIATE transaction).
- */
 /** Where a session's leaf is now. */
 export interface LeafMove {
   sessionId: string;
@@ -232,28 +108,32 @@ export interface LeafMove {
 /** A listener that throws must not undo or fail the write it heard of: it is logged. */
 const listenerFailed = (e: unknown): void => console.error('A session store listener failed', e);
 
+/**
+ * Sessions as trees of entries in one SQLite file. Every write is one transaction; payloads are
+ * validated on write and on read. Safe to share a file between processes (WAL, busy timeout, leaf
+ * read and moved inside an IMMEDIATE transaction).
+ */
 export class SessionStore {
   readonly #db: Db;
   readonly #clock: () => number;
   readonly #newId: () => string;
-  readonly #q: ReturnType<typeof prepare>;
+  readonly #q: SessionStatements;
   /** One transaction wrapper, made once: better-sqlite3's wrappers are costly to create per call. */
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
   /** Per session: the entries found changed, and the leaves whose context paths were verified. */
   readonly #integrity = new Map<string, KnownIntegrity>();
-  /**
-   * Context entries as parsed, by id, with the exact payload each was parsed from. A run rebuilds its
-   * context every turn, and parsing every payload of the path again was most of that cost; the rows a walk
-   * reads have their hashes checked, and a payload that differs in any byte is parsed anew.
-   * Callers must treat context entries as read-only: they are shared between builds.
-   */
-  readonly #parsedContext = new Map<string, { payload: string; entry: Entry }>();
-  /** Context rows whose hash matched, with the fields it covered (a match is not computed twice for the same bytes). */
-  readonly #verifiedContext: VerifiedRows = new Map();
+  /** What reaches the model, with the parsed entries and walks it keeps between builds. */
+  readonly #contexts = new ContextBuilder();
+  /** The rows a context build reads, through this store's statements. */
+  readonly #rows: ContextRows = {
+    walkUp: (sessionId, id) => this.#q.walkUp.iterate({ session: sessionId, id, limit: -1 }) as Iterable<EntryRow>,
+    hashOf: (sessionId, id) => this.#hashOf(sessionId, id),
+    entry: (sessionId, id) => this.entry(sessionId, id),
+  };
+  /** The settings and plugin on/off tables of the same file. */
+  readonly settings: SettingsStore;
   /** Per session, what the next append builds on; valid while `#dataVersion` is the file's (see Head). */
   readonly #heads = new Map<string, Head>();
-  /** Per session, its last context walk; valid while `#dataVersion` is the file's (see ContextWalk). */
-  readonly #walks = new Map<string, ContextWalk>();
   /** PRAGMA data_version when the caches that other connections can invalidate were last checked. */
   #dataVersion = -1;
   readonly #created = new Emitter<SessionSummary>(listenerFailed);
@@ -294,7 +174,8 @@ export class SessionStore {
     this.#db = db;
     this.#clock = options.clock ?? Date.now;
     this.#newId = options.newId ?? (() => orderedId());
-    this.#q = prepare(db);
+    this.#q = prepareSessionStatements(db);
+    this.settings = new SettingsStore(db, this.#clock);
     this.#tx = db.transaction((fn: () => unknown) => fn());
     if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
   }
@@ -321,7 +202,7 @@ export class SessionStore {
     const version = this.#q.dataVersion.get() as number;
     if (version === this.#dataVersion) return;
     this.#heads.clear();
-    this.#walks.clear();
+    this.#contexts.forgetWalks();
     this.#dataVersion = version;
   }
 
@@ -395,7 +276,7 @@ export class SessionStore {
       this.#q.deleteSession.run(sessionId);
       this.#heads.delete(sessionId);
     });
-    this.#walks.delete(sessionId);
+    this.#contexts.forgetWalks(sessionId);
     this.#integrity.delete(sessionId);
     this.#deleted.fire({ sessionId });
   }
@@ -408,7 +289,7 @@ export class SessionStore {
       const head = this.#head(sessionId);
       const known = this.#writable(sessionId, head.leafId);
       const appended = this.#appendUnder(sessionId, head, input);
-      addLeaf(known, appended.id);
+      known.addLeaf(appended.id);
       return appended;
     });
     this.#moved(sessionId, entry.id);
@@ -421,7 +302,7 @@ export class SessionStore {
       const head = this.#head(sessionId);
       const known = this.#writable(sessionId, head.leafId);
       const entries = inputs.map((input) => this.#appendUnder(sessionId, head, input));
-      if (head.leafId !== null) addLeaf(known, head.leafId);
+      if (head.leafId !== null) known.addLeaf(head.leafId);
       return entries;
     });
     const last = out.at(-1);
@@ -445,7 +326,7 @@ export class SessionStore {
   }
 
   entry(sessionId: string, entryId: string): Entry {
-    return this.#parse(this.#row(sessionId, entryId));
+    return parseEntryRow(this.#row(sessionId, entryId));
   }
 
   children(sessionId: string, entryId: string | null): string[] {
@@ -490,14 +371,14 @@ export class SessionStore {
   /** Every entry of a session in creation order (parents before children); for export. */
   *allEntries(sessionId: string): Generator<Entry> {
     this.#session(sessionId);
-    for (const row of this.#q.allEntries.iterate(sessionId) as Iterable<EntryRow>) yield this.#parse(row);
+    for (const row of this.#q.allEntries.iterate(sessionId) as Iterable<EntryRow>) yield parseEntryRow(row);
   }
 
   /** Entries from the root to `leafId` (default: the session's leaf). Walks the whole path: prefer page/context. */
   path(sessionId: string, leafId?: string | null): Entry[] {
     const start = leafId === undefined ? this.leaf(sessionId) : leafId;
     if (start === null) return [];
-    return (this.#q.walkUp.all({ session: sessionId, id: start, limit: -1 }) as EntryRow[]).reverse().map((r) => this.#parse(r));
+    return (this.#q.walkUp.all({ session: sessionId, id: start, limit: -1 }) as EntryRow[]).reverse().map((r) => parseEntryRow(r));
   }
 
   /** A page of the current branch, from `before` (exclusive; default: from the leaf) up toward the root. */
@@ -512,12 +393,12 @@ export class SessionStore {
     const rows = this.#q.walkUp.all({ session: sessionId, id: start, limit: limit + 1 }) as EntryRow[];
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
-    const verifier = new PathVerifier();
+    const verifier = new ChainVerifier();
     for (const row of rows) verifier.push(row);
     // With more rows than the page, the extra row only lends its hash to the page's oldest entry.
     const changed = more ? verifier.changed : verifier.finish((id) => this.#hashOf(sessionId, id));
     for (const id of changed) known.changed.add(id);
-    const entries = pageRows.reverse().map((r) => this.#parse(r));
+    const entries = pageRows.reverse().map((r) => parseEntryRow(r));
     return { entries, before: more ? entries[0]!.id : null, leafId, integrity: integrityOf(known.changed) };
   }
 
@@ -531,75 +412,23 @@ export class SessionStore {
   context(sessionId: string, leafId?: string | null): ModelContext {
     this.#syncDataVersion();
     const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
-    const empty: ModelContext = { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
-    if (leaf === null) return empty;
+    if (leaf === null) return { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     this.#row(sessionId, leaf);
-    const verifier = new PathVerifier(this.#verifiedContext);
-    const last = this.#walks.get(sessionId);
+    const context = this.#contexts.build(sessionId, leaf, this.#rows);
+    this.#known(sessionId).remember(leaf, context.integrity.changed);
+    return context;
+  }
 
-    let after: Entry[] = []; // newer than the compaction, nearest first
-    let kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
-    let compaction: Extract<Entry, { type: 'compaction' }> | null = null;
-    let reachedFirstKept = false;
-    let earlier: ContextWalk | null = null;
-    let leafRefs: { model_ref: string | null; thinking_ref: string | null } | null = null;
-    for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
-      leafRefs ??= row;
-      verifier.push(row);
-      if (compaction === null && row.id === last?.leaf) {
-        // Its row lent its stored hash to the entry below it; it and everything above were verified then.
-        earlier = last;
-        break;
-      }
-      const entry = this.#parseContextEntry(row);
-      if (compaction === null) {
-        if (entry.type === 'compaction') compaction = entry;
-        else after.push(entry);
-      } else if (entry.type !== 'compaction') {
-        kept.push(entry);
-      }
-      if (compaction !== null && entry.id === compaction.firstKeptEntryId) {
-        reachedFirstKept = true;
-        break; // ends the walk: nothing above the cut is read
-      }
-    }
-    if (earlier) {
-      after = [...after, ...earlier.after];
-      kept = earlier.kept;
-      compaction = earlier.compaction;
-    } else if (compaction !== null && !reachedFirstKept) {
-      throw new AmberError('internal', `Compaction ${compaction.id} keeps entry ${compaction.firstKeptEntryId}, which is not on its path.`);
-    }
-    const integrity = integrityOf(earlier ? [...verifier.changed, ...earlier.changed] : verifier.finish((id) => this.#hashOf(sessionId, id)));
-    this.#remember(sessionId, leaf, integrity.changed);
-    this.#walks.delete(sessionId);
-    if (this.#walks.size >= KEPT_WALKS) this.#walks.delete(this.#walks.keys().next().value!);
-    this.#walks.set(sessionId, { leaf, after, kept, compaction, changed: integrity.changed });
-    const modelEntry = leafRefs?.model_ref ? this.entry(sessionId, leafRefs.model_ref) : null;
-    const thinkingEntry = leafRefs?.thinking_ref ? this.entry(sessionId, leafRefs.thinking_ref) : null;
-    const model = modelEntry?.type === 'model_change' ? { provider: modelEntry.provider, modelId: modelEntry.modelId } : null;
-    const thinkingLevel = thinkingEntry?.type === 'thinking_level_change' ? thinkingEntry.thinkingLevel : null;
-
-    const entries: Entry[] = compaction !== null ? [compaction] : [];
-    for (const entry of [...kept.toReversed(), ...after.toReversed()]) {
-      if (entry.type === 'message' && !reachesModel(entry.message)) continue;
-      if (entry.type === 'message' || entry.type === 'custom_message' || entry.type === 'branch_summary') entries.push(entry);
-    }
-    const messages = entries.map((e): Message => {
-      switch (e.type) {
-        case 'message':
-          return e.message;
-        case 'compaction':
-          return { role: 'user', content: `The conversation so far, summarised:\n\n${e.summary}` };
-        case 'branch_summary':
-          return { role: 'user', content: `A branch explored earlier, summarised:\n\n${e.summary}` };
-        case 'custom_message':
-          return { role: 'user', content: e.content };
-        default:
-          throw new AmberError('internal', `Entry type ${e.type} does not reach the model.`);
-      }
-    });
-    return { leafId: leaf, entries, messages, model, thinkingLevel, integrity };
+  /**
+   * The model and thinking level of the branch at `leafId` (default: the leaf), without building its
+   * context: two stored references on the leaf's row, and the two entries they name.
+   */
+  branchState(sessionId: string, leafId?: string | null): BranchState {
+    const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
+    if (leaf === null) return { model: null, thinkingLevel: null };
+    const refs = this.#q.parentRow.get(sessionId, leaf) as ParentRow | undefined;
+    if (!refs) throw new AmberError('not_found', `Entry ${leaf} is not in session ${sessionId}.`);
+    return branchStateOf(refs, (id) => this.entry(sessionId, id));
   }
 
   /**
@@ -608,20 +437,12 @@ export class SessionStore {
    */
   check(sessionId: string): SessionCheck {
     this.#session(sessionId);
-    const hashes = new Map<string, string>();
-    const changed: string[] = [];
-    const later: HashedRow[] = []; // rows stored before their parent (never written so by Amber)
-    for (const row of this.#q.hashRows.iterate(sessionId) as Iterable<HashedRow>) {
-      hashes.set(row.id, row.hash);
-      if (row.parent_id !== null && !hashes.has(row.parent_id)) later.push(row);
-      else if (!entryHashMatches(row.parent_id === null ? '' : hashes.get(row.parent_id)!, row)) changed.push(row.id);
-    }
-    for (const row of later) {
-      if (!entryHashMatches(hashes.get(row.parent_id!) ?? '', row)) changed.push(row.id);
-    }
+    const verifier = new TreeVerifier();
+    for (const row of this.#q.hashRows.iterate(sessionId) as Iterable<HashedRow>) verifier.push(row);
+    const changed = verifier.finish();
     const known = this.#known(sessionId);
     for (const id of changed) known.changed.add(id);
-    return { sessionId, entries: hashes.size, ...integrityOf(changed) };
+    return { sessionId, entries: verifier.count, ...integrityOf(changed) };
   }
 
   /** Imports a whole session (ids, tree shape and leaf kept) in one transaction: all or nothing. */
@@ -638,7 +459,7 @@ export class SessionStore {
       }
       if (data.leafId !== null) this.#row(id, data.leafId);
       this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
-      this.#integrity.set(id, { leaves: new Set(data.leafId === null ? [] : [data.leafId]), changed: new Set() });
+      this.#integrity.set(id, new KnownIntegrity(data.leafId === null ? [] : [data.leafId]));
       return this.get(id);
     });
     this.#created.fire(summary);
@@ -648,21 +469,19 @@ export class SessionStore {
   // ── settings and plugin state (small tables that live beside the sessions) ──
 
   getSetting(key: string): string | null {
-    return (this.#q.getSetting.get(key) as { value: string } | undefined)?.value ?? null;
+    return this.settings.getSetting(key);
   }
 
   setSetting(key: string, value: string | null): void {
-    if (value === null) this.#q.deleteSetting.run(key);
-    else this.#q.setSetting.run(key, value);
+    this.settings.setSetting(key, value);
   }
 
   pluginStates(): Map<string, boolean> {
-    const rows = this.#q.pluginStates.all() as { plugin_id: string; enabled: number }[];
-    return new Map(rows.map((r) => [r.plugin_id, r.enabled === 1]));
+    return this.settings.pluginStates();
   }
 
   setPluginState(pluginId: string, enabled: boolean): void {
-    this.#q.setPluginState.run(pluginId, enabled ? 1 : 0, this.#clock());
+    this.settings.setPluginState(pluginId, enabled);
   }
 
   // ── internals ───────────────────────────────────────────────────────────
@@ -713,7 +532,7 @@ export class SessionStore {
     const parsed = Entry.safeParse(candidate);
     if (!parsed.success) {
       const type = (input as { type?: unknown }).type;
-      throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describe(parsed.error)}`);
+      throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describeZodError(parsed.error)}`);
     }
     const entry = parsed.data;
     let above: ParentRow = { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
@@ -777,30 +596,22 @@ export class SessionStore {
   /** The store's record for a session, made empty (nothing verified yet) on first use. */
   #known(sessionId: string): KnownIntegrity {
     let known = this.#integrity.get(sessionId);
-    if (!known) this.#integrity.set(sessionId, (known = { leaves: new Set(), changed: new Set() }));
+    if (!known) this.#integrity.set(sessionId, (known = new KnownIntegrity()));
     return known;
-  }
-
-  /** Records what a walk from `leaf` found, so an append under that leaf need not walk it again. */
-  #remember(sessionId: string, leaf: string, changed: readonly string[]): void {
-    const known = this.#known(sessionId);
-    for (const id of changed) known.changed.add(id);
-    addLeaf(known, leaf);
   }
 
   /** The store's record for a session, with the path from `leaf` to its context's cut verified. */
   #verified(sessionId: string, leaf: string | null): KnownIntegrity {
     const known = this.#known(sessionId);
     if (leaf === null || (known.leaves.has(leaf) && known.changed.size === 0)) return known;
-    const verifier = new PathVerifier();
+    const verifier = new ChainVerifier();
     let firstKept: string | null = null;
     for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
       verifier.push(row);
       if (firstKept === null && row.type === 'compaction') firstKept = keptFrom(row.payload);
       if (firstKept !== null && row.id === firstKept) break;
     }
-    for (const id of verifier.finish((parentId) => this.#hashOf(sessionId, parentId))) known.changed.add(id);
-    addLeaf(known, leaf);
+    known.remember(leaf, verifier.finish((parentId) => this.#hashOf(sessionId, parentId)));
     return known;
   }
 
@@ -821,27 +632,6 @@ export class SessionStore {
     return (this.#q.hashOf.get(sessionId, entryId) as { hash: string } | undefined)?.hash ?? '';
   }
 
-  #parse(row: EntryRow): Entry {
-    let value: unknown;
-    try {
-      value = JSON.parse(row.payload);
-    } catch {
-      throw new AmberError('internal', `Stored entry ${row.id} is not valid JSON: it was changed outside Amber (\`amber sessions check\` names every changed entry).`);
-    }
-    const parsed = Entry.safeParse(value);
-    if (!parsed.success) throw new AmberError('internal', `Stored entry ${row.id} does not match its schema: ${describe(parsed.error)}`);
-    return parsed.data;
-  }
-
-  #parseContextEntry(row: EntryRow): Entry {
-    const known = this.#parsedContext.get(row.id);
-    if (known && known.payload === row.payload) return known.entry;
-    const entry = this.#parse(row);
-    if (this.#parsedContext.size >= PARSED_CONTEXT_LIMIT) this.#parsedContext.clear();
-    this.#parsedContext.set(row.id, { payload: row.payload, entry });
-    return entry;
-  }
-
   #session(sessionId: string): SessionRow {
     const row = this.#q.session.get(sessionId) as SessionRow | undefined;
     if (!row) throw this.#missing(sessionId);
@@ -857,102 +647,4 @@ export class SessionStore {
   #missing(sessionId: string): AmberError {
     return new AmberError('not_found', `Session ${sessionId} does not exist (it may have been deleted).`);
   }
-}
-
-function migrate(db: Db): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) {
-    throw new AmberError('unavailable', `This data was written by a newer Amber (schema ${version}; this one knows ${SCHEMA_VERSION}). Update Amber to open it.`);
-  }
-  for (let v = version; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      if (v + 1 === ENTRY_HASHES_VERSION) hashExistingEntries(db);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
-  }
-}
-
-/**
- * Computes the chained hash of every entry written before hashes existed, in tree order (by depth, so
- * parents first), rewriting each payload as canonical JSON (the same value, keys sorted) on the way.
- */
-function hashExistingEntries(db: Db): void {
-  const sessions = db.prepare(`SELECT id FROM sessions`).pluck().all() as string[];
-  const order = db.prepare(`SELECT seq, id, parent_id, type FROM entries WHERE session_id = ? ORDER BY depth, seq`);
-  const payloadOf = db.prepare(`SELECT payload FROM entries WHERE seq = ?`).pluck();
-  const update = db.prepare(`UPDATE entries SET payload = ?, hash = ? WHERE seq = ?`);
-  for (const sessionId of sessions) {
-    const hashes = new Map<string, string>();
-    for (const row of order.all(sessionId) as { seq: number; id: string; parent_id: string | null; type: string }[]) {
-      const payload = canonicalJson(JSON.parse(payloadOf.get(row.seq) as string));
-      const hash = entryHash(row.parent_id === null ? '' : (hashes.get(row.parent_id) ?? ''), row.id, row.parent_id, row.type, payload);
-      update.run(payload, hash, row.seq);
-      hashes.set(row.id, hash);
-    }
-  }
-}
-
-const ENTRY_COLS = 'seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash';
-
-function prepare(db: Db) {
-  return {
-    insertSession: db.prepare(`INSERT INTO sessions (id, title, created_at, updated_at, cwd) VALUES (@id, @title, @now, @now, @cwd)`),
-    session: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
-    listSessions: db.prepare(`SELECT * FROM sessions ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
-    searchSessions: db.prepare(
-      `SELECT * FROM sessions WHERE title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
-       OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\')
-       ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
-    ),
-    countSessions: db.prepare(`SELECT count(*) AS n FROM sessions`),
-    renameSession: db.prepare(`UPDATE sessions SET title = @title, updated_at = @now WHERE id = @id`),
-    setSessionCwd: db.prepare(`UPDATE sessions SET cwd = @cwd WHERE id = @id`),
-    deleteEntries: db.prepare(`DELETE FROM entries WHERE session_id = ?`),
-    deleteSession: db.prepare(`DELETE FROM sessions WHERE id = ?`),
-    setLeaf: db.prepare(`UPDATE sessions SET leaf_id = @leaf, updated_at = @now WHERE id = @id`),
-    afterAppend: db.prepare(
-      `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = message_count + @messages,
-         preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
-    ),
-    insertEntry: db.prepare(
-      `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
-       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,
-    ),
-    entry: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? AND id = ?`),
-    parentRow: db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`),
-    hashOf: db.prepare(`SELECT hash FROM entries WHERE session_id = ? AND id = ?`),
-    hashRows: db.prepare(`SELECT id, parent_id, type, payload, hash FROM entries WHERE session_id = ? ORDER BY seq`),
-    roots: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id IS NULL ORDER BY seq`),
-    children: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq`),
-    newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
-    labels: db.prepare(`SELECT target_id, payload FROM entries WHERE session_id = ? AND type = 'label' ORDER BY seq`),
-    allEntries: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq`),
-    treeRows: db.prepare(`SELECT id, parent_id, type, role, preview FROM entries WHERE session_id = ? ORDER BY seq`),
-    // From an entry up toward the root, nearest first; LIMIT -1 walks the whole path.
-    walkUp: db.prepare(
-      `WITH RECURSIVE up(seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash) AS (
-         SELECT ${ENTRY_COLS} FROM entries WHERE session_id = @session AND id = @id
-         UNION ALL
-         SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload, e.hash FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
-       ) SELECT * FROM up LIMIT @limit`,
-    ),
-    walkUpIds: db.prepare(
-      `WITH RECURSIVE up(id, parent_id) AS (
-         SELECT id, parent_id FROM entries WHERE session_id = @session AND id = @id
-         UNION ALL
-         SELECT e.id, e.parent_id FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
-       ) SELECT id FROM up`,
-    ),
-    // Changes when another connection commits (never for this one's own commits).
-    dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
-    getSetting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
-    setSetting: db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
-    deleteSetting: db.prepare(`DELETE FROM settings WHERE key = ?`),
-    pluginStates: db.prepare(`SELECT plugin_id, enabled FROM plugin_states`),
-    setPluginState: db.prepare(
-      `INSERT INTO plugin_states (plugin_id, enabled, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT(plugin_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
-    ),
-  };
 }

@@ -1,0 +1,60 @@
+import type Database from 'better-sqlite3';
+
+const ENTRY_COLS = 'seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash';
+
+/** The session store's statements, prepared once per connection. */
+export function prepareSessionStatements(db: Database.Database) {
+  return {
+    insertSession: db.prepare(`INSERT INTO sessions (id, title, created_at, updated_at, cwd) VALUES (@id, @title, @now, @now, @cwd)`),
+    session: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
+    listSessions: db.prepare(`SELECT * FROM sessions ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
+    searchSessions: db.prepare(
+      `SELECT * FROM sessions WHERE title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
+       OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\')
+       ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
+    ),
+    countSessions: db.prepare(`SELECT count(*) AS n FROM sessions`),
+    renameSession: db.prepare(`UPDATE sessions SET title = @title, updated_at = @now WHERE id = @id`),
+    setSessionCwd: db.prepare(`UPDATE sessions SET cwd = @cwd WHERE id = @id`),
+    deleteEntries: db.prepare(`DELETE FROM entries WHERE session_id = ?`),
+    deleteSession: db.prepare(`DELETE FROM sessions WHERE id = ?`),
+    setLeaf: db.prepare(`UPDATE sessions SET leaf_id = @leaf, updated_at = @now WHERE id = @id`),
+    afterAppend: db.prepare(
+      `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = message_count + @messages,
+         preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
+    ),
+    insertEntry: db.prepare(
+      `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
+       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,
+    ),
+    entry: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? AND id = ?`),
+    parentRow: db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`),
+    hashOf: db.prepare(`SELECT hash FROM entries WHERE session_id = ? AND id = ?`),
+    hashRows: db.prepare(`SELECT id, parent_id, type, payload, hash FROM entries WHERE session_id = ? ORDER BY seq`),
+    roots: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id IS NULL ORDER BY seq`),
+    children: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq`),
+    newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
+    labels: db.prepare(`SELECT target_id, payload FROM entries WHERE session_id = ? AND type = 'label' ORDER BY seq`),
+    allEntries: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq`),
+    treeRows: db.prepare(`SELECT id, parent_id, type, role, preview FROM entries WHERE session_id = ? ORDER BY seq`),
+    // From an entry up toward the root, nearest first; LIMIT -1 walks the whole path.
+    walkUp: db.prepare(
+      `WITH RECURSIVE up(seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash) AS (
+         SELECT ${ENTRY_COLS} FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload, e.hash FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+       ) SELECT * FROM up LIMIT @limit`,
+    ),
+    walkUpIds: db.prepare(
+      `WITH RECURSIVE up(id, parent_id) AS (
+         SELECT id, parent_id FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT e.id, e.parent_id FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+       ) SELECT id FROM up`,
+    ),
+    // Changes when another connection commits (never for this one's own commits).
+    dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
+  };
+}
+
+export type SessionStatements = ReturnType<typeof prepareSessionStatements>;

@@ -26,8 +26,8 @@ export const runCommand: CliCommand = {
     if (flags.new === (flags.session !== undefined)) throw new AmberError('invalid_input', 'Name the conversation with --session ID, or start one with --new (not both).');
     await app.plugins.start();
     const sessionId = conversation(app, flags, prompt);
-    const model = app.sessions.context(sessionId).model === null ? app.defaultModel() : null;
-    if (app.sessions.context(sessionId).model === null && !model) {
+    const model = app.sessions.branchState(sessionId).model === null ? app.defaultModel() : null;
+    if (app.sessions.branchState(sessionId).model === null && !model) {
       throw new AmberError('unavailable', 'No model is set up, so the agent cannot run. Set up a provider in the app first.');
     }
     const before = app.sessions.get(sessionId).leafId;

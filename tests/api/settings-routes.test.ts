@@ -1,42 +1,30 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import type { PanelView, PluginListing, PluginView, PolicyView, StatusBarView } from '../../src/shared/api/index.ts';
 import type { CommandView } from '../../src/shared/commands/index.ts';
+import { type AppUnderTest, openApp, type RecordedEvent } from '../fixtures/app-under-test.ts';
 
-let dir: string;
+let t: AppUnderTest;
 let app: App;
 let api: ApiRouter;
-let events: { event: string; payload: unknown }[];
+let events: RecordedEvent[];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-settings-'));
-  app = createApp({ dataDir: dir, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
-  events = [];
-  api.subscribe((event, payload) => events.push({ event, payload }));
+  t = openApp({ prefix: 'amber-settings-', app: (dir) => ({ dataDir: dir }) });
+  ({ app, api, events } = t);
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
-async function ok<T>(channel: string, input: unknown = {}): Promise<T> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const ok = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 
 const run = (input: string, sessionId: string | null = null) => ok<{ result: { kind: string; text: string }; openSessionId: string | null }>('commands.run', { input, sessionId });
 
 test("a plugin turned on and off live brings and takes its segment, panel, wallet, allowance and command", async () => {
   const listing = await ok<PluginListing>('plugins.list');
-  expect(listing.folder).toBe(join(dir, 'plugins'));
+  expect(listing.folder).toBe(join(t.dir, 'plugins'));
   expect(listing.plugins.find((p) => p.id === 'example')).toMatchObject({ category: 'other', enabled: false, source: 'bundled' });
 
   const on = await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });

@@ -105,7 +105,7 @@ export function createApp(options: AppOptions): App {
     sandbox,
   });
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
-  const providers = new ProviderAccounts(sessions, secrets);
+  const providers = new ProviderAccounts(settings, secrets);
   // Plugin settings marked secret (`secret: true` in a manifest, and the wallet's keys from before) leave the
   // database before any plugin reads them.
   const secretFields = (): SecretFields => {
@@ -126,7 +126,7 @@ export function createApp(options: AppOptions): App {
     }
     return bindings;
   };
-  const pluginSecrets = new PluginSecrets(sessions, secrets, { fields: secretFields, bindings: secretBindings });
+  const pluginSecrets = new PluginSecrets(settings, secrets, { fields: secretFields, bindings: secretBindings });
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
   const configuredWorkspace = (): string | null => {
     const root = readConfigSetting(sessions, 'workspace-tools')['root'];
@@ -176,7 +176,7 @@ export function createApp(options: AppOptions): App {
   };
   // The catalog is a few megabytes: loaded in the background, awaited by the first model call.
   if (options.startPlugins !== false) void catalog.ready();
-  const systemPrompt = new SystemPromptBuilder({ store: sessions, workspaceOf: (sessionId) => workspaces.of(sessionId), log: (m) => console.warn(m) });
+  const systemPrompt = new SystemPromptBuilder({ settings, workspaceOf: (sessionId) => workspaces.of(sessionId), log: (m) => console.warn(m) });
   // The full text of tool results cut for the model; what deleted conversations left is removed at start.
   const toolOutputs = new ToolOutputStore(join(options.dataDir, 'tool-output'));
   void toolOutputs.sweep((id) => {

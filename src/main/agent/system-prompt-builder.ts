@@ -1,16 +1,13 @@
 import { platform, release } from 'node:os';
+import { INSTRUCTIONS_LIMIT } from '../../shared/settings/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
+import type { SettingsService } from '../settings/index.ts';
 import { readProjectContext } from './project-context.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 
-/** The settings the builder keeps the user's instructions in (SessionStore has them). */
-export interface InstructionsStore {
-  getSetting(key: string): string | null;
-  setSetting(key: string, value: string | null): void;
-}
-
 export interface SystemPromptBuilderOptions {
-  store: InstructionsStore;
+  /** Where the user's instructions are kept. */
+  settings: SettingsService;
   /** The conversation's workspace folder, or null. */
   workspaceOf(sessionId: string): string | null;
   clock?: () => number;
@@ -19,10 +16,7 @@ export interface SystemPromptBuilderOptions {
   log?: (message: string) => void;
 }
 
-const GLOBAL_KEY = 'agent.instructions';
-const conversationKey = (sessionId: string) => `agent.instructions.${sessionId}`;
-/** The most instructions text kept per scope. */
-export const INSTRUCTIONS_LIMIT = 20_000;
+export { INSTRUCTIONS_LIMIT };
 
 /** Builds each run's system message (see buildSystemPrompt) and keeps the user's own instructions. */
 export class SystemPromptBuilder {
@@ -33,14 +27,16 @@ export class SystemPromptBuilder {
   }
 
   instructions(sessionId: string | null): { global: string; conversation: string } {
-    const store = this.#options.store;
-    return { global: store.getSetting(GLOBAL_KEY) ?? '', conversation: sessionId ? (store.getSetting(conversationKey(sessionId)) ?? '') : '' };
+    const settings = this.#options.settings;
+    return { global: settings.get('agent.instructions'), conversation: sessionId ? settings.get('agent.instructions.conversation', sessionId) : '' };
   }
 
   /** Instructions for every conversation (`sessionId` null) or for one; empty text clears them. */
   setInstructions(sessionId: string | null, text: string): void {
     const clean = text.trim().slice(0, INSTRUCTIONS_LIMIT);
-    this.#options.store.setSetting(sessionId ? conversationKey(sessionId) : GLOBAL_KEY, clean === '' ? null : clean);
+    const value = clean === '' ? null : clean;
+    if (sessionId) this.#options.settings.set('agent.instructions.conversation', sessionId, value);
+    else this.#options.settings.set('agent.instructions', value);
   }
 
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { PluginSecrets } from './plugin-secrets.ts';
 import { FileSecretStore } from './secret-store.ts';
 
@@ -36,7 +37,7 @@ function databaseBytes(): Buffer {
 
 test('wallet keys found in the settings table move to the secret store at start, and the database keeps no trace of them', () => {
   store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY, baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { apiKey: DS_KEY, warnBelow: 5 }, refreshMinutes: 2 }));
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   expect(plugins.migrate()).toBe(2);
   expect(stored('wallet')).toEqual({ openrouter: { baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { warnBelow: 5 }, refreshMinutes: 2 });
   expect(secrets.get('plugin.wallet.openrouter.apiKey')).toBe(OR_KEY);
@@ -48,10 +49,10 @@ test('wallet keys found in the settings table move to the secret store at start,
 
 test('the migration is idempotent: run again it moves nothing and the keys stay usable', () => {
   store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   expect(plugins.migrate()).toBe(1);
   expect(plugins.migrate()).toBe(0);
-  expect(new PluginSecrets(store, secrets).migrate()).toBe(0);
+  expect(new PluginSecrets(new SettingsService({ store }), secrets).migrate()).toBe(0);
   expect(plugins.config('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
 });
 
@@ -60,7 +61,7 @@ test('the owning plugin reads its keys merged into its config; no other plugin s
   // Another plugin whose config is shaped like the wallet's, and a provider key in the same store.
   store.setSetting('plugin.example.config', JSON.stringify({ deepseek: { baseUrl: 'http://x' } }));
   secrets.set('provider.openrouter.apiKey', 'sk-provider-key');
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.migrate();
   expect(plugins.config('wallet')).toEqual({ deepseek: { apiKey: DS_KEY }, warnBelow: 3 });
   for (const other of ['example', 'budget', 'openai_compatible', 'wallet_', 'wallet.deepseek', '__proto__', 'constructor']) {
@@ -71,7 +72,7 @@ test('the owning plugin reads its keys merged into its config; no other plugin s
 });
 
 test('a key written into the settings table later is moved out at the next read', () => {
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.migrate();
   store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
   expect(plugins.config('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
@@ -79,7 +80,7 @@ test('a key written into the settings table later is moved out at the next read'
 });
 
 test('writing a config keeps its secret fields out of the database; null clears one, absent keeps it', () => {
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.write('wallet', { openrouter: { apiKey: OR_KEY, warnBelow: 2 }, deepseek: { apiKey: DS_KEY } });
   expect(stored('wallet')).toEqual({ openrouter: { warnBelow: 2 }, deepseek: {} });
   plugins.write('wallet', { openrouter: { warnBelow: 4 }, deepseek: { apiKey: null } });
@@ -89,7 +90,7 @@ test('writing a config keeps its secret fields out of the database; null clears 
 
 test('secret fields are data: a plugin marked with one gets the same treatment', () => {
   store.setSetting('plugin.weather.config', JSON.stringify({ token: 'wx-secret', city: 'Oslo' }));
-  const plugins = new PluginSecrets(store, secrets, { fields: { weather: ['token'] } });
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets, { fields: { weather: ['token'] } });
   expect(plugins.migrate()).toBe(1);
   expect(stored('weather')).toEqual({ city: 'Oslo' });
   expect(plugins.config('weather')).toEqual({ city: 'Oslo', token: 'wx-secret' });
@@ -99,13 +100,13 @@ test('a key file that cannot be written leaves the key where it was, warns, and 
   store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
   const warnings: string[] = [];
   const broken = { get: () => null, set: () => { throw new Error('disk full'); } };
-  expect(new PluginSecrets(store, broken, { warn: (m) => warnings.push(m) }).migrate()).toBe(0);
+  expect(new PluginSecrets(new SettingsService({ store }), broken, { warn: (m) => warnings.push(m) }).migrate()).toBe(0);
   expect(stored('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
   expect(warnings[0]).toMatch(/could not move the 'wallet' plugin's keys .*disk full/);
 });
 
 test("an MCP server's environment values and headers go to the key file, keep their keys empty in the database, and come back in the plugin's config", () => {
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.write('mcp', { servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } } } });
   expect(stored('mcp')).toEqual({ servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: '' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: '' } } } });
   expect(store.getSetting('plugin.mcp.config')).not.toMatch(/ghp-secret-1|tok-2/);
@@ -116,7 +117,7 @@ test("an MCP server's environment values and headers go to the key file, keep th
 });
 
 test("forget removes a removed MCP server's values from the key file, and only paths the plugin's secret fields cover", () => {
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.write('mcp', { servers: { gh: { command: 'x', env: { GH_TOKEN: 'ghp-gone-1' } }, kept: { command: 'y', env: { K: 'kept-2' } } } });
   plugins.write('wallet', { openrouter: { apiKey: OR_KEY } });
   // A path outside the MCP plugin's secret fields, or another plugin's field, is not touched.
@@ -130,7 +131,7 @@ test("forget removes a removed MCP server's values from the key file, and only p
 
 test('MCP secrets written to the settings table by hand are moved out at start, once', () => {
   store.setSetting('plugin.mcp.config', JSON.stringify({ servers: { gh: { command: 'x', env: { A: 'one', B: 'two' } } } }));
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   expect(plugins.migrate()).toBe(2);
   expect(plugins.migrate()).toBe(0);
   expect(stored('mcp')).toEqual({ servers: { gh: { command: 'x', env: { A: '', B: '' } } } });
@@ -139,7 +140,7 @@ test('MCP secrets written to the settings table by hand are moved out at start, 
 
 test('a secret setting a manifest declares, read live, is kept out of the database and merged into its own plugin only', () => {
   let fields: Record<string, readonly string[]> = {};
-  const plugins = new PluginSecrets(store, secrets, { fields: () => fields });
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets, { fields: () => fields });
   store.setSetting('plugin.weather.config', JSON.stringify({ service: { token: 'tok-weather-0003' }, city: 'Oslo' }));
   expect(plugins.config('weather')).toEqual({ service: { token: 'tok-weather-0003' }, city: 'Oslo' });
   // The plugin is added (or its manifest now marks the field secret): the next read moves the value out.
@@ -154,7 +155,7 @@ test('a secret setting a manifest declares, read live, is kept out of the databa
 });
 
 test('a key bound to a base URL is dropped when the URL changes, unless the same write gives a new key', () => {
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.write('wallet', { openrouter: { apiKey: OR_KEY, baseUrl: 'http://127.0.0.1:9/a' }, deepseek: { apiKey: DS_KEY } });
   // Another setting changes: the keys stay.
   expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/a', warnBelow: 3 }, deepseek: {} })).toEqual([]);
@@ -169,7 +170,7 @@ test('a key bound to a base URL is dropped when the URL changes, unless the same
 });
 
 test("an MCP server's headers and environment values are dropped when its URL, command or arguments change, and stay when they do not", () => {
-  const plugins = new PluginSecrets(store, secrets);
+  const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-web' } }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: 'ghp-1' } } } });
   // Written back as stored (empty values kept), with the same targets: nothing goes.
   expect(plugins.write('mcp', stored('mcp') as Record<string, unknown>)).toEqual([]);

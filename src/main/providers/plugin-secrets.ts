@@ -1,4 +1,6 @@
-import { type Config, expandPath, getPath, isConfigObject as isObject, setPath, takePath } from '../../shared/config-path.ts';
+import { type Config, expandPath, getPath, setPath, takePath } from '../../shared/config-path.ts';
+import { PLUGIN_SETTING_ID } from '../../shared/settings/index.ts';
+import type { SettingsService } from '../settings/index.ts';
 import type { SecretStore } from './secret-store.ts';
 
 /**
@@ -41,14 +43,8 @@ export const PLUGIN_SECRET_BINDINGS: SecretBindings = {
   mcp: ['env', 'headers'].flatMap((kind) => ['command', 'args', 'url'].map((target) => ({ secret: `servers.*.${kind}.*`, target: `servers.*.${target}` }))),
 };
 
-/** What PluginSecrets needs of the settings table (SessionStore has it). */
-export interface PluginSettingsStore {
-  getSetting(key: string): string | null;
-  setSetting(key: string, value: string | null): void;
-}
 
 
-const settingKey = (pluginId: string): string => `plugin.${pluginId}.config`;
 /** Plugin ids are `[a-z0-9_]+`, so these names never meet another plugin's or a provider's (`provider.<id>.apiKey`). */
 const secretName = (pluginId: string, path: string): string => `plugin.${pluginId}.${path}`;
 
@@ -59,7 +55,7 @@ const secretName = (pluginId: string, path: string): string => `plugin.${pluginI
  * when seen: by `migrate()` at start, and at any later read.
  */
 export class PluginSecrets {
-  readonly #store: PluginSettingsStore;
+  readonly #settings: SettingsService;
   readonly #secrets: SecretStore;
   readonly #fields: () => SecretFields;
   readonly #bindings: () => SecretBindings;
@@ -70,11 +66,11 @@ export class PluginSecrets {
    * declare change when a plugin is added.
    */
   constructor(
-    store: PluginSettingsStore,
+    settings: SettingsService,
     secrets: SecretStore,
     options: { fields?: SecretFields | (() => SecretFields); bindings?: SecretBindings | (() => SecretBindings); warn?: (message: string) => void } = {},
   ) {
-    this.#store = store;
+    this.#settings = settings;
     this.#secrets = secrets;
     const fields = options.fields ?? PLUGIN_SECRET_FIELDS;
     this.#fields = typeof fields === 'function' ? fields : () => fields;
@@ -125,7 +121,7 @@ export class PluginSecrets {
       if (typeof value === 'string' && value !== '') this.#secrets.set(secretName(pluginId, path), value);
       setPath(rest, path, '');
     }
-    this.#store.setSetting(settingKey(pluginId), JSON.stringify(rest));
+    this.#settings.set('plugin.config', pluginId, rest);
     return dropped;
   }
 
@@ -205,14 +201,8 @@ export class PluginSecrets {
   }
 
   #stored(pluginId: string): Config {
-    const raw = this.#store.getSetting(settingKey(pluginId));
-    if (!raw) return {};
-    try {
-      const value: unknown = JSON.parse(raw);
-      return isObject(value) ? value : {};
-    } catch {
-      return {};
-    }
+    // No plugin has an id of another shape: such an id has nothing stored.
+    return PLUGIN_SETTING_ID.test(pluginId) ? this.#settings.get('plugin.config', pluginId) : {};
   }
 
   /** Strips the secrets out of `stored` (in place) into the secret store, then rewrites the setting. */
@@ -232,7 +222,7 @@ export class PluginSecrets {
         if (typeof value === 'string' && value !== '') this.#secrets.set(secretName(pluginId, path), value);
         setPath(stored, path, '');
       }
-      this.#store.setSetting(settingKey(pluginId), JSON.stringify(stored));
+      this.#settings.set('plugin.config', pluginId, stored);
       return found.length + wild.length;
     } catch (e) {
       this.#warn(`amber: could not move the '${pluginId}' plugin's keys out of the database (${e instanceof Error ? e.message : String(e)}); they stay there until the key file can be written.`);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { ProviderAccounts } from './provider-accounts.ts';
 import { FileSecretStore } from './secret-store.ts';
 
@@ -15,7 +16,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-accounts-'));
   store = SessionStore.open(join(dir, 'amber.db'));
   warnings = [];
-  accounts = new ProviderAccounts(store, new FileSecretStore(join(dir, 'secrets.json'), { warn: (m) => warnings.push(m) }));
+  accounts = new ProviderAccounts(new SettingsService({ store }), new FileSecretStore(join(dir, 'secrets.json'), { warn: (m) => warnings.push(m) }));
 });
 
 afterEach(() => {

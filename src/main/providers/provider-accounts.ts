@@ -1,17 +1,11 @@
-import { z } from 'zod';
 import { type ModelInfo, presetById, ProviderAccount, type ProviderPreset } from '../../shared/providers/index.ts';
 import type { ModelRef } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
-import type { SessionStore } from '../sessions/index.ts';
+import type { SettingsService } from '../settings/index.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export { ProviderAccount };
 
-const Accounts = z.array(ProviderAccount);
-const DefaultModel = z.object({ provider: z.string(), modelId: z.string() });
-
-const ACCOUNTS_KEY = 'providers.accounts';
-const DEFAULT_MODEL_KEY = 'providers.defaultModel';
 const keyName = (accountId: string) => `provider.${accountId}.apiKey`;
 
 /** Which bundled plugin serves which dialect. */
@@ -46,19 +40,16 @@ const originOf = (url: string): string | null => {
 
 /** Provider accounts (settings), their keys (secret store) and the default model for new sessions. */
 export class ProviderAccounts {
-  readonly #store: SessionStore;
+  readonly #settings: SettingsService;
   readonly #secrets: SecretStore;
 
-  constructor(store: SessionStore, secrets: SecretStore) {
-    this.#store = store;
+  constructor(settings: SettingsService, secrets: SecretStore) {
+    this.#settings = settings;
     this.#secrets = secrets;
   }
 
   list(): ProviderAccount[] {
-    const raw = this.#store.getSetting(ACCOUNTS_KEY);
-    if (raw === null) return [];
-    const parsed = Accounts.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
+    return this.#settings.get('providers.accounts');
   }
 
   isConfigured(): boolean {
@@ -87,27 +78,24 @@ export class ProviderAccounts {
       contextWindow: preset.contextWindow,
     };
     const next = [...accounts.filter((a) => a.id !== account.id), account];
-    this.#store.setSetting(ACCOUNTS_KEY, JSON.stringify(next));
+    this.#settings.set('providers.accounts', next);
     let keyCleared = false;
     if (input.apiKey !== undefined) this.#secrets.set(keyName(account.id), input.apiKey.trim() || null);
     else if (existing && originOf(existing.baseUrl) !== originOf(baseUrl) && this.#secrets.get(keyName(account.id)) !== null) {
       this.#secrets.set(keyName(account.id), null);
       keyCleared = true;
     }
-    this.#store.setSetting(DEFAULT_MODEL_KEY, JSON.stringify({ provider: account.id, modelId: model }));
+    this.#settings.set('providers.defaultModel', { provider: account.id, modelId: model });
     return { account, keyCleared };
   }
 
   remove(accountId: string): void {
-    this.#store.setSetting(ACCOUNTS_KEY, JSON.stringify(this.list().filter((a) => a.id !== accountId)));
+    this.#settings.set('providers.accounts', this.list().filter((a) => a.id !== accountId));
     this.#secrets.set(keyName(accountId), null);
   }
 
   defaultModel(): ModelRef | null {
-    const raw = this.#store.getSetting(DEFAULT_MODEL_KEY);
-    if (raw === null) return null;
-    const parsed = DefaultModel.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return this.#settings.get('providers.defaultModel');
   }
 
   /** What a provider plugin reads as its live `accounts` config: its dialect's accounts, with their keys. */

@@ -1,32 +1,25 @@
 // Model switching over the API: every set-up provider's models are offered, and a switch is a
 // model_change entry on the branch.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
 const stream = async function* () {};
 const model = (id: string) => ({ id, contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
 
-let dir: string;
+let t: AppUnderTest;
 let app: App;
 let api: ApiRouter;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-models-'));
-  app = createApp({ dataDir: join(dir, 'data'), home: dir, startPlugins: false, defaultModel: { provider: 'a', modelId: 'gpt-4o-mini' } });
+  t = openApp({ prefix: 'amber-models-', app: (dir) => ({ home: dir, defaultModel: { provider: 'a', modelId: 'gpt-4o-mini' } }) });
+  ({ app, api } = t);
   app.plugins.registries.providers.register('plugin-a', 'a', { id: 'a', flavor: 'custom', presets: [], models: [model('gpt-4o-mini'), model('o3-mini')], stream });
   app.plugins.registries.providers.register('plugin-b', 'b', { id: 'b', flavor: 'ollama', presets: [], models: [model('llama3.1:8b')], stream });
-  api = createApiRouter(app, { log: () => {} });
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
 test('every model of every provider is offered, and a switch is a model_change entry on the branch', async () => {
   const s = app.sessions.create({ cwd: null });

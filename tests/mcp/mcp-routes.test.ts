@@ -1,37 +1,30 @@
 // Settings → MCP servers over the API: importing an mcpServers document starts the MCP plugin and connects
 // the server; switching it off disconnects it and removes its tools; a bad document is refused with the reason.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import type { McpListing } from '../../src/shared/api/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { EVERYTHING_ENTRY } from './everything-server.ts';
-import { callOk, untilMcpChange } from './mcp-api.ts';
+import { untilMcpChange } from './mcp-api.ts';
 
-let dir: string;
+let t: AppUnderTest;
 let app: App;
 let api: ApiRouter;
 let events: McpListing[];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-routes-'));
-  app = createApp({ dataDir: dir, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
+  t = openApp({ prefix: 'amber-mcp-routes-', app: (dir) => ({ dataDir: dir }) });
+  ({ app, api } = t);
   events = [];
   api.subscribe((event, payload) => {
     if (event === 'mcp.changed') events.push(payload as McpListing);
   });
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
-const ok = (channel: string, input: unknown = {}) => callOk(api, channel, input);
+const ok = <T = McpListing>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 
 const untilEvent = (predicate: (l: McpListing) => boolean) => untilMcpChange(api, events, predicate);
 

@@ -1,37 +1,25 @@
 // Server prompts as slash commands whose result goes into the message box, resources for the composer's
 // attach menu (size-capped), and `/mcp connect|disconnect|restart` completing the live server names.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import { MAX_MCP_RESOURCE_CHARS, type McpListing } from '../../src/shared/api/index.ts';
 import type { CommandResult, CommandView, Completion } from '../../src/shared/commands/index.ts';
-import { promptArguments } from '../../src/plugins/mcp/mcp-command.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { EVERYTHING_ENTRY } from './everything-server.ts';
 
-let dir: string;
+let t: AppUnderTest;
 let app: App;
 let api: ApiRouter;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-prompts-'));
-  app = createApp({ dataDir: dir, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
+  t = openApp({ prefix: 'amber-mcp-prompts-', app: (dir) => ({ dataDir: dir }) });
+  ({ app, api } = t);
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
-async function call<T>(channel: string, input: unknown = {}): Promise<T> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const call = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 const run = async (input: string) => (await call<{ result: CommandResult }>('commands.run', { input })).result;
 const commandWords = async () => (await call<CommandView[]>('commands.list')).map((c) => c.path.join(' '));
 
@@ -132,12 +120,4 @@ test('/mcp connect, disconnect and restart complete the live server names', asyn
   expect(await run('/mcp restart everything')).toMatchObject({ kind: 'ok', text: expect.stringMatching(/^everything \(stdio\): connected/) });
   await call('mcp.remove', { name: 'everything' });
   expect(await complete('/mcp connect ev')).toEqual([]);
-});
-
-test('prompt arguments fill in order, by name, and the last takes the remaining words', () => {
-  expect(promptArguments(['city', 'unit'], ['Oslo', 'celsius'])).toEqual({ city: 'Oslo', unit: 'celsius' });
-  expect(promptArguments(['city', 'unit'], ['unit=kelvin', 'Oslo'])).toEqual({ city: 'Oslo', unit: 'kelvin' });
-  expect(promptArguments(['file', 'focus'], ['a.md', 'error', 'handling'])).toEqual({ file: 'a.md', focus: 'error handling' });
-  expect(promptArguments(['city'], ['other=1'])).toEqual({ city: 'other=1' });
-  expect(() => promptArguments([], ['x'])).toThrow(/takes no arguments/);
 });

@@ -1,39 +1,32 @@
 // Trust in MCP servers and tools: MCP tools are write tools for the policy until the user trusts their
 // server (then its readOnlyHint'ed tools run as read-only) or the tool itself; the trust is main's setting,
 // set over the API, and nothing a plugin declares or stores can grant it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import { PolicyService, type ToolOrigin, type ToolRequest } from '../../src/main/policy/index.ts';
 import { MCP_TRUST_KEY } from '../../src/shared/api/index.ts';
 import type { ToolSpec } from '../../src/shared/tools/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
-let dir: string;
+let t: AppUnderTest;
 let app: App;
 let api: ApiRouter;
 let policy: PolicyService;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-trust-'));
-  app = createApp({ dataDir: dir, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
+  t = openApp({ prefix: 'amber-mcp-trust-', app: (dir) => ({ dataDir: dir }) });
+  ({ app, api } = t);
   policy = new PolicyService({ settings: app.settings });
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
 const spec = (name: string, readOnly: boolean): ToolSpec => ({ name, description: name, parameters: { type: 'object', properties: {} }, readOnly, pathParams: [] });
 const echo = spec('mcp__everything__echo', true);
 const add = spec('mcp__everything__toggle-simulated-logging', false);
 const mcp: ToolOrigin = { pluginId: 'mcp', bundled: true };
-const req = (tool: ToolSpec, origin: ToolOrigin = mcp): ToolRequest => ({ sessionId: 's1', workspaceRoot: dir, tool, toolCallId: 'c1', args: {}, origin });
+const req = (tool: ToolSpec, origin: ToolOrigin = mcp): ToolRequest => ({ sessionId: 's1', workspaceRoot: t.dir, tool, toolCallId: 'c1', args: {}, origin });
 
 async function setTrust(input: unknown): Promise<unknown> {
   const r = await api.call('mcp.setTrust', input);

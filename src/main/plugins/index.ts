@@ -32,6 +32,7 @@
 //   plugins.registries.panels.list() / .action(panelId, actionId) / .onDidChange(listener)
 //   plugins.registries.wallets.list() / .refresh(id)
 //   plugins.registries.commands.list() / .run(path, args): Promise<{ output, isError }>
+//   plugins.registries.methods.call(pluginId, table, name, args)       — a plugin's declared method, zod-checked both ways
 //   Every registry has entries(), get(key), size and onDidChange(listener): Disposable.
 //
 // Names across the plugin pipe: `*Contribution` is what a plugin declares (the SDK's shapes, functions
@@ -79,4 +80,5 @@ export type { WalletRegistry, ListedWallet } from './registries/wallet-registry.
 export { type AllowanceDecision, AllowanceRegistry, type ListedAllowance } from './registries/allowance-registry.ts';
 export type { CommandRegistry, ListedCommand } from './registries/command-registry.ts';
 export { HookRegistry, type InstalledHook, type HookOutcome, type RunHookOptions } from './registries/hook-registry.ts';
+export type { InstalledMethod, MethodRegistry } from './registries/method-registry.ts';
 export { BUNDLED_PLUGINS } from './bundled-plugins.ts';

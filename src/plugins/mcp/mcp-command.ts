@@ -1,10 +1,11 @@
 import { MAX_MCP_RESOURCE_CHARS } from '../../shared/api/index.ts';
+import { promptArguments } from '../../shared/mcp/index.ts';
 import type { CommandContribution, CommandResult } from '../../workers/sdk/index.ts';
 import type { McpConnection, McpServerStatus } from './mcp-connection.ts';
 import { blockText, mapResourceContents } from './mcp-result.ts';
 
 // `/mcp list | connect NAME | disconnect NAME | restart NAME | reload | prompt NAME PROMPT [args…] |
-// resource NAME URI`. `list --json` answers the servers' status, prompts and resources as JSON, for main.
+// resource NAME URI`, typed by the user. Main itself calls the plugin's methods (mcp-methods.ts) instead.
 
 export interface McpCommandState {
   servers: Map<string, McpConnection>;
@@ -25,35 +26,29 @@ export interface McpCommandActions {
   workspace(): string | null;
 }
 
-/**
- * A prompt's arguments from the words after its name: `key=value` where key is one of its arguments,
- * else the next argument in order; words past the last argument join it.
- */
-export function promptArguments(declared: readonly string[], words: readonly string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const word of words) {
-    const eq = word.indexOf('=');
-    const key = eq > 0 ? word.slice(0, eq) : '';
-    if (key !== '' && declared.includes(key)) {
-      values[key] = word.slice(eq + 1);
-      continue;
-    }
-    const open = declared.find((d) => !(d in values));
-    const last = declared.at(-1);
-    if (open !== undefined) values[open] = word;
-    else if (last !== undefined) values[last] = `${values[last]} ${word}`;
-    else throw new Error(`This prompt takes no arguments, but got '${word}'.`);
-  }
-  return values;
-}
-
-const MAN = `mcp list [--json]          the servers, their state and what they offer
+const MAN = `mcp list                   the servers, their state and what they offer
 mcp connect NAME           connects a server (reconnects a failed one at once)
 mcp disconnect NAME        closes its connection and ends its process; its tools go
 mcp restart NAME           disconnects and connects again
 mcp reload                 reads mcp.json and the stored servers again
 mcp prompt NAME PROMPT [args…]   gets a server's prompt (arguments in order, or key=value)
 mcp resource NAME URI      reads a server's resource as text`;
+
+/**
+ * A server's prompt as text for the message box, its arguments read from `text` (promptArguments). Throws a
+ * sentence when the prompt is unnamed or unknown, or a required argument is missing.
+ */
+export async function promptText(conn: McpConnection, prompt: string | undefined, text: string | Record<string, string>): Promise<string> {
+  if (!prompt) throw new Error(`Name the prompt: ${conn.prompts.map((p) => p.name).join(', ') || 'the server offers none'}.`);
+  const declared = conn.prompts.find((p) => p.name === prompt);
+  if (!declared) throw new Error(`The server '${conn.name}' has no prompt '${prompt}'; it offers: ${conn.prompts.map((p) => p.name).join(', ') || 'none'}.`);
+  const names = (declared.arguments ?? []).map((a) => a.name);
+  const values = typeof text === 'string' ? promptArguments(names, text) : Object.fromEntries(Object.entries(text).filter(([k]) => names.includes(k)));
+  const missing = (declared.arguments ?? []).filter((a) => a.required && !(a.name in values)).map((a) => a.name);
+  if (missing.length) throw new Error(`The prompt '${prompt}' needs ${missing.join(', ')}: /mcp.${conn.name}.${prompt} ${(declared.arguments ?? []).map((a) => `<${a.name}>`).join(' ')}.`);
+  const result = await conn.getPrompt(prompt, values);
+  return result.messages.map((m) => blockText(m.content as { type?: unknown })).join('\n\n');
+}
 
 export function describeStatus(s: McpServerStatus): string {
   const counts = `${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts`;
@@ -103,15 +98,12 @@ export function mcpCommand(state: McpCommandState, actions: McpCommandActions): 
           return `${state.servers.size} MCP server(s) configured.`;
         case 'prompt': {
           const conn = find(name);
-          const [prompt, ...pairs] = rest;
-          if (!prompt) return { output: `Name the prompt: ${conn.prompts.map((p) => p.name).join(', ') || 'the server offers none'}.`, isError: true };
-          const declared = conn.prompts.find((p) => p.name === prompt);
-          if (!declared) return { output: `The server '${conn.name}' has no prompt '${prompt}'; it offers: ${conn.prompts.map((p) => p.name).join(', ') || 'none'}.`, isError: true };
-          const values = promptArguments((declared.arguments ?? []).map((a) => a.name), pairs);
-          const missing = (declared.arguments ?? []).filter((a) => a.required && !(a.name in values)).map((a) => a.name);
-          if (missing.length) return { output: `The prompt '${prompt}' needs ${missing.join(', ')}: /mcp.${conn.name}.${prompt} ${(declared.arguments ?? []).map((a) => `<${a.name}>`).join(' ')}.`, isError: true };
-          const result = await conn.getPrompt(prompt, values);
-          return result.messages.map((m) => blockText(m.content as { type?: unknown })).join('\n\n');
+          const [prompt, ...words] = rest;
+          try {
+            return await promptText(conn, prompt, words.join(' '));
+          } catch (e) {
+            return { output: e instanceof Error ? e.message : String(e), isError: true };
+          }
         }
         case 'resource': {
           const conn = find(name);

@@ -4,6 +4,7 @@ import { definePlugin, type PluginContext, type ToolContribution } from '../../w
 import { loadServers } from './mcp-config.ts';
 import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
 import { type McpCatalog, mcpCommand } from './mcp-command.ts';
+import { mcpMethods } from './mcp-methods.ts';
 import { mapCallResult, mapResourceContents } from './mcp-result.ts';
 import { mcpToolName } from './mcp-tool-name.ts';
 import { shareTools } from './share-tools.ts';
@@ -216,5 +217,8 @@ export default definePlugin({
     state.ctx = null;
   },
 
-  capabilities: () => [mcpCommand(state, { reload, statuses, catalog, workspace: () => state.ctx?.workspace ?? null })],
+  capabilities: () => {
+    const actions = { reload, statuses, catalog, workspace: () => state.ctx?.workspace ?? null };
+    return [mcpCommand(state, actions), ...mcpMethods(state, actions)];
+  },
 });

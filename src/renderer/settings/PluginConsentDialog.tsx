@@ -13,6 +13,7 @@ const KIND_POWERS: Record<PluginView['declares'][number], string> = {
   allowance: 'spending allowances (it sees each model request)',
   command: 'slash commands',
   hook: 'hooks that can change your messages, the prompt, tool calls and their results',
+  method: 'methods Amber itself calls (it answers Amber, not the model)',
 };
 
 /**

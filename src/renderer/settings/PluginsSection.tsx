@@ -30,6 +30,7 @@ const KIND_LABELS: Record<string, string> = {
   allowance: 'allowance',
   command: 'command',
   hook: 'hook',
+  method: 'method',
 };
 
 function PluginRow({ plugin, pending, onToggle, onProcess }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void; onProcess: (shared: boolean) => void }) {

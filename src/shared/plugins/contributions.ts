@@ -193,6 +193,14 @@ export type PluginCommandResult = z.infer<typeof PluginCommandResult>;
 export const HookDeclaration = z.object({ kind: z.literal('hook'), point: HookPoint, advisory: z.boolean().optional() });
 export type HookDeclaration = z.infer<typeof HookDeclaration>;
 
+/**
+ * A method main calls by name with plain-data arguments, for a plugin that serves main itself (the MCP
+ * plugin's servers, prompts and resources). Both sides check the arguments and the answer against one
+ * schema table in shared (PluginMethodTable); nothing is parsed out of command text.
+ */
+export const MethodDeclaration = z.object({ kind: z.literal('method'), name: ContributionId });
+export type MethodDeclaration = z.infer<typeof MethodDeclaration>;
+
 export const Contribution = z.discriminatedUnion('kind', [
   ToolDeclaration,
   PromptBlockDeclaration,
@@ -203,10 +211,11 @@ export const Contribution = z.discriminatedUnion('kind', [
   AllowanceDeclaration,
   CommandDeclaration,
   HookDeclaration,
+  MethodDeclaration,
 ]);
 export type Contribution = z.infer<typeof Contribution>;
 export type ContributionKind = Contribution['kind'];
-export const CONTRIBUTION_KINDS: readonly ContributionKind[] = ['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command', 'hook'];
+export const CONTRIBUTION_KINDS: readonly ContributionKind[] = ['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command', 'hook', 'method'];
 
 /** A declaration the plugin chose not to install (e.g. a tool gated on config): normal, nothing installed. */
 export const DeclinedContribution = z.object({ kind: z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]), key: z.string(), declined: z.string() });
@@ -216,6 +225,7 @@ export type DeclinedContribution = z.infer<typeof DeclinedContribution>;
 export function contributionKey(c: Contribution): string {
   switch (c.kind) {
     case 'tool':
+    case 'method':
       return c.name;
     case 'command':
       return c.path.join(' ');

@@ -16,3 +16,4 @@ export * from './declaration-limits.ts';
 export * from './hooks.ts';
 export * from './provider-probe.ts';
 export * from './static-contributions.ts';
+export * from './plugin-method.ts';

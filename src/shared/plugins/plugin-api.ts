@@ -51,6 +51,8 @@ export interface PluginApi {
   /** `call` as for $streamProvider: the check runs before every model call, so it is spared the round trip. */
   $checkAllowance(id: string, request: AllowanceRequest, call?: CallConfig): Promise<AllowanceVerdict>;
   $runCommand(path: string[], args: string[]): Promise<PluginCommandResult>;
+  /** Runs a method the plugin declared (kind 'method'); answers what it returned, or rejects with what it threw. */
+  $callMethod(name: string, args: unknown): Promise<unknown>;
   $panelAction(panelId: string, actionId: string): Promise<void>;
   /** An event the plugin subscribed to. */
   $event(topic: string, payload: unknown): Promise<void>;

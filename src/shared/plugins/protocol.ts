@@ -39,6 +39,7 @@ export const PLUGIN_API_METHODS = [
   '$refreshWallet',
   '$checkAllowance',
   '$runCommand',
+  '$callMethod',
   '$panelAction',
   '$event',
   '$runHook',

@@ -183,6 +183,20 @@ test("a hook's declaration reaches main as data; $runHook answers its result, nu
   await expect(plugin.$runHook('context', {})).rejects.toThrow(/no hook at 'context'/);
 });
 
+test("a method's declaration reaches main as data; $callMethod answers what it returned (null for nothing) and rejects what it threw", async () => {
+  const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'method', name: 'echo', call: (args) => ({ got: args }) },
+      { kind: 'method', name: 'nothing', call: () => undefined },
+      { kind: 'method', name: 'broken', call: () => { throw new Error('no server'); } },
+    ]; } };`);
+  expect(await plugin.$initialize()).toEqual({ initialized: true, capabilities: [{ kind: 'method', name: 'echo' }, { kind: 'method', name: 'nothing' }, { kind: 'method', name: 'broken' }] });
+  expect(await plugin.$callMethod('echo', { city: 'New York' })).toEqual({ got: { city: 'New York' } });
+  expect(await plugin.$callMethod('nothing', {})).toBeNull();
+  await expect(plugin.$callMethod('broken', {})).rejects.toThrow('no server');
+  await expect(plugin.$callMethod('missing', {})).rejects.toThrow(/no method 'missing'/);
+});
+
 test('$probe runs the plugin\'s probe with the request and a signal that aborts at the deadline', async () => {
   const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; },
     probe(request, signal) {

@@ -19,6 +19,7 @@ import {
   type DefinedPlugin,
   type HookContribution,
   isDefinedPlugin,
+  type MethodContribution,
   type PanelContribution,
   type PluginContext,
   type PluginContribution,
@@ -70,6 +71,7 @@ export class PluginHost implements PluginApi {
   readonly #allowances = new Map<string, AllowanceContribution>();
   readonly #commands = new Map<string, CommandContribution>();
   readonly #hooks = new Map<string, HookContribution>();
+  readonly #methods = new Map<string, MethodContribution>();
   readonly #running = new Map<string, AbortController>();
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #logsInFlight = 0;
@@ -305,6 +307,12 @@ export class PluginHost implements PluginApi {
     }
   }
 
+  async $callMethod(name: string, args: unknown): Promise<unknown> {
+    const method = this.#methods.get(name);
+    if (!method) throw new Error(`This plugin has no method '${name}'.`);
+    return (await method.call(args)) ?? null;
+  }
+
   async $panelAction(panelId: string, actionId: string): Promise<void> {
     const panel = this.#panels.get(panelId);
     if (!panel) throw new Error(`This plugin has no panel '${panelId}'.`);
@@ -522,6 +530,9 @@ export class PluginHost implements PluginApi {
         break;
       case 'hook':
         this.#hooks.set(c.point, c);
+        break;
+      case 'method':
+        this.#methods.set(c.name, c);
         break;
       default:
         break;

@@ -5,6 +5,7 @@ import type {
   AllowanceRequest,
   AllowanceVerdict,
   CommandDeclaration,
+  MethodDeclaration,
   PluginCommandResult,
   ContributionKind,
   PanelDeclaration,
@@ -130,6 +131,14 @@ export interface CommandContribution extends In<typeof CommandDeclaration> {
   run(args: string[]): Awaitable<PluginCommandResult | string>;
 }
 /**
+ * A method main calls by name (see MethodDeclaration). `args` is whatever main sent: parse it with the
+ * schema of the method's table in shared before use. What it returns goes back as plain data; what it throws
+ * reaches main as the error's message.
+ */
+export interface MethodContribution extends In<typeof MethodDeclaration> {
+  call(args: unknown): Awaitable<unknown>;
+}
+/**
  * A call into the plugin at one point of a run (`input`, `before_agent_start`, `context`, `tool_call`,
  * `tool_result`), in load order after the plugins before it, seeing their changes. Answer nothing (or null)
  * to change nothing. A hook that throws, answers in the wrong shape or takes longer than its time limit is
@@ -156,6 +165,7 @@ export type PluginContribution =
   | AllowanceContribution
   | CommandContribution
   | HookContribution
+  | MethodContribution
   | DeclinedContributionInput;
 
 export interface PluginDefinition {

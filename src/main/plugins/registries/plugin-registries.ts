@@ -1,6 +1,7 @@
 import { AllowanceRegistry } from './allowance-registry.ts';
 import { CommandRegistry } from './command-registry.ts';
 import { HookRegistry } from './hook-registry.ts';
+import { MethodRegistry } from './method-registry.ts';
 import { PanelRegistry } from './panel-registry.ts';
 import { PromptBlockRegistry } from './prompt-block-registry.ts';
 import { ProviderRegistry } from './provider-registry.ts';
@@ -19,6 +20,7 @@ export interface PluginRegistries {
   readonly allowances: AllowanceRegistry;
   readonly commands: CommandRegistry;
   readonly hooks: HookRegistry;
+  readonly methods: MethodRegistry;
 }
 
 export function createPluginRegistries(): PluginRegistries {
@@ -32,5 +34,6 @@ export function createPluginRegistries(): PluginRegistries {
     allowances: new AllowanceRegistry(),
     commands: new CommandRegistry(),
     hooks: new HookRegistry(),
+    methods: new MethodRegistry(),
   };
 }

@@ -9,6 +9,7 @@ import { MISSING_MESSAGES, type SentRequest, SentRequests } from '../../../share
 import { AmberError, errorMessage } from '../../errors.ts';
 import type { PluginConnection } from '../edge/plugin-connection.ts';
 import { HookRegistry } from '../registries/hook-registry.ts';
+import { MethodRegistry } from '../registries/method-registry.ts';
 import type { PluginRegistries } from '../registries/plugin-registries.ts';
 
 export interface CallTimeouts {
@@ -110,6 +111,10 @@ export function installContribution(
         help: decl.help,
         man: decl.man,
         run: async (args) => PluginCommandResult.parse(await conn.call('$runCommand', [decl.path, args], timeouts.callMs)),
+      });
+    case 'method':
+      return registries.methods.register(pluginId, MethodRegistry.key(pluginId, decl.name), {
+        call: (args) => conn.call('$callMethod', [decl.name, args], timeouts.callMs),
       });
     case 'hook':
       // The hook registry holds each hook to its own, shorter time limit; this one bounds how long main keeps

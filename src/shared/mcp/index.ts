@@ -1,0 +1,2 @@
+export * from './mcp-methods.ts';
+export * from './prompt-arguments.ts';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { MAX_MCP_RESOURCE_CHARS, McpPromptView, McpResourceView, McpServerName, McpServerView } from '../api/index.ts';
+import type { PluginMethodTable } from '../plugins/index.ts';
+
+// The MCP plugin's seam for main: the methods it declares (kind 'method') and what each takes and answers.
+// Main calls them through its method registry, the plugin parses the arguments with the same schemas.
+
+/** What the MCP plugin reports, pushed on every change and answered by `report`. */
+export const McpPluginReport = z.object({
+  servers: z.array(McpServerView),
+  problems: z.array(z.string()),
+  prompts: z.array(McpPromptView).max(2000).default([]),
+  resources: z.array(McpResourceView).max(2000).default([]),
+  /** The folder stdio servers without one of their own start in. */
+  workspace: z.string().max(4096).optional(),
+});
+export type McpPluginReport = z.infer<typeof McpPluginReport>;
+
+const McpPromptName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a prompt name is 1-64 letters, digits, _ or -');
+
+export const MCP_METHODS = {
+  /** Every server with its state, the problems, and what the connected ones offer. */
+  report: { args: z.object({}).strict(), result: McpPluginReport },
+  /** Reads mcp.json and the stored servers again: new ones connect, removed ones end, changed ones restart. */
+  reload: { args: z.object({}).strict(), result: z.object({ servers: z.number().int().nonnegative() }) },
+  /** Disconnects a server and connects it again. */
+  restart: { args: z.object({ server: McpServerName }).strict(), result: z.object({ server: McpServerView }) },
+  /** A server's prompt with its arguments by name, as text for the message box; values are sent as given, spaces and all. */
+  prompt: {
+    args: z.object({ server: McpServerName, prompt: McpPromptName, arguments: z.record(z.string().max(128), z.string().max(100_000)).default({}) }).strict(),
+    result: z.object({ text: z.string() }),
+  },
+  /** A resource as text, cut one character past MAX_MCP_RESOURCE_CHARS so main can tell it was cut. */
+  resource: {
+    args: z.object({ server: McpServerName, uri: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ text: z.string().max(MAX_MCP_RESOURCE_CHARS + 1) }),
+  },
+} satisfies PluginMethodTable;
+export type McpMethods = typeof MCP_METHODS;
+export type McpMethodName = keyof McpMethods;

@@ -26,10 +26,11 @@ import { createAppCommands, type AppCommands } from './commands/index.ts';
 import { SessionStore, SessionTrash } from './sessions/index.ts';
 import { SettingsService } from './settings/index.ts';
 import { StatusService } from './status/index.ts';
-import type { EventName, EventPayload } from '../shared/api/index.ts';
-import { Emitter, type Event } from '../shared/emitter.ts';
+import type { Event } from '../shared/emitter.ts';
 import { WorkspaceService } from './workspace/index.ts';
 import { McpService } from './mcp/index.ts';
+import { type CoreEvent, windowEvents } from './api/index.ts';
+import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
 
 export type { AppCore } from './app-core.ts';
@@ -68,8 +69,7 @@ export interface AppOptions {
   unattended?: UnattendedApprovals;
 }
 
-/** One API event the core raises for the windows, whichever part of the core raised it. */
-export type CoreEvent = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+export type { CoreEvent } from './api/index.ts';
 
 export interface App extends AppCore {
   /** The status bar's segments per session; announces each new view. */
@@ -80,7 +80,9 @@ export interface App extends AppCore {
   readonly trash: SessionTrash;
   /** The MCP plugin's servers as main sees them; their prompts are commands in the tree, registered once per core. */
   readonly mcp: McpService;
-  /** What the core changed outside an API call's own answer (a command made a session, moved a branch…). */
+  /** The wallets' balances as the window shows them, and the low-balance threshold. */
+  readonly wallets: WalletService;
+  /** Every change the core's owners announced, as window events (one map: see api/window-events.ts). */
   readonly onDidEmit: Event<CoreEvent>;
   dispose(): Promise<void>;
 }
@@ -208,7 +210,7 @@ export function createApp(options: AppOptions): App {
     toolOutputs,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
-  const forwardToPlugins = agent.subscribe((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
+  const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
   const core: AppCore = {
     dataDir: options.dataDir,
     sessions,
@@ -227,37 +229,35 @@ export function createApp(options: AppOptions): App {
     modelInfo,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
   };
-  const events = new Emitter<CoreEvent>((e) => console.error('A core event listener failed', e));
-  const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => events.fire({ event, payload } as CoreEvent);
-  // The sandbox's owner announces; the windows read the policy (and its sandbox) again.
-  const sandboxChanged = sandbox.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId }));
   const status = new StatusService(core);
   const trash = new SessionTrash(sessions);
   const commands = createAppCommands(core, {
-    emit,
     compact: async (sessionId) => {
       const outcome = await agent.compact(sessionId, { model: core.defaultModel() ?? undefined });
       if (!outcome.ok) throw new AmberError('conflict', outcome.reason);
-      emit('session.branched', { sessionId, leafId: outcome.entry.id });
       return `Summarised the older messages (about ${outcome.entry.tokensBefore.toLocaleString('en')} tokens before).`;
     },
   });
-  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, settings: sessions, emit });
+  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, settings: sessions });
   if (options.startPlugins !== false) mcp.startWithMcpJson();
+  const wallets = new WalletService({ wallets: plugins.registries.wallets, settings: sessions });
+  // Owners announce their own changes; this one map turns them into the windows' events.
+  const events = windowEvents({ ...core, status, commands, mcp, wallets });
   return {
     ...core,
     status,
     commands,
     trash,
     mcp,
+    wallets,
     onDidEmit: events.event,
     async dispose() {
+      events.dispose();
+      wallets.dispose();
       mcp.dispose();
       commands.dispose();
       status.dispose();
-      events.dispose();
       forwardToPlugins.dispose();
-      sandboxChanged.dispose();
       sandbox.dispose();
       await agent.dispose();
       await plugins.dispose();

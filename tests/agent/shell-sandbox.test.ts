@@ -57,7 +57,7 @@ function core(scripts: Script[], answer: ApprovalAnswer = 'deny'): { app: App; s
   });
   app = built;
   const asked: ApprovalQuestion[] = [];
-  built.approvals.subscribe((change) => {
+  built.approvals.onDidChange((change) => {
     if (change.kind !== 'requested') return;
     asked.push(change.question);
     built.approvals.answer(change.question.id, answer);

@@ -33,7 +33,7 @@ beforeEach(async () => {
     defaultModel: MODEL,
     resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
   });
-  app.agent.subscribe((e) => events.push(e));
+  app.agent.onDidEmit((e) => events.push(e));
   api = createApiRouter(app, { log: () => {} });
 });
 

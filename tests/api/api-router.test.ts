@@ -65,7 +65,7 @@ test('the session last opened is the one the window opens at start', async () =>
 test('opening a conversation emits session_start: open when it is empty, resume when it has messages', async () => {
   const s = await ok<{ id: string }>('sessions.create', {});
   const seen: unknown[] = [];
-  const sub = app.agent.subscribe((e) => seen.push(e));
+  const sub = app.agent.onDidEmit((e) => seen.push(e));
   await ok('sessions.open', { sessionId: s.id });
   app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'user', content: 'hi' } }]);
   await ok('sessions.open', { sessionId: s.id });

@@ -80,7 +80,7 @@ test('a question asked while no window was open is shown when one opens', async 
   const app = amber.shell.app;
   const session = app.sessions.create({ title: 'late', cwd: workspace });
   const asked = new Promise<void>((res) => {
-    const sub = app.approvals.subscribe((c) => {
+    const sub = app.approvals.onDidChange((c) => {
       if (c.kind === 'requested') {
         sub.dispose();
         res();

@@ -110,7 +110,7 @@ test('an advisory hook that throws on every call of a run is skipped, the calls 
   const a = amber;
   await installBrokenGuard(a, true);
   const errors: AgentEvent[] = [];
-  const sub = a.shell.app.agent.subscribe((e) => {
+  const sub = a.shell.app.agent.onDidEmit((e) => {
     if (e.type === 'extension_error') errors.push(e);
   });
   await a.open();

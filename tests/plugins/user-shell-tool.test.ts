@@ -31,7 +31,7 @@ beforeEach(async () => {
     resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
   });
   asked.length = 0;
-  app.approvals.subscribe((change) => {
+  app.approvals.onDidChange((change) => {
     if (change.kind !== 'requested') return;
     asked.push(change.question);
     app.approvals.answer(change.question.id, answer);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../shared/agent/index.ts';
-import { toDisposable, type Disposable } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { HookFailure } from '../../shared/plugins/hooks.ts';
 import { contentText, type Entry } from '../../shared/sessions/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
@@ -94,7 +94,10 @@ export class AgentService {
   readonly gate: ToolGate;
   readonly #deps: LoopDeps;
   readonly #emit: ((event: AgentEvent) => void) | undefined;
-  readonly #listeners = new Set<(event: AgentEvent) => void>();
+  // A listener's failure must not break the run.
+  readonly #emitted = new Emitter<AgentEvent>();
+  /** Every run's events, and a conversation opened or resumed (session_start), in order. */
+  readonly onDidEmit: Event<AgentEvent> = this.#emitted.event;
   readonly #newRunId: () => string;
   readonly #runs = new Map<string, ActiveRun>();
   readonly #lastPrompts = new Map<string, SentPrompt>();
@@ -136,12 +139,6 @@ export class AgentService {
   /** Tells listeners (the window, plugins) that a conversation was opened or resumed: a session_start event. */
   sessionStarted(sessionId: string, reason: 'open' | 'resume'): void {
     this.#broadcast({ type: 'session_start', sessionId, runId: '', reason });
-  }
-
-  /** Listens to every run's events; dispose to stop. */
-  subscribe(listener: (event: AgentEvent) => void): Disposable {
-    this.#listeners.add(listener);
-    return toDisposable(() => this.#listeners.delete(listener));
   }
 
   isRunning(sessionId: string): boolean {
@@ -244,7 +241,7 @@ export class AgentService {
     const runs = [...this.#runs.values()];
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((r) => r.done));
-    this.#listeners.clear();
+    this.#emitted.dispose();
   }
 
   #assertIdle(sessionId: string): void {
@@ -297,13 +294,11 @@ export class AgentService {
   }
 
   #broadcast(event: AgentEvent): void {
-    for (const listener of [this.#emit, ...this.#listeners]) {
-      if (!listener) continue;
-      try {
-        listener(event);
-      } catch {
-        // a listener's failure must not break the run
-      }
+    try {
+      this.#emit?.(event);
+    } catch {
+      // a listener's failure must not break the run
     }
+    this.#emitted.fire(event);
   }
 }

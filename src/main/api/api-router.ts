@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { API_EVENTS, API_METHODS, type ApiOutput, type Channel, type EventName, type EventPayload, isChannel } from '../../shared/api/index.ts';
+import { API_METHODS, type ApiOutput, type Channel, type EventName, type EventPayload, isChannel } from '../../shared/api/index.ts';
 import type { ApiErrorBody, ApiResult } from '../../shared/api/index.ts';
-import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
+import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import { Emitter } from '../../shared/emitter.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import { type Probe, testConnection } from './provider-setup.ts';
@@ -25,9 +26,8 @@ export type EventListener = <E extends EventName>(event: E, payload: EventPayloa
 /** Serves the API contract over any transport: inputs parsed by zod, typed errors turned into `{ code, message }`. */
 export interface ApiRouter {
   call(channel: string, input: unknown): Promise<ApiResult<unknown>>;
-  /** Every event the core emits, in order, for a transport to forward. */
+  /** Every event the core's owners announce (see window-events.ts), in order, for a transport to forward. */
   subscribe(listener: EventListener): Disposable;
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   dispose(): void;
 }
 
@@ -49,38 +49,26 @@ export function toErrorBody(e: unknown): ApiErrorBody {
 }
 
 export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRouter {
-  const listeners = new Set<EventListener>();
   const log = options.log ?? ((message, error) => console.error(message, error));
   const probe: Probe = options.probe ?? ((test, timeoutMs) => testConnection(app, test, timeoutMs));
   const subscriptions = new DisposableStore();
 
-  const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => {
-    for (const listener of listeners) {
-      try {
-        listener(event, payload);
-      } catch (e) {
-        log(`An event listener for ${event} failed`, e);
-      }
-    }
-  };
-
-  // What the core raises outside a call's own answer (a command made a session, moved a branch) goes out too.
-  subscriptions.add(app.onDidEmit(({ event, payload }) => emit(event, payload as EventPayload<typeof event>)));
+  // The window's events: what the core's owners announced, mapped once in createApp. Routes never emit.
+  const events = subscriptions.add(new Emitter<{ event: EventName; payload: unknown }>());
+  subscriptions.add(app.onDidEmit((e) => events.fire(e)));
 
   // Each domain's channels live in a module of their own; this router only joins them.
-  const sessions = subscriptions.add(createSessionRoutes(app, { emit }));
+  const sessions = subscriptions.add(createSessionRoutes(app));
   const providers = subscriptions.add(createProviderRoutes(app, probe));
-  const plugins = subscriptions.add(createPluginRoutes(app, { emit, ...(options.openPath ? { openPath: options.openPath } : {}) }));
-  const status = subscriptions.add(createStatusRoutes(app, { emit }));
-  const panels = subscriptions.add(createPanelRoutes(app, { emit }));
-  const commands = subscriptions.add(createCommandRoutes(app, { emit }));
-  const policy = subscriptions.add(createPolicyRoutes(app, { emit }));
+  const plugins = subscriptions.add(createPluginRoutes(app, options.openPath ? { openPath: options.openPath } : {}));
+  const status = subscriptions.add(createStatusRoutes(app));
+  const panels = subscriptions.add(createPanelRoutes(app));
+  const commands = subscriptions.add(createCommandRoutes(app));
+  const policy = subscriptions.add(createPolicyRoutes(app));
   const sandbox = subscriptions.add(createSandboxRoutes(app));
-
-  const workspace = subscriptions.add(createWorkspaceRoutes(app, { emit, ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}) }));
+  const workspace = subscriptions.add(createWorkspaceRoutes(app, options.pickFolder ? { pickFolder: options.pickFolder } : {}));
   const mcp = subscriptions.add(createMcpRoutes(app));
-  // Last, as before: the agent's and the approvals' events are heard after every other domain's.
-  const chat = subscriptions.add(createChatRoutes(app, { emit }));
+  const chat = subscriptions.add(createChatRoutes(app));
 
   const handlers: Handlers = {
     ...sessions.handlers,
@@ -110,15 +98,16 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
       }
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return toDisposable(() => listeners.delete(listener));
-    },
-    emit(event, payload) {
-      emit(event, API_EVENTS[event].parse(payload) as EventPayload<typeof event>);
+      return events.event(({ event, payload }) => {
+        try {
+          listener(event, payload as EventPayload<typeof event>);
+        } catch (e) {
+          log(`An event listener for ${event} failed`, e);
+        }
+      });
     },
     dispose() {
       // A closed window hears nothing more, not even what its own routes' teardown changes.
-      listeners.clear();
       subscriptions.dispose();
     },
   };

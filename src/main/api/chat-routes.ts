@@ -1,14 +1,10 @@
-import type { Channel, EventName, EventPayload } from '../../shared/api/index.ts';
+import type { Channel } from '../../shared/api/index.ts';
 import { thinkingLevelOf } from '../../shared/agent/index.ts';
-import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import type { Handlers } from './api-router.ts';
 import { assertIdle } from './assert-idle.ts';
-
-export interface ChatRoutesOptions {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-}
 
 type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}`>;
 
@@ -18,13 +14,11 @@ function noModel(): never {
 
 /**
  * A conversation's runs over the agent: send, regenerate, stop, steer, the model and thinking level, the
- * user's instructions and the approvals a run asks for. The agent's events and the approval questions go
- * out as events.
+ * user's instructions and the approvals a run asks for. The agent, the approvals and the store announce
+ * what these change.
  */
-export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposable & { handlers: Pick<Handlers, ChatChannels> } {
+export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handlers, ChatChannels> } {
   const { sessions: store, agent } = app;
-  const emit = options.emit;
-  const subscriptions = new DisposableStore();
 
   /** A branch that names no model yet gets the default one; without either, there is nothing to send to. */
   const startOptions = (sessionId: string, leafId?: string | null): { model?: { provider: string; modelId: string } } => {
@@ -32,14 +26,6 @@ export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposab
     const model = app.defaultModel();
     return model ? { model } : noModel();
   };
-
-  subscriptions.add(agent.subscribe((event) => emit('agent.emitted', event)));
-  subscriptions.add(
-    app.approvals.subscribe((change) => {
-      if (change.kind === 'requested') emit('approval.requested', change.question);
-      else emit('approval.settled', { questionId: change.questionId, answer: change.answer });
-    }),
-  );
 
   return {
     handlers: {
@@ -49,7 +35,6 @@ export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposab
         if (parentId !== undefined) {
           // Editing an earlier message: the new one forks where the old one hung.
           store.branch(sessionId, parentId);
-          emit('session.branched', { sessionId, leafId: parentId });
         }
         return { runId: agent.start(sessionId, text, runOptions).runId };
       },
@@ -59,7 +44,6 @@ export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposab
         if (entry.type !== 'message' || entry.message.role !== 'assistant') throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
         const runOptions = startOptions(sessionId, entry.parentId);
         store.branch(sessionId, entry.parentId);
-        emit('session.branched', { sessionId, leafId: entry.parentId });
         return { runId: agent.start(sessionId, null, runOptions).runId };
       },
       'chat.abort': ({ sessionId }) => ({ aborted: agent.abort(sessionId) }),
@@ -89,19 +73,13 @@ export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposab
         assertIdle(agent, sessionId, 'switch models');
         if (!app.plugins.registries.providers.get(provider)) throw new AmberError('not_found', `No provider '${provider}' is set up; choose one of the models listed.`);
         const current = store.context(sessionId).model;
-        if (!current || current.provider !== provider || current.modelId !== modelId) {
-          const entry = agent.setModel(sessionId, { provider, modelId });
-          emit('session.branched', { sessionId, leafId: entry.id });
-        }
+        if (!current || current.provider !== provider || current.modelId !== modelId) agent.setModel(sessionId, { provider, modelId });
         return { current: { provider, modelId } };
       },
       'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.context(sessionId).thinkingLevel) }),
       'chat.setThinking': ({ sessionId, level }) => {
         assertIdle(agent, sessionId, 'change the thinking level');
-        if (thinkingLevelOf(store.context(sessionId).thinkingLevel) !== level) {
-          const entry = agent.setThinkingLevel(sessionId, level);
-          emit('session.branched', { sessionId, leafId: entry.id });
-        }
+        if (thinkingLevelOf(store.context(sessionId).thinkingLevel) !== level) agent.setThinkingLevel(sessionId, level);
         return { level };
       },
       'instructions.get': ({ sessionId }) => app.systemPrompt.instructions(sessionId ?? null),
@@ -116,6 +94,6 @@ export function createChatRoutes(app: App, options: ChatRoutesOptions): Disposab
         return { ok: true };
       },
     },
-    dispose: () => subscriptions.dispose(),
+    dispose: () => {},
   };
 }

@@ -77,17 +77,8 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
     }
   };
 
-  /** Has the plugin read the servers again (or starts it, the first time a server is added). */
-  const apply = async (): Promise<McpListing> => {
-    if (!mcp.pluginActive()) {
-      if (Object.keys(mcp.storedConfig().servers).length > 0) await app.plugins.setState(MCP_PLUGIN_ID, true);
-    } else {
-      await mcp.run(['reload']);
-    }
-    const listing = await mcp.list();
-    mcp.announce(listing);
-    return listing;
-  };
+  /** Has the plugin read the servers again (or starts it, the first time a server is added); the service announces. */
+  const apply = (): Promise<McpListing> => mcp.reload();
 
   return {
     handlers: {

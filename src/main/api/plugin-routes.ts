@@ -1,11 +1,10 @@
-import type { EventName, EventPayload, PluginListing, PluginView } from '../../shared/api/index.ts';
-import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import type { PluginListing, PluginView } from '../../shared/api/index.ts';
+import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { PluginInfo } from '../plugins/index.ts';
 import type { Handlers } from './api-router.ts';
 
 export interface PluginRoutesOptions {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** Opens a folder with the system's file manager (the desktop shell); absent: the folder is only named. */
   openPath?: (path: string) => Promise<boolean>;
 }
@@ -33,14 +32,11 @@ export function pluginView(info: PluginInfo, hasSettings = false): PluginView {
   };
 }
 
-/** The plugin list, on/off state and settings over the plugin runtime; each change becomes an event. */
+/** The plugin list, on/off state and settings over the plugin runtime (which announces each change itself). */
 export function createPluginRoutes(app: App, options: PluginRoutesOptions): Disposable & { handlers: Pick<Handlers, PluginChannels> } {
   const { plugins } = app;
   const view = (info: PluginInfo): PluginView => pluginView(info, plugins.configuration(info.id) !== null);
   const listing = (): PluginListing => ({ plugins: plugins.list().map(view), folder: plugins.userFolder, problems: plugins.problems.map((p) => ({ ...p })) });
-  const subscriptions = new DisposableStore();
-  subscriptions.add(plugins.onDidChange((info) => options.emit('plugins.changed', view(info))));
-  subscriptions.add(app.pluginConfig.onDidChange((id) => options.emit('plugins.configChanged', { id })));
   return {
     handlers: {
       'plugins.list': () => listing(),
@@ -64,6 +60,6 @@ export function createPluginRoutes(app: App, options: PluginRoutesOptions): Disp
         return { folder, opened };
       },
     },
-    dispose: () => subscriptions.dispose(),
+    dispose: () => {},
   };
 }

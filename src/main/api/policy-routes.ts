@@ -1,13 +1,9 @@
-import type { EventName, EventPayload, PolicyView } from '../../shared/api/index.ts';
-import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import type { PolicyView } from '../../shared/api/index.ts';
+import type { Disposable } from '../../shared/disposable.ts';
 import { userReadOnlyTools } from '../agent-bridge/index.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import type { Handlers } from './api-router.ts';
-
-export interface PolicyRoutesOptions {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-}
 
 type PolicyChannels = 'policy.get' | 'policy.setMode' | 'policy.removeRule' | 'policy.setApprovalTimeout' | 'policy.confirmReadOnly';
 
@@ -16,10 +12,8 @@ type PolicyChannels = 'policy.get' | 'policy.setMode' | 'policy.removeRule' | 'p
  * approval timeout, the user plugins' read-only claims. The policy announces its own changes (an "always"
  * answer's rule included); they go out as policy.changed.
  */
-export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disposable & { handlers: Pick<Handlers, PolicyChannels> } {
+export function createPolicyRoutes(app: App): Disposable & { handlers: Pick<Handlers, PolicyChannels> } {
   const { plugins, sessions, policy } = app;
-  const subscriptions = new DisposableStore();
-  subscriptions.add(policy.onDidChange(({ sessionId }) => options.emit('policy.changed', { sessionId })));
   /** The title of each conversation a rule came from (its first words when untitled); null for one since deleted. */
   const ruleSessions = (rules: ReturnType<typeof policy.rules>): Record<string, string | null> => {
     const titles: Record<string, string | null> = {};
@@ -66,6 +60,6 @@ export function createPolicyRoutes(app: App, options: PolicyRoutesOptions): Disp
         return policyView(sessionId ?? null);
       },
     },
-    dispose: () => subscriptions.dispose(),
+    dispose: () => {},
   };
 }

@@ -1,22 +1,20 @@
-import type { Channel, EventName, EventPayload } from '../../shared/api/index.ts';
+import type { Channel } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
 import { assertIdle } from './assert-idle.ts';
-
-export interface SessionRoutesOptions {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-}
 
 type SessionChannels = 'app.bootstrap' | Exclude<Extract<Channel, `sessions.${string}`>, 'sessions.setWorkspace'> | 'entries.label';
 
 /** The setting that remembers the conversation the window had open, so a restart opens it again. */
 const LAST_SESSION_KEY = 'ui.lastSessionId';
 
-/** The conversations over the store: list, open, rename, delete with undo from the trash, branch, label. */
-export function createSessionRoutes(app: App, options: SessionRoutesOptions): Disposable & { handlers: Pick<Handlers, SessionChannels> } {
+/**
+ * The conversations over the store: list, open, rename, delete with undo from the trash, branch, label. The
+ * store announces each change (a session made, its new summary, the leaf moved).
+ */
+export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Handlers, SessionChannels> } {
   const { sessions: store, trash, agent } = app;
-  const emit = options.emit;
   return {
     handlers: {
       'app.bootstrap': () => {
@@ -37,7 +35,6 @@ export function createSessionRoutes(app: App, options: SessionRoutesOptions): Di
         // The folder is checked before anything is made: a refused one creates no conversation.
         const summary = store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
         store.setSetting(LAST_SESSION_KEY, summary.id);
-        emit('session.created', summary);
         return summary;
       },
       'sessions.open': ({ sessionId }) => {
@@ -47,21 +44,16 @@ export function createSessionRoutes(app: App, options: SessionRoutesOptions): Di
         return summary;
       },
       'sessions.rename': ({ sessionId, title }) => {
-        const summary = store.rename(sessionId, title);
-        emit('session.updated', summary);
-        return summary;
+        return store.rename(sessionId, title);
       },
       'sessions.delete': ({ sessionId }) => {
         assertIdle(agent, sessionId, 'delete it');
         trash.delete(sessionId);
         if (store.getSetting(LAST_SESSION_KEY) === sessionId) store.setSetting(LAST_SESSION_KEY, null);
-        emit('session.deleted', { sessionId });
         return { restorable: true };
       },
       'sessions.restore': ({ sessionId }) => {
-        const summary = trash.restore(sessionId);
-        emit('session.created', summary);
-        return summary;
+        return trash.restore(sessionId);
       },
       'sessions.page': ({ sessionId, before, limit }) => store.page(sessionId, { before: before ?? null, limit }),
       'sessions.tree': ({ sessionId }) => ({ nodes: store.tree(sessionId), leafId: store.leaf(sessionId) }),
@@ -78,14 +70,12 @@ export function createSessionRoutes(app: App, options: SessionRoutesOptions): Di
         assertIdle(agent, sessionId, 'switch branches');
         const target = entryId !== null && follow === 'newest' ? store.newestLeafUnder(sessionId, entryId) : entryId;
         store.branch(sessionId, target);
-        emit('session.branched', { sessionId, leafId: target });
         return { leafId: target };
       },
       'entries.label': ({ sessionId, targetId, label }) => {
         assertIdle(agent, sessionId, 'change labels');
         // A label is an entry of its own, appended on the active path like any other (the leaf moves onto it).
         const entry = store.append(sessionId, label ? { type: 'label', targetId, label } : { type: 'label', targetId });
-        emit('session.branched', { sessionId, leafId: entry.id });
         return { leafId: entry.id };
       },
     },

@@ -1,10 +1,8 @@
-import type { EventName, EventPayload } from '../../shared/api/index.ts';
-import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
 
 export interface WorkspaceRoutesOptions {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** The system's folder picker (the desktop shell); resolves with the chosen folder, or null when cancelled. */
   pickFolder?: (defaultPath: string) => Promise<string | null>;
 }
@@ -14,10 +12,6 @@ type WorkspaceChannels = 'sessions.setWorkspace' | 'workspace.complete' | 'works
 /** The conversation's workspace folder over the API; every folder is checked by the workspace service. */
 export function createWorkspaceRoutes(app: App, options: WorkspaceRoutesOptions): Disposable & { handlers: Pick<Handlers, WorkspaceChannels> } {
   const { workspaces } = app;
-  const subscriptions = new DisposableStore();
-  subscriptions.add(workspaces.onChanged((summary) => options.emit('session.updated', summary)));
-  subscriptions.add(workspaces.onRequested(({ sessionId }) => options.emit('workspace.requested', { sessionId })));
-  subscriptions.add(workspaces.onSettled(({ sessionId }) => options.emit('workspace.settled', { sessionId })));
   return {
     handlers: {
       'sessions.setWorkspace': ({ sessionId, path }) => workspaces.set(sessionId, path),
@@ -30,6 +24,6 @@ export function createWorkspaceRoutes(app: App, options: WorkspaceRoutesOptions)
       'workspace.pending': () => workspaces.pending(),
       'workspace.decline': ({ sessionId }) => ({ ok: workspaces.decline(sessionId) }),
     },
-    dispose: () => subscriptions.dispose(),
+    dispose: () => {},
   };
 }

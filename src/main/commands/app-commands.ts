@@ -1,4 +1,3 @@
-import type { EventName, EventPayload } from '../../shared/api/index.ts';
 import { PolicyMode, ThinkingLevel, thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { AppCore } from '../app-core.ts';
@@ -15,8 +14,6 @@ export interface AppCommandContext extends CommandContext {
 }
 
 export interface AppCommandHooks {
-  /** Tells the windows what a command changed (a session created, a branch moved, the policy set). */
-  emit?<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** Summarises a session's older messages now; absent: /compact says it is not available. */
   compact?(sessionId: string): Promise<string>;
 }
@@ -33,18 +30,15 @@ export interface AppCommands extends Disposable {
 export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): AppCommands {
   const tree = new CommandTree();
   const store = new DisposableStore();
-  const emit = hooks.emit ?? (() => {});
   const { sessions, plugins } = app;
 
   const idle = (sessionId: string): void => {
     if (app.agent.isRunning(sessionId)) throw new AmberError('conflict', 'A reply is still streaming; stop it or wait for it first.');
   };
-  const moved = (sessionId: string, leafId: string | null) => emit('session.branched', { sessionId, leafId });
 
   store.add(
     tree.registerAction('session.new', (title, context) => {
       const summary = sessions.create({ title: title || undefined, cwd: app.workspaces.forNewConversation(null) });
-      emit('session.created', summary);
       (context as AppCommandContext).openSession?.(summary.id);
       return title ? `Started “${title}”.` : 'Started a new conversation.';
     }),
@@ -71,8 +65,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       if (!level.success) throw new AmberError('invalid_input', `“${argument}” is not a thinking level: use off, low, medium or high.`);
       if (level.data === current) return `Thinking is already ${current}.`;
       idle(sessionId);
-      const entry = app.agent.setThinkingLevel(sessionId, level.data);
-      moved(sessionId, entry.id);
+      app.agent.setThinkingLevel(sessionId, level.data);
       return `Thinking is now ${level.data}; the next reply uses it.`;
     }),
   );
@@ -101,8 +94,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       if (!argument) return current ? `The model is ${current.provider}/${current.modelId}. Type /model and a name to change it.` : 'No model is chosen yet. Type /model and a name.';
       const ref = resolveModel(app, argument);
       idle(sessionId);
-      const entry = app.agent.setModel(sessionId, ref);
-      moved(sessionId, entry.id);
+      app.agent.setModel(sessionId, ref);
       return `The model is now ${ref.provider}/${ref.modelId}; the next reply uses it.`;
     }),
   );
@@ -114,7 +106,6 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       idle(sessionId);
       sessions.entry(sessionId, entryId);
       sessions.branch(sessionId, entryId);
-      moved(sessionId, entryId);
       return `The next message forks from ${entryId}.`;
     }),
   );
@@ -125,8 +116,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       idle(sessionId);
       const target = sessions.leaf(sessionId);
       if (!target) throw new AmberError('invalid_input', 'There is nothing to label yet: send a message first.');
-      const entry = sessions.append(sessionId, label ? { type: 'label', targetId: target, label } : { type: 'label', targetId: target });
-      moved(sessionId, entry.id);
+      sessions.append(sessionId, label ? { type: 'label', targetId: target, label } : { type: 'label', targetId: target });
       return label ? `Labelled the latest message “${label}”.` : 'Cleared the label of the latest message.';
     }),
   );

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type EventName, type EventPayload, type McpListing, McpPromptView, McpResourceView, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/index.ts';
+import { type McpListing, McpPromptView, McpResourceView, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/index.ts';
 import type { CommandRegistrar, FeedItem } from '../../shared/commands/index.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import { AmberError } from '../errors.ts';
 import type { PluginService } from '../plugins/index.ts';
 
@@ -45,8 +46,6 @@ export interface McpServiceOptions {
   commands: CommandRegistrar;
   dataDir: string;
   settings: { getSetting(key: string): string | null; pluginStates(): Map<string, boolean> };
-  /** The core's events, heard by every window. */
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }
 
 export class McpService {
@@ -54,6 +53,12 @@ export class McpService {
   readonly #subscriptions = new DisposableStore();
   readonly #promptCommands = new Map<string, { view: string; registration: Disposable }>();
   #latest: McpPluginReport = EMPTY;
+  readonly #changed = new Emitter<McpListing>((e) => console.error('An MCP listener failed', e));
+  readonly #serversChanged = new Emitter<void>((e) => console.error('An MCP listener failed', e));
+  /** The servers' listing changed: one connected, failed or offers something new, or the servers were edited. */
+  readonly onDidChange: Event<McpListing> = this.#changed.event;
+  /** The server names changed (what `/mcp connect …` completes). */
+  readonly onDidChangeServers: Event<void> = this.#serversChanged.event;
   /** Counts the reports the plugin pushed, so a listing asked for before the newest push does not replace it. */
   #pushed = 0;
 
@@ -81,7 +86,7 @@ export class McpService {
         if (!report.success) return;
         this.#pushed++;
         this.#take(report.data);
-        this.announce(this.#listing(report.data));
+        this.#changed.fire(this.#listing(report.data));
       }),
     );
     this.#subscriptions.add(
@@ -90,7 +95,7 @@ export class McpService {
         // Its prompts go with it at once, before the listing comes back.
         if (info.state !== 'active') this.#take(EMPTY);
         void this.list().then(
-          (l) => this.announce(l),
+          (l) => this.#changed.fire(l),
           () => {},
         );
       }),
@@ -150,9 +155,19 @@ export class McpService {
     return { pluginActive: true, servers: report.servers, problems: report.problems, ...(report.workspace ? { defaultFolder: report.workspace } : {}) };
   }
 
-  /** Tells every window the servers' listing. */
-  announce(listing: McpListing): void {
-    this.#options.emit('mcp.changed', listing);
+  /**
+   * Has the plugin read the servers again after they were edited (or starts it, the first time a server is
+   * added), and announces the new listing.
+   */
+  async reload(): Promise<McpListing> {
+    if (!this.pluginActive()) {
+      if (Object.keys(this.storedConfig().servers).length > 0) await this.#options.plugins.setState(MCP_PLUGIN_ID, true);
+    } else {
+      await this.run(['reload']);
+    }
+    const listing = await this.list();
+    this.#changed.fire(listing);
+    return listing;
   }
 
   /** An mcp.json brought from another app switches the plugin on the first time Amber sees it; after that the user's switch decides. */
@@ -164,6 +179,8 @@ export class McpService {
 
   dispose(): void {
     this.#subscriptions.dispose();
+    this.#changed.dispose();
+    this.#serversChanged.dispose();
   }
 
   #configuredOnly(): McpListing {
@@ -197,7 +214,7 @@ export class McpService {
     const serversChanged = names(report) !== names(this.#latest);
     this.#latest = report;
     this.#syncPrompts();
-    if (serversChanged) this.#options.emit('commands.changed', {});
+    if (serversChanged) this.#serversChanged.fire();
   }
 
   #syncPrompts(): void {

@@ -1,5 +1,5 @@
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply, ApprovalScope } from '../../shared/agent/index.ts';
-import { type Disposable, toDisposable } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import { AmberError } from '../errors.ts';
 import { QuestionWithdrawn } from './policy-service.ts';
 
@@ -20,7 +20,10 @@ export type ApprovalChange = { kind: 'requested'; question: ApprovalQuestion } |
  */
 export class ApprovalBroker {
   readonly #pending = new Map<string, Pending>();
-  readonly #listeners = new Set<(change: ApprovalChange) => void>();
+  // A listener's failure must not keep the question from the others.
+  readonly #changed = new Emitter<ApprovalChange>();
+  /** A question was put to the user, or settled (answered here or in another window, or withdrawn). */
+  readonly onDidChange: Event<ApprovalChange> = this.#changed.event;
 
   /** The policy's Approver: resolves when the user answers or the question is withdrawn. */
   readonly ask = (question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalReply> => {
@@ -38,11 +41,6 @@ export class ApprovalBroker {
       this.#notify({ kind: 'requested', question });
     });
   };
-
-  subscribe(listener: (change: ApprovalChange) => void): Disposable {
-    this.#listeners.add(listener);
-    return toDisposable(() => this.#listeners.delete(listener));
-  }
 
   pending(): ApprovalQuestion[] {
     return [...this.#pending.values()].map((p) => p.question);
@@ -64,7 +62,7 @@ export class ApprovalBroker {
   /** Denies every open question (shutdown). */
   dispose(): void {
     for (const id of this.#pending.keys()) this.#settle(id, 'deny');
-    this.#listeners.clear();
+    this.#changed.dispose();
   }
 
   #settle(questionId: string, answer: ApprovalAnswer, scope?: ApprovalScope): void {
@@ -76,12 +74,6 @@ export class ApprovalBroker {
   }
 
   #notify(change: ApprovalChange): void {
-    for (const l of this.#listeners) {
-      try {
-        l(change);
-      } catch {
-        // A listener's failure must not keep the question from the others.
-      }
-    }
+    this.#changed.fire(change);
   }
 }

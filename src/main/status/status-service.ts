@@ -68,7 +68,7 @@ export class StatusService implements Disposable {
   constructor(app: StatusSources) {
     this.#app = app;
     const registries = app.plugins.registries;
-    this.#subscriptions.add(app.agent.subscribe((event) => this.#onAgentEvent(event)));
+    this.#subscriptions.add(app.agent.onDidEmit((event) => this.#onAgentEvent(event)));
     this.#subscriptions.add(registries.statusSegments.onDidChange(() => this.#changed(null)));
     // A provider change can rename a session's model: every session shown so far gets its whole bar again.
     this.#subscriptions.add(

@@ -67,8 +67,8 @@ describe('WorkspaceService', () => {
     const s = store.create({ cwd: null });
     const asked: string[] = [];
     const settled: string[] = [];
-    workspaces.onRequested(({ sessionId }) => asked.push(sessionId));
-    workspaces.onSettled(({ sessionId }) => settled.push(sessionId));
+    workspaces.onDidRequest(({ sessionId }) => asked.push(sessionId));
+    workspaces.onDidSettle(({ sessionId }) => settled.push(sessionId));
     const signal = new AbortController().signal;
     const first = workspaces.forRun(s.id, signal);
     const second = workspaces.forRun(s.id, signal);
@@ -85,7 +85,7 @@ describe('WorkspaceService', () => {
     const workspaces = make();
     const s = store.create({ cwd: '/' });
     const asked: string[] = [];
-    workspaces.onRequested(({ sessionId }) => asked.push(sessionId));
+    workspaces.onDidRequest(({ sessionId }) => asked.push(sessionId));
     const run = workspaces.forRun(s.id, new AbortController().signal);
     expect(asked).toEqual([s.id]);
     workspaces.set(s.id, join(home, 'a'));
@@ -102,7 +102,7 @@ describe('WorkspaceService', () => {
     const workspaces = make();
     const s = store.create({ cwd: null });
     const settled: string[] = [];
-    workspaces.onSettled(({ sessionId }) => settled.push(sessionId));
+    workspaces.onDidSettle(({ sessionId }) => settled.push(sessionId));
     const declined = workspaces.forRun(s.id, new AbortController().signal);
     expect(workspaces.decline(s.id)).toBe(true);
     expect(await declined).toBeNull();

@@ -36,7 +36,7 @@ export const DEFAULT_WORKSPACE_NAME = 'Amber';
  * Each conversation's workspace folder: the one place tools and the policy read their root from. A folder is
  * checked (checkWorkspace) whenever it is set; new conversations take the last one used, else the
  * configured default, else `~/Amber`. A tool call in a conversation without a folder asks the window
- * (`onRequested`) and waits until one is chosen, the request is declined, or the run stops.
+ * (`onDidRequest`) and waits until one is chosen, the request is declined, or the run stops.
  */
 export class WorkspaceService {
   readonly #store: WorkspaceStore;
@@ -45,13 +45,10 @@ export class WorkspaceService {
   readonly #waiting = new Map<string, Set<(path: string | null) => void>>();
   readonly #requested = new Emitter<WorkspaceRequest>();
   readonly #settled = new Emitter<WorkspaceRequest>();
-  readonly #changed = new Emitter<SessionSummary>();
   /** A tool call needs a folder for this conversation: the window should ask for one. */
-  readonly onRequested: Event<WorkspaceRequest> = this.#requested.event;
-  /** The request was answered or withdrawn: stop asking. */
-  readonly onSettled: Event<WorkspaceRequest> = this.#settled.event;
-  /** A conversation's folder changed. */
-  readonly onChanged: Event<SessionSummary> = this.#changed.event;
+  readonly onDidRequest: Event<WorkspaceRequest> = this.#requested.event;
+  /** The request was answered or withdrawn: stop asking. (A folder set is the store's summary change.) */
+  readonly onDidSettle: Event<WorkspaceRequest> = this.#settled.event;
 
   constructor(options: WorkspaceServiceOptions) {
     this.#store = options.store;
@@ -90,7 +87,6 @@ export class WorkspaceService {
     if (!checked.ok) throw new AmberError('invalid_input', checked.reason);
     const summary = this.#store.setCwd(sessionId, checked.path);
     this.#store.setSetting(LAST_USED_KEY, checked.path);
-    this.#changed.fire(summary);
     for (const resolve of this.#waiting.get(sessionId) ?? []) resolve(checked.path);
     this.#settle(sessionId);
     return summary;
@@ -175,7 +171,6 @@ export class WorkspaceService {
     for (const sessionId of this.#waiting.keys()) this.decline(sessionId);
     this.#requested.dispose();
     this.#settled.dispose();
-    this.#changed.dispose();
   }
 
   #settle(sessionId: string): void {

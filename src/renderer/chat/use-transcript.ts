@@ -85,7 +85,7 @@ export function useTranscript(sessionId: string | null) {
       }),
       api.on('approval.requested', (q) => dispatch({ type: 'approvalRequested', sessionId: q.sessionId, questionId: q.id, toolCallId: q.toolCallId })),
       api.on('approval.settled', ({ questionId, answer }) => dispatch({ type: 'approvalSettled', questionId, answer })),
-      api.on('session.branched', ({ sessionId: id, leafId }) => dispatch({ type: 'branched', sessionId: id, leafId })),
+      api.on('session.leafMoved', ({ sessionId: id, leafId }) => dispatch({ type: 'branched', sessionId: id, leafId })),
       api.onConnectionChange((connected) => connected && dispatch({ type: 'reconnected' })),
     ];
     return () => {

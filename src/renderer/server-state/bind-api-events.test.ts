@@ -97,6 +97,23 @@ test('session events keep every cached list newest first; a deleted session leav
   expect(ids()).toEqual(['c', 'a']);
 });
 
+test("a run never has the session's summary read again: main pushes it as session.updated", () => {
+  const { client, emit, calls } = fakeClient();
+  const queries = createServerQueryClient();
+  bindApiEvents(client, queries);
+  queries.setQueryData(serverKeys.sessions(''), { sessions: [summary('b', 2), summary('a', 1)] });
+  const user = { type: 'message', id: 'e1', parentId: null, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } };
+  emit('agent.emitted', { sessionId: 'a', runId: 'r', type: 'entry_appended', entry: user });
+  emit('agent.emitted', { sessionId: 'a', runId: 'r', type: 'agent_settled' });
+  expect(calls).toEqual([]);
+  emit('session.updated', { ...summary('a', 3), messageCount: 2 });
+  const list = queries.getQueryData<{ sessions: SessionSummary[] }>(serverKeys.sessions(''))?.sessions;
+  expect(list?.map((s) => [s.id, s.messageCount])).toEqual([
+    ['a', 2],
+    ['b', 0],
+  ]);
+});
+
 const plugin = (id: string, state: PluginView['state']): PluginView => ({
   id,
   name: id,
@@ -159,7 +176,7 @@ test('a moved branch invalidates its status and siblings only; a reconnect inval
   queries.setQueryData(serverKeys.status('b'), { sessionId: 'b', segments: [] });
   queries.setQueryData(serverKeys.siblings('a', ['e1']), {});
   queries.setQueryData(serverKeys.panels, []);
-  emit('session.branched', { sessionId: 'a', leafId: 'e1' });
+  emit('session.leafMoved', { sessionId: 'a', leafId: 'e1' });
   const invalid = (key: readonly unknown[]) => queries.getQueryState(key)?.isInvalidated;
   expect([invalid(serverKeys.status('a')), invalid(serverKeys.siblings('a', ['e1'])), invalid(serverKeys.status('b')), invalid(serverKeys.panels)]).toEqual([true, true, false, false]);
   reconnect();
@@ -177,7 +194,7 @@ test("a moved branch has the branch's model and thinking level read again; polic
   const keys = [serverKeys.models('a'), serverKeys.thinking('a'), serverKeys.models('b'), serverKeys.policy('a'), serverKeys.policy('b'), serverKeys.policy(null)];
   for (const key of keys) queries.setQueryData(key, {});
   const invalid = () => keys.map((key) => queries.getQueryState(key)?.isInvalidated);
-  emit('session.branched', { sessionId: 'a', leafId: null });
+  emit('session.leafMoved', { sessionId: 'a', leafId: null });
   expect(invalid()).toEqual([true, true, false, false, false, false]);
   emit('policy.changed', { sessionId: 'b' });
   expect(invalid()).toEqual([true, true, false, false, true, false]);
@@ -201,6 +218,6 @@ test("the end of a run or a moved branch has that session's tree and versions re
   emit('agent.emitted', { sessionId: 'a', runId: 'r', type: 'agent_settled' });
   expect(invalid()).toEqual([true, true, false]);
   reset();
-  emit('session.branched', { sessionId: 'a', leafId: 'e1' });
+  emit('session.leafMoved', { sessionId: 'a', leafId: 'e1' });
   expect(invalid()).toEqual([true, true, false]);
 });

@@ -46,7 +46,7 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
       queries.setQueriesData<StatusBarView>({ queryKey: serverKeys.statusAll }, (bar) => (bar ? withPluginSegments(bar, view.segments) : bar));
     }),
     // A moved leaf (a branch switch, /model, /thinking) changes what the branch now shown says.
-    api.on('session.branched', ({ sessionId }) => {
+    api.on('session.leafMoved', ({ sessionId }) => {
       for (const queryKey of [serverKeys.status(sessionId), serverKeys.siblingsOf(sessionId), serverKeys.models(sessionId), serverKeys.thinking(sessionId), serverKeys.tree(sessionId)]) {
         void queries.invalidateQueries({ queryKey });
       }
@@ -57,9 +57,8 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     api.on('session.deleted', ({ sessionId }) =>
       queries.setQueriesData<SessionsList>({ queryKey: serverKeys.sessionsAll }, (list) => (list ? { sessions: list.sessions.filter((x) => x.id !== sessionId) } : list)),
     ),
+    // A session's summary (title, count, updated time) is pushed by main as session.updated: never read again here.
     api.on('agent.emitted', (e) => {
-      const firstPrompt = e.type === 'entry_appended' && e.entry.type === 'message' && e.entry.message.role === 'user';
-      if (e.type === 'agent_settled' || firstPrompt) void api.call('sessions.get', { sessionId: e.sessionId }).then(upsert, () => {});
       // A run's replies can be regenerations: their versions, and the tree, are read again once it is over.
       if (e.type === 'agent_settled') {
         void queries.invalidateQueries({ queryKey: serverKeys.siblingsOf(e.sessionId) });

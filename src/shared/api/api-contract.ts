@@ -241,7 +241,11 @@ export const API_EVENTS = {
   'session.created': SessionSummary,
   'session.updated': SessionSummary,
   'session.deleted': z.object({ sessionId: z.string() }),
-  'session.branched': z.object({ sessionId: z.string(), leafId: z.string().nullable() }),
+  /**
+   * The conversation's leaf moved outside a run (a branch switch, an edit or regenerate, a label, /model,
+   * /thinking, /compact): what the branch shown says may have changed. A run's own appends are its agent events.
+   */
+  'session.leafMoved': z.object({ sessionId: z.string(), leafId: z.string().nullable() }),
   'agent.emitted': AgentEvent,
   'approval.requested': ApprovalQuestion,
   /** The question was answered (here or in another window) or its run ended: stop asking it. */

@@ -81,7 +81,7 @@ export const EVENT_NAME_LIST = [
   'session.created',
   'session.updated',
   'session.deleted',
-  'session.branched',
+  'session.leafMoved',
   'agent.emitted',
   'approval.requested',
   'approval.settled',

@@ -1,0 +1,74 @@
+import type { EventName, EventPayload } from '../../shared/api/index.ts';
+import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
+import type { App } from '../app.ts';
+import { allowanceViews } from './allowance-views.ts';
+import { panelViews } from './panel-views.ts';
+import { pluginView } from './plugin-routes.ts';
+
+/** One API event the core raises for the windows, whichever owner's change it tells of. */
+export type CoreEvent = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+
+/** The owners whose changes the windows hear of. */
+export type WindowEventSources = Pick<
+  App,
+  'sessions' | 'agent' | 'approvals' | 'policy' | 'sandbox' | 'workspaces' | 'plugins' | 'pluginConfig' | 'status' | 'commands' | 'mcp' | 'wallets'
+>;
+
+export interface WindowEvents extends Disposable {
+  /** Every window event, in the order the owners announced their changes. */
+  readonly event: Event<CoreEvent>;
+}
+
+/**
+ * The one map from owner events to window events, built once per core by createApp. Owners announce their
+ * own changes (`onDidX`); routes and commands only call owners and never emit, so each change reaches a
+ * window once, whichever route, command or CLI path made it.
+ */
+export function windowEvents(app: WindowEventSources): WindowEvents {
+  const out = new Emitter<CoreEvent>((e) => console.error('A window event listener failed', e));
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => out.fire({ event, payload } as CoreEvent);
+  const on = new DisposableStore();
+  const { sessions, plugins } = app;
+  const registries = plugins.registries;
+
+  // Ordered as the windows heard them before (plugins, status, panels, commands, policy, workspace, sessions,
+  // then the agent and the approvals last): one change that several owners announce arrives in that order.
+  on.add(plugins.onDidChange((info) => emit('plugins.changed', pluginView(info, plugins.configuration(info.id) !== null))));
+  on.add(app.pluginConfig.onDidChange((id) => emit('plugins.configChanged', { id })));
+  on.add(app.status.onDidChange((bar) => emit('status.changed', bar)));
+  on.add(registries.panels.onDidChange(() => emit('panels.changed', { panels: panelViews(registries.panels) })));
+  on.add(app.wallets.onDidChange((listing) => emit('wallets.changed', listing)));
+  on.add(registries.allowances.onDidChange(() => emit('allowances.changed', { allowances: allowanceViews(registries.allowances) })));
+  // What the command line offers: the tree, and its live feeds (plugins, models, MCP servers).
+  const commandsChanged = () => emit('commands.changed', {});
+  on.add(app.commands.tree.onDidChange(commandsChanged));
+  on.add(plugins.onDidChange(commandsChanged));
+  on.add(registries.providers.onDidChange(commandsChanged));
+  on.add(app.mcp.onDidChangeServers(commandsChanged));
+  on.add(app.mcp.onDidChange((listing) => emit('mcp.changed', listing)));
+  // The policy and its sandbox: the windows read the policy again.
+  on.add(app.policy.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId })));
+  on.add(app.sandbox.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId })));
+  on.add(app.workspaces.onDidRequest(({ sessionId }) => emit('workspace.requested', { sessionId })));
+  on.add(app.workspaces.onDidSettle(({ sessionId }) => emit('workspace.settled', { sessionId })));
+  on.add(sessions.onDidCreate((summary) => emit('session.created', summary)));
+  on.add(sessions.onDidChangeSummary((summary) => emit('session.updated', summary)));
+  on.add(sessions.onDidDelete(({ sessionId }) => emit('session.deleted', { sessionId })));
+  // A run's own appends move the leaf too: its agent events tell those, entry by entry.
+  on.add(sessions.onDidMoveLeaf((move) => app.agent.isRunning(move.sessionId) || emit('session.leafMoved', move)));
+  on.add(app.agent.onDidEmit((event) => emit('agent.emitted', event)));
+  on.add(
+    app.approvals.onDidChange((change) => {
+      if (change.kind === 'requested') emit('approval.requested', change.question);
+      else emit('approval.settled', { questionId: change.questionId, answer: change.answer });
+    }),
+  );
+  return {
+    event: out.event,
+    dispose() {
+      on.dispose();
+      out.dispose();
+    },
+  };
+}

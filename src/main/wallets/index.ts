@@ -1,0 +1,1 @@
+export { WalletService, type WalletServiceOptions } from './wallet-service.ts';

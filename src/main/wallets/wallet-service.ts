@@ -1,0 +1,92 @@
+import type { WalletListing, WalletView } from '../../shared/api/index.ts';
+import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
+import { AmberError, errorMessage } from '../errors.ts';
+import type { ListedWallet, WalletRegistry } from '../plugins/index.ts';
+
+const WALLET_THRESHOLD_KEY = 'ui.walletThreshold';
+
+export interface WalletServiceOptions {
+  /** The wallets the active plugins contribute. */
+  wallets: Pick<WalletRegistry, 'list' | 'refresh' | 'onDidChange'>;
+  /** Where the low-balance threshold the user set is kept. */
+  settings: { getSetting(key: string): string | null; setSetting(key: string, value: string | null): void };
+  clock?: () => number;
+}
+
+/**
+ * The wallets as the window sees them: each balance with when this run last saw it refreshed and the last
+ * refresh's failure, and the user's low-balance threshold. Owns that view and announces each new one
+ * (`onDidChange`): a registry change, a refresh (failed or not), a new threshold.
+ */
+export class WalletService implements Disposable {
+  readonly #wallets: WalletServiceOptions['wallets'];
+  readonly #settings: WalletServiceOptions['settings'];
+  readonly #clock: () => number;
+  readonly #subscriptions = new DisposableStore();
+  readonly #changed = new Emitter<WalletListing>((e) => console.error('A wallet listener failed', e));
+  /** Per wallet: when it was last refreshed, and the last refresh's failure, as this run saw them. */
+  readonly #refreshed = new Map<string, { at: number | null; error: string | null; balance: number; currency: string }>();
+  /** The wallets' new listing, after any change to what the window shows of them. */
+  readonly onDidChange: Event<WalletListing> = this.#changed.event;
+
+  constructor(options: WalletServiceOptions) {
+    this.#wallets = options.wallets;
+    this.#settings = options.settings;
+    this.#clock = options.clock ?? Date.now;
+    this.#subscriptions.add(
+      this.#wallets.onDidChange(() => {
+        // A balance that changed was just refreshed (by a panel, a tick or a refresh call).
+        for (const w of this.#wallets.list()) {
+          const seen = this.#refreshed.get(w.id);
+          if (!seen || seen.balance !== w.balance || seen.currency !== w.currency) this.#refreshed.set(w.id, { at: this.#clock(), error: null, balance: w.balance, currency: w.currency });
+        }
+        this.#changed.fire(this.listing());
+      }),
+    );
+  }
+
+  listing(): WalletListing {
+    return { wallets: this.#wallets.list().map((w) => this.#view(w)), threshold: this.threshold() };
+  }
+
+  threshold(): number | null {
+    const raw = this.#settings.getSetting(WALLET_THRESHOLD_KEY);
+    const value = raw === null ? null : Number(raw);
+    return value !== null && Number.isFinite(value) ? value : null;
+  }
+
+  /** Reads the wallet's balance again; a failure is kept on its view (and announced), not thrown. */
+  async refresh(id: string): Promise<WalletView> {
+    const held = this.#wallets.list().find((w) => w.id === id);
+    if (!held) throw new AmberError('not_found', `There is no wallet '${id}'; its plugin may have been switched off.`);
+    try {
+      const fresh = await this.#wallets.refresh(id);
+      this.#refreshed.set(id, { at: this.#clock(), error: null, balance: fresh.balance, currency: fresh.currency });
+      this.#changed.fire(this.listing());
+      return this.#view(fresh);
+    } catch (e) {
+      this.#refreshed.set(id, { at: this.#refreshed.get(id)?.at ?? null, error: errorMessage(e), balance: held.balance, currency: held.currency });
+      this.#changed.fire(this.listing());
+      return this.#view(held);
+    }
+  }
+
+  setThreshold(value: number | null): WalletListing {
+    this.#settings.setSetting(WALLET_THRESHOLD_KEY, value === null ? null : String(value));
+    const next = this.listing();
+    this.#changed.fire(next);
+    return next;
+  }
+
+  dispose(): void {
+    this.#subscriptions.dispose();
+    this.#changed.dispose();
+  }
+
+  #view(w: ListedWallet & { refreshedAt?: number; error?: string }): WalletView {
+    // The plugin's own word on when it read the balance wins (it also reads on tick); else what this run saw.
+    const seen = this.#refreshed.get(w.id);
+    return { id: w.id, provider: w.provider, pluginId: w.pluginId, balance: w.balance, currency: w.currency, refreshedAt: w.refreshedAt ?? seen?.at ?? null, error: w.error ?? seen?.error ?? null };
+  }
+}

@@ -1,3 +1,5 @@
 export { MCP_CONFIG_KEY, MCP_PLUGIN_ID, McpPluginReport, McpService } from './mcp-service.ts';
 export type { McpServiceOptions } from './mcp-service.ts';
 export { configToForm, formToConfig, stringRecord } from './mcp-server-form.ts';
+export { MCP_JSON, readMcpJson } from './mcp-json.ts';
+export type { McpJson } from './mcp-json.ts';

@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import {
   Entry,
-  entryPreview,
-  entryRole,
   type EntryInput,
   type ModelContext,
-  type SessionIntegrity,
   type SessionSummary,
   type TranscriptPage,
   type TreeNode,
@@ -14,31 +11,22 @@ import {
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
-import { canonicalJson } from './canonical-json.ts';
 import { ChainVerifier, integrityOf, TreeVerifier } from './chain-verifier.ts';
 import { type BranchState, branchStateOf, ContextBuilder, type ContextRows } from './context-builder.ts';
-import { entryHash, type HashedRow } from './entry-hash.ts';
-import { describeZodError, type EntryRow, keptFrom, type ParentRow, parseEntryRow } from './entry-row.ts';
-import { KnownIntegrity } from './known-integrity.ts';
+import type { HashedRow } from './entry-hash.ts';
+import { type EntryRow, type ParentRow, parseEntryRow } from './entry-row.ts';
+import { IntegrityTracker } from './integrity-tracker.ts';
+import { storedEntry } from './stored-entry.ts';
+import { type ImportedSession, type LeafMove, type ListOptions, type SessionCheck, type SessionRow, type SessionStoreOptions, toSummary } from './session-store-types.ts';
 import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.ts';
 import { SettingsStore } from './settings-store.ts';
 
 export type { BranchState } from './context-builder.ts';
+export type { ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store-types.ts';
 
 type Db = Database.Database;
-
-interface SessionRow {
-  id: string;
-  title: string;
-  created_at: number;
-  updated_at: number;
-  leaf_id: string | null;
-  message_count: number;
-  preview: string;
-  cwd: string | null;
-}
 
 /**
  * What an append under a session's leaf needs to know: the leaf, its stored fields the new entry builds on,
@@ -51,58 +39,6 @@ interface Head {
   /** The leaf's stored fields; null for no leaf, or a leaf row not found (the insert then refuses the entry). */
   leaf: ParentRow | null;
   hasPreview: boolean;
-}
-
-/** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
-export interface SessionCheck extends SessionIntegrity {
-  sessionId: string;
-  entries: number;
-}
-
-export interface SessionStoreOptions {
-  /** Milliseconds a writer waits for another process's transaction before giving up. */
-  busyTimeoutMs?: number;
-  clock?: () => number;
-  newId?: () => string;
-  /**
-   * SQLite's `synchronous` for this connection. NORMAL (the default) loses no commit when the process
-   * dies; FULL also fsyncs the WAL on every commit, for when power loss matters.
-   */
-  synchronous?: 'NORMAL' | 'FULL';
-}
-
-export interface ListOptions {
-  query?: string;
-  limit?: number;
-  offset?: number;
-}
-
-export interface ImportedSession {
-  id?: string;
-  title?: string;
-  cwd?: string | null;
-  createdAt?: number;
-  entries: Entry[];
-  leafId: string | null;
-}
-
-function toSummary(row: SessionRow): SessionSummary {
-  return {
-    id: row.id,
-    title: row.title,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    leafId: row.leaf_id,
-    messageCount: row.message_count,
-    preview: row.preview,
-    cwd: row.cwd,
-  };
-}
-
-/** Where a session's leaf is now. */
-export interface LeafMove {
-  sessionId: string;
-  leafId: string | null;
 }
 
 /** A listener that throws must not undo or fail the write it heard of: it is logged. */
@@ -120,8 +56,6 @@ export class SessionStore {
   readonly #q: SessionStatements;
   /** One transaction wrapper, made once: better-sqlite3's wrappers are costly to create per call. */
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
-  /** Per session: the entries found changed, and the leaves whose context paths were verified. */
-  readonly #integrity = new Map<string, KnownIntegrity>();
   /** What reaches the model, with the parsed entries and walks it keeps between builds. */
   readonly #contexts = new ContextBuilder();
   /** The rows a context build reads, through this store's statements. */
@@ -130,6 +64,8 @@ export class SessionStore {
     hashOf: (sessionId, id) => this.#hashOf(sessionId, id),
     entry: (sessionId, id) => this.entry(sessionId, id),
   };
+  /** Per session: the entries found changed, and the leaves whose context paths were verified. */
+  readonly #integrity = new IntegrityTracker(this.#rows);
   /** The settings and plugin on/off tables of the same file. */
   readonly settings: SettingsStore;
   /** Per session, what the next append builds on; valid while `#dataVersion` is the file's (see Head). */
@@ -277,7 +213,7 @@ export class SessionStore {
       this.#heads.delete(sessionId);
     });
     this.#contexts.forgetWalks(sessionId);
-    this.#integrity.delete(sessionId);
+    this.#integrity.forget(sessionId);
     this.#deleted.fire({ sessionId });
   }
 
@@ -287,7 +223,7 @@ export class SessionStore {
   append(sessionId: string, input: EntryInput): Entry {
     const entry = this.#write(() => {
       const head = this.#head(sessionId);
-      const known = this.#writable(sessionId, head.leafId);
+      const known = this.#integrity.writable(sessionId, head.leafId);
       const appended = this.#appendUnder(sessionId, head, input);
       known.addLeaf(appended.id);
       return appended;
@@ -300,7 +236,7 @@ export class SessionStore {
   appendMany(sessionId: string, inputs: EntryInput[]): Entry[] {
     const out = this.#write(() => {
       const head = this.#head(sessionId);
-      const known = this.#writable(sessionId, head.leafId);
+      const known = this.#integrity.writable(sessionId, head.leafId);
       const entries = inputs.map((input) => this.#appendUnder(sessionId, head, input));
       if (head.leafId !== null) known.addLeaf(head.leafId);
       return entries;
@@ -386,7 +322,7 @@ export class SessionStore {
     const leafId = this.leaf(sessionId);
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
     // The first page is what a window shows on opening a session: it learns whether the session is read-only.
-    const known = options.before ? this.#known(sessionId) : this.#verified(sessionId, leafId);
+    const known = options.before ? this.#integrity.known(sessionId) : this.#integrity.verified(sessionId, leafId);
     let start: string | null = leafId;
     if (options.before) start = this.#row(sessionId, options.before).parent_id;
     if (start === null) return { entries: [], before: null, leafId, integrity: integrityOf(known.changed) };
@@ -415,7 +351,7 @@ export class SessionStore {
     if (leaf === null) return { leafId: leaf, entries: [], messages: [], model: null, thinkingLevel: null, integrity: integrityOf([]) };
     this.#row(sessionId, leaf);
     const context = this.#contexts.build(sessionId, leaf, this.#rows);
-    this.#known(sessionId).remember(leaf, context.integrity.changed);
+    this.#integrity.known(sessionId).remember(leaf, context.integrity.changed);
     return context;
   }
 
@@ -440,7 +376,7 @@ export class SessionStore {
     const verifier = new TreeVerifier();
     for (const row of this.#q.hashRows.iterate(sessionId) as Iterable<HashedRow>) verifier.push(row);
     const changed = verifier.finish();
-    const known = this.#known(sessionId);
+    const known = this.#integrity.known(sessionId);
     for (const id of changed) known.changed.add(id);
     return { sessionId, entries: verifier.count, ...integrityOf(changed) };
   }
@@ -459,7 +395,7 @@ export class SessionStore {
       }
       if (data.leafId !== null) this.#row(id, data.leafId);
       this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
-      this.#integrity.set(id, new KnownIntegrity(data.leafId === null ? [] : [data.leafId]));
+      this.#integrity.reset(id, data.leafId === null ? [] : [data.leafId]);
       return this.get(id);
     });
     this.#created.fire(summary);
@@ -528,50 +464,16 @@ export class SessionStore {
    */
   #insert(sessionId: string, hasPreview: boolean, input: EntryInput, parentId: string | null, parent?: ParentRow | null): { entry: Entry; row: ParentRow; hasPreview: boolean } {
     const now = this.#clock();
-    const candidate = { ...input, id: input.id ?? this.#newId(), parentId, timestamp: input.timestamp ?? new Date(now).toISOString() };
-    const parsed = Entry.safeParse(candidate);
-    if (!parsed.success) {
-      const type = (input as { type?: unknown }).type;
-      throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describeZodError(parsed.error)}`);
-    }
-    const entry = parsed.data;
-    let above: ParentRow = { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
-    if (parentId !== null) {
-      const row = parent ?? (this.#q.parentRow.get(sessionId, parentId) as ParentRow | undefined);
-      if (!row) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${sessionId}.`);
-      above = row;
-    }
+    const above = parentId === null ? null : (parent ?? ((this.#q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null));
+    const { entry, row, preview, params } = storedEntry(sessionId, input, parentId, above, { newId: this.#newId, now });
     if (entry.type === 'compaction' && !this.#onPath(sessionId, parentId, entry.firstKeptEntryId)) {
       throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);
     }
     if (entry.type === 'label' && !this.#q.parentRow.get(sessionId, entry.targetId)) {
       throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${sessionId}.`);
     }
-    const preview = entryPreview(entry);
-    // Stored canonical, so that verifying it hashes the stored text as it is.
-    const payload = canonicalJson(entry);
-    const row: ParentRow = {
-      depth: above.depth + 1,
-      model_ref: entry.type === 'model_change' ? entry.id : above.model_ref,
-      thinking_ref: entry.type === 'thinking_level_change' ? entry.id : above.thinking_ref,
-      hash: entryHash(above.hash, entry.id, parentId, entry.type, payload),
-    };
     try {
-      this.#q.insertEntry.run({
-        session: sessionId,
-        id: entry.id,
-        parent: parentId,
-        type: entry.type,
-        role: entryRole(entry),
-        preview,
-        target: entry.type === 'label' ? entry.targetId : null,
-        depth: row.depth,
-        modelRef: row.model_ref,
-        thinkingRef: row.thinking_ref,
-        payload,
-        hash: row.hash,
-        now,
-      });
+      this.#q.insertEntry.run(params);
     } catch (e) {
       if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${sessionId}.`);
       throw e;
@@ -591,41 +493,6 @@ export class SessionStore {
       if (row.id === target) return true;
     }
     return false;
-  }
-
-  /** The store's record for a session, made empty (nothing verified yet) on first use. */
-  #known(sessionId: string): KnownIntegrity {
-    let known = this.#integrity.get(sessionId);
-    if (!known) this.#integrity.set(sessionId, (known = new KnownIntegrity()));
-    return known;
-  }
-
-  /** The store's record for a session, with the path from `leaf` to its context's cut verified. */
-  #verified(sessionId: string, leaf: string | null): KnownIntegrity {
-    const known = this.#known(sessionId);
-    if (leaf === null || (known.leaves.has(leaf) && known.changed.size === 0)) return known;
-    const verifier = new ChainVerifier();
-    let firstKept: string | null = null;
-    for (const row of this.#q.walkUp.iterate({ session: sessionId, id: leaf, limit: -1 }) as Iterable<EntryRow>) {
-      verifier.push(row);
-      if (firstKept === null && row.type === 'compaction') firstKept = keptFrom(row.payload);
-      if (firstKept !== null && row.id === firstKept) break;
-    }
-    known.remember(leaf, verifier.finish((parentId) => this.#hashOf(sessionId, parentId)));
-    return known;
-  }
-
-  /** Refuses writes to a session with entries changed outside Amber; verifies its leaf's path first if need be. */
-  #writable(sessionId: string, leafId: string | null): KnownIntegrity {
-    const known = this.#verified(sessionId, leafId);
-    if (known.changed.size > 0) {
-      const ids = [...known.changed];
-      throw new AmberError(
-        'denied',
-        `Session ${sessionId} is read-only: ${ids.length === 1 ? `entry ${ids[0]} was` : `entries ${ids.join(', ')} were`} changed outside Amber. Start a new session to continue, or run \`amber sessions check ${sessionId}\` for details.`,
-      );
-    }
-    return known;
   }
 
   #hashOf(sessionId: string, entryId: string): string {

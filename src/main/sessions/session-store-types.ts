@@ -1,0 +1,65 @@
+import type { Entry, SessionIntegrity, SessionSummary } from '../../shared/sessions/index.ts';
+
+/** A session's row as stored. */
+export interface SessionRow {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  leaf_id: string | null;
+  message_count: number;
+  preview: string;
+  cwd: string | null;
+}
+
+/** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
+export interface SessionCheck extends SessionIntegrity {
+  sessionId: string;
+  entries: number;
+}
+
+export interface SessionStoreOptions {
+  /** Milliseconds a writer waits for another process's transaction before giving up. */
+  busyTimeoutMs?: number;
+  clock?: () => number;
+  newId?: () => string;
+  /**
+   * SQLite's `synchronous` for this connection. NORMAL (the default) loses no commit when the process
+   * dies; FULL also fsyncs the WAL on every commit, for when power loss matters.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+export interface ListOptions {
+  query?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ImportedSession {
+  id?: string;
+  title?: string;
+  cwd?: string | null;
+  createdAt?: number;
+  entries: Entry[];
+  leafId: string | null;
+}
+
+export function toSummary(row: SessionRow): SessionSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    leafId: row.leaf_id,
+    messageCount: row.message_count,
+    preview: row.preview,
+    cwd: row.cwd,
+  };
+}
+
+/** Where a session's leaf is now. */
+export interface LeafMove {
+  sessionId: string;
+  leafId: string | null;
+}

@@ -1,0 +1,167 @@
+// Owners announce their own changes and one map in createApp turns them into window events: a change made
+// through any route or command reaches the window exactly once, whoever made it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { startHeadless } from '../../src/main/headless/headless-shell.ts';
+import type { SessionSummary } from '../../src/shared/sessions/index.ts';
+import { MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { connectWs } from '../fixtures/ws-client.ts';
+
+let t: AppUnderTest;
+let provider: ScriptedProvider;
+
+beforeEach(() => {
+  provider = new ScriptedProvider();
+  t = openApp({
+    prefix: 'amber-window-events-',
+    app: (dir) => {
+      mkdirSync(join(dir, 'ws'), { recursive: true });
+      return { workspace: join(dir, 'ws'), defaultModel: { provider: 'fake', modelId: MODEL.id }, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) };
+    },
+  });
+});
+
+afterEach(async () => {
+  await t.close();
+});
+
+/** The events heard since the last look, by name (and cleared). */
+function heard(): string[] {
+  const names = t.events.map((e) => e.event);
+  t.events.length = 0;
+  return names;
+}
+
+const count = (names: string[], name: string) => names.filter((n) => n === name).length;
+const run = (input: string, sessionId: string | null = null) => t.call<{ result: string }>('commands.run', { input, sessionId });
+
+test('a session made, renamed, deleted and restored reaches the window once each, by route or by /new', async () => {
+  const a = await t.call<SessionSummary>('sessions.create', { title: 'Plans' });
+  expect(t.events).toEqual([{ event: 'session.created', payload: a }]);
+  heard();
+  await run('/new Trips');
+  expect(heard()).toEqual(['session.created']);
+  await t.call('sessions.rename', { sessionId: a.id, title: 'Renamed' });
+  expect(t.events).toEqual([{ event: 'session.updated', payload: expect.objectContaining({ id: a.id, title: 'Renamed' }) }]);
+  heard();
+  await t.call('sessions.delete', { sessionId: a.id });
+  expect(t.events).toEqual([{ event: 'session.deleted', payload: { sessionId: a.id } }]);
+  heard();
+  await t.call('sessions.restore', { sessionId: a.id });
+  expect(t.events).toEqual([{ event: 'session.created', payload: expect.objectContaining({ id: a.id, title: 'Renamed' }) }]);
+});
+
+test('the leaf moved by a branch switch, a label, or a thinking level reaches the window once, by route or by command', async () => {
+  const s = t.app.sessions.create({ title: 'tree' });
+  const first = t.app.sessions.append(s.id, { type: 'message', message: { role: 'user', content: 'one' } });
+  t.app.sessions.append(s.id, { type: 'message', message: { role: 'user', content: 'two' } });
+  heard();
+  const moves = () => t.events.filter((e) => e.event === 'session.leafMoved').map((e) => e.payload);
+
+  await t.call('sessions.branch', { sessionId: s.id, entryId: first.id });
+  expect(moves()).toEqual([{ sessionId: s.id, leafId: first.id }]);
+  expect(count(heard(), 'session.leafMoved')).toBe(1);
+  await run(`/branch ${first.id}`, s.id);
+  expect(count(heard(), 'session.leafMoved')).toBe(1);
+
+  const labelled = await t.call<{ leafId: string }>('entries.label', { sessionId: s.id, targetId: first.id, label: 'start' });
+  expect(moves()).toEqual([{ sessionId: s.id, leafId: labelled.leafId }]);
+  expect(count(heard(), 'session.leafMoved')).toBe(1);
+  await run('/label again', s.id);
+  expect(count(heard(), 'session.leafMoved')).toBe(1);
+
+  await t.call('chat.setThinking', { sessionId: s.id, level: 'high' });
+  expect(count(heard(), 'session.leafMoved')).toBe(1);
+  await run('/thinking low', s.id);
+  const names = heard();
+  expect(count(names, 'session.leafMoved')).toBe(1);
+  // Each move also pushes the new summary (its leaf and updated time), once.
+  expect(count(names, 'session.updated')).toBe(1);
+  expect(t.app.sessions.get(s.id).leafId).toBe(t.app.sessions.leaf(s.id));
+});
+
+test("a conversation's folder set by route or by /workspace reaches the window once as its new summary", async () => {
+  const s = t.app.sessions.create({ title: 'folder' });
+  const other = join(t.dir, 'other');
+  mkdirSync(other);
+  heard();
+  await t.call('sessions.setWorkspace', { sessionId: s.id, path: other });
+  expect(t.events).toEqual([{ event: 'session.updated', payload: expect.objectContaining({ id: s.id, cwd: expect.stringContaining('other') }) }]);
+  heard();
+  await run(`/workspace ${join(t.dir, 'ws')}`, s.id);
+  expect(heard()).toEqual(['session.updated']);
+});
+
+test('a run pushes its summary as it grows and never moves the leaf on the window: the run tells its own entries', async () => {
+  const s = t.app.sessions.create({ title: 'run' });
+  heard();
+  provider.push(text('hello back'));
+  await t.app.agent.prompt(s.id, 'hello');
+  const names = t.events.map((e) => e.event);
+  expect(count(names, 'session.leafMoved')).toBe(0);
+  const summaries = t.events.filter((e) => e.event === 'session.updated').map((e) => e.payload as SessionSummary);
+  // One per entry the run appended (the prompt, then the reply), each newer than the last.
+  expect(summaries.map((x) => x.messageCount)).toEqual([1, 2]);
+  expect(summaries.at(-1)).toEqual(t.app.sessions.get(s.id));
+  expect(count(names, 'agent.emitted')).toBeGreaterThan(0);
+});
+
+test('the policy mode and the sandbox network, set by route or by command, reach the window once each', async () => {
+  const s = t.app.sessions.create({ title: 'policy' });
+  heard();
+  await t.call('policy.setMode', { sessionId: s.id, mode: 'read' });
+  expect(t.events).toEqual([{ event: 'policy.changed', payload: { sessionId: s.id } }]);
+  heard();
+  await run('/set policy write', s.id);
+  expect(heard()).toEqual(['policy.changed']);
+  await t.call('policy.setApprovalTimeout', { seconds: 30 });
+  expect(t.events).toEqual([{ event: 'policy.changed', payload: { sessionId: null } }]);
+  heard();
+  await run('/sandbox network on', s.id);
+  expect(count(heard(), 'policy.changed')).toBe(1);
+});
+
+test('the wallet threshold and an MCP servers edit reach the window once each', async () => {
+  await t.call('wallets.setThreshold', { threshold: 5 });
+  expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [], threshold: 5 } }]);
+  heard();
+  await t.call('mcp.setEnabled', { name: 'files', enabled: false });
+  expect(heard()).toEqual(['mcp.changed']);
+});
+
+test("a plugin status segment coming and going reaches the window once each, with the plugins' segments", async () => {
+  const segment = t.app.plugins.registries.statusSegments.register('demo', 'demo.s', { id: 'demo.s', text: 'hi', priority: 10 });
+  expect(t.events).toEqual([{ event: 'status.changed', payload: { sessionId: null, segments: [expect.objectContaining({ id: 'demo.s', source: 'demo' })] } }]);
+  heard();
+  segment.dispose();
+  expect(t.events).toEqual([{ event: 'status.changed', payload: { sessionId: null, segments: [] } }]);
+});
+
+test('over the real WebSocket, a session made by route and one made by /new each reach the window once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-window-ws-'));
+  mkdirSync(join(dir, 'renderer'));
+  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>Amber</title>');
+  mkdirSync(join(dir, 'ws'));
+  const shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace: join(dir, 'ws'), startPlugins: false } });
+  try {
+    const ws = await connectWs(shell.port, shell.token);
+    try {
+      const made = await ws.call<SessionSummary>('sessions.create', { title: 'by route' });
+      const ran = await ws.call<{ openSessionId: string }>('commands.run', { input: '/new by command', sessionId: null });
+      // Wait for both, then for a later event: nothing else about them is still on its way.
+      await ws.waitFor<SessionSummary>('session.created', (p) => p.id === ran.openSessionId);
+      await ws.call('sessions.rename', { sessionId: made.id, title: 'marker' });
+      await ws.waitFor<SessionSummary>('session.updated', (p) => p.title === 'marker');
+      const created = ws.events.filter((e) => e.event === 'session.created').map((e) => (e.payload as SessionSummary).id);
+      expect(created).toEqual([made.id, ran.openSessionId]);
+    } finally {
+      ws.close();
+    }
+  } finally {
+    await shell.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -48,7 +48,7 @@ test("a plugin turned on and off live brings and takes its segment, panel, walle
 });
 
 test('commands: completion, /new, /set policy, /label, /model, an unknown command and a handler error', async () => {
-  expect((await ok<{ label: string }[]>('commands.complete', { input: '/set p' })).map((c) => c.label)).toEqual(['plugin', 'plugin.', 'policy']);
+  expect((await ok<{ label: string }[]>('commands.complete', { input: '/set p' })).map((c) => c.label)).toEqual(['plugin', 'plugin.', 'policy', 'policy.']);
   expect((await ok<{ label: string }[]>('commands.complete', { input: '/set plugin on ex' })).map((c) => c.label)).toEqual(['example']);
   expect((await run('/frobnicate')).result).toEqual({ kind: 'error', text: 'unknown command (try /help)' });
 

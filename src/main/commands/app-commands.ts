@@ -4,7 +4,7 @@ import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandContext } from './command-tree.ts';
 import { CommandTree } from './command-tree.ts';
-import { pluginSettingsCommand } from './plugin-settings-command.ts';
+import { settingsCommands } from './settings-commands.ts';
 import { sandboxCommands } from './sandbox-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
@@ -160,7 +160,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   );
   store.add(tree.registerFeed('plugins', () => plugins.list().map((p) => ({ name: p.id, help: `${p.name} — ${p.enabled ? 'on' : 'off'}, ${p.state}` }))));
 
-  store.add(pluginSettingsCommand(app, tree));
+  store.add(settingsCommands(app, tree));
   store.add(sandboxCommands(app, tree));
   store.add(bridgePluginCommands(app, tree));
 

@@ -1,65 +1,52 @@
-import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import { type ConfigSetting, configFields, parseSettingText } from '../../shared/plugins/plugin-config-schema.ts';
 import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
-import type { CommandTree, FeedItem } from './command-tree.ts';
+import type { FeedItem } from './command-tree.ts';
 
-const PREFIX = 'plugin.';
-
-/** What `/set` answers without an argument. */
-const USAGE = 'Name a setting and its value: /set plugin.<id>.<key> VALUE (Tab completes the keys), /set policy read|write|yolo, or /set plugin on|off <id>.';
+/** Plugin settings are named `plugin.<id>.<key>`. */
+export const PLUGIN_SETTING_PREFIX = 'plugin.';
 
 /**
- * `/set plugin.<id>.<key> VALUE`: the settings every plugin's manifest declares, set from the command line
- * through the same checks as the Settings form. The feed `settings` lists their keys, with the choices of
+ * The settings every plugin's manifest declares, as completion items: their keys, with the choices of
  * those that have them (enums, booleans) as values to complete.
  */
-export function pluginSettingsCommand(app: AppCore, tree: CommandTree): Disposable {
-  const store = new DisposableStore();
+export function pluginSettingItems(app: AppCore): FeedItem[] {
   const { plugins } = app;
+  return plugins.list().flatMap((p) => {
+    const schema = plugins.configuration(p.id);
+    if (!schema) return [];
+    return configFields(schema).map((f): FeedItem => {
+      const values = choices(f.setting);
+      return { name: `${PLUGIN_SETTING_PREFIX}${p.id}.${f.key}`, help: `${p.name}: ${f.setting.title ?? f.key}`, ...(values ? { values } : {}) };
+    });
+  });
+}
 
-  store.add(
-    tree.registerFeed('settings', () =>
-      plugins.list().flatMap((p) => {
-        const schema = plugins.configuration(p.id);
-        if (!schema) return [];
-        return configFields(schema).map((f): FeedItem => {
-          const values = choices(f.setting);
-          return { name: `${PREFIX}${p.id}.${f.key}`, help: `${p.name}: ${f.setting.title ?? f.key}`, ...(values ? { values } : {}) };
-        });
-      }),
-      { separator: '.' },
-    ),
-  );
-
-  store.add(
-    tree.registerAction('settings.set', async (argument) => {
-      const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(argument.trim());
-      if (!match) return USAGE;
-      const [, name, text] = match as unknown as [string, string, string | undefined];
-      const rest = name.startsWith(PREFIX) ? name.slice(PREFIX.length) : null;
-      const dot = rest?.indexOf('.') ?? -1;
-      if (rest === null || dot <= 0) throw new AmberError('invalid_input', `“${name}” is not a setting: plugin settings are written plugin.<id>.<key> (Tab completes them).`);
-      const id = rest.slice(0, dot);
-      const key = rest.slice(dot + 1);
-      const info = plugins.get(id);
-      const state = app.pluginConfig.get(id);
-      const field = configFields(state.schema).find((f) => f.key === key);
-      if (!field) throw new AmberError('invalid_input', `${info.name} has no setting '${key}' (Tab completes its settings).`);
-      const secret = field.setting.type === 'string' && field.setting.secret === true;
-      if (text === undefined || text.trim() === '') {
-        if (secret) return `${info.name}: ${key} is ${state.secrets[key] ? 'set' : 'not set'} (secret; never shown).`;
-        const value = state.values[key] ?? field.setting.default;
-        return `${info.name}: ${key} is ${value === undefined ? 'not set' : JSON.stringify(value)}${key in state.values ? '' : value === undefined ? '' : ' (the default)'}.`;
-      }
-      const parsed = parseSettingText(field.setting, text);
-      if (!parsed.ok) throw new AmberError('invalid_input', `The setting '${key}' ${parsed.problem}.`);
-      await app.pluginConfig.set(id, { [key]: parsed.value });
-      return secret ? `${info.name}: ${key} is set.` : `${info.name}: ${key} is now ${JSON.stringify(parsed.value)}.`;
-    }),
-  );
-
-  return store;
+/**
+ * `/set plugin.<id>.<key> [VALUE]`: a plugin's setting set from the command line through the same checks as
+ * the Settings form; without a value, what it holds (a secret only as set or not set).
+ */
+export async function pluginSetting(app: AppCore, name: string, text: string | undefined): Promise<string> {
+  const { plugins } = app;
+  const rest = name.startsWith(PLUGIN_SETTING_PREFIX) ? name.slice(PLUGIN_SETTING_PREFIX.length) : null;
+  const dot = rest?.indexOf('.') ?? -1;
+  if (rest === null || dot <= 0) throw new AmberError('invalid_input', `“${name}” is not a setting: plugin settings are written plugin.<id>.<key> (Tab completes them).`);
+  const id = rest.slice(0, dot);
+  const key = rest.slice(dot + 1);
+  const info = plugins.get(id);
+  const state = app.pluginConfig.get(id);
+  const field = configFields(state.schema).find((f) => f.key === key);
+  if (!field) throw new AmberError('invalid_input', `${info.name} has no setting '${key}' (Tab completes its settings).`);
+  const secret = field.setting.type === 'string' && field.setting.secret === true;
+  if (text === undefined || text.trim() === '') {
+    if (secret) return `${info.name}: ${key} is ${state.secrets[key] ? 'set' : 'not set'} (secret; never shown).`;
+    const value = state.values[key] ?? field.setting.default;
+    return `${info.name}: ${key} is ${value === undefined ? 'not set' : JSON.stringify(value)}${key in state.values ? '' : value === undefined ? '' : ' (the default)'}.`;
+  }
+  const parsed = parseSettingText(field.setting, text);
+  if (!parsed.ok) throw new AmberError('invalid_input', `The setting '${key}' ${parsed.problem}.`);
+  await app.pluginConfig.set(id, { [key]: parsed.value });
+  return secret ? `${info.name}: ${key} is set.` : `${info.name}: ${key} is now ${JSON.stringify(parsed.value)}.`;
 }
 
 /** The values a setting can only take, to complete after its key. */

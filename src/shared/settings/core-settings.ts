@@ -30,7 +30,8 @@ export interface SettingSpec<T = unknown, S extends SettingScope = SettingScope>
   help: string;
 }
 
-function setting<T, S extends SettingScope>(spec: SettingSpec<T, S> & { default: NoInfer<T> }): SettingSpec<T, S> {
+/** A table row: its type comes from the schema alone (the default must fit it). */
+function setting<T, S extends SettingScope>(spec: Omit<SettingSpec<T, S>, 'default'> & { default: NoInfer<T> }): SettingSpec<T, S> {
   return spec;
 }
 

@@ -1,1 +1,2 @@
 export * from './core-settings.ts';
+export * from './settings-index.ts';

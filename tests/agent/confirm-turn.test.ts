@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type App, createApp } from '../../src/main/app.ts';
-import { confirmAnswer } from '../../src/main/agent/agent-loop.ts';
+import { confirmAnswer } from '../../src/main/agent/confirm-turn.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { CommandContext, CommandHandler, CommandRegistrar, CommandResult, CommandView, Completion, Feed, FeedItem, PluginCommand } from '../../shared/commands/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import builtin from './builtin-commands.json' with { type: 'json' };
@@ -56,19 +57,15 @@ export class CommandTree implements CommandRegistrar {
   readonly #feeds = new Map<string, Feed>();
   /** Feeds whose item names are paths (`plugin.wallet.warnBelow`): completion offers one step at a time. */
   readonly #separators = new Map<string, string>();
-  readonly #listeners = new Set<() => void>();
+  readonly #changes = new Emitter<void>((e) => console.error('A command tree listener failed', e));
+  /** Fired whenever the tree changes (a plugin command or feed came or went). */
+  readonly onDidChange: Event<void> = this.#changes.event;
 
   constructor(spec: unknown = builtin) {
     const parsed = CommandSpec.safeParse(spec);
     if (!parsed.success) throw new AmberError('invalid_input', `The built-in command tree is invalid: ${z.prettifyError(parsed.error)}`);
     this.#root = build(parsed.data, 'builtin');
     this.registerAction('help', (arg) => this.#help(arg));
-  }
-
-  /** Called whenever the tree changes (a plugin command or feed came or went). */
-  onDidChange(listener: () => void): Disposable {
-    this.#listeners.add(listener);
-    return toDisposable(() => this.#listeners.delete(listener));
   }
 
   registerAction(id: string, handler: CommandHandler): Disposable {
@@ -263,6 +260,6 @@ export class CommandTree implements CommandRegistrar {
   }
 
   #changed(): void {
-    for (const listener of this.#listeners) listener();
+    this.#changes.fire();
   }
 }

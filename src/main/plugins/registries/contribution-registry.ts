@@ -1,4 +1,5 @@
 import { type Disposable, toDisposable } from '../../../shared/disposable.ts';
+import { Emitter, type Event } from '../../../shared/emitter.ts';
 import { AmberError } from '../../errors.ts';
 
 export interface Registered<T> {
@@ -16,7 +17,10 @@ export class ContributionRegistry<T> {
   readonly #items = new Map<string, Registered<T>>();
   /** Which registration holds each key: a replaced value keeps its registration. */
   readonly #holders = new Map<string, object>();
-  readonly #listeners = new Set<() => void>();
+  // A listener's failure is its own; the registry stays consistent.
+  readonly #changes = new Emitter<void>();
+  /** Fired after each change: a contribution registered, replaced or removed. */
+  readonly onDidChange: Event<void> = this.#changes.event;
   #registrations = 0;
 
   constructor(kind: string) {
@@ -59,11 +63,6 @@ export class ContributionRegistry<T> {
     return this.#items.size;
   }
 
-  onDidChange(listener: () => void): Disposable {
-    this.#listeners.add(listener);
-    return toDisposable(() => this.#listeners.delete(listener));
-  }
-
   /** Replaces the value under a key the plugin holds (status and panel updates, wallet refreshes). */
   protected replace(pluginId: string, key: string, value: T): void {
     const held = this.#items.get(key);
@@ -73,12 +72,6 @@ export class ContributionRegistry<T> {
   }
 
   #changed(): void {
-    for (const l of this.#listeners) {
-      try {
-        l();
-      } catch {
-        // A listener's failure is its own; the registry stays consistent.
-      }
-    }
+    this.#changes.fire();
   }
 }

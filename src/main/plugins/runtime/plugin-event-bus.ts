@@ -1,4 +1,5 @@
 import { type Disposable, toDisposable } from '../../../shared/disposable.ts';
+import { Emitter, type Event } from '../../../shared/emitter.ts';
 import { isCoreEventTopic } from '../../../shared/plugins/index.ts';
 import { AmberError } from '../../errors.ts';
 
@@ -12,7 +13,10 @@ export type EventListener = (payload: unknown, from: string | null) => void;
  */
 export class PluginEventBus {
   readonly #listeners = new Map<string, Set<{ owner: string | null; listener: EventListener }>>();
-  readonly #refusals = new Set<(refusal: { topic: string; from: string; message: string }) => void>();
+  // A listener's failure is its own; the refusal stands.
+  readonly #refusals = new Emitter<{ topic: string; from: string; message: string }>();
+  /** Hears every emit refused to a plugin (the runtime writes it to that plugin's log). */
+  readonly onDidRefuse: Event<{ topic: string; from: string; message: string }> = this.#refusals.event;
 
   on(topic: string, listener: EventListener, owner: string | null = null): Disposable {
     const entry = { owner, listener };
@@ -33,13 +37,7 @@ export class PluginEventBus {
   emit(topic: string, payload: unknown, from: string | null = null): void {
     if (from !== null && isCoreEventTopic(topic)) {
       const message = `The plugin '${from}' cannot emit on '${topic}': only Amber emits on its own topics (agent.*, plugin.*); emit under your plugin's id instead, like '${from}.${topic.split('.').pop() ?? 'event'}'.`;
-      for (const hear of Array.from(this.#refusals)) {
-        try {
-          hear({ topic, from, message });
-        } catch {
-          // A listener's failure is its own; the refusal stands.
-        }
-      }
+      this.#refusals.fire({ topic, from, message });
       throw new AmberError('denied', message);
     }
     for (const { owner, listener } of Array.from(this.#listeners.get(topic) ?? [])) {
@@ -50,12 +48,6 @@ export class PluginEventBus {
         // One listener's failure must not keep the event from the others.
       }
     }
-  }
-
-  /** Hears every emit refused to a plugin (the runtime writes it to that plugin's log). */
-  onDidRefuse(listener: (refusal: { topic: string; from: string; message: string }) => void): Disposable {
-    this.#refusals.add(listener);
-    return toDisposable(() => this.#refusals.delete(listener));
   }
 
   listenerCount(topic: string): number {

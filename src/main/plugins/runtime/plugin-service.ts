@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Disposable, toDisposable } from '../../../shared/disposable.ts';
+import { Emitter, type Event } from '../../../shared/emitter.ts';
 import { CONTRIBUTION_KINDS, type LogLevel, type PluginConfigSchema, type ProviderProbeRequest, type ProviderProbeResult } from '../../../shared/plugins/index.ts';
 import { AmberError } from '../../errors.ts';
 import { BUNDLED_PLUGINS } from '../bundled-plugins.ts';
@@ -89,7 +89,10 @@ export class PluginService {
   readonly #supervisors = new Map<string, PluginSupervisor>();
   readonly #options: PluginServiceOptions;
   readonly #context: SupervisorContext;
-  readonly #listeners = new Set<(info: PluginInfo) => void>();
+  // A listener's failure is its own.
+  readonly #changes = new Emitter<PluginInfo>();
+  /** Every state change, or change of what a plugin contributes (also emitted on `events` as `plugin.stateChanged`). */
+  readonly onDidChange: Event<PluginInfo> = this.#changes.event;
   #disposed = false;
 
   constructor(options: PluginServiceOptions) {
@@ -304,12 +307,6 @@ export class PluginService {
     return this.#info(rec);
   }
 
-  /** Hears every state change (also emitted on `events` as `plugin.stateChanged`). */
-  onDidChange(listener: (info: PluginInfo) => void): Disposable {
-    this.#listeners.add(listener);
-    return toDisposable(() => this.#listeners.delete(listener));
-  }
-
   /** Stops every plugin (shutdown, grace, then kill) and resolves once no plugin process is left. */
   async dispose(): Promise<void> {
     if (this.#disposed) return;
@@ -324,13 +321,7 @@ export class PluginService {
   /** Tells the listeners what the plugin looks like now (its state, or what it contributes, changed). */
   #notify(rec: PluginRecord): PluginInfo {
     const info = this.#info(rec);
-    for (const l of this.#listeners) {
-      try {
-        l(info);
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
+    this.#changes.fire(info);
     return info;
   }
 

@@ -136,6 +136,7 @@ export function createApp(options: AppOptions): App {
   };
   const workspaces = new WorkspaceService({
     store: sessions,
+    settings,
     limits: {
       home: options.home ?? homedir(),
       dataDir: options.dataDir,
@@ -240,7 +241,7 @@ export function createApp(options: AppOptions): App {
   });
   const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, settings: sessions });
   if (options.startPlugins !== false) mcp.startWithMcpJson();
-  const wallets = new WalletService({ wallets: plugins.registries.wallets, settings: sessions });
+  const wallets = new WalletService({ wallets: plugins.registries.wallets, settings });
   // Owners announce their own changes; this one map turns them into the windows' events.
   const events = windowEvents({ ...core, status, commands, mcp, wallets });
   return {

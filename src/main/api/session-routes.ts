@@ -6,19 +6,18 @@ import { assertIdle } from './assert-idle.ts';
 
 type SessionChannels = 'app.bootstrap' | Exclude<Extract<Channel, `sessions.${string}`>, 'sessions.setWorkspace'> | 'entries.label';
 
-/** The setting that remembers the conversation the window had open, so a restart opens it again. */
-const LAST_SESSION_KEY = 'ui.lastSessionId';
 
 /**
  * The conversations over the store: list, open, rename, delete with undo from the trash, branch, label. The
  * store announces each change (a session made, its new summary, the leaf moved).
  */
 export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Handlers, SessionChannels> } {
-  const { sessions: store, trash, agent } = app;
+  const { sessions: store, settings, trash, agent } = app;
   return {
     handlers: {
       'app.bootstrap': () => {
-        const last = store.getSetting(LAST_SESSION_KEY);
+        // The conversation the window had open, so a restart opens it again.
+        const last = settings.get('ui.lastSessionId');
         let lastSessionId: string | null = null;
         if (last) {
           try {
@@ -34,12 +33,12 @@ export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Han
       'sessions.create': (input) => {
         // The folder is checked before anything is made: a refused one creates no conversation.
         const summary = store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
-        store.setSetting(LAST_SESSION_KEY, summary.id);
+        settings.set('ui.lastSessionId', summary.id);
         return summary;
       },
       'sessions.open': ({ sessionId }) => {
         const summary = store.get(sessionId);
-        store.setSetting(LAST_SESSION_KEY, sessionId);
+        settings.set('ui.lastSessionId', sessionId);
         agent.sessionStarted(sessionId, summary.messageCount > 0 ? 'resume' : 'open');
         return summary;
       },
@@ -49,7 +48,7 @@ export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Han
       'sessions.delete': ({ sessionId }) => {
         assertIdle(agent, sessionId, 'delete it');
         trash.delete(sessionId);
-        if (store.getSetting(LAST_SESSION_KEY) === sessionId) store.setSetting(LAST_SESSION_KEY, null);
+        if (settings.get('ui.lastSessionId') === sessionId) settings.clear('ui.lastSessionId');
         return { restorable: true };
       },
       'sessions.restore': ({ sessionId }) => {

@@ -3,14 +3,13 @@ import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { ListedWallet, WalletRegistry } from '../plugins/index.ts';
-
-const WALLET_THRESHOLD_KEY = 'ui.walletThreshold';
+import type { SettingsService } from '../settings/index.ts';
 
 export interface WalletServiceOptions {
   /** The wallets the active plugins contribute. */
   wallets: Pick<WalletRegistry, 'list' | 'refresh' | 'onDidChange'>;
   /** Where the low-balance threshold the user set is kept. */
-  settings: { getSetting(key: string): string | null; setSetting(key: string, value: string | null): void };
+  settings: SettingsService;
   clock?: () => number;
 }
 
@@ -51,9 +50,7 @@ export class WalletService implements Disposable {
   }
 
   threshold(): number | null {
-    const raw = this.#settings.getSetting(WALLET_THRESHOLD_KEY);
-    const value = raw === null ? null : Number(raw);
-    return value !== null && Number.isFinite(value) ? value : null;
+    return this.#settings.get('ui.walletThreshold');
   }
 
   /** Reads the wallet's balance again; a failure is kept on its view (and announced), not thrown. */
@@ -73,7 +70,7 @@ export class WalletService implements Disposable {
   }
 
   setThreshold(value: number | null): WalletListing {
-    this.#settings.setSetting(WALLET_THRESHOLD_KEY, value === null ? null : String(value));
+    this.#settings.set('ui.walletThreshold', value);
     const next = this.listing();
     this.#changed.fire(next);
     return next;

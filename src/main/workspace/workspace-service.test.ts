@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../sessions/index.ts';
+import { SettingsService } from '../settings/index.ts';
 import { WorkspaceService } from './workspace-service.ts';
 
 let dir: string;
 let store: SessionStore;
 let home: string;
 const make = (configured: string | null = null) =>
-  new WorkspaceService({ store, limits: { home, dataDir: join(dir, 'data'), installDirs: [join(dir, 'app')] }, configuredDefault: () => configured });
+  new WorkspaceService({ store, settings: new SettingsService({ store }), limits: { home, dataDir: join(dir, 'data'), installDirs: [join(dir, 'app')] }, configuredDefault: () => configured });
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-ws-service-'));

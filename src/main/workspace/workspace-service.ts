@@ -3,18 +3,19 @@ import { basename, dirname, join, sep } from 'node:path';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
+import type { SettingsService } from '../settings/index.ts';
 import { checkWorkspace, expandHome, type WorkspaceLimits } from './workspace-check.ts';
 
 /** The calls the workspace needs from the session store. */
 export interface WorkspaceStore {
   get(sessionId: string): SessionSummary;
   setCwd(sessionId: string, cwd: string | null): SessionSummary;
-  getSetting(key: string): string | null;
-  setSetting(key: string, value: string | null): void;
 }
 
 export interface WorkspaceServiceOptions {
   store: WorkspaceStore;
+  /** Where the folder last used is kept (the next new conversation's default). */
+  settings: SettingsService;
   limits: WorkspaceLimits;
   /**
    * A folder chosen outside the window (AMBER_WORKSPACE, the workspace tools' `root` setting): the default
@@ -28,7 +29,6 @@ export interface WorkspaceRequest {
   sessionId: string;
 }
 
-const LAST_USED_KEY = 'workspace.lastUsed';
 /** The folder a first conversation works in, created on first use. */
 export const DEFAULT_WORKSPACE_NAME = 'Amber';
 
@@ -40,6 +40,7 @@ export const DEFAULT_WORKSPACE_NAME = 'Amber';
  */
 export class WorkspaceService {
   readonly #store: WorkspaceStore;
+  readonly #settings: SettingsService;
   readonly #limits: WorkspaceLimits;
   readonly #configured: () => string | null;
   readonly #waiting = new Map<string, Set<(path: string | null) => void>>();
@@ -52,13 +53,14 @@ export class WorkspaceService {
 
   constructor(options: WorkspaceServiceOptions) {
     this.#store = options.store;
+    this.#settings = options.settings;
     this.#limits = options.limits;
     this.#configured = options.configuredDefault ?? (() => null);
   }
 
   /** The folder new conversations start in: not created here (see `forRun`). */
   defaultForNew(): string {
-    for (const candidate of [this.#store.getSetting(LAST_USED_KEY), this.#configured()]) {
+    for (const candidate of [this.#settings.get('workspace.lastUsed'), this.#configured()]) {
       if (!candidate) continue;
       const checked = checkWorkspace(candidate, this.#limits);
       if (checked.ok) return checked.path;
@@ -86,7 +88,7 @@ export class WorkspaceService {
     const checked = checkWorkspace(target, this.#limits);
     if (!checked.ok) throw new AmberError('invalid_input', checked.reason);
     const summary = this.#store.setCwd(sessionId, checked.path);
-    this.#store.setSetting(LAST_USED_KEY, checked.path);
+    this.#settings.set('workspace.lastUsed', checked.path);
     for (const resolve of this.#waiting.get(sessionId) ?? []) resolve(checked.path);
     this.#settle(sessionId);
     return summary;

@@ -131,7 +131,7 @@ export function createApp(options: AppOptions): App {
   const pluginSecrets = new PluginSecrets(settings, secrets, { fields: secretFields, bindings: secretBindings });
   const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
   const configuredWorkspace = (): string | null => {
-    const root = readConfigSetting(sessions, 'workspace-tools')['root'];
+    const root = readConfigSetting(settings, 'workspace-tools')['root'];
     return options.workspace ?? process.env.AMBER_WORKSPACE ?? (typeof root === 'string' && root.trim() !== '' ? root : null);
   };
   const workspaces = new WorkspaceService({
@@ -146,6 +146,7 @@ export function createApp(options: AppOptions): App {
   });
   const plugins = new PluginService({
     store: sessions,
+    settings,
     dataDir: options.dataDir,
     workspace: workspaces.defaultForNew(),
     ...(options.launchPlugin ? { launcher: options.launchPlugin } : {}),

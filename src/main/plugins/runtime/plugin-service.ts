@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Emitter, type Event } from '../../../shared/emitter.ts';
 import { CONTRIBUTION_KINDS, type LogLevel, type PluginConfigSchema, type ProviderProbeRequest, type ProviderProbeResult } from '../../../shared/plugins/index.ts';
+import { PLUGIN_SETTING_ID } from '../../../shared/settings/index.ts';
 import { AmberError } from '../../errors.ts';
+import { SettingsService, type SettingsStore } from '../../settings/index.ts';
 import { BUNDLED_PLUGINS } from '../bundled-plugins.ts';
 import { createForkLauncher } from '../launchers/fork-launcher.ts';
 import type { PluginLauncher } from '../launchers/plugin-launcher.ts';
@@ -19,13 +21,13 @@ import { probePlugin } from './probe-plugin.ts';
 
 export type { ContributionStatus, PluginInfo, PluginProcessMode, PluginState } from './plugin-info.ts';
 
-/** Where on/off state is kept, and where the default config source reads (SessionStore has both). */
-export interface PluginStateStore {
+/**
+ * Where on/off state is kept (SessionStore has it), and the settings table the default SettingsService
+ * reads when none is given.
+ */
+export interface PluginStateStore extends SettingsStore {
   pluginStates(): Map<string, boolean>;
   setPluginState(pluginId: string, enabled: boolean): void;
-  getSetting(key: string): string | null;
-  /** Also keeps the user's confirmation that a user plugin may run (`plugin.<id>.confirmed`). */
-  setSetting(key: string, value: string | null): void;
 }
 
 export interface SetStateOptions {
@@ -42,6 +44,11 @@ export const USER_HOST_GROUP = 'user';
 
 export interface PluginServiceOptions {
   store: PluginStateStore;
+  /**
+   * Where the user's confirmations, process grouping and (by default) each plugin's config are kept.
+   * Default: a SettingsService over `store`.
+   */
+  settings?: SettingsService;
   /** Data directory: user plugins are found in `<dataDir>/plugins/<id>/`. */
   dataDir: string;
   workspace?: string;
@@ -88,6 +95,7 @@ export class PluginService {
   readonly problems: DiscoveryProblem[] = [];
   readonly #supervisors = new Map<string, PluginSupervisor>();
   readonly #options: PluginServiceOptions;
+  readonly #settings: SettingsService;
   readonly #context: SupervisorContext;
   // A listener's failure is its own.
   readonly #changes = new Emitter<PluginInfo>();
@@ -97,9 +105,10 @@ export class PluginService {
 
   constructor(options: PluginServiceOptions) {
     this.#options = options;
+    const settings = (this.#settings = options.settings ?? new SettingsService({ store: options.store }));
     const clock = options.clock ?? Date.now;
     const launcher = options.launcher ?? createForkLauncher();
-    const config = options.config ?? ((id: string) => readConfigSetting(options.store, id));
+    const config = options.config ?? ((id: string) => readConfigSetting(settings, id));
     this.#context = {
       registries: this.registries,
       events: this.events,
@@ -172,12 +181,12 @@ export class PluginService {
   /** On before anyone switches it: a bundled plugin's manifest decides; a user plugin's never does. */
   #initiallyOn(descriptor: PluginDescriptor, saved: Map<string, boolean>): boolean {
     const id = descriptor.manifest.id;
-    if (descriptor.source === 'user') return saved.get(id) === true && this.#options.store.getSetting(confirmationKey(id)) !== null;
+    if (descriptor.source === 'user') return saved.get(id) === true && this.#settings.get('plugin.confirmed', id) !== null;
     return saved.get(id) ?? descriptor.manifest.enabledByDefault ?? true;
   }
 
   #needsConfirmation(rec: PluginRecord): boolean {
-    return rec.descriptor.source === 'user' && this.#options.store.getSetting(confirmationKey(rec.descriptor.manifest.id)) === null;
+    return rec.descriptor.source === 'user' && this.#settings.get('plugin.confirmed', rec.descriptor.manifest.id) === null;
   }
 
   #discover(): { plugins: PluginDescriptor[]; problems: DiscoveryProblem[] } {
@@ -227,7 +236,7 @@ export class PluginService {
           `${rec.descriptor.manifest.name} is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.`,
         );
       }
-      this.#options.store.setSetting(confirmationKey(id), new Date(this.#context.clock()).toISOString());
+      this.#settings.set('plugin.confirmed', id, new Date(this.#context.clock()).toISOString());
     }
     this.#options.store.setPluginState(id, on);
     rec.enabled = on;
@@ -302,7 +311,7 @@ export class PluginService {
   async setProcess(id: string, mode: PluginProcessMode): Promise<PluginInfo> {
     const rec = this.#supervisor(id).rec;
     if (rec.descriptor.source !== 'user') throw new AmberError('invalid_input', `The plugin '${id}' ships with Amber; where it runs is set by its manifest.`);
-    this.#options.store.setSetting(processKey(id), mode === 'shared' ? 'shared' : null);
+    this.#settings.set('plugin.process', id, mode === 'shared' ? 'shared' : null);
     if (rec.conn) await this.restart(id);
     return this.#info(rec);
   }
@@ -345,7 +354,7 @@ export class PluginService {
     if (this.#options.sharedHosts === false) return null;
     const { manifest, source } = rec.descriptor;
     if (source === 'bundled') return manifest.process === 'own' ? null : BUNDLED_HOST_GROUP;
-    return this.#options.store.getSetting(processKey(manifest.id)) === 'shared' ? USER_HOST_GROUP : null;
+    return this.#settings.get('plugin.process', manifest.id) === 'shared' ? USER_HOST_GROUP : null;
   }
 
   #info(rec: PluginRecord): PluginInfo {
@@ -374,26 +383,12 @@ export class PluginService {
   }
 }
 
-/** The setting that records that the user grouped the user plugin `id` into the shared process. */
-function processKey(id: string): string {
-  return `plugin.${id}.process`;
-}
-
-/** The setting that records when the user confirmed that the user plugin `id` may run. */
-function confirmationKey(id: string): string {
-  return `plugin.${id}.confirmed`;
-}
-
-/** The JSON setting `plugin.<id>.config`: what a plugin reads as its config unless another source is set. */
-export function readConfigSetting(store: PluginStateStore, id: string): Record<string, unknown> {
-  const raw = store.getSetting(`plugin.${id}.config`);
-  if (!raw) return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+/**
+ * The setting `plugin.<id>.config`: what a plugin reads as its config unless another source is set. An id
+ * no plugin can have (not `[a-z0-9_]`) has nothing stored.
+ */
+export function readConfigSetting(settings: SettingsService, id: string): Record<string, unknown> {
+  return PLUGIN_SETTING_ID.test(id) ? settings.get('plugin.config', id) : {};
 }
 
 /** Bundled plugins: built beside main's bundle in the Electron build, else the source folders. */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalScope } from '../../shared/agent/index.ts';
 import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { Icon, useToasts } from '../ui/index.ts';
+import { Icon, Modal, useToasts } from '../ui/index.ts';
 
 /** The key that allows once: never Enter, so a keystroke meant for the composer cannot approve a call. */
 const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };
@@ -80,132 +80,128 @@ export function ApprovalDialog() {
   }
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal approval"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="approval-title"
-        data-testid="approval-dialog"
-        onKeyDown={(e) => {
-          if (busy || e.repeat) return;
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            void answer('deny');
-          } else if (e.key === 'Enter') {
-            // A button's own Enter would click it: only Deny may be answered with Enter.
-            e.preventDefault();
-            if (e.target === denyButton.current) void answer('deny');
-          } else if (e.altKey === ALLOW_ONCE_KEY.altKey && e.key.toLowerCase() === ALLOW_ONCE_KEY.key && !e.ctrlKey && !e.metaKey) {
-            e.preventDefault();
-            void answer('once');
-          }
-        }}
-      >
-        <div className="modal-head">
-          <span className="modal-icon">
-            <Icon name="tool" size={18} />
-          </span>
-          <div>
-            <h2 id="approval-title">
-              Allow <code>{current.toolName}</code>?
-            </h2>
-            <p className="muted">{current.reason}</p>
-          </div>
-          {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
+    <Modal
+      className="modal approval"
+      labelledBy="approval-title"
+      testId="approval-dialog"
+      onKeyDown={(e) => {
+        if (busy || e.repeat) return;
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          void answer('deny');
+        } else if (e.key === 'Enter') {
+          // A button's own Enter would click it: only Deny may be answered with Enter.
+          e.preventDefault();
+          if (e.target === denyButton.current) void answer('deny');
+        } else if (e.altKey === ALLOW_ONCE_KEY.altKey && e.key.toLowerCase() === ALLOW_ONCE_KEY.key && !e.ctrlKey && !e.metaKey) {
+          e.preventDefault();
+          void answer('once');
+        }
+      }}
+    >
+      <div className="modal-head">
+        <span className="modal-icon">
+          <Icon name="tool" size={18} />
+        </span>
+        <div>
+          <h2 id="approval-title">
+            Allow <code>{current.toolName}</code>?
+          </h2>
+          <p className="muted">{current.reason}</p>
         </div>
-        {current.command ? (
-          <div className="approval-command" data-testid="approval-command">
-            <pre className="approval-args">
-              <code>{current.command.line}</code>
-            </pre>
-            <p className="small">
-              <span className={`chip ${SHELL_CLASS_CHIP[current.command.class]}`} data-testid="approval-command-class">
-                {SHELL_CLASS_LABEL[current.command.class]}
-              </span>
-              {current.command.reason !== current.reason && ` ${current.command.reason}`}
-            </p>
-          </div>
-        ) : (
-          <pre className="approval-args">{args}</pre>
-        )}
-        {current.folder && (
-          <p className="muted small">
-            Folder: <code>{current.folder}</code>
-          </p>
-        )}
-        {current.protectedPath && (
-          <p className="muted small" data-testid="approval-protected">
-            This is a protected path: “always” answers do not cover later changes to it.
-          </p>
-        )}
-        {current.sandboxed === true && (
-          <p className="muted small" data-testid="approval-sandbox-note">
-            Allowed, it runs in the sandbox. “Run unsandboxed” runs this one command outside it, with your full rights: it can change any of your files and use the network. That answer is never remembered.
-          </p>
-        )}
-        {current.sandboxed === false && (
-          <p className="muted small" data-testid="approval-no-sandbox">
-            There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Shell sandbox says how to set one up.
-          </p>
-        )}
-        <div className="modal-actions">
-          <button ref={denyButton} type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')} aria-keyshortcuts="Enter Escape">
-            Deny
-          </button>
-          {current.sandboxed === true && (
-            <button
-              type="button"
-              className="btn"
-              disabled={busy}
-              onClick={() => void answer('unsandboxed')}
-              title="Runs this one command outside the sandbox, with your full rights; asked again next time"
-              data-testid="approval-unsandboxed"
-            >
-              <Icon name="alert" size={14} /> Run unsandboxed
-            </button>
-          )}
-          <span className="spacer" />
-          <select
-            className="approval-scope"
-            data-testid="approval-scope"
-            aria-label="Where an always answer holds"
-            title={scope === 'folder' ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings` : '“Always” holds in every workspace folder, and is kept until removed in Settings'}
-            disabled={busy}
-            value={scope}
-            onChange={(e) => setScope(e.target.value === 'global' ? 'global' : 'folder')}
-          >
-            <option value="folder">Always: in this workspace folder</option>
-            <option value="global">Always: everywhere</option>
-          </select>
-          <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
-            Always in this folder
-          </button>
-          {current.command?.noAlways ? (
-            // Where "Always" would be: why this line cannot be allowed for good (interpreters, data sent…).
-            <span className="muted small" data-testid="approval-no-always">
-              {current.command.noAlways}
-            </span>
-          ) : current.command ? (
-            <button
-              type="button"
-              className="btn"
-              disabled={busy || !current.command.prefixes || current.command.class === 'destructive'}
-              onClick={() => void answer('always_tool')}
-              title={current.command.prefixes ? 'Later commands starting like this run without asking, unless they are destructive or reach outside the workspace' : 'This command line cannot be allowed for good'}
-            >
-              Always for {current.command.prefixes?.map((p) => `“${p}”`).join(', ') ?? 'this command'}
-            </button>
-          ) : (
-            <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
-              Always for {current.toolName}
-            </button>
-          )}
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')} aria-keyshortcuts={ALLOW_ONCE_KEY.label} title={ALLOW_ONCE_KEY.label}>
-            Allow once
-          </button>
-        </div>
+        {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
       </div>
-    </div>
+      {current.command ? (
+        <div className="approval-command" data-testid="approval-command">
+          <pre className="approval-args">
+            <code>{current.command.line}</code>
+          </pre>
+          <p className="small">
+            <span className={`chip ${SHELL_CLASS_CHIP[current.command.class]}`} data-testid="approval-command-class">
+              {SHELL_CLASS_LABEL[current.command.class]}
+            </span>
+            {current.command.reason !== current.reason && ` ${current.command.reason}`}
+          </p>
+        </div>
+      ) : (
+        <pre className="approval-args">{args}</pre>
+      )}
+      {current.folder && (
+        <p className="muted small">
+          Folder: <code>{current.folder}</code>
+        </p>
+      )}
+      {current.protectedPath && (
+        <p className="muted small" data-testid="approval-protected">
+          This is a protected path: “always” answers do not cover later changes to it.
+        </p>
+      )}
+      {current.sandboxed === true && (
+        <p className="muted small" data-testid="approval-sandbox-note">
+          Allowed, it runs in the sandbox. “Run unsandboxed” runs this one command outside it, with your full rights: it can change any of your files and use the network. That answer is never remembered.
+        </p>
+      )}
+      {current.sandboxed === false && (
+        <p className="muted small" data-testid="approval-no-sandbox">
+          There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Shell sandbox says how to set one up.
+        </p>
+      )}
+      <div className="modal-actions">
+        <button ref={denyButton} type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')} aria-keyshortcuts="Enter Escape">
+          Deny
+        </button>
+        {current.sandboxed === true && (
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() => void answer('unsandboxed')}
+            title="Runs this one command outside the sandbox, with your full rights; asked again next time"
+            data-testid="approval-unsandboxed"
+          >
+            <Icon name="alert" size={14} /> Run unsandboxed
+          </button>
+        )}
+        <span className="spacer" />
+        <select
+          className="approval-scope"
+          data-testid="approval-scope"
+          aria-label="Where an always answer holds"
+          title={scope === 'folder' ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings` : '“Always” holds in every workspace folder, and is kept until removed in Settings'}
+          disabled={busy}
+          value={scope}
+          onChange={(e) => setScope(e.target.value === 'global' ? 'global' : 'folder')}
+        >
+          <option value="folder">Always: in this workspace folder</option>
+          <option value="global">Always: everywhere</option>
+        </select>
+        <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
+          Always in this folder
+        </button>
+        {current.command?.noAlways ? (
+          // Where "Always" would be: why this line cannot be allowed for good (interpreters, data sent…).
+          <span className="muted small" data-testid="approval-no-always">
+            {current.command.noAlways}
+          </span>
+        ) : current.command ? (
+          <button
+            type="button"
+            className="btn"
+            disabled={busy || !current.command.prefixes || current.command.class === 'destructive'}
+            onClick={() => void answer('always_tool')}
+            title={current.command.prefixes ? 'Later commands starting like this run without asking, unless they are destructive or reach outside the workspace' : 'This command line cannot be allowed for good'}
+          >
+            Always for {current.command.prefixes?.map((p) => `“${p}”`).join(', ') ?? 'this command'}
+          </button>
+        ) : (
+          <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
+            Always for {current.toolName}
+          </button>
+        )}
+        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')} aria-keyshortcuts={ALLOW_ONCE_KEY.label} title={ALLOW_ONCE_KEY.label}>
+          Allow once
+        </button>
+      </div>
+    </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CommandView } from '../../shared/commands/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { Icon } from '../ui/index.ts';
+import { Icon, Modal } from '../ui/index.ts';
 import { useCommands } from './commands-context.tsx';
 import './commands.css';
 
@@ -55,62 +55,57 @@ export function CommandPalette() {
   };
 
   return (
-    <div className="modal-backdrop palette-backdrop" onMouseDown={close}>
-      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="command-palette" onMouseDown={(e) => e.stopPropagation()}>
-        <div className="palette-search">
-          <Icon name="keyboard" />
-          <input
-            ref={input}
-            value={query}
-            placeholder="Type a command…"
-            aria-label="Search commands"
-            role="combobox"
-            aria-expanded="true"
-            aria-controls="palette-list"
-            aria-activedescendant={shown[index] ? `palette-option-${index}` : undefined}
-            data-testid="palette-input"
-            onChange={(e) => {
-              setQuery(e.target.value);
-              setIndex(0);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') {
-                e.preventDefault();
-                close();
-              } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-                e.preventDefault();
-                if (shown.length) setIndex((i) => (i + (e.key === 'ArrowDown' ? 1 : shown.length - 1)) % shown.length);
-              } else if (e.key === 'Enter') {
-                e.preventDefault();
-                const c = shown[index];
-                if (c) choose(c);
-              }
-            }}
-          />
-        </div>
-        <div className="palette-list" id="palette-list" role="listbox" aria-label="Commands">
-          {shown.length === 0 && <div className="palette-empty">No command matches.</div>}
-          {shown.map((c, i) => (
-            <button
-              key={`${c.source}:${c.path.join(' ')}`}
-              type="button"
-              role="option"
-              id={`palette-option-${i}`}
-              tabIndex={-1}
-              aria-selected={i === index}
-              className={`palette-item${i === index ? ' is-active' : ''}`}
-              data-testid="palette-item"
-              onMouseEnter={() => setIndex(i)}
-              onClick={() => choose(c)}
-            >
-              <span className="palette-path">/{c.path.join(' ')}</span>
-              {c.takesArgument && <span className="palette-arg">…</span>}
-              <span className="palette-help">{c.help}</span>
-              {sourceLabel(c.source) && <span className="chip">{sourceLabel(c.source)}</span>}
-            </button>
-          ))}
-        </div>
+    <Modal className="palette" backdropClassName="palette-backdrop" label="Command palette" testId="command-palette" onEscape={close} onBackdrop={close}>
+      <div className="palette-search">
+        <Icon name="keyboard" />
+        <input
+          ref={input}
+          value={query}
+          placeholder="Type a command…"
+          aria-label="Search commands"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-list"
+          aria-activedescendant={shown[index] ? `palette-option-${index}` : undefined}
+          data-testid="palette-input"
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setIndex(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+              e.preventDefault();
+              if (shown.length) setIndex((i) => (i + (e.key === 'ArrowDown' ? 1 : shown.length - 1)) % shown.length);
+            } else if (e.key === 'Enter') {
+              e.preventDefault();
+              const c = shown[index];
+              if (c) choose(c);
+            }
+          }}
+        />
       </div>
-    </div>
+      <div className="palette-list" id="palette-list" role="listbox" aria-label="Commands">
+        {shown.length === 0 && <div className="palette-empty">No command matches.</div>}
+        {shown.map((c, i) => (
+          <button
+            key={`${c.source}:${c.path.join(' ')}`}
+            type="button"
+            role="option"
+            id={`palette-option-${i}`}
+            tabIndex={-1}
+            aria-selected={i === index}
+            className={`palette-item${i === index ? ' is-active' : ''}`}
+            data-testid="palette-item"
+            onMouseEnter={() => setIndex(i)}
+            onClick={() => choose(c)}
+          >
+            <span className="palette-path">/{c.path.join(' ')}</span>
+            {c.takesArgument && <span className="palette-arg">…</span>}
+            <span className="palette-help">{c.help}</span>
+            {sourceLabel(c.source) && <span className="chip">{sourceLabel(c.source)}</span>}
+          </button>
+        ))}
+      </div>
+    </Modal>
   );
 }

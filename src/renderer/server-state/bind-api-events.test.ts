@@ -221,3 +221,27 @@ test("the end of a run or a moved branch has that session's tree and versions re
   emit('session.leafMoved', { sessionId: 'a', leafId: 'e1' });
   expect(invalid()).toEqual([true, true, false]);
 });
+
+test("mcp.changed replaces the cached listing; a plugin's changed settings have its form read again; a folder question comes and goes", () => {
+  const { client, emit } = fakeClient();
+  const queries = createServerQueryClient();
+  bindApiEvents(client, queries);
+  const listing = { pluginActive: true, servers: [], problems: [] };
+  emit('mcp.changed', listing);
+  expect(queries.getQueryData(serverKeys.mcp)).toEqual(listing);
+
+  queries.setQueryData(serverKeys.pluginConfig('a'), {});
+  queries.setQueryData(serverKeys.pluginConfig('b'), {});
+  emit('plugins.configChanged', { id: 'a' });
+  expect([queries.getQueryState(serverKeys.pluginConfig('a'))?.isInvalidated, queries.getQueryState(serverKeys.pluginConfig('b'))?.isInvalidated]).toEqual([true, false]);
+
+  // A list never read stays unread (the first read brings it whole); a read one follows the events.
+  emit('workspace.requested', { sessionId: 's1' });
+  expect(queries.getQueryData(serverKeys.workspacePending)).toBeUndefined();
+  queries.setQueryData(serverKeys.workspacePending, [{ sessionId: 's0' }]);
+  emit('workspace.requested', { sessionId: 's1' });
+  emit('workspace.requested', { sessionId: 's1' });
+  expect(queries.getQueryData(serverKeys.workspacePending)).toEqual([{ sessionId: 's0' }, { sessionId: 's1' }]);
+  emit('workspace.settled', { sessionId: 's0' });
+  expect(queries.getQueryData(serverKeys.workspacePending)).toEqual([{ sessionId: 's1' }]);
+});

@@ -19,6 +19,15 @@ export function withPlugin(listing: PluginListing | undefined, p: PluginView): P
   return { ...listing, plugins: listing.plugins.some((x) => x.id === p.id) ? listing.plugins.map((x) => (x.id === p.id ? p : x)) : [...listing.plugins, p] };
 }
 
+type Pending = { sessionId: string }[];
+
+/** The conversations waiting for a workspace folder, with one added or taken away (a list not read yet stays unread). */
+export function withPending(list: Pending | undefined, sessionId: string, waiting: boolean): Pending | undefined {
+  if (!list) return list;
+  const others = list.filter((p) => p.sessionId !== sessionId);
+  return waiting ? [...others, { sessionId }] : others;
+}
+
 function upsertSession(list: SessionsList | undefined, s: SessionSummary): SessionsList | undefined {
   if (!list) return list;
   return { sessions: [s, ...list.sessions.filter((x) => x.id !== s.id)].sort((a, b) => b.updatedAt - a.updatedAt) };
@@ -75,6 +84,11 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
       void queries.invalidateQueries({ queryKey: serverKeys.policyAll });
     }),
     api.on('commands.changed', () => void queries.invalidateQueries({ queryKey: serverKeys.commands })),
+    api.on('mcp.changed', (listing) => replace(serverKeys.mcp, listing)),
+    // Changed elsewhere (another window, /set): a form open on it shows the stored values again.
+    api.on('plugins.configChanged', ({ id }) => void queries.invalidateQueries({ queryKey: serverKeys.pluginConfig(id) })),
+    api.on('workspace.requested', ({ sessionId }) => queries.setQueryData<Pending>(serverKeys.workspacePending, (list) => withPending(list, sessionId, true))),
+    api.on('workspace.settled', ({ sessionId }) => queries.setQueryData<Pending>(serverKeys.workspacePending, (list) => withPending(list, sessionId, false))),
     // Events missed while the connection was down: everything is read again.
     api.onConnectionChange((connected) => connected && void queries.invalidateQueries()),
   ];

@@ -1,4 +1,4 @@
-export { bindApiEvents, withPlugin } from './bind-api-events.ts';
+export { bindApiEvents, withPending, withPlugin } from './bind-api-events.ts';
 export { createServerQueryClient } from './server-query-client.ts';
 export { serverKeys } from './server-keys.ts';
 export { ServerStateProvider } from './ServerStateProvider.tsx';

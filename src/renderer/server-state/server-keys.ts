@@ -22,4 +22,17 @@ export const serverKeys = {
   policyAll: ['policy'] as const,
   /** Under the policy's key: policy.changed for the conversation, or for all (null), reads it again. */
   sandbox: (sessionId: string | null) => ['policy', sessionId, 'sandbox'] as const,
+  mcp: ['mcp'] as const,
+  mcpTrust: ['mcpTrust'] as const,
+  /** One server's stored settings, for its Edit form: read each time the form opens. */
+  mcpServer: (name: string) => ['mcpServer', name] as const,
+  pluginConfig: (pluginId: string) => ['pluginConfig', pluginId] as const,
+  instructions: (sessionId: string | null) => ['instructions', sessionId] as const,
+  /** The conversations whose tool call waits for a workspace folder. */
+  workspacePending: ['workspacePending'] as const,
+  folderCompletions: (input: string) => ['folderCompletions', input] as const,
+  lastPrompt: (sessionId: string) => ['lastPrompt', sessionId] as const,
+  presets: ['presets'] as const,
+  /** Under the commands' key: commands.changed has the completions read again too. */
+  completions: (input: string) => ['commands', 'complete', input] as const,
 };

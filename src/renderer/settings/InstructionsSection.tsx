@@ -1,6 +1,11 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
+
+type Texts = { global: string; conversation: string };
+const EMPTY: Texts = { global: '', conversation: '' };
 
 /**
  * The user's own instructions, added to the system message of every request: for every conversation, and
@@ -9,30 +14,26 @@ import { useToasts } from '../ui/index.ts';
 export function InstructionsSection({ sessionId }: { sessionId: string | null }) {
   const api = useApi();
   const toasts = useToasts();
-  const [saved, setSaved] = useState<{ global: string; conversation: string } | null>(null);
-  const [draft, setDraft] = useState({ global: '', conversation: '' });
+  const queries = useQueryClient();
+  // Read each time the section shows: /system changes them without an event.
+  const query = useQuery({ queryKey: serverKeys.instructions(sessionId), queryFn: () => api.call('instructions.get', { sessionId }), staleTime: 0 });
+  const saved = query.data ?? null;
+  // What the user typed, for this conversation; until then the text as read.
+  const [edit, setEdit] = useState<{ sessionId: string | null; text: Texts } | null>(null);
+  const draft: Texts = edit?.sessionId === sessionId ? edit.text : (saved ?? EMPTY);
+  const setDraft = (text: Texts) => setEdit({ sessionId, text });
   const globalId = useId();
   const conversationId = useId();
 
+  const { error } = query;
   useEffect(() => {
-    let live = true;
-    api.call('instructions.get', { sessionId }).then(
-      (v) => {
-        if (!live) return;
-        setSaved(v);
-        setDraft(v);
-      },
-      (e: unknown) => toasts.error('Could not read your instructions', e),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, sessionId, toasts]);
+    if (error) toasts.error('Could not read your instructions', error);
+  }, [error, toasts]);
 
   const save = async (scope: 'global' | 'conversation') => {
     try {
       const v = await api.call('instructions.set', { sessionId: scope === 'global' ? null : sessionId, text: draft[scope] });
-      setSaved(v);
+      queries.setQueryData(serverKeys.instructions(sessionId), v);
       toasts.push({ kind: 'info', title: scope === 'global' ? 'Instructions saved for every conversation' : 'Instructions saved for this conversation', timeoutMs: 2500 });
     } catch (e) {
       toasts.error('Could not save your instructions', e);

@@ -1,6 +1,8 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type McpListing, type McpServerView, McpToolName, type McpTrust } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useToasts } from '../ui/Toasts.tsx';
 import { McpServerForm } from './McpServerForm.tsx';
@@ -8,6 +10,8 @@ import { McpServerForm } from './McpServerForm.tsx';
 const STATE_LABELS: Record<McpServerView['state'], string> = { off: 'Off', connecting: 'Connecting…', connected: 'Connected', failed: 'Failed', unauthorized: 'Needs authorization' };
 // The row's state chip reuses the plugin list's colours.
 const STATE_CLASS: Record<McpServerView['state'], string> = { off: 'registered', connecting: 'activating', connected: 'active', failed: 'failed', unauthorized: 'failed' };
+
+const NO_TRUST: McpTrust = { servers: [], tools: [] };
 
 const EXAMPLE = '{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}';
 
@@ -92,35 +96,29 @@ function ServerRow({
 export function McpSection() {
   const api = useApi();
   const toasts = useToasts();
-  const [listing, setListing] = useState<McpListing | null>(null);
+  const queries = useQueryClient();
+  // mcp.changed carries the new listing into the cache; a reconnect reads both again.
+  const listingQuery = useQuery({ queryKey: serverKeys.mcp, queryFn: () => api.call('mcp.list', {}) });
+  const trustQuery = useQuery({ queryKey: serverKeys.mcpTrust, queryFn: () => api.call('mcp.trust', {}) });
+  const listing: McpListing | null = listingQuery.data ?? null;
+  const trust: McpTrust = trustQuery.data ?? NO_TRUST;
+  const setListing = (l: McpListing) => queries.setQueryData(serverKeys.mcp, l);
+  const setTrust = (t: McpTrust) => queries.setQueryData(serverKeys.mcpTrust, t);
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [json, setJson] = useState('');
   const [importing, setImporting] = useState(false);
-  const [trust, setTrust] = useState<McpTrust>({ servers: [], tools: [] });
   const [toolName, setToolName] = useState('');
   /** The form open: null for none, '' to add a server, else the name of the server being edited. */
   const [form, setForm] = useState<string | null>(null);
 
+  const listError = listingQuery.error;
+  const trustError = trustQuery.error;
   useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.call('mcp.list', {}).then(
-        (l) => live && setListing(l),
-        (e: unknown) => toasts.error('Could not list the MCP servers', e),
-      );
-    void load();
-    api.call('mcp.trust', {}).then(
-      (t) => live && setTrust(t),
-      (e: unknown) => toasts.error('Could not read which MCP servers are trusted', e),
-    );
-    const off = api.on('mcp.changed', (l) => setListing(l));
-    const offReconnect = api.onConnectionChange((connected) => connected && void load());
-    return () => {
-      live = false;
-      off();
-      offReconnect();
-    };
-  }, [api, toasts]);
+    if (listError) toasts.error('Could not list the MCP servers', listError);
+  }, [listError, toasts]);
+  useEffect(() => {
+    if (trustError) toasts.error('Could not read which MCP servers are trusted', trustError);
+  }, [trustError, toasts]);
 
   const act = async (name: string, what: string, call: () => Promise<McpListing>) => {
     setBusy((s) => new Set(s).add(name));

@@ -1,7 +1,9 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
 import type { PluginConfigView } from '../../shared/api/index.ts';
 import { type ConfigField, type ConfigValue, configFields, parseSettingText, secretBindings } from '../../shared/plugins/plugin-config-schema.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/Toasts.tsx';
 
 /** What the user has typed into one field: text for most, a flag for a checkbox, a request to clear a secret. */
@@ -27,26 +29,16 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
   const api = useApi();
   const toasts = useToasts();
   const formId = useId();
-  const [view, setView] = useState<PluginConfigView | null>(null);
+  const queries = useQueryClient();
+  // Read each time the form opens; changed elsewhere (another window, /set), plugins.configChanged has it
+  // read again: the stored values show, what the user is typing stays.
+  const query = useQuery({ queryKey: serverKeys.pluginConfig(pluginId), queryFn: () => api.call('plugins.getConfig', { id: pluginId }), staleTime: 0 });
+  const view: PluginConfigView | null = query.data ?? null;
+  const setView = (next: PluginConfigView) => queries.setQueryData(serverKeys.pluginConfig(pluginId), next);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.call('plugins.getConfig', { id: pluginId }).then(
-        (v) => live && setView(v),
-        (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-      );
-    void load();
-    // Changed elsewhere (another window, /set): the stored values show; what the user is typing stays.
-    const off = api.on('plugins.configChanged', ({ id }) => id === pluginId && void load());
-    return () => {
-      live = false;
-      off();
-    };
-  }, [api, pluginId]);
+  const [saveError, setError] = useState<string | null>(null);
+  const error = saveError ?? (query.error ? query.error.message : null);
 
   const fields = useMemo(() => (view ? configFields(view.schema) : []), [view]);
   const checked = useMemo(() => {

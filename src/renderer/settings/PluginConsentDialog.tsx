@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { PluginView } from '../../shared/api/index.ts';
-import { Icon } from '../ui/index.ts';
+import { Icon, Modal } from '../ui/index.ts';
 
 /** What each kind of contribution lets a plugin do in Amber, for the user deciding whether to run it. */
 const KIND_POWERS: Record<PluginView['declares'][number], string> = {
@@ -24,63 +24,48 @@ export function PluginConsentDialog({ plugin, busy, onConfirm, onCancel }: { plu
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => cancel.current?.focus(), []);
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal plugin-consent"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="plugin-consent-title"
-        aria-describedby="plugin-consent-rights"
-        data-testid="plugin-consent"
-        onKeyDown={(e) => {
-          // Handled here: Settings, underneath, must not close on the same key.
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            onCancel();
-          }
-        }}
-      >
-        <div className="modal-head">
-          <span className="modal-icon">
-            <Icon name="alert" size={18} />
-          </span>
-          <div>
-            <h2 id="plugin-consent-title">Turn on {plugin.name}?</h2>
-            <p className="muted">
-              A plugin you added, version {plugin.version}. Amber asks once, before it first runs.
-            </p>
-          </div>
-        </div>
-        <div id="plugin-consent-rights" data-testid="plugin-consent-rights">
-          <p>It is a program, and it runs with your rights, like any program you start. It can:</p>
-          <ul className="consent-list">
-            <li>read and change your files;</li>
-            <li>use the network;</li>
-            <li>run other programs.</li>
-          </ul>
-          <p className="muted small">
-            Amber runs it in a process of its own, checks everything it sends and never lets its code into this window, so it cannot take Amber down — but
-            Amber cannot limit what it does on your computer.
+    // Escape is Cancel, and Settings underneath does not close on the same key.
+    <Modal role="alertdialog" className="modal plugin-consent" labelledBy="plugin-consent-title" describedBy="plugin-consent-rights" testId="plugin-consent" onEscape={onCancel}>
+      <div className="modal-head">
+        <span className="modal-icon">
+          <Icon name="alert" size={18} />
+        </span>
+        <div>
+          <h2 id="plugin-consent-title">Turn on {plugin.name}?</h2>
+          <p className="muted">
+            A plugin you added, version {plugin.version}. Amber asks once, before it first runs.
           </p>
         </div>
-        <p data-testid="plugin-consent-adds">
-          {plugin.declares.length > 0
-            ? `In Amber it adds ${plugin.declares.map((k) => KIND_POWERS[k]).join(', ')}.`
-            : 'What it adds to Amber (tools, panels, commands…) is listed here once it has run.'}
-        </p>
-        <p>
-          <strong>Turn it on only if you trust where it came from.</strong>
-        </p>
-        <div className="modal-actions">
-          <span className="spacer" />
-          <button ref={cancel} type="button" className="btn" disabled={busy} onClick={onCancel} data-testid="plugin-consent-cancel">
-            Cancel
-          </button>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={onConfirm} data-testid="plugin-consent-confirm">
-            Turn on {plugin.name}
-          </button>
-        </div>
       </div>
-    </div>
+      <div id="plugin-consent-rights" data-testid="plugin-consent-rights">
+        <p>It is a program, and it runs with your rights, like any program you start. It can:</p>
+        <ul className="consent-list">
+          <li>read and change your files;</li>
+          <li>use the network;</li>
+          <li>run other programs.</li>
+        </ul>
+        <p className="muted small">
+          Amber runs it in a process of its own, checks everything it sends and never lets its code into this window, so it cannot take Amber down — but
+          Amber cannot limit what it does on your computer.
+        </p>
+      </div>
+      <p data-testid="plugin-consent-adds">
+        {plugin.declares.length > 0
+          ? `In Amber it adds ${plugin.declares.map((k) => KIND_POWERS[k]).join(', ')}.`
+          : 'What it adds to Amber (tools, panels, commands…) is listed here once it has run.'}
+      </p>
+      <p>
+        <strong>Turn it on only if you trust where it came from.</strong>
+      </p>
+      <div className="modal-actions">
+        <span className="spacer" />
+        <button ref={cancel} type="button" className="btn" disabled={busy} onClick={onCancel} data-testid="plugin-consent-cancel">
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary" disabled={busy} onClick={onConfirm} data-testid="plugin-consent-confirm">
+          Turn on {plugin.name}
+        </button>
+      </div>
+    </Modal>
   );
 }

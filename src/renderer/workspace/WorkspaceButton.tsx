@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import './workspace.css';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys, withPending } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { WorkspaceDialog } from './WorkspaceDialog.tsx';
 
@@ -18,28 +20,22 @@ export function folderName(path: string): string {
 export function WorkspaceButton({ session }: { session: SessionSummary }) {
   const api = useApi();
   const toasts = useToasts();
-  const [dialog, setDialog] = useState<'edit' | 'requested' | null>(null);
+  const queries = useQueryClient();
+  const [editing, setEditing] = useState(false);
   const sessionId = session.id;
-
-  useEffect(() => {
-    let live = true;
-    api.call('workspace.pending', {}).then(
-      (pending) => live && pending.some((p) => p.sessionId === sessionId) && setDialog('requested'),
-      () => {},
-    );
-    const offRequested = api.on('workspace.requested', (r) => r.sessionId === sessionId && setDialog('requested'));
-    const offSettled = api.on('workspace.settled', (r) => r.sessionId === sessionId && setDialog((d) => (d === 'requested' ? null : d)));
-    return () => {
-      live = false;
-      offRequested();
-      offSettled();
-    };
-  }, [api, sessionId]);
+  // workspace.requested and workspace.settled add and take the conversation in the cached list.
+  const pending = useQuery({ queryKey: serverKeys.workspacePending, queryFn: () => api.call('workspace.pending', {}) }).data;
+  const requested = pending?.some((p) => p.sessionId === sessionId) ?? false;
+  const close = () => {
+    setEditing(false);
+    // Answered here: the question is gone even before main says it settled.
+    queries.setQueryData(serverKeys.workspacePending, (list: { sessionId: string }[] | undefined) => withPending(list, sessionId, false));
+  };
 
   const change = async () => {
     try {
       const picked = await api.call('workspace.pick', { sessionId });
-      if (!picked.supported) setDialog('edit');
+      if (!picked.supported) setEditing(true);
     } catch (e) {
       toasts.error('Could not change the folder', e);
     }
@@ -58,7 +54,7 @@ export function WorkspaceButton({ session }: { session: SessionSummary }) {
         <Icon name="folder" size={14} />
         <span className="workspace-name">{cwd ? folderName(cwd) : 'Choose folder'}</span>
       </button>
-      {dialog && <WorkspaceDialog sessionId={sessionId} current={cwd} requested={dialog === 'requested'} onClose={() => setDialog(null)} />}
+      {(requested || editing) && <WorkspaceDialog sessionId={sessionId} current={cwd} requested={requested} onClose={close} />}
     </>
   );
 }

@@ -1,6 +1,10 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useApi } from '../api/index.ts';
-import { Icon } from '../ui/index.ts';
+import { serverKeys } from '../server-state/index.ts';
+import { Icon, Modal } from '../ui/index.ts';
+
+const NONE: string[] = [];
 
 export interface WorkspaceDialogProps {
   sessionId: string;
@@ -19,7 +23,6 @@ export interface WorkspaceDialogProps {
 export function WorkspaceDialog({ sessionId, current, requested, onClose }: WorkspaceDialogProps) {
   const api = useApi();
   const [path, setPath] = useState(current ?? '~/');
-  const [folders, setFolders] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -27,16 +30,15 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
   const titleId = useId();
 
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    let live = true;
-    api.call('workspace.complete', { input: path }).then(
-      (r) => live && setFolders(r.folders),
-      () => live && setFolders([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, path]);
+  // The folders that match what is typed, read as it changes (on disk they change too); the last answer
+  // shows until the next arrives, none after a refusal.
+  const completion = useQuery({
+    queryKey: serverKeys.folderCompletions(path),
+    queryFn: () => api.call('workspace.complete', { input: path }),
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+  });
+  const folders = completion.isError ? NONE : (completion.data?.folders ?? NONE);
 
   const cancel = () => {
     if (requested) void api.call('workspace.decline', { sessionId }).catch(() => {});
@@ -56,90 +58,84 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
   };
 
   return (
-    <div className="modal-backdrop">
-      <form
-        className="modal workspace-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="workspace-dialog"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void choose();
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') cancel();
-        }}
-      >
-        <div className="modal-head">
-          <span className="modal-icon">
-            <Icon name="folder" size={18} />
-          </span>
-          <div>
-            <h2 id={titleId}>{requested ? 'Choose a folder for this conversation' : 'Workspace folder'}</h2>
-            <p className="muted">
-              {requested
-                ? 'A tool wants to work with files, and this conversation has no folder yet. Tools stay inside the folder you choose.'
-                : 'The tools of this conversation read and change files only inside this folder.'}
-            </p>
-          </div>
-        </div>
-        <label className="field">
-          <span>Folder</span>
-          <input
-            ref={input}
-            className="input mono"
-            value={path}
-            list={listId}
-            spellCheck={false}
-            autoComplete="off"
-            aria-invalid={error !== null}
-            aria-describedby={error ? `${listId}-error` : undefined}
-            onChange={(e) => {
-              setPath(e.target.value);
-              setError(null);
-            }}
-            onKeyDown={(e) => {
-              // Tab takes the first completion while there is one to take.
-              if (e.key === 'Tab' && !e.shiftKey && folders[0] && folders[0] !== path && !path.endsWith('/')) {
-                e.preventDefault();
-                setPath(`${folders[0]}/`);
-              }
-            }}
-            data-testid="workspace-path"
-          />
-          <datalist id={listId}>
-            {folders.map((f) => (
-              <option key={f} value={f} />
-            ))}
-          </datalist>
-        </label>
-        {folders.length > 0 && (
-          <ul className="workspace-folders" aria-label="Folders that match">
-            {folders.slice(0, 8).map((f) => (
-              <li key={f}>
-                <button type="button" className="btn btn-ghost btn-small mono" onClick={() => setPath(`${f}/`)}>
-                  {f}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {error && (
-          <p id={`${listId}-error`} className="field-error" role="alert" data-testid="workspace-error">
-            {error}
+    <Modal
+      className="modal workspace-dialog"
+      labelledBy={titleId}
+      testId="workspace-dialog"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void choose();
+      }}
+      onEscape={cancel}
+    >
+      <div className="modal-head">
+        <span className="modal-icon">
+          <Icon name="folder" size={18} />
+        </span>
+        <div>
+          <h2 id={titleId}>{requested ? 'Choose a folder for this conversation' : 'Workspace folder'}</h2>
+          <p className="muted">
+            {requested
+              ? 'A tool wants to work with files, and this conversation has no folder yet. Tools stay inside the folder you choose.'
+              : 'The tools of this conversation read and change files only inside this folder.'}
           </p>
-        )}
-        <div className="modal-actions">
-          <button type="button" className="btn" onClick={cancel}>
-            {requested ? 'Don’t allow' : 'Cancel'}
-          </button>
-          <span className="spacer" />
-          <button type="submit" className="btn btn-primary" disabled={busy || path.trim() === ''} data-testid="workspace-choose">
-            Use this folder
-          </button>
         </div>
-      </form>
-    </div>
+      </div>
+      <label className="field">
+        <span>Folder</span>
+        <input
+          ref={input}
+          className="input mono"
+          value={path}
+          list={listId}
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={error !== null}
+          aria-describedby={error ? `${listId}-error` : undefined}
+          onChange={(e) => {
+            setPath(e.target.value);
+            setError(null);
+          }}
+          onKeyDown={(e) => {
+            // Tab takes the first completion while there is one to take.
+            if (e.key === 'Tab' && !e.shiftKey && folders[0] && folders[0] !== path && !path.endsWith('/')) {
+              e.preventDefault();
+              setPath(`${folders[0]}/`);
+            }
+          }}
+          data-testid="workspace-path"
+        />
+        <datalist id={listId}>
+          {folders.map((f) => (
+            <option key={f} value={f} />
+          ))}
+        </datalist>
+      </label>
+      {folders.length > 0 && (
+        <ul className="workspace-folders" aria-label="Folders that match">
+          {folders.slice(0, 8).map((f) => (
+            <li key={f}>
+              <button type="button" className="btn btn-ghost btn-small mono" onClick={() => setPath(`${f}/`)}>
+                {f}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p id={`${listId}-error`} className="field-error" role="alert" data-testid="workspace-error">
+          {error}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" className="btn" onClick={cancel}>
+          {requested ? 'Don’t allow' : 'Cancel'}
+        </button>
+        <span className="spacer" />
+        <button type="submit" className="btn btn-primary" disabled={busy || path.trim() === ''} data-testid="workspace-choose">
+          Use this folder
+        </button>
+      </div>
+    </Modal>
   );
 }

@@ -1,14 +1,16 @@
 // Owners announce their own changes and one map in createApp turns them into window events: a change made
 // through any route or command reaches the window exactly once, whoever made it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { startHeadless } from '../../src/main/headless/headless-shell.ts';
 import type { SessionSummary } from '../../src/shared/sessions/index.ts';
 import { MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { connectWs } from '../fixtures/ws-client.ts';
+
+const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/hello_user');
 
 let t: AppUnderTest;
 let provider: ScriptedProvider;
@@ -138,6 +140,55 @@ test("a plugin status segment coming and going reaches the window once each, wit
   heard();
   segment.dispose();
   expect(t.events).toEqual([{ event: 'status.changed', payload: { sessionId: null, segments: [] } }]);
+});
+
+test('an approval question and its answer by route reach the window once each', async () => {
+  const s = t.app.sessions.create({ title: 'ask' });
+  heard();
+  const question = { id: 'q1', sessionId: s.id, toolName: 'write_file', toolCallId: 'c1', args: {}, folder: null, reason: 'It writes a file.' };
+  const reply = t.app.approvals.ask(question, new AbortController().signal);
+  expect(t.events).toEqual([{ event: 'approval.requested', payload: question }]);
+  heard();
+  await t.call('approvals.answer', { questionId: 'q1', answer: 'once' });
+  expect(await reply).toEqual({ answer: 'once' });
+  expect(t.events).toEqual([{ event: 'approval.settled', payload: { questionId: 'q1', answer: 'once' } }]);
+});
+
+test('a folder asked for by a run, then chosen by route, reaches the window once as a request, a settle and a summary', async () => {
+  const s = t.app.sessions.create({ title: 'no folder' });
+  heard();
+  const root = t.app.workspaces.forRun(s.id, new AbortController().signal);
+  expect(t.events).toEqual([{ event: 'workspace.requested', payload: { sessionId: s.id } }]);
+  heard();
+  await t.call('sessions.setWorkspace', { sessionId: s.id, path: join(t.dir, 'ws') });
+  expect(await root).toContain('ws');
+  expect(heard().sort()).toEqual(['session.updated', 'workspace.settled']);
+});
+
+test("a feed coming and going in the command tree reaches the window once each", async () => {
+  heard();
+  const feed = t.app.commands.tree.registerFeed('demo-feed', () => [{ name: 'one' }]);
+  expect(heard()).toEqual(['commands.changed']);
+  feed.dispose();
+  expect(heard()).toEqual(['commands.changed']);
+});
+
+test("a user plugin switched on and off by route: each of the catalog's announcements reaches the window once", async () => {
+  mkdirSync(join(t.dataDir, 'plugins'), { recursive: true });
+  cpSync(USER_PLUGIN, join(t.dataDir, 'plugins', 'hello_user'), { recursive: true });
+  await t.app.plugins.rescan();
+  const announced: string[] = [];
+  const sub = t.app.plugins.onDidChange((info) => announced.push(`${info.id} ${info.state}`));
+  heard();
+  try {
+    await t.call('plugins.setState', { id: 'hello_user', enabled: true, confirm: true });
+    await t.call('plugins.setState', { id: 'hello_user', enabled: false });
+  } finally {
+    sub.dispose();
+  }
+  const sent = t.events.filter((e) => e.event === 'plugins.changed').map((e) => `${(e.payload as { id: string }).id} ${(e.payload as { state: string }).state}`);
+  expect(announced).toContain('hello_user active');
+  expect(sent).toEqual(announced);
 });
 
 test('over the real WebSocket, a session made by route and one made by /new each reach the window once', async () => {

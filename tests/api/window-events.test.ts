@@ -167,7 +167,7 @@ test('a folder asked for by a run, then chosen by route, reaches the window once
 
 test("a feed coming and going in the command tree reaches the window once each", async () => {
   heard();
-  const feed = t.app.commands.tree.registerFeed('demo-feed', () => [{ name: 'one' }]);
+  const feed = t.app.commands.tree.registerFeed('demo-feed', () => [{ name: 'one', help: 'One' }]);
   expect(heard()).toEqual(['commands.changed']);
   feed.dispose();
   expect(heard()).toEqual(['commands.changed']);

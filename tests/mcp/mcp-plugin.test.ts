@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { findDescendants } from '../../src/main/plugins/index.ts';
+import { MCP_METHODS } from '../../src/shared/mcp/index.ts';
 import { isGone, untilGone } from '../plugins-bundled/bundled-runtime.ts';
 import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY } from './everything-server.ts';
@@ -81,7 +82,7 @@ test('a server listing 300 tools keeps its first 256 with a warning, and a serve
   expect((await rt.service.registries.tools.execute('mcp__big__tool-256', {})).content[0]!.text).toBe('ran tool-256');
   const warning = /The MCP server 'big' lists 300 tools; Amber offers at most 256 MCP tools in all, so only its first 256 are offered \(44 left out\)/;
   expect((await rt.service.registries.commands.run(['mcp'], ['list'])).output).toMatch(warning);
-  expect(JSON.parse((await rt.service.registries.commands.run(['mcp'], ['list', '--json'])).output).problems).toEqual([expect.stringMatching(warning)]);
+  expect((await rt.service.registries.methods.call('mcp', MCP_METHODS, 'report', {})).problems).toEqual([expect.stringMatching(warning)]);
   expect(rt.service.logs('mcp').some((l) => warning.test(l.message))).toBe(true);
   // A second server: it keeps every tool, and the big one gives way.
   rt.config['servers'] = { big, everything };

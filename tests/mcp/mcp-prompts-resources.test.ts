@@ -72,6 +72,18 @@ test("each server prompt is a slash command whose result is text for the message
   expect(missing).toMatchObject({ kind: 'error', text: expect.stringMatching(/needs file/) });
 });
 
+test('a prompt argument keeps its spaces: quoted in the slash command, and as given through the plugin method', async () => {
+  await importServers();
+  expect(await run('/mcp.everything.args-prompt "San Francisco" California')).toEqual({ kind: 'insert', text: "What's weather in San Francisco, California?" });
+  expect(await run("/mcp.everything.args-prompt state='New  York' city=\"New York\"")).toEqual({ kind: 'insert', text: "What's weather in New York, New  York?" });
+  // Main sends the arguments by name as data: nothing in between splits them on white space.
+  expect(await app.mcp.call('prompt', { server: 'everything', prompt: 'args-prompt', arguments: { city: 'Rio de Janeiro', state: ' two  spaces ' } })).toEqual({
+    text: "What's weather in Rio de Janeiro,  two  spaces ?",
+  });
+  await expect(app.mcp.call('prompt', { server: 'everything', prompt: 'args-prompt', arguments: {} })).rejects.toThrow(/needs city/);
+  await expect(app.mcp.call('prompt', { server: 'no server', prompt: 'args-prompt' } as never)).rejects.toMatchObject({ code: 'invalid_input' });
+});
+
 test("a server's prompt commands go when it is switched off and come back when it is on", async () => {
   await importServers();
   await call('mcp.setEnabled', { name: 'everything', enabled: false });

@@ -48,7 +48,7 @@ test('switching a server off removes its tools; on brings them back; restart rec
   const off = await ok('mcp.setEnabled', { name: 'everything', enabled: false });
   expect(off.servers.find((s) => s.name === 'everything')?.state).toBe('off');
   await untilEvent((l) => l.servers.some((s) => s.state === 'off'));
-  expect(app.plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__'))).toEqual([]);
+  expect(app.plugins.registries.tools.specs().filter((spec) => spec.name.startsWith('mcp__'))).toEqual([]);
   events.length = 0;
   await ok('mcp.setEnabled', { name: 'everything', enabled: true });
   await untilEvent(connected);

@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
-  MAX_MCP_RESOURCE_CHARS,
   MCP_SERVER_NAME_RULE,
-  MCP_TRUST_KEY,
   type McpListing,
   McpServerConfig,
   type McpServerDetails,
@@ -11,18 +7,17 @@ import {
   McpServersFile,
   type McpStoredConfig,
   type McpTrust,
-  parseMcpTrust,
 } from '../../shared/api/mcp-api.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
-import { configToForm, formToConfig, MCP_PLUGIN_ID, stringRecord } from '../mcp/index.ts';
+import { configToForm, formToConfig, MCP_PLUGIN_ID, readMcpJson, stringRecord } from '../mcp/index.ts';
 import type { Handlers } from './api-router.ts';
 
 // Settings → MCP servers over the API. The servers added here are kept in the MCP plugin's stored config
 // (`plugin.mcp.config`: `servers` in the mcpServers format, and the names switched `off`), their
 // environment values and headers in the key file; those in mcp.json stay in that file. After each change
-// the plugin is told to read them again (`/mcp reload`), which reconnects only the servers that changed.
+// the plugin is told to read them again (its `reload` method), which reconnects only the servers that changed.
 // What the plugin reports, and its prompts as commands, are the core's (app.mcp): two routers over one
 // core share them.
 
@@ -47,17 +42,11 @@ const secretPaths = (name: string, raw: unknown): string[] => {
 };
 
 export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handlers, McpChannels> } {
-  const store = app.sessions;
+  const settings = app.settings;
   const mcp = app.mcp;
 
   const save = (config: McpStoredConfig) => {
-    let rest: Record<string, unknown> = {};
-    try {
-      const current: unknown = JSON.parse(store.getSetting(`plugin.${MCP_PLUGIN_ID}.config`) ?? '{}');
-      if (typeof current === 'object' && current !== null && !Array.isArray(current)) rest = current as Record<string, unknown>;
-    } catch {
-      rest = {};
-    }
+    const rest = settings.get('plugin.config', MCP_PLUGIN_ID);
     // Environment values and headers go to the key file, not the database (PLUGIN_SECRET_FIELDS).
     app.pluginSecrets.write(MCP_PLUGIN_ID, { ...rest, servers: config.servers, off: config.off });
   };
@@ -68,14 +57,7 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
     return typeof servers === 'object' && servers !== null && !Array.isArray(servers) ? (servers as Record<string, unknown>) : {};
   };
 
-  const fileServerNames = (): Set<string> => {
-    try {
-      const file = McpServersFile.safeParse(JSON.parse(readFileSync(join(app.dataDir, 'mcp.json'), 'utf8')));
-      return new Set(file.success ? Object.keys(file.data.mcpServers) : []);
-    } catch {
-      return new Set();
-    }
-  };
+  const fileServerNames = (): Set<string> => new Set(Object.keys(readMcpJson(app.dataDir).servers));
 
   /** Has the plugin read the servers again (or starts it, the first time a server is added); the service announces. */
   const apply = (): Promise<McpListing> => mcp.reload();
@@ -162,26 +144,22 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
       'mcp.resources': () => ({ resources: mcp.resources }),
       'mcp.readResource': async ({ server, uri }) => {
         if (!mcp.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
-        const answer = await mcp.run(['resource', server, uri]);
-        if (answer.isError) throw new AmberError('unavailable', answer.output);
-        // The plugin caps the text too; main does not rely on it.
-        const truncated = answer.output.length > MAX_MCP_RESOURCE_CHARS;
-        return { server, uri, text: truncated ? answer.output.slice(0, MAX_MCP_RESOURCE_CHARS) : answer.output, truncated };
+        return await mcp.readResource(server, uri);
       },
-      'mcp.trust': () => parseMcpTrust(store.getSetting(MCP_TRUST_KEY)),
+      'mcp.trust': () => settings.get('mcp.trust'),
       // Trust lives in main's settings, apart from the plugin's config, so the plugin cannot grant it itself.
       'mcp.setTrust': (change) => {
-        const trust = parseMcpTrust(store.getSetting(MCP_TRUST_KEY));
+        const trust = settings.get('mcp.trust');
         const edit = (names: string[], item: string) => (change.trusted ? [...new Set([...names, item])] : names.filter((x) => x !== item));
         const next: McpTrust = 'server' in change ? { ...trust, servers: edit(trust.servers, change.server) } : { ...trust, tools: edit(trust.tools, change.tool) };
-        store.setSetting(MCP_TRUST_KEY, JSON.stringify(next));
+        settings.set('mcp.trust', next);
         // A call waiting for approval that the trust now covers runs without the answer.
         app.policy.reconsider();
         return next;
       },
       'mcp.restart': async ({ name }) => {
         if (!mcp.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
-        await mcp.run(['restart', name]);
+        await mcp.restart(name);
         return await mcp.list();
       },
     },

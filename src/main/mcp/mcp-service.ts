@@ -1,17 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { z } from 'zod';
-import { type McpListing, McpPromptView, McpResourceView, McpServersFile, McpServerView, McpStoredConfig } from '../../shared/api/index.ts';
+import { MAX_MCP_RESOURCE_CHARS, type McpListing, type McpResourceText, McpStoredConfig } from '../../shared/api/index.ts';
 import type { CommandRegistrar, FeedItem } from '../../shared/commands/index.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { AmberError } from '../errors.ts';
+import { MCP_METHODS, type McpMethodName, type McpMethods, McpPluginReport, promptArguments } from '../../shared/mcp/index.ts';
+import type { MethodArgs, MethodResult } from '../../shared/plugins/index.ts';
 import type { PluginService } from '../plugins/index.ts';
+import type { SettingsService } from '../settings/index.ts';
+import { readMcpJson } from './mcp-json.ts';
 
 // Main's side of the MCP plugin, built once per core by createApp: what the plugin last reported (server
-// names for completion, prompts as `/mcp.<server>.<prompt>` commands, resources to attach), and `/mcp …`
-// run in the plugin. Every API router over the core reads it; none registers commands of its own, so two
-// windows never offer a prompt twice.
+// names for completion, prompts as `/mcp.<server>.<prompt>` commands, resources to attach), and calls into
+// the plugin through the methods it declares (MCP_METHODS: zod-checked both ways, never command text).
+// Every API router over the core reads it; none registers commands of its own, so two windows never offer
+// a prompt twice.
 
 export const MCP_PLUGIN_ID = 'mcp';
 /** Where the plugin's config is stored (the servers added in Settings, and the names switched off). */
@@ -19,17 +21,10 @@ export const MCP_CONFIG_KEY = `plugin.${MCP_PLUGIN_ID}.config`;
 /** What the plugin emits with every server's status (see src/plugins/mcp). */
 const SERVERS_TOPIC = 'mcp.serversChanged';
 
-export const McpPluginReport = z.object({
-  servers: z.array(McpServerView),
-  problems: z.array(z.string()),
-  prompts: z.array(McpPromptView).max(2000).default([]),
-  resources: z.array(McpResourceView).max(2000).default([]),
-  /** The folder stdio servers without one of their own start in. */
-  workspace: z.string().max(4096).optional(),
-});
-export type McpPluginReport = z.infer<typeof McpPluginReport>;
+export { McpPluginReport };
 
 const EMPTY: McpPluginReport = { servers: [], problems: [], prompts: [], resources: [] };
+const names = (report: McpPluginReport) => report.servers.map((s) => s.name).join('\0');
 
 const SERVER_VERBS: Record<string, string> = {
   connect: 'Connects a server',
@@ -45,7 +40,10 @@ export interface McpServiceOptions {
   /** Where each server prompt becomes `/mcp.<server>.<prompt>`, and `/mcp connect` completes server names. */
   commands: CommandRegistrar;
   dataDir: string;
-  settings: { getSetting(key: string): string | null; pluginStates(): Map<string, boolean> };
+  /** Where the plugin's stored config is read. */
+  settings: SettingsService;
+  /** Which plugins have an on/off state stored (the MCP plugin has none until first switched). */
+  store: { pluginStates(): Map<string, boolean> };
 }
 
 export class McpService {
@@ -117,21 +115,30 @@ export class McpService {
 
   /** The plugin's stored config; anything unreadable is no servers. */
   storedConfig(): McpStoredConfig {
-    let raw: unknown = {};
-    try {
-      raw = JSON.parse(this.#options.settings.getSetting(MCP_CONFIG_KEY) ?? '{}');
-    } catch {
-      raw = {};
-    }
-    const parsed = McpStoredConfig.safeParse(raw);
+    const parsed = McpStoredConfig.safeParse(this.#options.settings.get('plugin.config', MCP_PLUGIN_ID));
     return parsed.success ? parsed.data : { servers: {}, off: [] };
   }
 
-  /** Runs `/mcp …` in the MCP plugin, and only there (another plugin could hold a command of that name). */
-  async run(args: string[]): Promise<{ output: string; isError: boolean }> {
-    const registry = this.#options.plugins.registries.commands;
-    if (registry.get('mcp')?.pluginId !== MCP_PLUGIN_ID) throw new AmberError('unavailable', 'The MCP plugin is not running; switch it on in Settings → Plugins.');
-    return await registry.run(['mcp'], args);
+  /**
+   * Calls a method the MCP plugin declares, and only that plugin's (the registry keys methods by plugin).
+   * Arguments and answer are checked against MCP_METHODS; a failure is an AmberError with the plugin's sentence.
+   */
+  async call<M extends McpMethodName>(name: M, args: MethodArgs<McpMethods, M>): Promise<MethodResult<McpMethods, M>> {
+    const methods = this.#options.plugins.registries.methods;
+    if (!methods.has(MCP_PLUGIN_ID, name)) throw new AmberError('unavailable', 'The MCP plugin is not running; switch it on in Settings → Plugins.');
+    return await methods.call(MCP_PLUGIN_ID, MCP_METHODS, name, args);
+  }
+
+  /** Disconnects a server and connects it again. */
+  async restart(server: string): Promise<void> {
+    await this.call('restart', { server });
+  }
+
+  /** A server's resource as text for a message, cut at MAX_MCP_RESOURCE_CHARS (the plugin cuts too; main does not rely on it). */
+  async readResource(server: string, uri: string): Promise<McpResourceText> {
+    const { text } = await this.call('resource', { server, uri });
+    const truncated = text.length > MAX_MCP_RESOURCE_CHARS;
+    return { server, uri, text: truncated ? text.slice(0, MAX_MCP_RESOURCE_CHARS) : text, truncated };
   }
 
   /** Every server with its state: from the plugin while it runs, else the configured ones, off. */
@@ -141,12 +148,10 @@ export class McpService {
       return this.#configuredOnly();
     }
     const pushed = this.#pushed;
-    const answer = await this.run(['list', '--json']);
-    if (answer.isError) throw new AmberError('unavailable', answer.output);
+    const report = await this.call('report', {});
     // A push heard while the answer was on its way is newer than the answer (it is handled the moment it
     // arrives; the answer only after this await).
     if (this.#pushed !== pushed) return this.#listing(this.#latest);
-    const report = McpPluginReport.parse(JSON.parse(answer.output));
     this.#take(report);
     return this.#listing(report);
   }
@@ -163,7 +168,7 @@ export class McpService {
     if (!this.pluginActive()) {
       if (Object.keys(this.storedConfig().servers).length > 0) await this.#options.plugins.setState(MCP_PLUGIN_ID, true);
     } else {
-      await this.run(['reload']);
+      await this.call('reload', {});
     }
     const listing = await this.list();
     this.#changed.fire(listing);
@@ -172,7 +177,7 @@ export class McpService {
 
   /** An mcp.json brought from another app switches the plugin on the first time Amber sees it; after that the user's switch decides. */
   startWithMcpJson(): void {
-    if (!this.#options.settings.pluginStates().has(MCP_PLUGIN_ID) && existsSync(join(this.#options.dataDir, 'mcp.json'))) {
+    if (!this.#options.store.pluginStates().has(MCP_PLUGIN_ID) && readMcpJson(this.#options.dataDir).found) {
       void this.#options.plugins.setState(MCP_PLUGIN_ID, true).catch(() => {});
     }
   }
@@ -185,12 +190,7 @@ export class McpService {
 
   #configuredOnly(): McpListing {
     const entries: [string, unknown, 'file' | 'settings'][] = [];
-    try {
-      const file = McpServersFile.safeParse(JSON.parse(readFileSync(join(this.#options.dataDir, 'mcp.json'), 'utf8')));
-      if (file.success) for (const [name, raw] of Object.entries(file.data.mcpServers)) entries.push([name, raw, 'file']);
-    } catch {
-      // No mcp.json.
-    }
+    for (const [name, raw] of Object.entries(readMcpJson(this.#options.dataDir).servers)) entries.push([name, raw, 'file']);
     for (const [name, raw] of Object.entries(this.storedConfig().servers)) entries.push([name, raw, 'settings']);
     const byName = new Map(entries.map(([name, raw, source]) => [name, { raw, source }]));
     return {
@@ -210,7 +210,6 @@ export class McpService {
   }
 
   #take(report: McpPluginReport): void {
-    const names = (r: McpPluginReport) => r.servers.map((s) => s.name).join('\0');
     const serversChanged = names(report) !== names(this.#latest);
     this.#latest = report;
     this.#syncPrompts();
@@ -234,13 +233,15 @@ export class McpService {
         const registration = tree.registerCommand({
           path: [word],
           help: `${prompt.description || `The prompt '${prompt.name}' of the MCP server '${prompt.server}'`}${usage ? ` — ${usage}` : ''}`.slice(0, 500),
-          man: `/${word} ${usage}\nGets the prompt '${prompt.name}' from the MCP server '${prompt.server}' and puts it into the message box. Arguments go in order, or as name=value.`,
+          man: `/${word} ${usage}\nGets the prompt '${prompt.name}' from the MCP server '${prompt.server}' and puts it into the message box. Arguments go in order, or as name=value; quote a value with spaces ("New York").`,
           argument: prompt.arguments.length > 0,
           source: `plugin:${MCP_PLUGIN_ID}`,
           handler: async (argument) => {
-            const answer = await this.run(['prompt', prompt.server, prompt.name, ...(argument ? argument.split(/\s+/) : [])]);
-            if (answer.isError) throw new Error(answer.output);
-            return { insert: answer.output };
+            const values = promptArguments(
+              prompt.arguments.map((a) => a.name),
+              argument,
+            );
+            return { insert: (await this.call('prompt', { server: prompt.server, prompt: prompt.name, arguments: values })).text };
           },
         });
         this.#promptCommands.set(word, { view: JSON.stringify(prompt), registration });

@@ -73,7 +73,6 @@ export function mcpCommand(state: McpCommandState, actions: McpCommandActions): 
       const [verb = 'list', name, ...rest] = args;
       switch (verb) {
         case 'list': {
-          if (name === '--json') return JSON.stringify({ servers: actions.statuses(), problems: state.problems, ...actions.catalog(), workspace: actions.workspace() ?? undefined });
           const lines = actions.statuses().map(describeStatus);
           return [...(lines.length ? lines : ['No MCP servers: add them in Settings → MCP servers, or in mcp.json in the data folder.']), ...state.problems].join('\n');
         }

@@ -240,7 +240,7 @@ export function createApp(options: AppOptions): App {
       return `Summarised the older messages (about ${outcome.entry.tokensBefore.toLocaleString('en')} tokens before).`;
     },
   });
-  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, settings: sessions });
+  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, store: sessions, settings });
   if (options.startPlugins !== false) mcp.startWithMcpJson();
   const wallets = new WalletService({ wallets: plugins.registries.wallets, settings });
   // Owners announce their own changes; this one map turns them into the windows' events.

@@ -8,7 +8,7 @@
 // AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of the
 // same file, its fresh processes taking turns with this one's, and reports its medians beside these.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -174,6 +174,7 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   const append1000_committed_ms = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const append1000_committed_cpu_ms = (used.user + used.system) / 1000;
+  const pi = piAppends(`${file}.pi.jsonl`, 1000);
 
   t = performance.now();
   const page = store.page(sessionId, { limit: 100 });
@@ -212,6 +213,8 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
     append1000_committed_ms,
     append1000_committed_cpu_ms,
     append1000_full_ms,
+    pi_append1000_ms: pi.wall,
+    pi_append1000_cpu_ms: pi.cpu,
     page_ms,
     tree_ms,
     tree_nodes: tree.length,
@@ -221,6 +224,28 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
     heap_mb,
     session_heap_mb,
   };
+}
+
+/**
+ * The same 1,000 appends the way pi's session manager makes them, side by side: each entry one JSON line
+ * appended to the session's file with appendFileSync after checking that the file and its folder exist
+ * (no transaction, no fsync: like synchronous=NORMAL it survives a crash of the process, not a power loss).
+ */
+function piAppends(file: string, count: number): { wall: number; cpu: number } {
+  writeFileSync(file, '');
+  let parentId = 'root';
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const entry = { type: 'message', id: Math.random().toString(16).slice(2, 10), parentId, timestamp: new Date().toISOString(), message: { role: 'user', content: `more ${i}` } };
+    if (existsSync(file)) {
+      mkdirSync(dirname(file), { recursive: true });
+      appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    }
+    parentId = entry.id;
+  }
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - t, cpu: (used.user + used.system) / 1000 };
 }
 
 const round = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 100) / 100]));
@@ -286,7 +311,7 @@ if (args[0] === '--measure') {
         ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', copy, built.sessionId, built.midId, ...extra],
         { encoding: 'utf8' },
       );
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
+      for (const suffix of ['', '-wal', '-shm', '.pi.jsonl']) rmSync(`${copy}${suffix}`, { force: true });
       if (child.status !== 0) {
         console.error(child.stderr);
         process.exit(1);

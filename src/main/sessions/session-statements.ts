@@ -23,6 +23,10 @@ export function prepareSessionStatements(db: Database.Database) {
       `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = message_count + @messages,
          preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
     ),
+    importedSummary: db.prepare(
+      `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = @messages,
+         preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
+    ),
     insertEntry: db.prepare(
       `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
        VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,

@@ -16,7 +16,7 @@ import { type BranchState, branchStateOf, ContextBuilder, type ContextRows } fro
 import type { HashedRow } from './entry-hash.ts';
 import { type EntryRow, type ParentRow, parseEntryRow } from './entry-row.ts';
 import { IntegrityTracker } from './integrity-tracker.ts';
-import { storedEntry } from './stored-entry.ts';
+import { type StoredEntry, storedEntry } from './stored-entry.ts';
 import { type ImportedSession, type LeafMove, type ListOptions, type SessionCheck, type SessionRow, type SessionStoreOptions, toSummary } from './session-store-types.ts';
 import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
@@ -388,13 +388,25 @@ export class SessionStore {
       const id = data.id ?? randomUUID();
       if (this.#q.session.get(id)) throw new AmberError('conflict', `A session with id ${id} already exists; import it as a new session instead.`);
       this.#q.insertSession.run({ id, title: data.title ?? '', now: data.createdAt ?? now, cwd: data.cwd ?? null });
-      let hasPreview = false;
+      // The session row is written once, after the entries; each parent's stored fields come from memory.
+      const rows = new Map<string, ParentRow>();
+      let messages = 0;
+      let preview: string | null = null;
+      let title: string | null = null;
       for (const entry of data.entries) {
         const { id: entryId, parentId, timestamp, ...rest } = entry;
-        hasPreview = this.#insert(id, hasPreview, { ...rest, id: entryId, timestamp } as EntryInput, parentId).hasPreview;
+        const stored = this.#insert(id, { ...rest, id: entryId, timestamp } as EntryInput, parentId, parentId === null ? null : rows.get(parentId));
+        rows.set(stored.entry.id, stored.row);
+        const written = stored.entry;
+        if (written.type === 'message') {
+          messages++;
+          // The session's preview is its first user message's text (an empty text leaves it to the next).
+          if (preview === null && written.message.role === 'user' && stored.preview !== '') preview = stored.preview;
+        }
+        if (written.type === 'session_info' && written.name) title = written.name.slice(0, 200);
       }
       if (data.leafId !== null) this.#row(id, data.leafId);
-      this.#q.setLeaf.run({ id, leaf: data.leafId, now: this.#clock() });
+      this.#q.importedSummary.run({ id, leaf: data.leafId, now: this.#clock(), messages, preview, title });
       this.#integrity.reset(id, data.leafId === null ? [] : [data.leafId]);
       return this.get(id);
     });
@@ -449,23 +461,29 @@ export class SessionStore {
     return head;
   }
 
-  /** Inserts under the head's leaf and moves the head (in memory; the row was moved by the insert) to the new entry. */
+  /** Inserts under the head's leaf and moves the head (in memory) and the session's row to the new entry. */
   #appendUnder(sessionId: string, head: Head, input: EntryInput): Entry {
-    const written = this.#insert(sessionId, head.hasPreview, input, head.leafId, head.leaf);
-    head.leafId = written.entry.id;
-    head.leaf = written.row;
-    head.hasPreview = written.hasPreview;
-    return written.entry;
+    const now = this.#clock();
+    const { entry, row, preview } = this.#insert(sessionId, input, head.leafId, head.leaf, now);
+    const isMessage = entry.type === 'message';
+    // The session's preview is its first user message's text (an empty text leaves it empty).
+    const firstUserText = isMessage && entry.message.role === 'user' && !head.hasPreview ? preview : null;
+    const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
+    this.#q.afterAppend.run({ id: sessionId, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
+    head.leafId = entry.id;
+    head.leaf = row;
+    head.hasPreview ||= firstUserText !== null && firstUserText !== '';
+    return entry;
   }
 
   /**
-   * Inserts one entry under `parentId` and moves the session's leaf to it. `parent`: the parent's stored
-   * fields when the caller has them (else they are read). Returns what the next entry under it needs.
+   * Inserts one entry under `parentId`. `parent`: the parent's stored fields when the caller has them
+   * (undefined: they are read). Returns the stored entry, with what the next entry under it needs.
    */
-  #insert(sessionId: string, hasPreview: boolean, input: EntryInput, parentId: string | null, parent?: ParentRow | null): { entry: Entry; row: ParentRow; hasPreview: boolean } {
-    const now = this.#clock();
+  #insert(sessionId: string, input: EntryInput, parentId: string | null, parent?: ParentRow | null, now = this.#clock()): StoredEntry {
     const above = parentId === null ? null : (parent ?? ((this.#q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null));
-    const { entry, row, preview, params } = storedEntry(sessionId, input, parentId, above, { newId: this.#newId, now });
+    const stored = storedEntry(sessionId, input, parentId, above, { newId: this.#newId, now });
+    const { entry } = stored;
     if (entry.type === 'compaction' && !this.#onPath(sessionId, parentId, entry.firstKeptEntryId)) {
       throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);
     }
@@ -473,17 +491,12 @@ export class SessionStore {
       throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${sessionId}.`);
     }
     try {
-      this.#q.insertEntry.run(params);
+      this.#q.insertEntry.run(stored.params);
     } catch (e) {
       if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${sessionId}.`);
       throw e;
     }
-    const isMessage = entry.type === 'message';
-    // The session's preview is its first user message's text (an empty text leaves it empty).
-    const firstUserText = isMessage && entry.message.role === 'user' && !hasPreview ? preview : null;
-    const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
-    this.#q.afterAppend.run({ id: sessionId, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
-    return { entry, row, hasPreview: hasPreview || (firstUserText !== null && firstUserText !== '') };
+    return stored;
   }
 
   /** Whether `target` is `from` or one of its ancestors; walks only as far as it must. */

@@ -2,7 +2,7 @@ import type { Channel } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
-import { assertIdle } from './assert-idle.ts';
+import { assertIdle } from '../agent/index.ts';
 
 type SessionChannels = 'app.bootstrap' | Exclude<Extract<Channel, `sessions.${string}`>, 'sessions.setWorkspace'> | 'entries.label';
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import type { PluginListing, PluginView } from '../../shared/api/index.ts';
+import type { PluginListing, PluginState, PluginView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys, usePluginListing, withPlugin } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
@@ -10,7 +10,7 @@ import { groupByCategory } from './plugin-groups.ts';
 
 // Words a user reads: a plugin found but not started this run is simply off (or about to start); one that
 // starts when first used is ready, its tools and commands already offered.
-const STATE_LABELS: Record<PluginView['state'], string> = {
+const STATE_LABELS: Record<PluginState, string> = {
   registered: 'Off',
   idle: 'Ready (starts when used)',
   activating: 'Starting…',

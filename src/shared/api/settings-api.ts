@@ -6,9 +6,13 @@ import { ConfigValue, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/p
 // Schemas of the settings screen's calls: the plugin list and its toggles, the user plugin folder, and the
 // tool policy (mode per session, stored rules).
 
-/** `idle`: on but not started (a lazy plugin): its manifest's declarations are offered, and using one starts it. */
-export const PluginStateName = z.enum(['registered', 'idle', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
-export type PluginStateName = z.infer<typeof PluginStateName>;
+/**
+ * A plugin's lifecycle state, the one list main and the window share. `idle`: a lazy plugin that is on but
+ * not started: its manifest's declarations are installed, it has no process, and the first use of one (or
+ * an event it starts on) starts it.
+ */
+export const PluginState = z.enum(['registered', 'idle', 'activating', 'active', 'failed', 'incompatible', 'deactivated']);
+export type PluginState = z.infer<typeof PluginState>;
 
 export const PluginContributionView = z.object({
   kind: z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]),
@@ -27,7 +31,7 @@ export const PluginView = z.object({
   category: z.string(),
   version: z.string(),
   source: z.enum(['bundled', 'user']),
-  state: PluginStateName,
+  state: PluginState,
   /** Why it is Failed or Incompatible, as a sentence. */
   reason: z.string().nullable(),
   enabled: z.boolean(),

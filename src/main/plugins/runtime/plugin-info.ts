@@ -1,11 +1,8 @@
+import type { PluginState } from '../../../shared/api/index.ts';
 import type { ContributionKind } from '../../../shared/plugins/index.ts';
 import type { PluginSource } from './plugin-discovery.ts';
 
-/**
- * `idle`: a lazy plugin that is on but not started: its manifest's declarations are installed, it has no
- * process, and the first use of one (or an event it starts on) starts it.
- */
-export type PluginState = 'registered' | 'idle' | 'activating' | 'active' | 'failed' | 'incompatible' | 'deactivated';
+export type { PluginState };
 
 export interface ContributionStatus {
   kind: ContributionKind;

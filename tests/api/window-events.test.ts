@@ -191,6 +191,21 @@ test("a user plugin switched on and off by route: each of the catalog's announce
   expect(sent).toEqual(announced);
 });
 
+test('a wallet refreshed by route reaches the window once, with when it was read or why it failed', async () => {
+  let next: () => Promise<{ balance: number; currency: string }> = async () => ({ balance: 7, currency: 'usd' });
+  t.app.plugins.registries.wallets.register('demo', 'demo.w', { id: 'demo.w', provider: 'demo', state: { balance: 5, currency: 'usd' }, refresh: () => next() });
+  heard();
+  const fresh = await t.call<{ balance: number; refreshedAt: number | null }>('wallets.refresh', { id: 'demo.w' });
+  expect(fresh).toMatchObject({ balance: 7, refreshedAt: expect.any(Number) });
+  expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [expect.objectContaining({ id: 'demo.w', balance: 7, refreshedAt: fresh.refreshedAt, error: null })], threshold: null } }]);
+  heard();
+  next = async () => {
+    throw new Error('The account could not be read.');
+  };
+  await t.call('wallets.refresh', { id: 'demo.w' });
+  expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [expect.objectContaining({ balance: 7, error: expect.stringContaining('could not be read') })], threshold: null } }]);
+});
+
 test('over the real WebSocket, a session made by route and one made by /new each reach the window once', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'amber-window-ws-'));
   mkdirSync(join(dir, 'renderer'));

@@ -26,6 +26,10 @@ export class WalletService implements Disposable {
   readonly #changed = new Emitter<WalletListing>((e) => console.error('A wallet listener failed', e));
   /** Per wallet: when it was last refreshed, and the last refresh's failure, as this run saw them. */
   readonly #refreshed = new Map<string, { at: number | null; error: string | null; balance: number; currency: string }>();
+  /** Wallets a refresh call is waiting on: the registry's change it causes is that refresh's one announcement. */
+  readonly #refreshing = new Set<string>();
+  /** Counts announcements, so a refresh the registry already announced is not announced twice. */
+  #announced = 0;
   /** The wallets' new listing, after any change to what the window shows of them. */
   readonly onDidChange: Event<WalletListing> = this.#changed.event;
 
@@ -38,9 +42,11 @@ export class WalletService implements Disposable {
         // A balance that changed was just refreshed (by a panel, a tick or a refresh call).
         for (const w of this.#wallets.list()) {
           const seen = this.#refreshed.get(w.id);
-          if (!seen || seen.balance !== w.balance || seen.currency !== w.currency) this.#refreshed.set(w.id, { at: this.#clock(), error: null, balance: w.balance, currency: w.currency });
+          if (this.#refreshing.has(w.id) || !seen || seen.balance !== w.balance || seen.currency !== w.currency) {
+            this.#refreshed.set(w.id, { at: this.#clock(), error: null, balance: w.balance, currency: w.currency });
+          }
         }
-        this.#changed.fire(this.listing());
+        this.#announce();
       }),
     );
   }
@@ -57,28 +63,38 @@ export class WalletService implements Disposable {
   async refresh(id: string): Promise<WalletView> {
     const held = this.#wallets.list().find((w) => w.id === id);
     if (!held) throw new AmberError('not_found', `There is no wallet '${id}'; its plugin may have been switched off.`);
+    const before = this.#announced;
+    this.#refreshing.add(id);
     try {
       const fresh = await this.#wallets.refresh(id);
       this.#refreshed.set(id, { at: this.#clock(), error: null, balance: fresh.balance, currency: fresh.currency });
-      this.#changed.fire(this.listing());
+      // The registry announced the new balance while it stored it, unless the plugin went away meanwhile.
+      if (this.#announced === before) this.#announce();
       return this.#view(fresh);
     } catch (e) {
       this.#refreshed.set(id, { at: this.#refreshed.get(id)?.at ?? null, error: errorMessage(e), balance: held.balance, currency: held.currency });
-      this.#changed.fire(this.listing());
+      this.#announce();
       return this.#view(held);
+    } finally {
+      this.#refreshing.delete(id);
     }
   }
 
   setThreshold(value: number | null): WalletListing {
     this.#settings.set('ui.walletThreshold', value);
-    const next = this.listing();
-    this.#changed.fire(next);
-    return next;
+    return this.#announce();
   }
 
   dispose(): void {
     this.#subscriptions.dispose();
     this.#changed.dispose();
+  }
+
+  #announce(): WalletListing {
+    this.#announced++;
+    const listing = this.listing();
+    this.#changed.fire(listing);
+    return listing;
   }
 
   #view(w: ListedWallet & { refreshedAt?: number; error?: string }): WalletView {

@@ -114,3 +114,25 @@ test('the header names the folder of a new conversation; it changes from the hea
   await a.page.getByTestId('new-chat').click();
   await expect.poll(() => a.page.getByTestId('workspace-button').getAttribute('title')).toContain(join(dir, 'other'));
 });
+
+test('the folder dialog keeps the focus inside while it is open, and Escape gives it back to the header button', async () => {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  const a = amber;
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await expect.poll(() => a.page.getByTestId('workspace-button').textContent()).toContain('workspace');
+  await a.page.getByTestId('workspace-button').click();
+  await a.page.getByTestId('workspace-dialog').waitFor();
+  const focusInside = () => a.page.evaluate(() => document.querySelector('[data-testid=workspace-dialog]')?.contains(document.activeElement) ?? false);
+  expect(await a.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('workspace-path');
+  // More presses than the dialog has controls, each way: every one lands inside.
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let i = 0; i < 12; i++) {
+      await a.page.keyboard.press(key);
+      expect(await focusInside(), `${key} #${i + 1}`).toBe(true);
+    }
+  }
+  await a.page.keyboard.press('Escape');
+  await a.page.getByTestId('workspace-dialog').waitFor({ state: 'detached' });
+  expect(await a.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('workspace-button');
+});

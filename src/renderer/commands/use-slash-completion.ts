@@ -1,6 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Completion } from '../../shared/commands/index.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
+
+const NONE: Completion[] = [];
 
 export interface SlashCompletion {
   /** The text is a command line (starts with a slash, one line). */
@@ -21,38 +25,31 @@ export function useSlashCompletion(text: string, setText: (text: string) => void
   const api = useApi();
   // '//' escapes the slash: the line is sent as a message starting with '/'.
   const isCommand = enabled && text.startsWith('/') && !text.startsWith('//') && !text.includes('\n');
-  // Completions and the text they answer: a list for older text is never shown or accepted.
-  const [answer, setAnswer] = useState<{ text: string; items: Completion[] }>({ text: '', items: [] });
+  // The completions of the text as it is now, keyed by it: a list for older text is never shown or accepted.
+  // Read again each time (what completes can change: servers, sessions), and by commands.changed.
+  const query = useQuery({ queryKey: serverKeys.completions(text), queryFn: () => api.call('commands.complete', { input: text }), enabled: isCommand, staleTime: 0 });
+  const answered = isCommand ? query.data : undefined;
+  /** The answer for this text is still on its way (a refused one counts as an empty answer). */
+  const waiting = isCommand && query.isPending;
+  const items = answered ?? NONE;
   const [index, setIndex] = useState(0);
   const [hidden, setHidden] = useState(false);
   const [moved, setMoved] = useState(false);
-  const asked = useRef(0);
   /** Tab was pressed before the completions for the current text arrived: accept the first when they do. */
   const acceptWhenReady = useRef(false);
-  const items = answer.text === text ? answer.items : [];
 
   useEffect(() => {
-    if (!isCommand) {
-      acceptWhenReady.current = false;
-      return;
-    }
-    const ticket = ++asked.current;
-    api.call('commands.complete', { input: text }).then(
-      (list) => {
-        if (ticket !== asked.current) return;
-        setIndex(0);
-        setMoved(false);
-        if (acceptWhenReady.current && list[0]) {
-          acceptWhenReady.current = false;
-          setText(list[0].insert);
-          return;
-        }
-        acceptWhenReady.current = false;
-        setAnswer({ text, items: list });
-      },
-      () => ticket === asked.current && setAnswer({ text, items: [] }),
-    );
-  }, [api, isCommand, setText, text]);
+    if (!isCommand) acceptWhenReady.current = false;
+  }, [isCommand]);
+  useEffect(() => {
+    if (!answered) return;
+    setIndex(0);
+    setMoved(false);
+    const first = answered[0];
+    const take = acceptWhenReady.current && first;
+    acceptWhenReady.current = false;
+    if (take) setText(first.insert);
+  }, [answered, setText]);
 
   useEffect(() => setHidden(false), [text]);
 
@@ -68,7 +65,7 @@ export function useSlashCompletion(text: string, setText: (text: string) => void
   const onKeyDown = (e: React.KeyboardEvent): boolean => {
     if (!open) {
       // Tab in a command line whose completions are still on their way: take the first one when it comes.
-      if (e.key === 'Tab' && isCommand && !e.shiftKey && answer.text !== text) {
+      if (e.key === 'Tab' && !e.shiftKey && waiting) {
         e.preventDefault();
         acceptWhenReady.current = true;
         return true;

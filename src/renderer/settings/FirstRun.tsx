@@ -1,42 +1,34 @@
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ProviderPresetView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
 import { Icon, describeError, useToasts } from '../ui/index.ts';
 
 type Preset = ProviderPresetView;
+
+const NO_PRESETS: Preset[] = [];
 
 /** Shown until a provider is set up: where the model lives, the key, which model, and a test call. */
 export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; onSkip: () => void }) {
   const api = useApi();
   const toasts = useToasts();
-  const [presets, setPresets] = useState<Preset[]>([]);
-  const [preset, setPreset] = useState<string>('custom');
-  const [baseUrl, setBaseUrl] = useState('');
+  // Presets come ordered: a local server that answered first. Read each time the screen shows.
+  const presetsQuery = useQuery({ queryKey: serverKeys.presets, queryFn: () => api.call('providers.presets', {}), staleTime: 0 });
+  const presets = presetsQuery.data ?? NO_PRESETS;
+  const loaded = !presetsQuery.isPending;
+  // Set once the user picks a provider or types a base URL: the preset list, which arrives after the local
+  // servers were asked, must not overwrite that choice. Until then the first preset is the choice.
+  const [picked, setPreset] = useState<string | null>(null);
+  const [typedUrl, setBaseUrl] = useState<string | null>(null);
+  const touched = picked !== null || typedUrl !== null;
+  const first = touched ? undefined : presets[0];
+  const preset = picked ?? first?.id ?? 'custom';
+  const baseUrl = typedUrl ?? first?.baseUrl ?? '';
   const [apiKey, setApiKey] = useState('');
   const [model, setModel] = useState('');
   const [models, setModels] = useState<string[]>([]);
-  const [loaded, setLoaded] = useState(false);
   const [test, setTest] = useState<{ state: 'idle' | 'testing' | 'ok' | 'failed'; message: string }>({ state: 'idle', message: '' });
-  // Set once the user picks a provider or types a base URL: the preset list, which arrives after the local
-  // servers were asked, must not overwrite that choice.
-  const touched = useRef(false);
-
-  useEffect(() => {
-    api.call('providers.presets', {}).then(
-      (list) => {
-        setPresets(list);
-        // Presets come ordered: a local server that answered first.
-        const first = list[0];
-        if (first && !touched.current) {
-          setPreset(first.id);
-          setBaseUrl(first.baseUrl);
-        }
-        setLoaded(true);
-      },
-      () => setLoaded(true),
-    );
-  }, [api]);
-
   const choices = presets;
   const chosen = choices.find((p) => p.id === preset);
   const dialect = chosen?.dialect;
@@ -54,9 +46,8 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   };
 
   const pick = (p: Preset) => {
-    touched.current = true;
     setPreset(p.id);
-    if (p.baseUrl) setBaseUrl(p.baseUrl);
+    setBaseUrl(p.baseUrl || baseUrl);
     setTest({ state: 'idle', message: '' });
   };
 
@@ -123,7 +114,6 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
           <input
             value={baseUrl}
             onChange={(e) => {
-              touched.current = true;
               setBaseUrl(e.target.value);
             }}
             placeholder="https://api.example.com/v1"

@@ -1,6 +1,8 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
 import { isSecretHeader, type McpListing, McpSaveServer, type McpServerForm as McpServerFormValue, mcpServerTarget } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
+import { serverKeys } from '../server-state/index.ts';
 
 /** One variable or header row as typed. `keep`: a stored secret the user has not replaced. */
 interface PairDraft {
@@ -114,32 +116,26 @@ export function McpServerForm({
 }) {
   const api = useApi();
   const id = useId();
-  const [draft, setDraft] = useState<Draft | null>(editing === null ? EMPTY : null);
+  // Read each time the form opens for Edit (the form is keyed by the server it edits).
+  const stored = useQuery({
+    queryKey: serverKeys.mcpServer(editing ?? ''),
+    queryFn: () => api.call('mcp.server', { name: editing ?? '' }),
+    enabled: editing !== null,
+    staleTime: 0,
+    gcTime: 0,
+  });
   /** The server as it was loaded for Edit: what a changed target drops is told against it. */
-  const [original, setOriginal] = useState<Draft | null>(null);
+  const original = useMemo(() => (stored.data ? fromServer(stored.data.name, stored.data.server) : null), [stored.data]);
+  /** What the user has typed; until then the server as loaded (or an empty form to add one). */
+  const [typed, setDraft] = useState<Draft | null>(null);
+  const draft = typed ?? (editing === null ? EMPTY : original);
   /** Save was tried: every problem shows. */
   const [touched, setTouched] = useState(false);
   /** The fields typed in so far: their problems show as they are typed. */
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (editing === null) return;
-    let live = true;
-    api.call('mcp.server', { name: editing }).then(
-      (d) => {
-        if (!live) return;
-        const loaded = fromServer(d.name, d.server);
-        setDraft(loaded);
-        setOriginal(loaded);
-      },
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, editing]);
+  const [saveError, setError] = useState<string | null>(null);
+  const error = saveError ?? (stored.error ? stored.error.message : null);
 
   if (!draft) {
     return (

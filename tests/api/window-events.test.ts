@@ -192,16 +192,18 @@ test("a user plugin switched on and off by route: each of the catalog's announce
 });
 
 test('a wallet refreshed by route reaches the window once, with when it was read or why it failed', async () => {
-  let next: () => Promise<{ balance: number; currency: string }> = async () => ({ balance: 7, currency: 'usd' });
-  t.app.plugins.registries.wallets.register('demo', 'demo.w', { id: 'demo.w', provider: 'demo', state: { balance: 5, currency: 'usd' }, refresh: () => next() });
+  let failure: string | null = null;
+  const refresh = async () => {
+    if (failure !== null) throw new Error(failure);
+    return { balance: 7, currency: 'usd' };
+  };
+  t.app.plugins.registries.wallets.register('demo', 'demo.w', { id: 'demo.w', provider: 'demo', state: { balance: 5, currency: 'usd' }, refresh });
   heard();
   const fresh = await t.call<{ balance: number; refreshedAt: number | null }>('wallets.refresh', { id: 'demo.w' });
   expect(fresh).toMatchObject({ balance: 7, refreshedAt: expect.any(Number) });
   expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [expect.objectContaining({ id: 'demo.w', balance: 7, refreshedAt: fresh.refreshedAt, error: null })], threshold: null } }]);
   heard();
-  next = async () => {
-    throw new Error('The account could not be read.');
-  };
+  failure = 'The account could not be read.';
   await t.call('wallets.refresh', { id: 'demo.w' });
   expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [expect.objectContaining({ balance: 7, error: expect.stringContaining('could not be read') })], threshold: null } }]);
 });

@@ -79,7 +79,7 @@ describe('amber CLI', () => {
     expect(amber(['sessions', 'list'], { env }).stdout).toBe(`No sessions yet in ${dataDir}.\n`);
     const imported = amber(['import-pi', 'branched-v3.jsonl'], { env, cwd: join(ROOT, 'tests/fixtures/pi') });
     expect(imported.stdout).toBe(
-      `Imported ${FIXTURE} (pi format version 3, 30 entries) as session 7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57 "Retry with backoff for the weather CLI".\n`,
+      `Imported ${FIXTURE} (pi format version 3, 30 entries) as conversation 7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57 "Retry with backoff for the weather CLI".\n`,
     );
     const listed = amber(['sessions', 'list'], { env }).stdout.split('\n');
     expect(listed[0]).toMatch(/^ID +UPDATED +MESSAGES +TITLE$/);
@@ -157,7 +157,7 @@ describe('amber CLI', () => {
     expect(refused).toEqual({ code: 1, stdout: '', stderr: `${out} already exists; choose another name, or pass --force to overwrite it.\n` });
     expect(readFileSync(out, 'utf8')).toBe('precious\n');
     const forced = amber(['export-pi', id, out, '--force', '--data-dir', dataDir]);
-    expect(forced.stdout).toBe(`Exported session ${id} (30 entries) to ${out}.\n`);
+    expect(forced.stdout).toBe(`Exported conversation ${id} (30 entries) to ${out}.\n`);
     expect(jsonLines(readFileSync(out, 'utf8')).at(-1)!.id).toBe('3f4a5b6c');
   });
 });

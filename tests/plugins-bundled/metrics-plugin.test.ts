@@ -43,6 +43,6 @@ describe('the metrics plugin in its own process', () => {
     expect(shown.tooltip).toContain('Tool calls 2: 1 ok, 0 failed, 1 denied');
 
     emit(assistantEnd('s2', costing(0, { input: 10, output: 5 })));
-    await r.until(() => segment(r)?.tooltip?.includes('Session s2') && segment(r)?.text === '0 tools', 'the other session');
+    await r.until(() => segment(r)?.tooltip?.includes('Conversation s2') && segment(r)?.text === '0 tools', 'the other session');
   });
 });

@@ -138,7 +138,7 @@ export class AgentRun {
   /** The turn's model, tools and system message; compacts first when the context is nearly full. */
   async #setUp(context: ModelContext): Promise<TurnSetup | LoopEnd> {
     const ref = context.model ?? this.#deps.defaultModel;
-    if (!ref) return this.#failTurn(null, 'No model is chosen for this session. Pick a model, then send again.');
+    if (!ref) return this.#failTurn(null, 'No model is chosen for this conversation. Pick a model, then send again.');
     let provider: ResolvedProvider;
     try {
       provider = await this.#deps.resolveProvider(ref);

@@ -60,7 +60,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   const summary = contentText(reply.message.content).trim();
   if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.' };
   if (summary === '') return { ok: false, reason: 'The model returned an empty summary.' };
-  if (input.store.leaf(input.sessionId) !== context.leafId) return { ok: false, reason: 'The session changed while it was being summarised.' };
+  if (input.store.leaf(input.sessionId) !== context.leafId) return { ok: false, reason: 'The conversation changed while it was being summarised.' };
   const entry = input.store.append(input.sessionId, {
     type: 'compaction',
     summary,

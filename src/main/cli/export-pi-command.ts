@@ -31,7 +31,7 @@ export const exportPiCommand: CliCommand = {
   words: ['export-pi'],
   args: ['SESSION_ID', 'FILE'],
   options: ['force'],
-  summary: 'Export a session as a pi session file (version 3); --force overwrites an existing file.',
+  summary: 'Export a conversation as a pi session file (version 3); --force overwrites an existing file.',
   run(app, [sessionId, file], { force, cwd }) {
     const path = resolve(cwd, file!);
     const text = exportPiSession(app.sessions, sessionId!);
@@ -42,7 +42,7 @@ export const exportPiCommand: CliCommand = {
     const leafId = entries > 0 ? (JSON.parse(lines.at(-1)!) as { id: string }).id : null;
     return {
       json: { sessionId, file: path, entries, leafId },
-      text: `Exported session ${sessionId} (${entries} entries) to ${path}.`,
+      text: `Exported conversation ${sessionId} (${entries} entries) to ${path}.`,
     };
   },
 };

@@ -19,7 +19,7 @@ function readText(file: string): string {
 export const importPiCommand: CliCommand = {
   words: ['import-pi'],
   args: ['FILE'],
-  summary: 'Import a pi session file (versions 1 to 3) as a new session.',
+  summary: 'Import a pi session file (versions 1 to 3) as a new conversation.',
   run(app, [file], { cwd }) {
     const path = resolve(cwd, file!);
     let result;
@@ -33,7 +33,7 @@ export const importPiCommand: CliCommand = {
     const title = session.title ? ` "${session.title}"` : '';
     return {
       json: { session, entries, version, file: path },
-      text: `Imported ${path} (pi format version ${version}, ${entries} entries) as session ${session.id}${title}.`,
+      text: `Imported ${path} (pi format version ${version}, ${entries} entries) as conversation ${session.id}${title}.`,
     };
   },
 };

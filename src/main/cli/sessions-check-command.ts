@@ -7,7 +7,7 @@ export const CHANGED_EXIT_CODE = 2;
 export const sessionsCheckCommand: CliCommand = {
   words: ['sessions', 'check'],
   args: ['SESSION_ID'],
-  summary: 'Verify every entry of a session against its hash; exit 2 naming each entry changed outside Amber.',
+  summary: 'Verify every entry of a conversation against its hash; exit 2 naming each entry changed outside Amber.',
   run(app, [sessionId]) {
     const result = app.sessions.check(sessionId!);
     if (result.ok) {

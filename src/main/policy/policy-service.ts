@@ -300,7 +300,7 @@ export class PolicyService implements ToolGate {
     const mode = this.mode(sessionId);
     if (mode === 'read') {
       const unconfirmed = tool.readOnly ? ` Its plugin says it only reads, but that is not confirmed in Settings.` : '';
-      return { kind: 'deny', reason: `This session is in read mode, so ${tool.name}, which can change things, was not run.${unconfirmed} Only read-only tools run in read mode.` };
+      return { kind: 'deny', reason: `This conversation is in read mode, so ${tool.name}, which can change things, was not run.${unconfirmed} Only read-only tools run in read mode.` };
     }
     const guarded = every.map((p) => ({ path: p, why: protectedReason(p) })).find((p) => p.why !== null);
     if (guarded) {

@@ -97,7 +97,7 @@ describe('shell policy decisions per mode', () => {
   test('a read-mode denial says why in a sentence', () => {
     const policy = new PolicyService({ settings });
     policy.setMode('s1', 'read');
-    expect(policy.decide(req('rm -rf build'))).toEqual({ kind: 'deny', reason: 'This session is in read mode, so the command was not run: rm -r deletes whole folders. Only read-only commands run in read mode.' });
+    expect(policy.decide(req('rm -rf build'))).toEqual({ kind: 'deny', reason: 'This conversation is in read mode, so the command was not run: rm -r deletes whole folders. Only read-only commands run in read mode.' });
   });
 });
 

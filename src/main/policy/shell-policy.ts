@@ -84,7 +84,7 @@ export class ShellPolicy {
     const noAlways = verdict.noAlways ? { noAlways: verdict.noAlways } : {};
     if (mode === 'read') {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
-      return { kind: 'deny', reason: `This session is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.` };
+      return { kind: 'deny', reason: `This conversation is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.` };
     }
     if (!sandboxed) {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };

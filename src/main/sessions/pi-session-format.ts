@@ -152,7 +152,7 @@ export function serializePiSession(session: SessionSummary, entries: Iterable<En
     else out.push(entryLine(entry));
   }
   if (session.leafId !== null) {
-    if (leaf === null) throw new AmberError('internal', `The leaf ${session.leafId} of session ${session.id} is not among its entries.`);
+    if (leaf === null) throw new AmberError('internal', `The leaf ${session.leafId} of conversation ${session.id} is not among its entries.`);
     out.push(entryLine(leaf));
   }
   return `${out.join('\n')}\n`;

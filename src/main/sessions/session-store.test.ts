@@ -116,7 +116,7 @@ describe('entries', () => {
         entries: [{ type: 'message', id: 'x1', parentId: 'ghost', timestamp: 't', message: { role: 'user', content: 'hi' } }],
         leafId: 'x1',
       }),
-    ).toThrow(/parent ghost is not in session/);
+    ).toThrow(/parent ghost is not in conversation/);
     expect(() => store.append(s.id, { type: 'label', targetId: 'ghost', label: 'x' })).toThrow(/target ghost/);
     expect(() => store.branch(s.id, 'ghost')).toThrow(/not in session/);
     expect(store.tree(s.id)).toHaveLength(before);

@@ -39,7 +39,7 @@ export class SessionTrash {
   restore(sessionId: string): SessionSummary {
     this.#prune();
     const item = this.#items.get(sessionId);
-    if (!item) throw new AmberError('not_found', 'That session can no longer be restored: undo is kept for a few minutes only.');
+    if (!item) throw new AmberError('not_found', 'That conversation can no longer be restored: undo is kept for a few minutes only.');
     const { summary, entries } = item;
     const restored = this.#store.importSession({ id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, entries, leafId: summary.leafId });
     this.#items.delete(sessionId);

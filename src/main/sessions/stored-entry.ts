@@ -26,7 +26,7 @@ export function storedEntry(sessionId: string, input: EntryInput, parentId: stri
     throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describeZodError(parsed.error)}`);
   }
   const entry = parsed.data;
-  if (parentId !== null && !above) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in session ${sessionId}.`);
+  if (parentId !== null && !above) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in conversation ${sessionId}.`);
   const parent: ParentRow = above ?? { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
   const preview = entryPreview(entry);
   // Stored canonical, so that verifying it hashes the stored text as it is.

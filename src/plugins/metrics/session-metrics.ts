@@ -101,14 +101,14 @@ export class SessionMetrics {
  * session never ran: runs from before the app started are not events it heard.
  */
 export function metricsSegmentText(f: SessionFigures | undefined): { text: string; tooltip: string } {
-  if (!f) return { text: 'No run since start', tooltip: 'Turn time and tool calls of the session that ran last appear here after its next reply; runs before Amber started are not counted.' };
+  if (!f) return { text: 'No run since start', tooltip: 'Turn time and tool calls of the conversation that ran last appear here after its next reply; runs before Amber started are not counted.' };
   const toolCount = f.tools.ok + f.tools.error + f.tools.denied;
   const parts: string[] = [];
   if (f.lastTurnMs !== null) parts.push(`${seconds(f.lastTurnMs)}/turn`);
   parts.push(`${toolCount} tool${toolCount === 1 ? '' : 's'}`);
   const average = f.turns > 0 && f.lastTurnMs !== null ? f.totalTurnMs / f.turns : null;
   const tooltip = [
-    `Session ${f.sessionId}`,
+    `Conversation ${f.sessionId}`,
     `Tokens in ${f.tokensIn.toLocaleString('en-US')}, out ${f.tokensOut.toLocaleString('en-US')}`,
     `Cost reported $${f.costUsd.toFixed(4)}`,
     `Turns ${f.turns}${f.lastTurnMs !== null ? `, last ${seconds(f.lastTurnMs)}` : ''}${average !== null ? `, average ${seconds(average)}` : ''}`,

@@ -137,7 +137,8 @@ function cpuMs(pids: readonly number[] = []): number {
   return (own.user + own.system) / 1000 + ticks * 10; // the kernel counts 100 ticks a second here
 }
 
-const pluginPids = (app: App): number[] => app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : []));
+/** Each plugin process once: plugins that share a host process report the same pid. */
+const pluginPids = (app: App): number[] => [...new Set(app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : [])))];
 
 /** The floor: stream a turn, run its tool call in this process, send the result back; then the confirm call. */
 async function floorRun(server: ProviderServer, stream: StreamFn, workspace: string): Promise<RunSample> {

@@ -1,19 +1,20 @@
 // Plugin settings through the API: the form's channels (plugins.getConfig / plugins.setConfig) and the
 // /set command, against a real app, real plugin processes and a loopback server playing OpenRouter.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import { FileSecretStore } from '../../src/main/providers/index.ts';
 import type { PluginConfigView } from '../../src/shared/api/index.ts';
 import { type AccountServer, OPENROUTER_PATH, startAccountServer } from '../plugins-bundled/account-server.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { startByteRecorder } from '../fixtures/byte-recorder.ts';
 
 const WALLET_KEY = 'sk-or-v1-management-key-set-in-settings';
 const PEEK_TOKEN = 'peek-token-of-its-own-0042';
 
+let t: AppUnderTest;
 let dir: string;
 let app: App;
 let api: ApiRouter;
@@ -38,31 +39,25 @@ function writePeekPlugin(): void {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-plugin-config-'));
-  writePeekPlugin();
   server = await startAccountServer();
-  app = createApp({ dataDir: dir, startPlugins: false, secrets: new FileSecretStore(join(dir, 'secrets.json'), { warn: () => {} }) });
-  api = createApiRouter(app, { log: () => {} });
+  t = openApp({
+    prefix: 'amber-plugin-config-',
+    before: (d) => {
+      dir = d;
+      writePeekPlugin();
+    },
+    app: (d) => ({ dataDir: d, secrets: new FileSecretStore(join(d, 'secrets.json'), { warn: () => {} }) }),
+  });
+  ({ app, api } = t);
 });
 
 afterEach(async () => {
-  api.dispose();
-  await app.dispose();
+  await t.close();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-async function ok<T>(channel: string, input: unknown = {}): Promise<T> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
-
-async function refused(channel: string, input: unknown): Promise<{ code: string; message: string }> {
-  const r = await api.call(channel, input);
-  if (r.ok) throw new Error(`${channel} accepted ${JSON.stringify(input)}`);
-  return r.error;
-}
+const ok = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
+const refused = (channel: string, input: unknown) => t.refused(channel, input);
 
 const command = async (input: string): Promise<{ kind: string; text: string }> => (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
 const storedSettings = (): string => JSON.stringify([app.sessions.getSetting('plugin.wallet.config'), app.sessions.getSetting('plugin.peek.config'), app.sessions.getSetting('plugin.budget.config')]);

@@ -1,46 +1,30 @@
 // The shell sandbox over the API: its state and the network switch, checked inputs on both channels, the
 // owner's change announced as policy.changed, and "run unsandboxed" refused where a question did not offer it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
 import type { SandboxStatus } from '../../src/main/policy/index.ts';
 import type { SandboxView } from '../../src/shared/api/index.ts';
+import { type AppUnderTest, openApp, type RecordedEvent } from '../fixtures/app-under-test.ts';
 
-let dir: string | undefined;
+let t: AppUnderTest | undefined;
 let app: App | undefined;
-let api: ApiRouter | undefined;
-let events: { event: string; payload: unknown }[] = [];
+let dir: string | undefined;
+let events: RecordedEvent[] = [];
 
 afterEach(async () => {
-  api?.dispose();
-  await app?.dispose();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  api = app = dir = undefined;
+  await t?.close();
+  t = app = dir = undefined;
 });
 
-function start(status: SandboxStatus): { app: App; api: ApiRouter } {
-  dir = mkdtempSync(join(tmpdir(), 'amber-sandbox-api-'));
-  app = createApp({ dataDir: join(dir, 'data'), home: dir, workspace: join(dir, 'ws'), startPlugins: false, sandboxProbe: async () => status });
-  api = createApiRouter(app, { log: () => {} });
-  events = [];
-  api.subscribe((event, payload) => events.push({ event, payload }));
-  return { app, api };
+function start(status: SandboxStatus): AppUnderTest {
+  t = openApp({ prefix: 'amber-sandbox-api-', app: (d) => ({ home: d, workspace: join(d, 'ws'), sandboxProbe: async () => status }) });
+  ({ app, dir, events } = t);
+  return t;
 }
 
-async function ok<T>(channel: string, input: unknown = {}): Promise<T> {
-  const r = await api!.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
-
-async function refused(channel: string, input: unknown): Promise<string> {
-  const r = await api!.call(channel, input);
-  if (r.ok) throw new Error(`${channel} accepted ${JSON.stringify(input)}`);
-  return r.error.code;
-}
+const ok = <T>(channel: string, input: unknown = {}) => t!.call<T>(channel, input);
+const refused = async (channel: string, input: unknown) => (await t!.refused(channel, input)).code;
 
 test('policy.sandbox says whether a sandbox starts, and policy.setNetwork turns write mode’s network on, announced', async () => {
   const { app: a } = start({ available: true, kind: 'bubblewrap' });
@@ -50,7 +34,7 @@ test('policy.sandbox says whether a sandbox starts, and policy.setNetwork turns 
   expect(a.sandbox.network()).toBe(true);
   expect(events).toContainEqual({ event: 'policy.changed', payload: { sessionId: null } });
 
-  events = [];
+  events.length = 0;
   expect(await ok<{ result: { kind: string } }>('commands.run', { input: '/sandbox network off', sessionId })).toMatchObject({ result: { kind: 'ok' } });
   expect(events).toEqual([{ event: 'policy.changed', payload: { sessionId } }]);
   expect(await ok<SandboxView>('policy.sandbox', { sessionId })).toMatchObject({ network: true, sessionNetwork: false });

@@ -1,18 +1,16 @@
 // A lazy user plugin in the whole app: its command completes and runs from the command line before its
 // process exists, and `/set plugin on|off` treats "ready, not started" as on.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
-let dir: string;
+let t: AppUnderTest;
 let app: App;
-let api: ApiRouter;
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-lazy-app-'));
+/** A lazy user plugin in `dir`'s plugins folder whose one command answers from its own process. */
+function writeLaterPlugin(dir: string): void {
   const folder = join(dir, 'plugins', 'later');
   mkdirSync(folder, { recursive: true });
   writeFileSync(
@@ -33,21 +31,16 @@ beforeEach(() => {
       return [{ kind: 'command', path: ['later', 'now'], help: 'Answers from the plugin process.', run: () => 'answered by ' + process.pid }];
     } };\n`,
   );
-  app = createApp({ dataDir: dir, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
-});
-
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function ok<T>(channel: string, input: unknown = {}): Promise<T> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
 }
+
+beforeEach(() => {
+  t = openApp({ prefix: 'amber-lazy-app-', before: writeLaterPlugin, app: (dir) => ({ dataDir: dir }) });
+  ({ app } = t);
+});
+
+afterEach(() => t.close());
+
+const ok = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 
 const command = async (input: string): Promise<{ kind: string; text: string }> => (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
 

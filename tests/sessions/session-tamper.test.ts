@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { MIGRATIONS } from '../../src/main/sessions/migrations.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/sessions/migrations.ts';
 import { exportPiSession, importPiSession, SessionStore } from '../../src/main/sessions/index.ts';
 import type { Entry, EntryInput } from '../../src/shared/sessions/index.ts';
 
@@ -95,7 +95,7 @@ describe('migration 4', () => {
     writeV3(childFirst, [{ id: 's2', leaf: 'c', entries: tree }], { childFirst: true });
 
     const store = open();
-    expect(store.schemaVersion).toBe(4);
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
     expect(store.check('s1')).toEqual({ sessionId: 's1', entries: 4, ok: true, changed: [] });
     expect(store.context('s1').integrity).toEqual({ ok: true, changed: [] });
     expect(store.path('s1').map((e) => e.id)).toEqual(['r', 'a', 'c']);

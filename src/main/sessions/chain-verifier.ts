@@ -4,6 +4,13 @@ import { entryHashMatches, type HashedRow } from './entry-hash.ts';
 /** Rows whose hash was found matching, by id, with every field the check covered. */
 export type VerifiedRows = Map<string, { parentHash: string; hash: string; payload: string; parentId: string | null; type: string }>;
 
+/** An entry whose path up to the root was verified, with its hash then. */
+export interface PathMark {
+  id: string;
+  hash: string;
+  depth: number;
+}
+
 /** Rows remembered as matching (about the context of a few long sessions). */
 export const VERIFIED_ROWS_LIMIT = 50_000;
 
@@ -19,16 +26,28 @@ export function integrityOf(changed: Iterable<string>): SessionIntegrity {
 export class ChainVerifier {
   readonly changed: string[] = [];
   #pending: HashedRow | null = null;
+  #reachedMark = false;
   readonly #matched: VerifiedRows | undefined;
+  readonly #mark: PathMark | null;
 
-  /** `matched` remembers rows that matched, so that the same bytes under the same parent hash are not hashed again. */
-  constructor(matched?: VerifiedRows) {
+  /**
+   * `matched` remembers rows that matched, so that the same bytes under the same parent hash are not hashed
+   * again. `mark`: an entry whose path was verified before; reached with the same hash, it and every row above
+   * it are taken as verified (the row below is still checked against its hash).
+   */
+  constructor(matched?: VerifiedRows, mark: PathMark | null = null) {
     this.#matched = matched;
+    this.#mark = mark;
   }
 
   push(row: HashedRow): void {
+    if (this.#reachedMark) return;
     if (this.#pending && !this.#matches(row.hash, this.#pending)) this.changed.push(this.#pending.id);
     this.#pending = row;
+    if (this.#mark && row.id === this.#mark.id && row.hash === this.#mark.hash) {
+      this.#reachedMark = true;
+      this.#pending = null;
+    }
   }
 
   finish(parentHash: (id: string) => string): string[] {

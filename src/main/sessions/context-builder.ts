@@ -1,6 +1,6 @@
 import { type Entry, isAssistant, type Message, type ModelContext } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
-import { ChainVerifier, integrityOf, type VerifiedRows } from './chain-verifier.ts';
+import { ChainVerifier, integrityOf, type PathMark, type VerifiedRows } from './chain-verifier.ts';
 import { type EntryRow, parseEntryRow } from './entry-row.ts';
 
 /** The model and thinking level a branch has chosen (its newest model and thinking level changes). */
@@ -13,6 +13,8 @@ export interface ContextRows {
   /** The stored hash of an entry ('' when there is none). */
   hashOf(sessionId: string, id: string): string;
   entry(sessionId: string, id: string): Entry;
+  /** The session's verified path mark, if it has one. */
+  pathMark(sessionId: string): PathMark | null;
 }
 
 /** The branch state named by a row's model and thinking references. */
@@ -97,7 +99,7 @@ export class ContextBuilder {
    * further than that entry: what is above it is as that walk read and verified it.
    */
   build(sessionId: string, leaf: string, rows: ContextRows): ModelContext {
-    const verifier = new ChainVerifier(this.#verified);
+    const verifier = new ChainVerifier(this.#verified, rows.pathMark(sessionId));
     const last = this.#walks.get(sessionId);
 
     let after: Entry[] = []; // newer than the compaction, nearest first

@@ -1,5 +1,5 @@
 export { SessionStore } from './session-store.ts';
-export type { ImportedSession, LeafMove, ListOptions, SessionStoreOptions } from './session-store.ts';
+export type { CheckOptions, ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store.ts';
 export { SCHEMA_VERSION } from './migrations.ts';
 export { importPiSession } from './pi-session-import.ts';
 export type { PiImportResult } from './pi-session-import.ts';

@@ -35,9 +35,9 @@ export class KnownIntegrity {
  */
 export class IntegrityTracker {
   readonly #known = new Map<string, KnownIntegrity>();
-  readonly #rows: Pick<ContextRows, 'walkUp' | 'hashOf'>;
+  readonly #rows: Pick<ContextRows, 'walkUp' | 'hashOf' | 'pathMark'>;
 
-  constructor(rows: Pick<ContextRows, 'walkUp' | 'hashOf'>) {
+  constructor(rows: Pick<ContextRows, 'walkUp' | 'hashOf' | 'pathMark'>) {
     this.#rows = rows;
   }
 
@@ -61,7 +61,7 @@ export class IntegrityTracker {
   verified(sessionId: string, leaf: string | null): KnownIntegrity {
     const known = this.known(sessionId);
     if (leaf === null || (known.leaves.has(leaf) && known.changed.size === 0)) return known;
-    const verifier = new ChainVerifier();
+    const verifier = new ChainVerifier(undefined, this.#rows.pathMark(sessionId));
     let firstKept: string | null = null;
     for (const row of this.#rows.walkUp(sessionId, leaf)) {
       verifier.push(row);

@@ -34,7 +34,6 @@ export function prepareSessionStatements(db: Database.Database) {
     entry: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? AND id = ?`),
     parentRow: db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`),
     hashOf: db.prepare(`SELECT hash FROM entries WHERE session_id = ? AND id = ?`),
-    hashRows: db.prepare(`SELECT id, parent_id, type, payload, hash FROM entries WHERE session_id = ? ORDER BY seq`),
     roots: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id IS NULL ORDER BY seq`),
     children: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq`),
     newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
@@ -56,6 +55,17 @@ export function prepareSessionStatements(db: Database.Database) {
          SELECT e.id, e.parent_id FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
        ) SELECT id FROM up`,
     ),
+    pathMark: db.prepare(`SELECT path_id AS id, path_hash AS hash, path_depth AS depth FROM verified_marks WHERE session_id = ? AND path_id IS NOT NULL`),
+    setPathMark: db.prepare(
+      `INSERT INTO verified_marks (session_id, path_id, path_hash, path_depth) VALUES (@session, @id, @hash, @depth)
+       ON CONFLICT(session_id) DO UPDATE SET path_id = excluded.path_id, path_hash = excluded.path_hash, path_depth = excluded.path_depth`,
+    ),
+    checkedSeq: db.prepare(`SELECT checked_seq FROM verified_marks WHERE session_id = ?`).pluck(),
+    setCheckedSeq: db.prepare(
+      `INSERT INTO verified_marks (session_id, checked_seq) VALUES (?, ?) ON CONFLICT(session_id) DO UPDATE SET checked_seq = excluded.checked_seq`,
+    ),
+    countRowsAfter: db.prepare(`SELECT count(*) FROM entries WHERE session_id = ? AND seq > ?`).pluck(),
+    hashRowsAfter: db.prepare(`SELECT seq, id, parent_id, type, payload, hash FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq`),
     // Changes when another connection commits (never for this one's own commits).
     dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
   };

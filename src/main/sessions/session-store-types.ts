@@ -15,7 +15,17 @@ export interface SessionRow {
 /** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
 export interface SessionCheck extends SessionIntegrity {
   sessionId: string;
+  /** How many entries were verified (with `sinceLast`, those newer than the last intact check). */
   entries: number;
+  /** Present when only the entries newer than the last intact check were verified. */
+  sinceLast?: true;
+}
+
+export interface CheckOptions {
+  /** Verify only the entries stored after the newest one the last intact check covered. */
+  sinceLast?: boolean;
+  /** Called every 10,000 entries with how many are verified and how many there are. */
+  onProgress?(done: number, total: number): void;
 }
 
 export interface SessionStoreOptions {

@@ -11,20 +11,20 @@ import {
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
-import { ChainVerifier, integrityOf, TreeVerifier } from './chain-verifier.ts';
+import { ChainVerifier, integrityOf, type PathMark, TreeVerifier } from './chain-verifier.ts';
 import { type BranchState, branchStateOf, ContextBuilder, type ContextRows } from './context-builder.ts';
 import type { HashedRow } from './entry-hash.ts';
 import { type EntryRow, type ParentRow, parseEntryRow } from './entry-row.ts';
 import { IntegrityTracker } from './integrity-tracker.ts';
 import { type StoredEntry, storedEntry } from './stored-entry.ts';
-import { type ImportedSession, type LeafMove, type ListOptions, type SessionCheck, type SessionRow, type SessionStoreOptions, toSummary } from './session-store-types.ts';
+import { type CheckOptions, type ImportedSession, type LeafMove, type ListOptions, type SessionCheck, type SessionRow, type SessionStoreOptions, toSummary } from './session-store-types.ts';
 import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.ts';
 import { SettingsStore } from './settings-store.ts';
 
 export type { BranchState } from './context-builder.ts';
-export type { ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store-types.ts';
+export type { CheckOptions, ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store-types.ts';
 
 type Db = Database.Database;
 
@@ -39,7 +39,14 @@ interface Head {
   /** The leaf's stored fields; null for no leaf, or a leaf row not found (the insert then refuses the entry). */
   leaf: ParentRow | null;
   hasPreview: boolean;
+  /** The depth of the session's verified path mark (-1: none). */
+  markDepth: number;
 }
+
+/** Appends between two writes of a session's verified path mark (a restart verifies at most about this many). */
+const PATH_MARK_STRIDE = 128;
+/** Entries between two progress reports of a check. */
+const CHECK_PROGRESS_EVERY = 10_000;
 
 /** A listener that throws must not undo or fail the write it heard of: it is logged. */
 const listenerFailed = (e: unknown): void => console.error('A session store listener failed', e);
@@ -63,6 +70,7 @@ export class SessionStore {
     walkUp: (sessionId, id) => this.#q.walkUp.iterate({ session: sessionId, id, limit: -1 }) as Iterable<EntryRow>,
     hashOf: (sessionId, id) => this.#hashOf(sessionId, id),
     entry: (sessionId, id) => this.entry(sessionId, id),
+    pathMark: (sessionId) => (this.#q.pathMark.get(sessionId) as PathMark | undefined) ?? null,
   };
   /** Per session: the entries found changed, and the leaves whose context paths were verified. */
   readonly #integrity = new IntegrityTracker(this.#rows);
@@ -226,6 +234,7 @@ export class SessionStore {
       const known = this.#integrity.writable(sessionId, head.leafId);
       const appended = this.#appendUnder(sessionId, head, input);
       known.addLeaf(appended.id);
+      this.#markPath(sessionId, head);
       return appended;
     });
     this.#moved(sessionId, entry.id);
@@ -239,6 +248,7 @@ export class SessionStore {
       const known = this.#integrity.writable(sessionId, head.leafId);
       const entries = inputs.map((input) => this.#appendUnder(sessionId, head, input));
       if (head.leafId !== null) known.addLeaf(head.leafId);
+      this.#markPath(sessionId, head);
       return entries;
     });
     const last = out.at(-1);
@@ -371,14 +381,23 @@ export class SessionStore {
    * Verifies every entry of the session against its chained hash (parents before children), naming each
    * entry whose stored fields no longer match. A session found changed becomes read-only in this store.
    */
-  check(sessionId: string): SessionCheck {
+  check(sessionId: string, options: CheckOptions = {}): SessionCheck {
     this.#session(sessionId);
+    const after = options.sinceLast ? ((this.#q.checkedSeq.get(sessionId) as number | undefined) ?? 0) : 0;
+    const total = options.onProgress ? (this.#q.countRowsAfter.get(sessionId, after) as number) : 0;
     const verifier = new TreeVerifier();
-    for (const row of this.#q.hashRows.iterate(sessionId) as Iterable<HashedRow>) verifier.push(row);
-    const changed = verifier.finish();
+    let newest = after;
+    for (const row of this.#q.hashRowsAfter.iterate(sessionId, after) as Iterable<HashedRow & { seq: number }>) {
+      verifier.push(row);
+      newest = row.seq;
+      if (options.onProgress && verifier.count % CHECK_PROGRESS_EVERY === 0) options.onProgress(verifier.count, total);
+    }
+    // Rows hanging from entries before the mark are checked against those entries' stored hashes.
+    const changed = verifier.finish((id) => this.#hashOf(sessionId, id));
+    if (changed.length === 0 && newest > after) this.#q.setCheckedSeq.run(sessionId, newest);
     const known = this.#integrity.known(sessionId);
     for (const id of changed) known.changed.add(id);
-    return { sessionId, entries: verifier.count, ...integrityOf(changed) };
+    return { sessionId, entries: verifier.count, ...integrityOf(changed), ...(after > 0 ? { sinceLast: true } : {}) };
   }
 
   /** Imports a whole session (ids, tree shape and leaf kept) in one transaction: all or nothing. */
@@ -456,9 +475,20 @@ export class SessionStore {
     if (kept) return kept;
     const session = this.#session(sessionId);
     const leaf = session.leaf_id === null ? null : ((this.#q.parentRow.get(sessionId, session.leaf_id) as ParentRow | undefined) ?? null);
-    const head: Head = { leafId: session.leaf_id, leaf, hasPreview: session.preview !== '' };
+    const markDepth = (this.#rows.pathMark(sessionId)?.depth ?? -1);
+    const head: Head = { leafId: session.leaf_id, leaf, hasPreview: session.preview !== '', markDepth };
     this.#heads.set(sessionId, head);
     return head;
+  }
+
+  /**
+   * Moves the session's verified path mark down to the head's leaf once it is PATH_MARK_STRIDE entries below
+   * the mark. Called inside an append's transaction, after the leaf's path was verified (or written here).
+   */
+  #markPath(sessionId: string, head: Head): void {
+    if (head.leafId === null || !head.leaf || head.leaf.depth - head.markDepth < PATH_MARK_STRIDE) return;
+    this.#q.setPathMark.run({ session: sessionId, id: head.leafId, hash: head.leaf.hash, depth: head.leaf.depth });
+    head.markDepth = head.leaf.depth;
   }
 
   /** Inserts under the head's leaf and moves the head (in memory) and the session's row to the new entry. */

@@ -320,3 +320,42 @@ describe('the loop', () => {
     expect(types).toEqual(['tool_execution_start', 'tool_execution_update', 'tool_execution_end']);
   });
 });
+
+describe("the run's context", () => {
+  test('a run reads its context from the store once and keeps it across its turns: each request carries everything stored before it', async () => {
+    h = createHarness([calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'b' } }), text('Both done.'), text('done')], { tools: echoTools });
+    const store = h.store;
+    const build = store.context.bind(store);
+    let builds = 0;
+    store.context = (...args) => {
+      builds++;
+      return build(...args);
+    };
+    expect((await h.agent.prompt(h.sessionId, 'echo twice')).reason).toBe('stop');
+    expect(builds).toBe(1);
+    expect(h.provider.requests).toHaveLength(4); // three turns and the confirm call
+    const stored = h.pathMessages();
+    expect(transcript(stored)).toEqual(['user:echo twice', 'assistant:[echo]', 'toolResult:echo=a', 'assistant:[echo]', 'toolResult:echo=b', 'assistant:Both done.']);
+    expect(h.provider.requests[0]!.messages).toEqual(stored.slice(0, 1));
+    expect(h.provider.requests[1]!.messages).toEqual(stored.slice(0, 3));
+    expect(h.provider.requests[2]!.messages).toEqual(stored.slice(0, 5));
+    expect(h.provider.requests[3]!.messages.slice(0, 6)).toEqual(stored);
+  });
+
+  test('an entry another writer appends during a run reaches the next request', async () => {
+    let sessionId = '';
+    let store: SessionStore | undefined;
+    const tools: ToolSource = {
+      list: () => [echo],
+      execute: async (_n, args) => {
+        store!.append(sessionId, { type: 'custom_message', customType: 'elsewhere', content: 'Written by someone else.', display: true });
+        return out(String(args['text']));
+      },
+    };
+    h = createHarness([calls({ name: 'echo', args: { text: 'a' } }), text('Seen.'), text('done')], { tools });
+    sessionId = h.sessionId;
+    store = h.store;
+    expect((await h.agent.prompt(h.sessionId, 'go')).reason).toBe('stop');
+    expect(transcript(h.provider.requests[1]!.messages)).toEqual(['user:go', 'assistant:[echo]', 'user:Written by someone else.', 'toolResult:echo=a']);
+  });
+});

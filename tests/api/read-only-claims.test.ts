@@ -1,49 +1,40 @@
 // A user plugin's "read-only" tool is a write tool until the user confirms the claim in Settings.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import type { PolicyView } from '../../src/shared/api/index.ts';
 import { calls, MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
 const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/hello_user');
 
+let t: AppUnderTest;
 let dir: string;
 let app: App;
 let api: ApiRouter;
 let provider: ScriptedProvider;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-claims-'));
-  mkdirSync(join(dir, 'data', 'plugins'), { recursive: true });
-  mkdirSync(join(dir, 'ws'));
-  cpSync(USER_PLUGIN, join(dir, 'data', 'plugins', 'hello_user'), { recursive: true });
   provider = new ScriptedProvider();
-  app = createApp({
-    dataDir: join(dir, 'data'),
-    workspace: join(dir, 'ws'),
-    startPlugins: false,
-    defaultModel: { provider: 'fake', modelId: MODEL.id },
-    resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+  t = openApp({
+    prefix: 'amber-claims-',
+    before: (d) => {
+      mkdirSync(join(d, 'data', 'plugins'), { recursive: true });
+      mkdirSync(join(d, 'ws'));
+      cpSync(USER_PLUGIN, join(d, 'data', 'plugins', 'hello_user'), { recursive: true });
+    },
+    app: (d) => ({ workspace: join(d, 'ws'), defaultModel: { provider: 'fake', modelId: MODEL.id }, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) }),
   });
-  api = createApiRouter(app, { log: () => {} });
+  ({ dir, app, api } = t);
   await app.plugins.rescan();
   if (!app.plugins.get('hello_user').enabled) await app.plugins.setState('hello_user', true, { confirm: true });
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
-async function call<T>(channel: string, input: unknown): Promise<T> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
+const call = <T>(channel: string, input: unknown) => t.call<T>(channel, input);
 
 async function runHello(sessionId: string): Promise<{ status: string; text: string }> {
   provider.push(calls({ name: 'hello_user', args: {} }), text('done'));

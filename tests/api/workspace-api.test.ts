@@ -1,36 +1,30 @@
 // The workspace folder over the API: what it accepts, and what a hostile caller cannot make it do.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import { createApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
+import { type AppUnderTest, openApp, type RecordedEvent } from '../fixtures/app-under-test.ts';
 
+let t: AppUnderTest;
 let dir: string;
 let home: string;
 let app: App;
-let api: ApiRouter;
-let events: { event: string; payload: unknown }[];
+let events: RecordedEvent[];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-ws-api-'));
+  t = openApp({
+    prefix: 'amber-ws-api-',
+    before: (d) => mkdirSync(join(d, 'home', 'project'), { recursive: true }),
+    app: (d) => ({ home: join(d, 'home'), installDirs: [join(d, 'install')] }),
+  });
+  ({ dir, app, events } = t);
   home = join(dir, 'home');
-  mkdirSync(join(home, 'project'), { recursive: true });
-  app = createApp({ dataDir: join(dir, 'data'), home, installDirs: [join(dir, 'install')], startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
-  events = [];
-  api.subscribe((event, payload) => events.push({ event, payload }));
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
-async function call<T>(channel: string, input: unknown): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }> {
-  return (await api.call(channel, input)) as never;
-}
+const call = <T>(channel: string, input: unknown) => t.result<T>(channel, input);
 
 test('sessions.create takes a cwd as the conversation workspace, checked and stored as its real path', async () => {
   symlinkSync(join(home, 'project'), join(home, 'link'));

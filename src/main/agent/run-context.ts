@@ -9,7 +9,10 @@ export type RunContextStore = Pick<SessionStore, 'leaf' | 'context'>;
  * verifies the branch) when the run first needs it, after the run wrote an entry that changes the cut or the
  * branch's model (a compaction, a model or thinking change), and whenever the session's leaf is not where the
  * run's own last write left it (another writer appended or moved it). Otherwise each entry the run appends is
- * added here by the store's rules, so a turn does not rebuild the context it already has.
+ * added here by the store's rules, so a turn does not rebuild (and verify again) the context it already has.
+ * The store verifies the branch when it builds the context (a session changed outside Amber ends the run
+ * there) and refuses every write to a session it found changed; an entry rewritten in place by another
+ * program during a run is found by the next build, at the latest when the next run starts.
  *
  * The rules mirror the store's context build and must stay the same: a message reaches the model unless it is
  * a failed or stopped reply; a custom message reaches it as a user message; other entries only move the leaf.

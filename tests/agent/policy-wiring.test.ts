@@ -1,16 +1,17 @@
 // createApp builds one tool policy and hands it to the agent: what the user changes through the API's policy
 // and approval routes is what the agent's next (or waiting) tool call is decided by.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import type { ApprovalQuestion } from '../../src/shared/agent/index.ts';
 import { isToolResult } from '../../src/shared/sessions/index.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
+let t: AppUnderTest;
 let dir: string;
 let workspace: string;
 let outside: string;
@@ -22,39 +23,42 @@ let onQuestion: (() => void) | undefined;
 const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-policy-wiring-'));
-  workspace = join(dir, 'home', 'ws');
-  outside = join(dir, 'elsewhere');
-  mkdirSync(workspace, { recursive: true });
-  mkdirSync(outside, { recursive: true });
   server = await startProviderServer();
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
-  app = createApp({
-    dataDir: join(dir, 'data'),
-    home: join(dir, 'home'),
-    workspace,
-    startPlugins: false,
-    defaultModel: MODEL,
-    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
-    tools: {
-      list: () => [
-        {
-          name: 'write',
-          description: 'Writes a file.',
-          parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
-          readOnly: false,
-          pathParams: ['path'],
-        },
-      ],
-      execute: async (_name, args) => {
-        const path = String(args.path);
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, String(args.content));
-        return { content: [{ type: 'text', text: `wrote ${path}` }], isError: false };
-      },
+  t = openApp({
+    prefix: 'amber-policy-wiring-',
+    before: (d) => {
+      dir = d;
+      workspace = join(dir, 'home', 'ws');
+      outside = join(dir, 'elsewhere');
+      mkdirSync(workspace, { recursive: true });
+      mkdirSync(outside, { recursive: true });
     },
+    app: () => ({
+      home: join(dir, 'home'),
+      workspace,
+      defaultModel: MODEL,
+      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      tools: {
+        list: () => [
+          {
+            name: 'write',
+            description: 'Writes a file.',
+            parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+            readOnly: false,
+            pathParams: ['path'],
+          },
+        ],
+        execute: async (_name, args) => {
+          const path = String(args.path);
+          mkdirSync(dirname(path), { recursive: true });
+          writeFileSync(path, String(args.content));
+          return { content: [{ type: 'text', text: `wrote ${path}` }], isError: false };
+        },
+      },
+    }),
   });
-  api = createApiRouter(app, { log: () => {} });
+  ({ app, api } = t);
   questions = [];
   api.subscribe((event, payload) => {
     if (event !== 'approval.requested') return;
@@ -64,10 +68,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  api.dispose();
-  await app.dispose();
+  await t.close();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** One run that makes one write call, then ends (with the confirm turn's answer). */

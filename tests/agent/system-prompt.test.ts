@@ -1,16 +1,17 @@
 // The system message a model receives, read off the wire of a loopback OpenAI-compatible server: the
 // workspace folder, the tools offered, the project's AGENTS.md (capped with a note) and the user's own
 // instructions; "View prompt" answers the same text.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import { PROJECT_FILE_LIMIT_BYTES } from '../../src/main/agent/index.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
+let t: AppUnderTest;
 let dir: string;
 let repo: string;
 let workspace: string;
@@ -21,36 +22,37 @@ let api: ApiRouter;
 const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-sysprompt-'));
-  repo = join(dir, 'home', 'repo');
-  workspace = join(repo, 'packages', 'app');
-  mkdirSync(join(repo, '.git'), { recursive: true });
-  mkdirSync(workspace, { recursive: true });
   server = await startProviderServer();
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
-  app = createApp({
-    dataDir: join(dir, 'data'),
-    home: join(dir, 'home'),
-    workspace,
-    startPlugins: false,
-    defaultModel: MODEL,
-    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
-    tools: {
-      list: () => [
-        { name: 'read', description: 'Read a text file in the workspace.', parameters: { type: 'object', properties: {} }, readOnly: true },
-        { name: 'write', description: 'Create or overwrite a file.', parameters: { type: 'object', properties: {} }, readOnly: false },
-      ],
-      execute: async () => ({ content: [{ type: 'text', text: 'ok' }], isError: false }),
+  t = openApp({
+    prefix: 'amber-sysprompt-',
+    before: (d) => {
+      dir = d;
+      repo = join(dir, 'home', 'repo');
+      workspace = join(repo, 'packages', 'app');
+      mkdirSync(join(repo, '.git'), { recursive: true });
+      mkdirSync(workspace, { recursive: true });
     },
+    app: () => ({
+      home: join(dir, 'home'),
+      workspace,
+      defaultModel: MODEL,
+      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      tools: {
+        list: () => [
+          { name: 'read', description: 'Read a text file in the workspace.', parameters: { type: 'object', properties: {} }, readOnly: true },
+          { name: 'write', description: 'Create or overwrite a file.', parameters: { type: 'object', properties: {} }, readOnly: false },
+        ],
+        execute: async () => ({ content: [{ type: 'text', text: 'ok' }], isError: false }),
+      },
+    }),
   });
-  api = createApiRouter(app, { log: () => {} });
+  ({ app, api } = t);
 });
 
 afterEach(async () => {
-  api.dispose();
-  await app.dispose();
+  await t.close();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function systemMessageOfOneTurn(): Promise<{ text: string; sessionId: string }> {

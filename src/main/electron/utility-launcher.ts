@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
 import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, signalAll, throttleOutput } from '../plugins/index.ts';
-import { checkPlainData } from '../../shared/plugins/plain-data.ts';
-import { CHANNEL_CLOSE, DEFAULT_MAX_LINE_BYTES, ROUTE_ID } from '../../shared/plugins/protocol.ts';
+import { CHANNEL_CLOSE, checkPlainData, DEFAULT_MAX_LINE_BYTES, ROUTE_ID } from '../../shared/plugins/index.ts';
 
 export interface UtilityLauncherOptions {
   /** The built plugin host, beside main's bundle (out/main/plugin-host.js). */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ProviderEvent } from '../providers/provider-stream.ts';
 import { PanelViewModel, StatusSegment, ToolDeclaration, WalletState } from './contributions.ts';
 import { MAX_DECLARATIONS } from './declaration-limits.ts';
-import { LOG_LEVELS, MAX_TOOL_UPDATE_CHARS } from './plugin-api.ts';
-import type { HostApiMethod } from './protocol.ts';
+import { LOG_LEVELS, MAX_TOOL_UPDATE_CHARS } from '../plugin-wire/index.ts';
+import type { HostApiMethod } from '../plugin-wire/index.ts';
 
 // The arguments of each HostApi method, as main accepts them from a plugin process: one tuple schema per
 // method. A call whose arguments fail its schema never reaches main's HostApi; it is dropped and counted.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PluginConfigSchema } from './plugin-config-schema.ts';
 import { ActivationEvents, lazyStartProblem, StaticContributions } from './static-contributions.ts';
 
-export { PROTOCOL_VERSION } from './protocol.ts';
+export { PROTOCOL_VERSION } from '../plugin-wire/index.ts';
 
 /** Known categories; an unknown one is kept as it is and groups under its own heading, never hidden. */
 export const KNOWN_PLUGIN_CATEGORIES = ['provider', 'observability', 'tools', 'ui', 'memory', 'search', 'other'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CommandDeclaration, contributionKey, PanelDeclaration, StatusSegmentDeclaration, ToolDeclaration } from './contributions.ts';
 import { MAX_DECLARATIONS } from './declaration-limits.ts';
-import { checkPlainData } from './plain-data.ts';
+import { checkPlainData } from '../plugin-wire/index.ts';
 
 // What a manifest may declare before its plugin runs (`contributes`), and when the plugin starts
 // (`activationEvents`). A plugin that lists activation events is started lazily: main installs its static

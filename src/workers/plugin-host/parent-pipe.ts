@@ -2,10 +2,10 @@
 // (`process.parentPort`, structured clone) and in a child started by the fork launcher (newline-delimited
 // JSON on the file descriptor named by `--amber-pipe=N`); which one is decided at runtime.
 import { Socket } from 'node:net';
-import { applyMessage, readCall, readEnvelope, readReply } from '../../shared/plugins/call-gate.ts';
+import { applyMessage, readCall, readEnvelope, readReply } from '../../shared/plugin-wire/index.ts';
 import { createLineBatcher } from '../../shared/line-batcher.ts';
-import { createLineSplitter } from '../../shared/plugins/line-splitter.ts';
-import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, DEFAULT_MAX_LINE_BYTES, PLUGIN_API_METHODS, ROUTE_ID } from '../../shared/plugins/protocol.ts';
+import { createLineSplitter } from '../../shared/plugin-wire/index.ts';
+import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, DEFAULT_MAX_LINE_BYTES, PLUGIN_API_METHODS, ROUTE_ID } from '../../shared/plugin-wire/index.ts';
 
 export interface ParentPipe {
   readonly kind: 'utility' | 'fork';

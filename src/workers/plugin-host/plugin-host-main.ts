@@ -4,9 +4,9 @@
 // main's HostApi on the 'host' channel, then says 'ready'.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Endpoint, expose, wrap } from 'comlink';
-import { createChannelRouter } from '../../shared/plugins/channel-router.ts';
-import type { HostApi, LogLevel } from '../../shared/plugins/plugin-api.ts';
-import { CHANNEL_CLOSE, CHANNEL_CLOSED, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugins/protocol.ts';
+import { createChannelRouter } from '../../shared/plugin-wire/index.ts';
+import type { HostApi, LogLevel } from '../../shared/plugin-wire/index.ts';
+import { CHANNEL_CLOSE, CHANNEL_CLOSED, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugin-wire/index.ts';
 import { connectToParent, type ParentPipe } from './parent-pipe.ts';
 import { PluginHost } from './plugin-host.ts';
 

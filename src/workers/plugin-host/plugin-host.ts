@@ -1,17 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pathToFileURL } from 'node:url';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
-import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/contributions.ts';
-import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/handshake.ts';
-import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
-import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
-import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
+import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/index.ts';
+import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/index.ts';
+import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugin-wire/index.ts';
+import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
 import { type RequestBase, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
-import type { AssistantMessage } from '../../shared/sessions/entry.ts';
-import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/provider-stream.ts';
+import type { AssistantMessage } from '../../shared/sessions/index.ts';
+import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/index.ts';
 import type { ShellSandbox } from '../../shared/tools/index.ts';
-import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+import type { ToolOutput } from '../../shared/tools/index.ts';
 import { shellSandbox } from './shell-sandbox.ts';
 import {
   type AllowanceContribution,

@@ -17,14 +17,14 @@ import type {
   ToolDeclaration,
   WalletDeclaration,
   WalletState,
-} from '../../shared/plugins/contributions.ts';
-import type { HookPayloads, HookPoint, HookResults } from '../../shared/plugins/hooks.ts';
-import type { PromptBlockContext } from '../../shared/plugins/plugin-api.ts';
-import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
-import { PROTOCOL_VERSION } from '../../shared/plugins/protocol.ts';
-import type { AbortSignalLike, StreamFn } from '../../shared/providers/provider-stream.ts';
+} from '../../shared/plugins/index.ts';
+import type { HookPayloads, HookPoint, HookResults } from '../../shared/plugins/index.ts';
+import type { PromptBlockContext } from '../../shared/plugin-wire/index.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
+import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
+import type { AbortSignalLike, StreamFn } from '../../shared/providers/index.ts';
 import type { ShellSandbox } from '../../shared/tools/index.ts';
-import type { ToolOutput } from '../../shared/tools/tool-spec.ts';
+import type { ToolOutput } from '../../shared/tools/index.ts';
 
 // What a plugin author writes: `export default definePlugin({ initialize, shutdown, capabilities })`.
 // Declarations are plain data that main validates; the functions beside them run in the plugin's process.

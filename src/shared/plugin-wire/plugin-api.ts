@@ -1,7 +1,6 @@
-import type { ProviderEvent, ProviderRequest } from '../providers/provider-stream.ts';
+import type { ProviderEvent, ProviderRequest } from '../providers/index.ts';
 import type { RequestBase } from '../sent-requests.ts';
-import type { ToolCallContext } from '../tools/tool-call-context.ts';
-import type { ToolOutput } from '../tools/tool-spec.ts';
+import type { ToolCallContext, ToolOutput } from '../tools/index.ts';
 import type {
   AllowanceRequest,
   AllowanceVerdict,
@@ -10,10 +9,12 @@ import type {
   StatusSegment,
   ToolDeclaration,
   WalletState,
-} from './contributions.ts';
-import type { HookPoint } from './hooks.ts';
-import type { Handshake, HandshakeReply, InitializeResult } from './handshake.ts';
-import type { ProviderProbeRequest, ProviderProbeResult } from './provider-probe.ts';
+  Handshake,
+  HandshakeReply,
+  HookPoint,
+  InitializeResult,
+} from '../plugins/index.ts';
+import type { ProviderProbeRequest, ProviderProbeResult } from '../plugins/index.ts';
 
 // Two RPC surfaces over one pipe, one exposed API per direction (comlink; no proxies cross the pipe).
 // Every message carries a channel tag (protocol.ts) saying which surface it belongs to.

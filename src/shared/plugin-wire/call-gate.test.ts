@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { applyMessage, errorReply, peekEnvelope, readCall, readEnvelope, readReply } from './call-gate.ts';
-import { createLineSplitter } from './line-splitter.ts';
-import { checkPlainData } from './plain-data.ts';
+import { applyMessage, errorReply, peekEnvelope, readCall, readEnvelope, readReply } from './index.ts';
+import { createLineSplitter } from './index.ts';
+import { checkPlainData } from './index.ts';
 
 const methods = new Set(['$log', '$emit']);
 const raw = (value: unknown) => ({ type: 'RAW', value });

@@ -133,6 +133,9 @@ describe('amber CLI', () => {
     for (const entryId of ids) expect(edit.run(id, entryId).changes).toBe(1);
     db.close();
 
+    // --since-last trusts what the last intact check covered: the edits are older, so only a full check finds them.
+    const sinceLast = amber(['sessions', 'check', id, '--since-last', '--data-dir', dataDir]);
+    expect(sinceLast).toEqual({ code: 0, stderr: '', stdout: `Session ${id} is intact: no entry was added since the last check.\n` });
     const changed = amber(['sessions', 'check', id, '--data-dir', dataDir]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toBe('');

@@ -20,6 +20,10 @@ export interface CliFlags {
   workspace?: string;
   /** `--allow TOOL` or `--allow TOOL:PREFIX`, repeatable. */
   allow: string[];
+  /** `--since-last`: only what is newer than the last run of the command (sessions check). */
+  sinceLast: boolean;
+  /** Writes a line of progress to stderr (stdout keeps only the result). */
+  progress(line: string): void;
 }
 
 /** One command of `amber`; it runs against an opened core and throws AmberErrors a user can act on. */

@@ -63,6 +63,7 @@ function parse(argv: readonly string[]) {
         new: { type: 'boolean', default: false },
         workspace: { type: 'string' },
         allow: { type: 'string', multiple: true, default: [] },
+        'since-last': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -102,10 +103,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       cwd,
       new: values.new,
       allow: values.allow,
+      sinceLast: values['since-last'],
+      progress: (line) => io.stderr.write(`${line}\n`),
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     };
-    const given = [values.force && 'force', values.new && 'new', values.session !== undefined && 'session', values.workspace !== undefined && 'workspace', values.allow.length > 0 && 'allow'];
+    const given = [values.force && 'force', values.new && 'new', values.session !== undefined && 'session', values.workspace !== undefined && 'workspace', values.allow.length > 0 && 'allow', values['since-last'] && 'since-last'];
     const takes = new Set((command.options ?? []).map((o) => o.split(' ')[0]));
     for (const option of given) if (option && !takes.has(option)) throw new AmberError('invalid_input', `${name} does not take --${option}.`);
 

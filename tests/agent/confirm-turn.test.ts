@@ -1,48 +1,48 @@
 // The silent confirm turn, against a loopback OpenAI-compatible server: after a run that used tools ends,
 // the model is asked whether the task is finished; "continue" runs another turn, "done" (or anything else)
 // ends the run, at most twice a run, and none of it shows in the transcript or reaches later requests.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
 import { confirmAnswer } from '../../src/main/agent/confirm-turn.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
-let dir: string;
+let t: AppUnderTest;
 let server: ProviderServer;
 let app: App;
 let ran: string[];
 const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-confirm-'));
-  mkdirSync(join(dir, 'home', 'ws'), { recursive: true });
   server = await startProviderServer();
   ran = [];
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
-  app = createApp({
-    dataDir: join(dir, 'data'),
-    home: join(dir, 'home'),
-    workspace: join(dir, 'home', 'ws'),
-    startPlugins: false,
-    defaultModel: MODEL,
-    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
-    tools: {
-      list: () => [{ name: 'step', description: 'Does one step.', parameters: { type: 'object', properties: { n: { type: 'number' } } }, readOnly: true }],
-      execute: async (_name, args) => {
-        ran.push(String(args.n));
-        return { content: [{ type: 'text', text: `step ${String(args.n)} done` }], isError: false };
+  t = openApp({
+    prefix: 'amber-confirm-',
+    before: (dir) => mkdirSync(join(dir, 'home', 'ws'), { recursive: true }),
+    app: (dir) => ({
+      home: join(dir, 'home'),
+      workspace: join(dir, 'home', 'ws'),
+      defaultModel: MODEL,
+      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      tools: {
+        list: () => [{ name: 'step', description: 'Does one step.', parameters: { type: 'object', properties: { n: { type: 'number' } } }, readOnly: true }],
+        execute: async (_name, args) => {
+          ran.push(String(args.n));
+          return { content: [{ type: 'text', text: `step ${String(args.n)} done` }], isError: false };
+        },
       },
-    },
+    }),
   });
+  ({ app } = t);
 });
 
 afterEach(async () => {
-  await app.dispose();
+  await t.close();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const step = (n: number) => openAiStream({ toolCalls: [{ id: `call_${n}`, name: 'step', arguments: { n } }] });
@@ -51,7 +51,7 @@ const bodyOf = (i: number) => server.requests[i]!.body as Body;
 const lastUserText = (i: number) => String(bodyOf(i).messages.filter((m) => m.role === 'user').at(-1)?.content);
 
 async function run(): Promise<{ sessionId: string; reason: string }> {
-  const s = app.sessions.create({ cwd: join(dir, 'home', 'ws') });
+  const s = app.sessions.create({ cwd: join(t.dir, 'home', 'ws') });
   const result = await app.agent.start(s.id, 'Do the two steps.').done;
   return { sessionId: s.id, reason: result.reason };
 }

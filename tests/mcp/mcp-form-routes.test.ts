@@ -2,20 +2,21 @@
 // edit reconnects that server only; secret values stay out of the database and never come back to the
 // form; a hostile request is refused with a sentence and changes nothing; prompt commands are the core's,
 // so two API routers over one core offer each once.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
 import type { McpListing, McpServerDetails } from '../../src/shared/api/index.ts';
 import type { CommandView } from '../../src/shared/commands/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { startByteRecorder } from '../fixtures/byte-recorder.ts';
 import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from './everything-server.ts';
 import { callOk, untilMcpChange } from './mcp-api.ts';
 
+let t: AppUnderTest;
 let dir: string;
 let workspace: string;
 let app: App;
@@ -23,22 +24,16 @@ let api: ApiRouter;
 let events: McpListing[];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-form-'));
+  t = openApp({ prefix: 'amber-mcp-form-', before: (d) => mkdirSync(join(d, 'workspace')), app: (d) => ({ workspace: join(d, 'workspace') }) });
+  ({ dir, app, api } = t);
   workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  app = createApp({ dataDir: join(dir, 'data'), workspace, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
   events = [];
   api.subscribe((event, payload) => {
     if (event === 'mcp.changed') events.push(payload as McpListing);
   });
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
 const ok = callOk;
 

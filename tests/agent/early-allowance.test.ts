@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { ToolSource } from '../../src/main/agent/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
 import type { ToolOutput, ToolSpec } from '../../src/shared/tools/index.ts';
+import { openApp } from '../fixtures/app-under-test.ts';
 import { createHarness, type Harness } from './agent-harness.ts';
 import { openAiStream, startProviderServer } from '../fixtures/provider-server.ts';
 import { calls, MODEL, ScriptedProvider, text } from './scripted-provider.ts';
@@ -40,12 +40,17 @@ test('the next call is prepared once a reply with tool calls is stored, before i
 });
 
 test('with the plugins on, a budget used up by a reply blocks the next model call before it reaches the server, though its check ran while the tool did', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'amber-early-allowance-'));
-  const workspace = join(dir, 'home', 'ws');
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(workspace, 'notes.txt'), 'one\ntwo\n');
   const server = await startProviderServer();
-  const app = createApp({ dataDir: join(dir, 'data'), home: join(dir, 'home'), workspace });
+  const t = openApp({
+    prefix: 'amber-early-allowance-',
+    before: (dir) => {
+      mkdirSync(join(dir, 'home', 'ws'), { recursive: true });
+      writeFileSync(join(dir, 'home', 'ws', 'notes.txt'), 'one\ntwo\n');
+    },
+    app: (dir) => ({ home: join(dir, 'home'), workspace: join(dir, 'home', 'ws'), startPlugins: true }),
+  });
+  const { app } = t;
+  const workspace = join(t.dir, 'home', 'ws');
   try {
     app.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: 'fixture-model' });
     const { providers, tools, commands } = app.plugins.registries;
@@ -61,9 +66,8 @@ test('with the plugins on, a budget used up by a reply blocks the next model cal
     expect(result).toMatchObject({ reason: 'blocked', error: expect.stringContaining('session budget') });
     expect(server.requests).toHaveLength(1);
   } finally {
-    await app.dispose();
+    await t.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
 

@@ -8,7 +8,8 @@ import { createLineBatcher } from '../../../shared/line-batcher.ts';
 import { createLineSplitter } from '../../../shared/plugins/index.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../../../shared/plugins/index.ts';
 import { throttleOutput } from './output-throttle.ts';
-import { formatBytes, lineFrame, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment } from './plugin-launcher.ts';
+import { ProcessEvents } from './process-events.ts';
+import { formatBytes, lineFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment } from './plugin-launcher.ts';
 import { findDescendants, signalAll } from './process-tree.ts';
 
 export interface ForkLauncherOptions {
@@ -101,9 +102,7 @@ function hookExit(): void {
 
 function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes: number; heapMb: number; marker: string }): PluginProcess {
   const pipe = child.stdio[PLUGIN_PIPE_FD] as Socket | null | undefined;
-  const exitListeners: ((e: PluginExit) => void)[] = [];
-  const outputListeners: ((s: 'stdout' | 'stderr', t: string) => void)[] = [];
-  const messageListeners: ((frame: PipeFrame) => void)[] = [];
+  const events = new ProcessEvents();
   let exit: PluginExit | null = null;
   let open = pipe !== null && pipe !== undefined;
   /** Set when main ends the process for a reason of its own (a broken pipe framing). */
@@ -145,7 +144,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     live.delete(handle);
     batcher.clear();
     pipe?.destroy();
-    for (const l of exitListeners.splice(0)) l(exit);
+    events.exit(exit);
   };
   // Without an 'error' listener, a spawn failure or a broken pipe would crash main.
   child.on('error', () => {
@@ -165,8 +164,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     const splitter = createLineSplitter(
       o.maxLineBytes,
       (line) => {
-        const frame = lineFrame(line);
-        for (const l of messageListeners) l(frame);
+        events.message(lineFrame(line));
       },
       () => {
         stopReason = `was stopped: it sent a line longer than ${formatBytes(o.maxLineBytes)} on its pipe`;
@@ -180,7 +178,7 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
 
   throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], o.outputBudget, (name, text) => {
     if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
-    for (const l of outputListeners) l(name, text);
+    events.output(name, text);
   });
 
   return {
@@ -203,12 +201,9 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     get queuedBytes() {
       return pipe ? pipe.writableLength + batcher.pendingChars : 0;
     },
-    onMessage: (l) => void messageListeners.push(l),
-    onExit(l) {
-      if (exit) l(exit);
-      else exitListeners.push(l);
-    },
-    onOutput: (l) => void outputListeners.push(l),
+    onMessage: events.onMessage,
+    onExit: events.onExit,
+    onOutput: events.onOutput,
     disconnect() {
       if (!open) return;
       // What main already sent goes out before the end of the pipe.

@@ -9,7 +9,8 @@
 // past the grace period, or a crash of the host, ends the host, and every plugin in it fails with its own
 // reason and restarts under its own crash count.
 import { CHANNEL_CLOSE, CHANNEL_CLOSED, CHANNEL_OPEN } from '../../../shared/plugins/index.ts';
-import { describeExit, type LaunchRequest, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess } from './plugin-launcher.ts';
+import { ProcessEvents } from './process-events.ts';
+import { describeExit, type LaunchRequest, type PluginExit, type PluginLauncher, type PluginProcess } from './plugin-launcher.ts';
 
 export interface SharedLaunchRequest extends LaunchRequest {
   /** The host to join: plugins naming the same group share one process (default 'shared'). */
@@ -30,9 +31,7 @@ interface Slot {
   readonly pluginId: string;
   open: boolean;
   exit: PluginExit | null;
-  readonly exitListeners: ((exit: PluginExit) => void)[];
-  readonly messageListeners: ((frame: PipeFrame) => void)[];
-  readonly outputListeners: ((stream: 'stdout' | 'stderr', text: string) => void)[];
+  readonly events: ProcessEvents;
 }
 
 interface Host {
@@ -58,7 +57,7 @@ export function createSharedHostLauncher(launchHost: PluginLauncher): SharedHost
     slot.open = false;
     slot.exit = exit;
     host.slots.delete(slot.pluginId);
-    for (const l of slot.exitListeners.splice(0)) l(exit);
+    slot.events.exit(exit);
     // The last plugin out closes the host: an empty group holds no process.
     if (host.slots.size === 0 && !host.ended) {
       host.ended = true;
@@ -87,11 +86,11 @@ export function createSharedHostLauncher(launchHost: PluginLauncher): SharedHost
         } else finish(host, slot, { code: 0, signal: null });
         return;
       }
-      for (const l of slot.messageListeners) l(routed.frame);
+      slot.events.message(routed.frame);
     });
     proc.onOutput((stream, text) => {
       // The host's own output cannot be told apart by plugin (plugins' console goes through their channels).
-      for (const slot of host.slots.values()) for (const l of slot.outputListeners) l(stream, text);
+      for (const slot of host.slots.values()) slot.events.output(stream, text);
     });
     proc.onExit((exit) => {
       const closing = host.ended;
@@ -119,7 +118,7 @@ export function createSharedHostLauncher(launchHost: PluginLauncher): SharedHost
     const current = host;
     const { pluginId } = request;
     if (current.slots.has(pluginId)) throw new Error(`The plugin '${pluginId}' is already running in the shared plugin process.`);
-    const slot: Slot = { pluginId, open: true, exit: null, exitListeners: [], messageListeners: [], outputListeners: [] };
+    const slot: Slot = { pluginId, open: true, exit: null, events: new ProcessEvents() };
     current.slots.set(pluginId, slot);
     if (!current.proc.send({ p: pluginId, ch: CHANNEL_OPEN })) {
       finish(current, slot, { code: null, signal: null, reason: 'could not be reached: the shared plugin process is not running' });
@@ -141,12 +140,9 @@ export function createSharedHostLauncher(launchHost: PluginLauncher): SharedHost
       get queuedBytes() {
         return current.proc.queuedBytes ?? 0;
       },
-      onMessage: (l) => void slot.messageListeners.push(l),
-      onExit(l) {
-        if (slot.exit) l(slot.exit);
-        else slot.exitListeners.push(l);
-      },
-      onOutput: (l) => void slot.outputListeners.push(l),
+      onMessage: slot.events.onMessage,
+      onExit: slot.events.onExit,
+      onOutput: slot.events.onOutput,
       disconnect() {
         if (!slot.open || slot.exit) return;
         slot.open = false;

@@ -2,8 +2,9 @@
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
 // sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
 // open, context (first, again, and after each of a run's turns), switch, 1,000 committed appends
-// (synchronous NORMAL, then FULL), newest page, tree, list, a full hash check, the whole heap and the open
-// session's share of it. The last line is one JSON object.
+// (synchronous NORMAL, then FULL) beside the same appends made pi's way (a JSON line each), newest page, the
+// tree view's first page and the whole tree, list, a full hash check and one since it, the whole heap and the
+// open session's share of it. The last line is one JSON object.
 //
 // AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of the
 // same file, its fresh processes taking turns with this one's, and reports its medians beside these.
@@ -180,6 +181,15 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   const page = store.page(sessionId, { limit: 100 });
   const page_ms = performance.now() - t;
 
+  // The first screen of the tree view: a page of the branch from the leaf (absent from a baseline without it).
+  let tree_page_ms = Number.NaN;
+  if ('treePage' in store) {
+    t = performance.now();
+    const first = store.treePage(sessionId, { limit: 200 });
+    tree_page_ms = performance.now() - t;
+    if (first.nodes.length !== 200) throw new Error('the tree overview read back less than it wrote');
+  }
+
   t = performance.now();
   const tree = store.tree(sessionId);
   const tree_ms = performance.now() - t;
@@ -191,6 +201,15 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   t = performance.now();
   const checked = store.check(sessionId);
   const check_ms = performance.now() - t;
+  // Then one more append and a check of what was added since that intact check.
+  let check_since_last_ms = Number.NaN;
+  if ('treePage' in store) {
+    store.append(sessionId, { type: 'message', message: { role: 'user', content: 'after the check' } });
+    t = performance.now();
+    const since = store.check(sessionId, { sinceLast: true });
+    check_since_last_ms = performance.now() - t;
+    if (!since.ok || since.entries !== 1) throw new Error('the check since the last one read back other than the one entry added');
+  }
   store.close();
 
   // The same appends with synchronous=FULL: each commit also fsyncs the WAL (survives power loss).
@@ -216,10 +235,12 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
     pi_append1000_ms: pi.wall,
     pi_append1000_cpu_ms: pi.cpu,
     page_ms,
+    tree_page_ms,
     tree_ms,
     tree_nodes: tree.length,
     list1000_ms,
     check_ms,
+    check_since_last_ms,
     check_entries: checked.entries,
     heap_mb,
     session_heap_mb,

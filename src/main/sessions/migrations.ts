@@ -79,6 +79,11 @@ export const MIGRATIONS: readonly string[] = [
     checked_seq INTEGER NOT NULL DEFAULT 0
   );
   `,
+  // 6: labels found by their target, so that a page of the tree view reads only its own nodes' labels.
+  // Partial: an append of anything but a label never writes to it.
+  `
+  CREATE INDEX entries_labels ON entries(session_id, target_id) WHERE type = 'label';
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

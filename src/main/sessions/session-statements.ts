@@ -48,6 +48,21 @@ export function prepareSessionStatements(db: Database.Database) {
          SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload, e.hash FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
        ) SELECT * FROM up LIMIT @limit`,
     ),
+    // The tree overview's rows from an entry upward: no payloads, each with its child count.
+    walkUpTree: db.prepare(
+      `WITH RECURSIVE up(depth, id, parent_id, type, role, preview) AS (
+         SELECT 0, id, parent_id, type, role, preview FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT up.depth + 1, e.id, e.parent_id, e.type, e.role, e.preview FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+         LIMIT @limit
+       ) SELECT id, parent_id, type, role, preview,
+           (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = up.id) AS children
+         FROM up ORDER BY depth`,
+    ),
+    labelsOf: db.prepare(
+      `SELECT target_id, payload FROM entries WHERE session_id = @session AND type = 'label'
+         AND target_id IN (SELECT value FROM json_each(@ids)) ORDER BY seq`,
+    ),
     walkUpIds: db.prepare(
       `WITH RECURSIVE up(id, parent_id) AS (
          SELECT id, parent_id FROM entries WHERE session_id = @session AND id = @id

@@ -22,8 +22,10 @@ import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.ts';
 import { SettingsStore } from './settings-store.ts';
+import { type TreeOverviewPage, TreeReader } from './tree-reader.ts';
 
 export type { BranchState } from './context-builder.ts';
+export type { TreeOverviewNode, TreeOverviewPage } from './tree-reader.ts';
 export type { CheckOptions, ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store-types.ts';
 
 type Db = Database.Database;
@@ -74,6 +76,7 @@ export class SessionStore {
   };
   /** Per session: the entries found changed, and the leaves whose context paths were verified. */
   readonly #integrity = new IntegrityTracker(this.#rows);
+  readonly #trees: TreeReader;
   /** The settings and plugin on/off tables of the same file. */
   readonly settings: SettingsStore;
   /** Per session, what the next append builds on; valid while `#dataVersion` is the file's (see Head). */
@@ -120,6 +123,7 @@ export class SessionStore {
     this.#newId = options.newId ?? (() => orderedId());
     this.#q = prepareSessionStatements(db);
     this.settings = new SettingsStore(db, this.#clock);
+    this.#trees = new TreeReader(this.#q);
     this.#tx = db.transaction((fn: () => unknown) => fn());
     if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
   }
@@ -302,16 +306,17 @@ export class SessionStore {
   /** The whole tree, compactly, in creation order; labels resolved (the newest label on a target wins). */
   tree(sessionId: string): TreeNode[] {
     this.#session(sessionId);
-    const labels = new Map<string, string | null>();
-    for (const row of this.#q.labels.iterate(sessionId) as Iterable<{ target_id: string; payload: string }>) {
-      const label = (JSON.parse(row.payload) as { label?: unknown }).label;
-      labels.set(row.target_id, typeof label === 'string' && label ? label : null);
-    }
-    const nodes: TreeNode[] = [];
-    for (const r of this.#q.treeRows.iterate(sessionId) as Iterable<{ id: string; parent_id: string | null; type: string; role: string | null; preview: string }>) {
-      nodes.push({ id: r.id, parentId: r.parent_id, type: r.type, role: r.role, preview: r.preview, label: labels.get(r.id) ?? null });
-    }
-    return nodes;
+    return this.#trees.tree(sessionId);
+  }
+
+  /**
+   * A page of the tree overview: the branch from `before` (exclusive; default: from the leaf) up toward the
+   * root, each node with its child count and label, no payloads read. Its cost does not grow with the session.
+   */
+  treePage(sessionId: string, options: { before?: string | null; limit?: number } = {}): TreeOverviewPage {
+    const leafId = this.leaf(sessionId);
+    const start = options.before ? this.#row(sessionId, options.before).parent_id : leafId;
+    return this.#trees.page(sessionId, start, Math.max(1, Math.min(options.limit ?? 200, 2000)), leafId);
   }
 
   /** Every entry of a session in creation order (parents before children); for export. */

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
-import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, signalAll, throttleOutput } from '../plugins/index.ts';
+import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, ProcessEvents, signalAll, throttleOutput } from '../plugins/index.ts';
 import { CHANNEL_CLOSE, checkPlainData, DEFAULT_MAX_LINE_BYTES, ROUTE_ID } from '../../shared/plugins/index.ts';
 
 export interface UtilityLauncherOptions {
@@ -79,9 +79,7 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
   let stopReason: string | undefined;
   let outOfMemory = false;
   const pid = child.pid;
-  const exitListeners: ((e: PluginExit) => void)[] = [];
-  const outputListeners: ((s: 'stdout' | 'stderr', t: string) => void)[] = [];
-  const messageListeners: ((frame: PipeFrame) => void)[] = [];
+  const events = new ProcessEvents();
   const signalTree = (signal: NodeJS.Signals) => {
     const descendants = pid !== undefined && process.platform === 'linux' ? findDescendants([pid], o.marker) : [];
     if (exit === null) {
@@ -96,7 +94,7 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
     const reason = stopReason ?? (outOfMemory ? `ran out of memory (a plugin's heap is limited to ${o.heapMb} MB)` : undefined);
     exit = reason ? { ...e, reason } : e;
     if (pid !== undefined && process.platform === 'linux') signalAll(findDescendants([pid], o.marker), 'SIGKILL');
-    for (const l of exitListeners.splice(0)) l(exit);
+    events.exit(exit);
   };
   child.on('exit', (code) => finish({ code, signal: null }));
   child.on('error', () => finish({ code: -1, signal: null }));
@@ -109,11 +107,11 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
       signalTree('SIGKILL');
       return;
     }
-    for (const l of messageListeners) l(frame);
+    events.message(frame);
   });
   throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], o.outputBytesPerSecond, (name, text) => {
     if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
-    for (const l of outputListeners) l(name, text);
+    events.output(name, text);
   });
   return {
     get pid() {
@@ -131,12 +129,9 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
         return false;
       }
     },
-    onMessage: (l) => void messageListeners.push(l),
-    onExit(l) {
-      if (exit) l(exit);
-      else exitListeners.push(l);
-    },
-    onOutput: (l) => void outputListeners.push(l),
+    onMessage: events.onMessage,
+    onExit: events.onExit,
+    onOutput: events.onOutput,
     disconnect() {
       if (open && !exit) post({ ch: CHANNEL_CLOSE });
       open = false;

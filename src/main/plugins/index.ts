@@ -67,6 +67,7 @@ export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProces
 export { findDescendants, parseStat, signalAll } from './launchers/process-tree.ts';
 export { PluginConnection, type ConnectionDrops } from './edge/plugin-connection.ts';
 export { throttleOutput } from './launchers/output-throttle.ts';
+export { ProcessEvents } from './launchers/process-events.ts';
 export { discoverPlugins } from './runtime/plugin-discovery.ts';
 export type { DiscoveryProblem, PluginDescriptor, PluginSource } from './runtime/plugin-discovery.ts';
 export type { PluginRegistries } from './registries/plugin-registries.ts';

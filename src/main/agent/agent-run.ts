@@ -56,6 +56,8 @@ export class AgentRun {
   #builtPrompt: { specs: readonly ToolSpec[]; text: string } | null = null;
   /** What before_agent_start hooks add to every system prompt of this run. */
   #hookSystemPrompt = '';
+  /** The tokens of the last turn's system message and tool specs (see #overheadTokens). */
+  #overhead: { systemPrompt: string; specs: readonly ToolSpec[]; tokens: number } | null = null;
 
   constructor(deps: LoopDeps, run: RunHandle) {
     this.#deps = deps;
@@ -158,12 +160,20 @@ export class AgentRun {
     }
     const systemPrompt = await this.#systemPrompt(specs);
     if (this.#deps.compaction.enabled) {
-      const overhead = estimateTextTokens(systemPrompt + JSON.stringify(specs));
-      if (estimateContextTokens(context, overhead) > this.#deps.compaction.threshold * provider.model.contextWindow) {
+      if (estimateContextTokens(context, this.#overheadTokens(systemPrompt, specs)) > this.#deps.compaction.threshold * provider.model.contextWindow) {
         await this.#compact(provider, 'the context is nearly full');
       }
     }
     return { ref, provider, specs, systemPrompt };
+  }
+
+  /** Tokens the system message and the tools' specs take in a request: counted again only when either changed. */
+  #overheadTokens(systemPrompt: string, specs: readonly ToolSpec[]): number {
+    const kept = this.#overhead;
+    if (kept && kept.systemPrompt === systemPrompt && sameSpecs(kept.specs, specs)) return kept.tokens;
+    const tokens = estimateTextTokens(systemPrompt + JSON.stringify(specs));
+    this.#overhead = { systemPrompt, specs, tokens };
+    return tokens;
   }
 
   /** The run's system message for these tools, with what the before_agent_start hooks added. */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
 import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, ToolOutputStore, type ToolSource } from './agent/index.ts';
 import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService, type UnattendedApprovals } from './policy/index.ts';
-import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC } from '../shared/plugins/core-topics.ts';
+import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC, secretBindings as bindingsOf, secretKeys } from '../shared/plugins/index.ts';
 import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
@@ -20,7 +20,6 @@ import {
   type SecretFields,
   type SecretStore,
 } from './providers/index.ts';
-import { secretBindings as bindingsOf, secretKeys } from '../shared/plugins/plugin-config-schema.ts';
 import { AmberError } from './errors.ts';
 import { createAppCommands, type AppCommands } from './commands/index.ts';
 import { SessionStore, SessionTrash } from './sessions/index.ts';

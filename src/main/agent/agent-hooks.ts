@@ -1,4 +1,4 @@
-import type { HookFailure, HookPayloads, HookPoint } from '../../shared/plugins/hooks.ts';
+import type { HookFailure, HookPayloads, HookPoint } from '../../shared/plugins/index.ts';
 import { contentText, type UserMessage } from '../../shared/sessions/index.ts';
 
 /**

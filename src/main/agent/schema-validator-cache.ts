@@ -1,6 +1,6 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { RE2JS } from 're2js';
-import { type JsonLimits, jsonLimitExceeded, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/declaration-limits.ts';
+import { type JsonLimits, jsonLimitExceeded, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/index.ts';
 import { errorMessage } from '../errors.ts';
 
 export interface SchemaValidatorCacheOptions {

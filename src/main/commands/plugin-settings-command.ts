@@ -1,4 +1,4 @@
-import { type ConfigSetting, configFields, parseSettingText } from '../../shared/plugins/plugin-config-schema.ts';
+import { type ConfigSetting, configFields, parseSettingText } from '../../shared/plugins/index.ts';
 import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { FeedItem } from './command-tree.ts';

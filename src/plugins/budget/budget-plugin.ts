@@ -1,7 +1,7 @@
-import { AgentEvent } from '../../shared/agent/agent-event.ts';
-import { AGENT_EVENT_TOPIC } from '../../shared/plugins/core-topics.ts';
+import { AgentEvent } from '../../shared/agent/index.ts';
+import { AGENT_EVENT_TOPIC } from '../../shared/plugins/index.ts';
 import { isAssistant } from '../../shared/sessions/index.ts';
-import type { AllowanceRequest } from '../../shared/plugins/contributions.ts';
+import type { AllowanceRequest } from '../../shared/plugins/index.ts';
 import type { AllowanceVerdict, PluginCommandResult, DefinedPlugin, PluginContext } from '../../workers/sdk/index.ts';
 import { definePlugin } from '../../workers/sdk/index.ts';
 import { BUDGET_HELP, BUDGET_MAN, parseBudgetCommand } from './budget-command.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ModelInfo } from '../../shared/providers/provider-stream.ts';
-import type { Usage } from '../../shared/sessions/entry.ts';
+import { ModelInfo } from '../../shared/providers/index.ts';
+import type { Usage } from '../../shared/sessions/index.ts';
 
 /** A model's prices: US dollars per million tokens, as ModelInfo carries them. */
 export const Pricing = ModelInfo.shape.pricing.unwrap();

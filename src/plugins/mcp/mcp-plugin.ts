@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { jsonLimitExceeded, MAX_DECLARATIONS, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/declaration-limits.ts';
+import { jsonLimitExceeded, MAX_DECLARATIONS, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/index.ts';
 import { definePlugin, type PluginContext, type ToolContribution } from '../../workers/sdk/index.ts';
 import { loadServers } from './mcp-config.ts';
 import { McpConnection, type McpServerStatus } from './mcp-connection.ts';

@@ -1,5 +1,5 @@
-import { AgentEvent } from '../../shared/agent/agent-event.ts';
-import { AGENT_EVENT_TOPIC } from '../../shared/plugins/core-topics.ts';
+import { AgentEvent } from '../../shared/agent/index.ts';
+import { AGENT_EVENT_TOPIC } from '../../shared/plugins/index.ts';
 import { type DefinedPlugin, definePlugin, type PluginContext } from '../../workers/sdk/index.ts';
 import { metricsSegmentText, SessionMetrics } from './session-metrics.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentEvent } from '../../shared/agent/agent-event.ts';
+import { AgentEvent } from '../../shared/agent/index.ts';
 import { compact, metricsSegmentText, SessionMetrics } from './session-metrics.ts';
 
 const base = (sessionId: string, runId = 'r1') => ({ sessionId, runId });

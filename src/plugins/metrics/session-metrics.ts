@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../shared/agent/agent-event.ts';
+import type { AgentEvent } from '../../shared/agent/index.ts';
 import { isAssistant } from '../../shared/sessions/index.ts';
 
 /** What one session has done while this plugin listened. */

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { MAX_PROBE_MESSAGE_CHARS, MAX_PROBE_MODELS } from '../../shared/plugins/provider-probe.ts';
+import { MAX_PROBE_MESSAGE_CHARS, MAX_PROBE_MODELS } from '../../shared/plugins/index.ts';
 import { listAnthropicModels } from '../anthropic/anthropic-models.ts';
 import { listOpenAiCompatibleModels } from '../openai-compatible/openai-compatible-models.ts';
 import { probeModels } from './probe-models.ts';

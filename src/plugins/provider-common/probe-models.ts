@@ -1,4 +1,4 @@
-import { MAX_PROBE_MESSAGE_CHARS, MAX_PROBE_MODEL_ID_CHARS, MAX_PROBE_MODELS, type ProviderProbeRequest, type ProviderProbeResult } from '../../shared/plugins/provider-probe.ts';
+import { MAX_PROBE_MESSAGE_CHARS, MAX_PROBE_MODEL_ID_CHARS, MAX_PROBE_MODELS, type ProviderProbeRequest, type ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { redactSecret } from '../../shared/providers/index.ts';
 import type { ModelListResult, ProviderConfig, ProviderSeams } from './provider-config.ts';
 import { displayUrl } from './provider-error.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { ToolDeclaration } from '../../shared/plugins/contributions.ts';
+import { ToolDeclaration } from '../../shared/plugins/index.ts';
 import { WORKSPACE_TOOLS } from './workspace-tools.ts';
 
 test('every workspace tool declares its path parameter (the shell tool its command line instead), and main accepts the declaration', () => {

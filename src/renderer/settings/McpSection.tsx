@@ -3,8 +3,7 @@ import { useEffect, useState } from 'react';
 import { type McpListing, type McpServerView, McpToolName, type McpTrust } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { Icon } from '../ui/Icon.tsx';
-import { useToasts } from '../ui/Toasts.tsx';
+import { Icon, useToasts } from '../ui/index.ts';
 import { McpServerForm } from './McpServerForm.tsx';
 
 const STATE_LABELS: Record<McpServerView['state'], string> = { off: 'Off', connecting: 'Connecting…', connected: 'Connected', failed: 'Failed', unauthorized: 'Needs authorization' };

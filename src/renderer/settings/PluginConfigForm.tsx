@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import type { PluginConfigView } from '../../shared/api/index.ts';
-import { type ConfigField, type ConfigValue, configFields, parseSettingText, secretBindings } from '../../shared/plugins/plugin-config-schema.ts';
+import { type ConfigField, type ConfigValue, configFields, parseSettingText, secretBindings } from '../../shared/plugins/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { useToasts } from '../ui/Toasts.tsx';
+import { useToasts } from '../ui/index.ts';
 
 /** What the user has typed into one field: text for most, a flag for a checkbox, a request to clear a secret. */
 type Draft = { kind: 'text'; text: string } | { kind: 'flag'; on: boolean } | { kind: 'clear' };

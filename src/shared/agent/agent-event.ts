@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { HookPoint } from '../plugins/hooks.ts';
-import { Entry } from '../sessions/entry.ts';
+import { HookPoint } from '../plugins/index.ts';
+import { Entry } from '../sessions/index.ts';
 
 const base = { sessionId: z.string(), runId: z.string() };
 

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { AgentEvent } from '../agent/agent-event.ts';
-import { ThinkingLevel } from '../agent/thinking-level.ts';
-import { ApprovalAnswer, ApprovalQuestion, ApprovalScope, ApprovalTimeoutSeconds, PolicyMode } from '../agent/tool-policy.ts';
-import { SessionSummary } from '../sessions/session-summary.ts';
-import { TranscriptPage } from '../sessions/transcript-page.ts';
-import { TreeNode } from '../sessions/tree-node.ts';
-import { CommandResult, CommandView, Completion } from '../commands/command-view.ts';
+import { AgentEvent, ApprovalAnswer, ApprovalQuestion, ApprovalScope, ApprovalTimeoutSeconds, PolicyMode, ThinkingLevel } from '../agent/index.ts';
+import { SessionSummary, TranscriptPage, TreeNode } from '../sessions/index.ts';
+import { CommandResult, CommandView, Completion } from '../commands/index.ts';
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';

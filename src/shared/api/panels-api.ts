@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PanelViewModel } from '../plugins/contributions.ts';
+import { PanelViewModel } from '../plugins/index.ts';
 
 // Schemas of the side panels: plugin-contributed panels (view models), wallets and allowances.
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { PolicyMode, StoredPolicyRule } from '../agent/tool-policy.ts';
-import { CONTRIBUTION_KINDS, type ContributionKind } from '../plugins/contributions.ts';
-import { ConfigValue, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/plugin-config-schema.ts';
+import { PolicyMode, StoredPolicyRule } from '../agent/index.ts';
+import { ConfigValue, CONTRIBUTION_KINDS, type ContributionKind, MAX_CONFIG_FIELDS, PluginConfigSchema } from '../plugins/index.ts';
 
 // Schemas of the settings screen's calls: the plugin list and its toggles, the user plugin folder, and the
 // tool policy (mode per session, stored rules).

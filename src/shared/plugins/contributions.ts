@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ModelInfo } from '../providers/provider-stream.ts';
-import { ToolSpec, withPathParamsCheck } from '../tools/tool-spec.ts';
+import { ModelInfo } from '../providers/index.ts';
+import { ToolSpec, withPathParamsCheck } from '../tools/index.ts';
 import {
   jsonLimitExceeded,
   MAX_COMMAND_DEPTH,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Message } from '../sessions/entry.ts';
-import { ToolOutput } from '../tools/tool-spec.ts';
+import { Message } from '../sessions/index.ts';
+import { ToolOutput } from '../tools/index.ts';
 
 // Interception points: calls into the plugins that declared a hook, in load order, each seeing the
 // previous one's change. The payloads are what main sends; the results are what a plugin answers, checked

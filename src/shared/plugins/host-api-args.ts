@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProviderEvent } from '../providers/provider-stream.ts';
+import { ProviderEvent } from '../providers/index.ts';
 import { PanelViewModel, StatusSegment, ToolDeclaration, WalletState } from './contributions.ts';
 import { MAX_DECLARATIONS } from './declaration-limits.ts';
 import { LOG_LEVELS, MAX_TOOL_UPDATE_CHARS } from '../plugin-wire/index.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AssistantMessage, type Message } from '../sessions/entry.ts';
-import type { ToolSpec } from '../tools/tool-spec.ts';
+import { AssistantMessage, type Message } from '../sessions/index.ts';
+import type { ToolSpec } from '../tools/index.ts';
 
 /** A model a provider offers; prices are US dollars per million tokens. */
 export const ModelInfo = z.object({

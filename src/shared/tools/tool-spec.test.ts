@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ToolDeclaration } from '../plugins/contributions.ts';
+import { ToolDeclaration } from '../plugins/index.ts';
 import { ToolSpec } from './tool-spec.ts';
 
 const parameters = { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HostApi, LogLevel } from '../../shared/plugin-wire/index.ts';
-import type { ProviderEvent } from '../../shared/providers/provider-stream.ts';
+import type { ProviderEvent } from '../../shared/providers/index.ts';
 import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
 import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS, UPDATE_INTERVAL_MS } from './plugin-host.ts';
 

@@ -11,7 +11,7 @@ import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatibl
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
-let t: AppUnderTest;
+let fixture: AppUnderTest;
 let dir: string;
 let workspace: string;
 let outside: string;
@@ -25,7 +25,7 @@ const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 beforeEach(async () => {
   server = await startProviderServer();
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
-  t = openApp({
+  fixture = openApp({
     prefix: 'amber-policy-wiring-',
     before: (d) => {
       dir = d;
@@ -58,7 +58,7 @@ beforeEach(async () => {
       },
     }),
   });
-  ({ app, api } = t);
+  ({ app, api } = fixture);
   questions = [];
   api.subscribe((event, payload) => {
     if (event !== 'approval.requested') return;
@@ -68,7 +68,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await t.close();
+  await fixture.close();
   await server.close();
 });
 

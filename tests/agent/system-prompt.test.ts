@@ -11,7 +11,7 @@ import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatibl
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
-let t: AppUnderTest;
+let fixture: AppUnderTest;
 let dir: string;
 let repo: string;
 let workspace: string;
@@ -24,7 +24,7 @@ const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 beforeEach(async () => {
   server = await startProviderServer();
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
-  t = openApp({
+  fixture = openApp({
     prefix: 'amber-sysprompt-',
     before: (d) => {
       dir = d;
@@ -47,11 +47,11 @@ beforeEach(async () => {
       },
     }),
   });
-  ({ app, api } = t);
+  ({ app, api } = fixture);
 });
 
 afterEach(async () => {
-  await t.close();
+  await fixture.close();
   await server.close();
 });
 

@@ -4,6 +4,7 @@ import { type ChannelEndpoint, createChannelRouter } from '../../../shared/plugi
 import { HostApiArgs } from '../../../shared/plugins/index.ts';
 import type { HostApi, LogLevel, PluginApi } from '../../../shared/plugins/index.ts';
 import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY, DEFAULT_MAX_MESSAGE_BYTES, HOST_API_METHODS, type HostApiMethod } from '../../../shared/plugins/index.ts';
+import { Emitter } from '../../../shared/emitter.ts';
 import { AmberError, errorMessage } from '../../errors.ts';
 import { describeExit, formatBytes, type PipeFrame, type PluginExit, type PluginProcess } from '../launchers/plugin-launcher.ts';
 
@@ -88,7 +89,7 @@ export class PluginConnection {
   readonly #methods = new Map<Method, (...a: never[]) => Promise<unknown>>();
   #sweep: ReturnType<typeof setInterval> | null = null;
   #sweepEvery = Number.POSITIVE_INFINITY;
-  readonly #deadListeners: ((error: Error, exit: PluginExit | null) => void)[] = [];
+  readonly #died = new Emitter<{ error: Error; exit: PluginExit | null }>((e) => console.error('A plugin connection listener failed', e));
   #dead: Error | null = null;
   #exit: PluginExit | null = null;
   #ready: { promise: Promise<void>; resolve: () => void };
@@ -234,7 +235,7 @@ export class PluginConnection {
   /** Called once with the reason when the peer is gone (exit, closed pipe, or `close`). */
   onDead(listener: (error: Error, exit: PluginExit | null) => void): void {
     if (this.#dead) listener(this.#dead, this.#exit);
-    else this.#deadListeners.push(listener);
+    else this.#died.event(({ error, exit }) => listener(error, exit));
   }
 
   /** Marks the connection closed by main (a deliberate stop): pending calls reject with `reason`. */
@@ -424,7 +425,8 @@ export class PluginConnection {
     this.#outgoing.clear();
     if (this.#sweep) clearInterval(this.#sweep);
     this.#sweep = null;
-    for (const l of this.#deadListeners.splice(0)) l(error, exit);
+    this.#died.fire({ error, exit });
+    this.#died.dispose();
   }
 }
 

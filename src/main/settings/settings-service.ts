@@ -72,7 +72,8 @@ export class SettingsService implements Disposable {
     const parsed = spec.schema.safeParse(decode(raw, spec.format));
     if (parsed.success) return parsed.data as CoreSettingValue<K>;
     if (spec.refuseCorrupt !== undefined) throw new AmberError('internal', spec.refuseCorrupt);
-    const seen = `${stored}\0${raw}`;
+    // Remembered by key and a short mark of the value: a huge corrupt value is not kept whole.
+    const seen = `${stored}\0${raw.length}\0${raw.slice(0, 200)}`;
     if (!this.#warned.has(seen)) {
       this.#warned.add(seen);
       this.#warn(`amber: the setting ${stored} holds a value that cannot be read (${preview(raw)}); it reads as its default, ${JSON.stringify(spec.default)}, until it is set again.`);

@@ -1,4 +1,5 @@
 import type { Entry, SessionIntegrity, SessionSummary } from '../../shared/sessions/index.ts';
+import type { ParentRow } from './entry-row.ts';
 
 /** A session's row as stored. */
 export interface SessionRow {
@@ -72,4 +73,19 @@ export function toSummary(row: SessionRow): SessionSummary {
 export interface LeafMove {
   sessionId: string;
   leafId: string | null;
+}
+
+/**
+ * What an append under a session's leaf needs to know: the leaf, its stored fields the new entry builds on,
+ * and whether the session has its preview yet. Kept from this store's own last write to the session and
+ * trusted only while no other connection has committed since (PRAGMA data_version), so an append does not
+ * read the session row and the leaf row again.
+ */
+export interface Head {
+  leafId: string | null;
+  /** The leaf's stored fields; null for no leaf, or a leaf row not found (the insert then refuses the entry). */
+  leaf: ParentRow | null;
+  hasPreview: boolean;
+  /** The depth of the session's verified path mark (-1: none). */
+  markDepth: number;
 }

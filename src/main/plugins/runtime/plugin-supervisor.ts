@@ -1,4 +1,4 @@
-import { type Disposable, toDisposable } from '../../../shared/disposable.ts';
+import { toDisposable } from '../../../shared/disposable.ts';
 import {
   Contribution,
   type ContributionKind,
@@ -13,7 +13,6 @@ import {
   PLUGIN_STATE_CHANGED_TOPIC,
   PROTOCOL_VERSION,
   startsAtLaunch,
-  type ToolDeclaration,
 } from '../../../shared/plugins/index.ts';
 import { AmberError, errorMessage } from '../../errors.ts';
 import { createMainHostApi } from '../edge/main-host-api.ts';
@@ -26,6 +25,7 @@ import { type CrashRules, crashVerdict } from './crash-verdict.ts';
 import { describeIssue } from './describe-issue.ts';
 import { type IdleWatch, watchIdle } from './idle-watch.ts';
 import { LazyStart } from './lazy-start.ts';
+import { runtimeToolSet } from './runtime-tool-set.ts';
 import type { PluginEventBus } from './plugin-event-bus.ts';
 import type { PluginInfo, PluginState } from './plugin-info.ts';
 import type { PluginLedger } from './plugin-ledger.ts';
@@ -218,7 +218,7 @@ export class PluginSupervisor {
     this.setState('activating', null);
     const sinks = rec.sinks;
     const toolUpdates = rec.toolUpdates;
-    const runtimeTools = this.#runtimeTools(() => conn);
+    const runtimeTools = runtimeToolSet(rec, ctx, () => conn);
     let proc: PluginProcess;
     try {
       const group = ctx.hostGroup(rec);
@@ -324,51 +324,6 @@ export class PluginSupervisor {
 
   #releaseStatic(kind: ContributionKind, key: string): void {
     if (this.rec.contributions.some((c) => c.static && c.kind === kind && c.key === key)) this.#ctx.ledger.release(this.#id, staticLabel(kind, key));
-  }
-
-  /**
-   * The tools a plugin sets while it runs (`$setTools`): each call replaces the whole set. They are installed
-   * like declared tools and held by one ledger entry, so deactivation, failure and crash remove them too.
-   */
-  #runtimeTools(currentConn: () => PluginConnection): { replace(tools: ToolDeclaration[]): void } {
-    const rec = this.rec;
-    const { registries, ledger, timeouts } = this.#ctx;
-    const id = this.#id;
-    const installed = new Map<string, Disposable>();
-    let owned = false;
-    const clear = () => {
-      for (const d of [...installed.values()].reverse()) d.dispose();
-      rec.contributions = rec.contributions.filter((c) => !(c.kind === 'tool' && installed.has(c.key) && c.runtime));
-      installed.clear();
-    };
-    return {
-      replace: (tools) => {
-        const conn = currentConn();
-        if (rec.conn !== conn || rec.state === 'failed' || rec.state === 'deactivated') throw new Error('The plugin is not running, so its tools were not set.');
-        // A refused set changes nothing: names are checked before the previous set is removed.
-        const seen = new Set<string>();
-        for (const decl of tools) {
-          if (seen.has(decl.name)) throw new Error(`The tools were not set: the tool '${decl.name}' is in the set twice.`);
-          seen.add(decl.name);
-          const holder = registries.tools.get(decl.name);
-          if (holder && !installed.has(decl.name)) throw new Error(`The tools were not set: the tool '${decl.name}' is already registered by the plugin '${holder.pluginId}'.`);
-        }
-        clear();
-        try {
-          for (const decl of tools) installed.set(decl.name, installContribution(registries, id, rec.caller ?? conn, decl, timeouts, rec.sinks, rec.toolUpdates));
-        } catch (e) {
-          clear();
-          throw new Error(`The tools were not set: ${errorMessage(e)}`, { cause: e });
-        }
-        for (const name of installed.keys()) rec.contributions.push({ kind: 'tool', key: name, status: 'installed', runtime: true });
-        if (!owned) {
-          owned = true;
-          ledger.record(id, 'tools:runtime', toDisposable(clear));
-        }
-        // While it activates, the change of state to come says it; after, the listeners hear of the new set.
-        if (rec.state === 'active') this.#ctx.notify(rec);
-      },
-    };
   }
 
   /** Ends a plugin process: `$shutdown` (when graceful), close the pipe, SIGKILL after the grace period. */

@@ -111,6 +111,26 @@ test('a run pushes its summary as it grows and never moves the leaf on the windo
   expect(count(names, 'agent.emitted')).toBeGreaterThan(0);
 });
 
+test('regenerating a reply or editing a message moves the leaf on the window once, before its run tells the rest', async () => {
+  const s = t.app.sessions.create({ title: 'again' });
+  provider.push(text('first answer'));
+  await t.app.agent.prompt(s.id, 'question');
+  const [question, answer] = t.app.sessions.path(s.id);
+  heard();
+  provider.push(text('second answer'));
+  const { runId } = await t.call<{ runId: string }>('chat.regenerate', { sessionId: s.id, entryId: answer!.id });
+  await t.app.agent.settled(s.id);
+  const moves = t.events.filter((e) => e.event === 'session.leafMoved');
+  expect(moves).toEqual([{ event: 'session.leafMoved', payload: { sessionId: s.id, leafId: question!.id } }]);
+  // The move comes before anything of the run it starts.
+  expect(t.events.findIndex((e) => e.event === 'session.leafMoved')).toBeLessThan(t.events.findIndex((e) => e.event === 'agent.emitted' && (e.payload as { runId: string }).runId === runId));
+  heard();
+  provider.push(text('third answer'));
+  await t.call('chat.send', { sessionId: s.id, text: 'question, edited', parentId: null });
+  await t.app.agent.settled(s.id);
+  expect(t.events.filter((e) => e.event === 'session.leafMoved').map((e) => e.payload)).toEqual([{ sessionId: s.id, leafId: null }]);
+});
+
 test('the policy mode and the sandbox network, set by route or by command, reach the window once each', async () => {
   const s = t.app.sessions.create({ title: 'policy' });
   heard();

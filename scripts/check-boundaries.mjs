@@ -4,6 +4,8 @@
 //   renderer imports only renderer + shared          workers imports only workers + shared
 //   plugins  imports only plugins + workers + shared  main/preload import only themselves + shared
 //   `electron` at runtime only in shell files; `better-sqlite3` at runtime only in *-store.ts files.
+//   workers (the plugin process) load nothing of src/shared/plugins at runtime (its schemas load zod): values
+//   come from src/shared/plugin-wire; type-only imports are fine.
 //   A folder with an index.ts is a feature with one face: from outside the folder, its files are reached
 //   only through that index.ts (type-only imports too: the face is the feature's whole public surface).
 //   Crossings that predate the rule are listed in face-exceptions.txt; the list may only shrink (a line that
@@ -86,6 +88,9 @@ for (const file of walk(src)) {
       if (target.startsWith('..')) { problems.push(`${where} imports '${spec}', outside src/`); continue; }
       const targetProc = target.split('/')[0];
       if (!(allowed[proc] ?? []).includes(targetProc)) problems.push(`${where}: ${proc} may not import ${targetProc} ('${spec}')`);
+      if (proc === 'workers' && !typeOnly && !isTest(rel) && target.startsWith('shared/plugins/')) {
+        problems.push(`${where}: the plugin process loads no zod, but imports '${spec}' at runtime: take values from src/shared/plugin-wire/index.ts (import type is fine)`);
+      }
       const face = requiredFace(rel, target);
       if (face !== null && target !== `${face}/index.ts` && target !== face) {
         const key = `src/${rel} -> src/${target}`;

@@ -96,6 +96,23 @@ test('the list of older crossings holds exactly the count its header allows', ()
   expect(headless.output).toContain("no valid '# count: N' header line: write '# count: 2'");
 });
 
+test('the plugin process takes values from the zod-free wire, and only types from the plugin schemas', () => {
+  const shared = {
+    'src/shared/plugins/index.ts': "export { Schema } from './schema.ts';\n",
+    'src/shared/plugins/schema.ts': 'export const Schema = 1;\nexport type T = number;\n',
+    'src/shared/plugin-wire/index.ts': 'export const FRAME = 1;\n',
+  };
+  write({
+    ...shared,
+    'src/workers/host/host.ts': "import type { T } from '../../shared/plugins/index.ts';\nimport { FRAME } from '../../shared/plugin-wire/index.ts';\nexport const h: T = FRAME;\n",
+  });
+  expect(check()).toMatchObject({ ok: true });
+  write({ 'src/workers/host/host.ts': "import { Schema } from '../../shared/plugins/index.ts';\nexport const h = Schema;\n" });
+  const r = check();
+  expect(r.ok).toBe(false);
+  expect(r.output).toContain("src/workers/host/host.ts:1: the plugin process loads no zod, but imports '../../shared/plugins/index.ts' at runtime");
+});
+
 test('the renderer still may not import main', () => {
   write({ 'src/main/secret.ts': 'export const s = 1;\n', 'src/renderer/app/app.ts': "import { s } from '../../main/secret.ts';\nexport const App = s;\n" });
   const r = check();

@@ -1,4 +1,7 @@
 // The plugin runtime's face: the only module the rest of main imports from src/main/plugins.
+// Its rooms: runtime/ (PluginService, the catalog; a PluginSupervisor per plugin process; lazy start; the
+// crash rules; ledger and installer), registries/ (the contribution kinds and the hooks), edge/ (the
+// connection with its gate, the host API), launchers/ (fork and shared host; Electron's is in main/electron).
 //
 // One PluginService per app (createApp owns it). What its users call:
 //

@@ -1,5 +1,4 @@
-import { MAX_MCP_RESOURCE_CHARS } from '../../shared/api/index.ts';
-import { promptArguments } from '../../shared/mcp/index.ts';
+import { MAX_MCP_RESOURCE_CHARS, promptArguments } from '../../shared/mcp/index.ts';
 import type { CommandContribution, CommandResult } from '../../workers/sdk/index.ts';
 import type { McpConnection, McpServerStatus } from './mcp-connection.ts';
 import { blockText, mapResourceContents } from './mcp-result.ts';

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { MCP_SERVER_NAME_RULE, McpServerConfig, McpServerName, McpServersFile, type McpStdioServer } from '../../shared/api/mcp-api.ts';
+import { MCP_SERVER_NAME_RULE, McpServerConfig, McpServerName, McpServersFile, type McpStdioServer } from '../../shared/mcp/index.ts';
 
 // The servers the user configures, in the `mcpServers` format other desktop apps and editors use:
 // `{"mcpServers": {"name": {"command","args","env","cwd"} | {"url","headers"}}}`, plus Amber's own fields
 // (`disabled`, `timeoutMs`). They come from `mcp.json` in the data folder and from the plugin's stored
 // config (`servers`); a stored server wins over a file one of the same name.
 
-export { McpServerConfig, McpServerName } from '../../shared/api/mcp-api.ts';
-export type { McpHttpServer, McpStdioServer } from '../../shared/api/mcp-api.ts';
+export { McpServerConfig, McpServerName } from '../../shared/mcp/index.ts';
+export type { McpHttpServer, McpStdioServer } from '../../shared/mcp/index.ts';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 

@@ -1,5 +1,4 @@
-import { MAX_MCP_RESOURCE_CHARS } from '../../shared/api/index.ts';
-import { MCP_METHODS, type McpMethods, type McpPluginReport } from '../../shared/mcp/index.ts';
+import { MAX_MCP_RESOURCE_CHARS, MCP_METHODS, type McpMethods, type McpPluginReport } from '../../shared/mcp/index.ts';
 import type { MethodContribution } from '../../workers/sdk/index.ts';
 import type { McpCatalog, McpCommandActions, McpCommandState } from './mcp-command.ts';
 import { promptText } from './mcp-command.ts';

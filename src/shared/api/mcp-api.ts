@@ -1,49 +1,25 @@
 import { z } from 'zod';
+import { MAX_MCP_RESOURCE_CHARS, McpResourceView, McpServerName, McpServerView } from '../mcp/index.ts';
+
+// The MCP plugin's own shapes (server config, the servers' views, prompts and resources) live in
+// src/shared/mcp, below this contract and the plugin alike; the window reaches them from here too.
+export {
+  MAX_MCP_RESOURCE_CHARS,
+  MCP_SERVER_NAME_RULE,
+  McpHttpServer,
+  McpPromptView,
+  McpResourceView,
+  McpServerConfig,
+  McpServerName,
+  McpServersFile,
+  McpServerState,
+  McpServerView,
+  McpStdioServer,
+} from '../mcp/index.ts';
 
 // MCP servers as the user configures them and as Settings shows them. The configuration is the
 // `mcpServers` format other desktop apps and editors use (`{"mcpServers": {"name": {"command", "args",
 // "env", "cwd"} | {"url", "headers"}}}`) plus Amber's `timeoutMs` per server.
-
-/**
- * A server's name: what `mcp__<name>__…` and `/mcp … NAME` use. No `__` and no `_` at its end, so the
- * server part of a tool name is never in doubt (trust in `a` must not cover a server `a__b` or `a_`).
- */
-export const McpServerName = z
-  .string()
-  .regex(/^(?!.*__)(?!.*_$)[a-zA-Z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, _ or -, with no __ and not ending in _');
-/** The rule a server name follows, in words for the user. */
-export const MCP_SERVER_NAME_RULE = '1-64 letters, digits, _ or -, with no __ and not ending in _';
-
-const Common = {
-  disabled: z.boolean().optional(),
-  /** Per call; 60 s unless set. */
-  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-};
-export const McpStdioServer = z.object({
-  command: z.string().min(1).max(4096),
-  args: z.array(z.string().max(4096)).max(256).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  /** Where the server starts; unset, the default workspace (servers are shared by every conversation). */
-  cwd: z.string().min(1).max(4096).optional(),
-  /** The variables marked secret in Settings: their values are never shown again (every value is kept in the key file). */
-  secretEnv: z.array(z.string().max(128)).max(100).optional(),
-  ...Common,
-});
-export type McpStdioServer = z.infer<typeof McpStdioServer>;
-export const McpHttpServer = z.object({
-  url: z.url().max(4096),
-  headers: z.record(z.string(), z.string()).default({}),
-  /** The headers marked secret in Settings (Authorization always is): their values are never shown again. */
-  secretHeaders: z.array(z.string().max(128)).max(100).optional(),
-  ...Common,
-});
-export type McpHttpServer = z.infer<typeof McpHttpServer>;
-export const McpServerConfig = z.union([McpStdioServer, McpHttpServer]);
-export type McpServerConfig = z.infer<typeof McpServerConfig>;
-
-/** A pasted or loaded `mcpServers` document; each server is checked on its own. */
-export const McpServersFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
-export type McpServersFile = z.infer<typeof McpServersFile>;
 
 /** What the MCP plugin keeps in its stored config: the servers added in Settings, and the names switched off. */
 export const McpStoredConfig = z.object({
@@ -51,24 +27,6 @@ export const McpStoredConfig = z.object({
   off: z.array(McpServerName).default([]),
 });
 export type McpStoredConfig = z.infer<typeof McpStoredConfig>;
-
-/** `unauthorized`: an HTTP server answered 401 or 403; its error says what to add. */
-export const McpServerState = z.enum(['off', 'connecting', 'connected', 'failed', 'unauthorized']);
-export type McpServerState = z.infer<typeof McpServerState>;
-
-export const McpServerView = z.object({
-  name: z.string(),
-  /** `file` for mcp.json in the data folder (edit it there), `settings` for servers added here. */
-  source: z.enum(['file', 'settings']),
-  transport: z.enum(['stdio', 'http', 'sse']),
-  state: McpServerState,
-  /** Why it failed, with the end of the server's stderr where there is one. */
-  error: z.string().nullable(),
-  tools: z.number().int().nonnegative(),
-  resources: z.number().int().nonnegative(),
-  prompts: z.number().int().nonnegative(),
-});
-export type McpServerView = z.infer<typeof McpServerView>;
 
 export const McpListing = z.object({
   /** The MCP plugin runs (servers connect only while it does). */
@@ -121,29 +79,8 @@ export function mcpTrustCovers(trust: McpTrust, toolName: string, readOnlyHint: 
   return readOnlyHint && trust.servers.some((s) => toolName.startsWith(`mcp__${s}__`));
 }
 
-/** A server prompt, offered as the slash command `/mcp.<server>.<prompt> args…`. */
-export const McpPromptView = z.object({
-  server: McpServerName,
-  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
-  description: z.string().max(1000).default(''),
-  /** In the order positional arguments fill them. */
-  arguments: z.array(z.object({ name: z.string().min(1).max(128), required: z.boolean().default(false) })).max(32).default([]),
-});
-export type McpPromptView = z.infer<typeof McpPromptView>;
-
-/** A resource a server lists, for the composer's attach menu. */
-export const McpResourceView = z.object({
-  server: McpServerName,
-  uri: z.string().min(1).max(4096),
-  name: z.string().max(256).default(''),
-});
-export type McpResourceView = z.infer<typeof McpResourceView>;
-
 export const McpResourceList = z.object({ resources: z.array(McpResourceView) });
 export type McpResourceList = z.infer<typeof McpResourceList>;
-
-/** At most this much of a resource goes into a message; the rest is cut with a note. */
-export const MAX_MCP_RESOURCE_CHARS = 100_000;
 
 export const McpReadResource = z.object({ server: McpServerName, uri: z.string().min(1).max(4096) });
 export type McpReadResource = z.infer<typeof McpReadResource>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_MCP_RESOURCE_CHARS, McpPromptView, McpResourceView, McpServerName, McpServerView } from '../api/index.ts';
+import { McpServerName } from './mcp-server-config.ts';
+import { MAX_MCP_RESOURCE_CHARS, McpPromptView, McpResourceView, McpServerView } from './mcp-server-views.ts';
 import type { PluginMethodTable } from '../plugins/index.ts';
 
 // The MCP plugin's seam for main: the methods it declares (kind 'method') and what each takes and answers.

@@ -76,6 +76,15 @@ test('/get and /set read and change the core settings by name, each through its 
   expect(app.workspaces.of(sessionId)).toBe(folder);
 });
 
+test('a name may be shortened to the end of exactly one after a dot; an end that fits several says which', async () => {
+  expect(await run('/get mode')).toEqual({ kind: 'ok', text: 'policy.mode is write (the default).' });
+  expect((await run('/set approvalTimeoutSeconds 30')).kind).toBe('ok');
+  expect(app.policy.approvalTimeout()).toBe(30);
+  expect(await run('/set conversation off')).toEqual({ kind: 'error', text: '/set: “conversation” could be sandbox.network.conversation or agent.instructions.conversation: type the whole name.' });
+  expect(app.sandbox.sessionNetwork(sessionId)).toBeNull();
+  expect((await run('/get ode')).text).toMatch(/There is no setting “ode”/);
+});
+
 test('/get alone lists every setting of the index with its value; outside a conversation, per-conversation ones say so', async () => {
   const listed = (await run('/get')).text.split('\n');
   expect(listed.map((l) => l.slice(0, l.indexOf(':')))).toEqual(SETTINGS_INDEX.map((e) => e.name));

@@ -1,12 +1,6 @@
 import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
-import {
-  parseSettingInput,
-  SETTINGS_INDEX,
-  settingIndexEntry,
-  settingInputHints,
-  type SettingIndexEntry,
-} from '../../shared/settings/index.ts';
+import { parseSettingInput, resolveSettingName, SETTINGS_INDEX, settingInputHints, type SettingIndexEntry } from '../../shared/settings/index.ts';
 import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandContext, CommandTree, FeedItem } from './command-tree.ts';
@@ -49,10 +43,9 @@ export function settingsCommands(app: AppCore, tree: CommandTree): Disposable {
       const name = argument.trim();
       if (name === '') return SETTINGS_INDEX.map((entry) => `${entry.name}: ${describe(app, entry, context)}`).join('\n');
       if (/\s/.test(name)) throw new AmberError('invalid_input', `/get takes one setting name; to change it, type /set ${shown(name.split(/\s+/)[0]!)} VALUE.`);
-      const entry = settingIndexEntry(name);
-      if (entry) return `${entry.name} is ${describe(app, entry, context)}.`;
       if (name.startsWith(PLUGIN_SETTING_PREFIX)) return pluginSetting(app, name, undefined);
-      throw unknown(name);
+      const entry = resolved(name);
+      return `${entry.name} is ${describe(app, entry, context)}.`;
     }),
   );
 
@@ -61,21 +54,26 @@ export function settingsCommands(app: AppCore, tree: CommandTree): Disposable {
       const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(argument.trim());
       if (!match) return USAGE;
       const [, name, text] = match as unknown as [string, string, string | undefined];
-      const entry = settingIndexEntry(name);
-      if (entry) {
-        if (text === undefined || text.trim() === '') return `${entry.name} is ${describe(app, entry, context)}.`;
-        return setCore(app, tree, entry, text, context);
-      }
       if (name.startsWith(PLUGIN_SETTING_PREFIX)) return pluginSetting(app, name, text);
-      throw unknown(name);
+      const entry = resolved(name);
+      if (text === undefined || text.trim() === '') return `${entry.name} is ${describe(app, entry, context)}.`;
+      return setCore(app, tree, entry, text, context);
     }),
   );
 
   return store;
 }
 
-function unknown(name: string): AmberError {
-  return new AmberError('invalid_input', `There is no setting ${shown(name)}: Tab completes the setting names, and /get alone lists them with their values.`);
+/** The index entry a typed name means (whole, or the unique end of one); else a sentence saying what to type. */
+function resolved(name: string): SettingIndexEntry {
+  const { entry, candidates } = resolveSettingName(name);
+  if (entry) return entry;
+  if (candidates) throw new AmberError('invalid_input', `${shown(name)} could be ${candidates.join(' or ')}: type the whole name.`);
+  return unknownName(name);
+}
+
+function unknownName(name: string): never {
+  throw new AmberError('invalid_input', `There is no setting ${shown(name)}: Tab completes the setting names, and /get alone lists them with their values.`);
 }
 
 function shown(name: string): string {

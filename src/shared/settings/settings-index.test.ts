@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { CORE_SETTINGS, type SettingSpec } from './core-settings.ts';
-import { parseSettingInput, SETTINGS_INDEX, settingIndexEntry, settingInputHints } from './settings-index.ts';
+import { parseSettingInput, resolveSettingName, SETTINGS_INDEX, settingIndexEntry, settingInputHints } from './settings-index.ts';
 
 test('every index entry backed by a core setting has its scope, and every value it completes fits that setting', () => {
   for (const entry of SETTINGS_INDEX.filter((e) => e.key !== undefined)) {
@@ -26,4 +26,13 @@ test('names are unique, and a value just past a range or a text limit is refused
   expect(parseSettingInput(instructions, 'x'.repeat(20_001))).toMatchObject({ ok: false, problem: expect.stringMatching(/at most 20,000 characters/) });
   expect(parseSettingInput(settingIndexEntry('sandbox.network')!, 'default')).toMatchObject({ ok: false });
   expect(settingIndexEntry('nothing.like.this')).toBeUndefined();
+});
+
+test('a name resolves whole, or by the end of exactly one name after a dot', () => {
+  expect(resolveSettingName('policy.mode').entry?.name).toBe('policy.mode');
+  expect(resolveSettingName('mode').entry?.name).toBe('policy.mode');
+  expect(resolveSettingName('network').entry?.name).toBe('sandbox.network');
+  expect(resolveSettingName('conversation')).toEqual({ candidates: ['sandbox.network.conversation', 'agent.instructions.conversation'] });
+  expect(resolveSettingName('de')).toEqual({});
+  expect(resolveSettingName('')).toEqual({});
 });

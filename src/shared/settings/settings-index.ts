@@ -84,6 +84,20 @@ export function settingIndexEntry(name: string): SettingIndexEntry | undefined {
   return SETTINGS_INDEX.find((e) => e.name === name);
 }
 
+/**
+ * A name as the user typed it: a whole name, or the end of exactly one after a dot (`mode` is policy.mode,
+ * `approvalTimeoutSeconds` is policy.approvalTimeoutSeconds). `candidates` lists the names an ambiguous end
+ * could mean; both are absent when nothing matches.
+ */
+export function resolveSettingName(name: string): { entry?: SettingIndexEntry; candidates?: string[] } {
+  const exact = settingIndexEntry(name);
+  if (exact) return { entry: exact };
+  if (name === '' || name.length > 200) return {};
+  const ends = SETTINGS_INDEX.filter((e) => e.name.endsWith(`.${name}`));
+  if (ends.length === 1) return { entry: ends[0]! };
+  return ends.length > 1 ? { candidates: ends.map((e) => e.name) } : {};
+}
+
 /** A value typed on the command line: what to set (null: clear it), or a sentence saying what is wrong. */
 export type ParsedSettingInput = { ok: true; value: string | number | boolean | null } | { ok: false; problem: string };
 

@@ -258,7 +258,7 @@ export class AgentService {
     try {
       const appendAndTell = (input: Parameters<SessionStore['append']>[1]): void => emit({ type: 'entry_appended', entry: this.store.append(sessionId, input) });
       if (options.model || options.thinkingLevel !== undefined) {
-        const current = this.store.context(sessionId);
+        const current = this.store.branchState(sessionId);
         const model = options.model;
         if (model && (current.model?.provider !== model.provider || current.model.modelId !== model.modelId)) {
           appendAndTell({ type: 'model_change', provider: model.provider, modelId: model.modelId });

@@ -84,6 +84,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX entries_labels ON entries(session_id, target_id) WHERE type = 'label';
   `,
+  // 7: appends no longer rewrite their session's row. The row's leaf is where the session's head was when
+  // the row was last written; `leaf_mark` is the newest entry then among the leaf and its children, so the
+  // entries appended since are the chain of children newer than the mark below the leaf (see SessionReader).
+  // Existing rows were written by every append: their mark is their session's newest entry.
+  `
+  ALTER TABLE sessions ADD COLUMN leaf_mark INTEGER NOT NULL DEFAULT 0;
+  UPDATE sessions SET leaf_mark = coalesce((SELECT max(seq) FROM entries WHERE entries.session_id = sessions.id), 0);
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

@@ -37,8 +37,36 @@ export class SessionReader {
     this.trees = new TreeReader(q);
   }
 
+  /**
+   * Where a session's head is: its row's leaf followed down the entries appended since the row was written
+   * (appends write the row only now and then). Kept from this store's own writes while no other connection
+   * has committed.
+   */
+  protected headOf(row: SessionRow): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
+    this.syncDataVersion();
+    return this.heads.get(row.id) ?? this.derive(row);
+  }
+
+  /** The head as the file says: each step is the newest child above the row's mark (one index probe). */
+  protected derive(row: SessionRow): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
+    const head = { leafId: row.leaf_id, pending: 0, pendingMessages: 0, updatedAt: row.updated_at };
+    for (;;) {
+      const next = this.q.newerChild.get({ session: row.id, parent: head.leafId, mark: row.leaf_mark }) as { id: string; type: string; created_at: number } | undefined;
+      if (!next) return head;
+      head.leafId = next.id;
+      head.pending++;
+      if (next.type === 'message') head.pendingMessages++;
+      head.updatedAt = Math.max(head.updatedAt, next.created_at);
+    }
+  }
+
+  protected summaryOf(row: SessionRow): SessionSummary {
+    const head = this.headOf(row);
+    return { ...toSummary(row), leafId: head.leafId, updatedAt: Math.max(row.updated_at, head.updatedAt), messageCount: row.message_count + head.pendingMessages };
+  }
+
   get(sessionId: string): SessionSummary {
-    return toSummary(this.session(sessionId));
+    return this.summaryOf(this.session(sessionId));
   }
 
   list(options: ListOptions = {}): SessionSummary[] {
@@ -48,7 +76,8 @@ export class SessionReader {
     const rows = query
       ? (this.q.searchSessions.all({ pattern: `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset }) as SessionRow[])
       : (this.q.listSessions.all({ limit, offset }) as SessionRow[]);
-    return rows.map(toSummary);
+    // The rows' order is by the time each row was last written; the page is ordered by the derived time.
+    return rows.map((row) => this.summaryOf(row)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   count(): number {
@@ -56,7 +85,7 @@ export class SessionReader {
   }
 
   leaf(sessionId: string): string | null {
-    return this.session(sessionId).leaf_id;
+    return this.headOf(this.session(sessionId)).leafId;
   }
 
   entry(sessionId: string, entryId: string): Entry {

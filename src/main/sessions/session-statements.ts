@@ -18,15 +18,22 @@ export function prepareSessionStatements(db: Database.Database) {
     setSessionCwd: db.prepare(`UPDATE sessions SET cwd = @cwd WHERE id = @id`),
     deleteEntries: db.prepare(`DELETE FROM entries WHERE session_id = ?`),
     deleteSession: db.prepare(`DELETE FROM sessions WHERE id = ?`),
-    setLeaf: db.prepare(`UPDATE sessions SET leaf_id = @leaf, updated_at = @now WHERE id = @id`),
-    afterAppend: db.prepare(
-      `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = message_count + @messages,
+    setLeaf: db.prepare(
+      `UPDATE sessions SET leaf_id = @leaf, leaf_mark = @mark, updated_at = @now, message_count = message_count + @messages WHERE id = @id`,
+    ),
+    writeHead: db.prepare(
+      `UPDATE sessions SET leaf_id = @leaf, leaf_mark = @mark, updated_at = @now, message_count = message_count + @messages,
          preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
     ),
     importedSummary: db.prepare(
-      `UPDATE sessions SET leaf_id = @leaf, updated_at = @now, message_count = @messages,
+      `UPDATE sessions SET leaf_id = @leaf, leaf_mark = @mark, updated_at = @now, message_count = @messages,
          preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,
     ),
+    // The entry appended under `parent` since the session's row was written (the newest child above the mark).
+    newerChild: db.prepare(
+      `SELECT seq, id, type, created_at FROM entries WHERE session_id = @session AND parent_id IS @parent AND seq > @mark ORDER BY seq DESC LIMIT 1`,
+    ),
+    childMark: db.prepare(`SELECT max(seq) FROM entries WHERE session_id = @session AND parent_id IS @parent`).pluck(),
     insertEntry: db.prepare(
       `INSERT INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
        VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,

@@ -8,6 +8,8 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   leaf_id: string | null;
+  /** See migration 7: entries appended since the row was written are the newer children below `leaf_id`. */
+  leaf_mark: number;
   message_count: number;
   preview: string;
   cwd: string | null;
@@ -88,4 +90,8 @@ export interface Head {
   hasPreview: boolean;
   /** The depth of the session's verified path mark (-1: none). */
   markDepth: number;
+  /** Entries and messages appended since the session's row was last written, and the newest's time. */
+  pending: number;
+  pendingMessages: number;
+  updatedAt: number;
 }

@@ -23,6 +23,8 @@ type Db = Database.Database;
 
 /** Appends between two writes of a session's verified path mark (a restart verifies at most about this many). */
 const PATH_MARK_STRIDE = 128;
+/** Appends between two writes of their session's row (its leaf is derived in between; see migration 7). */
+const ROW_STRIDE = 64;
 /** Entries between two progress reports of a check. */
 const CHECK_PROGRESS_EVERY = 10_000;
 
@@ -195,8 +197,11 @@ export class SessionStore extends SessionReader {
   branch(sessionId: string, entryId: string | null): void {
     this.#write(() => {
       this.session(sessionId);
-      if (entryId !== null) this.row(sessionId, entryId);
-      this.q.setLeaf.run({ id: sessionId, leaf: entryId, now: this.#clock() });
+      const target = entryId === null ? null : this.row(sessionId, entryId);
+      const head = this.#head(sessionId);
+      // Entries appended later below the new leaf are newer than it and than every child it has now.
+      const mark = Math.max(target?.seq ?? 0, (this.q.childMark.get({ session: sessionId, parent: entryId }) as number | null) ?? 0);
+      this.q.setLeaf.run({ id: sessionId, leaf: entryId, mark, now: this.#clock(), messages: head.pendingMessages });
       this.heads.delete(sessionId);
     });
     this.#moved(sessionId, entryId);
@@ -237,10 +242,12 @@ export class SessionStore extends SessionReader {
       let messages = 0;
       let preview: string | null = null;
       let title: string | null = null;
+      let mark = 0;
       for (const entry of data.entries) {
         const { id: entryId, parentId, timestamp, ...rest } = entry;
         const stored = this.#insert(id, { ...rest, id: entryId, timestamp } as EntryInput, parentId, parentId === null ? null : rows.get(parentId));
         rows.set(stored.entry.id, stored.row);
+        mark = stored.seq;
         const written = stored.entry;
         if (written.type === 'message') {
           messages++;
@@ -250,7 +257,7 @@ export class SessionStore extends SessionReader {
         if (written.type === 'session_info' && written.name) title = written.name.slice(0, 200);
       }
       if (data.leafId !== null) this.row(id, data.leafId);
-      this.q.importedSummary.run({ id, leaf: data.leafId, now: this.#clock(), messages, preview, title });
+      this.q.importedSummary.run({ id, leaf: data.leafId, mark, now: this.#clock(), messages, preview, title });
       this.integrity.reset(id, data.leafId === null ? [] : [data.leafId]);
       return this.get(id);
     });
@@ -299,9 +306,10 @@ export class SessionStore extends SessionReader {
     const kept = this.heads.get(sessionId);
     if (kept) return kept;
     const session = this.session(sessionId);
-    const leaf = session.leaf_id === null ? null : ((this.q.parentRow.get(sessionId, session.leaf_id) as ParentRow | undefined) ?? null);
-    const markDepth = (this.rows.pathMark(sessionId)?.depth ?? -1);
-    const head: Head = { leafId: session.leaf_id, leaf, hasPreview: session.preview !== '', markDepth };
+    const at = this.derive(session);
+    const leaf = at.leafId === null ? null : ((this.q.parentRow.get(sessionId, at.leafId) as ParentRow | undefined) ?? null);
+    const markDepth = this.rows.pathMark(sessionId)?.depth ?? -1;
+    const head: Head = { ...at, leaf, hasPreview: session.preview !== '', markDepth };
     this.heads.set(sessionId, head);
     return head;
   }
@@ -316,15 +324,26 @@ export class SessionStore extends SessionReader {
     head.markDepth = head.leaf.depth;
   }
 
-  /** Inserts under the head's leaf and moves the head (in memory) and the session's row to the new entry. */
+  /**
+   * Inserts under the head's leaf and moves the head (in memory) to the new entry. The session's row is
+   * written only when its preview or title changes or every ROW_STRIDE appends: in between, the entries
+   * appended since it was written say where the leaf is (see SessionReader.derive).
+   */
   #appendUnder(sessionId: string, head: Head, input: EntryInput): Entry {
     const now = this.#clock();
-    const { entry, row, preview } = this.#insert(sessionId, input, head.leafId, head.leaf, now);
+    const { entry, row, preview, seq } = this.#insert(sessionId, input, head.leafId, head.leaf, now);
     const isMessage = entry.type === 'message';
     // The session's preview is its first user message's text (an empty text leaves it empty).
     const firstUserText = isMessage && entry.message.role === 'user' && !head.hasPreview ? preview : null;
     const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
-    this.q.afterAppend.run({ id: sessionId, leaf: entry.id, now, messages: isMessage ? 1 : 0, preview: firstUserText, title });
+    head.pending++;
+    if (isMessage) head.pendingMessages++;
+    head.updatedAt = Math.max(head.updatedAt, now);
+    if (firstUserText !== null || title !== null || head.pending >= ROW_STRIDE) {
+      this.q.writeHead.run({ id: sessionId, leaf: entry.id, mark: seq, now, messages: head.pendingMessages, preview: firstUserText, title });
+      head.pending = 0;
+      head.pendingMessages = 0;
+    }
     head.leafId = entry.id;
     head.leaf = row;
     head.hasPreview ||= firstUserText !== null && firstUserText !== '';
@@ -335,7 +354,7 @@ export class SessionStore extends SessionReader {
    * Inserts one entry under `parentId`. `parent`: the parent's stored fields when the caller has them
    * (undefined: they are read). Returns the stored entry, with what the next entry under it needs.
    */
-  #insert(sessionId: string, input: EntryInput, parentId: string | null, parent?: ParentRow | null, now = this.#clock()): StoredEntry {
+  #insert(sessionId: string, input: EntryInput, parentId: string | null, parent?: ParentRow | null, now = this.#clock()): StoredEntry & { seq: number } {
     const above = parentId === null ? null : (parent ?? ((this.q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null));
     const stored = storedEntry(sessionId, input, parentId, above, { newId: this.#newId, now });
     const { entry } = stored;
@@ -346,12 +365,11 @@ export class SessionStore extends SessionReader {
       throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${sessionId}.`);
     }
     try {
-      this.q.insertEntry.run(stored.params);
+      return { ...stored, seq: Number(this.q.insertEntry.run(stored.params).lastInsertRowid) };
     } catch (e) {
       if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${sessionId}.`);
       throw e;
     }
-    return stored;
   }
 
   /** Whether `target` is `from` or one of its ancestors; walks only as far as it must. */

@@ -22,6 +22,9 @@
 //                             loaded machine it moves far less than the wall times above, which include
 //                             waiting for the scheduler at each process hop
 //   plugin_over_floor         agent_plugin_run100_ms / floor_run100_ms (target ≤ 1.5)
+//   *_messages_per_turn       messages main sent to plugin processes (to) and got from them (from) per turn
+//                             of the plugin path (median): each can wake the other side, so this is the
+//                             path's cross-process cost counted independently of how busy the machine is
 //
 // AMBER_BENCH_PROFILE_DIR=DIR starts the plugin processes with --cpu-prof into DIR; run this file with
 // `node --cpu-prof --cpu-prof-dir=DIR` to profile main beside them.
@@ -30,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type App, type AppOptions, createApp } from '../src/main/app.ts';
-import { createForkLauncher, DEFAULT_EXEC_ARGV } from '../src/main/plugins/index.ts';
+import { createForkLauncher, DEFAULT_EXEC_ARGV, type PluginLauncher } from '../src/main/plugins/index.ts';
 import { createOpenAiCompatibleStream } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
@@ -119,7 +122,35 @@ interface RunSample {
   ms: number;
   serverMs: number;
   cpuMs: number;
+  /** Messages between main and the plugin processes during the run, for an app started with `countingLauncher`. */
+  messages?: PipeCounts;
 }
+
+interface PipeCounts {
+  toPlugins: number;
+  fromPlugins: number;
+}
+
+/** The launcher's processes, with every message main sends them and every one they send main counted in `counts`. */
+function countingLauncher(base: PluginLauncher, counts: PipeCounts): PluginLauncher {
+  return (request) => {
+    const proc = base(request);
+    const send = proc.send.bind(proc);
+    const onMessage = proc.onMessage.bind(proc);
+    proc.send = (message) => {
+      counts.toPlugins++;
+      return send(message);
+    };
+    proc.onMessage = (listener) =>
+      onMessage((frame) => {
+        counts.fromPlugins++;
+        listener(frame);
+      });
+    return proc;
+  };
+}
+
+const pipeCounts = new WeakMap<App, PipeCounts>();
 
 /** CPU milliseconds (user + system) used so far by this process and by the processes `pids` names. */
 function cpuMs(pids: readonly number[] = []): number {
@@ -173,15 +204,18 @@ async function agentRun(server: ProviderServer, app: App, workspace: string): Pr
   const session = app.sessions.create({ title: 'bench', cwd: workspace });
   const model = app.defaultModel();
   const pids = pluginPids(app);
+  const counts = pipeCounts.get(app);
+  const before = counts ? { ...counts } : null;
   const cpu0 = cpuMs(pids);
   const t0 = performance.now();
   const result = await app.agent.prompt(session.id, 'read package.json a hundred times', model ? { model } : {});
   const ms = performance.now() - t0;
   const cpu = cpuMs(pids) - cpu0;
+  const messages = counts && before ? { toPlugins: counts.toPlugins - before.toPlugins, fromPlugins: counts.fromPlugins - before.fromPlugins } : undefined;
   const requests = server.requests.length - first;
   if (result.reason !== 'stop' || requests !== TURNS + 1) throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-  return { ms, serverMs: serverMs(), cpuMs: cpu };
+  return { ms, serverMs: serverMs(), cpuMs: cpu, ...(messages ? { messages } : {}) };
 }
 
 /** Resolves once `ready()` holds, checked on every change of the app's provider and tool registries. */
@@ -205,18 +239,22 @@ function until(app: App, ready: () => boolean, what: string): Promise<void> {
 
 type Row = { what: string; run: () => Promise<RunSample> };
 
+const perTurn = (counts: PipeCounts | null) => (counts ? { to: Math.round((counts.toPlugins / TURNS) * 10) / 10, from: Math.round((counts.fromPlugins / TURNS) * 10) / 10 } : null);
+
 /**
  * Samples each row RUNS times after one warm-up each, row after row within a round, so every row sees the
  * same machine; returns each row's medians.
  */
-async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number; cpuMs: number }[]> {
+async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number; cpuMs: number; messages: PipeCounts | null }[]> {
   for (const row of rows) await row.run();
   const samples: RunSample[][] = rows.map(() => []);
   for (let i = 0; i < RUNS; i++) for (const [r, row] of rows.entries()) samples[r]!.push(await row.run());
   return rows.map((row, r) => {
     const all = samples[r]!;
-    const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)), cpuMs: median(all.map((s) => s.cpuMs)) };
-    console.log(`${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]`);
+    const counted = all.flatMap((s) => (s.messages ? [s.messages] : []));
+    const messages = counted.length ? { toPlugins: median(counted.map((c) => c.toPlugins)), fromPlugins: median(counted.map((c) => c.fromPlugins)) } : null;
+    const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)), cpuMs: median(all.map((s) => s.cpuMs)), messages };
+    console.log(`${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]${messages ? `; ${messages.toPlugins} messages to plugin processes, ${messages.fromPlugins} from them` : ''}`);
     return result;
   });
 }
@@ -232,6 +270,13 @@ async function main(): Promise<void> {
   const newApp = (name: string, extra: Partial<AppOptions>): App => {
     const app = createApp({ dataDir: join(dir, name), home, workspace, ...extra });
     apps.push(app);
+    return app;
+  };
+  /** An app whose plugin processes' messages are counted (see countingLauncher). */
+  const newCountedApp = (name: string, base: PluginLauncher): App => {
+    const counts = { toPlugins: 0, fromPlugins: 0 };
+    const app = newApp(name, { launchPlugin: countingLauncher(base, counts) });
+    pipeCounts.set(app, counts);
     return app;
   };
   try {
@@ -255,13 +300,13 @@ async function main(): Promise<void> {
     });
     // The user's path: the bundled plugins on, the provider account pointing at the loopback server.
     const profileDir = process.env.AMBER_BENCH_PROFILE_DIR;
-    const plugged = newApp('plugins', profileDir ? { launchPlugin: createForkLauncher({ execArgv: [...DEFAULT_EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] }) } : {});
+    const plugged = newCountedApp('plugins', createForkLauncher(profileDir ? { execArgv: [...DEFAULT_EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}));
     plugged.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
     await until(plugged, () => plugged.plugins.registries.providers.get('custom') !== undefined && plugged.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
 
     // The three rows interleave sample by sample, so each sees the same machine.
     // The same path with only the two plugins a turn needs: what the listening plugins add shows beside it.
-    const bare = newApp('plugins-bare', {});
+    const bare = newCountedApp('plugins-bare', createForkLauncher());
     bare.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
     await until(bare, () => bare.plugins.registries.providers.get('custom') !== undefined && bare.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
     for (const p of bare.plugins.list()) if (p.id !== 'openai_compatible' && p.id !== 'workspace_tools' && p.enabled) await bare.plugins.setState(p.id, false);
@@ -292,6 +337,8 @@ async function main(): Promise<void> {
         plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
         inproc_over_floor: Math.round((agentInproc.ms / floor.ms) * 100) / 100,
         plugin_over_floor_cpu: Math.round((agentPlugin.cpuMs / floor.cpuMs) * 100) / 100,
+        agent_plugin_messages_per_turn: perTurn(agentPlugin.messages),
+        agent_plugin_bare_messages_per_turn: perTurn(agentPluginBare!.messages),
         runs: RUNS,
         events: EVENTS,
         samples: overhead.samples,

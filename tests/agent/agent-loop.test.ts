@@ -264,7 +264,7 @@ describe('the loop', () => {
   test('one run per session at a time', async () => {
     h = createHarness([stall('...')]);
     h.agent.start(h.sessionId, 'one');
-    expect(() => h!.agent.start(h!.sessionId, 'two')).toThrow(/already has a run/);
+    expect(() => h!.agent.start(h!.sessionId, 'two')).toThrow(/A reply is still running in this conversation/);
     h.agent.abort(h.sessionId);
     await h.agent.settled(h.sessionId);
   });

@@ -153,7 +153,7 @@ describe('compacting by hand', () => {
     expect(await h.agent.compact(h.sessionId)).toEqual({ ok: false, reason: 'There is nothing older to summarise yet.' });
     const run = h.agent.start(h.sessionId, 'hello');
     await h.next('message_start');
-    await expect(h.agent.compact(h.sessionId)).rejects.toThrow(/run going/);
+    await expect(h.agent.compact(h.sessionId)).rejects.toThrow(/A reply is still running in this conversation; stop it or wait for it before you summarise it/);
     h.agent.abort(h.sessionId);
     await run.done;
     expect([...h.store.allEntries(h.sessionId)].some((e) => e.type === 'compaction')).toBe(false);

@@ -8,6 +8,7 @@ import type { ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
 import { type AgentHooks, applyInputHooks, noHooks } from './agent-hooks.ts';
+import { assertIdle } from './assert-idle.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
@@ -152,9 +153,8 @@ export class AgentService {
    */
   start(sessionId: string, prompt: PromptContent | null, options: StartOptions = {}): StartedRun {
     if (this.#disposed) throw new AmberError('unavailable', 'The agent is shutting down; try again after restart.');
-    if (this.#runs.has(sessionId)) {
-      throw new AmberError('conflict', 'This session already has a run going: steer it, queue a follow-up, or stop it first.');
-    }
+    // Steering the running reply or queueing a follow-up are the ways to add to it.
+    assertIdle(this, sessionId, 'send another message (or steer it, or queue a follow-up)');
     this.store.get(sessionId);
     const run: Omit<ActiveRun, 'done'> = { runId: this.#newRunId(), controller: new AbortController(), steering: [], followUps: [] };
     // #execute yields before its first step, so the run is registered before anything happens.
@@ -199,13 +199,13 @@ export class AgentService {
 
   /** Appends a model_change entry on the session's branch (not while a run is going). */
   setModel(sessionId: string, model: ModelRef): Entry {
-    this.#assertIdle(sessionId);
+    assertIdle(this, sessionId, 'switch models');
     return this.store.append(sessionId, { type: 'model_change', provider: model.provider, modelId: model.modelId });
   }
 
   /** Appends a thinking_level_change entry on the session's branch (not while a run is going). */
   setThinkingLevel(sessionId: string, thinkingLevel: string): Entry {
-    this.#assertIdle(sessionId);
+    assertIdle(this, sessionId, 'change the thinking level');
     return this.store.append(sessionId, { type: 'thinking_level_change', thinkingLevel });
   }
 
@@ -214,10 +214,10 @@ export class AgentService {
    * (else `model`, else the default). All or nothing, like compaction inside a run; not while a run is going.
    */
   async compact(sessionId: string, options: { model?: ModelRef; signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
-    this.#assertIdle(sessionId);
+    assertIdle(this, sessionId, 'summarise it');
     const context = this.store.context(sessionId);
     const ref = context.model ?? options.model ?? this.#deps.defaultModel;
-    if (!ref) return { ok: false, reason: 'No model is chosen for this session, so none can write the summary.' };
+    if (!ref) return { ok: false, reason: 'No model is chosen for this conversation, so none can write the summary.' };
     let provider;
     try {
       provider = await this.#deps.resolveProvider(ref);
@@ -244,9 +244,6 @@ export class AgentService {
     this.#emitted.dispose();
   }
 
-  #assertIdle(sessionId: string): void {
-    if (this.#runs.has(sessionId)) throw new AmberError('conflict', 'This session has a run going; stop it or wait for it to finish first.');
-  }
 
   async #execute(sessionId: string, active: Omit<ActiveRun, 'done'>, prompt: PromptContent | null, options: StartOptions): Promise<RunResult> {
     const { runId, controller } = active;

@@ -42,9 +42,13 @@ export class SessionReader {
    * (appends write the row only now and then). Kept from this store's own writes while no other connection
    * has committed.
    */
-  protected headOf(row: SessionRow): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
+  protected headOf(row: SessionRow & { behind?: number }): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
     this.syncDataVersion();
-    return this.heads.get(row.id) ?? this.derive(row);
+    const kept = this.heads.get(row.id);
+    if (kept) return kept;
+    // A listed row says whether anything was appended below its leaf since it was written.
+    if (row.behind === 0) return { leafId: row.leaf_id, pending: 0, pendingMessages: 0, updatedAt: row.updated_at };
+    return this.derive(row);
   }
 
   /** The head as the file says: each step is the newest child above the row's mark (one index probe). */
@@ -60,7 +64,7 @@ export class SessionReader {
     }
   }
 
-  protected summaryOf(row: SessionRow): SessionSummary {
+  protected summaryOf(row: SessionRow & { behind?: number }): SessionSummary {
     const head = this.headOf(row);
     return { ...toSummary(row), leafId: head.leafId, updatedAt: Math.max(row.updated_at, head.updatedAt), messageCount: row.message_count + head.pendingMessages };
   }
@@ -74,8 +78,8 @@ export class SessionReader {
     const offset = Math.max(0, options.offset ?? 0);
     const query = options.query?.trim();
     const rows = query
-      ? (this.q.searchSessions.all({ pattern: `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset }) as SessionRow[])
-      : (this.q.listSessions.all({ limit, offset }) as SessionRow[]);
+      ? (this.q.searchSessions.all({ pattern: `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset }) as (SessionRow & { behind: number })[])
+      : (this.q.listSessions.all({ limit, offset }) as (SessionRow & { behind: number })[]);
     // The rows' order is by the time each row was last written; the page is ordered by the derived time.
     return rows.map((row) => this.summaryOf(row)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

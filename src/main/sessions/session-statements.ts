@@ -1,15 +1,17 @@
 import type Database from 'better-sqlite3';
 
 const ENTRY_COLS = 'seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash';
+const BEHIND = `EXISTS (SELECT 1 FROM entries e WHERE e.session_id = sessions.id AND e.parent_id IS sessions.leaf_id AND e.seq > sessions.leaf_mark) AS behind`;
 
 /** The session store's statements, prepared once per connection. */
 export function prepareSessionStatements(db: Database.Database) {
   return {
     insertSession: db.prepare(`INSERT INTO sessions (id, title, created_at, updated_at, cwd) VALUES (@id, @title, @now, @now, @cwd)`),
     session: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
-    listSessions: db.prepare(`SELECT * FROM sessions ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
+    // `behind`: whether entries were appended below the row's leaf since it was written (then it is derived).
+    listSessions: db.prepare(`SELECT *, ${BEHIND} FROM sessions ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
     searchSessions: db.prepare(
-      `SELECT * FROM sessions WHERE title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
+      `SELECT *, ${BEHIND} FROM sessions WHERE title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
        OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\')
        ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
     ),

@@ -4,7 +4,7 @@ import { entryHashMatches, type HashedRow } from './entry-hash.ts';
 /** Rows whose hash was found matching, by id, with every field the check covered. */
 export type VerifiedRows = Map<string, { parentHash: string; hash: string; payload: string; parentId: string | null; type: string }>;
 
-/** An entry whose path up to the root was verified, with its hash then. */
+/** An entry whose path was verified (as far as a context walks: to its compaction cut), with its hash then. */
 export interface PathMark {
   id: string;
   hash: string;

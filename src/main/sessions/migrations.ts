@@ -66,9 +66,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE entries ADD COLUMN hash TEXT NOT NULL DEFAULT '';
   `,
-  // 5: per session, how far its hashes are known verified. `path_id` names an entry whose path to the root
-  // was verified (with its hash then), so that a context built after a restart verifies only the entries
-  // below it; `checked_seq` is the newest entry a check found intact, where `sessions check --since-last`
+  // 5: per session, how far its hashes are known verified. `path_id` names an entry whose path (up to its
+  // context's cut) was verified, with its hash then, so that a context built after a restart verifies only
+  // the entries below it; `checked_seq` is the newest entry a check found intact, where `sessions check --since-last`
   // starts. Both are checkpoints: a change made above them afterwards is found by a full check.
   `
   CREATE TABLE verified_marks (

@@ -22,7 +22,7 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
 
   /** A branch that names no model yet gets the default one; without either, there is nothing to send to. */
   const startOptions = (sessionId: string, leafId?: string | null): { model?: { provider: string; modelId: string } } => {
-    if (store.context(sessionId, leafId).model !== null) return {};
+    if (store.branchState(sessionId, leafId).model !== null) return {};
     const model = app.defaultModel();
     return model ? { model } : noModel();
   };
@@ -61,7 +61,7 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
         return sent && { systemPrompt: sent.systemPrompt, tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })), at: sent.at };
       },
       'chat.models': ({ sessionId }) => ({
-        current: store.context(sessionId).model ?? app.defaultModel(),
+        current: store.branchState(sessionId).model ?? app.defaultModel(),
         models: app.plugins.registries.providers.list().flatMap((p) =>
           p.models.map((m) => {
             const info = app.modelInfo({ provider: p.id, modelId: m.id });
@@ -72,14 +72,14 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
       'chat.setModel': ({ sessionId, provider, modelId }) => {
         assertIdle(agent, sessionId, 'switch models');
         if (!app.plugins.registries.providers.get(provider)) throw new AmberError('not_found', `No provider '${provider}' is set up; choose one of the models listed.`);
-        const current = store.context(sessionId).model;
+        const current = store.branchState(sessionId).model;
         if (!current || current.provider !== provider || current.modelId !== modelId) agent.setModel(sessionId, { provider, modelId });
         return { current: { provider, modelId } };
       },
-      'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.context(sessionId).thinkingLevel) }),
+      'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.branchState(sessionId).thinkingLevel) }),
       'chat.setThinking': ({ sessionId, level }) => {
         assertIdle(agent, sessionId, 'change the thinking level');
-        if (thinkingLevelOf(store.context(sessionId).thinkingLevel) !== level) agent.setThinkingLevel(sessionId, level);
+        if (thinkingLevelOf(store.branchState(sessionId).thinkingLevel) !== level) agent.setThinkingLevel(sessionId, level);
         return { level };
       },
       'instructions.get': ({ sessionId }) => app.systemPrompt.instructions(sessionId ?? null),

@@ -59,7 +59,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(
     tree.registerAction('session.thinking', (argument, context) => {
       const sessionId = session(context);
-      const current = thinkingLevelOf(sessions.context(sessionId).thinkingLevel);
+      const current = thinkingLevelOf(sessions.branchState(sessionId).thinkingLevel);
       if (!argument) return `Thinking is ${current}. Type /thinking off, low, medium or high to change it.`;
       const level = ThinkingLevel.safeParse(argument.trim().toLowerCase());
       if (!level.success) throw new AmberError('invalid_input', `“${argument}” is not a thinking level: use off, low, medium or high.`);
@@ -90,7 +90,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(
     tree.registerAction('session.model', (argument, context) => {
       const sessionId = session(context);
-      const current = sessions.context(sessionId).model ?? app.defaultModel();
+      const current = sessions.branchState(sessionId).model ?? app.defaultModel();
       if (!argument) return current ? `The model is ${current.provider}/${current.modelId}. Type /model and a name to change it.` : 'No model is chosen yet. Type /model and a name.';
       const ref = resolveModel(app, argument);
       idle(sessionId);

@@ -1,15 +1,16 @@
 // Thinking levels per branch, as the provider receives them: the OpenAI-compatible `reasoning_effort`
 // for a model that reasons, nothing (and a notice) for one that does not.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
+let fixture: AppUnderTest;
 let dir: string;
 let server: ProviderServer;
 let app: App;
@@ -19,29 +20,27 @@ let events: AgentEvent[];
 const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-thinking-'));
-  mkdirSync(join(dir, 'home', 'ws'), { recursive: true });
   server = await startProviderServer();
   reasoning = true;
   events = [];
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
-  app = createApp({
-    dataDir: join(dir, 'data'),
-    home: join(dir, 'home'),
-    workspace: join(dir, 'home', 'ws'),
-    startPlugins: false,
-    defaultModel: MODEL,
-    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+  fixture = openApp({
+    prefix: 'amber-thinking-',
+    before: (d) => mkdirSync(join(d, 'home', 'ws'), { recursive: true }),
+    app: (d) => ({
+      home: join(d, 'home'),
+      workspace: join(d, 'home', 'ws'),
+      defaultModel: MODEL,
+      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    }),
   });
+  ({ dir, app, api } = fixture);
   app.agent.onDidEmit((e) => events.push(e));
-  api = createApiRouter(app, { log: () => {} });
 });
 
 afterEach(async () => {
-  api.dispose();
-  await app.dispose();
+  await fixture.close();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const lastBody = () => server.requests.at(-1)!.body as Record<string, unknown>;

@@ -39,3 +39,27 @@ test('a provider that is not set up is refused, and nothing is recorded', async 
   expect(r).toMatchObject({ ok: false, error: { code: 'not_found' } });
   expect(app.sessions.leaf(s.id)).toBeNull();
 });
+
+/** What the palette answers for `input` in the conversation `sessionId`. */
+const slash = async (sessionId: string, input: string) => (await t.call<{ result: { kind: string; text: string } }>('commands.run', { input, sessionId })).result;
+
+test('/model and chat.setModel give the same answer to the same bad model, and record nothing', async () => {
+  const s = app.sessions.create({ cwd: null });
+  const routed = await t.refused('chat.setModel', { sessionId: s.id, provider: 'nope', modelId: 'x' });
+  expect(routed).toEqual({ code: 'not_found', message: "No provider 'nope' is set up; choose one of the models listed." });
+  // The palette names the command before the sentence it got.
+  expect(await slash(s.id, '/model nope/x')).toEqual({ kind: 'error', text: `/model: ${routed.message}` });
+  expect(app.sessions.leaf(s.id)).toBeNull();
+  expect(await slash(s.id, '/model b/llama3.1:8b')).toMatchObject({ kind: 'ok' });
+  expect(app.sessions.branchState(s.id).model).toEqual({ provider: 'b', modelId: 'llama3.1:8b' });
+});
+
+test('/thinking and chat.setThinking give the same answer to the same bad level, and record nothing', async () => {
+  const s = app.sessions.create({ cwd: null });
+  const routed = await t.refused('chat.setThinking', { sessionId: s.id, level: 'extreme' });
+  expect(routed).toEqual({ code: 'invalid_input', message: '“extreme” is not a thinking level: use off, low, medium or high.' });
+  expect(await slash(s.id, '/thinking extreme')).toEqual({ kind: 'error', text: `/thinking: ${routed.message}` });
+  expect(app.sessions.leaf(s.id)).toBeNull();
+  expect(await t.call('chat.setThinking', { sessionId: s.id, level: 'High' })).toEqual({ level: 'high' });
+  expect(app.sessions.branchState(s.id).thinkingLevel).toBe('high');
+});

@@ -65,6 +65,10 @@ test('/get and /set read and change the core settings by name, each through its 
   expect((await run('/set agent.instructions.conversation clear')).kind).toBe('ok');
   expect(app.systemPrompt.instructions(sessionId).conversation).toBe('');
 
+  // A model is set only for a provider that is set up (the one check /model and chat.setModel share).
+  expect((await run('/set model fake/model-b')).text).toBe("/set: No provider 'fake' is set up; choose one of the models listed.");
+  const model = { id: 'model-b', contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  app.plugins.registries.providers.register('plugin-fake', 'fake', { id: 'fake', flavor: 'custom', presets: [], models: [model], stream: async function* () {} });
   expect((await run('/set model fake/model-b')).text).toBe('The model is now fake/model-b; the next reply uses it.');
   expect((await run('/get model')).text).toBe('model is fake/model-b.');
   expect((await run('/set thinking high')).kind).toBe('ok');

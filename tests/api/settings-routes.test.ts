@@ -65,6 +65,10 @@ test('commands: completion, /new, /set policy, /label, /model, an unknown comman
   expect((await run('/label first', sessionId)).result).toEqual({ kind: 'error', text: '/label: There is nothing to label yet: send a message first.' });
   app.sessions.append(sessionId, { type: 'message', message: { role: 'user', content: 'hi' } });
   expect((await run('/label first', sessionId)).result.kind).toBe('ok');
+  // /model takes only a provider that is set up, as chat.setModel does.
+  expect((await run('/model loopback/fixture-model', sessionId)).result).toEqual({ kind: 'error', text: "/model: No provider 'loopback' is set up; choose one of the models listed." });
+  const model = { id: 'fixture-model', contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  app.plugins.registries.providers.register('plugin-loopback', 'loopback', { id: 'loopback', flavor: 'custom', presets: [], models: [model], stream: async function* () {} });
   expect((await run('/model loopback/fixture-model', sessionId)).result.text).toContain('loopback/fixture-model');
   expect(app.sessions.context(sessionId).model).toEqual({ provider: 'loopback', modelId: 'fixture-model' });
   expect((await run('/compact', sessionId)).result).toMatchObject({ kind: 'error', text: expect.stringMatching(/^\/compact: /) });

@@ -2,9 +2,9 @@ import type { Channel } from '../../shared/api/index.ts';
 import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
+import { assertIdle, checkModelChoice, checkThinkingLevel } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
 import type { Handlers } from './api-router.ts';
-import { assertIdle } from './assert-idle.ts';
 
 type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}`>;
 
@@ -70,14 +70,15 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
         ),
       }),
       'chat.setModel': ({ sessionId, provider, modelId }) => {
+        const choice = checkModelChoice({ provider, modelId }, app.plugins.registries.providers);
         assertIdle(agent, sessionId, 'switch models');
-        if (!app.plugins.registries.providers.get(provider)) throw new AmberError('not_found', `No provider '${provider}' is set up; choose one of the models listed.`);
         const current = store.branchState(sessionId).model;
-        if (!current || current.provider !== provider || current.modelId !== modelId) agent.setModel(sessionId, { provider, modelId });
-        return { current: { provider, modelId } };
+        if (!current || current.provider !== provider || current.modelId !== modelId) agent.setModel(sessionId, choice);
+        return { current: choice };
       },
       'chat.getThinking': ({ sessionId }) => ({ level: thinkingLevelOf(store.branchState(sessionId).thinkingLevel) }),
-      'chat.setThinking': ({ sessionId, level }) => {
+      'chat.setThinking': ({ sessionId, level: typed }) => {
+        const level = checkThinkingLevel(typed);
         assertIdle(agent, sessionId, 'change the thinking level');
         if (thinkingLevelOf(store.branchState(sessionId).thinkingLevel) !== level) agent.setThinkingLevel(sessionId, level);
         return { level };

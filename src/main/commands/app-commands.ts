@@ -1,4 +1,5 @@
 import { PolicyMode, ThinkingLevel, thinkingLevelOf } from '../../shared/agent/index.ts';
+import { assertIdle, checkModelChoice, checkThinkingLevel } from '../agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
@@ -32,9 +33,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   const store = new DisposableStore();
   const { sessions, plugins } = app;
 
-  const idle = (sessionId: string): void => {
-    if (app.agent.isRunning(sessionId)) throw new AmberError('conflict', 'A reply is still streaming; stop it or wait for it first.');
-  };
+  const idle = (sessionId: string, doing: string): void => assertIdle(app.agent, sessionId, doing);
 
   store.add(
     tree.registerAction('session.new', (title, context) => {
@@ -61,12 +60,11 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       const sessionId = session(context);
       const current = thinkingLevelOf(sessions.branchState(sessionId).thinkingLevel);
       if (!argument) return `Thinking is ${current}. Type /thinking off, low, medium or high to change it.`;
-      const level = ThinkingLevel.safeParse(argument.trim().toLowerCase());
-      if (!level.success) throw new AmberError('invalid_input', `“${argument}” is not a thinking level: use off, low, medium or high.`);
-      if (level.data === current) return `Thinking is already ${current}.`;
-      idle(sessionId);
-      app.agent.setThinkingLevel(sessionId, level.data);
-      return `Thinking is now ${level.data}; the next reply uses it.`;
+      const level = checkThinkingLevel(argument);
+      if (level === current) return `Thinking is already ${current}.`;
+      idle(sessionId, 'change the thinking level');
+      app.agent.setThinkingLevel(sessionId, level);
+      return `Thinking is now ${level}; the next reply uses it.`;
     }),
   );
   store.add(tree.registerFeed('thinking-levels', () => ThinkingLevel.options.map((name) => ({ name, help: name === 'off' ? 'No extra thinking' : `Think ${name === 'low' ? 'a little' : name === 'medium' ? 'some' : 'hard'}` }))));
@@ -92,8 +90,8 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       const sessionId = session(context);
       const current = sessions.branchState(sessionId).model ?? app.defaultModel();
       if (!argument) return current ? `The model is ${current.provider}/${current.modelId}. Type /model and a name to change it.` : 'No model is chosen yet. Type /model and a name.';
-      const ref = resolveModel(app, argument);
-      idle(sessionId);
+      const ref = checkModelChoice(resolveModel(app, argument), app.plugins.registries.providers);
+      idle(sessionId, 'switch models');
       app.agent.setModel(sessionId, ref);
       return `The model is now ${ref.provider}/${ref.modelId}; the next reply uses it.`;
     }),
@@ -103,7 +101,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
     tree.registerAction('session.branch', (entryId, context) => {
       const sessionId = session(context);
       if (!entryId) throw new AmberError('invalid_input', 'Name the entry to branch from: /branch <entry-id> (the tree view shows them).');
-      idle(sessionId);
+      idle(sessionId, 'switch branches');
       sessions.entry(sessionId, entryId);
       sessions.branch(sessionId, entryId);
       return `The next message forks from ${entryId}.`;
@@ -113,7 +111,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(
     tree.registerAction('session.label', (label, context) => {
       const sessionId = session(context);
-      idle(sessionId);
+      idle(sessionId, 'change labels');
       const target = sessions.leaf(sessionId);
       if (!target) throw new AmberError('invalid_input', 'There is nothing to label yet: send a message first.');
       sessions.append(sessionId, label ? { type: 'label', targetId: target, label } : { type: 'label', targetId: target });
@@ -124,7 +122,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(
     tree.registerAction('session.compact', async (_argument, context) => {
       const sessionId = session(context);
-      idle(sessionId);
+      idle(sessionId, 'summarise it');
       if (!hooks.compact) throw new AmberError('unavailable', 'Compacting by hand is not available yet; Amber compacts by itself when the context is nearly full.');
       return hooks.compact(sessionId);
     }),

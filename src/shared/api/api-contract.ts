@@ -114,7 +114,8 @@ export const API_METHODS = {
   /** The thinking level of the conversation's current branch. */
   'chat.getThinking': method(z.object({ sessionId: SessionId }), z.object({ level: ThinkingLevel })),
   /** Records a thinking level change on the branch (so each branch keeps its own); the next reply uses it. */
-  'chat.setThinking': method(z.object({ sessionId: SessionId, level: ThinkingLevel }), z.object({ level: ThinkingLevel })),
+  /** `level` is checked by main as `/thinking` checks it (any case): the same sentence for the same bad level. */
+  'chat.setThinking': method(z.object({ sessionId: SessionId, level: z.string().max(64) }), z.object({ level: ThinkingLevel })),
   /** The user's own instructions to the model: for every conversation, and for this one. */
   'instructions.get': method(z.object({ sessionId: SessionId.nullable().optional() }), z.object({ global: z.string(), conversation: z.string() })),
   /** Sets them for every conversation (`sessionId` null) or for one; empty text clears them. */

@@ -1,1 +1,0 @@
-export { assertIdle } from '../agent/index.ts';

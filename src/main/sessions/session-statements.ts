@@ -90,6 +90,9 @@ export function prepareSessionStatements(db: Database.Database) {
     ),
     countRowsAfter: db.prepare(`SELECT count(*) FROM entries WHERE session_id = ? AND seq > ?`).pluck(),
     hashRowsAfter: db.prepare(`SELECT seq, id, parent_id, type, payload, hash FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq`),
+    // The same from a recent mark: the rows after it by row id (`+` keeps the planner off the session index,
+    // which would visit every entry of the session to find the few newer ones).
+    hashRowsSince: db.prepare(`SELECT seq, id, parent_id, type, payload, hash FROM entries WHERE +session_id = ? AND seq > ? ORDER BY seq`),
     // Changes when another connection commits (never for this one's own commits).
     dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
   };

@@ -217,7 +217,8 @@ export class SessionStore extends SessionReader {
     const total = options.onProgress ? (this.q.countRowsAfter.get(sessionId, after) as number) : 0;
     const verifier = new TreeVerifier();
     let newest = after;
-    for (const row of this.q.hashRowsAfter.iterate(sessionId, after) as Iterable<HashedRow & { seq: number }>) {
+    const rows = after > 0 ? this.q.hashRowsSince : this.q.hashRowsAfter;
+    for (const row of rows.iterate(sessionId, after) as Iterable<HashedRow & { seq: number }>) {
       verifier.push(row);
       newest = row.seq;
       if (options.onProgress && verifier.count % CHECK_PROGRESS_EVERY === 0) options.onProgress(verifier.count, total);

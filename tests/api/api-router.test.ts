@@ -1,31 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
-let dir: string;
+let fixture: AppUnderTest;
 let app: App;
 let api: ApiRouter;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-api-'));
-  app = createApp({ dataDir: dir, startPlugins: false });
-  api = createApiRouter(app, { log: () => {} });
+  fixture = openApp({ prefix: 'amber-api-', app: (dir) => ({ dataDir: dir }) });
+  ({ app, api } = fixture);
 });
 
-afterEach(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => fixture.close());
 
-async function ok<T>(channel: string, input: unknown): Promise<T> {
-  const r = await api.call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const ok = <T>(channel: string, input: unknown) => fixture.call<T>(channel, input);
 
 test('a deleted session comes back whole with restore (undo)', async () => {
   const s = await ok<{ id: string }>('sessions.create', { title: 'Keep me' });

@@ -1,16 +1,17 @@
 // A user plugin's tool that declares `shell: true` is not judged as a shell (its line is not classified, no
 // sandbox of Amber's holds its process): it is a write tool with no declared paths, so it asks in write mode
 // even for a read-only line, and is denied in read mode. A real user plugin process, the real policy.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../src/shared/agent/index.ts';
 import { calls, MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
 const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/shell_user');
 
+let fixture: AppUnderTest;
 let dir: string;
 let app: App;
 let provider: ScriptedProvider;
@@ -18,18 +19,17 @@ const asked: ApprovalQuestion[] = [];
 let answer: ApprovalAnswer = 'deny';
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-user-shell-'));
-  mkdirSync(join(dir, 'data', 'plugins'), { recursive: true });
-  mkdirSync(join(dir, 'ws'));
-  cpSync(USER_PLUGIN, join(dir, 'data', 'plugins', 'shell_user'), { recursive: true });
   provider = new ScriptedProvider();
-  app = createApp({
-    dataDir: join(dir, 'data'),
-    workspace: join(dir, 'ws'),
-    startPlugins: false,
-    defaultModel: { provider: 'fake', modelId: MODEL.id },
-    resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+  fixture = openApp({
+    prefix: 'amber-user-shell-',
+    before: (d) => {
+      mkdirSync(join(d, 'data', 'plugins'), { recursive: true });
+      mkdirSync(join(d, 'ws'));
+      cpSync(USER_PLUGIN, join(d, 'data', 'plugins', 'shell_user'), { recursive: true });
+    },
+    app: (d) => ({ workspace: join(d, 'ws'), defaultModel: { provider: 'fake', modelId: MODEL.id }, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) }),
   });
+  ({ dir, app } = fixture);
   asked.length = 0;
   app.approvals.onDidChange((change) => {
     if (change.kind !== 'requested') return;
@@ -40,10 +40,7 @@ beforeEach(async () => {
   if (!app.plugins.get('shell_user').enabled) await app.plugins.setState('shell_user', true, { confirm: true });
 });
 
-afterEach(async () => {
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => fixture.close());
 
 async function runLine(sessionId: string, command: string): Promise<{ status: string; text: string }> {
   provider.push(calls({ name: 'user_shell', args: { command } }), text('done'));

@@ -110,7 +110,7 @@ describe('amber run', () => {
       [['run', '--new', '--allow', `bash:${'x'.repeat(500)}`, 'go'], /names no command prefix/],
       [['run', '--new', '--session', 'abc', 'go'], /--session ID, or start one with --new \(not both\)/],
       [['run', 'go'], /--session ID, or start one with --new/],
-      [['run', '--session', 'no-such-session', 'go'], /^Session no-such-session does not exist/],
+      [['run', '--session', 'no-such-session', 'go'], /^The conversation no-such-session does not exist/],
       [['run', '--new', '--allow'], /needs a value, as in --allow 'bash:npm test'/],
       [['sessions', 'list', '--allow', 'read'], /amber sessions list does not take --allow/],
       [['run', '--new', '--workspace', '/', 'go'], /is the whole disk; choose a project folder instead/],

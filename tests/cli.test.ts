@@ -107,7 +107,7 @@ describe('amber CLI', () => {
       [['sessions', 'lust'], "Unknown command 'sessions lust'; the commands are sessions list, sessions check, import-pi, export-pi, run (see --help).\n"],
       [['sessions', 'list', '--jsn'], 'Unknown option --jsn; see --help for the options.\n'],
       [['import-pi'], 'amber import-pi takes FILE, but was given none.\n'],
-      [['export-pi', 'nope', join(dir, 'x.jsonl'), '--data-dir', dataDir], 'Session nope does not exist (it may have been deleted).\n'],
+      [['export-pi', 'nope', join(dir, 'x.jsonl'), '--data-dir', dataDir], 'The conversation nope does not exist (it may have been deleted).\n'],
       [['import-pi', join(dir, 'missing.jsonl'), '--data-dir', dataDir], `Cannot read ${join(dir, 'missing.jsonl')}: there is no such file.\n`],
     ];
     for (const [args, message] of cases) {
@@ -148,7 +148,7 @@ describe('amber CLI', () => {
     expect(JSON.parse(json.stdout)).toEqual({ sessionId: id, entries: 30, ok: false, changed: ids });
 
     const missing = amber(['sessions', 'check', 'nope', '--data-dir', dataDir]);
-    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'Session nope does not exist (it may have been deleted).\n' });
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'The conversation nope does not exist (it may have been deleted).\n' });
   });
 
   test('export never overwrites a file unless told to with --force', () => {

@@ -57,5 +57,5 @@ test('pages the branch from the leaf up with child counts and labels, and agrees
 test('an empty session has an empty overview, and a missing page start is named', () => {
   const s = store.create();
   expect(store.treePage(s.id)).toEqual({ nodes: [], before: null, leafId: null });
-  expect(() => store.treePage(s.id, { before: 'nowhere' })).toThrow(/Entry nowhere is not in session/);
+  expect(() => store.treePage(s.id, { before: 'nowhere' })).toThrow(/Entry nowhere is not in conversation/);
 });

@@ -115,5 +115,5 @@ test('branchState gives the branch’s model and thinking level, and names a mis
   expect(store.branchState(s.id)).toEqual({ model: { provider: 'p', modelId: 'm1' }, thinkingLevel: 'high' });
   expect(store.branchState(s.id)).toEqual({ model: store.context(s.id).model, thinkingLevel: store.context(s.id).thinkingLevel });
   expect(store.branchState(s.id, root)).toEqual({ model: null, thinkingLevel: null });
-  expect(() => store.branchState(s.id, 'nowhere')).toThrow(/Entry nowhere is not in session/);
+  expect(() => store.branchState(s.id, 'nowhere')).toThrow(/Entry nowhere is not in conversation/);
 });

@@ -195,7 +195,7 @@ export class SessionReader {
     const leaf = leafId === undefined ? this.leaf(sessionId) : leafId;
     if (leaf === null) return { model: null, thinkingLevel: null };
     const refs = this.q.parentRow.get(sessionId, leaf) as ParentRow | undefined;
-    if (!refs) throw new AmberError('not_found', `Entry ${leaf} is not in session ${sessionId}.`);
+    if (!refs) throw new AmberError('not_found', `Entry ${leaf} is not in conversation ${sessionId}.`);
     return branchStateOf(refs, (id) => this.entry(sessionId, id));
   }
 
@@ -220,11 +220,11 @@ export class SessionReader {
 
   protected row(sessionId: string, entryId: string): EntryRow {
     const row = this.q.entry.get(sessionId, entryId) as EntryRow | undefined;
-    if (!row) throw new AmberError('not_found', `Entry ${entryId} is not in session ${sessionId}.`);
+    if (!row) throw new AmberError('not_found', `Entry ${entryId} is not in conversation ${sessionId}.`);
     return row;
   }
 
   protected missing(sessionId: string): AmberError {
-    return new AmberError('not_found', `Session ${sessionId} does not exist (it may have been deleted).`);
+    return new AmberError('not_found', `The conversation ${sessionId} does not exist (it may have been deleted).`);
   }
 }

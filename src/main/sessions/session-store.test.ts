@@ -118,7 +118,7 @@ describe('entries', () => {
       }),
     ).toThrow(/parent ghost is not in conversation/);
     expect(() => store.append(s.id, { type: 'label', targetId: 'ghost', label: 'x' })).toThrow(/target ghost/);
-    expect(() => store.branch(s.id, 'ghost')).toThrow(/not in session/);
+    expect(() => store.branch(s.id, 'ghost')).toThrow(/not in conversation/);
     expect(store.tree(s.id)).toHaveLength(before);
     expect(store.leaf(s.id)).toBe(u1.id);
     expect(store.list()).toHaveLength(1);

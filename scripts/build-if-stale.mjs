@@ -5,13 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const root = resolve(import.meta.dirname, '..');
-const out = join(root, 'out');
-const stampFile = join(out, '.build-stamp');
+const ROOT = resolve(import.meta.dirname, '..');
+const STAMP = join('out', '.build-stamp');
 /** What a full build writes; any one missing means out/ is not a build. */
-const outputs = ['renderer/index.html', 'main/index.js', 'main/plugin-host.js', 'preload/index.cjs'].map((p) => join(out, p));
+const OUTPUTS = ['renderer/index.html', 'main/index.js', 'main/plugin-host.js', 'preload/index.cjs'].map((p) => join('out', p));
 /** What a build reads besides src/ (unit tests under src/ are not build inputs). */
-const inputFiles = ['electron.vite.config.ts', 'package.json', 'package-lock.json'].map((p) => join(root, p));
+const INPUT_FILES = ['electron.vite.config.ts', 'package.json', 'package-lock.json'];
 
 function newest(dir) {
   let t = 0;
@@ -23,28 +22,35 @@ function newest(dir) {
   return t;
 }
 
-function stampedAt() {
+function stampedAt(root) {
   try {
-    const at = JSON.parse(readFileSync(stampFile, 'utf8')).startedAt;
+    const at = JSON.parse(readFileSync(join(root, STAMP), 'utf8')).startedAt;
     return typeof at === 'number' ? at : null;
   } catch {
     return null;
   }
 }
 
-export function isFresh() {
-  const at = stampedAt();
-  if (at === null || !outputs.every((p) => existsSync(p))) return false;
-  const inputs = Math.max(newest(join(root, 'src')), ...inputFiles.filter((p) => existsSync(p)).map((p) => statSync(p).mtimeMs));
+/** True when out/ under `root` holds a full build started after its newest input was saved. */
+export function isFresh(root = ROOT) {
+  const at = stampedAt(root);
+  if (at === null || !OUTPUTS.every((p) => existsSync(join(root, p)))) return false;
+  const files = INPUT_FILES.map((p) => join(root, p)).filter((p) => existsSync(p));
+  const inputs = Math.max(newest(join(root, 'src')), ...files.map((p) => statSync(p).mtimeMs));
   return inputs <= at;
 }
 
-export function build() {
-  // The stamp holds the start: a source saved during the build is newer than it, so the next call builds.
-  const startedAt = Date.now();
+function electronViteBuild(root) {
   const r = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) return false;
-  writeFileSync(stampFile, JSON.stringify({ startedAt }));
+  return r.status === 0;
+}
+
+/** Builds (with `run`, default electron-vite) and stamps out/ when it succeeds; false when it fails. */
+export function build(root = ROOT, run = electronViteBuild, now = Date.now) {
+  // The stamp holds the start: a source saved during the build is newer than it, so the next call builds.
+  const startedAt = now();
+  if (!run(root)) return false;
+  writeFileSync(join(root, STAMP), JSON.stringify({ startedAt }));
   return true;
 }
 

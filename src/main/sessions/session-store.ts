@@ -127,7 +127,7 @@ export class SessionStore extends SessionReader {
     try {
       this.q.insertSession.run({ id, title: options.title ?? '', now, cwd: options.cwd ?? null });
     } catch (e) {
-      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `A session with id ${id} already exists.`);
+      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `A conversation with id ${id} already exists.`);
       throw e;
     }
     const summary = this.get(id);
@@ -137,7 +137,7 @@ export class SessionStore extends SessionReader {
 
   rename(sessionId: string, title: string): SessionSummary {
     const clean = title.trim();
-    if (!clean) throw new AmberError('invalid_input', 'A session title cannot be empty.');
+    if (!clean) throw new AmberError('invalid_input', 'A conversation title cannot be empty.');
     const info = this.q.renameSession.run({ id: sessionId, title: clean.slice(0, 200), now: this.#clock() });
     if (info.changes === 0) throw this.missing(sessionId);
     return this.#summaryChanged(sessionId, true);
@@ -236,7 +236,7 @@ export class SessionStore extends SessionReader {
     const summary = this.#write(() => {
       const now = this.#clock();
       const id = data.id ?? randomUUID();
-      if (this.q.session.get(id)) throw new AmberError('conflict', `A session with id ${id} already exists; import it as a new session instead.`);
+      if (this.q.session.get(id)) throw new AmberError('conflict', `A conversation with id ${id} already exists; import it as a new conversation instead.`);
       this.q.insertSession.run({ id, title: data.title ?? '', now: data.createdAt ?? now, cwd: data.cwd ?? null });
       // The session row is written once, after the entries; each parent's stored fields come from memory.
       const rows = new Map<string, ParentRow>();
@@ -363,12 +363,12 @@ export class SessionStore extends SessionReader {
       throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);
     }
     if (entry.type === 'label' && !this.q.parentRow.get(sessionId, entry.targetId)) {
-      throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in session ${sessionId}.`);
+      throw new AmberError('invalid_input', `Refused a label: its target ${entry.targetId} is not in conversation ${sessionId}.`);
     }
     try {
       return { ...stored, seq: Number(this.q.insertEntry.run(stored.params).lastInsertRowid) };
     } catch (e) {
-      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in session ${sessionId}.`);
+      if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `Entry id ${entry.id} is already used in conversation ${sessionId}.`);
       throw e;
     }
   }

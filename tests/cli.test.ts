@@ -76,7 +76,7 @@ describe('amber CLI', () => {
 
   test('human output by default; the data folder defaults to AMBER_DATA_DIR; relative paths start at the cwd', () => {
     const env = { AMBER_DATA_DIR: dataDir };
-    expect(amber(['sessions', 'list'], { env }).stdout).toBe(`No sessions yet in ${dataDir}.\n`);
+    expect(amber(['sessions', 'list'], { env }).stdout).toBe(`No conversations yet in ${dataDir}.\n`);
     const imported = amber(['import-pi', 'branched-v3.jsonl'], { env, cwd: join(ROOT, 'tests/fixtures/pi') });
     expect(imported.stdout).toBe(
       `Imported ${FIXTURE} (pi format version 3, 30 entries) as conversation 7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57 "Retry with backoff for the weather CLI".\n`,

@@ -11,7 +11,7 @@ function when(ms: number): string {
 export const sessionsListCommand: CliCommand = {
   words: ['sessions', 'list'],
   args: [],
-  summary: 'List the sessions, most recently updated first.',
+  summary: 'List the conversations, most recently updated first.',
   run(app) {
     const sessions: SessionSummary[] = [];
     for (let offset = 0; ; offset += PAGE) {
@@ -19,7 +19,7 @@ export const sessionsListCommand: CliCommand = {
       sessions.push(...page);
       if (page.length < PAGE) break;
     }
-    if (sessions.length === 0) return { json: { sessions }, text: `No sessions yet in ${app.dataDir}.` };
+    if (sessions.length === 0) return { json: { sessions }, text: `No conversations yet in ${app.dataDir}.` };
     const idWidth = Math.max(...sessions.map((s) => s.id.length), 2);
     const rows = sessions.map(
       (s) => `${s.id.padEnd(idWidth)}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(8)}  ${(s.title || s.preview || '(untitled)').replace(/\s+/g, ' ')}`,

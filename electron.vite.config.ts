@@ -11,7 +11,11 @@ const pluginManifests = {
   name: 'amber-plugin-manifests',
   generateBundle(this: { emitFile(file: { type: 'asset'; fileName: string; source: string }): void }) {
     for (const id of BUNDLED_PLUGINS) {
-      this.emitFile({ type: 'asset', fileName: `plugins/${id}/manifest.json`, source: readFileSync(resolve(import.meta.dirname, `src/plugins/${id}/manifest.json`), 'utf8') });
+      this.emitFile({
+        type: 'asset',
+        fileName: `plugins/${id}/manifest.json`,
+        source: readFileSync(resolve(import.meta.dirname, `src/plugins/${id}/manifest.json`), 'utf8'),
+      });
     }
   },
 };

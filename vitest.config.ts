@@ -9,7 +9,15 @@ export default defineConfig({
       // Browser flows: the headless shell + Chromium, two files at a time (each starts its own shell on a
       // free port, with its own temp data folder and browser profile). The app is built once per run when stale.
       {
-        test: { ...shared, name: 'browser', include: ['tests/browser/**/*.test.ts'], globalSetup: ['tests/browser/global-setup.ts'], testTimeout: 60_000, fileParallelism: true, maxWorkers: 2 },
+        test: {
+          ...shared,
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          globalSetup: ['tests/browser/global-setup.ts'],
+          testTimeout: 60_000,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
       },
     ],
   },

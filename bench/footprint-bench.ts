@@ -111,7 +111,9 @@ async function untilAllReady(api: ApiClient, ids?: readonly string[]): Promise<P
     if (waiting.length === 0 && (!ids || waited.length === ids.length)) return plugins;
     const broken = waiting.some((p) => p.state === 'failed' || p.state === 'incompatible');
     if (broken || performance.now() > deadline) {
-      throw new Error(`Plugins did not become ready${broken ? '' : ` within ${READY_TIMEOUT_MS} ms`}: ${waiting.map((p) => `${p.id} (${p.state}${p.reason ? `: ${p.reason}` : ''})`).join(', ')}`);
+      throw new Error(
+        `Plugins did not become ready${broken ? '' : ` within ${READY_TIMEOUT_MS} ms`}: ${waiting.map((p) => `${p.id} (${p.state}${p.reason ? `: ${p.reason}` : ''})`).join(', ')}`,
+      );
     }
     await pause(5);
   }
@@ -189,7 +191,8 @@ async function run(): Promise<RunFigures> {
     const enable10 = performance.now() - t1;
     // The figure is for plugins that were not called: none may have started (or failed).
     const running = copies.filter((p) => p.state !== 'idle' || p.pid !== null);
-    if (running.length > 0) throw new Error(`The lazy copies should be idle without a process: ${running.map((p) => `${p.id} ${p.state} pid ${p.pid}`).join(', ')}`);
+    if (running.length > 0)
+      throw new Error(`The lazy copies should be idle without a process: ${running.map((p) => `${p.id} ${p.state} pid ${p.pid}`).join(', ')}`);
     const offered = copies.filter((p) => p.contributions.some((c) => c.kind === 'tool' && c.key === p.id && c.status === 'installed'));
     if (offered.length !== ids.length) throw new Error(`Each lazy copy should offer its tool before it starts; ${offered.length} of ${ids.length} do.`);
     await pause(SETTLE_MS);
@@ -198,7 +201,8 @@ async function run(): Promise<RunFigures> {
     const t2 = performance.now();
     const used = (await api.call('commands.run', { input: `/${ids[0]}` })) as { result: { kind: string; text: string } };
     const firstUse = performance.now() - t2;
-    if (used.result.kind !== 'ok' || !used.result.text.startsWith('hello from ')) throw new Error(`The first use of ${ids[0]} did not answer: ${JSON.stringify(used.result)}`);
+    if (used.result.kind !== 'ok' || !used.result.text.startsWith('hello from '))
+      throw new Error(`The first use of ${ids[0]} did not answer: ${JSON.stringify(used.result)}`);
     await pause(SETTLE_MS);
     const started = footprint(child.pid!);
 

@@ -51,7 +51,12 @@ try {
   const { plugins } = discoverPlugins({ bundledRoot: join(root, 'src/plugins'), bundledIds: ['mcp'] });
   const settings = new Map<string, string>();
   service = new PluginService({
-    store: { pluginStates: () => new Map(), setPluginState: () => {}, getSetting: (k) => settings.get(k) ?? null, setSetting: (k, v) => void (v === null ? settings.delete(k) : settings.set(k, v)) },
+    store: {
+      pluginStates: () => new Map(),
+      setPluginState: () => {},
+      getSetting: (k) => settings.get(k) ?? null,
+      setSetting: (k, v) => void (v === null ? settings.delete(k) : settings.set(k, v)),
+    },
     dataDir: join(dir, 'data'),
     workspace: dir,
     plugins,

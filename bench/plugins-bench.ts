@@ -52,7 +52,12 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 const dir = mkdtempSync(join(tmpdir(), 'amber-plugins-bench-'));
 const echoDir = join(root, 'tests/fixtures/plugins/echo');
 const exampleDir = join(root, 'src/plugins/example');
-const plugins = [descriptor(exampleDir), descriptor(echoDir), descriptor(echoDir, 'anchor'), ...Array.from({ length: 10 }, (_, i) => descriptor(echoDir, `echo_${i}`))];
+const plugins = [
+  descriptor(exampleDir),
+  descriptor(echoDir),
+  descriptor(echoDir, 'anchor'),
+  ...Array.from({ length: 10 }, (_, i) => descriptor(echoDir, `echo_${i}`)),
+];
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A raw ping-pong child on the same kind of pipe (newline-delimited JSON on fd 3), without comlink or the gate. */
@@ -123,7 +128,14 @@ interface ModeFigures {
  */
 async function measure(mode: 'own' | 'shared'): Promise<ModeFigures> {
   const store = SessionStore.open(join(dir, `${mode}.db`));
-  const service = new PluginService({ store, dataDir: dir, workspace: dir, plugins, launcher: createForkLauncher({ execArgv: [] }), sharedHosts: mode === 'shared' });
+  const service = new PluginService({
+    store,
+    dataDir: dir,
+    workspace: dir,
+    plugins,
+    launcher: createForkLauncher({ execArgv: [] }),
+    sharedHosts: mode === 'shared',
+  });
   const raw = startRawEcho();
   try {
     await service.start();
@@ -187,7 +199,8 @@ async function measure(mode: 'own' | 'shared'): Promise<ModeFigures> {
     const t10 = performance.now();
     const infos = await Promise.all(Array.from({ length: 10 }, (_, i) => service.setState(`echo_${i}`, true)));
     const enable10 = performance.now() - t10;
-    if (infos.some((i) => i.state !== 'active')) throw new Error(`Not all ten plugins activated: ${infos.map((i) => `${i.id} ${i.state} ${i.reason ?? ''}`).join('; ')}`);
+    if (infos.some((i) => i.state !== 'active'))
+      throw new Error(`Not all ten plugins activated: ${infos.map((i) => `${i.id} ${i.state} ${i.reason ?? ''}`).join('; ')}`);
     let perSharedPlugin = 0;
     if (mode === 'shared') {
       await pause(1000);
@@ -218,7 +231,14 @@ async function measure(mode: 'own' | 'shared'): Promise<ModeFigures> {
 /** enable → Active without a compile cache (NODE_COMPILE_CACHE unset), in an own process, as on a first start. */
 async function measureCold(): Promise<number> {
   const coldStore = SessionStore.open(join(dir, 'cold.db'));
-  const cold = new PluginService({ store: coldStore, dataDir: dir, workspace: dir, plugins: [descriptor(exampleDir)], launcher: createForkLauncher({ execArgv: [], compileCacheDir: false }), sharedHosts: false });
+  const cold = new PluginService({
+    store: coldStore,
+    dataDir: dir,
+    workspace: dir,
+    plugins: [descriptor(exampleDir)],
+    launcher: createForkLauncher({ execArgv: [], compileCacheDir: false }),
+    sharedHosts: false,
+  });
   const coldActivations: number[] = [];
   try {
     await cold.start();
@@ -249,9 +269,16 @@ try {
     targets: { ratio_p50: 2, activate_p50_ms: 150, idle_rss_mb: 60 },
     node: process.versions.node,
   };
-  for (const [name, r] of [['own process', own], ['shared host', shared]] as const) {
-    console.log(`${name}: registry tool call p50 ${r.registry_call_p50_us} µs (p99 ${r.registry_call_p99_us}); raw pipe p50 ${r.raw_p50_us} µs; ratio ${r.ratio_p50}`);
-    console.log(`${name}: activate p50 ${r.activate_p50_ms} ms; 10 at once ${r.enable10_ms} ms; idle plugin ${r.idle_rss_mb} MB${name === 'shared host' ? ' added to the host' : ''}`);
+  for (const [name, r] of [
+    ['own process', own],
+    ['shared host', shared],
+  ] as const) {
+    console.log(
+      `${name}: registry tool call p50 ${r.registry_call_p50_us} µs (p99 ${r.registry_call_p99_us}); raw pipe p50 ${r.raw_p50_us} µs; ratio ${r.ratio_p50}`,
+    );
+    console.log(
+      `${name}: activate p50 ${r.activate_p50_ms} ms; 10 at once ${r.enable10_ms} ms; idle plugin ${r.idle_rss_mb} MB${name === 'shared host' ? ' added to the host' : ''}`,
+    );
   }
   console.log(`activate without a compile cache (own process) p50 ${activate_cold_p50_ms} ms`);
   console.log(JSON.stringify(result));

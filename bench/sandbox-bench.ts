@@ -63,5 +63,7 @@ const figures = {
   walk_dirs: walk.dirs,
   protected_found: walk.paths.length,
 };
-console.log(`bash \`true\` over ${RUNS} runs each: unsandboxed p50 ${figures.unsandboxed_p50_ms} ms, read ${figures.read_p50_ms} ms, write ${figures.write_p50_ms} ms`);
+console.log(
+  `bash \`true\` over ${RUNS} runs each: unsandboxed p50 ${figures.unsandboxed_p50_ms} ms, read ${figures.read_p50_ms} ms, write ${figures.write_p50_ms} ms`,
+);
 console.log(JSON.stringify(figures));

@@ -64,12 +64,26 @@ function messageAt(i: number, rand: () => number): EntryInput {
     case 2:
       return {
         type: 'message',
-        message: { role: 'toolResult', toolCallId: `call_${i - 1}`, toolName: 'read', content: [{ type: 'text', text: text(rand, 150) }], isError: false, timestamp: i },
+        message: {
+          role: 'toolResult',
+          toolCallId: `call_${i - 1}`,
+          toolName: 'read',
+          content: [{ type: 'text', text: text(rand, 150) }],
+          isError: false,
+          timestamp: i,
+        },
       };
     default:
       return {
         type: 'message',
-        message: { role: 'assistant', content: [{ type: 'text', text: text(rand, 80) }], provider: 'openai', model: 'gpt-bench', stopReason: 'stop', timestamp: i },
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: text(rand, 80) }],
+          provider: 'openai',
+          model: 'gpt-bench',
+          stopReason: 'stop',
+          timestamp: i,
+        },
       };
   }
 }
@@ -258,7 +272,13 @@ function piAppends(file: string, count: number): { wall: number; cpu: number } {
   const t = performance.now();
   const cpu = process.cpuUsage();
   for (let i = 0; i < count; i++) {
-    const entry = { type: 'message', id: Math.random().toString(16).slice(2, 10), parentId, timestamp: new Date().toISOString(), message: { role: 'user', content: `more ${i}` } };
+    const entry = {
+      type: 'message',
+      id: Math.random().toString(16).slice(2, 10),
+      parentId,
+      timestamp: new Date().toISOString(),
+      message: { role: 'user', content: `more ${i}` },
+    };
     if (existsSync(file)) {
       mkdirSync(dirname(file), { recursive: true });
       appendFileSync(file, `${JSON.stringify(entry)}\n`);

@@ -56,7 +56,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function drain(stream: StreamFn, messages: Message[] = [{ role: 'user', content: 'go' }], onEvent?: (e: ProviderEvent) => void): Promise<Extract<ProviderEvent, { type: 'done' | 'error' }>> {
+async function drain(
+  stream: StreamFn,
+  messages: Message[] = [{ role: 'user', content: 'go' }],
+  onEvent?: (e: ProviderEvent) => void,
+): Promise<Extract<ProviderEvent, { type: 'done' | 'error' }>> {
   let final: ProviderEvent | undefined;
   for await (const e of stream({ model: MODEL, systemPrompt: '', messages, tools: [readTool.spec] }, new AbortController().signal)) {
     onEvent?.(e);
@@ -87,7 +91,11 @@ const stamped: SseFrame = () => ({ data: { choices: [{ index: 0, delta: { conten
 /** Paced: each chunk carries its write time; the consumer subtracts it from the time the event reached it. */
 async function measureChunkOverhead(server: ProviderServer, stream: StreamFn): Promise<{ p50: number; p99: number; samples: number }> {
   const warmup = 50;
-  const frames: SseFrame[] = [...Array.from({ length: SAMPLES + warmup }, () => stamped), { data: { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } }, 'data: [DONE]\n\n'];
+  const frames: SseFrame[] = [
+    ...Array.from({ length: SAMPLES + warmup }, () => stamped),
+    { data: { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } },
+    'data: [DONE]\n\n',
+  ];
   server.setScript({ kind: 'sse', frames, pace: { intervalMs: 1 } } satisfies Reply);
   const overheads: number[] = [];
   await drain(stream, undefined, (e) => {
@@ -96,7 +104,6 @@ async function measureChunkOverhead(server: ProviderServer, stream: StreamFn): P
   const sorted = overheads.slice(warmup).sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
 }
-
 
 /**
  * A script for a 100-turn tool-calling run: each turn reads a file, the last one answers, and the confirm
@@ -113,7 +120,11 @@ function hundredTurnScript(firstIndex: number) {
     if (turn === TURNS - 1) return openAiStream({ text: ['All ', 'done.'], usage: { input: 100, output: 2 } });
     // Each turn reads other lines: the agent's loop detection rightly stops identical calls.
     const args = { path: 'package.json', offset: 1 + (turn % 20), limit: 5 + Math.floor(turn / 20) };
-    return openAiStream({ text: `Turn ${turn}: reading.`, toolCalls: [{ id: `call_${turn}`, name: 'read', arguments: args }], usage: { input: 100, output: 20 } });
+    return openAiStream({
+      text: `Turn ${turn}: reading.`,
+      toolCalls: [{ id: `call_${turn}`, name: 'read', arguments: args }],
+      usage: { input: 100, output: 20 },
+    });
   };
   return { script, serverMs: () => serverMs.reduce((a, b) => a + b, 0) };
 }
@@ -213,7 +224,8 @@ async function agentRun(server: ProviderServer, app: App, workspace: string): Pr
   const cpu = cpuMs(pids) - cpu0;
   const messages = counts && before ? { toPlugins: counts.toPlugins - before.toPlugins, fromPlugins: counts.fromPlugins - before.fromPlugins } : undefined;
   const requests = server.requests.length - first;
-  if (result.reason !== 'stop' || requests !== TURNS + 1) throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
+  if (result.reason !== 'stop' || requests !== TURNS + 1)
+    throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
   return { ms, serverMs: serverMs(), cpuMs: cpu, ...(messages ? { messages } : {}) };
 }
@@ -239,7 +251,8 @@ function until(app: App, ready: () => boolean, what: string): Promise<void> {
 
 type Row = { what: string; run: () => Promise<RunSample> };
 
-const perTurn = (counts: PipeCounts | null) => (counts ? { to: Math.round((counts.toPlugins / TURNS) * 10) / 10, from: Math.round((counts.fromPlugins / TURNS) * 10) / 10 } : null);
+const perTurn = (counts: PipeCounts | null) =>
+  counts ? { to: Math.round((counts.toPlugins / TURNS) * 10) / 10, from: Math.round((counts.fromPlugins / TURNS) * 10) / 10 } : null;
 
 /**
  * Samples each row RUNS times after one warm-up each, row after row within a round, so every row sees the
@@ -254,7 +267,9 @@ async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: n
     const counted = all.flatMap((s) => (s.messages ? [s.messages] : []));
     const messages = counted.length ? { toPlugins: median(counted.map((c) => c.toPlugins)), fromPlugins: median(counted.map((c) => c.fromPlugins)) } : null;
     const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)), cpuMs: median(all.map((s) => s.cpuMs)), messages };
-    console.log(`${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]${messages ? `; ${messages.toPlugins} messages to plugin processes, ${messages.fromPlugins} from them` : ''}`);
+    console.log(
+      `${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]${messages ? `; ${messages.toPlugins} messages to plugin processes, ${messages.fromPlugins} from them` : ''}`,
+    );
     return result;
   });
 }
@@ -300,15 +315,26 @@ async function main(): Promise<void> {
     });
     // The user's path: the bundled plugins on, the provider account pointing at the loopback server.
     const profileDir = process.env.AMBER_BENCH_PROFILE_DIR;
-    const plugged = newCountedApp('plugins', createForkLauncher(profileDir ? { execArgv: [...DEFAULT_EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}));
+    const plugged = newCountedApp(
+      'plugins',
+      createForkLauncher(profileDir ? { execArgv: [...DEFAULT_EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    );
     plugged.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
-    await until(plugged, () => plugged.plugins.registries.providers.get('custom') !== undefined && plugged.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
+    await until(
+      plugged,
+      () => plugged.plugins.registries.providers.get('custom') !== undefined && plugged.plugins.registries.tools.get('read') !== undefined,
+      'the provider and the read tool',
+    );
 
     // The three rows interleave sample by sample, so each sees the same machine.
     // The same path with only the two plugins a turn needs: what the listening plugins add shows beside it.
     const bare = newCountedApp('plugins-bare', createForkLauncher());
     bare.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
-    await until(bare, () => bare.plugins.registries.providers.get('custom') !== undefined && bare.plugins.registries.tools.get('read') !== undefined, 'the provider and the read tool');
+    await until(
+      bare,
+      () => bare.plugins.registries.providers.get('custom') !== undefined && bare.plugins.registries.tools.get('read') !== undefined,
+      'the provider and the read tool',
+    );
     for (const p of bare.plugins.list()) if (p.id !== 'openai_compatible' && p.id !== 'workspace_tools' && p.enabled) await bare.plugins.setState(p.id, false);
 
     const [floor, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
@@ -317,7 +343,9 @@ async function main(): Promise<void> {
       { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
       { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
     ]);
-    console.log(`plugin path / floor: ${(agentPlugin.ms / floor.ms).toFixed(2)}×; engine per turn over the floor: ${((agentInproc.ms - floor.ms) / TURNS).toFixed(2)} ms`);
+    console.log(
+      `plugin path / floor: ${(agentPlugin.ms / floor.ms).toFixed(2)}×; engine per turn over the floor: ${((agentInproc.ms - floor.ms) / TURNS).toFixed(2)} ms`,
+    );
     console.log(
       JSON.stringify({
         events_per_s_p50: Math.round(eventsPerSecond),

@@ -58,7 +58,9 @@ async function openSession(page: Page, sessionId: string): Promise<number> {
             ch.port1.start();
             ch.port2.postMessage(null);
           });
-        const ready = () => document.querySelector(`[data-testid=chat] [data-testid=transcript] [data-entry-id]`) !== null && document.querySelector('[data-testid=session-row].is-active')?.getAttribute('data-session-id') === id;
+        const ready = () =>
+          document.querySelector(`[data-testid=chat] [data-testid=transcript] [data-entry-id]`) !== null &&
+          document.querySelector('[data-testid=session-row].is-active')?.getAttribute('data-session-id') === id;
         const mo = new MutationObserver(() => {
           if (ready()) {
             mo.disconnect();
@@ -79,7 +81,11 @@ async function main(): Promise<void> {
   mkdirSync(workspace);
   const tokens = Array.from({ length: TOKENS }, (_, i) => (i % 60 === 59 ? 'end.\n\n' : i % 97 === 0 ? '**bold** ' : `tok${i} `));
   const model = await startProviderServer({ script: () => openAiStream({ text: tokens }, { pace: { framesPerSecond: TOKENS_PER_SECOND } }) });
-  const shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(root, 'out', 'renderer'), core: { ...coreFor(model, workspace), startPlugins: false } });
+  const shell = await startHeadless({
+    dataDir: join(dir, 'data'),
+    rendererDir: join(root, 'out', 'renderer'),
+    core: { ...coreFor(model, workspace), startPlugins: false },
+  });
   const context = await launchChromium(join(dir, 'profile'), { width: 1280, height: 800 }, ['--disable-frame-rate-limit', '--disable-gpu-vsync']);
   try {
     const store = shell.app.sessions;
@@ -98,8 +104,15 @@ async function main(): Promise<void> {
       }).observe({ type: 'longtask', buffered: true });
       if (location.search.includes('debug')) {
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as unknown as { duration: number; startTime: number; blockingDuration: number; scripts: { invoker: string; duration: number; sourceFunctionName: string; sourceCharPosition: number }[] }[]) {
-            console.log(`LoAF ${Math.round(e.startTime)} dur ${Math.round(e.duration)} block ${Math.round(e.blockingDuration)} ${e.scripts.map((x) => `${x.invoker}/${x.sourceFunctionName}@${x.sourceCharPosition}:${Math.round(x.duration)}`).join(' | ')}`);
+          for (const e of list.getEntries() as unknown as {
+            duration: number;
+            startTime: number;
+            blockingDuration: number;
+            scripts: { invoker: string; duration: number; sourceFunctionName: string; sourceCharPosition: number }[];
+          }[]) {
+            console.log(
+              `LoAF ${Math.round(e.startTime)} dur ${Math.round(e.duration)} block ${Math.round(e.blockingDuration)} ${e.scripts.map((x) => `${x.invoker}/${x.sourceFunctionName}@${x.sourceCharPosition}:${Math.round(x.duration)}`).join(' | ')}`,
+            );
           }
         }).observe({ type: 'long-animation-frame', buffered: false });
       }
@@ -116,7 +129,10 @@ async function main(): Promise<void> {
     const opens: number[] = [];
     for (let i = 0; i < OPEN_RUNS; i++) {
       opens.push(await openSession(page, big));
-      await page.locator('[data-testid=message]').filter({ hasText: `That is all for message ${MESSAGES}.` }).waitFor();
+      await page
+        .locator('[data-testid=message]')
+        .filter({ hasText: `That is all for message ${MESSAGES}.` })
+        .waitFor();
       await openSession(page, other);
     }
     console.log(`first page of the ${MESSAGES}-message session: ${opens.map(round).join(', ')} ms`);
@@ -139,14 +155,19 @@ async function main(): Promise<void> {
     const streamStart = performance.now();
     await page.keyboard.press('Enter');
     await page.locator('[data-streaming]').waitFor();
-    await page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: `tok${TOKENS - 2}` }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid=message][data-role=assistant]:not([data-streaming])')
+      .filter({ hasText: `tok${TOKENS - 2}` })
+      .waitFor({ timeout: 60_000 });
     const streamSeconds = (performance.now() - streamStart) / 1000;
     const frames = await page.evaluate(() => {
       const w = window as unknown as { __frames: number[]; __recording: boolean };
       w.__recording = false;
       return w.__frames;
     });
-    console.log(`stream: ${frames.length} frames over ${streamSeconds.toFixed(1)} s, p50 ${round(median(frames))} ms, p95 ${round(p95(frames))} ms, max ${round(Math.max(...frames))} ms`);
+    console.log(
+      `stream: ${frames.length} frames over ${streamSeconds.toFixed(1)} s, p50 ${round(median(frames))} ms, p95 ${round(p95(frames))} ms, max ${round(Math.max(...frames))} ms`,
+    );
     await page.getByTestId('send').waitFor({ state: 'attached' });
 
     // 3. Scrolling the 5,000-session sidebar from top to bottom by wheel.

@@ -41,7 +41,10 @@ export function isFresh(root = ROOT) {
 }
 
 function electronViteBuild(root) {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   return r.status === 0;
 }
 

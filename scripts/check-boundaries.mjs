@@ -70,7 +70,9 @@ if (allowedCount === null || !Number.isInteger(allowedCount) || allowedCount < 0
     `scripts/face-exceptions.txt lists ${faceExceptions.size} crossings but its count allows ${allowedCount}: import from the feature's index.ts instead of adding a line`,
   );
 } else if (faceExceptions.size < allowedCount) {
-  problems.push(`scripts/face-exceptions.txt lists ${faceExceptions.size} crossings, fewer than its count of ${allowedCount}: lower the count to ${faceExceptions.size}`);
+  problems.push(
+    `scripts/face-exceptions.txt lists ${faceExceptions.size} crossings, fewer than its count of ${allowedCount}: lower the count to ${faceExceptions.size}`,
+  );
 }
 
 const importRe = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
@@ -84,12 +86,19 @@ for (const file of walk(src)) {
     const line = text.slice(0, m.index).split('\n').length;
     const where = `src/${rel}:${line}`;
     if (spec.startsWith('.')) {
-      const target = relative(src, resolve(dirname(file), spec)).split(sep).join('/');
-      if (target.startsWith('..')) { problems.push(`${where} imports '${spec}', outside src/`); continue; }
+      const target = relative(src, resolve(dirname(file), spec))
+        .split(sep)
+        .join('/');
+      if (target.startsWith('..')) {
+        problems.push(`${where} imports '${spec}', outside src/`);
+        continue;
+      }
       const targetProc = target.split('/')[0];
       if (!(allowed[proc] ?? []).includes(targetProc)) problems.push(`${where}: ${proc} may not import ${targetProc} ('${spec}')`);
       if (proc === 'workers' && !typeOnly && !isTest(rel) && target.startsWith('shared/plugins/')) {
-        problems.push(`${where}: the plugin process loads no zod, but imports '${spec}' at runtime: take values from src/shared/plugin-wire/index.ts (import type is fine)`);
+        problems.push(
+          `${where}: the plugin process loads no zod, but imports '${spec}' at runtime: take values from src/shared/plugin-wire/index.ts (import type is fine)`,
+        );
       }
       const face = requiredFace(rel, target);
       if (face !== null && target !== `${face}/index.ts` && target !== face) {
@@ -103,13 +112,14 @@ for (const file of walk(src)) {
     if (proc === 'shared' && (spec.startsWith('node:') || spec === 'electron' || spec === 'better-sqlite3' || spec === 'ws')) {
       problems.push(`${where}: shared must stay pure, but imports '${spec}'`);
     }
-    if ((proc === 'renderer') && spec.startsWith('node:')) problems.push(`${where}: the renderer may not import '${spec}'`);
+    if (proc === 'renderer' && spec.startsWith('node:')) problems.push(`${where}: the renderer may not import '${spec}'`);
     if (spec === 'electron' && !isShellFile(rel)) problems.push(`${where}: 'electron' is imported at runtime outside a shell file (use import type)`);
     if (spec === 'better-sqlite3' && !isStoreFile(rel) && !isTest(rel)) problems.push(`${where}: 'better-sqlite3' is imported outside a *-store.ts file`);
   }
 }
 
-for (const key of faceExceptions) if (!faceExceptionsSeen.has(key)) problems.push(`scripts/face-exceptions.txt lists '${key}', which no longer happens: delete the line`);
+for (const key of faceExceptions)
+  if (!faceExceptionsSeen.has(key)) problems.push(`scripts/face-exceptions.txt lists '${key}', which no longer happens: delete the line`);
 
 if (problems.length) {
   console.error(`Import boundaries broken (${problems.length}):\n  ${problems.join('\n  ')}`);

@@ -15,7 +15,20 @@
 // (a stat while the file is unchanged since, its sha256 otherwise) and fetches again if either differs.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -62,15 +75,20 @@ function sha256Of(file) {
 /** Fetches the package tarball into `dir` with `npm pack`; returns its path. */
 function npmPack(pkg, version, dir) {
   mkdirSync(dir, { recursive: true });
-  const r = spawnSync('npm', ['pack', `${pkg}@${version}`, '--pack-destination', dir, '--silent', '--no-audit', '--no-fund'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('npm', ['pack', `${pkg}@${version}`, '--pack-destination', dir, '--silent', '--no-audit', '--no-fund'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const tarballs = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.tgz')) : [];
-  if (r.status !== 0 || tarballs.length !== 1) throw new Error(`could not fetch ${pkg}@${version} from the npm registry; install Node 22.12 or newer and try again.`);
+  if (r.status !== 0 || tarballs.length !== 1)
+    throw new Error(`could not fetch ${pkg}@${version} from the npm registry; install Node 22.12 or newer and try again.`);
   return join(dir, tarballs[0]);
 }
 
 /** Installs a tarball file under `prefix` (no registry: a local file with no dependencies). */
 function npmInstall(tarball, prefix) {
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--offline', '--prefix', prefix, tarball], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--offline', '--prefix', prefix, tarball], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`could not install the verified Node package from ${tarball}; install Node 22.12 or newer and try again.`);
 }
 
@@ -137,7 +155,8 @@ function fetchVerified({ cacheRoot, pkg, integrity, fetch, install }) {
     install(tarball, join(work, 'prefix'));
     const staged = join(work, 'prefix', 'node_modules', pkg);
     const stagedBinary = join(staged, 'bin', 'node');
-    if (!existsSync(stagedBinary) || !lstatSync(stagedBinary).isFile()) throw new Error(`the verified ${pkg}@${NODE_VERSION} holds no bin/node; install Node 22.12 or newer and try again.`);
+    if (!existsSync(stagedBinary) || !lstatSync(stagedBinary).isFile())
+      throw new Error(`the verified ${pkg}@${NODE_VERSION} holds no bin/node; install Node 22.12 or newer and try again.`);
     const sha256 = sha256Of(stagedBinary);
     const target = join(cacheRoot, 'node_modules', pkg);
     const binary = join(target, 'bin', 'node');
@@ -168,12 +187,19 @@ export function ensureNodeBin(options = {}) {
   const cacheRoot = options.cacheRoot ?? defaultCacheRoot();
   const pkg = options.pkg ?? platformPackage();
   const integrity = options.integrity ?? NODE_PACKAGES[pkg];
-  if (!integrity) throw new Error(`there is no pinned Node ${NODE_VERSION} package for ${process.platform} on ${process.arch}; install Node 22.12 or newer and try again.`);
+  if (!integrity)
+    throw new Error(`there is no pinned Node ${NODE_VERSION} package for ${process.platform} on ${process.arch}; install Node 22.12 or newer and try again.`);
   const bin = join(cacheRoot, 'node_modules', pkg, 'bin');
   if (isVerified(cacheRoot, pkg, integrity, join(bin, 'node'))) return bin;
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-  if (readStamp(cacheRoot) !== null) log(`amber: the cached Node ${NODE_VERSION} in ${cacheRoot} is not the one verified (its binary or its stamp changed); fetching it again and checking it against the pinned integrity`);
-  else log(`amber: Node ${options.nodeVersion ?? process.versions.node} is older than 22.12; fetching Node ${NODE_VERSION} from the npm registry into ${cacheRoot} and checking it against the pinned integrity`);
+  if (readStamp(cacheRoot) !== null)
+    log(
+      `amber: the cached Node ${NODE_VERSION} in ${cacheRoot} is not the one verified (its binary or its stamp changed); fetching it again and checking it against the pinned integrity`,
+    );
+  else
+    log(
+      `amber: Node ${options.nodeVersion ?? process.versions.node} is older than 22.12; fetching Node ${NODE_VERSION} from the npm registry into ${cacheRoot} and checking it against the pinned integrity`,
+    );
   fetchVerified({ cacheRoot, pkg, integrity, fetch: options.fetch ?? npmPack, install: options.install ?? npmInstall });
   return bin;
 }

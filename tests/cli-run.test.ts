@@ -82,7 +82,9 @@ describe('amber run', () => {
     const run = await amber(['run', '--new', '--workspace', workspace, '--data-dir', dataDir, 'Clean up the build.']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^All done\.\n\nTool calls: 2 \(0 ran, 0 failed, 2 denied\)\.\nDenied, no one was there to approve them: 2\.\n {2}bash: frobnicate --fast\n {2}bash: rm -rf build\nConversation: \S+\n$/);
+    expect(run.stdout).toMatch(
+      /^All done\.\n\nTool calls: 2 \(0 ran, 0 failed, 2 denied\)\.\nDenied, no one was there to approve them: 2\.\n {2}bash: frobnicate --fast\n {2}bash: rm -rf build\nConversation: \S+\n$/,
+    );
     expect(existsSync(join(workspace, 'build'))).toBe(true);
     // The model read why: no one was there to approve them.
     const toolMessages = (server.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'tool');
@@ -91,10 +93,27 @@ describe('amber run', () => {
   });
 
   test('--allow lets a shell prefix run without asking; a destructive line is still denied; --json says how many of each', async () => {
-    const first = await amber(['run', '--new', '--workspace', workspace, '--data-dir', dataDir, '--json', '--allow', 'bash:frobnicate', '--allow', 'read', 'Clean up the build.']);
+    const first = await amber([
+      'run',
+      '--new',
+      '--workspace',
+      workspace,
+      '--data-dir',
+      dataDir,
+      '--json',
+      '--allow',
+      'bash:frobnicate',
+      '--allow',
+      'read',
+      'Clean up the build.',
+    ]);
     expect(first.stderr).toBe('');
     const out = JSON.parse(first.stdout) as RunJson;
-    expect(out).toMatchObject({ reason: 'stop', reply: 'All done.', approvals: { allowed: 1, denied: 1, deniedCalls: [{ toolName: 'bash', line: 'rm -rf build' }] } });
+    expect(out).toMatchObject({
+      reason: 'stop',
+      reply: 'All done.',
+      approvals: { allowed: 1, denied: 1, deniedCalls: [{ toolName: 'bash', line: 'rm -rf build' }] },
+    });
     expect(out.toolCalls.map((t) => t.status === 'denied')).toEqual([false, true]);
     expect(existsSync(join(workspace, 'build'))).toBe(true);
 

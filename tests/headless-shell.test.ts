@@ -50,7 +50,8 @@ function rawRequest(port: number, head: string): Promise<{ status: number; text:
   });
 }
 
-const get = (port: number, target: string, host = `127.0.0.1:${port}`) => rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+const get = (port: number, target: string, host = `127.0.0.1:${port}`) =>
+  rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
 
 async function expectAlive(): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${shell.port}/health`);
@@ -153,7 +154,10 @@ test('the WebSocket upgrade checks the host, the token and the origin', async ()
 });
 
 test('a WebSocket upgrade with a malformed target is refused and the shell keeps serving', async () => {
-  const res = await rawRequest(shell.port, `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+  const res = await rawRequest(
+    shell.port,
+    `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+  );
   expect(res.status).toBe(401);
   await expectAlive();
 });

@@ -86,7 +86,6 @@ export interface App extends AppCore {
   dispose(): Promise<void>;
 }
 
-
 /** The composition root: both shells (Electron and headless) and the CLI build the core here. */
 export function createApp(options: AppOptions): App {
   // Before anything in it is read: an existing data folder left open to others is made the owner's alone.
@@ -175,7 +174,11 @@ export function createApp(options: AppOptions): App {
   const modelInfo = (ref: ModelRef): ModelInfo | null => {
     const provider = plugins.registries.providers.get(ref.provider)?.value;
     if (!provider) return null;
-    return describeModel(ref, provider.models.find((m) => m.id === ref.modelId), provider.models[0]?.contextWindow ?? 32_768);
+    return describeModel(
+      ref,
+      provider.models.find((m) => m.id === ref.modelId),
+      provider.models[0]?.contextWindow ?? 32_768,
+    );
   };
   // The catalog is a few megabytes: loaded in the background, awaited by the first model call.
   if (options.startPlugins !== false) void catalog.ready();

@@ -50,7 +50,9 @@ export function tightenDataDir(dataDir: string, options: { platform?: NodeJS.Pla
     try {
       chmodSync(path, mode);
     } catch (e) {
-      warn(`amber: ${path} is readable by other users and could not be made private (${e instanceof Error ? e.message : String(e)}); make it readable by you only.`);
+      warn(
+        `amber: ${path} is readable by other users and could not be made private (${e instanceof Error ? e.message : String(e)}); make it readable by you only.`,
+      );
     }
   };
   let dir;

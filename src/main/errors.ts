@@ -1,12 +1,5 @@
 /** Codes the API edge turns into `{ code, message }`; messages are sentences a user can act on. */
-export type ErrorCode =
-  | 'not_found'
-  | 'invalid_input'
-  | 'conflict'
-  | 'unavailable'
-  | 'timeout'
-  | 'denied'
-  | 'internal';
+export type ErrorCode = 'not_found' | 'invalid_input' | 'conflict' | 'unavailable' | 'timeout' | 'denied' | 'internal';
 
 export class AmberError extends Error {
   readonly code: ErrorCode;

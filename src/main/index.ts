@@ -86,13 +86,22 @@ if (!app.requestSingleInstanceLock()) {
       },
       // A conversation's workspace folder, chosen with the system's picker (main checks it like any other).
       pickFolder: async (defaultPath) => {
-        const options: Electron.OpenDialogOptions = { title: 'Choose the folder this conversation works in', defaultPath, properties: ['openDirectory', 'createDirectory'] };
+        const options: Electron.OpenDialogOptions = {
+          title: 'Choose the folder this conversation works in',
+          defaultPath,
+          properties: ['openDirectory', 'createDirectory'],
+        };
         const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
     });
     // Every IPC message must come from the main window's own top frame showing the app's page.
-    serveIpcApi(ipcMain, api, (event) => isTrustedSender(event, mainWindow?.webContents ?? null, isAppUrl), () => mainWindow?.webContents ?? null);
+    serveIpcApi(
+      ipcMain,
+      api,
+      (event) => isTrustedSender(event, mainWindow?.webContents ?? null, isAppUrl),
+      () => mainWindow?.webContents ?? null,
+    );
     mainWindow = createWindow();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();

@@ -55,6 +55,7 @@ export function expandPath(at: unknown, parts: readonly string[], prefix: readon
   if (parts.length === 0) return [prefix.join('.')];
   if (!isConfigObject(at)) return [];
   const [part, ...rest] = parts as [string, ...string[]];
-  const keys = part === '*' ? Object.keys(at).filter((k) => k !== '' && !k.includes('.') && !UNSAFE.has(k)) : Object.hasOwn(at, part) && !UNSAFE.has(part) ? [part] : [];
+  const keys =
+    part === '*' ? Object.keys(at).filter((k) => k !== '' && !k.includes('.') && !UNSAFE.has(k)) : Object.hasOwn(at, part) && !UNSAFE.has(part) ? [part] : [];
   return keys.flatMap((k) => expandPath(at[k], rest, [...prefix, k]));
 }

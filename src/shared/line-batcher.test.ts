@@ -4,7 +4,13 @@ import { createLineBatcher } from './line-batcher.ts';
 /** A scheduler the test runs by hand: what the batcher asked to run later, in order. */
 function manual() {
   const queued: (() => void)[] = [];
-  return { schedule: (fn: () => void) => void queued.push(fn), run: () => queued.splice(0).forEach((fn) => fn()), get size() { return queued.length; } };
+  return {
+    schedule: (fn: () => void) => void queued.push(fn),
+    run: () => queued.splice(0).forEach((fn) => fn()),
+    get size() {
+      return queued.length;
+    },
+  };
 }
 
 test('lines pushed in one turn are written together, in order, as one newline-terminated chunk', () => {

@@ -19,7 +19,10 @@ test('each turn sends only the messages after those the last request carried, wi
     const sent = wire(main.encode(`s${turn}`, fresh));
     if (turn === 0) expect(sent).toEqual({ request: req([user('read the file')]) });
     else {
-      expect(sent).toEqual({ request: req(fresh.messages.slice(conversation.length - 2), '', []), base: { streamId: `s${turn - 1}`, keep: conversation.length - 2, systemPrompt: true, tools: true } });
+      expect(sent).toEqual({
+        request: req(fresh.messages.slice(conversation.length - 2), '', []),
+        base: { streamId: `s${turn - 1}`, keep: conversation.length - 2, systemPrompt: true, tools: true },
+      });
     }
     expect(plugin.decode(`s${turn}`, sent.request, sent.base)).toEqual(fresh);
     conversation = [...conversation, reply(`turn ${turn}`), user(`result ${turn}`)];

@@ -48,7 +48,9 @@ export function createHarness(
   store.append(session.id, { type: 'model_change', provider: 'fake', modelId: model.id });
   const events: AgentEvent[] = [];
   const waiters: { test: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
-  const policy = options.gate ? null : new PolicyService({ settings: new SettingsService({ store }), ...(options.approver ? { approver: options.approver } : {}) });
+  const policy = options.gate
+    ? null
+    : new PolicyService({ settings: new SettingsService({ store }), ...(options.approver ? { approver: options.approver } : {}) });
   const agent = new AgentService({
     store,
     resolveProvider: (ref) => {

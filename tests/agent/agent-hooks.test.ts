@@ -54,7 +54,11 @@ test('follow-up messages pass through the input hooks too: changed, or handled b
 });
 
 test('before_agent_start adds system-prompt text to every request of the run and messages the model reads but the user does not see', async () => {
-  h = createHarness([text('ok')], { hooks: registryWith({ before_agent_start: (e: { prompt: string }) => ({ systemPrompt: `Answer "${e.prompt}" briefly.`, messages: ['Today is a holiday.'] }) }) });
+  h = createHarness([text('ok')], {
+    hooks: registryWith({
+      before_agent_start: (e: { prompt: string }) => ({ systemPrompt: `Answer "${e.prompt}" briefly.`, messages: ['Today is a holiday.'] }),
+    }),
+  });
   await h.agent.prompt(h.sessionId, 'what now');
   const request = h.provider.requests[0]!;
   expect(request.systemPrompt).toBe('You are a test.\n\nAnswer "what now" briefly.');

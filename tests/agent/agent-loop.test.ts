@@ -58,7 +58,8 @@ describe('the loop', () => {
     const tools: ToolSource = {
       list: () => [echo],
       execute: async (_n, args) => {
-        if (args['text'] === 'slow') await firstMayFinish; // finishes only after the fast one has
+        if (args['text'] === 'slow')
+          await firstMayFinish; // finishes only after the fast one has
         else releaseFirst?.();
         return out(String(args['text']));
       },
@@ -68,7 +69,10 @@ describe('the loop', () => {
     expect(result.reason).toBe('stop');
     expect(transcript(h.pathMessages())).toEqual(['user:go', 'assistant:[echo,echo]', 'toolResult:echo=slow', 'toolResult:echo=fast', 'assistant:Done.']);
     const ends = h.events.filter((e) => e.type === 'tool_execution_end');
-    expect(ends.map((e) => (e.type === 'tool_execution_end' ? textOf(e.entry.type === 'message' ? e.entry.message : undefined) : ''))).toEqual(['slow', 'fast']);
+    expect(ends.map((e) => (e.type === 'tool_execution_end' ? textOf(e.entry.type === 'message' ? e.entry.message : undefined) : ''))).toEqual([
+      'slow',
+      'fast',
+    ]);
     expect(h.provider.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
     expect(h.provider.requests[1]!.tools.map((t) => t.name)).toEqual(['echo']);
   });
@@ -76,7 +80,19 @@ describe('the loop', () => {
   test('a stop for length fails every tool call of that message without running it', async () => {
     let ran = 0;
     const tools: ToolSource = { list: () => [echo], execute: async () => (ran++, out('x')) };
-    h = createHarness([reply({ calls: [{ name: 'echo', args: { text: 'a' } }, { name: 'echo', args: { text: 'b' } }], stopReason: 'length' }), text('Retrying later.')], { tools });
+    h = createHarness(
+      [
+        reply({
+          calls: [
+            { name: 'echo', args: { text: 'a' } },
+            { name: 'echo', args: { text: 'b' } },
+          ],
+          stopReason: 'length',
+        }),
+        text('Retrying later.'),
+      ],
+      { tools },
+    );
     await h.agent.prompt(h.sessionId, 'go');
     expect(ran).toBe(0);
     const results = h.pathMessages().filter((m) => m.role === 'toolResult');
@@ -118,7 +134,11 @@ describe('the loop', () => {
     await toolStarted;
     h.agent.abort(h.sessionId);
     expect((await run.done).reason).toBe('aborted');
-    expect(transcript(h.store.context(h.sessionId).messages)).toEqual(['user:go', 'assistant:[echo]', expect.stringMatching(/^toolResult:echo=echo was stopped/)]);
+    expect(transcript(h.store.context(h.sessionId).messages)).toEqual([
+      'user:go',
+      'assistant:[echo]',
+      expect.stringMatching(/^toolResult:echo=echo was stopped/),
+    ]);
   });
 
   test('a provider error is persisted, ends the run, and is left out of later context', async () => {
@@ -219,7 +239,12 @@ describe('the loop', () => {
     h = createHarness([calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'a' } })], { tools: echoTools, maxIterations: 1 });
     expect((await h.agent.prompt(h.sessionId, 'do it')).reason).toBe('max_iterations');
     await h.agent.prompt(h.sessionId, 'do it again');
-    expect(h.pathMessages().filter((m) => m.role === 'toolResult').map((m) => m['status'])).toEqual(['ok', 'ok']);
+    expect(
+      h
+        .pathMessages()
+        .filter((m) => m.role === 'toolResult')
+        .map((m) => m['status']),
+    ).toEqual(['ok', 'ok']);
   });
 
   test('after a restart a run resumes from the persisted leaf', async () => {
@@ -231,7 +256,11 @@ describe('the loop', () => {
     try {
       const provider = h.provider;
       provider.push(text('Second.'));
-      const agent = new AgentService({ store: reopened, resolveProvider: () => ({ stream: provider.stream, model: MODEL }), gate: new PolicyService({ settings: new SettingsService({ store: reopened }) }) });
+      const agent = new AgentService({
+        store: reopened,
+        resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+        gate: new PolicyService({ settings: new SettingsService({ store: reopened }) }),
+      });
       expect((await agent.prompt(h.sessionId, 'two')).reason).toBe('stop');
       expect(transcript(provider.requests[1]!.messages)).toEqual(['user:one', 'assistant:First.', 'user:two']);
       await agent.dispose();
@@ -323,7 +352,9 @@ describe('the loop', () => {
 
 describe("the run's context", () => {
   test('a run reads its context from the store once and keeps it across its turns: each request carries everything stored before it', async () => {
-    h = createHarness([calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'b' } }), text('Both done.'), text('done')], { tools: echoTools });
+    h = createHarness([calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'b' } }), text('Both done.'), text('done')], {
+      tools: echoTools,
+    });
     const store = h.store;
     const build = store.context.bind(store);
     let builds = 0;
@@ -335,7 +366,14 @@ describe("the run's context", () => {
     expect(builds).toBe(1);
     expect(h.provider.requests).toHaveLength(4); // three turns and the confirm call
     const stored = h.pathMessages();
-    expect(transcript(stored)).toEqual(['user:echo twice', 'assistant:[echo]', 'toolResult:echo=a', 'assistant:[echo]', 'toolResult:echo=b', 'assistant:Both done.']);
+    expect(transcript(stored)).toEqual([
+      'user:echo twice',
+      'assistant:[echo]',
+      'toolResult:echo=a',
+      'assistant:[echo]',
+      'toolResult:echo=b',
+      'assistant:Both done.',
+    ]);
     expect(h.provider.requests[0]!.messages).toEqual(stored.slice(0, 1));
     expect(h.provider.requests[1]!.messages).toEqual(stored.slice(0, 3));
     expect(h.provider.requests[2]!.messages).toEqual(stored.slice(0, 5));

@@ -58,7 +58,9 @@ test('"always" on a shell prefix survives a rebuilt harness on the same data: th
 
   const second: ApprovalQuestion[] = [];
   h = rebuilt([calls(bash('frobnicate --slow'), bash('rm -rf build')), text('ok')], workspace, { answer: 'deny' }, second);
-  expect(h.policy!.rules()).toEqual([expect.objectContaining({ effect: 'allow', tool: 'bash', command: 'frobnicate', workspace, source: expect.objectContaining({ via: 'approval' }) })]);
+  expect(h.policy!.rules()).toEqual([
+    expect.objectContaining({ effect: 'allow', tool: 'bash', command: 'frobnicate', workspace, source: expect.objectContaining({ via: 'approval' }) }),
+  ]);
   await h.agent.prompt(h.sessionId, 'go');
   expect(second.map((q) => q.command?.line)).toEqual(['rm -rf build']);
   expect(results(h).map((r) => r.status === 'denied')).toEqual([false, true]);

@@ -58,7 +58,12 @@ describe('compaction', () => {
     // The same tiny context, but the model reported 900 tokens used: compact first.
     h.store.append(h.sessionId, {
       type: 'message',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'noted' }], stopReason: 'stop', usage: { input: 850, output: 50, cacheRead: 0, cacheWrite: 0 } },
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'noted' }],
+        stopReason: 'stop',
+        usage: { input: 850, output: 50, cacheRead: 0, cacheWrite: 0 },
+      },
     });
     await h.agent.prompt(h.sessionId, 'more');
     expect(isSummaryRequest(h.provider.requests[1]!)).toBe(true);
@@ -85,7 +90,10 @@ describe('compaction', () => {
     const result = await h.agent.prompt(h.sessionId, 'next');
     expect(result.reason).toBe('stop');
     expect(h.provider.requests.map((r) => (isSummaryRequest(r) ? 'summary' : 'main'))).toEqual(['main', 'summary', 'main']);
-    const types = h.path().slice(-4).map((e) => (e.type === 'message' ? `${e.message.role}:${String(e.message['stopReason'] ?? '')}` : e.type));
+    const types = h
+      .path()
+      .slice(-4)
+      .map((e) => (e.type === 'message' ? `${e.message.role}:${String(e.message['stopReason'] ?? '')}` : e.type));
     expect(types).toEqual(['user:', 'assistant:error', 'compaction', 'assistant:stop']);
     expect(textOf(h.provider.requests[2]!.messages[0])).toMatch(/summarised:\n\nSUMMARY$/);
     expect(h.store.context(h.sessionId).messages.some((m) => m['stopReason'] === 'error')).toBe(false);

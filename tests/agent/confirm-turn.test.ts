@@ -27,7 +27,10 @@ beforeEach(async () => {
       home: join(dir, 'home'),
       workspace: join(dir, 'home', 'ws'),
       defaultModel: MODEL,
-      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      resolveProvider: () => ({
+        stream,
+        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      }),
       tools: {
         list: () => [{ name: 'step', description: 'Does one step.', parameters: { type: 'object', properties: { n: { type: 'number' } } }, readOnly: true }],
         execute: async (_name, args) => {
@@ -48,7 +51,12 @@ afterEach(async () => {
 const step = (n: number) => openAiStream({ toolCalls: [{ id: `call_${n}`, name: 'step', arguments: { n } }] });
 type Body = { messages: { role: string; content: unknown }[]; tools?: unknown[] };
 const bodyOf = (i: number) => server.requests[i]!.body as Body;
-const lastUserText = (i: number) => String(bodyOf(i).messages.filter((m) => m.role === 'user').at(-1)?.content);
+const lastUserText = (i: number) =>
+  String(
+    bodyOf(i)
+      .messages.filter((m) => m.role === 'user')
+      .at(-1)?.content,
+  );
 
 async function run(): Promise<{ sessionId: string; reason: string }> {
   const s = app.sessions.create({ cwd: join(t.dir, 'home', 'ws') });
@@ -78,7 +86,15 @@ test('"continue" starts another turn, which finishes the task; "done" then ends 
   // Nothing of it shows in the transcript: the visible replies are the model's own.
   const page = app.sessions.page(sessionId, {});
   const visible = page.entries.filter((e) => e.type === 'message' || (e.type === 'custom_message' && e.display));
-  expect(visible.map((e) => (e.type === 'message' ? e.message.role : e.type))).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'assistant', 'toolResult', 'assistant']);
+  expect(visible.map((e) => (e.type === 'message' ? e.message.role : e.type))).toEqual([
+    'user',
+    'assistant',
+    'toolResult',
+    'assistant',
+    'assistant',
+    'toolResult',
+    'assistant',
+  ]);
   const confirms = page.entries.filter((e) => e.type === 'custom' && e.customType === 'amber.confirm');
   expect(confirms.map((e) => (e.type === 'custom' ? (e.data as { answer: string }).answer : null))).toEqual(['continue', 'done']);
 });

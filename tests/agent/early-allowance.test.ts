@@ -25,7 +25,12 @@ test('the next call is prepared once a reply with tool calls is stored, before i
   const order: string[] = [];
   const tools: ToolSource = { list: () => [echo], execute: async (_n, args) => (order.push(`tool ${String(args['text'])}`), out('ok')) };
   // After the run's last reply the silent confirm call hears "done".
-  const provider = new ScriptedProvider([calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'b' } }), text('Done.'), text('done')]);
+  const provider = new ScriptedProvider([
+    calls({ name: 'echo', args: { text: 'a' } }),
+    calls({ name: 'echo', args: { text: 'b' } }),
+    text('Done.'),
+    text('done'),
+  ]);
   h = createHarness([], {
     tools,
     resolveProvider: (ref) => ({ stream: provider.stream, model: { ...MODEL, id: ref.modelId }, prepare: () => order.push('prepared') }),

@@ -38,7 +38,10 @@ beforeEach(async () => {
       home: join(dir, 'home'),
       workspace,
       defaultModel: MODEL,
-      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      resolveProvider: () => ({
+        stream,
+        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      }),
       tools: {
         list: () => [
           {
@@ -126,7 +129,9 @@ test('an "always for this folder" answer given through the API lets the next run
   await writeRun(s.id, join(outside, 'b.txt'), 'two');
   expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('two');
   expect(questions).toHaveLength(1);
-  expect(app.policy.rules()).toEqual([expect.objectContaining({ effect: 'allow', folder: outside, workspace, source: expect.objectContaining({ via: 'approval', sessionId: s.id }) })]);
+  expect(app.policy.rules()).toEqual([
+    expect.objectContaining({ effect: 'allow', folder: outside, workspace, source: expect.objectContaining({ via: 'approval', sessionId: s.id }) }),
+  ]);
 });
 
 test('an allow rule removed through the API is no longer honoured: the next write outside the workspace is asked about, and a denial leaves it unwritten', async () => {
@@ -157,7 +162,9 @@ test('an "always" answer given through the API with scope everywhere stores a gl
   expect(question.workspaceRoot).toBe(workspace);
   expect(await api.call('approvals.answer', { questionId: question.id, answer: 'always_folder', scope: 'global' })).toEqual({ ok: true, value: { ok: true } });
   expect((await first).reason).toBe('stop');
-  expect(app.policy.rules()).toEqual([expect.objectContaining({ effect: 'allow', folder: outside, source: expect.objectContaining({ via: 'approval', sessionId: s.id }) })]);
+  expect(app.policy.rules()).toEqual([
+    expect.objectContaining({ effect: 'allow', folder: outside, source: expect.objectContaining({ via: 'approval', sessionId: s.id }) }),
+  ]);
   expect(app.policy.rules()[0]).not.toHaveProperty('workspace');
   expect(events).toContain('policy.changed');
 
@@ -183,7 +190,10 @@ test('hostile: approvals.answer refuses a scope that is not one, a huge question
   ]) {
     expect(await api.call('approvals.answer', input), JSON.stringify(input).slice(0, 80)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   }
-  expect(await api.call('approvals.answer', { questionId: 'no-such-question', answer: 'once', scope: 'global' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  expect(await api.call('approvals.answer', { questionId: 'no-such-question', answer: 'once', scope: 'global' })).toMatchObject({
+    ok: false,
+    error: { code: 'not_found' },
+  });
   expect(app.approvals.pending().map((q) => q.id)).toEqual([question.id]);
   await api.call('approvals.answer', { questionId: question.id, answer: 'deny', scope: 'global' });
   expect((await run).reason).toBe('stop');

@@ -19,13 +19,16 @@ test('a run of several tool turns builds its system message once and sends it on
   const step = spec('step');
   const tools: ToolSource = { list: () => [step], execute: async () => ok };
   const built: string[] = [];
-  h = createHarness([calls({ name: 'step', args: { n: 1 } }), calls({ name: 'step', args: { n: 2 } }), calls({ name: 'step', args: { n: 3 } }), text('Done.'), text('done')], {
-    tools,
-    systemPrompt: (_sessionId, offered) => {
-      built.push(offered.map((t) => t.name).join(','));
-      return `Prompt ${built.length}.`;
+  h = createHarness(
+    [calls({ name: 'step', args: { n: 1 } }), calls({ name: 'step', args: { n: 2 } }), calls({ name: 'step', args: { n: 3 } }), text('Done.'), text('done')],
+    {
+      tools,
+      systemPrompt: (_sessionId, offered) => {
+        built.push(offered.map((t) => t.name).join(','));
+        return `Prompt ${built.length}.`;
+      },
     },
-  });
+  );
   const result = await h.agent.prompt(h.sessionId, 'go');
   expect(result.reason).toBe('stop');
   expect(built).toEqual(['step']);

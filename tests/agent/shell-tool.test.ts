@@ -72,7 +72,10 @@ describe('the bash tool in a run', () => {
   test('a long command streams into its card, and Stop ends it with no process left', async () => {
     // The command runs in a pid namespace of its own: its background sleep is found from here by its marked argument.
     const marker = markedSleep();
-    h = createHarness([calls(bash(`sleep ${marker} & echo started; for i in $(seq 1 1000); do echo tick$i; sleep 0.05; done; wait`))], { tools: tools(), workspace });
+    h = createHarness([calls(bash(`sleep ${marker} & echo started; for i in $(seq 1 1000); do echo tick$i; sleep 0.05; done; wait`))], {
+      tools: tools(),
+      workspace,
+    });
     const run = h.agent.start(h.sessionId, 'go');
     const first = await h.next('tool_execution_update', (e) => e.text.includes('started'));
     const [pid] = await startedPids(() => first.text, marker);

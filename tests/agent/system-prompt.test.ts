@@ -37,7 +37,10 @@ beforeEach(async () => {
       home: join(dir, 'home'),
       workspace,
       defaultModel: MODEL,
-      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      resolveProvider: () => ({
+        stream,
+        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      }),
       tools: {
         list: () => [
           { name: 'read', description: 'Read a text file in the workspace.', parameters: { type: 'object', properties: {} }, readOnly: true },

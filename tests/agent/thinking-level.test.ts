@@ -31,7 +31,10 @@ beforeEach(async () => {
       home: join(d, 'home'),
       workspace: join(d, 'home', 'ws'),
       defaultModel: MODEL,
-      resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+      resolveProvider: () => ({
+        stream,
+        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      }),
     }),
   });
   ({ dir, app, api } = fixture);

@@ -26,7 +26,12 @@ const write: ToolSpec = {
   readOnly: false,
   pathParams: ['path'],
 };
-const shell: ToolSpec = { name: 'shell', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } }, readOnly: false };
+const shell: ToolSpec = {
+  name: 'shell',
+  description: 'Run a command.',
+  parameters: { type: 'object', properties: { command: { type: 'string' } } },
+  readOnly: false,
+};
 
 function recordingTools(): ToolSource & { ran: string[] } {
   const tools = {
@@ -77,7 +82,14 @@ describe('tool dispatch under the policy', () => {
   test('write mode runs writes inside the workspace; with no approver anything else is denied', async () => {
     const tools = recordingTools();
     h = createHarness(
-      [calls({ name: 'write', args: { path: 'src/a.ts', content: 'x' } }, { name: 'write', args: { path: '../outside.ts', content: 'x' } }, { name: 'shell', args: { command: 'make' } }), text('ok')],
+      [
+        calls(
+          { name: 'write', args: { path: 'src/a.ts', content: 'x' } },
+          { name: 'write', args: { path: '../outside.ts', content: 'x' } },
+          { name: 'shell', args: { command: 'make' } },
+        ),
+        text('ok'),
+      ],
       { tools },
     );
     await h.agent.prompt(h.sessionId, 'go');
@@ -88,7 +100,9 @@ describe('tool dispatch under the policy', () => {
 
   test('yolo mode runs everything', async () => {
     const tools = recordingTools();
-    h = createHarness([calls({ name: 'write', args: { path: '/elsewhere/x', content: 'x' } }, { name: 'shell', args: { command: 'make' } }), text('ok')], { tools });
+    h = createHarness([calls({ name: 'write', args: { path: '/elsewhere/x', content: 'x' } }, { name: 'shell', args: { command: 'make' } }), text('ok')], {
+      tools,
+    });
     h.policy!.setMode(h.sessionId, 'yolo');
     await h.agent.prompt(h.sessionId, 'go');
     expect(results(h).map((x) => x.status)).toEqual(['ok', 'ok']);

@@ -37,7 +37,9 @@ test('switching to a sibling follows it to its newest leaf, and the leaf is pers
     { type: 'message', message: { role: 'user', content: 'more' } },
   ]);
   app.sessions.branch(s.id, u1!.id);
-  const [a2] = app.sessions.appendMany(s.id, [{ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'second' }], stopReason: 'stop' } }]);
+  const [a2] = app.sessions.appendMany(s.id, [
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'second' }], stopReason: 'stop' } },
+  ]);
   const sib = await ok<Record<string, { ids: string[]; index: number }>>('sessions.siblings', { sessionId: s.id, entryIds: [u1!.id, a2!.id] });
   expect(sib).toEqual({ [a2!.id]: { ids: [a1!.id, a2!.id], index: 1 } });
   expect(await ok('sessions.branch', { sessionId: s.id, entryId: a1!.id, follow: 'newest' })).toEqual({ leafId: u2!.id });

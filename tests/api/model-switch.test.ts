@@ -15,7 +15,13 @@ let api: ApiRouter;
 beforeEach(() => {
   t = openApp({ prefix: 'amber-models-', app: (dir) => ({ home: dir, defaultModel: { provider: 'a', modelId: 'gpt-4o-mini' } }) });
   ({ app, api } = t);
-  app.plugins.registries.providers.register('plugin-a', 'a', { id: 'a', flavor: 'custom', presets: [], models: [model('gpt-4o-mini'), model('o3-mini')], stream });
+  app.plugins.registries.providers.register('plugin-a', 'a', {
+    id: 'a',
+    flavor: 'custom',
+    presets: [],
+    models: [model('gpt-4o-mini'), model('o3-mini')],
+    stream,
+  });
   app.plugins.registries.providers.register('plugin-b', 'b', { id: 'b', flavor: 'ollama', presets: [], models: [model('llama3.1:8b')], stream });
 });
 
@@ -26,8 +32,15 @@ test('every model of every provider is offered, and a switch is a model_change e
   const listed = await api.call('chat.models', { sessionId: s.id });
   expect(listed).toMatchObject({ ok: true, value: { current: { provider: 'a', modelId: 'gpt-4o-mini' } } });
   if (!listed.ok) return;
-  expect((listed.value as { models: { provider: string; modelId: string }[] }).models.map((m) => `${m.provider}/${m.modelId}`)).toEqual(['a/gpt-4o-mini', 'a/o3-mini', 'b/llama3.1:8b']);
-  expect(await api.call('chat.setModel', { sessionId: s.id, provider: 'b', modelId: 'llama3.1:8b' })).toEqual({ ok: true, value: { current: { provider: 'b', modelId: 'llama3.1:8b' } } });
+  expect((listed.value as { models: { provider: string; modelId: string }[] }).models.map((m) => `${m.provider}/${m.modelId}`)).toEqual([
+    'a/gpt-4o-mini',
+    'a/o3-mini',
+    'b/llama3.1:8b',
+  ]);
+  expect(await api.call('chat.setModel', { sessionId: s.id, provider: 'b', modelId: 'llama3.1:8b' })).toEqual({
+    ok: true,
+    value: { current: { provider: 'b', modelId: 'llama3.1:8b' } },
+  });
   const leaf = app.sessions.entry(s.id, app.sessions.leaf(s.id)!);
   expect(leaf).toMatchObject({ type: 'model_change', provider: 'b', modelId: 'llama3.1:8b' });
   expect(app.sessions.context(s.id).model).toEqual({ provider: 'b', modelId: 'llama3.1:8b' });
@@ -41,7 +54,8 @@ test('a provider that is not set up is refused, and nothing is recorded', async 
 });
 
 /** What the palette answers for `input` in the conversation `sessionId`. */
-const slash = async (sessionId: string, input: string) => (await t.call<{ result: { kind: string; text: string } }>('commands.run', { input, sessionId })).result;
+const slash = async (sessionId: string, input: string) =>
+  (await t.call<{ result: { kind: string; text: string } }>('commands.run', { input, sessionId })).result;
 
 test('/model and chat.setModel give the same answer to the same bad model, and record nothing', async () => {
   const s = app.sessions.create({ cwd: null });

@@ -26,9 +26,16 @@ function writePeekPlugin(): void {
   mkdirSync(folder, { recursive: true });
   const configuration = {
     type: 'object',
-    properties: { token: { type: 'string', title: 'Token', secret: true }, city: { type: 'string', default: 'Oslo' }, units: { type: 'string', enum: ['metric', 'imperial'] } },
+    properties: {
+      token: { type: 'string', title: 'Token', secret: true },
+      city: { type: 'string', default: 'Oslo' },
+      units: { type: 'string', enum: ['metric', 'imperial'] },
+    },
   };
-  writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ id: 'peek', version: '0.1.0', name: 'Peek', protocolVersion: 1, entry: 'index.js', configuration }));
+  writeFileSync(
+    join(folder, 'manifest.json'),
+    JSON.stringify({ id: 'peek', version: '0.1.0', name: 'Peek', protocolVersion: 1, entry: 'index.js', configuration }),
+  );
   writeFileSync(
     join(folder, 'index.js'),
     `let ctx;
@@ -59,14 +66,23 @@ afterEach(async () => {
 const ok = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 const refused = (channel: string, input: unknown) => t.refused(channel, input);
 
-const command = async (input: string): Promise<{ kind: string; text: string }> => (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
-const storedSettings = (): string => JSON.stringify([app.sessions.getSetting('plugin.wallet.config'), app.sessions.getSetting('plugin.peek.config'), app.sessions.getSetting('plugin.budget.config')]);
+const command = async (input: string): Promise<{ kind: string; text: string }> =>
+  (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
+const storedSettings = (): string =>
+  JSON.stringify([
+    app.sessions.getSetting('plugin.wallet.config'),
+    app.sessions.getSetting('plugin.peek.config'),
+    app.sessions.getSetting('plugin.budget.config'),
+  ]);
 
 test("the wallet's OpenRouter key set in Settings reaches the running wallet, which offers the account at once, and is never shown back", async () => {
   await ok('plugins.setState', { id: 'wallet', enabled: true });
   expect(app.plugins.registries.wallets.list().map((w) => w.id)).not.toContain('openrouter');
 
-  const view = await ok<PluginConfigView>('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': WALLET_KEY, 'openrouter.baseUrl': server.openrouterBaseUrl, warnBelow: 2 } });
+  const view = await ok<PluginConfigView>('plugins.setConfig', {
+    id: 'wallet',
+    values: { 'openrouter.apiKey': WALLET_KEY, 'openrouter.baseUrl': server.openrouterBaseUrl, warnBelow: 2 },
+  });
   expect(view.secrets).toMatchObject({ 'openrouter.apiKey': true, 'deepseek.apiKey': false });
   expect(view.values).toMatchObject({ 'openrouter.baseUrl': server.openrouterBaseUrl, warnBelow: 2 });
   expect(JSON.stringify(view)).not.toContain(WALLET_KEY);
@@ -94,7 +110,7 @@ test("a plugin's own secret reaches its own process only, never another plugin's
   expect(storedSettings()).not.toContain(PEEK_TOKEN);
 });
 
-test('the settings channels refuse wrong types, unknown keys, oversize values and another plugin\'s secret, and store nothing', async () => {
+test("the settings channels refuse wrong types, unknown keys, oversize values and another plugin's secret, and store nothing", async () => {
   const before = storedSettings();
   const secretsBefore = (() => {
     try {
@@ -104,10 +120,19 @@ test('the settings channels refuse wrong types, unknown keys, oversize values an
     }
   })();
 
-  expect(await refused('plugins.setConfig', { id: 'wallet', values: { refreshMinutes: 'soon' } })).toEqual({ code: 'invalid_input', message: "The setting 'refreshMinutes' must be a number." });
-  expect(await refused('plugins.setConfig', { id: 'wallet', values: { timeoutMs: 1.5 } })).toMatchObject({ message: "The setting 'timeoutMs' must be a whole number." });
-  expect(await refused('plugins.setConfig', { id: 'wallet', values: { 'deepseek.currency': 'EUR' } })).toMatchObject({ message: "The setting 'deepseek.currency' must be one of CNY, USD." });
-  expect((await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.token': 'x' } })).message).toMatch(/^'openrouter\.token' is not a setting of the plugin 'wallet'/);
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { refreshMinutes: 'soon' } })).toEqual({
+    code: 'invalid_input',
+    message: "The setting 'refreshMinutes' must be a number.",
+  });
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { timeoutMs: 1.5 } })).toMatchObject({
+    message: "The setting 'timeoutMs' must be a whole number.",
+  });
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { 'deepseek.currency': 'EUR' } })).toMatchObject({
+    message: "The setting 'deepseek.currency' must be one of CNY, USD.",
+  });
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.token': 'x' } })).message).toMatch(
+    /^'openrouter\.token' is not a setting of the plugin 'wallet'/,
+  );
   expect((await refused('plugins.setConfig', { id: 'wallet', values: { openrouter: 'x' } })).message).toMatch(/is not a setting/);
   // A key that would reach an object's prototype sets nothing, anywhere.
   const proto = await api.call('plugins.setConfig', { id: 'wallet', values: JSON.parse('{"__proto__": {"refreshMinutes": 1}}') });
@@ -115,12 +140,20 @@ test('the settings channels refuse wrong types, unknown keys, oversize values an
   expect(({} as Record<string, unknown>)['refreshMinutes']).toBeUndefined();
   // Oversize: the API edge caps every value; the manifest's own maxLength is checked in main.
   expect((await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'k'.repeat(5000) } })).code).toBe('invalid_input');
-  expect(await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'k'.repeat(401) } })).toMatchObject({ message: "The setting 'openrouter.apiKey' must be at most 400 characters." });
-  expect((await refused('plugins.setConfig', { id: 'wallet', values: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, 1])) })).code).toBe('invalid_input');
+  expect(await refused('plugins.setConfig', { id: 'wallet', values: { 'openrouter.apiKey': 'k'.repeat(401) } })).toMatchObject({
+    message: "The setting 'openrouter.apiKey' must be at most 400 characters.",
+  });
+  expect((await refused('plugins.setConfig', { id: 'wallet', values: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, 1])) })).code).toBe(
+    'invalid_input',
+  );
   // Another plugin's secret: not a setting of this plugin, by any spelling.
-  expect((await refused('plugins.setConfig', { id: 'peek', values: { 'openrouter.apiKey': WALLET_KEY } })).message).toMatch(/is not a setting of the plugin 'peek'/);
+  expect((await refused('plugins.setConfig', { id: 'peek', values: { 'openrouter.apiKey': WALLET_KEY } })).message).toMatch(
+    /is not a setting of the plugin 'peek'/,
+  );
   expect((await refused('plugins.setConfig', { id: 'peek', values: { 'wallet.openrouter.apiKey': WALLET_KEY } })).message).toMatch(/is not a setting/);
-  expect((await refused('plugins.setConfig', { id: 'budget', values: { 'openrouter.apiKey': WALLET_KEY } })).message).toMatch(/is not a setting of the plugin 'budget'/);
+  expect((await refused('plugins.setConfig', { id: 'budget', values: { 'openrouter.apiKey': WALLET_KEY } })).message).toMatch(
+    /is not a setting of the plugin 'budget'/,
+  );
   // Plugins without settings, and none at all.
   expect(await refused('plugins.getConfig', { id: 'example' })).toEqual({ code: 'invalid_input', message: "The plugin 'example' has no settings." });
   expect((await refused('plugins.getConfig', { id: 'nosuch' })).code).toBe('not_found');
@@ -163,7 +196,10 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
 
   // The same checks as the form: nothing is stored.
   expect(await command('/set plugin.wallet.refreshMinutes soon')).toEqual({ kind: 'error', text: "/set: The setting 'refreshMinutes' must be a number." });
-  expect(await command('/set plugin.wallet.deepseek.currency EUR')).toEqual({ kind: 'error', text: "/set: The setting 'deepseek.currency' must be one of CNY, USD." });
+  expect(await command('/set plugin.wallet.deepseek.currency EUR')).toEqual({
+    kind: 'error',
+    text: "/set: The setting 'deepseek.currency' must be one of CNY, USD.",
+  });
   expect(await command('/set plugin.wallet.nothing 1')).toEqual({ kind: 'error', text: "/set: Wallet has no setting 'nothing' (Tab completes its settings)." });
   expect((await command('/set plugin.nosuch.key 1')).text).toBe("/set: There is no plugin 'nosuch'.");
   expect((await command('/set plugin.example.key 1')).text).toBe("/set: The plugin 'example' has no settings.");
@@ -179,7 +215,10 @@ function writeUserPlugin(id: string, configuration: unknown): void {
   const folder = join(dir, 'plugins', id);
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ id, version: '0.1.0', name: id, protocolVersion: 1, entry: 'index.js', configuration }));
-  writeFileSync(join(folder, 'index.js'), 'export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };\n');
+  writeFileSync(
+    join(folder, 'index.js'),
+    'export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };\n',
+  );
 }
 
 test('a user plugin whose settings schema is over a cap or outside the subset is listed with the reason and offers no settings', async () => {
@@ -195,7 +234,12 @@ test('a user plugin whose settings schema is over a cap or outside the subset is
   expect(reason('regex')).toMatch(/configuration/);
   expect(reason('deep')).toMatch(/configuration/);
   expect(listing.plugins.map((p) => p.id)).not.toEqual(expect.arrayContaining(['many']));
-  expect(listing.plugins.filter((p) => p.hasSettings).map((p) => p.id).sort()).toEqual(['budget', 'peek', 'wallet']);
+  expect(
+    listing.plugins
+      .filter((p) => p.hasSettings)
+      .map((p) => p.id)
+      .sort(),
+  ).toEqual(['budget', 'peek', 'wallet']);
 });
 
 test("changing the wallet's base URL drops its stored key: a server at the new URL never receives it, only a key entered again", async () => {

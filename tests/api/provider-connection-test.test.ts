@@ -21,7 +21,12 @@ let server: ProviderServer;
 
 function build(dataDir: string): { app: App; api: ApiRouter } {
   mkdirSync(join(dataDir, 'ws'), { recursive: true });
-  const built = createApp({ dataDir, workspace: join(dataDir, 'ws'), home: dir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), { warn: () => {} }) });
+  const built = createApp({
+    dataDir,
+    workspace: join(dataDir, 'ws'),
+    home: dir,
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), { warn: () => {} }),
+  });
   return { app: built, api: createApiRouter(built, { log: () => {} }) };
 }
 
@@ -104,7 +109,11 @@ test('a port nobody listens on says the server cannot be reached', async () => {
 });
 
 test('a server that echoes the key in its error body never gets it back to the window', async () => {
-  server.setScript((req) => ({ kind: 'text', status: 500, body: `upstream rejected ${req.headers.authorization} (${encodeURIComponent(KEY)}) ${JSON.stringify({ key: KEY })}` }));
+  server.setScript((req) => ({
+    kind: 'text',
+    status: 500,
+    body: `upstream rejected ${req.headers.authorization} (${encodeURIComponent(KEY)}) ${JSON.stringify({ key: KEY })}`,
+  }));
   const r = await api.call('providers.test', { baseUrl: `${server.url}/v1`, apiKey: KEY });
   expect(r).toMatchObject({ ok: true, value: { ok: false, message: expect.stringContaining('upstream rejected Bearer [key removed] ([key removed])') } });
   expect(JSON.stringify(r)).not.toContain(KEY);
@@ -139,7 +148,10 @@ test('with the plugin off, the test says to turn it on, and starts nothing', asy
   await app.plugins.setState('openai_compatible', false);
   try {
     const r = await api.call('providers.test', { baseUrl: `${server.url}/v1`, flavor: 'ollama' });
-    expect(r).toEqual({ ok: false, error: { code: 'unavailable', message: 'Turn the OpenAI-compatible providers plugin on in Settings to test a connection.' } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'Turn the OpenAI-compatible providers plugin on in Settings to test a connection.' },
+    });
     expect(app.plugins.get('openai_compatible')).toMatchObject({ state: 'deactivated', pid: null });
     expect(server.requests).toHaveLength(0);
   } finally {

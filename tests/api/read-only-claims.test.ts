@@ -25,7 +25,11 @@ beforeEach(async () => {
       mkdirSync(join(d, 'ws'));
       cpSync(USER_PLUGIN, join(d, 'data', 'plugins', 'hello_user'), { recursive: true });
     },
-    app: (d) => ({ workspace: join(d, 'ws'), defaultModel: { provider: 'fake', modelId: MODEL.id }, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) }),
+    app: (d) => ({
+      workspace: join(d, 'ws'),
+      defaultModel: { provider: 'fake', modelId: MODEL.id },
+      resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+    }),
   });
   ({ dir, app, api } = t);
   await app.plugins.rescan();

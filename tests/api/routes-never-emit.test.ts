@@ -31,7 +31,11 @@ function emitsWindowEvents(file: string, text: string): string[] {
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name))
-    .map((name) => relative(root, join(root, dir, name)).split('\\').join('/'));
+    .map((name) =>
+      relative(root, join(root, dir, name))
+        .split('\\')
+        .join('/'),
+    );
 }
 
 test('no file under src/main/api or src/main/commands emits a window event (only the map in createApp does)', () => {

@@ -29,7 +29,15 @@ const refused = async (channel: string, input: unknown) => (await t!.refused(cha
 test('policy.sandbox says whether a sandbox starts, and policy.setNetwork turns write mode’s network on, announced', async () => {
   const { app: a } = start({ available: true, kind: 'bubblewrap' });
   const sessionId = a.sessions.create({ title: 's', cwd: join(dir!, 'ws') }).id;
-  expect(await ok<SandboxView>('policy.sandbox')).toEqual({ available: true, kind: 'bubblewrap', reason: null, fix: null, network: false, sessionId: null, sessionNetwork: null });
+  expect(await ok<SandboxView>('policy.sandbox')).toEqual({
+    available: true,
+    kind: 'bubblewrap',
+    reason: null,
+    fix: null,
+    network: false,
+    sessionId: null,
+    sessionNetwork: null,
+  });
   expect(await ok<SandboxView>('policy.setNetwork', { network: true, sessionId })).toMatchObject({ network: true, sessionId, sessionNetwork: null });
   expect(a.sandbox.network()).toBe(true);
   expect(events).toContainEqual({ event: 'policy.changed', payload: { sessionId: null } });
@@ -38,7 +46,9 @@ test('policy.sandbox says whether a sandbox starts, and policy.setNetwork turns 
   expect(await ok<{ result: { kind: string } }>('commands.run', { input: '/sandbox network off', sessionId })).toMatchObject({ result: { kind: 'ok' } });
   expect(events).toEqual([{ event: 'policy.changed', payload: { sessionId } }]);
   expect(await ok<SandboxView>('policy.sandbox', { sessionId })).toMatchObject({ network: true, sessionNetwork: false });
-  expect(await ok<{ result: { text: string } }>('commands.run', { input: '/sandbox', sessionId })).toMatchObject({ result: { text: expect.stringMatching(/^Write mode: .* without network \(this conversation’s choice/) } });
+  expect(await ok<{ result: { text: string } }>('commands.run', { input: '/sandbox', sessionId })).toMatchObject({
+    result: { text: expect.stringMatching(/^Write mode: .* without network \(this conversation’s choice/) },
+  });
 });
 
 test('without a sandbox the view says why and how to fix it; a later failure is announced to every window', async () => {
@@ -46,7 +56,12 @@ test('without a sandbox the view says why and how to fix it; a later failure is 
   await ok('policy.sandbox');
   a.policy.sandboxUnavailable('bwrap: creating new namespace failed');
   expect(events).toContainEqual({ event: 'policy.changed', payload: { sessionId: null } });
-  expect(await ok<SandboxView>('policy.sandbox')).toMatchObject({ available: false, kind: null, reason: expect.stringMatching(/could not start when a command ran: bwrap: creating new namespace failed/), fix: expect.any(String) });
+  expect(await ok<SandboxView>('policy.sandbox')).toMatchObject({
+    available: false,
+    kind: null,
+    reason: expect.stringMatching(/could not start when a command ran: bwrap: creating new namespace failed/),
+    fix: expect.any(String),
+  });
 });
 
 test('hostile: both channels refuse what is not their input, and an unknown conversation is not found', async () => {
@@ -59,14 +74,21 @@ test('hostile: both channels refuse what is not their input, and an unknown conv
   }
   expect(app!.sandbox.network()).toBe(false);
   expect(await refused('policy.sandbox', { sessionId: 'no-such-session' })).toBe('not_found');
-  expect(await ok<SandboxView>('policy.sandbox')).toMatchObject({ available: false, reason: 'Windows has no sandbox Amber can run shell commands in.', fix: 'Run Amber inside WSL.' });
+  expect(await ok<SandboxView>('policy.sandbox')).toMatchObject({
+    available: false,
+    reason: 'Windows has no sandbox Amber can run shell commands in.',
+    fix: 'Run Amber inside WSL.',
+  });
 });
 
 test('hostile: "run unsandboxed" to a question that did not offer it is refused and the question stays open; an unknown answer is refused', async () => {
   const { app: a } = start({ available: true, kind: 'bubblewrap' });
   const sessionId = a.sessions.create({ title: 's', cwd: join(dir!, 'ws') }).id;
   const write = { name: 'write', description: 'writes', parameters: {}, readOnly: false, pathParams: ['path'] };
-  const call = a.policy.authorize({ sessionId, workspaceRoot: join(dir!, 'ws'), tool: write, toolCallId: 'c1', args: { path: '/elsewhere/a.txt' } }, new AbortController().signal);
+  const call = a.policy.authorize(
+    { sessionId, workspaceRoot: join(dir!, 'ws'), tool: write, toolCallId: 'c1', args: { path: '/elsewhere/a.txt' } },
+    new AbortController().signal,
+  );
   await expect.poll(() => a.approvals.pending().length).toBe(1);
   const [question] = a.approvals.pending();
   expect(question).not.toHaveProperty('sandboxed');

@@ -22,7 +22,8 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 type Result = { kind: string; text: string };
-const run = async (input: string, session: string | null = sessionId): Promise<Result> => (await t.call<{ result: Result }>('commands.run', { input, sessionId: session })).result;
+const run = async (input: string, session: string | null = sessionId): Promise<Result> =>
+  (await t.call<{ result: Result }>('commands.run', { input, sessionId: session })).result;
 /** Past the API's own cap on a command line: straight to the command tree, as a caller inside main would. */
 const runInside = (input: string): Promise<Result> => app.commands.tree.run(input, { sessionId });
 const complete = async (input: string): Promise<string[]> => (await t.call<{ label: string }[]>('commands.complete', { input })).map((c) => c.label);
@@ -68,7 +69,13 @@ test('/get and /set read and change the core settings by name, each through its 
   // A model is set only for a provider that is set up (the one check /model and chat.setModel share).
   expect((await run('/set model fake/model-b')).text).toBe("/set: No provider 'fake' is set up; choose one of the models listed.");
   const model = { id: 'model-b', contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  app.plugins.registries.providers.register('plugin-fake', 'fake', { id: 'fake', flavor: 'custom', presets: [], models: [model], stream: async function* () {} });
+  app.plugins.registries.providers.register('plugin-fake', 'fake', {
+    id: 'fake',
+    flavor: 'custom',
+    presets: [],
+    models: [model],
+    stream: async function* () {},
+  });
   expect((await run('/set model fake/model-b')).text).toBe('The model is now fake/model-b; the next reply uses it.');
   expect((await run('/get model')).text).toBe('model is fake/model-b.');
   expect((await run('/set thinking high')).kind).toBe('ok');
@@ -84,7 +91,10 @@ test('a name may be shortened to the end of exactly one after a dot; an end that
   expect(await run('/get mode')).toEqual({ kind: 'ok', text: 'policy.mode is write (the default).' });
   expect((await run('/set approvalTimeoutSeconds 30')).kind).toBe('ok');
   expect(app.policy.approvalTimeout()).toBe(30);
-  expect(await run('/set conversation off')).toEqual({ kind: 'error', text: '/set: “conversation” could be sandbox.network.conversation or agent.instructions.conversation: type the whole name.' });
+  expect(await run('/set conversation off')).toEqual({
+    kind: 'error',
+    text: '/set: “conversation” could be sandbox.network.conversation or agent.instructions.conversation: type the whole name.',
+  });
   expect(app.sandbox.sessionNetwork(sessionId)).toBeNull();
   expect((await run('/get ode')).text).toMatch(/There is no setting “ode”/);
 });

@@ -20,9 +20,10 @@ afterEach(() => t.close());
 
 const ok = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 
-const run = (input: string, sessionId: string | null = null) => ok<{ result: { kind: string; text: string }; openSessionId: string | null }>('commands.run', { input, sessionId });
+const run = (input: string, sessionId: string | null = null) =>
+  ok<{ result: { kind: string; text: string }; openSessionId: string | null }>('commands.run', { input, sessionId });
 
-test("a plugin turned on and off live brings and takes its segment, panel, wallet, allowance and command", async () => {
+test('a plugin turned on and off live brings and takes its segment, panel, wallet, allowance and command', async () => {
   const listing = await ok<PluginListing>('plugins.list');
   expect(listing.folder).toBe(join(t.dir, 'plugins'));
   expect(listing.plugins.find((p) => p.id === 'example')).toMatchObject({ category: 'other', enabled: false, source: 'bundled' });
@@ -30,14 +31,32 @@ test("a plugin turned on and off live brings and takes its segment, panel, walle
   const on = await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
   expect(on).toMatchObject({ state: 'active', enabled: true, reason: null });
   expect(on.pid).toBeGreaterThan(0);
-  expect(on.contributions.map((c) => c.kind)).toEqual(['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command', 'hook', 'hook', 'hook', 'hook', 'hook']);
+  expect(on.contributions.map((c) => c.kind)).toEqual([
+    'tool',
+    'promptBlock',
+    'statusSegment',
+    'panel',
+    'provider',
+    'wallet',
+    'allowance',
+    'command',
+    'hook',
+    'hook',
+    'hook',
+    'hook',
+    'hook',
+  ]);
   expect((await ok<StatusBarView>('status.list', { sessionId: null })).segments.map((s) => [s.id, s.source])).toContainEqual(['example.greetings', 'example']);
   expect((await ok<PanelView[]>('panels.list')).map((p) => p.id)).toContain('example.panel');
   expect((await ok<{ wallets: { id: string }[] }>('wallets.list')).wallets.map((w) => w.id)).toContain('example.wallet');
-  expect(await ok('allowances.list')).toContainEqual(expect.objectContaining({ id: 'example.allowance', limit: 100, unit: 'calls', measure: 'other', scope: 'example-echo' }));
+  expect(await ok('allowances.list')).toContainEqual(
+    expect.objectContaining({ id: 'example.allowance', limit: 100, unit: 'calls', measure: 'other', scope: 'example-echo' }),
+  );
   expect((await ok<CommandView[]>('commands.list')).find((c) => c.path.join(' ') === 'example hello')).toMatchObject({ source: 'plugin:example' });
   expect(await run('/example hello there')).toEqual({ result: { kind: 'ok', text: 'hello there' }, openSessionId: null });
-  expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['plugins.changed', 'status.changed', 'panels.changed', 'commands.changed', 'allowances.changed']));
+  expect(events.map((e) => e.event)).toEqual(
+    expect.arrayContaining(['plugins.changed', 'status.changed', 'panels.changed', 'commands.changed', 'allowances.changed']),
+  );
 
   expect((await run('/set plugin off example')).result).toEqual({ kind: 'ok', text: 'Example is off.' });
   expect((await ok<PluginListing>('plugins.list')).plugins.find((p) => p.id === 'example')).toMatchObject({ state: 'deactivated', enabled: false, pid: null });
@@ -58,7 +77,10 @@ test('commands: completion, /new, /set policy, /label, /model, an unknown comman
   expect(app.sessions.get(sessionId).title).toBe('Plans');
 
   // Setting yolo says what it still asks about.
-  expect((await run('/set policy yolo', sessionId)).result).toEqual({ kind: 'ok', text: expect.stringMatching(/^Tool policy: yolo for this conversation\. Changes to protected paths and .* shell lines still ask/) });
+  expect((await run('/set policy yolo', sessionId)).result).toEqual({
+    kind: 'ok',
+    text: expect.stringMatching(/^Tool policy: yolo for this conversation\. Changes to protected paths and .* shell lines still ask/),
+  });
   expect(await ok<PolicyView>('policy.get', { sessionId })).toMatchObject({ mode: 'yolo', rules: [] });
   expect(events).toContainEqual({ event: 'policy.changed', payload: { sessionId } });
 
@@ -66,9 +88,18 @@ test('commands: completion, /new, /set policy, /label, /model, an unknown comman
   app.sessions.append(sessionId, { type: 'message', message: { role: 'user', content: 'hi' } });
   expect((await run('/label first', sessionId)).result.kind).toBe('ok');
   // /model takes only a provider that is set up, as chat.setModel does.
-  expect((await run('/model loopback/fixture-model', sessionId)).result).toEqual({ kind: 'error', text: "/model: No provider 'loopback' is set up; choose one of the models listed." });
+  expect((await run('/model loopback/fixture-model', sessionId)).result).toEqual({
+    kind: 'error',
+    text: "/model: No provider 'loopback' is set up; choose one of the models listed.",
+  });
   const model = { id: 'fixture-model', contextWindow: 8192, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  app.plugins.registries.providers.register('plugin-loopback', 'loopback', { id: 'loopback', flavor: 'custom', presets: [], models: [model], stream: async function* () {} });
+  app.plugins.registries.providers.register('plugin-loopback', 'loopback', {
+    id: 'loopback',
+    flavor: 'custom',
+    presets: [],
+    models: [model],
+    stream: async function* () {},
+  });
   expect((await run('/model loopback/fixture-model', sessionId)).result.text).toContain('loopback/fixture-model');
   expect(app.sessions.context(sessionId).model).toEqual({ provider: 'loopback', modelId: 'fixture-model' });
   expect((await run('/compact', sessionId)).result).toMatchObject({ kind: 'error', text: expect.stringMatching(/^\/compact: /) });
@@ -96,7 +127,15 @@ test('stored rules are listed with where they came from and removed by id, annou
 
 test('hostile: policy.removeRule and policy.setApprovalTimeout refuse bad shapes, unknown ids and huge strings', async () => {
   app.policy.setRules([{ effect: 'deny', tool: 'bash' }]);
-  for (const input of [{}, { id: '' }, { id: 'x'.repeat(101) }, { id: 5 }, { index: 0, rule: { effect: 'deny', tool: 'bash' } }, { id: 'a', extra: true }, null]) {
+  for (const input of [
+    {},
+    { id: '' },
+    { id: 'x'.repeat(101) },
+    { id: 5 },
+    { index: 0, rule: { effect: 'deny', tool: 'bash' } },
+    { id: 'a', extra: true },
+    null,
+  ]) {
     expect(await api.call('policy.removeRule', input), JSON.stringify(input)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   }
   expect(await api.call('policy.removeRule', { id: 'no-such-rule' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
@@ -114,7 +153,12 @@ test('the core status segments: model, tokens in and out, cost and context use, 
   app.sessions.append(s.id, { type: 'message', message: { role: 'user', content: 'hi' } });
   app.sessions.append(s.id, {
     type: 'message',
-    message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }], stopReason: 'stop', usage: { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.0123 } } },
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'hello' }],
+      stopReason: 'stop',
+      usage: { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.0123 } },
+    },
   });
   const bar = await ok<StatusBarView>('status.list', { sessionId: s.id });
   expect(bar.segments.map((x) => x.id)).toEqual(['core.model', 'core.tokens', 'core.cost', 'core.context']);
@@ -144,7 +188,10 @@ test('a provider change sends each session shown so far its whole bar again', as
   await ok<StatusBarView>('status.list', { sessionId: s.id });
   events.length = 0;
   await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
-  const forSession = events.filter((e) => e.event === 'status.changed').map((e) => e.payload as StatusBarView).filter((v) => v.sessionId === s.id);
+  const forSession = events
+    .filter((e) => e.event === 'status.changed')
+    .map((e) => e.payload as StatusBarView)
+    .filter((v) => v.sessionId === s.id);
   expect(forSession.length).toBeGreaterThan(0);
   expect(forSession.at(-1)!.segments.map((x) => x.id)).toEqual(expect.arrayContaining(['core.model', 'core.tokens', 'example.greetings']));
 });
@@ -153,8 +200,16 @@ test('plugins.setProcess refuses a bundled plugin, an unknown plugin and a value
   const before = (await ok<PluginListing>('plugins.list')).plugins.find((p) => p.id === 'example');
   expect(before).toMatchObject({ source: 'bundled', process: 'shared' });
   const bundled = await api.call('plugins.setProcess', { id: 'example', process: 'own' });
-  expect(bundled).toMatchObject({ ok: false, error: { code: 'invalid_input', message: "The plugin 'example' ships with Amber; where it runs is set by its manifest." } });
-  for (const input of [{ id: 'example', process: 'everywhere' }, { id: 'example', process: 'shared', group: 'bundled' }, { id: '', process: 'own' }, { id: 'x'.repeat(65), process: 'own' }]) {
+  expect(bundled).toMatchObject({
+    ok: false,
+    error: { code: 'invalid_input', message: "The plugin 'example' ships with Amber; where it runs is set by its manifest." },
+  });
+  for (const input of [
+    { id: 'example', process: 'everywhere' },
+    { id: 'example', process: 'shared', group: 'bundled' },
+    { id: '', process: 'own' },
+    { id: 'x'.repeat(65), process: 'own' },
+  ]) {
     expect((await api.call('plugins.setProcess', input)).ok).toBe(false);
   }
   expect(await api.call('plugins.setProcess', { id: 'nope', process: 'own' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
@@ -162,7 +217,7 @@ test('plugins.setProcess refuses a bundled plugin, an unknown plugin and a value
   expect(app.plugins.get('example').process).toBe('shared');
 });
 
-test('panels.opened answers whether the panel\'s plugin runs, refuses malformed input, and starts nothing for an unknown panel', async () => {
+test("panels.opened answers whether the panel's plugin runs, refuses malformed input, and starts nothing for an unknown panel", async () => {
   await ok<PluginView>('plugins.setState', { id: 'example', enabled: true });
   expect(await ok('panels.opened', { panelId: 'example.panel' })).toEqual({ started: true });
   expect(await ok('panels.opened', { panelId: 'no.such.panel' })).toEqual({ started: false });

@@ -21,7 +21,11 @@ beforeEach(() => {
     prefix: 'amber-window-events-',
     app: (dir) => {
       mkdirSync(join(dir, 'ws'), { recursive: true });
-      return { workspace: join(dir, 'ws'), defaultModel: { provider: 'fake', modelId: MODEL.id }, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) };
+      return {
+        workspace: join(dir, 'ws'),
+        defaultModel: { provider: 'fake', modelId: MODEL.id },
+        resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+      };
     },
   });
 });
@@ -123,7 +127,9 @@ test('regenerating a reply or editing a message moves the leaf on the window onc
   const moves = t.events.filter((e) => e.event === 'session.leafMoved');
   expect(moves).toEqual([{ event: 'session.leafMoved', payload: { sessionId: s.id, leafId: question!.id } }]);
   // The move comes before anything of the run it starts.
-  expect(t.events.findIndex((e) => e.event === 'session.leafMoved')).toBeLessThan(t.events.findIndex((e) => e.event === 'agent.emitted' && (e.payload as { runId: string }).runId === runId));
+  expect(t.events.findIndex((e) => e.event === 'session.leafMoved')).toBeLessThan(
+    t.events.findIndex((e) => e.event === 'agent.emitted' && (e.payload as { runId: string }).runId === runId),
+  );
   heard();
   provider.push(text('third answer'));
   await t.call('chat.send', { sessionId: s.id, text: 'question, edited', parentId: null });
@@ -185,7 +191,7 @@ test('a folder asked for by a run, then chosen by route, reaches the window once
   expect(heard().sort()).toEqual(['session.updated', 'workspace.settled']);
 });
 
-test("a feed coming and going in the command tree reaches the window once each", async () => {
+test('a feed coming and going in the command tree reaches the window once each', async () => {
   heard();
   const feed = t.app.commands.tree.registerFeed('demo-feed', () => [{ name: 'one', help: 'One' }]);
   expect(heard()).toEqual(['commands.changed']);
@@ -206,7 +212,9 @@ test("a user plugin switched on and off by route: each of the catalog's announce
   } finally {
     sub.dispose();
   }
-  const sent = t.events.filter((e) => e.event === 'plugins.changed').map((e) => `${(e.payload as { id: string }).id} ${(e.payload as { state: string }).state}`);
+  const sent = t.events
+    .filter((e) => e.event === 'plugins.changed')
+    .map((e) => `${(e.payload as { id: string }).id} ${(e.payload as { state: string }).state}`);
   expect(announced).toContain('hello_user active');
   expect(sent).toEqual(announced);
 });
@@ -221,11 +229,21 @@ test('a wallet refreshed by route reaches the window once, with when it was read
   heard();
   const fresh = await t.call<{ balance: number; refreshedAt: number | null }>('wallets.refresh', { id: 'demo.w' });
   expect(fresh).toMatchObject({ balance: 7, refreshedAt: expect.any(Number) });
-  expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [expect.objectContaining({ id: 'demo.w', balance: 7, refreshedAt: fresh.refreshedAt, error: null })], threshold: null } }]);
+  expect(t.events).toEqual([
+    {
+      event: 'wallets.changed',
+      payload: { wallets: [expect.objectContaining({ id: 'demo.w', balance: 7, refreshedAt: fresh.refreshedAt, error: null })], threshold: null },
+    },
+  ]);
   heard();
   failure = 'The account could not be read.';
   await t.call('wallets.refresh', { id: 'demo.w' });
-  expect(t.events).toEqual([{ event: 'wallets.changed', payload: { wallets: [expect.objectContaining({ balance: 7, error: expect.stringContaining('could not be read') })], threshold: null } }]);
+  expect(t.events).toEqual([
+    {
+      event: 'wallets.changed',
+      payload: { wallets: [expect.objectContaining({ balance: 7, error: expect.stringContaining('could not be read') })], threshold: null },
+    },
+  ]);
 });
 
 test('over the real WebSocket, a session made by route and one made by /new each reach the window once', async () => {
@@ -233,7 +251,11 @@ test('over the real WebSocket, a session made by route and one made by /new each
   mkdirSync(join(dir, 'renderer'));
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>Amber</title>');
   mkdirSync(join(dir, 'ws'));
-  const shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace: join(dir, 'ws'), startPlugins: false } });
+  const shell = await startHeadless({
+    dataDir: join(dir, 'data'),
+    rendererDir: join(dir, 'renderer'),
+    core: { workspace: join(dir, 'ws'), startPlugins: false },
+  });
   try {
     const ws = await connectWs(shell.port, shell.token);
     try {

@@ -92,7 +92,10 @@ test('with the token, calls are answered and events are pushed', async () => {
 test('invalid input and unknown channels come back as { code, message }', async () => {
   const c = await client(connect(`?token=${shell.token}`));
   expect(await c.call('sessions.rename', { sessionId: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-  expect(await c.call('sessions.get', { sessionId: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringContaining('does not exist') } });
+  expect(await c.call('sessions.get', { sessionId: 'nope' })).toMatchObject({
+    ok: false,
+    error: { code: 'not_found', message: expect.stringContaining('does not exist') },
+  });
   expect(await c.call('fs.readFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
 });
 

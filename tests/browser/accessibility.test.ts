@@ -36,16 +36,28 @@ interface Violation {
 /** Runs axe on the page as it is and returns the serious and critical violations as readable lines. */
 async function audit(page: Page, screen: string): Promise<string[]> {
   // Colours are measured once the screen has settled: a dialog fading in is not yet its final colour.
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished),
+    ),
+  );
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Violation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => {
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => {
         // For contrast, the colours axe measured: enough to find the variable at fault.
         const d = (n as unknown as { any: { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } }[] }).any[0]?.data;
         return { target: n.target, detail: d?.fgColor ? ` [${d.fgColor} on ${d.bgColor}: ${d.contrastRatio}]` : '' };
-      }) }));
+      }),
+    }));
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -70,7 +82,17 @@ function seedConversation(shell: HeadlessShell): string {
         usage: { input: 1200, output: 30, cacheRead: 0, cacheWrite: 0 },
       },
     },
-    { type: 'message', message: { role: 'toolResult', toolCallId: 'call_1', toolName: 'write_file', content: [{ type: 'text', text: 'Wrote notes.txt.' }], isError: false, status: 'ok' } },
+    {
+      type: 'message',
+      message: {
+        role: 'toolResult',
+        toolCallId: 'call_1',
+        toolName: 'write_file',
+        content: [{ type: 'text', text: 'Wrote notes.txt.' }],
+        isError: false,
+        status: 'ok',
+      },
+    },
     assistant('Done: **notes.txt** now says hello.', { usage: { input: 1300, output: 12, cacheRead: 0, cacheWrite: 0 } }),
   ]);
   return s.id;
@@ -145,7 +167,14 @@ async function tabAround(page: Page, limit = 150): Promise<Stop[]> {
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press('Tab');
     // A control that fades in on focus is judged once it has.
-    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+          .map((a) => a.finished),
+      ),
+    );
     const stop = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
       if (!el || el === document.body) return null;
@@ -258,7 +287,10 @@ test('the approval dialog, command completions and command output have no seriou
   dir = mkdtempSync(join(tmpdir(), 'amber-approve-'));
   mkdirSync(join(dir, 'workspace'));
   const outside = join(dir, 'elsewhere', 'a.txt');
-  model = await startModel([openAiStream({ text: 'Writing.', toolCalls: [{ id: 'call_1', name: 'write_file', arguments: { path: outside, content: 'x' } }] }), openAiStream({ text: 'Done.' })]);
+  model = await startModel([
+    openAiStream({ text: 'Writing.', toolCalls: [{ id: 'call_1', name: 'write_file', arguments: { path: outside, content: 'x' } }] }),
+    openAiStream({ text: 'Done.' }),
+  ]);
   amber = await startAmber({ core: coreFor(model, join(dir, 'workspace')) });
   await amber.open();
   const { page } = amber;
@@ -320,7 +352,10 @@ test('deleting a conversation from the keyboard hands the focus to the next one,
   const { page } = amber;
   const rows = page.getByTestId('session-row');
   await expect.poll(() => rows.count()).toBe(2);
-  const focusedTitle = () => page.evaluate(() => (document.activeElement?.closest('[data-testid=session-row]') ? document.activeElement.textContent : document.activeElement?.getAttribute('data-testid')));
+  const focusedTitle = () =>
+    page.evaluate(() =>
+      document.activeElement?.closest('[data-testid=session-row]') ? document.activeElement.textContent : document.activeElement?.getAttribute('data-testid'),
+    );
   await rows.filter({ hasText: 'Newer' }).getByRole('button', { name: 'Newer', exact: true }).focus();
   await page.keyboard.press('Delete');
   await expect.poll(() => rows.count()).toBe(1);

@@ -68,7 +68,9 @@ test('"Always" on a shell question is a rule in Settings after a restart, a seco
   const stored = rules.first();
   await stored.filter({ hasText: 'bash: lines starting “frobnicate” (including ones that cannot be judged)' }).waitFor();
   // An untitled conversation is named by its first words.
-  expect(await stored.getByTestId('policy-rule-origin').textContent()).toMatch(new RegExp(`^In ${workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · from an answer in “Frobnicate the project\\.”, `));
+  expect(await stored.getByTestId('policy-rule-origin').textContent()).toMatch(
+    new RegExp(`^In ${workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · from an answer in “Frobnicate the project\\.”, `),
+  );
 
   // With Settings open, the next "always" (everywhere, this time) is listed as soon as it is given.
   const run = a.shell.app.agent.start(sessionId, 'Quuxify everything.', { model: MODEL });
@@ -77,7 +79,10 @@ test('"Always" on a shell question is a rule in Settings after a restart, a seco
   await dialog.getByRole('button', { name: 'Always for “quuxify”' }).click();
   expect((await run.done).reason).toBe('stop');
   await expect.poll(() => rules.count()).toBe(2);
-  await rules.nth(1).filter({ hasText: /^allowbash: lines starting “quuxify”.*Everywhere · from an answer in/ }).waitFor();
+  await rules
+    .nth(1)
+    .filter({ hasText: /^allowbash: lines starting “quuxify”.*Everywhere · from an answer in/ })
+    .waitFor();
   await a.screenshot('settings-policy-rules');
 
   await stored.getByRole('button', { name: /^Remove the rule allow bash: lines starting “frobnicate”/ }).click();

@@ -147,7 +147,16 @@ test('markdown is rendered with highlighted code, and raw HTML from a model is n
             ],
           },
         },
-        { type: 'message', message: { role: 'toolResult', toolCallId: 'call_1', toolName: 'list_files', isError: false, content: [{ type: 'text', text: Array.from({ length: 40 }, (_, i) => `src/file-${i}.ts`).join('\n') }] } },
+        {
+          type: 'message',
+          message: {
+            role: 'toolResult',
+            toolCallId: 'call_1',
+            toolName: 'list_files',
+            isError: false,
+            content: [{ type: 'text', text: Array.from({ length: 40 }, (_, i) => `src/file-${i}.ts`).join('\n') }],
+          },
+        },
         assistant(
           '## Result\n\nHere is **TypeScript**:\n\n```ts\nexport function add(a: number, b: number): number {\n  return a + b; // sum\n}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> and a [link](https://example.com).',
         ),

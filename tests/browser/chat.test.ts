@@ -52,7 +52,10 @@ test('start a chat and watch the reply stream in', async () => {
   await a.page.getByTestId('send').waitFor();
   // The session took its title from the first message.
   await expect.poll(() => a.page.locator('[data-testid=session-row].is-active .session-title').textContent()).toBe('Tell me forty words.');
-  expect((model.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.at(-1)).toMatchObject({ role: 'user', content: 'Tell me forty words.' });
+  expect((model.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.at(-1)).toMatchObject({
+    role: 'user',
+    content: 'Tell me forty words.',
+  });
   await a.screenshot('chat-streamed');
 });
 
@@ -112,7 +115,12 @@ test('edit an earlier message, then switch between the branches', async () => {
   await assistantWith(a, 'Reply two.').waitFor();
   await expect.poll(() => a.page.locator('[data-testid=message]').count()).toBe(4);
   // And forward again.
-  await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'First question' }).first().getByRole('button', { name: 'Next version' }).click();
+  await a.page
+    .locator('[data-testid=message][data-role=user]')
+    .filter({ hasText: 'First question' })
+    .first()
+    .getByRole('button', { name: 'Next version' })
+    .click();
   await assistantWith(a, 'Reply to the edit.').waitFor();
   // The model saw only the edited branch.
   const lastRequest = model.requests[2]!.body as { messages: { role: string; content: unknown }[] };

@@ -65,7 +65,15 @@ async function installBrokenGuard(a: Amber, advisory: boolean): Promise<void> {
   writeFileSync(join(folder, 'index.js'), throwingHook(advisory));
   writeFileSync(
     join(folder, 'manifest.json'),
-    JSON.stringify({ id: 'broken_guard', version: '0.1.0', name: 'Broken guard', description: 'A hook that throws.', category: 'testing', protocolVersion: 1, entry: 'index.js' }),
+    JSON.stringify({
+      id: 'broken_guard',
+      version: '0.1.0',
+      name: 'Broken guard',
+      description: 'A hook that throws.',
+      category: 'testing',
+      protocolVersion: 1,
+      entry: 'index.js',
+    }),
   );
   await a.shell.app.plugins.rescan();
   await a.shell.app.plugins.setState('broken_guard', true, { confirm: true });

@@ -61,5 +61,9 @@ test('the workspace tools are ready without a process until the model calls one,
   expect(running.state).toBe('active');
   expect(running.pid).toBeGreaterThan(0);
   await a.page.getByTestId('open-settings').click();
-  await a.page.locator('[data-testid=plugin-row][data-id=workspace_tools][data-state=active]').getByTestId('plugin-state').filter({ hasText: 'Active' }).waitFor();
+  await a.page
+    .locator('[data-testid=plugin-row][data-id=workspace_tools][data-state=active]')
+    .getByTestId('plugin-state')
+    .filter({ hasText: 'Active' })
+    .waitFor();
 });

@@ -56,13 +56,17 @@ async function render(source: string): Promise<Rendered> {
     out.innerHTML = w.AmberMarkdown.renderMarkdown(src);
     // Handlers such as onerror fire after insertion: two frames give them their chance.
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const elements = [...out.querySelectorAll('*')].map((e) => ({ tag: e.tagName.toLowerCase(), attrs: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])) }));
+    const elements = [...out.querySelectorAll('*')].map((e) => ({
+      tag: e.tagName.toLowerCase(),
+      attrs: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
+    }));
     return { html: out.innerHTML, text: out.textContent ?? '', elements, ran: Reflect.get(window, '__ran') === true };
   }, source);
 }
 
 const tags = (r: Rendered) => r.elements.map((e) => e.tag);
-const urls = (r: Rendered) => r.elements.flatMap((e) => ['href', 'src', 'xlink:href', 'action', 'formaction'].flatMap((a) => (e.attrs[a] !== undefined ? [e.attrs[a]!] : [])));
+const urls = (r: Rendered) =>
+  r.elements.flatMap((e) => ['href', 'src', 'xlink:href', 'action', 'formaction'].flatMap((a) => (e.attrs[a] !== undefined ? [e.attrs[a]!] : [])));
 const handlers = (r: Rendered) => r.elements.flatMap((e) => Object.keys(e.attrs).filter((a) => a.startsWith('on')));
 
 describe('what the model writes cannot run in the window', () => {
@@ -119,7 +123,9 @@ describe('what the model writes cannot run in the window', () => {
   });
 
   test('forms, frames and styles from raw HTML are not elements of the page', async () => {
-    const r = await render('<form action="https://evil.example"><input name="k"><button>Go</button></form>\n\n<iframe src="https://evil.example"></iframe>\n\n<style>body{display:none}</style>');
+    const r = await render(
+      '<form action="https://evil.example"><input name="k"><button>Go</button></form>\n\n<iframe src="https://evil.example"></iframe>\n\n<style>body{display:none}</style>',
+    );
     expect(tags(r)).not.toEqual(expect.arrayContaining(['form', 'input', 'button', 'iframe', 'style']));
   });
 });

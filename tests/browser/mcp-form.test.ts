@@ -22,8 +22,12 @@ async function auditForm(page: Page): Promise<string[]> {
   return await page.evaluate(async () => {
     type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run(ctx: Element, opts: unknown): Promise<Result> } }).axe;
-    const result = await axe.run(document.querySelector('[data-testid=mcp-form]')!, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}`));
+    const result = await axe.run(document.querySelector('[data-testid=mcp-form]')!, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}`));
   });
 }
 
@@ -68,7 +72,14 @@ test('a stdio server added through the form connects with its tool count, its ti
   await expect.poll(() => row.getByTestId('mcp-server-counts').textContent()).toMatch(/^\d+ tools · \d+ resources · \d+ prompts$/);
   const shown = Number(/^(\d+) tools/.exec((await row.getByTestId('mcp-server-counts').textContent()) ?? '')![1]);
   expect(shown).toBeGreaterThan(5);
-  await expect.poll(() => app().plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__everything__') && t.name !== 'mcp__everything__read_resource').length).toBe(shown);
+  await expect
+    .poll(
+      () =>
+        app()
+          .plugins.registries.tools.specs()
+          .filter((t) => t.name.startsWith('mcp__everything__') && t.name !== 'mcp__everything__read_resource').length,
+    )
+    .toBe(shown);
   expect(app().sessions.getSetting('plugin.mcp.config')).not.toContain('tok-form-secret-8');
 
   // Edit: the secret shows masked; the timeout changes; saving reconnects the server with it.
@@ -106,7 +117,14 @@ test('a stdio server added through the form connects with its tool count, its ti
 
   await row.getByTestId('mcp-remove').click();
   await expect.poll(() => section.locator('[data-testid=mcp-server]').count()).toBe(0);
-  await expect.poll(() => app().plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__')).length).toBe(0);
+  await expect
+    .poll(
+      () =>
+        app()
+          .plugins.registries.tools.specs()
+          .filter((t) => t.name.startsWith('mcp__')).length,
+    )
+    .toBe(0);
 });
 
 test('an HTTP server that answers 401 shows needs authorization with what to do; an Authorization header added in Edit connects it', async () => {
@@ -130,7 +148,9 @@ test('an HTTP server that answers 401 shows needs authorization with what to do;
     const row = section.locator('[data-testid=mcp-server][data-name=remote]');
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('unauthorized');
     expect(await row.getByTestId('mcp-server-state').textContent()).toBe('Needs authorization');
-    expect(await row.getByTestId('mcp-server-error').textContent()).toMatch(/needs authorization: it answered 401 Unauthorized\. Add an Authorization header .*Edit, and save\./);
+    expect(await row.getByTestId('mcp-server-error').textContent()).toMatch(
+      /needs authorization: it answered 401 Unauthorized\. Add an Authorization header .*Edit, and save\./,
+    );
     await row.scrollIntoViewIfNeeded();
     await amber.screenshot('settings-mcp-needs-authorization');
 

@@ -30,7 +30,9 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   await page.getByTestId('open-settings').click();
   const section = page.getByTestId('settings-mcp');
   await section.scrollIntoViewIfNeeded();
-  await section.getByLabel(/Import servers/).fill(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }));
+  await section
+    .getByLabel(/Import servers/)
+    .fill(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }));
   await section.getByRole('button', { name: 'Import' }).click();
 
   const row = section.locator('[data-testid=mcp-server][data-name=everything]');
@@ -51,7 +53,9 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   await expect.poll(trust).toEqual({ servers: ['everything'], tools: [] });
   await section.getByTestId('mcp-trust-tool-name').fill('mcp__everything__toggle-simulated-logging');
   await section.getByTestId('mcp-trust-tool').click();
-  await expect.poll(() => section.getByTestId('mcp-trusted-tool').allTextContents()).toEqual([expect.stringContaining('mcp__everything__toggle-simulated-logging')]);
+  await expect
+    .poll(() => section.getByTestId('mcp-trusted-tool').allTextContents())
+    .toEqual([expect.stringContaining('mcp__everything__toggle-simulated-logging')]);
   await expect.poll(() => row.getByTestId('mcp-trust-server').isChecked()).toBe(true);
   await row.getByTestId('mcp-trust-server').click();
   await expect.poll(trust).toEqual({ servers: [], tools: ['mcp__everything__toggle-simulated-logging'] });

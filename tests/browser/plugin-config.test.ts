@@ -16,9 +16,15 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 async function audit(page: Page, selector: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   return page.evaluate(async (include) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run({ include: [include] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}`));
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}`));
   }, selector);
 }
 
@@ -89,7 +95,9 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
   await row.waitFor();
   if ((await form.count()) === 0) await row.getByRole('button', { name: 'Wallet settings' }).click();
   await field('openrouter.baseUrl').locator('input').fill('http://127.0.0.1:9/elsewhere');
-  await expect.poll(() => field('openrouter.baseUrl').getByTestId('plugin-config-field-notice').textContent()).toBe('Changing the Base URL drops the stored API key; enter it again.');
+  await expect
+    .poll(() => field('openrouter.baseUrl').getByTestId('plugin-config-field-notice').textContent())
+    .toBe('Changing the Base URL drops the stored API key; enter it again.');
   await form.getByTestId('plugin-config-save').click();
   await expect.poll(() => field('openrouter.apiKey').locator('input').getAttribute('placeholder')).toBe('not set');
   expect(await field('openrouter.baseUrl').getByTestId('plugin-config-field-notice').count()).toBe(0);

@@ -24,5 +24,7 @@ test('saving a provider at another server without a key says the stored key was 
   await page.getByRole('button', { name: 'Save and start' }).click();
   await page.getByRole('status').filter({ hasText: 'so the stored API key was removed' }).waitFor();
   expect(await page.getByTestId('first-run').count()).toBe(1);
-  expect(amber.shell.app.providers.pluginConfig('openai_compatible')).toEqual({ accounts: [expect.objectContaining({ baseUrl: 'http://127.0.0.1:19/v1', apiKey: undefined })] });
+  expect(amber.shell.app.providers.pluginConfig('openai_compatible')).toEqual({
+    accounts: [expect.objectContaining({ baseUrl: 'http://127.0.0.1:19/v1', apiKey: undefined })],
+  });
 });

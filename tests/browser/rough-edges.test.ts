@@ -124,9 +124,17 @@ test('the tree counts the edit of the first message as a branch point; a reply t
       store.appendMany(s.id, [
         {
           type: 'message',
-          message: { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } }], stopReason: 'toolUse', model: 'demo-model' },
+          message: {
+            role: 'assistant',
+            content: [{ type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } }],
+            stopReason: 'toolUse',
+            model: 'demo-model',
+          },
         },
-        { type: 'message', message: { role: 'toolResult', toolCallId: 'call_1', toolName: 'read', content: [{ type: 'text', text: 'alpha' }], isError: false } },
+        {
+          type: 'message',
+          message: { role: 'toolResult', toolCallId: 'call_1', toolName: 'read', content: [{ type: 'text', text: 'alpha' }], isError: false },
+        },
         assistant('The file says alpha.'),
       ]);
     },

@@ -29,7 +29,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const MISSING: SandboxStatus = { available: false, reason: 'bubblewrap (bwrap) is not installed, so shell commands cannot run in a sandbox.', fix: 'Install bubblewrap, then restart Amber.' };
+const MISSING: SandboxStatus = {
+  available: false,
+  reason: 'bubblewrap (bwrap) is not installed, so shell commands cannot run in a sandbox.',
+  fix: 'Install bubblewrap, then restart Amber.',
+};
 
 /** The headless shell with the loopback model and the bundled plugins' own tools (bash among them). */
 async function openNewChat(sandboxProbe?: () => Promise<SandboxStatus>): Promise<Amber> {
@@ -79,7 +83,9 @@ test('a shell question offers Run unsandboxed beside Deny, never by Enter; chose
   await unsandboxed.click();
   await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Removed it.' }).waitFor();
   expect(await a.page.locator('[data-testid=tool-card][data-tool=bash]').getAttribute('data-status')).toBe('ok');
-  const stored = a.shell.app.sessions.path(a.shell.app.sessions.list()[0]!.id).flatMap((e) => (e.type === 'message' && e.message.role === 'toolResult' ? [e.message] : []));
+  const stored = a.shell.app.sessions
+    .path(a.shell.app.sessions.list()[0]!.id)
+    .flatMap((e) => (e.type === 'message' && e.message.role === 'toolResult' ? [e.message] : []));
   expect(stored[0]?.['details']).toMatchObject({ sandbox: 'unsandboxed' });
   expect(existsSync(join(workspace, 'build'))).toBe(false);
 });

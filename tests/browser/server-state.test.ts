@@ -19,7 +19,9 @@ afterEach(async () => {
 });
 
 test('the status bar follows a streaming reply from the views status.changed carries, without asking status.list again', async () => {
-  model.setScript([openAiStream({ text: Array.from({ length: 30 }, (_, i) => `tok${i} `), usage: { input: 1500, output: 45 } }, { pace: { framesPerSecond: 30 } })]);
+  model.setScript([
+    openAiStream({ text: Array.from({ length: 30 }, (_, i) => `tok${i} `), usage: { input: 1500, output: 45 } }, { pace: { framesPerSecond: 30 } }),
+  ]);
   amber = await startAmber({ core: coreFor(model, workspace) });
   const a = amber;
   // Every request the window sends over the API socket, by channel.

@@ -114,7 +114,12 @@ test('reload opens the same session where the user left', async () => {
   await page.reload();
   await page.locator('[data-testid=message]').filter({ hasText: 'That is all for message 8.' }).waitFor();
   await expect.poll(() => page.getByTestId('session-title').textContent()).toBe('The one I was reading');
-  expect(await page.locator(`[data-testid=session-row][data-session-id="${target}"]`).getByRole('button', { name: 'The one I was reading', exact: true }).getAttribute('aria-current')).toBe('true');
+  expect(
+    await page
+      .locator(`[data-testid=session-row][data-session-id="${target}"]`)
+      .getByRole('button', { name: 'The one I was reading', exact: true })
+      .getAttribute('aria-current'),
+  ).toBe('true');
 });
 
 test('keyboard shortcuts: new chat, search, tree, and the theme switch (kept across a reload)', async () => {

@@ -61,7 +61,8 @@ const pluginRow = (a: Amber, id: string) => a.page.locator(`[data-testid=plugin-
 const segment = (a: Amber, source: string) => a.page.locator(`[data-testid=status-segment][data-source=${source}]`);
 const assistantWith = (a: Amber, text: string) => a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: text });
 /** The tool names the model was offered in its n-th request. */
-const offeredTools = (n: number): string[] => ((model.requests[n]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+const offeredTools = (n: number): string[] =>
+  ((model.requests[n]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 
 test('a plugin switched off loses its tool, status segment and panel at once; switched on they return', async () => {
   model.setScript([
@@ -192,7 +193,7 @@ test('the first switch-on of a user plugin says what it may do and asks; Cancel 
   await a.screenshot('settings-plugin-process');
 });
 
-test("a killed plugin shows as Failed with the reason, and the chat keeps working", async () => {
+test('a killed plugin shows as Failed with the reason, and the chat keeps working', async () => {
   model.setScript([openAiStream({ text: 'Still here.' })]);
   const a = await openChat();
   await a.page.getByTestId('open-settings').click();
@@ -213,7 +214,10 @@ test("a killed plugin shows as Failed with the reason, and the chat keeps workin
 });
 
 test('an allowance that is used up blocks the call with its message; raising the limit lets it through', async () => {
-  model.setScript([openAiStream({ text: 'First reply.', usage: { input: 90, output: 30 } }), openAiStream({ text: 'Third reply.', usage: { input: 10, output: 5 } })]);
+  model.setScript([
+    openAiStream({ text: 'First reply.', usage: { input: 90, output: 30 } }),
+    openAiStream({ text: 'Third reply.', usage: { input: 10, output: 5 } }),
+  ]);
   const a = await openChat();
   await a.page.locator('[data-testid=status-segment][data-source=budget]').waitFor();
   // A plugin command, typed with completion.
@@ -257,10 +261,14 @@ test('slash commands complete as they are typed, run from the composer and the p
   await composer.pressSequentially('pol');
   // Tab takes a completion only once the list for what was typed has arrived.
   // The /set policy command, then the step to the settings named policy.… (policy.mode, …).
-  await expect.poll(() => a.page.getByTestId('command-completion').allTextContents()).toEqual([expect.stringMatching(/^policy(?!\.)/), expect.stringMatching(/^policy\./)]);
+  await expect
+    .poll(() => a.page.getByTestId('command-completion').allTextContents())
+    .toEqual([expect.stringMatching(/^policy(?!\.)/), expect.stringMatching(/^policy\./)]);
   await a.page.keyboard.press('Tab');
   await expect.poll(() => composer.inputValue()).toBe('/set policy ');
-  await expect.poll(() => a.page.getByTestId('command-completion').allTextContents()).toEqual([expect.stringMatching(/^read/), expect.stringMatching(/^write/), expect.stringMatching(/^yolo/)]);
+  await expect
+    .poll(() => a.page.getByTestId('command-completion').allTextContents())
+    .toEqual([expect.stringMatching(/^read/), expect.stringMatching(/^write/), expect.stringMatching(/^yolo/)]);
   await a.screenshot('command-completion');
   await composer.pressSequentially('y');
   await expect.poll(() => a.page.getByTestId('command-completion').allTextContents()).toEqual([expect.stringMatching(/^yolo/)]);
@@ -319,13 +327,18 @@ test('slash commands complete as they are typed, run from the composer and the p
   await expect.poll(() => rules.count()).toBe(2);
   await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();
   await a.screenshot('settings-policy');
-  await rules.filter({ hasText: 'bash' }).getByRole('button', { name: /Remove the rule/ }).click();
+  await rules
+    .filter({ hasText: 'bash' })
+    .getByRole('button', { name: /Remove the rule/ })
+    .click();
   await expect.poll(() => rules.allTextContents()).toEqual([expect.stringContaining(`write in ${workspace}`)]);
   expect(a.shell.app.policy.rules()).toEqual([{ id: expect.any(String), effect: 'allow', tool: 'write', folder: workspace }]);
 });
 
 test('wallets warn under the threshold the user sets; the status bar updates as a reply streams', async () => {
-  model.setScript([openAiStream({ text: Array.from({ length: 30 }, (_, i) => `tok${i} `), usage: { input: 1500, output: 45 } }, { pace: { framesPerSecond: 30 } })]);
+  model.setScript([
+    openAiStream({ text: Array.from({ length: 30 }, (_, i) => `tok${i} `), usage: { input: 1500, output: 45 } }, { pace: { framesPerSecond: 30 } }),
+  ]);
   const a = await openChat({ theme: 'dark' });
   await a.shell.app.plugins.setState('example', true);
   await a.page.getByTestId('toggle-panels').click();

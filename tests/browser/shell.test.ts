@@ -91,7 +91,10 @@ test('inline interpreter code asks and says, where "Always" would be, why no alw
 
 test('a long command streams into its card and Stop ends it', async () => {
   model.setScript([
-    openAiStream({ text: 'Running it.', toolCalls: [{ id: 'call_long', name: 'bash', arguments: { command: 'for i in $(seq 1 600); do echo tick$i; sleep 0.05; done' } }] }),
+    openAiStream({
+      text: 'Running it.',
+      toolCalls: [{ id: 'call_long', name: 'bash', arguments: { command: 'for i in $(seq 1 600); do echo tick$i; sleep 0.05; done' } }],
+    }),
   ]);
   const a = await openNewChat();
   await send(a, 'Run the long job.');
@@ -108,7 +111,10 @@ test('a long command streams into its card and Stop ends it', async () => {
 
 test('ordinary work runs in write mode without a question, and its card says it ran sandboxed (write)', async () => {
   model.setScript([
-    openAiStream({ text: 'Building.', toolCalls: [{ id: 'call_build', name: 'bash', arguments: { command: 'mkdir -p out && echo built > out/result.txt && cat out/result.txt' } }] }),
+    openAiStream({
+      text: 'Building.',
+      toolCalls: [{ id: 'call_build', name: 'bash', arguments: { command: 'mkdir -p out && echo built > out/result.txt && cat out/result.txt' } }],
+    }),
     openAiStream({ text: 'Built it.' }),
     openAiStream({ text: 'done' }),
   ]);

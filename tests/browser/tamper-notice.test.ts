@@ -31,7 +31,9 @@ test('a conversation another program changed opens read-only with a notice; an i
 
   await page.locator('[data-testid=session-row]').filter({ hasText: 'Changed behind our back' }).click();
   await notice.waitFor();
-  expect(await notice.textContent()).toContain('This conversation was changed outside Amber (1 message no longer matches what Amber wrote), so it is read-only.');
+  expect(await notice.textContent()).toContain(
+    'This conversation was changed outside Amber (1 message no longer matches what Amber wrote), so it is read-only.',
+  );
   expect(await composer.getAttribute('placeholder')).toBe('This conversation is read-only: it was changed outside Amber.');
   expect(await composer.isDisabled()).toBe(true);
   await amber.screenshot('tamper-notice');

@@ -20,7 +20,14 @@ import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
 
 const E2E = HOSTILE_SHELL_LINES.filter((l) => l.e2e);
 const secret = (name: string) => `${name}-${randomBytes(12).toString('hex')}`;
-const SECRETS = { ssh: secret('SSHKEY'), aws: secret('AWSKEY'), provider: secret('PROVIDERKEY'), env: secret('MAINENV'), history: secret('HISTORY'), netrc: secret('NETRC') };
+const SECRETS = {
+  ssh: secret('SSHKEY'),
+  aws: secret('AWSKEY'),
+  provider: secret('PROVIDERKEY'),
+  env: secret('MAINENV'),
+  history: secret('HISTORY'),
+  netrc: secret('NETRC'),
+};
 
 let dir: string;
 let home: string;
@@ -63,7 +70,9 @@ function changes(before: Map<string, string>, after: Map<string, string>): strin
 /** The protected paths of the workspace, as `snapshot` sees them. */
 function protectedState(): Map<string, string> {
   const all = snapshot(workspace);
-  return new Map([...all].filter(([k]) => /^(\.git(\/|$)|package\.json$|Makefile$|\.bashrc$|\.envrc$|\.vscode(\/|$)|\.github(\/|$)|vitest\.config\.ts$)/.test(k)));
+  return new Map(
+    [...all].filter(([k]) => /^(\.git(\/|$)|package\.json$|Makefile$|\.bashrc$|\.envrc$|\.vscode(\/|$)|\.github(\/|$)|vitest\.config\.ts$)/.test(k)),
+  );
 }
 
 function plant(): void {
@@ -105,12 +114,19 @@ function script(request: RecordedRequest) {
   const run = last.role === 'user' ? /^RUN (\d+)$/.exec(text) : null;
   if (!run) return openAiStream({ text: 'done' });
   const n = Number(run[1]);
-  return openAiStream({ text: '', toolCalls: [{ id: `call_${n}_${randomBytes(4).toString('hex')}`, name: 'bash', arguments: { command: fill(asks[n]!), timeout: 20 } }] });
+  return openAiStream({
+    text: '',
+    toolCalls: [{ id: `call_${n}_${randomBytes(4).toString('hex')}`, name: 'bash', arguments: { command: fill(asks[n]!), timeout: 20 } }],
+  });
 }
 
 type Answer = 'deny' | 'once' | 'unsandboxed';
 
-async function runLine(sessionId: string, entry: Pick<HostileLine, 'line' | 'setup'>, answer: Answer): Promise<{ status: string; text: string; details: unknown }> {
+async function runLine(
+  sessionId: string,
+  entry: Pick<HostileLine, 'line' | 'setup'>,
+  answer: Answer,
+): Promise<{ status: string; text: string; details: unknown }> {
   const n = asks.push(entry.line) - 1;
   if (entry.setup) execFileSync('bash', ['-c', fill(entry.setup)], { cwd: workspace, env: { ...process.env, HOME: home }, stdio: 'ignore' });
   const from = client.events.length;
@@ -119,7 +135,10 @@ async function runLine(sessionId: string, entry: Pick<HostileLine, 'line' | 'set
   const answering = (async () => {
     let seen = from;
     for (;;) {
-      const q = await Promise.race([client.waitFor<{ id: string; sessionId: string; protectedPath?: boolean }>('approval.requested', (p) => p.sessionId === sessionId, seen), settled.then(() => null)]);
+      const q = await Promise.race([
+        client.waitFor<{ id: string; sessionId: string; protectedPath?: boolean }>('approval.requested', (p) => p.sessionId === sessionId, seen),
+        settled.then(() => null),
+      ]);
       if (!q) return;
       seen = client.events.findIndex((e, i) => i >= seen && e.event === 'approval.requested' && (e.payload as { id: string }).id === q.id) + 1;
       await client.call('approvals.answer', { questionId: q.id, answer: answer !== 'deny' && !q.protectedPath ? answer : 'deny' }).catch(() => {});
@@ -185,42 +204,38 @@ describe.each([
   { mode: 'yolo', answer: 'deny' },
   { mode: 'write', answer: 'once' },
 ] as const)('the hostile corpus in $mode mode, every question answered $answer', ({ mode, answer }) => {
-  test(
-    `at least 40 lines run end to end and none crosses a wall`,
-    async () => {
-      expect(E2E.length).toBeGreaterThanOrEqual(40);
-      resetWorkspace();
-      received = { connections: 0, bytes: 0 };
-      const outsideBefore = snapshot(dir, [workspace, dataDir]);
-      const dataBefore = snapshot(dataDir).get('secrets.json');
-      const protectedBefore = protectedState();
-      const session = await client.call<{ id: string }>('sessions.create', { title: `hostile ${mode} ${answer}` });
-      await client.call('policy.setMode', { sessionId: session.id, mode });
-      const leaks: string[] = [];
-      const ran: string[] = [];
-      let refused = 0;
-      for (let n = 0; n < E2E.length; n++) {
-        const r = await runLine(session.id, E2E[n]!, answer);
-        const shown = `${r.text} ${JSON.stringify(r.details ?? null)}`;
-        for (const [name, value] of Object.entries(SECRETS)) if (shown.includes(value)) leaks.push(`${name} seen by: ${E2E[n]!.line}`);
-        if (r.status === 'ok' || r.status === 'error') ran.push(E2E[n]!.line);
-        else refused++;
-        if (r.status !== 'denied') expect(JSON.stringify(r.details ?? null), E2E[n]!.line).toMatch(/"sandbox":"(read|write|yolo)"/);
-      }
-      console.info(`hostile corpus, ${mode} mode, answered ${answer}: ${E2E.length} lines, ${ran.length} ran in the sandbox, ${refused} refused`);
-      expect(leaks).toEqual([]);
-      // The sandboxed commands wrote nowhere outside the workspace (home, other projects, the temp root).
-      expect(changes(outsideBefore, snapshot(dir, [workspace, dataDir]))).toEqual([]);
-      expect(snapshot(dataDir).get('secrets.json')).toBe(dataBefore);
-      // Protected paths: nobody said yes to changing them.
-      expect(changes(protectedBefore, protectedState())).toEqual([]);
-      // Network: off in read and write; yolo has it on, and the judge asked about every line that sends.
-      expect(received).toEqual({ connections: 0, bytes: 0 });
-      // The corpus is not all refused: ordinary lines among it ran.
-      expect(ran.length).toBeGreaterThan(0);
-    },
-    600_000,
-  );
+  test(`at least 40 lines run end to end and none crosses a wall`, async () => {
+    expect(E2E.length).toBeGreaterThanOrEqual(40);
+    resetWorkspace();
+    received = { connections: 0, bytes: 0 };
+    const outsideBefore = snapshot(dir, [workspace, dataDir]);
+    const dataBefore = snapshot(dataDir).get('secrets.json');
+    const protectedBefore = protectedState();
+    const session = await client.call<{ id: string }>('sessions.create', { title: `hostile ${mode} ${answer}` });
+    await client.call('policy.setMode', { sessionId: session.id, mode });
+    const leaks: string[] = [];
+    const ran: string[] = [];
+    let refused = 0;
+    for (let n = 0; n < E2E.length; n++) {
+      const r = await runLine(session.id, E2E[n]!, answer);
+      const shown = `${r.text} ${JSON.stringify(r.details ?? null)}`;
+      for (const [name, value] of Object.entries(SECRETS)) if (shown.includes(value)) leaks.push(`${name} seen by: ${E2E[n]!.line}`);
+      if (r.status === 'ok' || r.status === 'error') ran.push(E2E[n]!.line);
+      else refused++;
+      if (r.status !== 'denied') expect(JSON.stringify(r.details ?? null), E2E[n]!.line).toMatch(/"sandbox":"(read|write|yolo)"/);
+    }
+    console.info(`hostile corpus, ${mode} mode, answered ${answer}: ${E2E.length} lines, ${ran.length} ran in the sandbox, ${refused} refused`);
+    expect(leaks).toEqual([]);
+    // The sandboxed commands wrote nowhere outside the workspace (home, other projects, the temp root).
+    expect(changes(outsideBefore, snapshot(dir, [workspace, dataDir]))).toEqual([]);
+    expect(snapshot(dataDir).get('secrets.json')).toBe(dataBefore);
+    // Protected paths: nobody said yes to changing them.
+    expect(changes(protectedBefore, protectedState())).toEqual([]);
+    // Network: off in read and write; yolo has it on, and the judge asked about every line that sends.
+    expect(received).toEqual({ connections: 0, bytes: 0 });
+    // The corpus is not all refused: ordinary lines among it ran.
+    expect(ran.length).toBeGreaterThan(0);
+  }, 600_000);
 });
 
 // The walls above are only as good as the checks that watch them: outside the sandbox, the same

@@ -20,7 +20,11 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'amber-costs-'));
   mkdirSync(join(dir, 'home', 'ws'), { recursive: true });
   server = await startProviderServer();
-  shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace: join(dir, 'home', 'ws'), home: join(dir, 'home') } });
+  shell = await startHeadless({
+    dataDir: join(dir, 'data'),
+    rendererDir: join(dir, 'renderer'),
+    core: { workspace: join(dir, 'home', 'ws'), home: join(dir, 'home') },
+  });
   client = await connectWs(shell.port, shell.token);
 });
 

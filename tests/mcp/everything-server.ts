@@ -35,7 +35,10 @@ export interface HttpEverything {
 /** Starts the server over streamable HTTP and resolves once it listens (on the given port, else a free one). */
 export async function startEverythingHttp(port?: number): Promise<HttpEverything> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], { env: { ...process.env, PORT: String(p) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(p) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (chunk: Buffer) => {

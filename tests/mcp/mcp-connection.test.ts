@@ -72,13 +72,17 @@ test('stdio: a long call reports progress, and aborting it ends the call at once
   const progress: string[] = [];
   const controller = new AbortController();
   const started = Date.now();
-  const call = conn.callTool('trigger-long-running-operation', { duration: 20, steps: 40 }, {
-    signal: controller.signal,
-    onProgress: (p, total) => {
-      progress.push(`${p}/${total}`);
-      if (progress.length === 2) controller.abort();
+  const call = conn.callTool(
+    'trigger-long-running-operation',
+    { duration: 20, steps: 40 },
+    {
+      signal: controller.signal,
+      onProgress: (p, total) => {
+        progress.push(`${p}/${total}`);
+        if (progress.length === 2) controller.abort();
+      },
     },
-  });
+  );
   await expect(call).rejects.toThrow(/everything/);
   expect(progress.slice(0, 2)).toEqual(['1/40', '2/40']);
   expect(Date.now() - started).toBeLessThan(10_000);
@@ -89,7 +93,9 @@ test('stdio: a long call reports progress, and aborting it ends the call at once
 test('stdio: a call past the per-server timeout fails naming the server', async () => {
   const { conn } = connection(everythingStdio('slow', { timeoutMs: 300 }));
   await conn.connect();
-  await expect(conn.callTool('trigger-long-running-operation', { duration: 5, steps: 1 })).rejects.toThrow(/The MCP server 'slow' did not complete the call to 'trigger-long-running-operation'.*timed out/i);
+  await expect(conn.callTool('trigger-long-running-operation', { duration: 5, steps: 1 })).rejects.toThrow(
+    /The MCP server 'slow' did not complete the call to 'trigger-long-running-operation'.*timed out/i,
+  );
 });
 
 test('stdio: killing the server mid-call fails the call at once naming the server, and the next call reconnects', async () => {
@@ -102,7 +108,11 @@ test('stdio: killing the server mid-call fails the call at once naming the serve
   process.kill(-firstPid, 'SIGKILL');
   await failed;
   expect(Date.now() - started).toBeLessThan(5000);
-  await until((l) => changes.add(l), () => conn.state === 'failed', 'the failed state');
+  await until(
+    (l) => changes.add(l),
+    () => conn.state === 'failed',
+    'the failed state',
+  );
   expect(conn.status().error).toMatch(/closed its connection/);
   expect(text(await conn.callTool('echo', { message: 'again' }))).toBe('Echo: again');
   expect(conn.pid).not.toBe(firstPid);
@@ -141,9 +151,17 @@ test('a tools/list_changed notification makes the tool list follow the server', 
   await conn.connect();
   expect(conn.tools.map((t) => t.name).sort()).toEqual(['grow', 'shrink']);
   await conn.callTool('grow', {});
-  await until((l) => changes.add(l), () => conn.tools.some((t) => t.name === 'grown-1'), 'grown-1 to be listed');
+  await until(
+    (l) => changes.add(l),
+    () => conn.tools.some((t) => t.name === 'grown-1'),
+    'grown-1 to be listed',
+  );
   await conn.callTool('shrink', {});
-  await until((l) => changes.add(l), () => conn.tools.length === 2, 'grown-1 to be gone');
+  await until(
+    (l) => changes.add(l),
+    () => conn.tools.length === 2,
+    'grown-1 to be gone',
+  );
 });
 
 test('http: a server that only speaks the older HTTP+SSE transport is reached through the fallback', async () => {
@@ -171,7 +189,7 @@ test('http: a server that only speaks the older HTTP+SSE transport is reached th
   }
 });
 
-test('lines from a server that are not JSON-RPC are that server\'s error alone: the connection goes on', async () => {
+test("lines from a server that are not JSON-RPC are that server's error alone: the connection goes on", async () => {
   const fixture = new URL('./fixtures/noisy-server.ts', import.meta.url).pathname;
   const noisy = connection({ name: 'noisy', source: 'settings', config: { command: process.execPath, args: [fixture], env: {} } });
   const good = connection(everythingStdio());
@@ -182,10 +200,17 @@ test('lines from a server that are not JSON-RPC are that server\'s error alone: 
   expect(text(await good.conn.callTool('echo', { message: 'unaffected' }))).toBe('Echo: unaffected');
 });
 
-test("a stdio server that exits at start fails with the end of its stderr in the reason", async () => {
-  const { conn } = connection({ name: 'keyless', source: 'settings', config: { command: process.execPath, args: ['-e', "console.error('boom: GH_TOKEN is not set'); process.exit(3)"], env: {} } });
+test('a stdio server that exits at start fails with the end of its stderr in the reason', async () => {
+  const { conn } = connection({
+    name: 'keyless',
+    source: 'settings',
+    config: { command: process.execPath, args: ['-e', "console.error('boom: GH_TOKEN is not set'); process.exit(3)"], env: {} },
+  });
   await conn.connect();
-  expect(conn.status()).toMatchObject({ state: 'failed', error: expect.stringMatching(/^The MCP server 'keyless' could not be connected: .*; its last words: boom: GH_TOKEN is not set$/) });
+  expect(conn.status()).toMatchObject({
+    state: 'failed',
+    error: expect.stringMatching(/^The MCP server 'keyless' could not be connected: .*; its last words: boom: GH_TOKEN is not set$/),
+  });
 });
 
 test('a tool list served in pages is read to its last page', async () => {
@@ -202,7 +227,9 @@ test('http: a server that answers 401 needs authorization, with what to do, and 
     const { conn } = connection({ name: 'locked', source: 'settings', config: { url: proxy.url, headers: {} } });
     await conn.connect();
     expect(conn.status()).toMatchObject({ state: 'unauthorized', transport: 'http' });
-    expect(conn.status().error).toMatch(/^The MCP server 'locked' needs authorization: it answered 401 Unauthorized\. Add an Authorization header .* in Settings → MCP servers → Edit, and save\.$/);
+    expect(conn.status().error).toMatch(
+      /^The MCP server 'locked' needs authorization: it answered 401 Unauthorized\. Add an Authorization header .* in Settings → MCP servers → Edit, and save\.$/,
+    );
     const refused = proxy.refused;
     await expect(conn.callTool('echo', { message: 'x' })).rejects.toThrow(/needs authorization/);
     // The same credentials would be refused again: no request was made.

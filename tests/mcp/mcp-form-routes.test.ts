@@ -96,7 +96,11 @@ test('saving an edit reconnects that server only, keeps a stored secret it was n
   const details = await ok<McpServerDetails>(api, 'mcp.server', { name: 'edited' });
   const form = details.server;
   if (form.transport !== 'stdio') throw new Error('expected a stdio server');
-  await ok(api, 'mcp.save', { name: 'edited', previousName: 'edited', server: { ...form, env: [...form.env, { name: 'AMBER_MCP_ADDED', value: 'added-1' }], timeoutSeconds: 5 } });
+  await ok(api, 'mcp.save', {
+    name: 'edited',
+    previousName: 'edited',
+    server: { ...form, env: [...form.env, { name: 'AMBER_MCP_ADDED', value: 'added-1' }], timeoutSeconds: 5 },
+  });
   // The edited server goes through connecting again and comes back; the other one never leaves connected.
   let reconnecting = false;
   await untilEvent((l) => {
@@ -143,7 +147,18 @@ test('hostile save requests are refused with a sentence and change nothing', asy
     [{ name: 'x', server: everything({ cwd: 'relative/folder' }) }, /must be a full path/],
     [{ name: 'x', server: everything({ cwd: join(dir, 'no-such-folder') }) }, /does not exist/],
     [{ name: 'x', server: everything({ env: [{ name: 'BAD=NAME', value: 'v' }] }) }, /environment variable name/],
-    [{ name: 'x', server: everything({ env: [{ name: 'A', value: '1' }, { name: 'A', value: '2' }] }) }, /set twice/],
+    [
+      {
+        name: 'x',
+        server: everything({
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'A', value: '2' },
+          ],
+        }),
+      },
+      /set twice/,
+    ],
     [{ name: 'x', server: everything({ env: [{ name: 'A', value: 'nul\0byte' }] }) }, /NUL/],
     [{ name: 'x', server: everything({ timeoutSeconds: -5 }) }, /at least 1 second/],
     [{ name: 'x', server: everything({ timeoutSeconds: 1e9 }) }, /at most 3600/],
@@ -161,16 +176,26 @@ test('hostile save requests are refused with a sentence and change nothing', asy
   ];
   for (const [request, message] of hostile) {
     const r = await api.call('mcp.save', request);
-    expect(r, JSON.stringify(request)).toMatchObject({ ok: false, error: { code: expect.stringMatching(/invalid_input|conflict|not_found/), message: expect.stringMatching(message) } });
+    expect(r, JSON.stringify(request)).toMatchObject({
+      ok: false,
+      error: { code: expect.stringMatching(/invalid_input|conflict|not_found/), message: expect.stringMatching(message) },
+    });
     if (!r.ok) expect(r.error.message, JSON.stringify(request)).toMatch(/^[A-Z]/);
   }
-  expect(await api.call('mcp.server', { name: 'constructor' })).toMatchObject({ ok: false, error: { code: 'not_found', message: "There is no server 'constructor' added in Settings." } });
+  expect(await api.call('mcp.server', { name: 'constructor' })).toMatchObject({
+    ok: false,
+    error: { code: 'not_found', message: "There is no server 'constructor' added in Settings." },
+  });
   expect(await api.call('mcp.server', { name: '__proto__' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   expect(setting()).toBe(before);
   expect(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')).toBe(secretsBefore);
 
   // A kept secret cannot be unmarked into view: it stays secret, and its value never reaches the form.
-  await ok(api, 'mcp.save', { name: 'kept', previousName: 'kept', server: everything({ env: [{ name: 'AMBER_MCP_TOKEN', value: '', secret: false, keep: true }] }) });
+  await ok(api, 'mcp.save', {
+    name: 'kept',
+    previousName: 'kept',
+    server: everything({ env: [{ name: 'AMBER_MCP_TOKEN', value: '', secret: false, keep: true }] }),
+  });
   const details = await ok<McpServerDetails>(api, 'mcp.server', { name: 'kept' });
   expect(JSON.stringify(details)).not.toContain('tok-hostile-3');
   expect(details.server).toMatchObject({ env: [{ name: 'AMBER_MCP_TOKEN', value: '', secret: true, keep: true }] });
@@ -181,7 +206,8 @@ test('two API routers over one core list each MCP prompt command once, and keep 
   try {
     await ok(api, 'mcp.save', { name: 'everything', server: everything() });
     await untilEvent(connected('everything'));
-    const promptCommands = async (router: ApiRouter) => (await ok<CommandView[]>(router, 'commands.list')).map((c) => c.path.join(' ')).filter((p) => p.startsWith('mcp.everything.'));
+    const promptCommands = async (router: ApiRouter) =>
+      (await ok<CommandView[]>(router, 'commands.list')).map((c) => c.path.join(' ')).filter((p) => p.startsWith('mcp.everything.'));
     const listed = await promptCommands(second);
     expect(listed).toContain('mcp.everything.args-prompt');
     expect(listed.length).toBe(new Set(listed).size);
@@ -204,7 +230,11 @@ test('an HTTP server that answers 401 shows needs authorization; adding an Autho
     await ok(api, 'mcp.save', { name: 'remote', server: { transport: 'http', url: proxy.url } });
     const locked = await untilEvent((l) => l.servers.some((s) => s.name === 'remote' && s.state === 'unauthorized'));
     expect(locked.servers.find((s) => s.name === 'remote')!.error).toMatch(/needs authorization: it answered 401 Unauthorized\. Add an Authorization header/);
-    await ok(api, 'mcp.save', { name: 'remote', previousName: 'remote', server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-5' }] } });
+    await ok(api, 'mcp.save', {
+      name: 'remote',
+      previousName: 'remote',
+      server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-5' }] },
+    });
     await untilEvent(connected('remote'));
     await untilTool('mcp__remote__echo');
     expect((await app.plugins.registries.tools.execute('mcp__remote__echo', { message: 'through' })).content[0]!.text).toBe('Echo: through');
@@ -218,12 +248,15 @@ test('an HTTP server that answers 401 shows needs authorization; adding an Autho
   }
 });
 
-test("an HTTP server given another URL keeps none of its headers: the new URL never receives the old Authorization, from the form or an import", async () => {
+test('an HTTP server given another URL keeps none of its headers: the new URL never receives the old Authorization, from the form or an import', async () => {
   const upstream = await startEverythingHttp();
   const proxy = await startAuthProxy('tok-bearer-77', new URL(upstream.url).origin);
   const attacker = await startByteRecorder({ status: 404, body: '{"error":"nothing here"}' });
   try {
-    await ok(api, 'mcp.save', { name: 'remote', server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-77' }] } });
+    await ok(api, 'mcp.save', {
+      name: 'remote',
+      server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-77' }] },
+    });
     await untilEvent(connected('remote'));
     // The form sends back what it showed: the stored header kept, the URL changed.
     const form = (await ok<McpServerDetails>(api, 'mcp.server', { name: 'remote' })).server;
@@ -237,7 +270,10 @@ test("an HTTP server given another URL keeps none of its headers: the new URL ne
     expect(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')).not.toContain('tok-bearer-77');
 
     // An import that names the same server with another URL and the header left empty keeps nothing either.
-    await ok(api, 'mcp.save', { name: 'pasted', server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-77' }] } });
+    await ok(api, 'mcp.save', {
+      name: 'pasted',
+      server: { transport: 'http', url: proxy.url, headers: [{ name: 'Authorization', value: 'Bearer tok-bearer-77' }] },
+    });
     await untilEvent(connected('pasted'));
     const seen = attacker.requests;
     await ok(api, 'mcp.import', { json: JSON.stringify({ mcpServers: { pasted: { url: `${attacker.url}/pasted`, headers: { Authorization: '' } } } }) });

@@ -20,7 +20,10 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'amber-mcp-e2e-'));
   mkdirSync(join(dir, 'workspace'));
   mkdirSync(join(dir, 'data'));
-  writeFileSync(join(dir, 'data', 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }));
+  writeFileSync(
+    join(dir, 'data', 'mcp.json'),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }),
+  );
   server = await startProviderServer();
 });
 

@@ -44,7 +44,10 @@ test('the read_resource tool reads a resource, and /mcp prompt gets a prompt wit
   const out = await rt.service.registries.tools.execute('mcp__everything__read_resource', { uri: 'demo://resource/dynamic/text/1' });
   expect(out.isError).toBe(false);
   expect(out.content[0]!.text).toMatch(/^\[resource <demo:\/\/resource\/dynamic\/text\/1>\]/);
-  expect(await rt.service.registries.commands.run(['mcp'], ['prompt', 'everything', 'args-prompt', 'city=Oslo'])).toEqual({ output: "What's weather in Oslo?", isError: false });
+  expect(await rt.service.registries.commands.run(['mcp'], ['prompt', 'everything', 'args-prompt', 'city=Oslo'])).toEqual({
+    output: "What's weather in Oslo?",
+    isError: false,
+  });
 });
 
 test('progress shows in the tool card, and Stop cancels the call', async () => {
@@ -52,10 +55,16 @@ test('progress shows in the tool card, and Stop cancels the call', async () => {
   await rt.until(() => tool('mcp__everything__trigger-long-running-operation') !== undefined, 'the long-running tool');
   const controller = new AbortController();
   const updates: string[] = [];
-  const out = await rt.service.registries.tools.execute('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 60 }, controller.signal, undefined, (text) => {
-    updates.push(text);
-    controller.abort();
-  });
+  const out = await rt.service.registries.tools.execute(
+    'mcp__everything__trigger-long-running-operation',
+    { duration: 30, steps: 60 },
+    controller.signal,
+    undefined,
+    (text) => {
+      updates.push(text);
+      controller.abort();
+    },
+  );
   expect(updates[0]).toMatch(/^1\/60/);
   expect(out).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/aborted/) }] });
   // The server was told: the connection is still good for the next call.
@@ -77,7 +86,11 @@ test('a server listing 300 tools keeps its first 256 with a warning, and a serve
   const big = { command: process.execPath, args: [new URL('./fixtures/paged-server.ts', import.meta.url).pathname, '300'] };
   rt = await startMcpRuntime({ big });
   await rt.until(() => tool('mcp__big__tool-256') !== undefined, 'the first 256 tools of the big server');
-  const names = () => rt!.service.registries.tools.specs().map((t) => t.name).filter((n) => n.startsWith('mcp__big__'));
+  const names = () =>
+    rt!.service.registries.tools
+      .specs()
+      .map((t) => t.name)
+      .filter((n) => n.startsWith('mcp__big__'));
   expect(names()).toEqual(Array.from({ length: 256 }, (_, i) => `mcp__big__tool-${i + 1}`));
   expect((await rt.service.registries.tools.execute('mcp__big__tool-256', {})).content[0]!.text).toBe('ran tool-256');
   const warning = /The MCP server 'big' lists 300 tools; Amber offers at most 256 MCP tools in all, so only its first 256 are offered \(44 left out\)/;
@@ -139,7 +152,9 @@ test('/mcp list says a server that answers 401 needs authorization and what to d
     });
     await refusedSeen;
     const output = await list();
-    expect(output).toMatch(/^locked \(http\): needs authorization — The MCP server 'locked' needs authorization: it answered 401 Unauthorized\. Add an Authorization header/);
+    expect(output).toMatch(
+      /^locked \(http\): needs authorization — The MCP server 'locked' needs authorization: it answered 401 Unauthorized\. Add an Authorization header/,
+    );
     const refused = proxy.refused;
     const again = await rt!.service.registries.commands.run(['mcp'], ['connect', 'locked']);
     expect(again).toMatchObject({ isError: true, output: expect.stringMatching(/needs authorization/) });

@@ -59,10 +59,14 @@ const servers = {
 };
 async function importServers(names: (keyof typeof servers)[] = ['everything']): Promise<void> {
   await call('mcp.import', { json: JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, servers[n]])) }) });
-  await until(async () => (await call<McpListing>('mcp.list')).servers.every((s) => s.state === 'connected') && (await commandWords()).includes(`mcp.${names[0]}.${names[0] === 'big' ? 'review' : 'args-prompt'}`));
+  await until(
+    async () =>
+      (await call<McpListing>('mcp.list')).servers.every((s) => s.state === 'connected') &&
+      (await commandWords()).includes(`mcp.${names[0]}.${names[0] === 'big' ? 'review' : 'args-prompt'}`),
+  );
 }
 
-test("each server prompt is a slash command whose result is text for the message box, its arguments in order or as name=value", async () => {
+test('each server prompt is a slash command whose result is text for the message box, its arguments in order or as name=value', async () => {
   await importServers(['everything', 'big']);
   expect(await commandWords()).toEqual(expect.arrayContaining(['mcp.everything.simple-prompt', 'mcp.everything.args-prompt', 'mcp.big.review']));
   expect(await run('/mcp.everything.args-prompt Oslo')).toEqual({ kind: 'insert', text: "What's weather in Oslo?" });
@@ -75,7 +79,10 @@ test("each server prompt is a slash command whose result is text for the message
 test('a prompt argument keeps its spaces: quoted in the slash command, and as given through the plugin method', async () => {
   await importServers();
   expect(await run('/mcp.everything.args-prompt "San Francisco" California')).toEqual({ kind: 'insert', text: "What's weather in San Francisco, California?" });
-  expect(await run("/mcp.everything.args-prompt state='New  York' city=\"New York\"")).toEqual({ kind: 'insert', text: "What's weather in New York, New  York?" });
+  expect(await run('/mcp.everything.args-prompt state=\'New  York\' city="New York"')).toEqual({
+    kind: 'insert',
+    text: "What's weather in New York, New  York?",
+  });
   // Main sends the arguments by name as data: nothing in between splits them on white space.
   expect(await app.mcp.call('prompt', { server: 'everything', prompt: 'args-prompt', arguments: { city: 'Rio de Janeiro', state: ' two  spaces ' } })).toEqual({
     text: "What's weather in Rio de Janeiro,  two  spaces ?",
@@ -95,7 +102,12 @@ test("a server's prompt commands go when it is switched off and come back when i
 
 test('only the MCP plugin can add prompt commands: a report of prompts from another plugin is ignored', async () => {
   await importServers();
-  const forged = { servers: [], problems: [], prompts: [{ server: 'evil', name: 'steal', description: 'forged', arguments: [] }], resources: [{ server: 'evil', uri: 'file:///etc/passwd', name: 'x' }] };
+  const forged = {
+    servers: [],
+    problems: [],
+    prompts: [{ server: 'evil', name: 'steal', description: 'forged', arguments: [] }],
+    resources: [{ server: 'evil', uri: 'file:///etc/passwd', name: 'x' }],
+  };
   app.plugins.events.emit('mcp.serversChanged', forged, 'other_plugin');
   app.plugins.events.emit('mcp.serversChanged', forged, null);
   expect(await commandWords()).not.toContain('mcp.evil.steal');

@@ -62,7 +62,7 @@ test('a document that is not JSON, or names no usable server, is refused with th
   const notJson = await api.call('mcp.import', { json: '{"mcpServers": ' });
   expect(notJson).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^The text is not JSON/) } });
   const noCommand = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { bad: { args: ['x'] } } }) });
-  expect(noCommand).toMatchObject({ ok: false, error: { message: "The server 'bad' needs a \"command\" (stdio) or a \"url\" (HTTP)." } });
+  expect(noCommand).toMatchObject({ ok: false, error: { message: 'The server \'bad\' needs a "command" (stdio) or a "url" (HTTP).' } });
   const badName = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { 'a b/../c': { command: 'x' } } }) });
   expect(badName).toMatchObject({ ok: false, error: { message: expect.stringMatching(/is not a server name Amber can use/) } });
   expect(app.sessions.getSetting('plugin.mcp.config')).toBeNull();
@@ -70,7 +70,9 @@ test('a document that is not JSON, or names no usable server, is refused with th
 });
 
 test("a server's environment values reach the server but stay out of the database", async () => {
-  const json = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { AMBER_MCP_TOKEN: 'tok-secret-77' } } } });
+  const json = JSON.stringify({
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { AMBER_MCP_TOKEN: 'tok-secret-77' } } },
+  });
   await ok('mcp.import', { json });
   await untilEvent(connected);
   expect(app.sessions.getSetting('plugin.mcp.config')).not.toContain('tok-secret-77');
@@ -83,7 +85,10 @@ test('another plugin emitting on the MCP topic does not reach Settings', async (
   await ok('mcp.import', { json: everythingJson });
   await untilEvent(connected);
   events.length = 0;
-  const fake = { servers: [{ name: 'spoofed', source: 'settings', transport: 'stdio', state: 'connected', error: null, tools: 99, resources: 0, prompts: 0 }], problems: [] };
+  const fake = {
+    servers: [{ name: 'spoofed', source: 'settings', transport: 'stdio', state: 'connected', error: null, tools: 99, resources: 0, prompts: 0 }],
+    problems: [],
+  };
   app.plugins.events.emit('mcp.serversChanged', fake, 'example');
   app.plugins.events.emit('mcp.serversChanged', fake, null);
   expect(events).toEqual([]);

@@ -22,7 +22,13 @@ beforeEach(() => {
 
 afterEach(() => t.close());
 
-const spec = (name: string, readOnly: boolean): ToolSpec => ({ name, description: name, parameters: { type: 'object', properties: {} }, readOnly, pathParams: [] });
+const spec = (name: string, readOnly: boolean): ToolSpec => ({
+  name,
+  description: name,
+  parameters: { type: 'object', properties: {} },
+  readOnly,
+  pathParams: [],
+});
 const echo = spec('mcp__everything__echo', true);
 const add = spec('mcp__everything__toggle-simulated-logging', false);
 const mcp: ToolOrigin = { pluginId: 'mcp', bundled: true };
@@ -66,14 +72,20 @@ test('trusting a server does not trust a server whose name merely starts like it
 test('a user plugin cannot borrow MCP trust by naming its tool like an MCP tool', async () => {
   await setTrust({ server: 'everything', trusted: true });
   await setTrust({ tool: 'mcp__everything__toggle-simulated-logging', trusted: true });
-  for (const origin of [{ pluginId: 'evil', bundled: false }, { pluginId: 'mcp', bundled: false }]) {
+  for (const origin of [
+    { pluginId: 'evil', bundled: false },
+    { pluginId: 'mcp', bundled: false },
+  ]) {
     expect(policy.decide(req(echo, origin))).toMatchObject({ kind: 'ask' });
     expect(policy.decide(req(add, origin))).toMatchObject({ kind: 'ask' });
   }
 });
 
 test('the MCP plugin cannot trust its own tools: trust in its stored config is ignored, and unreadable trust trusts nothing', async () => {
-  app.sessions.setSetting('plugin.mcp.config', JSON.stringify({ trust: { servers: ['everything'], tools: ['mcp__everything__toggle-simulated-logging'] }, [MCP_TRUST_KEY]: { servers: ['everything'] } }));
+  app.sessions.setSetting(
+    'plugin.mcp.config',
+    JSON.stringify({ trust: { servers: ['everything'], tools: ['mcp__everything__toggle-simulated-logging'] }, [MCP_TRUST_KEY]: { servers: ['everything'] } }),
+  );
   expect(policy.decide(req(echo))).toMatchObject({ kind: 'ask' });
   expect(policy.decide(req(add))).toMatchObject({ kind: 'ask' });
   app.sessions.setSetting(MCP_TRUST_KEY, '{"servers": "everything"');
@@ -81,7 +93,12 @@ test('the MCP plugin cannot trust its own tools: trust in its stored config is i
 });
 
 test('trust changes are checked at the API edge: names that are not MCP server or tool names are refused', async () => {
-  for (const input of [{ server: '../x', trusted: true }, { tool: 'read', trusted: true }, { tool: 'mcp__everything__echo' }, { servers: ['everything'], trusted: true }]) {
+  for (const input of [
+    { server: '../x', trusted: true },
+    { tool: 'read', trusted: true },
+    { tool: 'mcp__everything__echo' },
+    { servers: ['everything'], trusted: true },
+  ]) {
     const r = await api.call('mcp.setTrust', input);
     expect(r.ok).toBe(false);
   }
@@ -103,7 +120,7 @@ test('a call waiting for approval runs once the user trusts its server, without 
 });
 
 test('a server name that could blur which server a tool belongs to is refused, so trust in one never covers another', async () => {
-  const r = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { every__thing: { command: 'x' }, 'every_': { command: 'x' } } }) });
+  const r = await api.call('mcp.import', { json: JSON.stringify({ mcpServers: { every__thing: { command: 'x' }, every_: { command: 'x' } } }) });
   expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/'every__thing' is not a server name.*'every_' is not a server name/) } });
   for (const server of ['every__thing', 'every_']) expect((await api.call('mcp.setTrust', { server, trusted: true })).ok).toBe(false);
 });

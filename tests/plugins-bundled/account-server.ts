@@ -30,7 +30,12 @@ export const OPENROUTER_PATH = '/api/v1/credits';
 export const DEEPSEEK_PATH = '/user/balance';
 
 /** OpenRouter's error shape: `{ error: { code, message } }` with the same HTTP status. */
-export const openrouterError = (status: number, message: string, headers?: Record<string, string>): Answer => ({ kind: 'status', status, body: { error: { code: status, message } }, headers });
+export const openrouterError = (status: number, message: string, headers?: Record<string, string>): Answer => ({
+  kind: 'status',
+  status,
+  body: { error: { code: status, message } },
+  headers,
+});
 /** DeepSeek's error shape follows OpenAI's: `{ error: { message, type, param, code } }`. */
 export const deepseekError = (status: number, message: string, type: string): Answer => ({
   kind: 'status',
@@ -62,7 +67,10 @@ export async function startAccountServer(): Promise<AccountServer> {
   const waiters: { path: string; count: number; resolve: (r: SeenRequest[]) => void }[] = [];
   const answer: AccountServer['answer'] = {
     openrouter: { kind: 'ok', body: { data: { total_credits: 20, total_usage: 5.25 } } },
-    deepseek: { kind: 'ok', body: { is_available: true, balance_infos: [{ currency: 'CNY', total_balance: '110.00', granted_balance: '10.00', topped_up_balance: '100.00' }] } },
+    deepseek: {
+      kind: 'ok',
+      body: { is_available: true, balance_infos: [{ currency: 'CNY', total_balance: '110.00', granted_balance: '10.00', topped_up_balance: '100.00' }] },
+    },
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0]!;

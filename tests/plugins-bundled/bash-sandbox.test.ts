@@ -98,7 +98,9 @@ describe('the sandbox a call runs in', () => {
   });
 
   test("the user's keys and Amber's data folder cannot be read; the rest of home can", async () => {
-    const out = text(await run('cat ~/notes.txt; cat ~/.ssh/id_rsa; d=$(cat where); cat "$d/amber.db"; echo "listed: $(ls -A ~/.ssh | wc -l) $(ls -A "$d" | wc -l)"', READ));
+    const out = text(
+      await run('cat ~/notes.txt; cat ~/.ssh/id_rsa; d=$(cat where); cat "$d/amber.db"; echo "listed: $(ls -A ~/.ssh | wc -l) $(ls -A "$d" | wc -l)"', READ),
+    );
     expect(out).toContain('plain notes');
     expect(out).toContain('listed: 0 0\n');
     expect(out).not.toContain('PRIVATE-KEY');

@@ -47,7 +47,7 @@ describe('bash through the workspace-tools plugin process', () => {
     expect(runtime!.service.registries.tools.get('bash')?.value.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true });
   });
 
-  test('ls and node --version run in the conversation\'s workspace folder', async () => {
+  test("ls and node --version run in the conversation's workspace folder", async () => {
     const out = await run('pwd; ls; node --version');
     expect(out.isError).toBe(false);
     expect(text(out)).toMatch(new RegExp(`^${workspace}\\nmarker.txt\\nv\\d+\\.\\d+\\.\\d+\\n\\n\\[Exit code 0\\]$`));
@@ -56,7 +56,9 @@ describe('bash through the workspace-tools plugin process', () => {
   test('output streams to the card in several updates before the result', async () => {
     const updates: string[] = [];
     let resultAt = -1;
-    const out = await run('for i in 1 2 3 4 5; do echo line$i; sleep 0.15; done', { onUpdate: (t) => updates.push(t) }).finally(() => (resultAt = updates.length));
+    const out = await run('for i in 1 2 3 4 5; do echo line$i; sleep 0.15; done', { onUpdate: (t) => updates.push(t) }).finally(
+      () => (resultAt = updates.length),
+    );
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(resultAt).toBe(updates.length);
     expect(updates.join('')).toBe('line1\nline2\nline3\nline4\nline5\n');
@@ -96,7 +98,7 @@ describe('bash through the workspace-tools plugin process', () => {
     await untilGone(grandchild);
   });
 
-  test('a command naming Amber\'s data folder is refused in the plugin before it runs', async () => {
+  test("a command naming Amber's data folder is refused in the plugin before it runs", async () => {
     const out = await run(`cat ${data.path}/amber.db`);
     expect(out.isError).toBe(true);
     expect(text(out)).toMatch(/Amber's own data folder/);

@@ -25,7 +25,8 @@ async function start(config: Record<string, unknown>): Promise<BundledRuntime> {
 }
 
 const segmentText = (r: BundledRuntime) => r.service.registries.statusSegments.get('budget')?.value.text;
-const verdict = (r: BundledRuntime, req: Record<string, unknown> = request) => r.service.registries.allowances.get('budget')!.value.check(req as typeof request);
+const verdict = (r: BundledRuntime, req: Record<string, unknown> = request) =>
+  r.service.registries.allowances.get('budget')!.value.check(req as typeof request);
 
 describe('the budget plugin in its own process', () => {
   it('contributes an allowance, a status segment, a panel and /budget', async () => {
@@ -127,7 +128,10 @@ describe('the budget plugin in its own process', () => {
 
     await r.service.registries.panels.action('budget', 'raise.day-usd');
     expect(await verdict(r)).toMatchObject({ allowed: true, spent: 60 });
-    const panel = await r.until(() => r.service.registries.panels.list().find((p) => p.id === 'budget' && p.sections[0]?.rows[0]?.type === 'progress' && p.sections[0].rows[0].max === 2), 'the raised limit in the panel');
+    const panel = await r.until(
+      () => r.service.registries.panels.list().find((p) => p.id === 'budget' && p.sections[0]?.rows[0]?.type === 'progress' && p.sections[0].rows[0].max === 2),
+      'the raised limit in the panel',
+    );
     expect(panel.actions[0]).toEqual({ id: 'raise.day-usd', label: 'Raise the daily money limit to $4.00' });
 
     await r.service.registries.panels.action('budget', 'reset.day-usd');
@@ -159,7 +163,10 @@ describe('the budget plugin in its own process', () => {
     const r = await start({ budgets: [{ period: 'week', limit: 1 }] });
     const notes = r.service.registries.panels.get('budget')!.value.view.sections.find((s) => s.title === 'Notes')!;
     expect(notes.rows).toContainEqual({ type: 'text', text: expect.stringMatching(/^The budget setting 'budgets\.0\.period' was ignored/) });
-    expect(await r.service.registries.commands.run(['budget'], ['set', 'week', '3'])).toEqual({ output: expect.stringContaining('session, day or month'), isError: true });
+    expect(await r.service.registries.commands.run(['budget'], ['set', 'week', '3'])).toEqual({
+      output: expect.stringContaining('session, day or month'),
+      isError: true,
+    });
     expect(await r.service.registries.commands.run(['budget'], ['reset', 'day'])).toEqual({ output: 'There is no daily budget.', isError: true });
     expect(r.service.get('budget').state).toBe('active');
   });

@@ -130,7 +130,8 @@ export async function startBundled(
         }, timeoutMs);
         if (test()) return;
         const r = service.registries;
-        for (const registry of [r.statusSegments, r.panels, r.wallets, r.allowances, r.commands, r.tools, r.promptBlocks, r.providers]) subs.push(registry.onDidChange(test));
+        for (const registry of [r.statusSegments, r.panels, r.wallets, r.allowances, r.commands, r.tools, r.promptBlocks, r.providers])
+          subs.push(registry.onDidChange(test));
         subs.push(service.onDidChange(test));
       });
     },

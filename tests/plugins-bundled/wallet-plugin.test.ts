@@ -49,7 +49,12 @@ describe('the wallet plugin in its own process', () => {
     const r = await start(accounts());
     expect(r.service.registries.wallets.list().map((w) => w.id)).toEqual(['openrouter', 'deepseek']);
 
-    expect(await r.service.registries.wallets.refresh('openrouter')).toMatchObject({ id: 'openrouter', provider: 'openrouter', balance: 14.75, currency: 'USD' });
+    expect(await r.service.registries.wallets.refresh('openrouter')).toMatchObject({
+      id: 'openrouter',
+      provider: 'openrouter',
+      balance: 14.75,
+      currency: 'USD',
+    });
     expect(await r.service.registries.wallets.refresh('deepseek')).toMatchObject({ id: 'deepseek', balance: 110, currency: 'CNY' });
     expect(server.seen).toEqual([
       { path: OPENROUTER_PATH, authorization: `Bearer ${OPENROUTER_KEY}` },
@@ -73,7 +78,11 @@ describe('the wallet plugin in its own process', () => {
     await r.until(() => segment(r)?.text === 'OpenRouter $14.75 · DeepSeek ¥110.00', 'balances read on tick');
     // Main's wallet registry learns the balance read on tick too, without a refresh from main.
     await r.until(() => r.service.registries.wallets.list().find((w) => w.id === 'openrouter')?.balance === 14.75, 'the balance in main');
-    expect(r.service.registries.wallets.list().find((w) => w.id === 'openrouter')).toMatchObject({ currency: 'USD', available: true, refreshedAt: expect.any(Number) });
+    expect(r.service.registries.wallets.list().find((w) => w.id === 'openrouter')).toMatchObject({
+      currency: 'USD',
+      available: true,
+      refreshedAt: expect.any(Number),
+    });
   });
 
   it('reads again on tick once a balance is older than refreshMinutes', async () => {
@@ -92,7 +101,12 @@ describe('the wallet plugin in its own process', () => {
 
   it('an account without a key is declined and listed with what to set', async () => {
     const r = await start({ openrouter: { apiKey: OPENROUTER_KEY, baseUrl: server.openrouterBaseUrl } });
-    expect(r.service.get('wallet').contributions).toContainEqual({ kind: 'wallet', key: 'deepseek', status: 'declined', reason: 'No API key is set for DeepSeek (deepseek.apiKey).' });
+    expect(r.service.get('wallet').contributions).toContainEqual({
+      kind: 'wallet',
+      key: 'deepseek',
+      status: 'declined',
+      reason: 'No API key is set for DeepSeek (deepseek.apiKey).',
+    });
     expect(r.service.registries.wallets.list().map((w) => w.id)).toEqual(['openrouter']);
     expect(texts(panel(r), 'DeepSeek')[0]).toContain('deepseek.apiKey');
   });
@@ -112,7 +126,11 @@ describe('the wallet plugin in its own process', () => {
         name: 'OpenRouter 401 (bad key)',
         set: (s) => (s.answer.openrouter = openrouterError(401, 'No auth credentials found')),
         wallet: 'openrouter',
-        expected: [/refused the API key \(HTTP 401: "No auth credentials found"\)/, /Check the OpenRouter API key in Settings → Plugins → Wallet/, /management key/],
+        expected: [
+          /refused the API key \(HTTP 401: "No auth credentials found"\)/,
+          /Check the OpenRouter API key in Settings → Plugins → Wallet/,
+          /management key/,
+        ],
       },
       {
         name: 'DeepSeek 401 (bad key)',
@@ -181,7 +199,7 @@ describe('the wallet plugin in its own process', () => {
       r.config.set('wallet', { ...accounts(), openrouter: { baseUrl: server.openrouterBaseUrl } });
       await r.service.registries.wallets.refresh('openrouter');
       const p = await r.until(() => texts(panel(r), 'OpenRouter').length > 0 && panel(r), 'the missing key in the panel');
-      expect(texts(p, 'OpenRouter')).toEqual(["⚠ No API key is set for OpenRouter: add one in Settings → Plugins → Wallet → Settings."]);
+      expect(texts(p, 'OpenRouter')).toEqual(['⚠ No API key is set for OpenRouter: add one in Settings → Plugins → Wallet → Settings.']);
       expect(server.seen.filter((s) => s.path === OPENROUTER_PATH)).toHaveLength(1);
     });
 

@@ -73,7 +73,8 @@ test('switching on a never-confirmed user plugin is refused with a sentence poin
   await r.service.start();
   await expect(r.service.setState('hello_user', true)).rejects.toMatchObject({
     code: 'denied',
-    message: 'Hello (user plugin) is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.',
+    message:
+      'Hello (user plugin) is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.',
   });
   await expect(r.service.setState('hello_user', true, { confirm: false })).rejects.toMatchObject({ code: 'denied' });
   expect(r.launched).toEqual([]);
@@ -85,7 +86,12 @@ test('a confirmed user plugin runs, and after a restart it is still on and confi
   const dir = dataDirWithUserPlugin();
   const first = runtime(dir);
   await first.service.start();
-  expect(await first.service.setState('hello_user', true, { confirm: true })).toMatchObject({ state: 'active', enabled: true, needsConfirmation: false, declares: ['tool', 'statusSegment'] });
+  expect(await first.service.setState('hello_user', true, { confirm: true })).toMatchObject({
+    state: 'active',
+    enabled: true,
+    needsConfirmation: false,
+    declares: ['tool', 'statusSegment'],
+  });
   await first.close();
 
   const second = runtime(dir);
@@ -140,14 +146,24 @@ test('over the API and /set plugin on, a never-confirmed user plugin is refused 
     api.dispose();
     await app.dispose();
   });
-  const refusal = 'Hello (user plugin) is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.';
+  const refusal =
+    'Hello (user plugin) is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.';
   expect(await api.call('plugins.setState', { id: 'hello_user', enabled: true })).toEqual({ ok: false, error: { code: 'denied', message: refusal } });
   const command = await api.call('commands.run', { input: '/set plugin on hello_user', sessionId: null });
   expect(command).toMatchObject({ ok: true, value: { result: { kind: 'error', text: `/set plugin on: ${refusal}` } } });
   expect(app.plugins.get('hello_user')).toMatchObject({ state: 'registered', enabled: false, pid: null });
 
   const confirmed = await api.call('plugins.setState', { id: 'hello_user', enabled: true, confirm: true });
-  expect(confirmed).toMatchObject({ ok: true, value: { state: 'active', needsConfirmation: false, declares: ['tool', 'statusSegment'] } satisfies Partial<PluginView> });
-  expect(await api.call('commands.run', { input: '/set plugin off hello_user', sessionId: null })).toMatchObject({ ok: true, value: { result: { kind: 'ok', text: 'Hello (user plugin) is off.' } } });
-  expect(await api.call('commands.run', { input: '/set plugin on hello_user', sessionId: null })).toMatchObject({ ok: true, value: { result: { kind: 'ok', text: 'Hello (user plugin) is on.' } } });
+  expect(confirmed).toMatchObject({
+    ok: true,
+    value: { state: 'active', needsConfirmation: false, declares: ['tool', 'statusSegment'] } satisfies Partial<PluginView>,
+  });
+  expect(await api.call('commands.run', { input: '/set plugin off hello_user', sessionId: null })).toMatchObject({
+    ok: true,
+    value: { result: { kind: 'ok', text: 'Hello (user plugin) is off.' } },
+  });
+  expect(await api.call('commands.run', { input: '/set plugin on hello_user', sessionId: null })).toMatchObject({
+    ok: true,
+    value: { result: { kind: 'ok', text: 'Hello (user plugin) is on.' } },
+  });
 });

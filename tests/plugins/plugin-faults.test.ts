@@ -25,8 +25,7 @@ test('SIGKILL in the middle of a tool call: the call settles within 1 s, the plu
   h.service.onDidChange((info) => {
     if (info.id === 'faulty') timeline.push({ state: info.state, at: performance.now() });
   });
-  const restartDelays = () =>
-    timeline.flatMap((t, i) => (t.state === 'activating' && timeline[i - 1]?.state === 'failed' ? [t.at - timeline[i - 1]!.at] : []));
+  const restartDelays = () => timeline.flatMap((t, i) => (t.state === 'activating' && timeline[i - 1]?.state === 'failed' ? [t.at - timeline[i - 1]!.at] : []));
 
   const { call } = await hangingCall(h);
   const failed = h.until('faulty', (i) => i.state === 'failed');
@@ -232,7 +231,10 @@ test('an aborted provider stream ends at once with an aborted error', async () =
   await h.service.start();
   const controller = new AbortController();
   const events: ProviderEvent[] = [];
-  for await (const event of h.service.registries.providers.stream('stall')!({ model: stallModel, systemPrompt: '', messages: [], tools: [] }, controller.signal)) {
+  for await (const event of h.service.registries.providers.stream('stall')!(
+    { model: stallModel, systemPrompt: '', messages: [], tools: [] },
+    controller.signal,
+  )) {
     events.push(event);
     if (event.type === 'start') controller.abort();
   }
@@ -247,7 +249,10 @@ test('when the app is killed outright, its plugin processes end too', async () =
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const dir = mkdtempSync(join(tmpdir(), 'amber-orphans-'));
-  const app = spawn(process.execPath, [join(import.meta.dirname, '../fixtures/plugins/app-runner.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const app = spawn(process.execPath, [join(import.meta.dirname, '../fixtures/plugins/app-runner.ts'), dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   try {
     const pids = await new Promise<number[]>((resolve, reject) => {
       let out = '';

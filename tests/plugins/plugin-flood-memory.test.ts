@@ -64,7 +64,8 @@ test('a plugin flooding its log and stderr with 250 MB leaves main at most its l
   expect(after.rss - before.rss).toBeLessThan(150 * MB);
 }, 180_000);
 
-const call = (id: string, method: string, args: unknown[]) => JSON.stringify({ ch: 'host', m: { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) } });
+const call = (id: string, method: string, args: unknown[]) =>
+  JSON.stringify({ ch: 'host', m: { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) } });
 
 test('events for a plugin that stops reading its pipe are dropped and counted once about 1 MB waits for it', async () => {
   let hostile: { readonly queuedBytes?: number } | null = null;

@@ -4,7 +4,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PluginManifest } from '../../src/shared/plugins/plugin-manifest.ts';
-import { createForkLauncher, type ForkLauncherOptions, type PluginDescriptor, type PluginInfo, type PluginLauncher, type PluginProcess, PluginService, type PluginServiceOptions } from '../../src/main/plugins/index.ts';
+import {
+  createForkLauncher,
+  type ForkLauncherOptions,
+  type PluginDescriptor,
+  type PluginInfo,
+  type PluginLauncher,
+  type PluginProcess,
+  PluginService,
+  type PluginServiceOptions,
+} from '../../src/main/plugins/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');

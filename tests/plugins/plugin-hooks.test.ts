@@ -24,10 +24,18 @@ afterEach(async () => {
 });
 
 const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
-const writeNote: ToolSpec = { name: 'write_note', description: 'Writes a note.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, readOnly: false };
+const writeNote: ToolSpec = {
+  name: 'write_note',
+  description: 'Writes a note.',
+  parameters: { type: 'object', properties: { text: { type: 'string' } } },
+  readOnly: false,
+};
 type Body = { messages: { role: string; content: unknown }[] };
 
-async function setUp(mode: 'guard' | 'faulty' | 'crash' | 'throw_call' | 'hang_call' | 'advisory_call', hooksOf: (h: Harness) => AgentHooks = (harness) => harness.service.registries.hooks) {
+async function setUp(
+  mode: 'guard' | 'faulty' | 'crash' | 'throw_call' | 'hang_call' | 'advisory_call',
+  hooksOf: (h: Harness) => AgentHooks = (harness) => harness.service.registries.hooks,
+) {
   h = createHarness([fixture('hooks')], { restartBackoffMs: 60_000 });
   h.config.set('hooks', { mode });
   await h.service.start();
@@ -39,7 +47,10 @@ async function setUp(mode: 'guard' | 'faulty' | 'crash' | 'throw_call' | 'hang_c
   agent = new AgentService({
     store: h.store,
     defaultModel: MODEL,
-    resolveProvider: () => ({ stream, model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    resolveProvider: () => ({
+      stream,
+      model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+    }),
     tools: { list: () => [writeNote], execute: async (_name, args) => (written.push(args), { content: [{ type: 'text', text: 'written' }], isError: false }) },
     gate: { authorize: async () => ({ allowed: true }) },
     hooks: hooksOf(h),
@@ -63,7 +74,11 @@ const bodyOf = (s: ProviderServer, i: number) => s.requests[i]!.body as Body;
 
 test('a plugin blocks a tool call with a reason that the model reads and the stored result (the card) shows', async () => {
   const { sessionId, events, written, server: s, harness } = await setUp('guard');
-  s.setScript([openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }), openAiStream({ text: 'I could not write it.' }), openAiStream({ text: 'done' })]);
+  s.setScript([
+    openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }),
+    openAiStream({ text: 'I could not write it.' }),
+    openAiStream({ text: 'done' }),
+  ]);
   const result = await agent!.prompt(sessionId, 'Write a note.');
   expect(result.reason).toBe('stop');
   expect(written).toEqual([]);
@@ -94,11 +109,23 @@ test('a throwing hook and a hanging hook are each skipped with one extension_err
   expect(result.reason).toBe('stop');
   const errors = events.filter((e) => e.type === 'extension_error');
   expect(errors).toEqual([
-    expect.objectContaining({ pluginId: 'hooks', hook: 'input', message: expect.stringMatching(/failed in its input hook, so it was skipped: the input hook broke/) }),
-    expect.objectContaining({ pluginId: 'hooks', hook: 'context', message: "The plugin 'hooks' did not answer its context hook within 300 ms, so it was skipped." }),
+    expect.objectContaining({
+      pluginId: 'hooks',
+      hook: 'input',
+      message: expect.stringMatching(/failed in its input hook, so it was skipped: the input hook broke/),
+    }),
+    expect.objectContaining({
+      pluginId: 'hooks',
+      hook: 'context',
+      message: "The plugin 'hooks' did not answer its context hook within 300 ms, so it was skipped.",
+    }),
   ]);
   // The user's text went through unchanged and the model's reply was kept.
-  expect(bodyOf(s, 0).messages.filter((m) => m.role === 'user').at(-1)?.content).toBe('hello');
+  expect(
+    bodyOf(s, 0)
+      .messages.filter((m) => m.role === 'user')
+      .at(-1)?.content,
+  ).toBe('hello');
   expect(JSON.stringify(harness.store.path(sessionId).at(-1))).toContain('All fine.');
   expect(harness.service.get('hooks').state).toBe('active');
 });
@@ -109,7 +136,11 @@ function storedResult(harness: Harness, sessionId: string) {
   return entry?.type === 'message' ? (entry.message as { status?: string; content: { text?: string }[] }) : undefined;
 }
 
-const noteCall = () => [openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }), openAiStream({ text: 'Noted.' }), openAiStream({ text: 'done' })];
+const noteCall = () => [
+  openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }),
+  openAiStream({ text: 'Noted.' }),
+  openAiStream({ text: 'done' }),
+];
 
 test('hostile: a plugin that dies inside its tool_call hook blocks that call with the reason (fails closed), and its hooks are gone', async () => {
   const { sessionId, events, written, server: s, harness } = await setUp('crash');
@@ -142,7 +173,9 @@ test('a tool_call hook that never answers blocks the call once its time limit pa
   s.setScript(noteCall());
   expect((await agent!.prompt(sessionId, 'Write a note.')).reason).toBe('stop');
   expect(written).toEqual([]);
-  expect(storedResult(harness, sessionId)?.content[0]?.text).toBe("Blocked: the plugin 'hooks' did not answer its tool_call hook within 300 ms, so the call was not run.");
+  expect(storedResult(harness, sessionId)?.content[0]?.text).toBe(
+    "Blocked: the plugin 'hooks' did not answer its tool_call hook within 300 ms, so the call was not run.",
+  );
 });
 
 test('a tool_call hook the plugin declared advisory fails open: it is skipped with one extension_error and the call runs', async () => {
@@ -153,7 +186,11 @@ test('a tool_call hook the plugin declared advisory fails open: it is skipped wi
   expect(written).toEqual([{ text: 'hi' }]);
   expect(storedResult(harness, sessionId)?.status).toBe('ok');
   expect(events.filter((e) => e.type === 'extension_error')).toEqual([
-    expect.objectContaining({ pluginId: 'hooks', hook: 'tool_call', message: expect.stringMatching(/failed in its tool_call hook, so it was skipped: the audit log is unreachable/) }),
+    expect.objectContaining({
+      pluginId: 'hooks',
+      hook: 'tool_call',
+      message: expect.stringMatching(/failed in its tool_call hook, so it was skipped: the audit log is unreachable/),
+    }),
   ]);
 });
 
@@ -162,10 +199,18 @@ test('switching the plugin off removes its hooks: the call it blocked now runs',
   expect(harness.service.registries.hooks.size).toBe(2);
   await harness.service.setState('hooks', false);
   expect(harness.service.registries.hooks.size).toBe(0);
-  s.setScript([openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }), openAiStream({ text: 'Written.' }), openAiStream({ text: 'done' })]);
+  s.setScript([
+    openAiStream({ toolCalls: [{ id: 'call_1', name: 'write_note', arguments: { text: 'hi' } }] }),
+    openAiStream({ text: 'Written.' }),
+    openAiStream({ text: 'done' }),
+  ]);
   expect((await agent!.prompt(sessionId, 'my words')).reason).toBe('stop');
   expect(written).toEqual([{ text: 'hi' }]);
-  expect(bodyOf(s, 0).messages.filter((m) => m.role === 'user').at(-1)?.content).toBe('my words');
+  expect(
+    bodyOf(s, 0)
+      .messages.filter((m) => m.role === 'user')
+      .at(-1)?.content,
+  ).toBe('my words');
 });
 
 test("the example plugin's hooks answer from its process: a swallowed input, a blocked greeting, tidied arguments", async () => {
@@ -176,7 +221,10 @@ test("the example plugin's hooks answer from its process: a swallowed input, a b
   const errors: string[] = [];
   const onError = (f: { message: string }) => errors.push(f.message);
   expect((await hooks.run('input', { sessionId: 's', text: '!example ping' }, { onError })).stop?.reason).toMatch(/example plugin handled this message/);
-  expect((await hooks.run('tool_call', call('nobody'), { onError })).stop).toEqual({ pluginId: 'example', reason: 'The example plugin does not greet nobody.' });
+  expect((await hooks.run('tool_call', call('nobody'), { onError })).stop).toEqual({
+    pluginId: 'example',
+    reason: 'The example plugin does not greet nobody.',
+  });
   expect((await hooks.run('tool_call', call('  Ada '), { onError })).payload.args).toEqual({ name: 'Ada' });
   expect(errors).toEqual([]);
 });

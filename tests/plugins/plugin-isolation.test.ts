@@ -40,13 +40,24 @@ async function grandchild(harness: Harness, clean = false): Promise<number> {
 }
 
 test("a plugin started with main's environment holding OPENAI_API_KEY=sk-test cannot see it", async () => {
-  h = createHarness([fixture('probe')], {}, { env: { ...process.env, OPENAI_API_KEY: 'sk-test', NODE_OPTIONS: '--require /nowhere.js', LC_ALL: 'C.UTF-8', https_proxy: 'http://127.0.0.1:9' } });
+  h = createHarness(
+    [fixture('probe')],
+    {},
+    { env: { ...process.env, OPENAI_API_KEY: 'sk-test', NODE_OPTIONS: '--require /nowhere.js', LC_ALL: 'C.UTF-8', https_proxy: 'http://127.0.0.1:9' } },
+  );
   await h.service.start();
   const env = JSON.parse(textOf(await h.service.registries.tools.execute('env', {}))) as Record<string, string>;
   expect(env.OPENAI_API_KEY).toBeUndefined();
   expect(env.NODE_OPTIONS).toBeUndefined();
   expect(env).toMatchObject({ AMBER_PLUGIN_ID: 'probe', LC_ALL: 'C.UTF-8', https_proxy: 'http://127.0.0.1:9', PATH: process.env.PATH });
-  expect(Object.keys(env).filter((k) => !/^(AMBER_PLUGIN_(ID|RUN)|AMBER_WORKSPACE|NODE_COMPILE_CACHE|PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|TZ|TMPDIR|TEMP|TMP|LC_.*|(http|https|no|all)_proxy|(HTTP|HTTPS|NO|ALL)_PROXY)$/.test(k))).toEqual([]);
+  expect(
+    Object.keys(env).filter(
+      (k) =>
+        !/^(AMBER_PLUGIN_(ID|RUN)|AMBER_WORKSPACE|NODE_COMPILE_CACHE|PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|TZ|TMPDIR|TEMP|TMP|LC_.*|(http|https|no|all)_proxy|(HTTP|HTTPS|NO|ALL)_PROXY)$/.test(
+          k,
+        ),
+    ),
+  ).toEqual([]);
 });
 
 test('a polluted Object.prototype reaches neither the environment nor the spawn options of a plugin process', async () => {

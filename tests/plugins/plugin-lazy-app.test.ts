@@ -42,7 +42,8 @@ afterEach(() => t.close());
 
 const ok = <T>(channel: string, input: unknown = {}) => t.call<T>(channel, input);
 
-const command = async (input: string): Promise<{ kind: string; text: string }> => (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
+const command = async (input: string): Promise<{ kind: string; text: string }> =>
+  (await ok<{ result: { kind: string; text: string } }>('commands.run', { input })).result;
 
 test("a lazy user plugin's command completes and runs from the command line, the run starting its process", async () => {
   await ok('plugins.rescan');

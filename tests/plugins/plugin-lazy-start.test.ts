@@ -42,7 +42,15 @@ test('a lazy plugin holds no process until its tool is called, yet the model is 
     { kind: 'statusSegment', key: 'lazy.status', status: 'installed', static: true },
   ]);
   expect(idle.declares).toEqual(['tool', 'statusSegment', 'panel', 'command']);
-  expect(h.service.ledger.labels('lazy')).toEqual(['static', 'static:tool:lazy_peek', 'static:tool:lazy_extra', 'static:command:lazy hello', 'static:panel:lazy.panel', 'static:statusSegment:lazy.status', 'activation:lazy.poke']);
+  expect(h.service.ledger.labels('lazy')).toEqual([
+    'static',
+    'static:tool:lazy_peek',
+    'static:tool:lazy_extra',
+    'static:command:lazy hello',
+    'static:panel:lazy.panel',
+    'static:statusSegment:lazy.status',
+    'activation:lazy.poke',
+  ]);
 
   const out = await h.service.registries.tools.execute('lazy_peek', { text: 'hi' });
   expect(launched).toHaveLength(1);
@@ -97,7 +105,9 @@ test('its command is listed for completion before it starts, and running it star
 test('an action on its panel starts it and reaches the plugin', async () => {
   const { h, launched } = lazyHarness();
   await h.service.start();
-  const updated = new Promise<void>((resolve) => h.service.registries.panels.onDidChange(() => h.service.registries.panels.get('lazy.panel')?.value.view.title === 'Lazy (poked)' && resolve()));
+  const updated = new Promise<void>((resolve) =>
+    h.service.registries.panels.onDidChange(() => h.service.registries.panels.get('lazy.panel')?.value.view.title === 'Lazy (poked)' && resolve()),
+  );
   await h.service.registries.panels.action('lazy.panel', 'poke');
   await updated;
   expect(launched).toHaveLength(1);
@@ -284,7 +294,9 @@ test('a statically declared tool the running plugin no longer declares is withdr
   expect(toolNames(h)).toEqual(['lazy_peek', 'lazy_wait', 'lazy_crash']);
   expect(h.service.get('lazy').contributions.map((c) => c.key)).not.toContain('lazy_extra');
   expect(h.service.ledger.labels('lazy').filter((l) => l.startsWith('static:'))).toEqual([]);
-  expect(h.service.logs('lazy').map((l) => l.message)).toContainEqual("Its manifest declares the tool 'lazy_extra', but the plugin did not declare it when it started, so it is withdrawn until the plugin stops.");
+  expect(h.service.logs('lazy').map((l) => l.message)).toContainEqual(
+    "Its manifest declares the tool 'lazy_extra', but the plugin did not declare it when it started, so it is withdrawn until the plugin stops.",
+  );
   expect((await h.service.registries.tools.execute('lazy_extra', {})).isError).toBe(true);
 });
 
@@ -331,7 +343,14 @@ test('the bundled workspace tools hold no process until the model calls one, and
 });
 
 const badBase = { version: '1.0.0', name: 'Bad', protocolVersion: 1, entry: 'index.js', activationEvents: ['onTool'] };
-const peek = (extra: Record<string, unknown> = {}) => ({ kind: 'tool', name: 'peek', description: 'Peeks.', parameters: { type: 'object', properties: {} }, readOnly: true, ...extra });
+const peek = (extra: Record<string, unknown> = {}) => ({
+  kind: 'tool',
+  name: 'peek',
+  description: 'Peeks.',
+  parameters: { type: 'object', properties: {} },
+  readOnly: true,
+  ...extra,
+});
 
 test('a user plugin whose manifest has an oversized, duplicate or garbage static declaration is refused at discovery with the field named', () => {
   const root = mkdtempSync(join(tmpdir(), 'amber-lazy-manifests-'));

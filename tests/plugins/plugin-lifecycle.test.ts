@@ -57,7 +57,8 @@ test('the example plugin runs in its own process and serves one contribution of 
 
   const events: ProviderEvent[] = [];
   const stream = r.providers.stream('example-echo')!;
-  for await (const e of stream({ model, systemPrompt: '', messages: [{ role: 'user', content: 'hi there' }], tools: [] }, new AbortController().signal)) events.push(e);
+  for await (const e of stream({ model, systemPrompt: '', messages: [{ role: 'user', content: 'hi there' }], tools: [] }, new AbortController().signal))
+    events.push(e);
   expect(events.map((e) => e.type)).toEqual(['start', 'text_delta', 'text_delta', 'text_delta', 'done']);
   expect(events.at(-1)).toMatchObject({ type: 'done', message: { content: [{ type: 'text', text: 'echo: hi there' }], stopReason: 'stop' } });
 
@@ -100,7 +101,12 @@ test('disable removes every contribution of every kind, hooks included, its subs
   // Live and persisted: on again without a restart, and the store remembers both switches.
   await h.service.setState('example', true);
   expect(countsOf(h)).toEqual(oneOfEach);
-  expect(h.store.pluginStates()).toEqual(new Map([['example', true], ['faulty', false]]));
+  expect(h.store.pluginStates()).toEqual(
+    new Map([
+      ['example', true],
+      ['faulty', false],
+    ]),
+  );
 });
 
 test('a crash unwinds every contribution of every kind, hooks included', async () => {
@@ -172,7 +178,10 @@ test('a protocol mismatch or a handshake answering ok:false makes the plugin Inc
   h = createHarness([fixture('faulty', { id: 'future', protocolVersion: 99 }), fixture('not_sdk')]);
   await h.service.start();
   expect(h.service.get('future')).toMatchObject({ state: 'incompatible', reason: expect.stringMatching(/protocol 99/) });
-  expect(h.service.get('not_sdk')).toMatchObject({ state: 'incompatible', reason: expect.stringMatching(/does not default-export a plugin built with definePlugin/) });
+  expect(h.service.get('not_sdk')).toMatchObject({
+    state: 'incompatible',
+    reason: expect.stringMatching(/does not default-export a plugin built with definePlugin/),
+  });
   expect(countsOf(h)).toEqual(none);
 });
 
@@ -181,7 +190,10 @@ test('a user plugin is discovered from <data dir>/plugins/<id>/ with a built JS 
   await h.service.dispose();
   const dir = join(h.dir, 'plugins', 'userdemo');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ id: 'userdemo', version: '0.1.0', name: 'User demo', category: 'weird-stuff', protocolVersion: 1, entry: 'index.js' }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ id: 'userdemo', version: '0.1.0', name: 'User demo', category: 'weird-stuff', protocolVersion: 1, entry: 'index.js' }),
+  );
   writeFileSync(
     join(dir, 'index.js'),
     `export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() {
@@ -206,7 +218,7 @@ test('a user plugin is discovered from <data dir>/plugins/<id>/ with a built JS 
   }
 });
 
-test('tick runs in the plugin on main\'s clock and its panel updates reach the registry', async () => {
+test("tick runs in the plugin on main's clock and its panel updates reach the registry", async () => {
   h = createHarness([example()], { tickIntervalMs: 20 });
   await h.service.start();
   const panels = h.service.registries.panels;

@@ -61,12 +61,19 @@ test('a plugin without a probe, one that is off and one that failed each say so,
   h = createHarness([fixture('echo'), fixture('prober', { enabledByDefault: false }), fixture('faulty')]);
   h.config.set('faulty', { mode: 'initialize-false' });
   await h.service.start();
-  await expect(h.service.probe('echo', request('plain'))).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('This plugin cannot test a connection: it has no probe().') });
-  await expect(h.service.probe('prober', request('plain'))).rejects.toMatchObject({ code: 'unavailable', message: 'Turn the Prober plugin on in Settings to test a connection.' });
+  await expect(h.service.probe('echo', request('plain'))).rejects.toMatchObject({
+    code: 'unavailable',
+    message: expect.stringContaining('This plugin cannot test a connection: it has no probe().'),
+  });
+  await expect(h.service.probe('prober', request('plain'))).rejects.toMatchObject({
+    code: 'unavailable',
+    message: 'Turn the Prober plugin on in Settings to test a connection.',
+  });
   expect(h.service.get('prober')).toMatchObject({ state: 'registered', pid: null });
   await expect(h.service.probe('faulty', request('plain'))).rejects.toMatchObject({
     code: 'unavailable',
-    message: 'The Faulty plugin is not running (The plugin declined to start: initialize() returned false), so the connection cannot be tested. Switch it off and on in Settings, then test again.',
+    message:
+      'The Faulty plugin is not running (The plugin declined to start: initialize() returned false), so the connection cannot be tested. Switch it off and on in Settings, then test again.',
   });
   await expect(h.service.probe('nobody', request('plain'))).rejects.toMatchObject({ code: 'not_found' });
 });

@@ -16,18 +16,25 @@ afterEach(async () => {
 const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
 function start(options: Parameters<typeof createHarness>[1] = {}, onLaunch?: HarnessLaunch['onLaunch']): Promise<void> {
-  h = createHarness([fixture('hostile'), fixture('echo'), fixture('probe', { enabledByDefault: false })], { restartBackoffMs: 60_000, ...options }, {
-    hostEntries: { hostile: HOSTILE_HOST },
-    ...(onLaunch ? { onLaunch } : {}),
-    env: { ...process.env, OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test' },
-  });
+  h = createHarness(
+    [fixture('hostile'), fixture('echo'), fixture('probe', { enabledByDefault: false })],
+    { restartBackoffMs: 60_000, ...options },
+    {
+      hostEntries: { hostile: HOSTILE_HOST },
+      ...(onLaunch ? { onLaunch } : {}),
+      env: { ...process.env, OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test' },
+    },
+  );
   return h.service.start();
 }
 
 const textOf = (out: ToolOutput) => out.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 /** Has the fixture write `lines`; resolves with the replies main sent to the ids it used. */
-async function attack(harness: Harness, params: Record<string, unknown>): Promise<Record<string, { type: string; name?: string; value?: { isError?: boolean; value?: { message?: string } } }>> {
+async function attack(
+  harness: Harness,
+  params: Record<string, unknown>,
+): Promise<Record<string, { type: string; name?: string; value?: { isError?: boolean; value?: { message?: string } } }>> {
   const out = await harness.service.registries.tools.execute('attack', params);
   expect(out.isError, textOf(out)).toBe(false);
   return JSON.parse(textOf(out));
@@ -50,7 +57,8 @@ async function expectMainUnharmed(harness: Harness): Promise<void> {
   await harness.service.setState('probe', false);
 }
 
-const call = (id: string, method: string, args: unknown[]) => JSON.stringify({ ch: 'host', m: { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) } });
+const call = (id: string, method: string, args: unknown[]) =>
+  JSON.stringify({ ch: 'host', m: { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) } });
 
 const prototypeWalks = [
   '{"ch":"host","m":{"id":"p1","type":"SET","path":["__proto__","polluted"],"value":{"type":"RAW","value":"yes"}}}',
@@ -140,7 +148,11 @@ test('a 2 MB argument is refused unread with a sentence naming the cap, without 
   } finally {
     clearInterval(probe);
   }
-  const figures = { ms: Math.round(performance.now() - started), worstLagMs: Math.round(worstLag), rssGrowthMb: Math.round((process.memoryUsage().rss - rssBefore) / 1e5) / 10 };
+  const figures = {
+    ms: Math.round(performance.now() - started),
+    worstLagMs: Math.round(worstLag),
+    rssGrowthMb: Math.round((process.memoryUsage().rss - rssBefore) / 1e5) / 10,
+  };
   console.log(`2 MB argument: ${JSON.stringify(figures)}`);
   const refusal = "The plugin 'hostile' sent a message of 1.9 MB, over the limit of 1 MB per message, so it was refused.";
   expect(replies.big).toMatchObject({ type: 'HANDLER', name: 'throw', value: { isError: true, value: { message: refusal } } });
@@ -198,7 +210,7 @@ test('a flood of hostile lines is dropped and counted while main stays responsiv
   await expectMainUnharmed(h!);
 });
 
-test('a plugin that stops reading its pipe gets no more answers: main\'s write queue stays bounded and it keeps serving', async () => {
+test("a plugin that stops reading its pipe gets no more answers: main's write queue stays bounded and it keeps serving", async () => {
   let congested: (() => void) | null = null;
   const logged = new Promise<void>((resolve) => (congested = resolve));
   let hostile: PluginProcess | null = null;

@@ -29,7 +29,12 @@ test('a plugin emitting on agent.event, agent.delta or plugin.stateChanged is re
   }
   // Refused, not punished: the plugin stays Active and keeps working; its log says what was refused.
   expect(h.service.get('overreach').state).toBe('active');
-  expect(h.service.logs('overreach').filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+  expect(
+    h.service
+      .logs('overreach')
+      .filter((l) => l.level === 'warn')
+      .map((l) => l.message),
+  ).toEqual([
     "The plugin 'overreach' cannot emit on 'agent.event': only Amber emits on its own topics (agent.*, plugin.*); emit under your plugin's id instead, like 'overreach.event'.",
     "The plugin 'overreach' cannot emit on 'agent.delta': only Amber emits on its own topics (agent.*, plugin.*); emit under your plugin's id instead, like 'overreach.delta'.",
     "The plugin 'overreach' cannot emit on 'plugin.stateChanged': only Amber emits on its own topics (agent.*, plugin.*); emit under your plugin's id instead, like 'overreach.stateChanged'.",

@@ -9,7 +9,11 @@ afterEach(async () => {
   h = undefined;
 });
 
-const names = () => h!.service.registries.tools.specs().map((s) => s.name).sort();
+const names = () =>
+  h!.service.registries.tools
+    .specs()
+    .map((s) => s.name)
+    .sort();
 
 async function started(): Promise<Harness> {
   h = createHarness([fixture('runtime_tools')]);
@@ -23,7 +27,12 @@ test('tools set at run time are installed, callable in the plugin, and listed as
   expect(await service.registries.commands.run(['runtime'], ['set', 'alpha', 'beta'])).toEqual({ output: 'set alpha beta', isError: false });
   expect(names()).toEqual(['alpha', 'beta', 'declared']);
   expect(await service.registries.tools.execute('beta', {})).toMatchObject({ content: [{ text: 'ran beta' }], isError: false });
-  expect(service.get('runtime_tools').contributions.filter((c) => c.runtime).map((c) => c.key)).toEqual(['alpha', 'beta']);
+  expect(
+    service
+      .get('runtime_tools')
+      .contributions.filter((c) => c.runtime)
+      .map((c) => c.key),
+  ).toEqual(['alpha', 'beta']);
 });
 
 test('a new set replaces the previous one whole, and an empty set removes them all', async () => {

@@ -119,8 +119,15 @@ test('a throwing tool and an invalid declaration in a shared host fail only thei
   h = createHarness([fixture('faulty', { id: 'thrower' }), fixture('faulty', { id: 'invalid' }), example()], shared);
   h.config.set('invalid', { mode: 'invalid' });
   await h.service.start();
-  expect(h.service.get('invalid')).toMatchObject({ state: 'failed', reason: "Invalid declaration capabilities[0] (tool 'bad name!'): name: a tool name is 1-64 letters, digits, _ or -", pid: null });
-  expect(await h.service.registries.tools.execute('explode', {})).toEqual({ content: [{ type: 'text', text: "The tool 'explode' failed: the fixture tool exploded" }], isError: true });
+  expect(h.service.get('invalid')).toMatchObject({
+    state: 'failed',
+    reason: "Invalid declaration capabilities[0] (tool 'bad name!'): name: a tool name is 1-64 letters, digits, _ or -",
+    pid: null,
+  });
+  expect(await h.service.registries.tools.execute('explode', {})).toEqual({
+    content: [{ type: 'text', text: "The tool 'explode' failed: the fixture tool exploded" }],
+    isError: true,
+  });
   expect(h.service.get('thrower').state).toBe('active');
   expect(h.service.get('example').state).toBe('active');
   expect(h.service.get('thrower').pid).toBe(h.service.get('example').pid);
@@ -137,7 +144,9 @@ test('a plugin in a shared host that ignores shutdown and blocks the event loop 
   expect(off.state).toBe('deactivated');
   expect(performance.now() - started).toBeLessThan(3000);
   expect(isAlive(pid)).toBe(false);
-  expect((await neighbourFailed).reason).toMatch(/^The plugin's process \(shared with other plugins\) was ended because the plugin 'faulty' did not stop in time\. Restarting in 100 ms\.$/);
+  expect((await neighbourFailed).reason).toMatch(
+    /^The plugin's process \(shared with other plugins\) was ended because the plugin 'faulty' did not stop in time\. Restarting in 100 ms\.$/,
+  );
   const back = await h.until('example', (i) => i.state === 'active');
   expect(back.pid).not.toBe(pid);
   expect(back.recentCrashes).toBe(1);
@@ -149,7 +158,10 @@ test('a provider whose shared host dies mid-stream ends with one error event', a
   h = createHarness([fixture('faulty'), example()], { ...shared, restartBackoffMs: 60_000 });
   await h.service.start();
   const events: ProviderEvent[] = [];
-  for await (const event of h.service.registries.providers.stream('stall')!({ model: stallModel, systemPrompt: '', messages: [], tools: [] }, new AbortController().signal)) {
+  for await (const event of h.service.registries.providers.stream('stall')!(
+    { model: stallModel, systemPrompt: '', messages: [], tools: [] },
+    new AbortController().signal,
+  )) {
     events.push(event);
     if (event.type === 'start') process.kill(h.service.get('faulty').pid!, 'SIGKILL');
   }

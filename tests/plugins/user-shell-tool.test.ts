@@ -27,7 +27,11 @@ beforeEach(async () => {
       mkdirSync(join(d, 'ws'));
       cpSync(USER_PLUGIN, join(d, 'data', 'plugins', 'shell_user'), { recursive: true });
     },
-    app: (d) => ({ workspace: join(d, 'ws'), defaultModel: { provider: 'fake', modelId: MODEL.id }, resolveProvider: () => ({ stream: provider.stream, model: MODEL }) }),
+    app: (d) => ({
+      workspace: join(d, 'ws'),
+      defaultModel: { provider: 'fake', modelId: MODEL.id },
+      resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+    }),
   });
   ({ dir, app } = fixture);
   asked.length = 0;

@@ -23,7 +23,8 @@ beforeAll(async () => {
   home = join(dir, 'home');
   workspace = join(home, 'project');
   data = join(home, '.local', 'share', 'amber');
-  for (const d of [join(workspace, 'src'), join(workspace, '.vscode'), data, join(home, '.ssh'), join(home, '.aws'), join(home, 'other-project')]) mkdirSync(d, { recursive: true });
+  for (const d of [join(workspace, 'src'), join(workspace, '.vscode'), data, join(home, '.ssh'), join(home, '.aws'), join(home, 'other-project')])
+    mkdirSync(d, { recursive: true });
   const files: Record<string, string> = {
     'project/README.md': '# project\n',
     'project/src/index.js': 'console.log("hi")\n',
@@ -59,7 +60,13 @@ function expected(entry: HostileLine, mode: PolicyMode): 'allow' | 'ask' | 'deny
 
 /** The flags a verdict has, in the corpus's terms. */
 function flags(v: ShellVerdict) {
-  return { class: v.class, outside: v.outside.length > 0, protected: v.protectedPaths.length > 0, denied: v.denied.length > 0, noAlways: v.noAlways !== undefined };
+  return {
+    class: v.class,
+    outside: v.outside.length > 0,
+    protected: v.protectedPaths.length > 0,
+    denied: v.denied.length > 0,
+    noAlways: v.noAlways !== undefined,
+  };
 }
 
 describe('the hostile shell corpus', () => {
@@ -75,8 +82,15 @@ describe('the hostile shell corpus', () => {
     for (const entry of HOSTILE_SHELL_LINES) {
       if (entry.setup) execFileSync('bash', ['-c', fill(entry.setup)], { cwd: workspace, env: { ...process.env, HOME: home }, stdio: 'ignore' });
       const got = flags(classify(fill(entry.line)));
-      const want = { class: entry.expect, outside: entry.outside ?? false, protected: entry.protected ?? false, denied: entry.denied ?? false, noAlways: entry.noAlways ?? false };
-      if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${entry.line}\n    got  ${JSON.stringify(got)}\n    want ${JSON.stringify(want)}\n    (${classify(fill(entry.line)).reason})`);
+      const want = {
+        class: entry.expect,
+        outside: entry.outside ?? false,
+        protected: entry.protected ?? false,
+        denied: entry.denied ?? false,
+        noAlways: entry.noAlways ?? false,
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        wrong.push(`${entry.line}\n    got  ${JSON.stringify(got)}\n    want ${JSON.stringify(want)}\n    (${classify(fill(entry.line)).reason})`);
     }
     expect(wrong.join('\n')).toBe('');
   });
@@ -86,10 +100,18 @@ describe('the hostile shell corpus', () => {
     const wrong: string[] = [];
     for (const entry of HOSTILE_SHELL_LINES) {
       for (const mode of ['read', 'write', 'yolo'] as const) {
-        const decision = policy.decide({ sessionId: 's', workspaceRoot: workspace, args: { command: fill(entry.line) } }, mode, true, new Map(), { deniedRoots: [data] });
+        const decision = policy.decide({ sessionId: 's', workspaceRoot: workspace, args: { command: fill(entry.line) } }, mode, true, new Map(), {
+          deniedRoots: [data],
+        });
         if (decision.kind !== expected(entry, mode)) wrong.push(`${mode}: ${entry.line} → ${decision.kind}, want ${expected(entry, mode)}`);
-        if (decision.kind === 'ask' && entry.protected && decision.shell.protectedPaths.length === 0) wrong.push(`${mode}: ${entry.line} asks without naming its protected paths`);
-        if (decision.kind === 'ask' && (entry.noAlways || entry.protected) && (decision.shell.command.prefixes !== undefined || policy.grantable(decision.shell) !== null)) wrong.push(`${mode}: ${entry.line} offers "always"`);
+        if (decision.kind === 'ask' && entry.protected && decision.shell.protectedPaths.length === 0)
+          wrong.push(`${mode}: ${entry.line} asks without naming its protected paths`);
+        if (
+          decision.kind === 'ask' &&
+          (entry.noAlways || entry.protected) &&
+          (decision.shell.command.prefixes !== undefined || policy.grantable(decision.shell) !== null)
+        )
+          wrong.push(`${mode}: ${entry.line} offers "always"`);
       }
     }
     expect(wrong.join('\n')).toBe('');

@@ -65,7 +65,10 @@ describe('Anthropic Messages streaming', () => {
     const split = await collect(stream());
     const whole = await collect(stream());
     const buffered = await collect(stream());
-    const expected = [{ type: 'text', text: 'Listing.' }, { type: 'toolCall', id: 'toolu_ls', name: 'ls', arguments: { path: '.' } }];
+    const expected = [
+      { type: 'text', text: 'Listing.' },
+      { type: 'toolCall', id: 'toolu_ls', name: 'ls', arguments: { path: '.' } },
+    ];
     expect(split.message.content).toEqual(expected);
     expect(whole.message.content).toEqual(expected);
     expect(buffered.message.content).toEqual(expected);
@@ -90,9 +93,22 @@ describe('Anthropic Messages streaming', () => {
       { role: 'toolResult', toolCallId: 'call_read_1', toolName: 'read', content: [{ type: 'text', text: 'console.log(1)' }], isError: false },
       { role: 'toolResult', toolCallId: 'call_x|2', toolName: 'ls', content: [{ type: 'text', text: 'no such dir' }], isError: true },
       { role: 'assistant', content: [{ type: 'text', text: 'boom' }], stopReason: 'error', errorMessage: 'x' },
-      { role: 'user', content: [{ type: 'text', text: 'And this?' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'And this?' },
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+        ],
+      },
     ];
-    const tools = [{ name: 'read', description: 'Read a file', readOnly: true, parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+    const tools = [
+      {
+        name: 'read',
+        description: 'Read a file',
+        readOnly: true,
+        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      },
+    ];
     expect(anthropicRequestBody(request({ messages, tools, thinkingLevel: 'high' }))).toEqual(readWireJson('anthropic/request-tools.json'));
   });
 
@@ -112,7 +128,11 @@ describe('Anthropic errors and retries', () => {
   });
 
   test('529 overloaded is retried, 429 honours Retry-After', async () => {
-    server.setScript([jsonFixture('anthropic/overloaded.json', 529), jsonFixture('anthropic/rate-limit.json', 429, { 'retry-after': '7' }), sseFixture('anthropic/text.sse')]);
+    server.setScript([
+      jsonFixture('anthropic/overloaded.json', 529),
+      jsonFixture('anthropic/rate-limit.json', 429, { 'retry-after': '7' }),
+      sseFixture('anthropic/text.sse'),
+    ]);
     const { final } = await collect(stream());
     expect(final.type).toBe('done');
     expect(sleeper.waits).toEqual([1000, 7000]);
@@ -143,7 +163,13 @@ describe('Anthropic errors and retries', () => {
   });
 
   test('malformed event data is a bad_stream error', async () => {
-    server.setScript({ kind: 'sse', frames: [...sseFixture('anthropic/text.sse').frames.slice(0, 4), 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n'] });
+    server.setScript({
+      kind: 'sse',
+      frames: [
+        ...sseFixture('anthropic/text.sse').frames.slice(0, 4),
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n',
+      ],
+    });
     const { final, message } = await collect(stream());
     expect(final).toMatchObject({ type: 'error', kind: 'bad_stream' });
     expect(message.content).toEqual([{ type: 'text', text: 'Hello' }]);

@@ -21,10 +21,20 @@ const request: ProviderRequest = {
   maxTokens: 1000,
   tools: [{ name: 'read', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'Look at this.' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look at this.' },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      ],
+    },
     {
       role: 'assistant',
-      content: [{ type: 'thinking', thinking: 'hm', thinkingSignature: 'sig' }, { type: 'text', text: 'Reading.' }, { type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } }],
+      content: [
+        { type: 'thinking', thinking: 'hm', thinkingSignature: 'sig' },
+        { type: 'text', text: 'Reading.' },
+        { type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } },
+      ],
       stopReason: 'toolUse',
     },
     { role: 'toolResult', toolCallId: 'call_1', toolName: 'read', content: [{ type: 'text', text: 'hello' }], isError: false },
@@ -34,6 +44,7 @@ const request: ProviderRequest = {
 
 test('the OpenAI-compatible and Anthropic bodies of a frozen request are those of the same request unfrozen', () => {
   const frozen = deepFreeze(structuredClone(request));
-  for (const preset of Object.values(OPENAI_COMPATIBLE_PRESETS)) expect(openAiRequestBody(frozen, preset)).toEqual(openAiRequestBody(structuredClone(request), preset));
+  for (const preset of Object.values(OPENAI_COMPATIBLE_PRESETS))
+    expect(openAiRequestBody(frozen, preset)).toEqual(openAiRequestBody(structuredClone(request), preset));
   expect(anthropicRequestBody(frozen)).toEqual(anthropicRequestBody(structuredClone(request)));
 });

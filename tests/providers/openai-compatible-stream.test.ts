@@ -28,7 +28,13 @@ describe('OpenAI-compatible streaming', () => {
     expect(events[0]).toEqual({ type: 'start' });
     expect(textOf(events, 'text_delta')).toBe('Hello, world!');
     expect(final.type).toBe('done');
-    expect(message).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Hello, world!' }], stopReason: 'stop', model: 'fixture-model', provider: 'openai' });
+    expect(message).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hello, world!' }],
+      stopReason: 'stop',
+      model: 'fixture-model',
+      provider: 'openai',
+    });
     expect(message.usage).toMatchObject({ input: 200, output: 4, cacheRead: 1000, totalTokens: 1204 });
     // 200 × $2 + 4 × $10 + 1000 × $0.5, per million tokens
     expect(message.usage?.cost?.total).toBeCloseTo((200 * 2 + 4 * 10 + 1000 * 0.5) / 1e6, 12);
@@ -57,14 +63,31 @@ describe('OpenAI-compatible streaming', () => {
       { role: 'user', content: 'What is in src/main.ts?' },
       {
         role: 'assistant',
-        content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'Let me look.' }, { type: 'toolCall', id: 'call_read_1', name: 'read', arguments: { path: 'src/main.ts' } }],
+        content: [
+          { type: 'thinking', thinking: 'hmm' },
+          { type: 'text', text: 'Let me look.' },
+          { type: 'toolCall', id: 'call_read_1', name: 'read', arguments: { path: 'src/main.ts' } },
+        ],
         stopReason: 'toolUse',
       },
       { role: 'toolResult', toolCallId: 'call_read_1', toolName: 'read', content: [{ type: 'text', text: 'console.log(1)' }], isError: false },
       { role: 'assistant', content: [{ type: 'text', text: 'half a rep' }], stopReason: 'aborted' },
-      { role: 'user', content: [{ type: 'text', text: 'And this?' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'And this?' },
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+        ],
+      },
     ];
-    const tools = [{ name: 'read', description: 'Read a file', readOnly: true, parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+    const tools = [
+      {
+        name: 'read',
+        description: 'Read a file',
+        readOnly: true,
+        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      },
+    ];
     const body = openAiRequestBody(request({ messages, tools, maxTokens: 1024, thinkingLevel: 'high' }), resolvePreset('openai'));
     expect(body).toEqual(readWireJson('openai/request-tools.json'));
   });
@@ -79,7 +102,12 @@ describe('OpenAI-compatible streaming', () => {
     ]);
     const deltas = events.filter((e) => e.type === 'toolcall_delta');
     expect(deltas[0]).toEqual({ type: 'toolcall_delta', index: 0, id: 'call_read_1', name: 'read', argumentsDelta: '' });
-    expect(deltas.filter((d) => d.index === 1).map((d) => d.argumentsDelta).join('')).toBe('{"pattern": "TODO", "path": "."}');
+    expect(
+      deltas
+        .filter((d) => d.index === 1)
+        .map((d) => d.argumentsDelta)
+        .join(''),
+    ).toBe('{"pattern": "TODO", "path": "."}');
     expect(deltas.filter((d) => d.argumentsDelta === '' && d.id === undefined)).toEqual([]);
   });
 
@@ -105,17 +133,26 @@ describe('OpenAI-compatible streaming', () => {
     server.setScript([sseFixture('openai/reasoning.sse'), sseFixture('openai/ollama-reasoning.sse')]);
     const deepseek = await collect(stream({ flavor: 'deepseek' }));
     expect(textOf(deepseek.events, 'thinking_delta')).toBe('The user asks 2+2. That is 4.');
-    expect(deepseek.message.content).toEqual([{ type: 'thinking', thinking: 'The user asks 2+2. That is 4.' }, { type: 'text', text: '4' }]);
+    expect(deepseek.message.content).toEqual([
+      { type: 'thinking', thinking: 'The user asks 2+2. That is 4.' },
+      { type: 'text', text: '4' },
+    ]);
     expect(deepseek.message.usage).toMatchObject({ input: 14, output: 20 });
     const ollama = await collect(stream({ flavor: 'ollama', apiKey: undefined }));
-    expect(ollama.message.content).toEqual([{ type: 'thinking', thinking: 'Short answer.' }, { type: 'text', text: 'Hi there.' }]);
+    expect(ollama.message.content).toEqual([
+      { type: 'thinking', thinking: 'Short answer.' },
+      { type: 'text', text: 'Hi there.' },
+    ]);
     expect(server.requests[1].headers.authorization).toBeUndefined();
   });
 
   test('a <think> block at the start of the content is kept as thinking (local reasoning models)', async () => {
     server.setScript(openAiStream({ text: ['<thi', 'nk>\nCount: 2+2.</thi', 'nk>\n\n', '4'] }));
     const { events, message } = await collect(stream({ flavor: 'lmstudio', apiKey: undefined }));
-    expect(message.content).toEqual([{ type: 'thinking', thinking: '\nCount: 2+2.' }, { type: 'text', text: '4' }]);
+    expect(message.content).toEqual([
+      { type: 'thinking', thinking: '\nCount: 2+2.' },
+      { type: 'text', text: '4' },
+    ]);
     expect(textOf(events, 'thinking_delta')).toBe('\nCount: 2+2.');
   });
 
@@ -184,8 +221,19 @@ describe('OpenAI-compatible errors and retries', () => {
   });
 
   test.each([
-    ['LM Studio', 400, { error: 'Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of 4096 tokens, which is not enough. The number of tokens to keep from the initial prompt is greater than the context length.' }],
-    ['llama.cpp', 400, { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } }],
+    [
+      'LM Studio',
+      400,
+      {
+        error:
+          'Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of 4096 tokens, which is not enough. The number of tokens to keep from the initial prompt is greater than the context length.',
+      },
+    ],
+    [
+      'llama.cpp',
+      400,
+      { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } },
+    ],
     ['Groq', 400, { error: { message: 'Please reduce the length of the messages or completion.', type: 'invalid_request_error' } }],
     ['a 413', 413, { error: { message: 'Request Entity Too Large' } }],
   ])('overflow from %s is detected', async (_who, status, body) => {
@@ -194,7 +242,11 @@ describe('OpenAI-compatible errors and retries', () => {
   });
 
   test('401 is an auth error whose message never contains the key, even when the server echoes it', async () => {
-    server.setScript(jsonError(401, `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, { code: 'invalid_api_key' }));
+    server.setScript(
+      jsonError(401, `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, {
+        code: 'invalid_api_key',
+      }),
+    );
     const { final, message } = await collect(stream());
     expect(final).toMatchObject({ type: 'error', kind: 'auth' });
     expect(message.errorMessage).toMatch(/Check the API key/);
@@ -268,21 +320,32 @@ describe('OpenAI-compatible errors and retries', () => {
   });
 
   test('a body that is not SSE at all is explained', async () => {
-    server.setScript({ kind: 'text', status: 200, headers: { 'content-type': 'text/event-stream' }, body: '{"error":"model \\"nope\\" not found, try pulling it first"}\n' });
+    server.setScript({
+      kind: 'text',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: '{"error":"model \\"nope\\" not found, try pulling it first"}\n',
+    });
     const { final, message } = await collect(stream());
     expect(final).toMatchObject({ type: 'error', kind: 'bad_stream' });
     expect(message.errorMessage).toMatch(/not a server-sent event stream: model "nope" not found/);
   });
 
   test('an error object inside the stream is typed (OpenRouter style)', async () => {
-    server.setScript({ kind: 'sse', frames: [{ data: { choices: [{ index: 0, delta: { content: 'a' } }] } }, { data: { error: { code: 502, message: 'Provider returned error' } } }] });
+    server.setScript({
+      kind: 'sse',
+      frames: [{ data: { choices: [{ index: 0, delta: { content: 'a' } }] } }, { data: { error: { code: 502, message: 'Provider returned error' } } }],
+    });
     const { final, message } = await collect(stream({ flavor: 'openrouter' }));
     expect(final).toMatchObject({ type: 'error', kind: 'server' });
     expect(message.content).toEqual([{ type: 'text', text: 'a' }]);
   });
 
   test('a content-filter stop is reported as blocked', async () => {
-    server.setScript({ kind: 'sse', frames: [{ data: { choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'content_filter' }] } }, 'data: [DONE]\n\n'] });
+    server.setScript({
+      kind: 'sse',
+      frames: [{ data: { choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'content_filter' }] } }, 'data: [DONE]\n\n'],
+    });
     expect((await collect(stream())).final).toMatchObject({ type: 'error', kind: 'blocked' });
   });
 
@@ -314,10 +377,7 @@ describe('OpenAI-compatible errors and retries', () => {
   test('abort during a retry wait ends at once as aborted', async () => {
     server.setScript([jsonError(503, 'busy'), openAiStream({ text: 'never' })]);
     const controller = new AbortController();
-    const s = createOpenAiCompatibleStream(
-      { baseUrl: `${server.url}/v1`, apiKey: KEY, flavor: 'openai' },
-      { sleep: async () => controller.abort() },
-    );
+    const s = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, apiKey: KEY, flavor: 'openai' }, { sleep: async () => controller.abort() });
     const { final } = await collect(s, request(), controller.signal);
     expect(final).toMatchObject({ type: 'error', kind: 'aborted' });
     expect(server.requests).toHaveLength(1);

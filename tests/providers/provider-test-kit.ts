@@ -13,11 +13,16 @@ export function request(overrides: Partial<ProviderRequest> = {}): ProviderReque
 }
 
 /** Runs a stream to its end; fails the test if it throws or does not end with exactly one done/error. */
-export async function collect(stream: StreamFn, req: ProviderRequest = request(), signal: AbortSignalLike = new AbortController().signal): Promise<{ events: ProviderEvent[]; final: Extract<ProviderEvent, { type: 'done' | 'error' }>; message: AssistantMessage }> {
+export async function collect(
+  stream: StreamFn,
+  req: ProviderRequest = request(),
+  signal: AbortSignalLike = new AbortController().signal,
+): Promise<{ events: ProviderEvent[]; final: Extract<ProviderEvent, { type: 'done' | 'error' }>; message: AssistantMessage }> {
   const events: ProviderEvent[] = [];
   for await (const e of stream(req, signal)) events.push(e);
   const terminal = events.filter((e) => e.type === 'done' || e.type === 'error');
-  if (terminal.length !== 1 || events.at(-1) !== terminal[0]) throw new Error(`expected exactly one final done/error, got ${events.map((e) => e.type).join(',')}`);
+  if (terminal.length !== 1 || events.at(-1) !== terminal[0])
+    throw new Error(`expected exactly one final done/error, got ${events.map((e) => e.type).join(',')}`);
   const final = terminal[0] as Extract<ProviderEvent, { type: 'done' | 'error' }>;
   return { events, final, message: final.message };
 }
@@ -28,5 +33,4 @@ export function instantSleep(): { waits: number[]; sleep: (ms: number) => Promis
   return { waits, sleep: async (ms: number) => void waits.push(ms) };
 }
 
-export const textOf = (events: ProviderEvent[], type: 'text_delta' | 'thinking_delta') =>
-  events.flatMap((e) => (e.type === type ? [e.delta] : [])).join('');
+export const textOf = (events: ProviderEvent[], type: 'text_delta' | 'thinking_delta') => events.flatMap((e) => (e.type === type ? [e.delta] : [])).join('');

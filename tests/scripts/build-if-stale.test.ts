@@ -50,7 +50,13 @@ test('a unit test saved later does not make out/ stale; the build config and a m
 });
 
 test('a failed build leaves no stamp, so the next run builds again', () => {
-  expect(build(root, () => false, () => 2_000_000)).toBe(false);
+  expect(
+    build(
+      root,
+      () => false,
+      () => 2_000_000,
+    ),
+  ).toBe(false);
   for (const p of OUTPUTS) write(p, 2_000);
   expect(isFresh(root)).toBe(false);
 });

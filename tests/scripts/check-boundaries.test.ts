@@ -38,7 +38,8 @@ test("a feature's files are imported from outside through its index.ts", () => {
 test("an import that reaches past a feature's index.ts is reported, type-only ones too", () => {
   write({
     ...chat,
-    'src/renderer/app/app.ts': "import { helper } from '../chat/helper.ts';\nimport type { ChatView } from '../chat/chat-view.ts';\nexport const App = helper;\nexport type V = typeof ChatView;\n",
+    'src/renderer/app/app.ts':
+      "import { helper } from '../chat/helper.ts';\nimport type { ChatView } from '../chat/chat-view.ts';\nexport const App = helper;\nexport type V = typeof ChatView;\n",
   });
   const r = check();
   expect(r.ok).toBe(false);
@@ -104,7 +105,8 @@ test('the plugin process takes values from the zod-free wire, and only types fro
   };
   write({
     ...shared,
-    'src/workers/host/host.ts': "import type { T } from '../../shared/plugins/index.ts';\nimport { FRAME } from '../../shared/plugin-wire/index.ts';\nexport const h: T = FRAME;\n",
+    'src/workers/host/host.ts':
+      "import type { T } from '../../shared/plugins/index.ts';\nimport { FRAME } from '../../shared/plugin-wire/index.ts';\nexport const h: T = FRAME;\n",
   });
   expect(check()).toMatchObject({ ok: true });
   write({ 'src/workers/host/host.ts': "import { Schema } from '../../shared/plugins/index.ts';\nexport const h = Schema;\n" });

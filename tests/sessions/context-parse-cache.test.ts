@@ -83,7 +83,13 @@ test('a build after this store appended gives the earlier walk’s entries then 
   store.append(sessionId, reply('a2'));
   store.append(sessionId, user('u3'));
   const second = store.context(sessionId);
-  expect(second.entries.map((e) => e.id)).toEqual([...first.entries.map((e) => e.id), ...store.path(sessionId).slice(3).map((e) => e.id)]);
+  expect(second.entries.map((e) => e.id)).toEqual([
+    ...first.entries.map((e) => e.id),
+    ...store
+      .path(sessionId)
+      .slice(3)
+      .map((e) => e.id),
+  ]);
   expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
   expect(second.integrity).toEqual({ ok: true, changed: [] });
 });

@@ -29,9 +29,13 @@ interface Writer {
 }
 
 function startWriter(sessionId: string, count: number | 'forever', tag: string, onId: (id: string) => void, mode: 'overlap' | 'plain' = 'plain'): Writer {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', writer, file, sessionId, String(count === 'forever' ? 'Infinity' : count), tag, mode], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', writer, file, sessionId, String(count === 'forever' ? 'Infinity' : count), tag, mode],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   children.push(child);
   let markReady!: () => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -77,7 +81,9 @@ test('a writer killed with SIGKILL mid-stream loses no committed entry', { timeo
   });
   await ready;
   go();
-  child.once('exit', (code, signal) => rejectEnough(new Error(`the writer ended before it was killed (code ${code}, signal ${signal}) after ${committed.length} entries`)));
+  child.once('exit', (code, signal) =>
+    rejectEnough(new Error(`the writer ended before it was killed (code ${code}, signal ${signal}) after ${committed.length} entries`)),
+  );
   await enough;
   child.kill('SIGKILL');
   await exited(child);
@@ -143,7 +149,12 @@ test('the overlap check does not pass writers that ran one after the other', { t
     expect(w.child.exitCode).toBe(0);
   }
   const store = SessionStore.open(file);
-  expect(overlapped(store.path(session.id).map((e) => e.id), byWriter)).toBe(false);
+  expect(
+    overlapped(
+      store.path(session.id).map((e) => e.id),
+      byWriter,
+    ),
+  ).toBe(false);
   store.close();
 });
 

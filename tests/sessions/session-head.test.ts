@@ -54,7 +54,11 @@ test('appends leave the row as it was until the stride, and every reader derives
   expect(store.get(s.id)).toMatchObject(expected);
   expect(open().get(s.id)).toMatchObject(expected);
   expect(open().leaf(s.id)).toBe(ids.at(-1));
-  expect(open().list().find((x) => x.id === s.id)).toMatchObject(expected);
+  expect(
+    open()
+      .list()
+      .find((x) => x.id === s.id),
+  ).toMatchObject(expected);
 
   // The 64th append since the row was written writes it again.
   for (let i = 0; i < 53; i++) store.append(s.id, user(`more ${i}`));
@@ -89,5 +93,9 @@ test('a session whose newest entries are deleted with another session keeps its 
   // Row ids freed at the top of the table are used again; the kept session's head must not skip them.
   const next = open().append(kept.id, label(root));
   expect(open().leaf(kept.id)).toBe(next.id);
-  expect(open().path(kept.id).map((e) => e.id)).toEqual([root, next.id]);
+  expect(
+    open()
+      .path(kept.id)
+      .map((e) => e.id),
+  ).toEqual([root, next.id]);
 });

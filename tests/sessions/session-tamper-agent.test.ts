@@ -22,7 +22,10 @@ test('a run on a session changed outside Amber ends with a sentence and sends no
 
   // Continuing from the leaf (as regenerating does) appends nothing first: the loop itself must refuse.
   const result = await h.agent.start(h.sessionId, null).done;
-  expect(result).toMatchObject({ reason: 'error', error: expect.stringContaining(`This session was changed outside Amber (entries ${changed}), so it is read-only`) });
+  expect(result).toMatchObject({
+    reason: 'error',
+    error: expect.stringContaining(`This session was changed outside Amber (entries ${changed}), so it is read-only`),
+  });
   expect(h.provider.requests).toHaveLength(1);
   // A new prompt is refused by the store before anything is written.
   const leaf = h.store.leaf(h.sessionId);

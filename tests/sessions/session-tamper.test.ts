@@ -196,7 +196,13 @@ describe('an entry changed in place by another program', () => {
     outside((db) => {
       db.prepare(`UPDATE entries SET hash = '0000000000000000' WHERE id = ?`).run(ids[1]);
       // Another program appends by hand: a row with no hash under the leaf, and the leaf moved to it.
-      const payload = JSON.stringify({ type: 'message', id: 'forged', parentId: ids[5], timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'x' } });
+      const payload = JSON.stringify({
+        type: 'message',
+        id: 'forged',
+        parentId: ids[5],
+        timestamp: '2026-01-01T00:00:00.000Z',
+        message: { role: 'user', content: 'x' },
+      });
       db.prepare(
         `INSERT INTO entries (session_id, id, parent_id, type, role, preview, depth, payload, created_at) VALUES (?, 'forged', ?, 'message', 'user', '', 6, ?, 1)`,
       ).run(sessionId, ids[5], payload);

@@ -35,7 +35,12 @@ test('pages the branch from the leaf up with child counts and labels, and agrees
 
   const first = store.treePage(s.id, { limit: 5 });
   expect(first.leafId).toBe(tip);
-  expect(first.nodes.map((n) => n.id)).toEqual(store.path(s.id).slice(-5).map((e) => e.id));
+  expect(first.nodes.map((n) => n.id)).toEqual(
+    store
+      .path(s.id)
+      .slice(-5)
+      .map((e) => e.id),
+  );
   expect(first.before).toBe(first.nodes[0]!.id);
 
   const second = store.treePage(s.id, { before: first.before, limit: 100 });

@@ -32,7 +32,9 @@ test('a provider that is not there is a sentence that says what to do', async ()
   const providers = new ProviderRegistry();
   providers.register('p', 'local', { id: 'local', flavor: 'ollama', presets: [], models: [model], stream: echo });
   const resolve = pluginProviderResolver(providers, new AllowanceRegistry());
-  await expect(Promise.resolve().then(() => resolve({ provider: 'gone', modelId: 'x' }))).rejects.toThrow(/No provider 'gone' is available \(available: local\)\. Set it up in Settings/);
+  await expect(Promise.resolve().then(() => resolve({ provider: 'gone', modelId: 'x' }))).rejects.toThrow(
+    /No provider 'gone' is available \(available: local\)\. Set it up in Settings/,
+  );
 });
 
 test('an allowance that refuses blocks the call before it reaches the provider', async () => {
@@ -121,7 +123,9 @@ test('a refusal asked for early still ends the call before anything reaches the 
   (await resolve({ provider: 'local', modelId: 'm1' })).prepare!();
   const { stream } = await resolve({ provider: 'local', modelId: 'm1' });
   calls = 0;
-  expect(await collect(stream(request('m1'), new AbortController().signal))).toMatchObject([{ type: 'error', kind: 'blocked', message: { errorMessage: 'The daily budget of $1.00 is used up.' } }]);
+  expect(await collect(stream(request('m1'), new AbortController().signal))).toMatchObject([
+    { type: 'error', kind: 'blocked', message: { errorMessage: 'The daily budget of $1.00 is used up.' } },
+  ]);
   expect(calls).toBe(0);
 });
 

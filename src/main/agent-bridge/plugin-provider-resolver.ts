@@ -84,7 +84,11 @@ export function guardWithAllowances(providerId: string, stream: StreamFn, allowa
  * What the composition root knows of a model beyond the provider's list (the catalog, free presets): see
  * src/main/providers/model-metadata.ts. Default: the provider's list as it is.
  */
-export type ModelDescriber = (ref: { provider: string; modelId: string }, listed: ModelInfo | undefined, fallbackContextWindow: number) => ModelInfo | Promise<ModelInfo>;
+export type ModelDescriber = (
+  ref: { provider: string; modelId: string },
+  listed: ModelInfo | undefined,
+  fallbackContextWindow: number,
+) => ModelInfo | Promise<ModelInfo>;
 
 /** Resolves a session's model to the provider plugin that serves it, checked by the allowances. */
 export function pluginProviderResolver(providers: ProviderRegistry, allowances: AllowanceRegistry, describe?: ModelDescriber): ProviderResolver {
@@ -102,7 +106,13 @@ export function pluginProviderResolver(providers: ProviderRegistry, allowances: 
     const fallbackContextWindow = provider.models[0]?.contextWindow ?? UNLISTED_CONTEXT_WINDOW;
     const model: ModelInfo = describe
       ? await describe(ref, listed, fallbackContextWindow)
-      : (listed ?? { id: ref.modelId, contextWindow: fallbackContextWindow, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, priced: false });
+      : (listed ?? {
+          id: ref.modelId,
+          contextWindow: fallbackContextWindow,
+          reasoning: false,
+          pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          priced: false,
+        });
     return { stream: guardWithAllowances(ref.provider, provider.stream, allowances, early), model, prepare: () => early.ask(ref.provider, model.id) };
   };
 }

@@ -16,7 +16,13 @@ test("a tool's origin is the plugin that registered it; only the app says which 
   expect(source.origin!('peek')).toEqual({ pluginId: 'peeker', bundled: false });
   expect(source.origin!('gone')).toEqual({ pluginId: '', bundled: false });
   expect(pluginToolSource(tools).origin!('read')).toEqual({ pluginId: 'workspace_tools', bundled: false });
-  expect(pluginToolSource(tools, { isBundled: () => { throw new Error('no such plugin'); } }).origin!('read')).toEqual({ pluginId: 'workspace_tools', bundled: false });
+  expect(
+    pluginToolSource(tools, {
+      isBundled: () => {
+        throw new Error('no such plugin');
+      },
+    }).origin!('read'),
+  ).toEqual({ pluginId: 'workspace_tools', bundled: false });
 });
 
 test('a plugin cannot declare itself bundled or name another origin: those fields do not survive its declaration', () => {

@@ -30,7 +30,11 @@ export interface RunHooks {
  * The input hooks over a user message's text: its content with the text they left (images kept), or the
  * reason one of them handled the message itself (it is then neither stored nor sent).
  */
-export async function applyInputHooks(run: RunHooks, sessionId: string, content: UserMessage['content']): Promise<{ content: UserMessage['content']; swallowed?: string }> {
+export async function applyInputHooks(
+  run: RunHooks,
+  sessionId: string,
+  content: UserMessage['content'],
+): Promise<{ content: UserMessage['content']; swallowed?: string }> {
   const text = contentText(content);
   const out = await run.hooks.run('input', { sessionId, text }, run);
   if (out.stop) return { content, swallowed: out.stop.reason };
@@ -38,4 +42,3 @@ export async function applyInputHooks(run: RunHooks, sessionId: string, content:
   if (typeof content === 'string') return { content: out.payload.text };
   return { content: [{ type: 'text', text: out.payload.text }, ...content.filter((c) => c.type !== 'text')] };
 }
-

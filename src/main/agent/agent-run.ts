@@ -71,14 +71,21 @@ export class AgentRun {
   }
 
   async execute(): Promise<LoopEnd> {
-    const started = await this.#hooks.hooks.run('before_agent_start', { sessionId: this.#sessionId, prompt: this.#run.promptText ?? '', systemPrompt: '', messages: [] }, this.#hooks);
+    const started = await this.#hooks.hooks.run(
+      'before_agent_start',
+      { sessionId: this.#sessionId, prompt: this.#run.promptText ?? '', systemPrompt: '', messages: [] },
+      this.#hooks,
+    );
     this.#hookSystemPrompt = started.payload.systemPrompt;
     for (const content of started.payload.messages) this.#append({ type: 'custom_message', customType: HOOK_MESSAGE_TYPE, content, display: false });
 
     for (let turn = 1; ; turn++) {
       if (this.#signal.aborted) return { reason: 'aborted' };
       if (turn > this.#deps.maxIterations) {
-        return { reason: 'max_iterations', error: `The run stopped after ${this.#deps.maxIterations} model calls without finishing; send a message to let it go on.` };
+        return {
+          reason: 'max_iterations',
+          error: `The run stopped after ${this.#deps.maxIterations} model calls without finishing; send a message to let it go on.`,
+        };
       }
       this.#run.emit({ type: 'turn_start', turn });
       let outcome: LoopEnd | 'continue';
@@ -97,7 +104,10 @@ export class AgentRun {
     const context = this.#context.current();
     // A session changed outside Amber is read-only: nothing of it is sent to a model.
     if (!context.integrity.ok) {
-      return { reason: 'error', error: `This session was changed outside Amber (entries ${context.integrity.changed.join(', ')}), so it is read-only; start a new session to continue.` };
+      return {
+        reason: 'error',
+        error: `This session was changed outside Amber (entries ${context.integrity.changed.join(', ')}), so it is read-only; start a new session to continue.`,
+      };
     }
     const setup = await this.#setUp(context);
     if ('reason' in setup) return setup;
@@ -214,7 +224,13 @@ export class AgentRun {
     this.#run.emit({ type: 'message_start', role: 'assistant' });
     return streamReply({
       stream: setup.provider.stream,
-      request: { model: setup.provider.model, systemPrompt: assembled.systemPrompt, messages: assembled.messages, tools: [...setup.specs], thinkingLevel: context.thinkingLevel },
+      request: {
+        model: setup.provider.model,
+        systemPrompt: assembled.systemPrompt,
+        messages: assembled.messages,
+        tools: [...setup.specs],
+        thinkingLevel: context.thinkingLevel,
+      },
       signal,
       provider: setup.ref.provider,
       clock: this.#deps.clock,

@@ -6,7 +6,16 @@ import { contentText, type Entry } from '../../shared/sessions/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
-import { runAgentLoop, type LoopDeps, type LoopEnd, type ModelRef, type PromptContent, type ProviderResolver, type RunEvent, type SentPrompt } from './agent-loop.ts';
+import {
+  runAgentLoop,
+  type LoopDeps,
+  type LoopEnd,
+  type ModelRef,
+  type PromptContent,
+  type ProviderResolver,
+  type RunEvent,
+  type SentPrompt,
+} from './agent-loop.ts';
 import { type AgentHooks, applyInputHooks, noHooks } from './agent-hooks.ts';
 import { assertIdle } from './assert-idle.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
@@ -244,7 +253,6 @@ export class AgentService {
     this.#emitted.dispose();
   }
 
-
   async #execute(sessionId: string, active: Omit<ActiveRun, 'done'>, prompt: PromptContent | null, options: StartOptions): Promise<RunResult> {
     const { runId, controller } = active;
     const emit = (event: RunEvent): void => this.#broadcast({ ...event, sessionId, runId } as AgentEvent);
@@ -253,7 +261,8 @@ export class AgentService {
     emit({ type: 'agent_start' });
     let end: LoopEnd;
     try {
-      const appendAndTell = (input: Parameters<SessionStore['append']>[1]): void => emit({ type: 'entry_appended', entry: this.store.append(sessionId, input) });
+      const appendAndTell = (input: Parameters<SessionStore['append']>[1]): void =>
+        emit({ type: 'entry_appended', entry: this.store.append(sessionId, input) });
       if (options.model || options.thinkingLevel !== undefined) {
         const current = this.store.branchState(sessionId);
         const model = options.model;

@@ -5,5 +5,6 @@ import { AmberError } from '../errors.ts';
  * (routes, commands and the agent itself); `doing` finishes it ("switch models").
  */
 export function assertIdle(agent: { isRunning(sessionId: string): boolean }, sessionId: string, doing: string): void {
-  if (agent.isRunning(sessionId)) throw new AmberError('conflict', `A reply is still running in this conversation; stop it or wait for it before you ${doing}.`);
+  if (agent.isRunning(sessionId))
+    throw new AmberError('conflict', `A reply is still running in this conversation; stop it or wait for it before you ${doing}.`);
 }

@@ -55,7 +55,13 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   };
   const reply = await streamReply({ stream: input.stream, request, signal: input.signal, provider: 'compaction', clock: Date.now, onDelta: () => {} });
   if (reply.errorKind !== null) {
-    return { ok: false, reason: reply.errorKind === 'aborted' ? 'The run was stopped while summarising.' : `The summary could not be written: ${reply.message.errorMessage ?? reply.errorKind}` };
+    return {
+      ok: false,
+      reason:
+        reply.errorKind === 'aborted'
+          ? 'The run was stopped while summarising.'
+          : `The summary could not be written: ${reply.message.errorMessage ?? reply.errorKind}`,
+    };
   }
   const summary = contentText(reply.message.content).trim();
   if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.' };

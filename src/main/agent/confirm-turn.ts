@@ -12,7 +12,12 @@ export const CONFIRM_CONTINUE = 'The task is not finished yet: continue with the
 
 /** "continue" (any case, with or without punctuation or quotes) continues; anything else counts as done. */
 export function confirmAnswer(text: string): 'done' | 'continue' {
-  return text.trim().toLowerCase().replace(/^["'`*\s]+|["'`*.!\s]+$/g, '') === 'continue' ? 'continue' : 'done';
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^["'`*\s]+|["'`*.!\s]+$/g, '') === 'continue'
+    ? 'continue'
+    : 'done';
 }
 
 export interface ConfirmTurnInput {
@@ -43,7 +48,13 @@ export async function confirmTurn(input: ConfirmTurnInput): Promise<boolean> {
   const { signal, clock } = input;
   const reply = await streamReply({
     stream: input.stream,
-    request: { model: input.model, systemPrompt: input.systemPrompt, messages: [...input.messages, { role: 'user', content: CONFIRM_QUESTION, timestamp: clock() }], tools: [], thinkingLevel: null },
+    request: {
+      model: input.model,
+      systemPrompt: input.systemPrompt,
+      messages: [...input.messages, { role: 'user', content: CONFIRM_QUESTION, timestamp: clock() }],
+      tools: [],
+      thinkingLevel: null,
+    },
     signal,
     provider: input.provider,
     clock,
@@ -55,7 +66,13 @@ export async function confirmTurn(input: ConfirmTurnInput): Promise<boolean> {
   input.append({
     type: 'custom',
     customType: CONFIRM_TURN_TYPE,
-    data: { question: CONFIRM_QUESTION, answer, reply: text.slice(0, 200), ...(reply.message.usage ? { usage: reply.message.usage } : {}), ...(reply.errorKind ? { error: reply.errorKind } : {}) },
+    data: {
+      question: CONFIRM_QUESTION,
+      answer,
+      reply: text.slice(0, 200),
+      ...(reply.message.usage ? { usage: reply.message.usage } : {}),
+      ...(reply.errorKind ? { error: reply.errorKind } : {}),
+    },
   });
   if (answer === 'done' || signal.aborted) return true;
   input.onContinue();

@@ -116,5 +116,7 @@ test('past its time, the files not read yet are left out with a note', async () 
   writeFileSync(join(workspace, 'AGENTS.md'), 'RULE');
   const context = await readProjectContext(workspace, { timeoutMs: 0 });
   expect(context.files).toEqual([]);
-  expect(context.skipped).toEqual([`${workspace}: finding and reading the project's instruction files took longer than 0 s, so the files not read by then are left out`]);
+  expect(context.skipped).toEqual([
+    `${workspace}: finding and reading the project's instruction files took longer than 0 s, so the files not read by then are left out`,
+  ]);
 });

@@ -82,8 +82,12 @@ export async function readProjectContext(workspace: string, options: ProjectCont
       }
     }
   } catch (e) {
-    if (!(e instanceof TimedOut)) skipped.push(`${workspace}: the project's instruction files could not be looked for (${e instanceof Error ? e.message : String(e)})`);
-    else skipped.push(`${workspace}: finding and reading the project's instruction files took longer than ${Math.round((options.timeoutMs ?? PROJECT_CONTEXT_TIMEOUT_MS) / 100) / 10} s, so the files not read by then are left out`);
+    if (!(e instanceof TimedOut))
+      skipped.push(`${workspace}: the project's instruction files could not be looked for (${e instanceof Error ? e.message : String(e)})`);
+    else
+      skipped.push(
+        `${workspace}: finding and reading the project's instruction files took longer than ${Math.round((options.timeoutMs ?? PROJECT_CONTEXT_TIMEOUT_MS) / 100) / 10} s, so the files not read by then are left out`,
+      );
   }
   return { files, gitRoot, skipped };
 }

@@ -19,9 +19,7 @@ export interface RecoveryLimits {
 export const DEFAULT_RECOVERY_LIMITS: RecoveryLimits = { identicalToolRounds: 3, repeatedReplySteer: 2, repeatedReplyStop: 5, failureSteer: 3, failureStop: 6 };
 
 export function replyText(message: AssistantMessage): string {
-  return contentText(message.content)
-    .replace(/\s+/g, ' ')
-    .trim();
+  return contentText(message.content).replace(/\s+/g, ' ').trim();
 }
 
 export function toolCallsOf(message: AssistantMessage): ToolCall[] {

@@ -40,7 +40,10 @@ const call = (id: string): EntryInput => ({
   type: 'message',
   message: { role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: { path: 'a' } }], stopReason: 'toolUse', timestamp: 2 },
 });
-const result = (id: string): EntryInput => ({ type: 'message', message: { role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text: 'a' }], isError: false, timestamp: 3 } });
+const result = (id: string): EntryInput => ({
+  type: 'message',
+  message: { role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text: 'a' }], isError: false, timestamp: 3 },
+});
 
 test("the run's own appends keep the context the store would build, without building it again", () => {
   const context = new RunContext(counted, sessionId);

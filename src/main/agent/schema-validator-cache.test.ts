@@ -67,7 +67,10 @@ describe('SchemaValidatorCache', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 10; i++) deep = { type: 'array', items: deep };
     expect(cache.compile(deep)).toEqual({ ok: false, reason: 'its parameter schema is nested more than 8 levels deep' });
-    expect(cache.compile({ type: 'string', description: 'x'.repeat(2000) })).toEqual({ ok: false, reason: 'its parameter schema is longer than 1,000 bytes as JSON' });
+    expect(cache.compile({ type: 'string', description: 'x'.repeat(2000) })).toEqual({
+      ok: false,
+      reason: 'its parameter schema is longer than 1,000 bytes as JSON',
+    });
     const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, {}])) };
     expect(cache.compile(wide)).toEqual({ ok: false, reason: 'its parameter schema has more than 20 objects and arrays' });
     expect(cache.size).toBe(0);
@@ -78,7 +81,10 @@ describe('SchemaValidatorCache', () => {
     const cyclic: Record<string, unknown> = { type: 'object' };
     cyclic.properties = { self: cyclic };
     let keyed = 0;
-    expect(cache.compile(cyclic, (s) => (keyed++, JSON.stringify(s)))).toMatchObject({ ok: false, reason: expect.stringMatching(/nested more than 32 levels/) });
+    expect(cache.compile(cyclic, (s) => (keyed++, JSON.stringify(s)))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/nested more than 32 levels/),
+    });
     expect(keyed).toBe(0);
   });
 
@@ -113,6 +119,9 @@ describe('SchemaValidatorCache', () => {
       false,
       true,
     ]);
-    expect(cache.compile({ type: 'string', pattern: '^(?!admin).*$' })).toMatchObject({ ok: false, reason: expect.stringMatching(/^its parameter schema is invalid/) });
+    expect(cache.compile({ type: 'string', pattern: '^(?!admin).*$' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^its parameter schema is invalid/),
+    });
   });
 });

@@ -20,7 +20,10 @@ async function run(stream: StreamFn, signal = new AbortController().signal) {
   return { reply, deltas };
 }
 
-const done = (message: Partial<AssistantMessage>): ProviderEvent => ({ type: 'done', message: { role: 'assistant', content: [], stopReason: 'stop', ...message } as AssistantMessage });
+const done = (message: Partial<AssistantMessage>): ProviderEvent => ({
+  type: 'done',
+  message: { role: 'assistant', content: [], stopReason: 'stop', ...message } as AssistantMessage,
+});
 
 const throwing: StreamFn = () => {
   throw new Error('not even a stream');
@@ -74,12 +77,17 @@ describe('stream reply', () => {
   });
 
   test('an error event is an error reply whose stop reason keeps it out of later context', async () => {
-    const { reply } = await run(play([{ type: 'error', kind: 'rate_limit', message: { role: 'assistant', content: [], stopReason: 'stop', errorMessage: 'Slow down.' } }]));
+    const { reply } = await run(
+      play([{ type: 'error', kind: 'rate_limit', message: { role: 'assistant', content: [], stopReason: 'stop', errorMessage: 'Slow down.' } }]),
+    );
     expect(reply).toMatchObject({ errorKind: 'rate_limit', message: { stopReason: 'error', errorMessage: 'Slow down.' } });
   });
 
   test('a stream that ends without a final event, throws, or sends a malformed message is an error reply', async () => {
-    expect((await run(play([{ type: 'text_delta', delta: 'x' }]))).reply).toMatchObject({ errorKind: 'bad_stream', message: { stopReason: 'error', content: [{ type: 'text', text: 'x' }] } });
+    expect((await run(play([{ type: 'text_delta', delta: 'x' }]))).reply).toMatchObject({
+      errorKind: 'bad_stream',
+      message: { stopReason: 'error', content: [{ type: 'text', text: 'x' }] },
+    });
     expect((await run(throwing)).reply).toMatchObject({ errorKind: 'unknown', message: { errorMessage: expect.stringMatching(/not even a stream/) } });
     const malformed = play([{ type: 'done', message: { role: 'assistant', content: 'text' } as unknown as AssistantMessage }]);
     expect((await run(malformed)).reply).toMatchObject({ errorKind: 'bad_stream', message: { stopReason: 'error' } });

@@ -20,7 +20,10 @@ export interface StreamReplyInput {
   onNotice?(message: string): void;
 }
 
-type Block = { type: 'text'; text: string } | { type: 'thinking'; thinking: string } | { type: 'toolCall'; index: number; id: string; name: string; json: string };
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'toolCall'; index: number; id: string; name: string; json: string };
 
 /**
  * Consumes one provider stream into one assistant message. Never throws: a stream that throws, ends early
@@ -114,7 +117,15 @@ export async function streamReply(input: StreamReplyInput): Promise<StreamedRepl
 function finish(event: Extract<ProviderEvent, { type: 'done' | 'error' }>, input: StreamReplyInput): StreamedReply {
   const parsed = AssistantMessage.safeParse(event.message);
   const fallback = (text: string): StreamedReply => ({
-    message: { role: 'assistant', content: [], provider: input.provider, model: input.request.model.id, stopReason: 'error', errorMessage: text, timestamp: input.clock() },
+    message: {
+      role: 'assistant',
+      content: [],
+      provider: input.provider,
+      model: input.request.model.id,
+      stopReason: 'error',
+      errorMessage: text,
+      timestamp: input.clock(),
+    },
     errorKind: 'bad_stream',
   });
   if (!parsed.success) return fallback('The provider sent its reply in a shape Amber cannot read.');
@@ -124,13 +135,19 @@ function finish(event: Extract<ProviderEvent, { type: 'done' | 'error' }>, input
   message.timestamp ??= input.clock();
   if (event.type === 'done') {
     if (message.stopReason === 'error' || message.stopReason === 'aborted') {
-      return { message: { ...message, errorMessage: message.errorMessage ?? 'The model call failed.' }, errorKind: message.stopReason === 'aborted' ? 'aborted' : 'unknown' };
+      return {
+        message: { ...message, errorMessage: message.errorMessage ?? 'The model call failed.' },
+        errorKind: message.stopReason === 'aborted' ? 'aborted' : 'unknown',
+      };
     }
     return { message, errorKind: null };
   }
   // An error's message never reaches a later context: make sure its stop reason says so.
   const stopReason = event.kind === 'aborted' ? 'aborted' : message.stopReason === 'aborted' ? 'aborted' : 'error';
-  return { message: { ...message, stopReason, errorMessage: message.errorMessage ?? `The model call failed (${event.kind}).` }, errorKind: stopReason === 'aborted' ? 'aborted' : event.kind };
+  return {
+    message: { ...message, stopReason, errorMessage: message.errorMessage ?? `The model call failed (${event.kind}).` },
+    errorKind: stopReason === 'aborted' ? 'aborted' : event.kind,
+  };
 }
 
 function partialToolCall(block: Extract<Block, { type: 'toolCall' }>): ToolCall {

@@ -43,7 +43,8 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
     sections.push(`# Project instructions from ${file.path}\n\n${file.text.trim()}${note}`);
   }
   if (parts.instructions.global.trim() !== '') sections.push(`# The user's instructions\n\n${parts.instructions.global.trim()}`);
-  if (parts.instructions.conversation.trim() !== '') sections.push(`# The user's instructions for this conversation\n\n${parts.instructions.conversation.trim()}`);
+  if (parts.instructions.conversation.trim() !== '')
+    sections.push(`# The user's instructions for this conversation\n\n${parts.instructions.conversation.trim()}`);
   return sections.join('\n\n');
 }
 

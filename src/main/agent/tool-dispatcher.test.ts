@@ -36,7 +36,9 @@ describe('tool dispatch', () => {
   test('arguments that fail the JSON schema are denied with the reason', async () => {
     let ran = 0;
     const d = new ToolDispatcher({ tools: { ...echoing, execute: async () => (ran++, ok('x')) }, gate: allowAll });
-    const [missing, extra, wrongType] = await d.dispatch(base([call('1', 'echo', {}), call('2', 'echo', { text: 'a', more: 1 }), call('3', 'echo', { text: 3 })]));
+    const [missing, extra, wrongType] = await d.dispatch(
+      base([call('1', 'echo', {}), call('2', 'echo', { text: 'a', more: 1 }), call('3', 'echo', { text: 3 })]),
+    );
     expect(missing!.status).toBe('denied');
     expect(text(missing!)).toMatch(/must have required property 'text'/);
     expect(text(extra!)).toMatch(/additional properties/);
@@ -48,7 +50,9 @@ describe('tool dispatch', () => {
     const spec: ToolSpec = { ...echo, parameters: { type: 'object' } };
     const d = new ToolDispatcher({ tools: echoing, gate: allowAll });
     const previous = [call('old', 'echo', { text: 'a', n: { x: 1, y: 2 } })];
-    const results = await d.dispatch(base([call('1', 'echo', { n: { y: 2, x: 1 }, text: 'a' }), call('2', 'echo', { text: 'b' })], { specs: [spec], previousCalls: previous }));
+    const results = await d.dispatch(
+      base([call('1', 'echo', { n: { y: 2, x: 1 }, text: 'a' }), call('2', 'echo', { text: 'b' })], { specs: [spec], previousCalls: previous }),
+    );
     expect(results.map((r) => r.status)).toEqual(['denied', 'ok']);
     expect(text(results[0]!)).toMatch(/already made in your previous turn/);
     expect(callSignature(previous[0]!)).toBe('echo({"n":{"x":1,"y":2},"text":"a"})');
@@ -71,7 +75,9 @@ describe('tool dispatch', () => {
     };
     const order: number[] = [];
     const d = new ToolDispatcher({ tools, gate: allowAll });
-    const pending = d.dispatch(base([call('1', 'echo', { text: 'a' }), call('2', 'echo', { text: 'b' }), call('3', 'echo', { text: 'c' })], { onResult: (_r, i) => order.push(i) }));
+    const pending = d.dispatch(
+      base([call('1', 'echo', { text: 'a' }), call('2', 'echo', { text: 'b' }), call('3', 'echo', { text: 'c' })], { onResult: (_r, i) => order.push(i) }),
+    );
     await everyoneStarted;
     release.get('c')!();
     release.get('b')!();
@@ -137,7 +143,10 @@ describe('tool dispatch', () => {
     const schemas = new SchemaValidatorCache({ capacity: 256 });
     const d = new ToolDispatcher({ tools: echoing, gate: allowAll, schemas });
     for (let i = 0; i < 2000; i++) {
-      const spec: ToolSpec = { ...echo, parameters: { type: 'object', properties: { text: { type: 'string', description: `version ${i}` } }, required: ['text'] } };
+      const spec: ToolSpec = {
+        ...echo,
+        parameters: { type: 'object', properties: { text: { type: 'string', description: `version ${i}` } }, required: ['text'] },
+      };
       const [r] = await d.dispatch(base([call(`c${i}`, 'echo', { text: `t${i}` })], { specs: [spec] }));
       expect(r!.status).toBe('ok');
     }
@@ -150,7 +159,9 @@ describe('tool dispatch', () => {
     for (let i = 0; i < 40; i++) deep = { type: 'array', items: deep };
     const abyss: ToolSpec = { name: 'abyss', description: 'x', parameters: deep, readOnly: true };
     const d = new ToolDispatcher({ tools: echoing, gate: allowAll });
-    const results = await d.dispatch(base([call('1', 'broken', {}), call('2', 'abyss', {}), call('3', 'echo', { text: 'fine' })], { specs: [broken, abyss, echo] }));
+    const results = await d.dispatch(
+      base([call('1', 'broken', {}), call('2', 'abyss', {}), call('3', 'echo', { text: 'fine' })], { specs: [broken, abyss, echo] }),
+    );
     expect(results.map((r) => r.status)).toEqual(['denied', 'denied', 'ok']);
     expect(text(results[0]!)).toMatch(/^broken cannot be called: its parameter schema is invalid \(can't resolve reference #\/nowhere/);
     expect(text(results[1]!)).toBe('abyss cannot be called: its parameter schema is nested more than 32 levels deep.');
@@ -184,7 +195,10 @@ describe('tool dispatch under the policy, calls in parallel', () => {
         }),
     });
     const ran: string[] = [];
-    const tools: ToolSource = { list: () => [write], execute: async (_n, args) => (ran.push(`${String(args['path'])}:${String(args['content'])}`), ok('written')) };
+    const tools: ToolSource = {
+      list: () => [write],
+      execute: async (_n, args) => (ran.push(`${String(args['path'])}:${String(args['content'])}`), ok('written')),
+    };
     const d = new ToolDispatcher({ tools, gate: policy });
     const twoAsked = new Promise<void>((res) => (onAsked = () => questions.length === 2 && res()));
     const dispatched = d.dispatch(
@@ -206,7 +220,7 @@ describe('tool dispatch under the policy, calls in parallel', () => {
     expect(ran).toEqual(['/out/a.txt:A', '/out/a.txt:A']);
   });
 
-  test("the gate hears which plugin contributed the tool", async () => {
+  test('the gate hears which plugin contributed the tool', async () => {
     const seen: ToolRequest[] = [];
     const gate: ToolGate = { authorize: async (r) => (seen.push(r), { allowed: true }) };
     const d = new ToolDispatcher({ tools: { ...echoing, origin: (name) => (name === 'echo' ? { pluginId: 'peeker', bundled: false } : undefined) }, gate });
@@ -256,7 +270,9 @@ describe('tool hooks', () => {
   });
 
   test('hostile: changed arguments that the policy refuses are denied (a hook cannot widen what a call may do)', async () => {
-    const gate: ToolGate = { authorize: async (req: ToolRequest) => (req.args['text'] === 'safe' ? { allowed: true } : { allowed: false, reason: 'Denied by the policy.' }) };
+    const gate: ToolGate = {
+      authorize: async (req: ToolRequest) => (req.args['text'] === 'safe' ? { allowed: true } : { allowed: false, reason: 'Denied by the policy.' }),
+    };
     const d = new ToolDispatcher({ tools: echoing, gate });
     const { hooks } = hooked('tool_call', () => ({ args: { text: 'dangerous' } }));
     const [r] = await d.dispatch(base([call('1', 'echo', { text: 'safe' })], { hooks }));
@@ -293,8 +309,15 @@ describe('the sandbox of a shell call', () => {
 
   test('a result saying the sandbox could not start is reported to the gate once per such result; an unsandboxed call’s is not', async () => {
     const reports: string[] = [];
-    const unavailable: ToolOutput = { content: [{ type: 'text', text: 'The sandbox could not start: no user namespaces.' }], isError: true, details: { sandbox: 'unavailable' } };
-    const tools: ToolSource = { list: () => [shell], execute: async (_n, args) => (args['command'] === 'fine' ? { ...ok('x'), details: { sandbox: 'write' } } : unavailable) };
+    const unavailable: ToolOutput = {
+      content: [{ type: 'text', text: 'The sandbox could not start: no user namespaces.' }],
+      isError: true,
+      details: { sandbox: 'unavailable' },
+    };
+    const tools: ToolSource = {
+      list: () => [shell],
+      execute: async (_n, args) => (args['command'] === 'fine' ? { ...ok('x'), details: { sandbox: 'write' } } : unavailable),
+    };
     let decision: GateDecision = boxed;
     const gate: ToolGate = { authorize: async () => decision, sandboxUnavailable: (detail) => void reports.push(detail) };
     const d = new ToolDispatcher({ tools, gate });

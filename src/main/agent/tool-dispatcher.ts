@@ -99,7 +99,10 @@ export class ToolDispatcher {
     this.#gate = options.gate;
     this.#clock = options.clock ?? Date.now;
     this.#schemas = options.schemas ?? new SchemaValidatorCache();
-    this.#cap = { ...(options.maxResultChars !== undefined ? { maxChars: options.maxResultChars } : {}), ...(options.outputs ? { keeper: options.outputs } : {}) };
+    this.#cap = {
+      ...(options.maxResultChars !== undefined ? { maxChars: options.maxResultChars } : {}),
+      ...(options.outputs ? { keeper: options.outputs } : {}),
+    };
   }
 
   async dispatch(request: DispatchRequest): Promise<ToolResultMessage[]> {
@@ -130,14 +133,17 @@ export class ToolDispatcher {
     const invalid = this.#validate(spec, call.arguments);
     if (invalid !== null) return denied(invalid);
     if (previous.has(callSignature(call))) {
-      return denied(`This exact call (${call.name} with the same arguments) was already made in your previous turn; use its result above or change the arguments.`);
+      return denied(
+        `This exact call (${call.name} with the same arguments) was already made in your previous turn; use its result above or change the arguments.`,
+      );
     }
     let args = call.arguments;
     if (request.hooks) {
       const { hooks, onError } = request.hooks;
       const hooked = await hooks.run('tool_call', { sessionId: request.sessionId, toolCallId: call.id, toolName: call.name, args }, { onError });
       // A hook that failed blocks the call (fails closed); its reason says what went wrong.
-      if (hooked.stop) return denied(hooked.stop.failed ? `Blocked: ${hooked.stop.reason}` : `Blocked by the plugin '${hooked.stop.pluginId}': ${hooked.stop.reason}`);
+      if (hooked.stop)
+        return denied(hooked.stop.failed ? `Blocked: ${hooked.stop.reason}` : `Blocked by the plugin '${hooked.stop.pluginId}': ${hooked.stop.reason}`);
       if (hooked.payload.args !== args) {
         args = hooked.payload.args;
         const changed = this.#validate(spec, args);
@@ -170,11 +176,20 @@ export class ToolDispatcher {
   }
 
   /** The tool_result hooks over a result; the result they leave is checked again as a ToolOutput. */
-  async #afterHooks(result: ToolResultMessage, args: Record<string, unknown>, request: DispatchRequest, { hooks, onError }: RunHooks): Promise<ToolResultMessage> {
+  async #afterHooks(
+    result: ToolResultMessage,
+    args: Record<string, unknown>,
+    request: DispatchRequest,
+    { hooks, onError }: RunHooks,
+  ): Promise<ToolResultMessage> {
     const { content, isError, details } = result;
     // A result's images pass to the hooks as they are; what a hook answers is text (ToolOutput).
     const output: ToolOutput = { content: content as ToolOutput['content'], isError, ...(details !== undefined ? { details } : {}) };
-    const hooked = await hooks.run('tool_result', { sessionId: request.sessionId, toolCallId: result.toolCallId, toolName: result.toolName, args, result: output }, { onError });
+    const hooked = await hooks.run(
+      'tool_result',
+      { sessionId: request.sessionId, toolCallId: result.toolCallId, toolName: result.toolName, args, result: output },
+      { onError },
+    );
     if (hooked.payload.result === output) return result;
     const changed = hooked.payload.result;
     const next: ToolResultMessage = { ...result, content: changed.content, isError: changed.isError, status: changed.isError ? 'error' : 'ok' };
@@ -208,7 +223,15 @@ export class ToolDispatcher {
           if (!output.success) return toolResult(call, 'error', `${call.name} returned a result in the wrong shape, so it cannot be shown.`, this.#clock());
           const { content, isError, details } = output.data;
           const status: ToolStatus = isError ? 'error' : 'ok';
-          const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content, isError, status, timestamp: this.#clock() };
+          const result: ToolResultMessage = {
+            role: 'toolResult',
+            toolCallId: call.id,
+            toolName: call.name,
+            content,
+            isError,
+            status,
+            timestamp: this.#clock(),
+          };
           if (details !== undefined) result['details'] = details;
           return result;
         },

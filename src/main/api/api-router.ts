@@ -112,4 +112,3 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     },
   };
 }
-

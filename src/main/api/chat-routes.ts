@@ -41,7 +41,8 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
       'chat.regenerate': ({ sessionId, entryId }) => {
         assertIdle(agent, sessionId, 'regenerate');
         const entry = store.entry(sessionId, entryId);
-        if (entry.type !== 'message' || entry.message.role !== 'assistant') throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
+        if (entry.type !== 'message' || entry.message.role !== 'assistant')
+          throw new AmberError('invalid_input', 'Only a reply from the model can be regenerated.');
         const runOptions = startOptions(sessionId, entry.parentId);
         store.branch(sessionId, entry.parentId);
         return { runId: agent.start(sessionId, null, runOptions).runId };
@@ -58,7 +59,13 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
       'chat.lastPrompt': ({ sessionId }) => {
         store.get(sessionId);
         const sent = agent.lastPrompt(sessionId);
-        return sent && { systemPrompt: sent.systemPrompt, tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })), at: sent.at };
+        return (
+          sent && {
+            systemPrompt: sent.systemPrompt,
+            tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })),
+            at: sent.at,
+          }
+        );
       },
       'chat.models': ({ sessionId }) => ({
         current: store.branchState(sessionId).model ?? app.defaultModel(),

@@ -22,7 +22,6 @@ type McpChannels =
   | 'mcp.resources'
   | 'mcp.readResource';
 
-
 export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handlers, McpChannels> } {
   const settings = app.settings;
   const mcp = app.mcp;
@@ -46,7 +45,8 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
       'mcp.setTrust': (change) => {
         const trust = settings.get('mcp.trust');
         const edit = (names: string[], item: string) => (change.trusted ? [...new Set([...names, item])] : names.filter((x) => x !== item));
-        const next: McpTrust = 'server' in change ? { ...trust, servers: edit(trust.servers, change.server) } : { ...trust, tools: edit(trust.tools, change.tool) };
+        const next: McpTrust =
+          'server' in change ? { ...trust, servers: edit(trust.servers, change.server) } : { ...trust, tools: edit(trust.tools, change.tool) };
         settings.set('mcp.trust', next);
         // A call waiting for approval that the trust now covers runs without the answer.
         app.policy.reconsider();

@@ -9,7 +9,14 @@ export interface PluginRoutesOptions {
   openPath?: (path: string) => Promise<boolean>;
 }
 
-type PluginChannels = 'plugins.list' | 'plugins.setState' | 'plugins.setProcess' | 'plugins.getConfig' | 'plugins.setConfig' | 'plugins.rescan' | 'plugins.openFolder';
+type PluginChannels =
+  | 'plugins.list'
+  | 'plugins.setState'
+  | 'plugins.setProcess'
+  | 'plugins.getConfig'
+  | 'plugins.setConfig'
+  | 'plugins.rescan'
+  | 'plugins.openFolder';
 
 export function pluginView(info: PluginInfo, hasSettings = false): PluginView {
   return {

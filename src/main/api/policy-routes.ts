@@ -35,7 +35,14 @@ export function createPolicyRoutes(app: App): Disposable & { handlers: Pick<Hand
       .filter((p) => p.source === 'user' && (claims.has(p.id) || policy.readOnlyConfirmed(p.id)))
       .map((p) => ({ pluginId: p.id, name: p.name, tools: claims.get(p.id) ?? [], confirmed: policy.readOnlyConfirmed(p.id) }));
     const rules = policy.rules();
-    return { sessionId, mode: sessionId ? policy.mode(sessionId) : 'write', rules, ruleSessions: ruleSessions(rules), approvalTimeoutSeconds: policy.approvalTimeout(), readOnlyClaims };
+    return {
+      sessionId,
+      mode: sessionId ? policy.mode(sessionId) : 'write',
+      rules,
+      ruleSessions: ruleSessions(rules),
+      approvalTimeoutSeconds: policy.approvalTimeout(),
+      readOnlyClaims,
+    };
   };
   return {
     handlers: {
@@ -55,7 +62,8 @@ export function createPolicyRoutes(app: App): Disposable & { handlers: Pick<Hand
       },
       'policy.confirmReadOnly': ({ pluginId, confirmed, sessionId }) => {
         const plugin = plugins.list().find((p) => p.id === pluginId);
-        if (!plugin || plugin.source !== 'user') throw new AmberError('not_found', `There is no user plugin '${pluginId}'; bundled plugins need no confirmation.`);
+        if (!plugin || plugin.source !== 'user')
+          throw new AmberError('not_found', `There is no user plugin '${pluginId}'; bundled plugins need no confirmation.`);
         policy.setReadOnlyConfirmed(pluginId, confirmed);
         return policyView(sessionId ?? null);
       },

@@ -11,7 +11,8 @@ export function createProviderRoutes(app: App, probe: Probe): Disposable & { han
   return {
     handlers: {
       'providers.presets': () => providerPresets(probe),
-      'providers.test': ({ baseUrl, apiKey, dialect, flavor }) => probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}), ...(flavor ? { flavor } : {}) }, TEST_TIMEOUT_MS),
+      'providers.test': ({ baseUrl, apiKey, dialect, flavor }) =>
+        probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}), ...(flavor ? { flavor } : {}) }, TEST_TIMEOUT_MS),
       'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
         const saved = await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
         return { ok: true as const, ...saved };

@@ -4,7 +4,7 @@ import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import { type ConnectionTest, DETECT_TIMEOUT_MS, providerPresets, testConnection } from './provider-setup.ts';
 
-test('a local server that answers its plugin\'s test is marked detected and offered first; remote presets are not asked', async () => {
+test("a local server that answers its plugin's test is marked detected and offered first; remote presets are not asked", async () => {
   const asked: { endpoint: ConnectionTest; timeoutMs: number }[] = [];
   const presets = await providerPresets(async (endpoint, timeoutMs) => {
     asked.push({ endpoint, timeoutMs });

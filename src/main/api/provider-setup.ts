@@ -87,9 +87,17 @@ export interface SavedProvider {
  * conversations that name none, and restarts the dialect's plugin so it offers the account at once.
  */
 export async function saveProvider(app: App, choice: ProviderChoice): Promise<SavedProvider> {
-  const { account, keyCleared } = app.providers.save({ presetId: presetById(choice.flavor ?? choice.providerId).id, baseUrl: choice.baseUrl, model: choice.model, ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}) });
+  const { account, keyCleared } = app.providers.save({
+    presetId: presetById(choice.flavor ?? choice.providerId).id,
+    baseUrl: choice.baseUrl,
+    model: choice.model,
+    ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}),
+  });
   const saved: SavedProvider = keyCleared
-    ? { keyCleared, notice: `The base URL now points to another server (${new URL(account.baseUrl).origin}), so the stored API key was removed. Paste the key for that server and save again.` }
+    ? {
+        keyCleared,
+        notice: `The base URL now points to another server (${new URL(account.baseUrl).origin}), so the stored API key was removed. Paste the key for that server and save again.`,
+      }
     : { keyCleared };
   const pluginId = DIALECT_PLUGINS[account.dialect];
   if (!app.plugins.list().some((p) => p.id === pluginId)) return saved;

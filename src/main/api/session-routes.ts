@@ -6,7 +6,6 @@ import { assertIdle } from '../agent/index.ts';
 
 type SessionChannels = 'app.bootstrap' | Exclude<Extract<Channel, `sessions.${string}`>, 'sessions.setWorkspace'> | 'entries.label';
 
-
 /**
  * The conversations over the store: list, open, rename, delete with undo from the trash, branch, label. The
  * store announces each change (a session made, its new summary, the leaf moved).

@@ -71,7 +71,8 @@ function parse(argv: readonly string[]) {
     const option = /'(-[^' ]+)/.exec(errorMessage(e))?.[1];
     const code = (e as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new AmberError('invalid_input', `Unknown option ${option}; see --help for the options.`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) throw new AmberError('invalid_input', `The option ${option} needs a value, as in ${option} ${VALUE_EXAMPLE[option] ?? 'DIR'}.`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+      throw new AmberError('invalid_input', `The option ${option} needs a value, as in ${option} ${VALUE_EXAMPLE[option] ?? 'DIR'}.`);
     throw new AmberError('invalid_input', `${errorMessage(e).replace(/\.?$/, '.')} See --help.`);
   }
 }
@@ -108,7 +109,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     };
-    const given = [values.force && 'force', values.new && 'new', values.session !== undefined && 'session', values.workspace !== undefined && 'workspace', values.allow.length > 0 && 'allow', values['since-last'] && 'since-last'];
+    const given = [
+      values.force && 'force',
+      values.new && 'new',
+      values.session !== undefined && 'session',
+      values.workspace !== undefined && 'workspace',
+      values.allow.length > 0 && 'allow',
+      values['since-last'] && 'since-last',
+    ];
     const takes = new Set((command.options ?? []).map((o) => o.split(' ')[0]));
     for (const option of given) if (option && !takes.has(option)) throw new AmberError('invalid_input', `${name} does not take --${option}.`);
 

@@ -22,8 +22,10 @@ export const runCommand: CliCommand = {
   core: (flags) => ({ startPlugins: false, unattended: new UnattendedApprovals(flags.allow) }),
   async run(app, [prompt], flags) {
     if (!prompt || prompt.trim() === '') throw new AmberError('invalid_input', 'Say what the agent should do, as in amber run --new "list the files".');
-    if (prompt.length > MAX_PROMPT_CHARS) throw new AmberError('invalid_input', `The prompt is longer than ${MAX_PROMPT_CHARS.toLocaleString('en')} characters.`);
-    if (flags.new === (flags.session !== undefined)) throw new AmberError('invalid_input', 'Name the conversation with --session ID, or start one with --new (not both).');
+    if (prompt.length > MAX_PROMPT_CHARS)
+      throw new AmberError('invalid_input', `The prompt is longer than ${MAX_PROMPT_CHARS.toLocaleString('en')} characters.`);
+    if (flags.new === (flags.session !== undefined))
+      throw new AmberError('invalid_input', 'Name the conversation with --session ID, or start one with --new (not both).');
     await app.plugins.start();
     const sessionId = conversation(app, flags, prompt);
     const model = app.sessions.branchState(sessionId).model === null ? app.defaultModel() : null;
@@ -51,13 +53,22 @@ function conversation(app: App, flags: CliFlags, prompt: string): string {
   if (workspace !== undefined) app.workspaces.set(sessionId, workspace);
   const current = app.workspaces.of(sessionId);
   const problem = current === null ? 'it has none' : app.workspaces.problem(current);
-  if (problem !== null) throw new AmberError('invalid_input', `The conversation ${sessionId} has no workspace folder it can use (${problem.replace(/\.$/, '')}); name one with --workspace DIR.`);
+  if (problem !== null)
+    throw new AmberError(
+      'invalid_input',
+      `The conversation ${sessionId} has no workspace folder it can use (${problem.replace(/\.$/, '')}); name one with --workspace DIR.`,
+    );
   return sessionId;
 }
 
 function report(app: App, sessionId: string, result: { reason: string; error?: string }, appended: readonly Entry[]): CliOutput {
   const messages = appended.flatMap((e) => (e.type === 'message' ? [e.message] : []));
-  const reply = messages.filter(isAssistant).map((m) => contentText(m.content)).filter((t) => t.trim() !== '').at(-1) ?? '';
+  const reply =
+    messages
+      .filter(isAssistant)
+      .map((m) => contentText(m.content))
+      .filter((t) => t.trim() !== '')
+      .at(-1) ?? '';
   const toolCalls = messages.filter(isToolResult).map((m) => ({ name: m.toolName, status: m.status ?? (m.isError ? 'error' : 'ok') }));
   const decided = app.policy.unattended?.decided() ?? [];
   const denied = decided.filter((d) => !d.allowed).map((d) => ({ toolName: d.toolName, ...(d.line !== undefined ? { line: d.line } : {}) }));
@@ -75,7 +86,14 @@ function report(app: App, sessionId: string, result: { reason: string; error?: s
   if (result.error) lines.push(`The run ended with an error: ${result.error}`);
   lines.push(`Conversation: ${sessionId}`);
   return {
-    json: { sessionId, reason: result.reason, ...(result.error ? { error: result.error } : {}), reply, toolCalls, approvals: { allowed, denied: denied.length, deniedCalls: denied } },
+    json: {
+      sessionId,
+      reason: result.reason,
+      ...(result.error ? { error: result.error } : {}),
+      reply,
+      toolCalls,
+      approvals: { allowed, denied: denied.length, deniedCalls: denied },
+    },
     text: lines.join('\n'),
     exitCode: result.reason === 'error' ? 1 : 0,
   };

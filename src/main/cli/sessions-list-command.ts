@@ -22,7 +22,8 @@ export const sessionsListCommand: CliCommand = {
     if (sessions.length === 0) return { json: { sessions }, text: `No conversations yet in ${app.dataDir}.` };
     const idWidth = Math.max(...sessions.map((s) => s.id.length), 2);
     const rows = sessions.map(
-      (s) => `${s.id.padEnd(idWidth)}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(8)}  ${(s.title || s.preview || '(untitled)').replace(/\s+/g, ' ')}`,
+      (s) =>
+        `${s.id.padEnd(idWidth)}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(8)}  ${(s.title || s.preview || '(untitled)').replace(/\s+/g, ' ')}`,
     );
     return { json: { sessions }, text: [`${'ID'.padEnd(idWidth)}  ${'UPDATED'.padEnd(17)}  MESSAGES  TITLE`, ...rows].join('\n') };
   },

@@ -48,7 +48,9 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       const sessionId = session(context);
       if (!argument) {
         const current = app.workspaces.of(sessionId);
-        return current ? `This conversation works in ${current}. Type /workspace and a folder to change it.` : 'This conversation has no workspace folder yet. Type /workspace and a folder.';
+        return current
+          ? `This conversation works in ${current}. Type /workspace and a folder to change it.`
+          : 'This conversation has no workspace folder yet. Type /workspace and a folder.';
       }
       const summary = app.workspaces.set(sessionId, argument);
       return `This conversation now works in ${summary.cwd}.`;
@@ -67,14 +69,23 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       return `Thinking is now ${level}; the next reply uses it.`;
     }),
   );
-  store.add(tree.registerFeed('thinking-levels', () => ThinkingLevel.options.map((name) => ({ name, help: name === 'off' ? 'No extra thinking' : `Think ${name === 'low' ? 'a little' : name === 'medium' ? 'some' : 'hard'}` }))));
+  store.add(
+    tree.registerFeed('thinking-levels', () =>
+      ThinkingLevel.options.map((name) => ({
+        name,
+        help: name === 'off' ? 'No extra thinking' : `Think ${name === 'low' ? 'a little' : name === 'medium' ? 'some' : 'hard'}`,
+      })),
+    ),
+  );
 
   store.add(
     tree.registerAction('session.system', (argument, context) => {
       const sessionId = session(context);
       if (!argument) {
         const current = app.systemPrompt.instructions(sessionId).conversation;
-        return current ? `Your instructions for this conversation: ${current}` : 'This conversation has no instructions of its own. Type /system and the text to add some.';
+        return current
+          ? `Your instructions for this conversation: ${current}`
+          : 'This conversation has no instructions of its own. Type /system and the text to add some.';
       }
       if (argument.trim() === 'clear') {
         app.systemPrompt.setInstructions(sessionId, '');
@@ -89,7 +100,10 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
     tree.registerAction('session.model', (argument, context) => {
       const sessionId = session(context);
       const current = sessions.branchState(sessionId).model ?? app.defaultModel();
-      if (!argument) return current ? `The model is ${current.provider}/${current.modelId}. Type /model and a name to change it.` : 'No model is chosen yet. Type /model and a name.';
+      if (!argument)
+        return current
+          ? `The model is ${current.provider}/${current.modelId}. Type /model and a name to change it.`
+          : 'No model is chosen yet. Type /model and a name.';
       const ref = checkModelChoice(resolveModel(app, argument), app.plugins.registries.providers);
       idle(sessionId, 'switch models');
       app.agent.setModel(sessionId, ref);
@@ -123,7 +137,8 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
     tree.registerAction('session.compact', async (_argument, context) => {
       const sessionId = session(context);
       idle(sessionId, 'summarise it');
-      if (!hooks.compact) throw new AmberError('unavailable', 'Compacting by hand is not available yet; Amber compacts by itself when the context is nearly full.');
+      if (!hooks.compact)
+        throw new AmberError('unavailable', 'Compacting by hand is not available yet; Amber compacts by itself when the context is nearly full.');
       return hooks.compact(sessionId);
     }),
   );
@@ -134,7 +149,10 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
         const sessionId = session(context);
         app.policy.setMode(sessionId, mode);
         // Yolo is not "anything goes": say at once what still asks.
-        const still = mode === 'yolo' ? ' Changes to protected paths and destructive, unknown or outside-the-workspace shell lines still ask; the data folder stays off limits.' : '';
+        const still =
+          mode === 'yolo'
+            ? ' Changes to protected paths and destructive, unknown or outside-the-workspace shell lines still ask; the data folder stays off limits.'
+            : '';
         return `Tool policy: ${mode} for this conversation.${still}`;
       }),
     );
@@ -145,7 +163,8 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
       tree.registerAction(on ? 'plugin.on' : 'plugin.off', async (id) => {
         if (!id) throw new AmberError('invalid_input', `Name the plugin: /set plugin ${on ? 'on' : 'off'} <plugin-id>.`);
         const info = await plugins.setState(id, on);
-        if (on && info.state !== 'active' && info.state !== 'idle') throw new AmberError('unavailable', `${info.name} did not start: ${info.reason ?? info.state}`);
+        if (on && info.state !== 'active' && info.state !== 'idle')
+          throw new AmberError('unavailable', `${info.name} did not start: ${info.reason ?? info.state}`);
         return `${info.name} is ${on ? 'on' : 'off'}.`;
       }),
     );
@@ -182,7 +201,8 @@ function resolveModel(app: AppCore, argument: string): { provider: string; model
   }
   const matches = providers.filter((p) => p.models.some((m) => m.id === argument));
   if (matches.length === 1) return { provider: matches[0]!.id, modelId: argument };
-  if (matches.length > 1) throw new AmberError('invalid_input', `Several providers offer ${argument} (${matches.map((p) => p.id).join(', ')}); write it as provider/model.`);
+  if (matches.length > 1)
+    throw new AmberError('invalid_input', `Several providers offer ${argument} (${matches.map((p) => p.id).join(', ')}); write it as provider/model.`);
   const current = app.defaultModel();
   if (current) return { provider: current.provider, modelId: argument };
   throw new AmberError('not_found', `No active provider lists ${argument}; write it as provider/model.`);

@@ -22,7 +22,9 @@ describe('dispatch', () => {
     expect(result.text).toContain('read|write|yolo');
     expect(result.text).toContain('/set policy yolo');
     // The man page says plainly what yolo still asks about and what it never does.
-    expect(result.text).toMatch(/yolo: runs without asking, except that it still asks before changing a protected path .* and before a shell line that is destructive, cannot be judged or names a path outside the workspace/);
+    expect(result.text).toMatch(
+      /yolo: runs without asking, except that it still asks before changing a protected path .* and before a shell line that is destructive, cannot be judged or names a path outside the workspace/,
+    );
     expect(result.text).toMatch(/no tool touches Amber's data folder\. In yolo the shell runs in the sandbox with the network on\./);
   });
 
@@ -80,14 +82,23 @@ describe('feeds and plugin commands', () => {
   test('a path feed completes one step at a time, and an item with values completes them after it', () => {
     const tree = new CommandTree();
     const items = [
-      { name: 'plugin.wallet.deepseek.currency', help: 'Wallet: Currency', values: [{ name: 'CNY', help: 'yuan' }, { name: 'USD', help: 'dollars' }] },
+      {
+        name: 'plugin.wallet.deepseek.currency',
+        help: 'Wallet: Currency',
+        values: [
+          { name: 'CNY', help: 'yuan' },
+          { name: 'USD', help: 'dollars' },
+        ],
+      },
       { name: 'plugin.wallet.warnBelow', help: 'Wallet: Warn below' },
       { name: 'plugin.budget.warnAt', help: 'Budget: Warn at' },
     ];
     tree.registerFeed('settings', () => items, { separator: '.' });
     expect(tree.complete('/set plugin.w')).toEqual([{ insert: '/set plugin.wallet.', label: 'plugin.wallet.', help: 'Settings under plugin.wallet.…' }]);
     expect(tree.complete('/set plugin.wallet.').map((c) => c.insert)).toEqual(['/set plugin.wallet.deepseek.', '/set plugin.wallet.warnBelow ']);
-    expect(tree.complete('/set plugin.wallet.deepseek.currency U')).toEqual([{ insert: '/set plugin.wallet.deepseek.currency USD ', label: 'USD', help: 'dollars' }]);
+    expect(tree.complete('/set plugin.wallet.deepseek.currency U')).toEqual([
+      { insert: '/set plugin.wallet.deepseek.currency USD ', label: 'USD', help: 'dollars' },
+    ]);
     expect(tree.complete('/set plugin.wallet.warnBelow ')).toEqual([]);
     // Only the last whole word may be such an item: nothing completes past its value.
     expect(tree.complete('/set plugin.wallet.deepseek.currency USD ')).toEqual([]);
@@ -116,7 +127,16 @@ describe('feeds and plugin commands', () => {
     const tree = new CommandTree();
     tree.registerCommand({ path: ['srv'], help: 'Servers', feed: 'command:srv', source: 'plugin:srv', handler: () => 'ok' });
     expect(tree.complete('/srv connect a')).toEqual([]);
-    const feed = tree.registerFeed('command:srv', () => [{ name: 'connect', help: 'Connects', values: [{ name: 'alpha', help: 'stdio' }, { name: 'beta', help: 'http' }] }]);
+    const feed = tree.registerFeed('command:srv', () => [
+      {
+        name: 'connect',
+        help: 'Connects',
+        values: [
+          { name: 'alpha', help: 'stdio' },
+          { name: 'beta', help: 'http' },
+        ],
+      },
+    ]);
     expect(tree.complete('/srv c').map((c) => c.insert)).toEqual(['/srv connect ']);
     expect(tree.complete('/srv connect a').map((c) => c.insert)).toEqual(['/srv connect alpha ']);
     expect(tree.list().find((v) => v.path.join(' ') === 'srv connect')).toMatchObject({ runnable: true, takesArgument: true });

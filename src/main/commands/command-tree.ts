@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
-import type { CommandContext, CommandHandler, CommandRegistrar, CommandResult, CommandView, Completion, Feed, FeedItem, PluginCommand } from '../../shared/commands/index.ts';
+import type {
+  CommandContext,
+  CommandHandler,
+  CommandRegistrar,
+  CommandResult,
+  CommandView,
+  Completion,
+  Feed,
+  FeedItem,
+  PluginCommand,
+} from '../../shared/commands/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import builtin from './builtin-commands.json' with { type: 'json' };
 

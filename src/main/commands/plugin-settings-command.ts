@@ -30,7 +30,8 @@ export async function pluginSetting(app: AppCore, name: string, text: string | u
   const { plugins } = app;
   const rest = name.startsWith(PLUGIN_SETTING_PREFIX) ? name.slice(PLUGIN_SETTING_PREFIX.length) : null;
   const dot = rest?.indexOf('.') ?? -1;
-  if (rest === null || dot <= 0) throw new AmberError('invalid_input', `“${name}” is not a setting: plugin settings are written plugin.<id>.<key> (Tab completes them).`);
+  if (rest === null || dot <= 0)
+    throw new AmberError('invalid_input', `“${name}” is not a setting: plugin settings are written plugin.<id>.<key> (Tab completes them).`);
   const id = rest.slice(0, dot);
   const key = rest.slice(dot + 1);
   const info = plugins.get(id);
@@ -51,7 +52,11 @@ export async function pluginSetting(app: AppCore, name: string, text: string | u
 
 /** The values a setting can only take, to complete after its key. */
 function choices(setting: ConfigSetting): FeedItem[] | undefined {
-  if (setting.type === 'boolean') return [{ name: 'true', help: 'on' }, { name: 'false', help: 'off' }];
+  if (setting.type === 'boolean')
+    return [
+      { name: 'true', help: 'on' },
+      { name: 'false', help: 'off' },
+    ];
   if (setting.type === 'string' && setting.enum) return setting.enum.map((value) => ({ name: value, help: setting.title ?? value }));
   return undefined;
 }

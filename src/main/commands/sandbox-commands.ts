@@ -37,7 +37,8 @@ export function sandboxCommands(app: AppCore, tree: CommandTree): Disposable {
       tree.registerAction(`sandbox.network.${id}`, (_argument, context) => {
         const sessionId = session(context);
         sandbox.setSessionNetwork(sessionId, on);
-        if (on === null) return `This conversation follows the Settings switch again: commands in write mode run ${sandbox.network() ? 'with' : 'without'} network.`;
+        if (on === null)
+          return `This conversation follows the Settings switch again: commands in write mode run ${sandbox.network() ? 'with' : 'without'} network.`;
         return `Commands in write mode in this conversation now run ${on ? 'with' : 'without'} network, whatever the Settings switch says. Read mode never has network; yolo mode always has.`;
       }),
     );

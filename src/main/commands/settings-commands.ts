@@ -30,7 +30,11 @@ export function settingsCommands(app: AppCore, tree: CommandTree): Disposable {
       () => [
         ...SETTINGS_INDEX.map((entry): FeedItem => {
           const values = entry.input.kind === 'model' ? modelItems(app) : settingInputHints(entry).map((h) => ({ name: h.value, help: h.help }));
-          return { name: entry.name, help: `${entry.help}${entry.scope === 'conversation' ? ' (this conversation)' : ''}`, ...(values.length > 0 ? { values } : {}) };
+          return {
+            name: entry.name,
+            help: `${entry.help}${entry.scope === 'conversation' ? ' (this conversation)' : ''}`,
+            ...(values.length > 0 ? { values } : {}),
+          };
         }),
         ...pluginSettingItems(app),
       ],
@@ -147,13 +151,19 @@ async function setCore(app: AppCore, tree: CommandTree, entry: SettingIndexEntry
       return `Shell commands in write mode ${value ? 'may now use' : 'now have no'} network, where a conversation does not choose otherwise.`;
     case 'sandbox.network.conversation':
       app.sandbox.setSessionNetwork(sessionId!, value as boolean | null);
-      return value === null ? 'This conversation follows sandbox.network again.' : `Shell commands in write mode ${value ? 'may now use' : 'now have no'} network in this conversation.`;
+      return value === null
+        ? 'This conversation follows sandbox.network again.'
+        : `Shell commands in write mode ${value ? 'may now use' : 'now have no'} network in this conversation.`;
     case 'agent.instructions':
       app.systemPrompt.setInstructions(null, (value as string | null) ?? '');
-      return value === null ? 'There are no instructions for every conversation any more.' : 'From the next request on, every conversation gets these instructions.';
+      return value === null
+        ? 'There are no instructions for every conversation any more.'
+        : 'From the next request on, every conversation gets these instructions.';
     case 'agent.instructions.conversation':
       app.systemPrompt.setInstructions(sessionId, (value as string | null) ?? '');
-      return value === null ? 'This conversation has no instructions of its own any more.' : 'From the next request on, the model gets your instructions for this conversation.';
+      return value === null
+        ? 'This conversation has no instructions of its own any more.'
+        : 'From the next request on, the model gets your instructions for this conversation.';
     case 'model':
       return await viaCommand(tree, `/model ${String(value)}`, context);
     case 'thinking':

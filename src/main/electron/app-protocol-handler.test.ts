@@ -38,12 +38,15 @@ test('a script is served as JavaScript, without a CSP of its own; HEAD has no bo
   expect(await head.text()).toBe('');
 });
 
-test.each(['amber://app/..%2fsecrets.json', 'amber://app/../secrets.json', 'amber://other/index.html', 'amber://app/nothing.js'])('%s is a plain 404 that says nothing of the disk', async (url) => {
-  const res = await handle(new Request(url));
-  expect(res.status).toBe(404);
-  expect(await res.text()).toBe('Not found.');
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-});
+test.each(['amber://app/..%2fsecrets.json', 'amber://app/../secrets.json', 'amber://other/index.html', 'amber://app/nothing.js'])(
+  '%s is a plain 404 that says nothing of the disk',
+  async (url) => {
+    const res = await handle(new Request(url));
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('Not found.');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  },
+);
 
 test('only GET and HEAD are served', async () => {
   const res = await handle(new Request('amber://app/index.html', { method: 'POST', body: 'x' }));

@@ -39,7 +39,12 @@ const stranger = { id: 'stranger' } as unknown as IpcMainInvokeEvent;
 test('every channel of the contract is served, and a trusted sender reaches the router with its input', async () => {
   const { ipc, handlers } = fakeIpc();
   const router = fakeRouter();
-  serveIpcApi(ipc, router.api, (e) => e === trusted, () => null);
+  serveIpcApi(
+    ipc,
+    router.api,
+    (e) => e === trusted,
+    () => null,
+  );
   expect([...handlers.keys()].sort()).toEqual([...CHANNELS].sort());
   const channel = CHANNELS[0]!;
   expect(await handlers.get(channel)!(trusted, { x: 1 })).toEqual({ ok: true, value: 'answered' });
@@ -49,9 +54,17 @@ test('every channel of the contract is served, and a trusted sender reaches the 
 test('a sender that is not the app is refused on every channel with a sentence, and the router never hears it', async () => {
   const { ipc, handlers } = fakeIpc();
   const router = fakeRouter();
-  serveIpcApi(ipc, router.api, (e) => e === trusted, () => null);
+  serveIpcApi(
+    ipc,
+    router.api,
+    (e) => e === trusted,
+    () => null,
+  );
   for (const channel of CHANNELS) {
-    expect(await handlers.get(channel)!(stranger, {})).toEqual({ ok: false, error: { code: 'denied', message: 'Refused a request from a page that is not Amber.' } });
+    expect(await handlers.get(channel)!(stranger, {})).toEqual({
+      ok: false,
+      error: { code: 'denied', message: 'Refused a request from a page that is not Amber.' },
+    });
   }
   expect(router.calls).toEqual([]);
 });
@@ -62,7 +75,12 @@ test('events go to the target window only while it exists, and disposing removes
   const live = fakeContents();
   const gone = fakeContents(true);
   let target: WebContents | null = live.contents;
-  const served = serveIpcApi(ipc, router.api, () => true, () => target);
+  const served = serveIpcApi(
+    ipc,
+    router.api,
+    () => true,
+    () => target,
+  );
   router.emit('session.changed', { id: 's1' });
   target = gone.contents;
   router.emit('session.changed', { id: 's2' });

@@ -2,7 +2,8 @@ import type { SafeStorage } from 'electron';
 import type { SecretCodec } from '../providers/index.ts';
 
 /** What the codec uses of Electron's safeStorage (a seam: tests pass a fake). */
-export type SafeStorageLike = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & Partial<Pick<SafeStorage, 'getSelectedStorageBackend'>>;
+export type SafeStorageLike = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> &
+  Partial<Pick<SafeStorage, 'getSelectedStorageBackend'>>;
 
 const NO_KEYCHAIN = 'No OS keychain is available to encrypt them; on Linux, install and unlock GNOME Keyring or KWallet, then restart Amber.';
 

@@ -76,6 +76,10 @@ test('USB, HID and serial pickers are taken over and cancelled: nothing is chose
 test('every response carries the CSP, replacing one the response brought', () => {
   const s = fakeSession();
   let out: unknown;
-  s.call('headers', { responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': ['default-src *'] } }, (r: { responseHeaders: unknown }) => (out = r.responseHeaders));
+  s.call(
+    'headers',
+    { responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': ['default-src *'] } },
+    (r: { responseHeaders: unknown }) => (out = r.responseHeaders),
+  );
   expect(out).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': ["default-src 'self'"] });
 });

@@ -3,7 +3,12 @@ import type { Session } from 'electron';
 /** The parts of an Electron Session the guards hook into (the shell passes session.defaultSession). */
 export type GuardedSession = Pick<
   Session,
-  'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'setDisplayMediaRequestHandler' | 'setBluetoothPairingHandler' | 'on'
+  | 'setPermissionRequestHandler'
+  | 'setPermissionCheckHandler'
+  | 'setDevicePermissionHandler'
+  | 'setDisplayMediaRequestHandler'
+  | 'setBluetoothPairingHandler'
+  | 'on'
 > & { webRequest: Pick<Session['webRequest'], 'onHeadersReceived'> };
 
 /**

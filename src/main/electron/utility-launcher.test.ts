@@ -70,9 +70,31 @@ test('a structured clone that is not plain data, or walks __proto__, is dropped 
   const conn = new PluginConnection('u', proc, host, { maxMessageBytes: 1024, log: () => {} });
   child.emit('message', { ch: 'ready' });
   await conn.ready(100);
-  child.emit('message', { ch: 'host', m: { id: '1', type: 'APPLY', path: ['$emit'], argumentList: [{ type: 'RAW', value: 't' }, { type: 'RAW', value: new Map([[1, 2]]) }] } });
+  child.emit('message', {
+    ch: 'host',
+    m: {
+      id: '1',
+      type: 'APPLY',
+      path: ['$emit'],
+      argumentList: [
+        { type: 'RAW', value: 't' },
+        { type: 'RAW', value: new Map([[1, 2]]) },
+      ],
+    },
+  });
   child.emit('message', { ch: 'host', m: { id: '2', type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: 1 } } });
-  child.emit('message', { ch: 'host', m: { id: '3', type: 'APPLY', path: ['$emit'], argumentList: [{ type: 'RAW', value: 't' }, { type: 'RAW', value: 'x'.repeat(4000) }] } });
+  child.emit('message', {
+    ch: 'host',
+    m: {
+      id: '3',
+      type: 'APPLY',
+      path: ['$emit'],
+      argumentList: [
+        { type: 'RAW', value: 't' },
+        { type: 'RAW', value: 'x'.repeat(4000) },
+      ],
+    },
+  });
   await new Promise((r) => setImmediate(r));
   expect(conn.drops).toMatchObject({ malformed: 2, refused: 1 });
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();

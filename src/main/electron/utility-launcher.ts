@@ -3,7 +3,18 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
-import { findDescendants, formatBytes, type PipeFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment, ProcessEvents, signalAll, throttleOutput } from '../plugins/index.ts';
+import {
+  findDescendants,
+  formatBytes,
+  type PipeFrame,
+  type PluginExit,
+  type PluginLauncher,
+  type PluginProcess,
+  pluginEnvironment,
+  ProcessEvents,
+  signalAll,
+  throttleOutput,
+} from '../plugins/index.ts';
 import { CHANNEL_CLOSE, checkPlainData, DEFAULT_MAX_LINE_BYTES, ROUTE_ID } from '../../shared/plugins/index.ts';
 
 export interface UtilityLauncherOptions {
@@ -33,7 +44,12 @@ export function createUtilityLauncher(utilityProcess: Fork, options: UtilityLaun
       execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${heapMb}`],
       env: pluginEnvironment(options.env ?? process.env, { AMBER_PLUGIN_ID: pluginId, AMBER_PLUGIN_RUN: marker.slice('AMBER_PLUGIN_RUN='.length) }),
     });
-    return wrapUtility(child, { outputBytesPerSecond: options.outputBytesPerSecond ?? 256 * 1024, heapMb, maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_LINE_BYTES, marker });
+    return wrapUtility(child, {
+      outputBytesPerSecond: options.outputBytesPerSecond ?? 256 * 1024,
+      heapMb,
+      maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_LINE_BYTES,
+      marker,
+    });
   };
 }
 
@@ -109,10 +125,17 @@ export function wrapUtility(child: UtilityProcess, o: WrapOptions): PluginProces
     }
     events.message(frame);
   });
-  throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], o.outputBytesPerSecond, (name, text) => {
-    if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
-    events.output(name, text);
-  });
+  throttleOutput(
+    [
+      ['stdout', child.stdout],
+      ['stderr', child.stderr],
+    ],
+    o.outputBytesPerSecond,
+    (name, text) => {
+      if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
+      events.output(name, text);
+    },
+  );
   return {
     get pid() {
       return child.pid;

@@ -200,9 +200,13 @@ function serveSocket(socket: WebSocket, api: ApiRouter): void {
       socket.close(1003, 'Frames must be JSON API requests.');
       return;
     }
-    void api.call(request.channel, request.input).then((result) =>
-      send(result.ok ? { kind: 'result', id: request.id, ok: true, value: result.value } : { kind: 'result', id: request.id, ok: false, error: result.error }),
-    );
+    void api
+      .call(request.channel, request.input)
+      .then((result) =>
+        send(
+          result.ok ? { kind: 'result', id: request.id, ok: true, value: result.value } : { kind: 'result', id: request.id, ok: false, error: result.error },
+        ),
+      );
   });
 }
 
@@ -254,4 +258,3 @@ function staticTarget(folder: string, pathname: string): string | null | undefin
   if (!isInside(realpathSync(root), realpathSync(file))) return null;
   return statSync(file).isFile() ? file : undefined;
 }
-

@@ -11,7 +11,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 test('mcp.json in the data folder gives its servers by name', () => {
-  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { files: { command: 'node', args: ['x.js'] }, remote: { url: 'http://127.0.0.1:1/mcp' } } }));
+  writeFileSync(
+    join(dir, 'mcp.json'),
+    JSON.stringify({ mcpServers: { files: { command: 'node', args: ['x.js'] }, remote: { url: 'http://127.0.0.1:1/mcp' } } }),
+  );
   expect(readMcpJson(dir)).toEqual({ found: true, servers: { files: { command: 'node', args: ['x.js'] }, remote: { url: 'http://127.0.0.1:1/mcp' } } });
 });
 

@@ -11,7 +11,9 @@ type Pairs = Record<string, string>;
 type Pair = { name: string; value: string; secret: boolean; keep: boolean };
 
 export const stringRecord = (value: unknown): Pairs =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : {};
 
 const marks = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : undefined);
 
@@ -49,7 +51,8 @@ export function formToConfig(form: McpServerForm, before: unknown, isFolder: (pa
   const timeout = form.timeoutSeconds === undefined ? {} : { timeoutMs: form.timeoutSeconds * 1000 };
   let config: Record<string, unknown>;
   if (form.transport === 'stdio') {
-    if (form.cwd !== '' && !isFolder(form.cwd)) throw new AmberError('invalid_input', `The working folder ${form.cwd} does not exist; create it, or leave the field empty for the default workspace.`);
+    if (form.cwd !== '' && !isFolder(form.cwd))
+      throw new AmberError('invalid_input', `The working folder ${form.cwd} does not exist; create it, or leave the field empty for the default workspace.`);
     config = {
       command: form.command,
       args: form.args,
@@ -67,7 +70,8 @@ export function formToConfig(form: McpServerForm, before: unknown, isFolder: (pa
     };
   }
   const checked = McpServerConfig.safeParse(config);
-  if (!checked.success) throw new AmberError('invalid_input', `The server cannot be saved: ${checked.error.issues[0]?.message ?? 'it is not a server Amber can start'}.`);
+  if (!checked.success)
+    throw new AmberError('invalid_input', `The server cannot be saved: ${checked.error.issues[0]?.message ?? 'it is not a server Amber can start'}.`);
   return config;
 }
 
@@ -79,15 +83,29 @@ export function configToForm(raw: unknown): McpServerForm {
   const timeout = config.timeoutMs === undefined ? {} : { timeoutSeconds: Math.min(3600, Math.max(1, Math.round(config.timeoutMs / 1000))) };
   if ('command' in config) {
     const marked = config.secretEnv;
-    return { transport: 'stdio', command: config.command, args: config.args, cwd: config.cwd ?? '', env: formPairs(config.env, (n) => marked === undefined || marked.includes(n)), ...timeout };
+    return {
+      transport: 'stdio',
+      command: config.command,
+      args: config.args,
+      cwd: config.cwd ?? '',
+      env: formPairs(config.env, (n) => marked === undefined || marked.includes(n)),
+      ...timeout,
+    };
   }
   const marked = config.secretHeaders;
-  return { transport: 'http', url: config.url, headers: formPairs(config.headers, (n) => marked === undefined || marked.includes(n) || isSecretHeader(n)), ...timeout };
+  return {
+    transport: 'http',
+    url: config.url,
+    headers: formPairs(config.headers, (n) => marked === undefined || marked.includes(n) || isSecretHeader(n)),
+    ...timeout,
+  };
 }
 
 /** Stored values as form pairs; a secret one without its value. */
 function formPairs(record: Pairs, secret: (name: string) => boolean): Pair[] {
-  return Object.entries(record).map(([name, value]) => (secret(name) ? { name, value: '', secret: true, keep: true } : { name, value, secret: false, keep: false }));
+  return Object.entries(record).map(([name, value]) =>
+    secret(name) ? { name, value: '', secret: true, keep: true } : { name, value, secret: false, keep: false },
+  );
 }
 
 function folderExists(path: string): boolean {

@@ -1,4 +1,13 @@
-import { MCP_SERVER_NAME_RULE, type McpListing, McpServerConfig, type McpServerDetails, type McpServerForm, McpServerName, McpServersFile, type McpStoredConfig } from '../../shared/api/index.ts';
+import {
+  MCP_SERVER_NAME_RULE,
+  type McpListing,
+  McpServerConfig,
+  type McpServerDetails,
+  type McpServerForm,
+  McpServerName,
+  McpServersFile,
+  type McpStoredConfig,
+} from '../../shared/api/index.ts';
 import { AmberError } from '../errors.ts';
 import type { PluginSecrets } from '../providers/index.ts';
 import type { SettingsService } from '../settings/index.ts';
@@ -22,7 +31,10 @@ export interface McpServerSettingsOptions {
 /** The key-file paths of a stored server's environment values and headers. */
 function secretPaths(name: string, raw: unknown): string[] {
   const server = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  return [...Object.keys(stringRecord(server['env'])).map((k) => `servers.${name}.env.${k}`), ...Object.keys(stringRecord(server['headers'])).map((k) => `servers.${name}.headers.${k}`)];
+  return [
+    ...Object.keys(stringRecord(server['env'])).map((k) => `servers.${name}.env.${k}`),
+    ...Object.keys(stringRecord(server['headers'])).map((k) => `servers.${name}.headers.${k}`),
+  ];
 }
 
 export class McpServerSettings {
@@ -41,7 +53,8 @@ export class McpServerSettings {
       throw new AmberError('invalid_input', `The text is not JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
     const file = McpServersFile.safeParse(value);
-    if (!file.success) throw new AmberError('invalid_input', 'The text is not in the mcpServers format: {"mcpServers": {"name": {"command": …} or {"url": …}}}.');
+    if (!file.success)
+      throw new AmberError('invalid_input', 'The text is not in the mcpServers format: {"mcpServers": {"name": {"command": …} or {"url": …}}}.');
     const config = this.#o.mcp.storedConfig();
     const problems: string[] = [];
     let added = 0;
@@ -74,7 +87,8 @@ export class McpServerSettings {
 
   async remove(name: string): Promise<McpListing> {
     const config = this.#o.mcp.storedConfig();
-    if (!Object.hasOwn(config.servers, name)) throw new AmberError('not_found', `The server '${name}' was not added in Settings; if it is in mcp.json in the data folder, remove it there.`);
+    if (!Object.hasOwn(config.servers, name))
+      throw new AmberError('not_found', `The server '${name}' was not added in Settings; if it is in mcp.json in the data folder, remove it there.`);
     // Its environment values and headers leave the key file with it.
     this.#o.secrets.forget(MCP_PLUGIN_ID, secretPaths(name, this.#withSecrets()[name]));
     delete config.servers[name];
@@ -88,7 +102,12 @@ export class McpServerSettings {
     const stored = this.#withSecrets();
     const raw = Object.hasOwn(stored, name) ? stored[name] : undefined;
     if (!Object.hasOwn(this.#o.mcp.storedConfig().servers, name)) {
-      throw new AmberError('not_found', this.#fileServerNames().has(name) ? `The server '${name}' comes from mcp.json in the data folder; edit it there.` : `There is no server '${name}' added in Settings.`);
+      throw new AmberError(
+        'not_found',
+        this.#fileServerNames().has(name)
+          ? `The server '${name}' comes from mcp.json in the data folder; edit it there.`
+          : `There is no server '${name}' added in Settings.`,
+      );
     }
     return { name, server: configToForm(raw) };
   }
@@ -98,10 +117,16 @@ export class McpServerSettings {
     const config = this.#o.mcp.storedConfig();
     const fileNames = this.#fileServerNames();
     if (previousName !== undefined && !Object.hasOwn(config.servers, previousName)) {
-      throw new AmberError('not_found', fileNames.has(previousName) ? `The server '${previousName}' comes from mcp.json in the data folder; edit it there.` : `There is no server '${previousName}' added in Settings to edit.`);
+      throw new AmberError(
+        'not_found',
+        fileNames.has(previousName)
+          ? `The server '${previousName}' comes from mcp.json in the data folder; edit it there.`
+          : `There is no server '${previousName}' added in Settings to edit.`,
+      );
     }
     if (previousName !== name) {
-      if (Object.hasOwn(config.servers, name)) throw new AmberError('conflict', `A server named '${name}' exists already; choose another name, or edit that one.`);
+      if (Object.hasOwn(config.servers, name))
+        throw new AmberError('conflict', `A server named '${name}' exists already; choose another name, or edit that one.`);
       if (fileNames.has(name)) throw new AmberError('conflict', `A server named '${name}' is in mcp.json in the data folder; choose another name.`);
     }
     const before = previousName === undefined ? undefined : this.#withSecrets()[previousName];
@@ -112,7 +137,8 @@ export class McpServerSettings {
       delete config.servers[previousName];
     }
     config.servers[name] = next;
-    if (previousName !== undefined && previousName !== name && config.off.includes(previousName)) config.off = [...config.off.filter((n) => n !== previousName), name];
+    if (previousName !== undefined && previousName !== name && config.off.includes(previousName))
+      config.off = [...config.off.filter((n) => n !== previousName), name];
     this.#save(config);
     return await this.#o.mcp.reload();
   }

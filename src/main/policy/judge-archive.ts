@@ -7,8 +7,46 @@ import { has, isOption, optionValues, positional, type ShellArg, type ShellJudge
  * `--checkpoint-action`, `-I`, `--rsh-command`, `-F`) and new ones may come.
  */
 const TAR_SHORT: Record<string, 0 | 1> = {
-  c: 0, x: 0, t: 0, r: 0, u: 0, A: 0, d: 0, f: 1, z: 0, j: 0, J: 0, Z: 0, a: 0, v: 0, C: 1, p: 0, k: 0, m: 0, o: 0, O: 0,
-  h: 0, S: 0, W: 0, b: 1, T: 1, X: 1, g: 1, G: 0, M: 0, n: 0, s: 0, U: 0, B: 0, N: 1, L: 1, V: 1, H: 1, i: 0, l: 0, w: 0,
+  c: 0,
+  x: 0,
+  t: 0,
+  r: 0,
+  u: 0,
+  A: 0,
+  d: 0,
+  f: 1,
+  z: 0,
+  j: 0,
+  J: 0,
+  Z: 0,
+  a: 0,
+  v: 0,
+  C: 1,
+  p: 0,
+  k: 0,
+  m: 0,
+  o: 0,
+  O: 0,
+  h: 0,
+  S: 0,
+  W: 0,
+  b: 1,
+  T: 1,
+  X: 1,
+  g: 1,
+  G: 0,
+  M: 0,
+  n: 0,
+  s: 0,
+  U: 0,
+  B: 0,
+  N: 1,
+  L: 1,
+  V: 1,
+  H: 1,
+  i: 0,
+  l: 0,
+  w: 0,
 };
 const TAR_LONG = new Set(
   (
@@ -31,7 +69,8 @@ const TAR_LONG_VALUES = new Set('file directory exclude exclude-from files-from 
 export function judgeArchive(judge: ShellJudge, name: string, args: readonly ShellArg[]): void {
   if (name === 'tar') return tar(judge, args);
   if (name === 'zip') {
-    if (args.some((a) => a.value === '-TT' || a.value?.startsWith('--unzip-command'))) return judge.note('unknown', 'zip -TT runs another program to test the archive.');
+    if (args.some((a) => a.value === '-TT' || a.value?.startsWith('--unzip-command')))
+      return judge.note('unknown', 'zip -TT runs another program to test the archive.');
     const [archive, ...files] = positional(args);
     if (archive) judge.arg(archive, 'write');
     for (const f of files) judge.arg(f, 'read');
@@ -76,7 +115,8 @@ function tar(judge: ShellJudge, raw: readonly ShellArg[]): void {
       const key = v.slice(2, eq < 0 ? undefined : eq);
       if (!TAR_LONG.has(key)) return judge.note('unknown', `tar --${key} is not an option Amber knows how to judge (some tar options run programs).`);
       const value = TAR_LONG_VALUES.has(key) ? (eq >= 0 ? word(v.slice(eq + 1)) : args[++i]) : undefined;
-      if (['extract', 'get', 'create', 'list', 'append', 'update', 'diff', 'compare', 'delete'].includes(key)) modes.add(key[0] === 'g' ? 'x' : key === 'compare' ? 'd' : key === 'delete' ? 'D' : key[0] === 'l' ? 't' : key === 'append' ? 'r' : key[0]!);
+      if (['extract', 'get', 'create', 'list', 'append', 'update', 'diff', 'compare', 'delete'].includes(key))
+        modes.add(key[0] === 'g' ? 'x' : key === 'compare' ? 'd' : key === 'delete' ? 'D' : key[0] === 'l' ? 't' : key === 'append' ? 'r' : key[0]!);
       if (!value) continue;
       if (key === 'file') archives.push(value);
       else if (key === 'directory') into = value;

@@ -67,7 +67,11 @@ const UNKNOWN: Record<string, string> = {
 /** Commands that write every path they name. */
 const WRITE_ALL = new Set('mkdir touch truncate rmdir tee unlink shred chmod chown chgrp chattr setfacl mv split csplit mktemp'.split(' '));
 /** Commands whose arguments are not paths (numbers, names, variables), so a run-time value is fine. */
-const NO_PATHS = new Set('exit return wait unset popd shopt help locale tput clear true false : read mapfile readarray set kill hostname systemctl service crontab history id groups whoami uname arch nproc printenv free uptime ps pgrep'.split(' '));
+const NO_PATHS = new Set(
+  'exit return wait unset popd shopt help locale tput clear true false : read mapfile readarray set kill hostname systemctl service crontab history id groups whoami uname arch nproc printenv free uptime ps pgrep'.split(
+    ' ',
+  ),
+);
 /** Commands that write the last path they name (or the `-t` folder), reading the others. */
 const WRITE_LAST = new Set('cp install ln'.split(' '));
 const BUILDERS = new Set('make cmake ninja gradle mvn tsc vitest jest pytest mocha vite webpack rollup esbuild gcc g++ cc clang javac rustc'.split(' '));
@@ -97,11 +101,13 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
   if (INTERPRETERS.has(name) || name === 'sed' || /^python\d/.test(name)) return judgeInterpreter(judge, name, args, depth);
   if (isNetworkCommand(name)) return judgeNetwork(judge, name, args);
   if (isPackageManager(name)) return judgePackages(judge, name, args, again);
-  if (['tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'compress', 'uncompress'].includes(name)) return judgeArchive(judge, name, args);
+  if (['tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'compress', 'uncompress'].includes(name))
+    return judgeArchive(judge, name, args);
   if (NOT_PATHS.has(name)) return textCommand(judge, name, args);
   if (name === 'find' || name === 'fd' || name === 'fdfind') return find(judge, name, args, again);
   if (PAGERS.has(name)) {
-    if (args.some((a) => isOption(a) || a.value?.startsWith('+'))) return judge.note('unknown', `${name} with options can run commands or write files, which cannot be judged.`);
+    if (args.some((a) => isOption(a) || a.value?.startsWith('+')))
+      return judge.note('unknown', `${name} with options can run commands or write files, which cannot be judged.`);
     if (name !== 'man' && name !== 'info') for (const a of args) judge.arg(a, 'read');
     return;
   }
@@ -136,7 +142,8 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
       return;
     case 'ps':
       // BSD-style `ps e` (`ps auxe`) shows other programs' environments, like reading /proc/N/environ.
-      if (args.some((a) => a.value !== null && !a.value.startsWith('-') && /^[a-zA-Z]+$/.test(a.value) && a.value.includes('e'))) return judge.note('unknown', 'ps e shows the environment of other programs, which can hold secrets.');
+      if (args.some((a) => a.value !== null && !a.value.startsWith('-') && /^[a-zA-Z]+$/.test(a.value) && a.value.includes('e')))
+        return judge.note('unknown', 'ps e shows the environment of other programs, which can hold secrets.');
       return;
     case 'hostname':
       if (positional(args).length > 0 || has(args, 'bF', '--boot', '--file')) return judge.note('destructive', 'hostname changes the machine’s name.');
@@ -145,7 +152,9 @@ export function judgeCommand(judge: ShellJudge, rawName: string, args: readonly 
     case 'mapfile':
     case 'readarray': {
       if (name !== 'read' && has(args, 'C')) return judge.note('unknown', `${name} -C runs a command for each line.`);
-      const risky = positional(args).map((a) => (a.value === null ? `It reads into a variable named only at run time.` : shellVariableRisk(a.value))).find((r) => r !== null);
+      const risky = positional(args)
+        .map((a) => (a.value === null ? `It reads into a variable named only at run time.` : shellVariableRisk(a.value)))
+        .find((r) => r !== null);
       if (risky) return judge.note('unknown', risky);
       return;
     }
@@ -259,7 +268,8 @@ function jqPaths(judge: ShellJudge, args: readonly ShellArg[]): void {
 function writtenArgs(name: string, args: readonly ShellArg[]): Set<ShellArg> {
   const pos = positional(args);
   if (WRITE_ALL.has(name) || name === 'rm') return new Set(pos);
-  if (BUILDERS.has(name)) return new Set(optionValues(args, name === 'make' ? '' : 'o', '--output', '--outfile', '--outdir', '--out-dir', '--outDir', '--outFile'));
+  if (BUILDERS.has(name))
+    return new Set(optionValues(args, name === 'make' ? '' : 'o', '--output', '--outfile', '--outdir', '--out-dir', '--outDir', '--outFile'));
   if (WRITE_LAST.has(name)) {
     const target = optionValues(args, 't', '--target-directory');
     if (target.length > 0) return new Set(target);
@@ -353,7 +363,11 @@ function find(judge: ShellJudge, name: string, args: readonly ShellArg[], again:
         // A script with the found name pasted into it runs whatever the name says: judged, but never trusted.
         if (words.some(placeholder)) judge.note('unknown', `${name} ${v} pastes file names into ${run}'s code, which cannot be judged.`);
         again(run, words.slice(1));
-      } else again(run, words.slice(1).map((c) => (placeholder(c) ? { value: null, raw: c.raw, glob: false, found: true } : c)));
+      } else
+        again(
+          run,
+          words.slice(1).map((c) => (placeholder(c) ? { value: null, raw: c.raw, glob: false, found: true } : c)),
+        );
       i = end;
       continue;
     }

@@ -6,11 +6,17 @@ const GIT_READ = new Set(
     ' ',
   ),
 );
-const GIT_WRITE = new Set('add commit merge rebase cherry-pick revert init mv am apply worktree notes bisect switch gc format-patch maintenance sparse-checkout prune repack pack-refs'.split(' '));
+const GIT_WRITE = new Set(
+  'add commit merge rebase cherry-pick revert init mv am apply worktree notes bisect switch gc format-patch maintenance sparse-checkout prune repack pack-refs'.split(
+    ' ',
+  ),
+);
 /** Global options that change nothing but how git reads paths or prints. */
-const SAFE_GLOBAL = /^(--no-pager|--no-replace-objects|--literal-pathspecs|--glob-pathspecs|--noglob-pathspecs|--icase-pathspecs|--no-optional-locks|--no-lazy-fetch|--no-advice|--bare|-P|--html-path|--man-path|--info-path|--version|--help|-v|-h)$/;
+const SAFE_GLOBAL =
+  /^(--no-pager|--no-replace-objects|--literal-pathspecs|--glob-pathspecs|--noglob-pathspecs|--icase-pathspecs|--no-optional-locks|--no-lazy-fetch|--no-advice|--bare|-P|--html-path|--man-path|--info-path|--version|--help|-v|-h)$/;
 /** Options whose value is text (a message, a count, a format), never a path: a run-time value is fine. */
-const TEXT_OPTIONS = /^(-m|--message|-n|--max-count|--author|--committer|--date|--since|--until|--after|--before|--grep|--format|--pretty|-S|-G|-b|-B|-c|--branch)$/;
+const TEXT_OPTIONS =
+  /^(-m|--message|-n|--max-count|--author|--committer|--date|--since|--until|--after|--before|--grep|--format|--pretty|-S|-G|-b|-B|-c|--branch)$/;
 const RUNS_PROGRAMS = 'It sets what git runs, so an “always” answer is never kept for it.';
 const OUTPUT_FILE = 'It names an output file, so an “always” answer is never kept for it.';
 
@@ -91,15 +97,24 @@ function judgeGitCommand(judge: ShellJudge, args: readonly ShellArg[], seen: See
   const rest = args.slice(i + 1);
   seen.dir = dir;
   seen.sub = sub;
-  seen.worktreeOnly = (sub === 'apply' && !has(rest, '', '--index', '--cached', '--3way')) || (sub === 'restore' && !has(rest, 'S', '--staged')) || (sub === 'checkout' && rest.some((a) => a.value === '--'));
-  const at = (a: ShellArg): ShellArg => (dir === null || a.value === null || isAbsolute(a.value) || a.value.startsWith('~') || a.value.startsWith('-') ? a : word(join(dir, a.value)));
+  seen.worktreeOnly =
+    (sub === 'apply' && !has(rest, '', '--index', '--cached', '--3way')) ||
+    (sub === 'restore' && !has(rest, 'S', '--staged')) ||
+    (sub === 'checkout' && rest.some((a) => a.value === '--'));
+  const at = (a: ShellArg): ShellArg =>
+    dir === null || a.value === null || isAbsolute(a.value) || a.value.startsWith('~') || a.value.startsWith('-') ? a : word(join(dir, a.value));
   const pos = positional(rest);
   for (let j = 0; j < rest.length; j++) {
     const a = rest[j]!;
     if (a.value === null && TEXT_OPTIONS.test(rest[j - 1]?.value ?? '')) continue;
     judge.arg(at(a), 'read');
   }
-  if (has(rest, '', '--upload-pack', '--receive-pack', '--exec', '--ext-diff', '--open-files-in-pager') || (['clone', 'init'].includes(sub) && has(rest, '', '--template')) || (['fetch', 'pull', 'clone', 'ls-remote', 'archive'].includes(sub) && has(rest, 'u')) || (sub === 'grep' && has(rest, 'O'))) {
+  if (
+    has(rest, '', '--upload-pack', '--receive-pack', '--exec', '--ext-diff', '--open-files-in-pager') ||
+    (['clone', 'init'].includes(sub) && has(rest, '', '--template')) ||
+    (['fetch', 'pull', 'clone', 'ls-remote', 'archive'].includes(sub) && has(rest, 'u')) ||
+    (sub === 'grep' && has(rest, 'O'))
+  ) {
     judge.noAlways(RUNS_PROGRAMS);
     return judge.note('unknown', `git ${sub} is told which program to run, which cannot be judged.`);
   }
@@ -107,7 +122,11 @@ function judgeGitCommand(judge: ShellJudge, args: readonly ShellArg[], seen: See
     judge.noAlways(RUNS_PROGRAMS);
     return judge.note('unknown', `git ${sub} names a remote that runs a command (ext::), which cannot be judged.`);
   }
-  if ((sub === 'submodule' && pos[0]?.value === 'foreach') || (sub === 'bisect' && pos[0]?.value === 'run') || (sub === 'rebase' && has(rest, 'xi', '--exec', '--interactive'))) {
+  if (
+    (sub === 'submodule' && pos[0]?.value === 'foreach') ||
+    (sub === 'bisect' && pos[0]?.value === 'run') ||
+    (sub === 'rebase' && has(rest, 'xi', '--exec', '--interactive'))
+  ) {
     return judge.note('unknown', `git ${sub} is told to run other commands, which cannot be judged.`);
   }
   const outputs = optionValues(rest, sub === 'format-patch' || sub === 'archive' ? 'o' : '', '--output', '--output-directory');
@@ -119,14 +138,16 @@ function judgeGitCommand(judge: ShellJudge, args: readonly ShellArg[], seen: See
   const force = has(rest, 'f', '--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete', '--prune');
   switch (sub) {
     case 'reset':
-      if (has(rest, '', '--hard', '--merge', '--keep')) return judge.note('destructive', `git reset ${rest.map((a) => a.raw).join(' ')} throws away uncommitted work.`);
+      if (has(rest, '', '--hard', '--merge', '--keep'))
+        return judge.note('destructive', `git reset ${rest.map((a) => a.raw).join(' ')} throws away uncommitted work.`);
       return judge.note('write', 'git reset moves the branch or unstages changes.');
     case 'clean':
       if (has(rest, 'n', '--dry-run')) return;
       return judge.note('destructive', 'git clean deletes untracked files.');
     case 'push':
       judge.noAlways('It sends commits over the network, so an “always” answer is never kept for it.');
-      if (force || pos.some((a) => a.value?.startsWith(':') || a.value?.startsWith('+'))) return judge.note('destructive', 'git push --force rewrites or deletes history on the remote.');
+      if (force || pos.some((a) => a.value?.startsWith(':') || a.value?.startsWith('+')))
+        return judge.note('destructive', 'git push --force rewrites or deletes history on the remote.');
       return judge.note('destructive', 'git push publishes commits to a remote, which cannot be taken back from here.');
     case 'fetch':
     case 'pull':
@@ -141,7 +162,8 @@ function judgeGitCommand(judge: ShellJudge, args: readonly ShellArg[], seen: See
       return judge.note('write', 'git clone fetches a repository over the network.');
     case 'checkout':
       if (has(rest, 'bB', '--orphan')) return judge.note('write', 'git checkout -b creates a branch.');
-      if (force || rest.some((a) => a.value === '--' || a.value === '.' || a.glob)) return judge.note('destructive', 'git checkout of paths throws away uncommitted changes.');
+      if (force || rest.some((a) => a.value === '--' || a.value === '.' || a.glob))
+        return judge.note('destructive', 'git checkout of paths throws away uncommitted changes.');
       return judge.note('write', 'git checkout switches branches.');
     case 'restore':
       if (has(rest, 'S', '--staged') && !has(rest, 'W', '--worktree')) return judge.note('write', 'git restore --staged unstages changes.');
@@ -212,7 +234,11 @@ function judgeGitCommand(judge: ShellJudge, args: readonly ShellArg[], seen: See
 function config(judge: ShellJudge, rest: readonly ShellArg[], at: (a: ShellArg) => ShellArg): void {
   const pos = positional(rest);
   if (has(rest, 'e', '--edit')) return judge.note('unknown', 'git config --edit runs an editor.');
-  if (has(rest, 'l', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '--show-origin', '--show-scope', '--get-color', '--get-colorbool') || ['get', 'list'].includes(pos[0]?.value ?? '')) return;
+  if (
+    has(rest, 'l', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '--show-origin', '--show-scope', '--get-color', '--get-colorbool') ||
+    ['get', 'list'].includes(pos[0]?.value ?? '')
+  )
+    return;
   const file = optionValues(rest, 'f', '--file')[0];
   if (pos.length === 1 && !file && !has(rest, '', '--unset', '--unset-all', '--remove-section', '--rename-section', '--add')) return;
   if (file) judge.arg(at(file), 'write');

@@ -4,11 +4,36 @@ import { has, isOption, optionValues, positional, type ShellArg, type ShellJudge
 export const SHELLS = new Set('sh bash zsh dash ksh mksh fish ash busybox'.split(' '));
 const AWKS = new Set('awk gawk mawk nawk'.split(' '));
 /** Programs that run code they are given: "always" is never kept for them, and xargs may not feed them. */
-export const INTERPRETERS = new Set([...SHELLS, ...AWKS, 'python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'perl', 'ruby', 'php', 'lua', 'luajit', 'Rscript', 'julia']);
+export const INTERPRETERS = new Set([
+  ...SHELLS,
+  ...AWKS,
+  'python',
+  'python2',
+  'python3',
+  'pypy',
+  'pypy3',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'luajit',
+  'Rscript',
+  'julia',
+]);
 
 const NO_ALWAYS = 'An interpreter runs whatever code it is given, so an “always” answer is never kept for it.';
 /** Python modules that serve or fetch over the network, or install: `python -m http.server` is a listener. */
-const PYTHON_NETWORK_MODULES = new Set('http.server SimpleHTTPServer CGIHTTPServer smtpd smtplib ftplib telnetlib xmlrpc.server pydoc webbrowser ensurepip asyncio socketserver wsgiref.simple_server'.split(' '));
+const PYTHON_NETWORK_MODULES = new Set(
+  'http.server SimpleHTTPServer CGIHTTPServer smtpd smtplib ftplib telnetlib xmlrpc.server pydoc webbrowser ensurepip asyncio socketserver wsgiref.simple_server'.split(
+    ' ',
+  ),
+);
 /** Options of each interpreter that neither run inline code nor load other code. */
 const SAFE_OPTIONS: Record<string, RegExp> = {
   node: /^(--test|--check|-c|--enable-source-maps|--no-warnings|--no-deprecation|--trace-warnings|--trace-uncaught|--experimental-strip-types|--experimental-vm-modules|--experimental-specifier-resolution=node|--max-old-space-size=\d+|--stack-size=\d+|--test-reporter=[\w-]+|--test-name-pattern=.*|--test-only|--watch)$/,
@@ -25,7 +50,8 @@ export function judgeInterpreter(judge: ShellJudge, name: string, args: readonly
   if (args.length === 1 && /^(-v|-V|--version|-h|--help|-version)$/.test(args[0]!.value ?? '')) return;
   judge.noAlways(NO_ALWAYS);
   if (SHELLS.has(name)) return shell(judge, name, args, depth);
-  if (args.length === 0 || (args.length === 1 && args[0]!.value === '-')) return judge.note('unknown', `${name} runs code from its input, which cannot be judged.`);
+  if (args.length === 0 || (args.length === 1 && args[0]!.value === '-'))
+    return judge.note('unknown', `${name} runs code from its input, which cannot be judged.`);
   const family = /^python|^pypy/.test(name) ? 'python' : name === 'nodejs' ? 'node' : name;
   if (family === 'deno') return deno(judge, args);
   if (family === 'tsx' || family === 'ts-node') {
@@ -47,7 +73,12 @@ export function judgeInterpreter(judge: ShellJudge, name: string, args: readonly
     }
     if (SAFE_OPTIONS[family]?.test(v)) continue;
     if (family === 'php' && v === '-f') continue;
-    return judge.note('unknown', /^-(e|E|c|p|r|-eval|-print|-require|-import)$/.test(v) ? `${name} ${v} runs inline code, which cannot be judged.` : `${name} ${v} can run or load other code, which cannot be judged.`);
+    return judge.note(
+      'unknown',
+      /^-(e|E|c|p|r|-eval|-print|-require|-import)$/.test(v)
+        ? `${name} ${v} runs inline code, which cannot be judged.`
+        : `${name} ${v} can run or load other code, which cannot be judged.`,
+    );
   }
   if (args[i] === undefined) return judge.note('unknown', `${name} runs code from its input, which cannot be judged.`);
   return script(judge, name, args, i);
@@ -76,8 +107,10 @@ function pythonModule(judge: ShellJudge, name: string, rest: readonly ShellArg[]
 
 function deno(judge: ShellJudge, args: readonly ShellArg[]): void {
   const sub = positional(args)[0]?.value ?? '';
-  if (['eval', 'repl', 'jupyter', ''].includes(sub) || has(args, 'e', '--eval')) return judge.note('unknown', `deno ${sub || 'without a script'} runs inline code, which cannot be judged.`);
-  if (['install', 'uninstall', 'upgrade', 'serve'].includes(sub)) return judge.note('unknown', `deno ${sub} changes programs outside the workspace or serves over the network.`);
+  if (['eval', 'repl', 'jupyter', ''].includes(sub) || has(args, 'e', '--eval'))
+    return judge.note('unknown', `deno ${sub || 'without a script'} runs inline code, which cannot be judged.`);
+  if (['install', 'uninstall', 'upgrade', 'serve'].includes(sub))
+    return judge.note('unknown', `deno ${sub} changes programs outside the workspace or serves over the network.`);
   judge.note('write', `deno ${sub} runs code of the workspace.`);
 }
 
@@ -105,7 +138,10 @@ function shell(judge: ShellJudge, name: string, args: readonly ShellArg[], depth
     return judge.note('unknown', `${name} ${v} changes what the shell runs, which cannot be judged.`);
   }
   const file = args[i];
-  judge.note('unknown', file ? `${name} runs the script ${file.raw}, which cannot be judged.` : `${name} runs commands from its input, which cannot be judged.`);
+  judge.note(
+    'unknown',
+    file ? `${name} runs the script ${file.raw}, which cannot be judged.` : `${name} runs commands from its input, which cannot be judged.`,
+  );
 }
 
 /** Why an awk program cannot be judged: it runs commands, writes or reads files, or loads code. */
@@ -123,8 +159,10 @@ function awk(judge: ShellJudge, name: string, args: readonly ShellArg[]): void {
       break;
     }
     if (!v.startsWith('-') || v === '-') break;
-    if (/^-[filEW]/.test(v) || /^--(file|include|load|exec)(=|$)/.test(v)) return judge.note('unknown', `${name} ${v} runs a program file or loads code, which cannot be judged.`);
-    if (/^-[opd]/.test(v) || /^--(pretty-print|profile|dump-variables|debug)(=|$)/.test(v)) return judge.note('unknown', `${name} ${v} writes a file, which cannot be judged.`);
+    if (/^-[filEW]/.test(v) || /^--(file|include|load|exec)(=|$)/.test(v))
+      return judge.note('unknown', `${name} ${v} runs a program file or loads code, which cannot be judged.`);
+    if (/^-[opd]/.test(v) || /^--(pretty-print|profile|dump-variables|debug)(=|$)/.test(v))
+      return judge.note('unknown', `${name} ${v} writes a file, which cannot be judged.`);
     if (v === '-e' || v === '--source') {
       if (args[i + 1]) programs.push(args[++i]!);
     } else if (v.startsWith('--source=') || /^-e./.test(v)) {
@@ -139,7 +177,8 @@ function awk(judge: ShellJudge, name: string, args: readonly ShellArg[]): void {
   }
   for (const program of programs) {
     if (program.value === null) return judge.note('unknown', `The ${name} program is only known at run time.`);
-    if (AWK_RISK.test(program.value)) return judge.note('unknown', `The ${name} program runs commands, writes or reads files (system, |, >, getline), which cannot be judged.`);
+    if (AWK_RISK.test(program.value))
+      return judge.note('unknown', `The ${name} program runs commands, writes or reads files (system, |, >, getline), which cannot be judged.`);
   }
   // Operands are files, except `name=value` assignments.
   for (const a of args.slice(i)) if (!(a.value !== null && /^[A-Za-z_]\w*=/.test(a.value))) judge.arg(a, 'read');
@@ -173,7 +212,14 @@ function sed(judge: ShellJudge, args: readonly ShellArg[]): void {
   const inPlace = has(args, 'i', '--in-place');
   const sandboxed = has(args, '', '--sandbox');
   // BSD sed (macOS) reads the word after a bare -i as a backup suffix: the program may be the next one.
-  if (inPlace && args.some((a) => a.value === '-i') && optionValues(args, 'e', '--expression').length === 0 && files[0] && /^(\.[\w.-]*)?$/.test(scripts[0]?.value ?? '-')) scripts.push(files[0]);
+  if (
+    inPlace &&
+    args.some((a) => a.value === '-i') &&
+    optionValues(args, 'e', '--expression').length === 0 &&
+    files[0] &&
+    /^(\.[\w.-]*)?$/.test(scripts[0]?.value ?? '-')
+  )
+    scripts.push(files[0]);
   for (const s of scripts) {
     const risk = s.value === null ? 'The sed program is only known at run time.' : sandboxed ? null : sedScriptRisk(s.value);
     if (risk) {

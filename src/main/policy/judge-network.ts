@@ -66,7 +66,10 @@ function sends(judge: ShellJudge, reason: string): void {
 /** Where a download lands when it is named after the URL (`curl -O`, plain `wget`): the URL's last part. */
 function remoteName(url: string): string | null {
   const path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
-  const last = path.split('/').filter((p) => p !== '').at(-1);
+  const last = path
+    .split('/')
+    .filter((p) => p !== '')
+    .at(-1);
   return last ?? null;
 }
 
@@ -97,13 +100,27 @@ function curl(judge: ShellJudge, args: readonly ShellArg[]): void {
     if (a.value === null) judge.arg(a, 'read');
     else if (m) judge.path(m[1]!, 'read');
   }
-  for (const a of optionValues(args, 'bE', '--cookie', '--cert', '--key', '--cacert', '--netrc-file', '--unix-socket', '--abstract-unix-socket')) judge.arg(a, 'read');
+  for (const a of optionValues(args, 'bE', '--cookie', '--cert', '--key', '--cacert', '--netrc-file', '--unix-socket', '--abstract-unix-socket'))
+    judge.arg(a, 'read');
   if (has(args, 'dFT', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--json', '--form', '--form-string', '--upload-file')) {
     return sends(judge, 'curl sends data to a server.');
   }
   const method = optionValues(args, 'X', '--request')[0];
   if (method && !['GET', 'HEAD'].includes((method.value ?? '').toUpperCase())) return sends(judge, `curl sends a ${method.raw} request to a server.`);
-  const outputs = optionValues(args, 'oDc', '--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc');
+  const outputs = optionValues(
+    args,
+    'oDc',
+    '--output',
+    '--dump-header',
+    '--cookie-jar',
+    '--trace',
+    '--trace-ascii',
+    '--stderr',
+    '--libcurl',
+    '--etag-save',
+    '--hsts',
+    '--alt-svc',
+  );
   for (const a of outputs) judge.arg(a, 'write');
   const dir = optionValues(args, '', '--output-dir')[0]?.value ?? '.';
   if (has(args, 'O', '--remote-name', '--remote-name-all')) {
@@ -127,8 +144,12 @@ function wget(judge: ShellJudge, args: readonly ShellArg[]): void {
   const method = optionValues(args, '', '--method')[0];
   if (method && !['GET', 'HEAD'].includes((method.value ?? '').toUpperCase())) return sends(judge, `wget sends a ${method.raw} request to a server.`);
   for (const a of optionValues(args, 'i', '--input-file', '--load-cookies', '--certificate', '--private-key', '--ca-certificate')) judge.arg(a, 'read');
-  const toStdout = vals.some((v, i) => (v === '-O' || v === '-qO' || v === '--output-document') && vals[i + 1] === '-') || vals.some((v) => /^-q?O-$/.test(v) || v === '--output-document=-');
-  const outputs = optionValues(args, 'Ooa', '--output-document', '--output-file', '--append-output', '--save-cookies', '--warc-file').filter((a) => a.value !== '-');
+  const toStdout =
+    vals.some((v, i) => (v === '-O' || v === '-qO' || v === '--output-document') && vals[i + 1] === '-') ||
+    vals.some((v) => /^-q?O-$/.test(v) || v === '--output-document=-');
+  const outputs = optionValues(args, 'Ooa', '--output-document', '--output-file', '--append-output', '--save-cookies', '--warc-file').filter(
+    (a) => a.value !== '-',
+  );
   for (const a of outputs) judge.arg(a, 'write');
   const dir = optionValues(args, 'P', '--directory-prefix')[0];
   if (dir) judge.arg(dir, 'write');
@@ -155,7 +176,7 @@ function rsync(judge: ShellJudge, args: readonly ShellArg[]): void {
   }
   places.forEach((a, i) => judge.arg(a, i === places.length - 1 && places.length > 1 ? 'write' : 'read'));
   for (const a of args) if (isOption(a) && a.value?.includes('=')) judge.path(a.value, 'read');
-  if (has(args, '', '--delete', '--remove-source-files', '--delete-after', '--delete-before', '--delete-during', '--delete-excluded')) return judge.note('destructive', 'rsync --delete removes files.');
+  if (has(args, '', '--delete', '--remove-source-files', '--delete-after', '--delete-before', '--delete-during', '--delete-excluded'))
+    return judge.note('destructive', 'rsync --delete removes files.');
   judge.note('write', 'rsync copies files in the workspace.');
 }
-

@@ -3,7 +3,11 @@ import { has, positional, type ShellArg, type ShellJudge, word } from './shell-a
 /** Tools `npx tsc` may name: judged as if run directly. Any other package may be downloaded and run. */
 export const NPX_TOOLS = new Set('tsc vitest jest prettier eslint oxlint biome tsx vite playwright'.split(' '));
 const SYSTEM_PACKAGERS = new Set('apt apt-get aptitude yum dnf zypper pacman apk brew snap flatpak port dpkg apt-cache rpm'.split(' '));
-const SYSTEM_QUERIES = new Set('list show search info policy depends rdepends madison showpkg pkgnames stats -l -L -s -q -Q -Qi -Ql -Ss --list --listfiles --status --search --query'.split(' '));
+const SYSTEM_QUERIES = new Set(
+  'list show search info policy depends rdepends madison showpkg pkgnames stats -l -L -s -q -Q -Qi -Ql -Ss --list --listfiles --status --search --query'.split(
+    ' ',
+  ),
+);
 
 /** Whether `name` is a package manager judged here. */
 export function isPackageManager(name: string): boolean {
@@ -16,7 +20,12 @@ export function isPackageManager(name: string): boolean {
  * read-only. Changing the machine's packages (apt, brew) or publishing is destructive. Commands that name
  * package.json's contents (`npm pkg set`) write a protected path.
  */
-export function judgePackages(judge: ShellJudge, name: string, args: readonly ShellArg[], judgeCommand: (name: string, args: readonly ShellArg[]) => void): void {
+export function judgePackages(
+  judge: ShellJudge,
+  name: string,
+  args: readonly ShellArg[],
+  judgeCommand: (name: string, args: readonly ShellArg[]) => void,
+): void {
   for (const a of args) judge.arg(a, 'read');
   const sub = positional(args)[0]?.value ?? '';
   if (SYSTEM_PACKAGERS.has(name)) {
@@ -49,8 +58,58 @@ export function judgePackages(judge: ShellJudge, name: string, args: readonly Sh
 }
 
 const NPM_LOCAL_READS = ['ls', 'list', 'll', 'la', 'help', 'why', 'explain', 'root', 'prefix', 'bin', 'help-search'];
-const NPM_REGISTRY_READS = ['view', 'v', 'info', 'show', 'outdated', 'search', 's', 'find', 'ping', 'whoami', 'doctor', 'audit', 'fund', 'owner', 'access', 'team', 'dist-tag', 'org'];
-const NPM_WRITES = ['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'un', 'update', 'up', 'upgrade', 'test', 't', 'run', 'run-script', 'start', 'stop', 'restart', 'build', 'pack', 'dedupe', 'prune', 'rebuild', 'create', 'fmt', 'lint', 'typecheck', 'check', 'link', 'unlink'];
+const NPM_REGISTRY_READS = [
+  'view',
+  'v',
+  'info',
+  'show',
+  'outdated',
+  'search',
+  's',
+  'find',
+  'ping',
+  'whoami',
+  'doctor',
+  'audit',
+  'fund',
+  'owner',
+  'access',
+  'team',
+  'dist-tag',
+  'org',
+];
+const NPM_WRITES = [
+  'install',
+  'i',
+  'ci',
+  'add',
+  'remove',
+  'rm',
+  'uninstall',
+  'un',
+  'update',
+  'up',
+  'upgrade',
+  'test',
+  't',
+  'run',
+  'run-script',
+  'start',
+  'stop',
+  'restart',
+  'build',
+  'pack',
+  'dedupe',
+  'prune',
+  'rebuild',
+  'create',
+  'fmt',
+  'lint',
+  'typecheck',
+  'check',
+  'link',
+  'unlink',
+];
 
 function npm(judge: ShellJudge, name: string, args: readonly ShellArg[], judgeCommand: (name: string, args: readonly ShellArg[]) => void): void {
   if (has(args, 'g', '--global', '--location=global')) return judge.note('destructive', `${name} -g changes packages outside the workspace.`);
@@ -73,7 +132,10 @@ function npm(judge: ShellJudge, name: string, args: readonly ShellArg[], judgeCo
     judge.arg(word('package.json'), 'write');
     return judge.note('write', `${name} ${sub} changes package.json.`);
   }
-  if (sub === 'audit') return has(args, '', '--fix') || pos[1]?.value === 'fix' ? judge.note('write', `${name} audit fix changes dependencies.`) : judge.note('write', `${name} audit asks the registry over the network.`);
+  if (sub === 'audit')
+    return has(args, '', '--fix') || pos[1]?.value === 'fix'
+      ? judge.note('write', `${name} audit fix changes dependencies.`)
+      : judge.note('write', `${name} audit asks the registry over the network.`);
   if (NPM_REGISTRY_READS.includes(sub)) return judge.note('write', `${name} ${sub} asks the package registry over the network.`);
   if (sub === 'publish' || sub === 'unpublish' || sub === 'deprecate') return judge.note('destructive', `${name} ${sub} changes a published package.`);
   if (sub === 'exec' || sub === 'dlx' || sub === 'x') {

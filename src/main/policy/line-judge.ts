@@ -71,7 +71,8 @@ export class LineJudge implements ShellJudge {
     else if (guarded && RANK[this.#class] < RANK.unknown) reason = `It changes ${guarded[0]}, a protected path: ${guarded[1]}.`;
     else if (outside.length > 0 && RANK[this.#class] < RANK.unknown) reason = `It names ${outside.join(', ')}, outside the workspace.`;
     const prefixes = this.#noAlways === undefined && this.#prefixes && this.#prefixes.size > 0 ? [...this.#prefixes] : null;
-    const noAlways = this.#noAlways ?? (guarded ? 'It changes a protected path, which is asked about every time, so an “always” answer is never kept for it.' : undefined);
+    const noAlways =
+      this.#noAlways ?? (guarded ? 'It changes a protected path, which is asked about every time, so an “always” answer is never kept for it.' : undefined);
     return {
       class: this.#class,
       reason,
@@ -145,8 +146,10 @@ export class LineJudge implements ShellJudge {
     const targets = args.filter((a) => !(a.value !== null && (/^-[LPe@]+$/.test(a.value) || a.value === '--')));
     const to = targets[0];
     if (!to) return this.#unjudgeable(`${name} with no folder goes to the home folder, so later paths cannot be judged.`);
-    if (to.value === '-' || (name === 'pushd' && /^[+-]\d+$/.test(to.value ?? ''))) return this.#unjudgeable(`${name} ${to.value} goes back to a folder known only at run time, so later paths cannot be judged.`);
-    if (to.found || (to.value === null && to.expands === undefined)) return this.#unjudgeable(`${name} moves to a folder known only at run time (${to.raw}), so later paths cannot be judged.`);
+    if (to.value === '-' || (name === 'pushd' && /^[+-]\d+$/.test(to.value ?? '')))
+      return this.#unjudgeable(`${name} ${to.value} goes back to a folder known only at run time, so later paths cannot be judged.`);
+    if (to.found || (to.value === null && to.expands === undefined))
+      return this.#unjudgeable(`${name} moves to a folder known only at run time (${to.raw}), so later paths cannot be judged.`);
     for (const v of to.expands ?? [to.value!]) {
       if (!this.#places.inside(v)) this.#unjudgeable(`${name} ${v} moves outside the workspace, so later paths cannot be judged.`);
       this.#found(this.#places.cd(v));
@@ -227,7 +230,8 @@ export class LineJudge implements ShellJudge {
     }
     const flags = node.namedChildren.filter((c) => c?.type === 'word' && c.text.startsWith('-')).map((c) => c!.text);
     const exported = keyword === 'export' || this.#allExport || flags.some((f) => /^-[a-z]*x/.test(f));
-    if (flags.some((f) => /^-[a-z]*n/.test(f) && keyword !== 'export')) this.note('unknown', `${keyword} -n makes a name refer to another variable, which cannot be judged.`);
+    if (flags.some((f) => /^-[a-z]*n/.test(f) && keyword !== 'export'))
+      this.note('unknown', `${keyword} -n makes a name refer to another variable, which cannot be judged.`);
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (child.type === 'variable_assignment') this.#assignment(child, exported);
@@ -245,7 +249,10 @@ export class LineJudge implements ShellJudge {
     if (!variable) return;
     const words = node.childrenForFieldName('value').map((v) => (v ? argWords(v, this.#loops) : null));
     if (words.length === 0 || words.some((w) => w === null)) return void this.#loops.set(variable, null);
-    this.#loops.set(variable, words.flatMap((w) => w!));
+    this.#loops.set(
+      variable,
+      words.flatMap((w) => w!),
+    );
   }
 
   #command(node: Node, depth: number): void {
@@ -265,8 +272,10 @@ export class LineJudge implements ShellJudge {
     if (prefix === null) this.#prefixes = null;
     else this.#prefixes?.add(prefix);
     if (name === null) return this.note('unknown', `The command name ${nameNode.text} is only known at run time.`);
-    if (name === 'set' && args.some((a, i) => /^-[a-zA-Z]*a/.test(a.value ?? '') || (a.value === 'allexport' && args[i - 1]?.value === '-o'))) this.#allExport = true;
-    if (name === 'shopt' && args.some((a) => /^(dotglob|nocaseglob|extglob|globstar|failglob|nullglob)$/.test(a.value ?? ''))) this.note('unknown', 'shopt changes what wildcards match, so the paths they name cannot be judged.');
+    if (name === 'set' && args.some((a, i) => /^-[a-zA-Z]*a/.test(a.value ?? '') || (a.value === 'allexport' && args[i - 1]?.value === '-o')))
+      this.#allExport = true;
+    if (name === 'shopt' && args.some((a) => /^(dotglob|nocaseglob|extglob|globstar|failglob|nullglob)$/.test(a.value ?? '')))
+      this.note('unknown', 'shopt changes what wildcards match, so the paths they name cannot be judged.');
     judgeCommand(this, name, args, depth);
   }
 
@@ -304,7 +313,8 @@ export class LineJudge implements ShellJudge {
       while (i < words.length && PREFIX_WRAPPERS.has(words[i]!)) i++;
       const name = words[i] === undefined ? undefined : baseName(words[i]!);
       if (name !== undefined && DOWNLOADERS.has(name)) downloaded = true;
-      else if (name !== undefined && downloaded && INTERPRETERS.has(name)) this.note('destructive', `It pipes a download into ${name}, which runs whatever the server sends.`);
+      else if (name !== undefined && downloaded && INTERPRETERS.has(name))
+        this.note('destructive', `It pipes a download into ${name}, which runs whatever the server sends.`);
       this.#inputIsPaths = previous !== null && listsPaths(commandWords(previous));
       this.#walk(stage, depth);
       this.#inputIsPaths = false;
@@ -343,7 +353,8 @@ function listsPaths(words: readonly string[]): boolean {
   // Long listings print more than names (`link -> /etc/passwd`): only plain `ls` lists paths.
   if (name === 'ls') return opts.every((o) => /^-[1aA]+$/.test(o));
   if (name === 'git') return sub === 'ls-files' || (['diff', 'show', 'log'].includes(sub ?? '') && opts.includes('--name-only'));
-  if (name === 'rg' || name === 'grep') return opts.some((o) => o === '--files' || o === '--files-with-matches' || o === '--files-without-match' || /^-[a-zA-Z]*[lL]/.test(o));
+  if (name === 'rg' || name === 'grep')
+    return opts.some((o) => o === '--files' || o === '--files-with-matches' || o === '--files-without-match' || /^-[a-zA-Z]*[lL]/.test(o));
   return false;
 }
 

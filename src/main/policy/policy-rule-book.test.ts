@@ -22,8 +22,14 @@ test('the same prefix approved again under a worse class keeps one rule with the
   const book = new PolicyRuleBook(new SettingsService({ store }), () => `r${++n}`);
   const first = book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'write', workspace: '/ws/' });
   expect(first).toEqual({ changed: true, rule: { id: 'r1', effect: 'allow', tool: 'bash', command: 'npm test', class: 'write', workspace: '/ws' } });
-  expect(book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'unknown', workspace: '/ws' })).toMatchObject({ changed: true, rule: { id: 'r1', class: 'unknown' } });
-  expect(book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'read_only', workspace: '/ws' })).toMatchObject({ changed: false, rule: { class: 'unknown' } });
+  expect(book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'unknown', workspace: '/ws' })).toMatchObject({
+    changed: true,
+    rule: { id: 'r1', class: 'unknown' },
+  });
+  expect(book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'read_only', workspace: '/ws' })).toMatchObject({
+    changed: false,
+    rule: { class: 'unknown' },
+  });
   // Another workspace is another rule.
   book.add({ effect: 'allow', tool: 'bash', command: 'npm test', class: 'write', workspace: '/other' });
   expect(book.list().map((r) => r.id)).toEqual(['r1', 'r2']);

@@ -54,12 +54,14 @@ export class PolicyRuleBook {
     const same = rules.findIndex((r) => sameTarget(r, next));
     if (same !== -1) {
       const held = rules[same]!;
-      if (held.command === undefined || next.class === undefined || (held.class !== undefined && RANK[held.class] >= RANK[next.class])) return { rule: held, changed: false };
+      if (held.command === undefined || next.class === undefined || (held.class !== undefined && RANK[held.class] >= RANK[next.class]))
+        return { rule: held, changed: false };
       const raised: StoredPolicyRule = { ...held, class: next.class, ...(next.source ? { source: next.source } : {}) };
       this.replace(rules.map((r, i) => (i === same ? raised : r)));
       return { rule: raised, changed: true };
     }
-    if (rules.length >= MAX_POLICY_RULES) throw new AmberError('invalid_input', `There are already ${MAX_POLICY_RULES} stored rules; remove some in Settings first.`);
+    if (rules.length >= MAX_POLICY_RULES)
+      throw new AmberError('invalid_input', `There are already ${MAX_POLICY_RULES} stored rules; remove some in Settings first.`);
     const stored = this.replace([...rules, next]).at(-1)!;
     return { rule: stored, changed: true };
   }

@@ -30,7 +30,12 @@ afterEach(() => {
 const pathSchema = { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } };
 const read: ToolSpec = { name: 'read', description: 'read a file', parameters: pathSchema, readOnly: true, pathParams: ['path'] };
 const write: ToolSpec = { name: 'write', description: 'write a file', parameters: pathSchema, readOnly: false, pathParams: ['path'] };
-const shell: ToolSpec = { name: 'shell', description: 'run a command', parameters: { type: 'object', properties: { command: { type: 'string' } } }, readOnly: false };
+const shell: ToolSpec = {
+  name: 'shell',
+  description: 'run a command',
+  parameters: { type: 'object', properties: { command: { type: 'string' } } },
+  readOnly: false,
+};
 
 function req(tool: ToolSpec, args: Record<string, unknown>, sessionId = 's1', workspaceRoot = '/ws', origin?: ToolOrigin): ToolRequest {
   return { sessionId, workspaceRoot, tool, toolCallId: `c-${Math.random()}`, args, ...(origin ? { origin } : {}) };
@@ -143,7 +148,9 @@ describe('approval', () => {
     expect(await policy.authorize(req(shell, { command: 'make test' }), signal)).toEqual({ allowed: true });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.workspaceRoot).toBe('/ws');
-    expect(policy.rules()).toEqual([{ id: expect.any(String), effect: 'allow', tool: 'shell', workspace: '/ws', source: { via: 'approval', at: 1234, sessionId: 's1' } }]);
+    expect(policy.rules()).toEqual([
+      { id: expect.any(String), effect: 'allow', tool: 'shell', workspace: '/ws', source: { via: 'approval', at: 1234, sessionId: 's1' } },
+    ]);
     expect(policy.decide(req(shell, {}, 's2')).kind).toBe('allow');
     expect(policy.decide(req(shell, {}, 's3', '/elsewhere')).kind).toBe('ask');
   });
@@ -158,7 +165,12 @@ describe('approval', () => {
   });
 
   test('an approver that throws or answers nonsense counts as a denial', async () => {
-    const throwing = new PolicyService({ settings, approver: async () => { throw new Error('window closed'); } });
+    const throwing = new PolicyService({
+      settings,
+      approver: async () => {
+        throw new Error('window closed');
+      },
+    });
     expect((await throwing.authorize(req(shell, {}), signal)).allowed).toBe(false);
     const nonsense = new PolicyService({ settings, approver: async () => 'sure' as ApprovalAnswer });
     expect((await nonsense.authorize(req(shell, {}), signal)).allowed).toBe(false);
@@ -322,7 +334,13 @@ describe('declared paths', () => {
   });
 
   test('a declared path left out counts as its schema default', () => {
-    const ls: ToolSpec = { name: 'ls', description: 'list', parameters: { type: 'object', properties: { path: { type: 'string', default: '.' } } }, readOnly: true, pathParams: ['path'] };
+    const ls: ToolSpec = {
+      name: 'ls',
+      description: 'list',
+      parameters: { type: 'object', properties: { path: { type: 'string', default: '.' } } },
+      readOnly: true,
+      pathParams: ['path'],
+    };
     const policy = new PolicyService({ settings, deniedRoots: ['/ws'] });
     expect(policy.decide(req(ls, {}))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/data folder/) });
   });
@@ -332,7 +350,17 @@ describe('protected paths and the data folder', () => {
   test('protected paths ask in write and yolo modes, with a folder grant, an allow rule and a tool grant alike', async () => {
     const m = manualApprover();
     const policy = new PolicyService({ settings, approver: m.approver });
-    const paths = ['.git/hooks/pre-commit', 'sub/.git/config', '.vscode/tasks.json', '.envrc', 'package.json', 'tools/.husky/pre-push', '.github/workflows/ci.yml', '/home/u/.bashrc', '/home/u/.config/fish/config.fish'];
+    const paths = [
+      '.git/hooks/pre-commit',
+      'sub/.git/config',
+      '.vscode/tasks.json',
+      '.envrc',
+      'package.json',
+      'tools/.husky/pre-push',
+      '.github/workflows/ci.yml',
+      '/home/u/.bashrc',
+      '/home/u/.config/fish/config.fish',
+    ];
     for (const mode of ['write', 'yolo'] as const) {
       policy.setMode('s1', mode);
       for (const path of paths) expect(policy.decide(req(write, { path })), `${mode} ${path}`).toMatchObject({ kind: 'ask', protectedPath: true });
@@ -379,7 +407,10 @@ describe('protected paths and the data folder', () => {
     policy.addRule({ effect: 'allow', folder: data });
     for (const mode of ['read', 'write', 'yolo'] as const) {
       policy.setMode('s1', mode);
-      expect(policy.decide(req(read, { path: join(data, 'secrets.json') }, 's1', ws)), mode).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/data folder/) });
+      expect(policy.decide(req(read, { path: join(data, 'secrets.json') }, 's1', ws)), mode).toMatchObject({
+        kind: 'deny',
+        reason: expect.stringMatching(/data folder/),
+      });
       expect(policy.decide(req(read, { path: 'shortcut/amber.db' }, 's1', ws)), mode).toMatchObject({ kind: 'deny' });
       expect(policy.decide(req(write, { path: data }, 's1', ws)), mode).toMatchObject({ kind: 'deny' });
     }
@@ -394,7 +425,10 @@ describe('read-only claims of user plugins', () => {
   test('a user plugin tool that says it only reads is a write tool until the user confirms it; revoking undoes that', () => {
     const policy = new PolicyService({ settings });
     policy.setMode('s1', 'read');
-    expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', user))).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/not confirmed in Settings/) });
+    expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', user))).toMatchObject({
+      kind: 'deny',
+      reason: expect.stringMatching(/not confirmed in Settings/),
+    });
     expect(policy.decide(req(peek, { path: 'a' }, 's1', '/ws', { pluginId: 'workspace_tools', bundled: true }))).toEqual({ kind: 'allow' });
     policy.setMode('s1', 'write');
     expect(policy.decide(req(peek, { path: '/etc/hosts' }, 's1', '/ws', user))).toMatchObject({ kind: 'ask' });
@@ -426,7 +460,6 @@ function restarted(options: Partial<ConstructorParameters<typeof PolicyService>[
 }
 
 describe('"always" answers are stored rules', () => {
-
   test('a rule stored by an "always" answer survives a restart, and removing it makes the call ask again', async () => {
     const first = new PolicyService({ settings, approver: async () => 'always_folder' });
     expect(await first.authorize(req(write, { path: '/out/a.txt' }), signal)).toEqual({ allowed: true });
@@ -471,7 +504,13 @@ describe('"always" answers are stored rules', () => {
   });
 
   test('rules stored before ids, sources and workspaces still read, hold everywhere, and get an id once', () => {
-    store.setSetting('policy.rules', JSON.stringify([{ effect: 'deny', tool: 'bash' }, { effect: 'allow', folder: '/srv/data' }]));
+    store.setSetting(
+      'policy.rules',
+      JSON.stringify([
+        { effect: 'deny', tool: 'bash' },
+        { effect: 'allow', folder: '/srv/data' },
+      ]),
+    );
     const policy = new PolicyService({ settings, newId: () => 'unused' });
     const rules = policy.rules();
     expect(rules).toEqual([
@@ -514,7 +553,12 @@ describe('"always" answers are stored rules', () => {
       { effect: 'allow', tool: 'x', id: 'i'.repeat(101) },
     ];
     for (const rule of bad) expect(() => policy.setRules([rule as PolicyRule]), JSON.stringify(rule).slice(0, 80)).toThrow(/Refused the tool rules/);
-    expect(() => policy.setRules([{ effect: 'allow', tool: 'a', id: 'same' }, { effect: 'allow', tool: 'b', id: 'same' }])).toThrow(/two rules have the id/);
+    expect(() =>
+      policy.setRules([
+        { effect: 'allow', tool: 'a', id: 'same' },
+        { effect: 'allow', tool: 'b', id: 'same' },
+      ]),
+    ).toThrow(/two rules have the id/);
     expect(() => policy.setRules(Array.from({ length: 1001 }, (_, i) => ({ effect: 'allow' as const, tool: `t${i}` })))).toThrow(/at most 1000/);
     expect(() => policy.removeRule('no-such-rule')).toThrow(/no longer stored/);
     for (const seconds of [0, -1, 1.5, 86_401, Number.NaN]) expect(() => policy.setApprovalTimeout(seconds)).toThrow(/1 to 86,400 seconds/);

@@ -114,7 +114,12 @@ const PLUGIN_ID = /^[a-z0-9_]{1,64}$/;
  * workspace could wave through a write to the home folder. `unreadable` is true when a declared
  * parameter holds something that is not a path.
  */
-export function toolPaths(tool: ToolSpec, args: Record<string, unknown>, workspaceRoot: string, home: string = homedir()): { paths: string[]; unreadable: boolean } {
+export function toolPaths(
+  tool: ToolSpec,
+  args: Record<string, unknown>,
+  workspaceRoot: string,
+  home: string = homedir(),
+): { paths: string[]; unreadable: boolean } {
   const paths: string[] = [];
   let unreadable = false;
   const properties = tool.parameters['properties'] as Record<string, { default?: unknown } | undefined> | undefined;
@@ -285,22 +290,34 @@ export class PolicyService implements ToolGate {
     for (const root of this.#deniedRoots) {
       const realRoot = this.#realPath(root);
       const hit = every.find((p) => isInside(root, p) || isInside(realRoot, p));
-      if (hit !== undefined) return { kind: 'deny', reason: `${tool.name} was not run: ${hit} is in Amber's data folder, which no tool may touch in any mode.` };
+      if (hit !== undefined)
+        return { kind: 'deny', reason: `${tool.name} was not run: ${hit} is in Amber's data folder, which no tool may touch in any mode.` };
     }
     const rules = this.rules().filter((r) => ruleHoldsIn(r, workspaceRoot));
-    const deny = rules.find((r) => r.effect === 'deny' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || this.#touches(r.folder, every)));
+    const deny = rules.find(
+      (r) => r.effect === 'deny' && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || this.#touches(r.folder, every)),
+    );
     if (deny) return { kind: 'deny', reason: `A stored rule denies ${describeRule(deny)}, so ${tool.name} was not run.` };
     if (isShellTool(tool, request.origin)) {
       // Before the probe has answered (decide called alone), a sandbox is assumed; authorize waits for it.
       const places = { deniedRoots: this.#deniedRoots, realPath: this.#realPath };
-      const judged = this.#shell.decide(request, this.mode(sessionId), this.#sandbox.current()?.available ?? true, shellGrants(rules, tool.name, workspaceRoot), places);
+      const judged = this.#shell.decide(
+        request,
+        this.mode(sessionId),
+        this.#sandbox.current()?.available ?? true,
+        shellGrants(rules, tool.name, workspaceRoot),
+        places,
+      );
       return judged.kind === 'ask' ? { ...judged, protectedPath: judged.shell.protectedPaths.length > 0 } : judged;
     }
     if (this.#trustsReadOnly(request)) return { kind: 'allow' };
     const mode = this.mode(sessionId);
     if (mode === 'read') {
       const unconfirmed = tool.readOnly ? ` Its plugin says it only reads, but that is not confirmed in Settings.` : '';
-      return { kind: 'deny', reason: `This conversation is in read mode, so ${tool.name}, which can change things, was not run.${unconfirmed} Only read-only tools run in read mode.` };
+      return {
+        kind: 'deny',
+        reason: `This conversation is in read mode, so ${tool.name}, which can change things, was not run.${unconfirmed} Only read-only tools run in read mode.`,
+      };
     }
     const guarded = every.map((p) => ({ path: p, why: protectedReason(p) })).find((p) => p.why !== null);
     if (guarded) {
@@ -313,13 +330,24 @@ export class PolicyService implements ToolGate {
     }
     if (mode === 'yolo') return { kind: 'allow' };
     const allLand = (folder: string): boolean => paths.length > 0 && !found.unreadable && paths.every((p) => this.#lands(folder, p));
-    const allows = (r: PolicyRule): boolean => r.effect === 'allow' && r.command === undefined && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || allLand(r.folder));
+    const allows = (r: PolicyRule): boolean =>
+      r.effect === 'allow' && r.command === undefined && (r.tool === undefined || r.tool === tool.name) && (r.folder === undefined || allLand(r.folder));
     if (rules.some(allows)) return { kind: 'allow' };
     if (tool.pathParams === undefined || tool.pathParams.length === 0) {
-      return { kind: 'ask', reason: `${tool.name} can change things and declares no path parameters, so the policy cannot tell what it changes.`, folder: null, protectedPath: false };
+      return {
+        kind: 'ask',
+        reason: `${tool.name} can change things and declares no path parameters, so the policy cannot tell what it changes.`,
+        folder: null,
+        protectedPath: false,
+      };
     }
     if (found.unreadable) {
-      return { kind: 'ask', reason: `${tool.name} can change things and one of its paths is not a path the policy can read.`, folder: null, protectedPath: false };
+      return {
+        kind: 'ask',
+        reason: `${tool.name} can change things and one of its paths is not a path the policy can read.`,
+        folder: null,
+        protectedPath: false,
+      };
     }
     if (allLand(workspaceRoot)) return { kind: 'allow' };
     const outside = paths.find((p) => !this.#lands(workspaceRoot, p));
@@ -327,7 +355,12 @@ export class PolicyService implements ToolGate {
       return { kind: 'ask', reason: `${tool.name} can change things and names no path inside the workspace.`, folder: null, protectedPath: false };
     }
     const where = outside.lands === outside.written ? outside.written : `${outside.written} (which leads to ${outside.lands})`;
-    return { kind: 'ask', reason: `${tool.name} would change ${where}, which is outside the workspace ${workspaceRoot}.`, folder: dirname(outside.lands), protectedPath: false };
+    return {
+      kind: 'ask',
+      reason: `${tool.name} would change ${where}, which is outside the workspace ${workspaceRoot}.`,
+      folder: dirname(outside.lands),
+      protectedPath: false,
+    };
   }
 
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
@@ -363,7 +396,10 @@ export class PolicyService implements ToolGate {
         if (next.kind === 'aborted') return stopped;
         if (next.kind === 'answer') {
           if (open.timedOutAfter !== undefined) {
-            return { allowed: false, reason: `No one answered within ${open.timedOutAfter.toLocaleString('en')} s, so the question timed out and ${request.tool.name} was not run.` };
+            return {
+              allowed: false,
+              reason: `No one answered within ${open.timedOutAfter.toLocaleString('en')} s, so the question timed out and ${request.tool.name} was not run.`,
+            };
           }
           return this.#apply(request, open, next.answer);
         }
@@ -399,7 +435,14 @@ export class PolicyService implements ToolGate {
       ...(decision.shell ? { command: decision.shell.command, sandboxed: decision.shell.sandboxed } : {}),
     };
     const controller = new AbortController();
-    const open: OpenQuestion = { question, controller, answer: ask(approver, question, controller.signal), answered: false, waiters: 0, ...(decision.shell ? { shell: decision.shell } : {}) };
+    const open: OpenQuestion = {
+      question,
+      controller,
+      answer: ask(approver, question, controller.signal),
+      answered: false,
+      waiters: 0,
+      ...(decision.shell ? { shell: decision.shell } : {}),
+    };
     // A question left unanswered past the time limit is withdrawn as a denial (the window stops asking it).
     const seconds = this.approvalTimeout();
     const cancelTimer =
@@ -432,7 +475,10 @@ export class PolicyService implements ToolGate {
       case 'unsandboxed':
         // Offered only where the call would run in a sandbox; never remembered. Anywhere else it is a denial.
         if (!isShellTool(request.tool, request.origin) || question.sandboxed !== true) {
-          return { allowed: false, reason: `${request.tool.name} was not run: running outside the sandbox can only be chosen for a shell command that would run in one.` };
+          return {
+            allowed: false,
+            reason: `${request.tool.name} was not run: running outside the sandbox can only be chosen for a shell command that would run in one.`,
+          };
         }
         return this.#allowed(request, { unsandboxed: true });
       case 'always_tool': {
@@ -515,7 +561,9 @@ export class PolicyService implements ToolGate {
       toolName: request.tool.name,
       shell: isShellTool(request.tool, request.origin),
       protectedPath: decision.protectedPath || (decision.shell?.protectedPaths.length ?? 0) > 0,
-      ...(verdict && decision.shell ? { command: { line: decision.shell.command.line, class: verdict.class, outside: verdict.outside, prefixes: verdict.prefixes } } : {}),
+      ...(verdict && decision.shell
+        ? { command: { line: decision.shell.command.line, class: verdict.class, outside: verdict.outside, prefixes: verdict.prefixes } }
+        : {}),
     });
     if (allowed) return this.#allowed(request);
     return { allowed: false, reason: `${decision.reason} No one is there to approve it, so it was not run.` };

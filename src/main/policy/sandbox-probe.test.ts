@@ -4,7 +4,10 @@ import { describe, expect, test } from 'vitest';
 import { probeSandbox, type SpawnProgram } from './sandbox-probe.ts';
 
 // The probe starts real programs: a stand-in for bwrap is a real process that fails the way a broken one does.
-const running = (file: string, args: string[] = []): SpawnProgram => (_file, _args, options) => spawn(file, args, options);
+const running =
+  (file: string, args: string[] = []): SpawnProgram =>
+  (_file, _args, options) =>
+    spawn(file, args, options);
 const found = (name: string) => `/opt/fake/${name}`;
 const throwing: SpawnProgram = () => {
   throw new Error('spawn exploded');
@@ -18,11 +21,19 @@ describe('probing for a sandbox', () => {
 
   test('Linux without bwrap has none, and the fix names bubblewrap', async () => {
     const status = await probeSandbox({ platform: 'linux', find: () => null });
-    expect(status).toMatchObject({ available: false, reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/), fix: expect.stringMatching(/apt install bubblewrap/) });
+    expect(status).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/),
+      fix: expect.stringMatching(/apt install bubblewrap/),
+    });
   });
 
   test('a bwrap that cannot start a sandbox is no sandbox, with what it printed as the reason', async () => {
-    const status = await probeSandbox({ platform: 'linux', find: found, spawn: running('/bin/sh', ['-c', 'echo "bwrap: No permissions to creating new namespace" >&2; exit 1']) });
+    const status = await probeSandbox({
+      platform: 'linux',
+      find: found,
+      spawn: running('/bin/sh', ['-c', 'echo "bwrap: No permissions to creating new namespace" >&2; exit 1']),
+    });
     expect(status).toEqual({
       available: false,
       reason: 'bubblewrap is installed but could not start a sandbox: bwrap: No permissions to creating new namespace.',
@@ -31,17 +42,27 @@ describe('probing for a sandbox', () => {
   });
 
   test('a program that cannot be started, hangs or throws is no sandbox, and the probe never throws', async () => {
-    expect(await probeSandbox({ platform: 'linux', find: found, spawn: running('/nonexistent/bwrap') })).toMatchObject({ available: false, reason: expect.stringMatching(/ENOENT/) });
+    expect(await probeSandbox({ platform: 'linux', find: found, spawn: running('/nonexistent/bwrap') })).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/ENOENT/),
+    });
     expect(await probeSandbox({ platform: 'linux', find: found, spawn: running('/bin/sleep', ['30']), timeoutMs: 200 })).toMatchObject({
       available: false,
       reason: expect.stringMatching(/did not finish within 200 ms/),
     });
-    expect(await probeSandbox({ platform: 'linux', find: found, spawn: throwing })).toMatchObject({ available: false, reason: expect.stringMatching(/spawn exploded/) });
+    expect(await probeSandbox({ platform: 'linux', find: found, spawn: throwing })).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/spawn exploded/),
+    });
   });
 
   test('a bwrap that starts its trial sandbox means bubblewrap is there; it was asked for exactly that sandbox', async () => {
     const seen: string[][] = [];
-    const status = await probeSandbox({ platform: 'linux', find: found, spawn: (file, args, options) => (seen.push([file, ...args]), spawn('/bin/true', [], options)) });
+    const status = await probeSandbox({
+      platform: 'linux',
+      find: found,
+      spawn: (file, args, options) => (seen.push([file, ...args]), spawn('/bin/true', [], options)),
+    });
     expect(status).toEqual({ available: true, kind: 'bubblewrap' });
     expect(seen).toEqual([['/opt/fake/bwrap', '--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '/bin/true']]);
   });

@@ -10,7 +10,11 @@ import { delimiter, join } from 'node:path';
 export type SandboxStatus = { available: true; kind: 'bubblewrap' | 'seatbelt' } | { available: false; reason: string; fix: string };
 
 /** The part of `child_process.spawn` the probe uses. */
-export type SpawnProgram = (file: string, args: readonly string[], options: { stdio: ['ignore', 'ignore', 'pipe'] }) => import('node:child_process').ChildProcess;
+export type SpawnProgram = (
+  file: string,
+  args: readonly string[],
+  options: { stdio: ['ignore', 'ignore', 'pipe'] },
+) => import('node:child_process').ChildProcess;
 
 export interface SandboxProbeOptions {
   platform?: NodeJS.Platform;
@@ -27,7 +31,8 @@ export function sandboxFix(platform: NodeJS.Platform): string {
     return 'Install bubblewrap (for example: sudo apt install bubblewrap, or sudo dnf install bubblewrap) and make sure it may create user namespaces (try: bwrap --ro-bind / / /bin/true), then restart Amber.';
   }
   if (platform === 'darwin') return 'Make sure /usr/bin/sandbox-exec runs (it ships with macOS), then restart Amber.';
-  if (platform === 'win32') return 'Run Amber inside WSL (Linux), where bubblewrap can sandbox commands; until then every command that is not read-only asks first.';
+  if (platform === 'win32')
+    return 'Run Amber inside WSL (Linux), where bubblewrap can sandbox commands; until then every command that is not read-only asks first.';
   return 'Run Amber on Linux (with bubblewrap) or macOS to sandbox commands; until then every command that is not read-only asks first.';
 }
 

@@ -33,7 +33,13 @@ const MISSING: SandboxStatus = { available: false, reason: 'bubblewrap (bwrap) i
 
 const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
 const write: ToolSpec = { name: 'write', description: 'write a file', parameters: {}, readOnly: false, pathParams: ['path'] };
-const req = (command: string, sessionId = 's1'): ToolRequest => ({ sessionId, workspaceRoot: '/ws', tool: bash, toolCallId: `c-${Math.random()}`, args: { command } });
+const req = (command: string, sessionId = 's1'): ToolRequest => ({
+  sessionId,
+  workspaceRoot: '/ws',
+  tool: bash,
+  toolCallId: `c-${Math.random()}`,
+  args: { command },
+});
 const signal = new AbortController().signal;
 
 function policyWith(status: SandboxStatus, answer: ApprovalAnswer = 'deny', shell?: ShellPolicy) {
@@ -62,7 +68,11 @@ describe('the sandbox profile of a shell call', () => {
   test('is unsandboxed when the user said so for the call or when no sandbox can start; protected paths approved stay writable', () => {
     expect(sandboxProfile({ mode: 'write', network: false, available: true, unsandboxed: true })).toEqual({ mode: 'write', network: false, unsandboxed: true });
     expect(sandboxProfile({ mode: 'read', network: true, available: false })).toEqual({ mode: 'read', network: false, unsandboxed: true });
-    expect(sandboxProfile({ mode: 'write', network: false, available: true, writable: ['/ws/.git/hooks', '/ws/.git/hooks'] })).toEqual({ mode: 'write', network: false, writable: ['/ws/.git/hooks'] });
+    expect(sandboxProfile({ mode: 'write', network: false, available: true, writable: ['/ws/.git/hooks', '/ws/.git/hooks'] })).toEqual({
+      mode: 'write',
+      network: false,
+      writable: ['/ws/.git/hooks'],
+    });
     // Read mode never writes, whatever was approved.
     expect(sandboxProfile({ mode: 'read', network: false, available: true, writable: ['/ws/.envrc'] })).toEqual({ mode: 'read', network: false });
     expect(sandboxProfile({ mode: 'write', network: false, available: false, sandboxOnly: true })).toEqual({ mode: 'write', network: false });
@@ -103,7 +113,11 @@ describe('the sandbox profile of a shell call', () => {
     sandbox.onDidChange(({ sessionId }) => changes.push(sessionId));
     sandbox.markUnavailable('bwrap: setting up uid map: Permission denied');
     sandbox.markUnavailable('again');
-    expect(await sandbox.status()).toEqual({ available: false, reason: 'The sandbox could not start when a command ran: bwrap: setting up uid map: Permission denied', fix: expect.stringMatching(/bubblewrap/) });
+    expect(await sandbox.status()).toEqual({
+      available: false,
+      reason: 'The sandbox could not start when a command ran: bwrap: setting up uid map: Permission denied',
+      fix: expect.stringMatching(/bubblewrap/),
+    });
     expect(changes).toEqual([null]);
     expect(sandbox.profile('s1', 'write')).toEqual({ mode: 'write', network: false, unsandboxed: true });
 
@@ -141,7 +155,10 @@ describe('the policy with a sandbox', () => {
   test('"run unsandboxed" for anything but a sandboxed shell question is a denial, and the window cannot send it', async () => {
     const { policy } = policyWith(AVAILABLE, 'unsandboxed');
     const outside = { ...req(''), tool: write, args: { path: '/elsewhere/a.txt' } };
-    expect(await policy.authorize(outside, signal)).toEqual({ allowed: false, reason: expect.stringMatching(/write was not run: running outside the sandbox can only be chosen for a shell command/) });
+    expect(await policy.authorize(outside, signal)).toEqual({
+      allowed: false,
+      reason: expect.stringMatching(/write was not run: running outside the sandbox can only be chosen for a shell command/),
+    });
 
     const broker = new ApprovalBroker();
     const viaWindow = new PolicyService({ settings, approver: broker.ask, sandbox: new SandboxService({ settings, probe: async () => AVAILABLE }) });
@@ -161,7 +178,11 @@ describe('the policy with a sandbox', () => {
     expect(asked).toEqual([]);
     expect(await policy.authorize(req('mkdir -p build'), signal)).toEqual({ allowed: true, sandbox: { mode: 'write', network: false, unsandboxed: true } });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ sandboxed: false, reason: expect.stringMatching(/No sandbox can start here, so if you allow it, it runs with your full rights\./), command: { line: 'mkdir -p build', class: 'write' } });
+    expect(asked[0]).toMatchObject({
+      sandboxed: false,
+      reason: expect.stringMatching(/No sandbox can start here, so if you allow it, it runs with your full rights\./),
+      command: { line: 'mkdir -p build', class: 'write' },
+    });
     expect(asked[0]!.command).not.toHaveProperty('prefixes');
     policy.setMode('s1', 'yolo');
     await policy.authorize(req('touch a'), signal);
@@ -204,12 +225,17 @@ describe('the policy with a sandbox', () => {
     const protectedLine = new ShellPolicy({
       classify: (line, options) => {
         const verdict = shellClassify(line, options);
-        return line.includes('.git/hooks') ? { ...verdict, class: 'destructive', reason: 'It changes a git hook.', protectedPaths: ['/ws/.git/hooks/pre-commit'] } : verdict;
+        return line.includes('.git/hooks')
+          ? { ...verdict, class: 'destructive', reason: 'It changes a git hook.', protectedPaths: ['/ws/.git/hooks/pre-commit'] }
+          : verdict;
       },
     });
     const { policy } = policyWith(AVAILABLE, 'once', protectedLine);
     const line = 'echo make > .git/hooks/pre-commit';
-    expect(await policy.authorize(req(line), signal)).toEqual({ allowed: true, sandbox: { mode: 'write', network: false, writable: ['/ws/.git/hooks/pre-commit'] } });
+    expect(await policy.authorize(req(line), signal)).toEqual({
+      allowed: true,
+      sandbox: { mode: 'write', network: false, writable: ['/ws/.git/hooks/pre-commit'] },
+    });
     expect(await policy.authorize(req('touch a'), signal)).toEqual({ allowed: true, sandbox: { mode: 'write', network: false } });
   });
 });

@@ -43,7 +43,13 @@ export class SandboxService {
   status(): Promise<SandboxStatus> {
     this.#probing ??= Promise.resolve()
       .then(() => this.#probe())
-      .catch((e: unknown): SandboxStatus => ({ available: false, reason: `Checking for a sandbox failed: ${e instanceof Error ? e.message : String(e)}`, fix: sandboxFix(this.#platform) }))
+      .catch(
+        (e: unknown): SandboxStatus => ({
+          available: false,
+          reason: `Checking for a sandbox failed: ${e instanceof Error ? e.message : String(e)}`,
+          fix: sandboxFix(this.#platform),
+        }),
+      )
       .then((probed) => {
         // A failure reported while the probe ran stands.
         this.#status ??= probed;

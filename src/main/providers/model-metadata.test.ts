@@ -6,7 +6,8 @@ import { modelMetadata } from './model-metadata.ts';
 const catalog = new ModelCatalog();
 await catalog.ready();
 
-const describeModel = (modelId: string, presetId: string | undefined, listed?: ModelInfo) => modelMetadata({ listed, modelId, presetId, catalog, fallbackContextWindow: 32_768 });
+const describeModel = (modelId: string, presetId: string | undefined, listed?: ModelInfo) =>
+  modelMetadata({ listed, modelId, presetId, catalog, fallbackContextWindow: 32_768 });
 
 describe('modelMetadata', () => {
   it('prices a catalog model behind any OpenAI-compatible base URL by its id', () => {
@@ -32,7 +33,12 @@ describe('modelMetadata', () => {
   });
 
   it("the provider's own prices (OpenRouter reports them) win over the catalog's", () => {
-    const listed: ModelInfo = { id: 'openai/gpt-4o-mini', contextWindow: 128_000, reasoning: false, pricing: { input: 0.2, output: 0.8, cacheRead: 0, cacheWrite: 0 } };
+    const listed: ModelInfo = {
+      id: 'openai/gpt-4o-mini',
+      contextWindow: 128_000,
+      reasoning: false,
+      pricing: { input: 0.2, output: 0.8, cacheRead: 0, cacheWrite: 0 },
+    };
     expect(describeModel('openai/gpt-4o-mini', 'openrouter', listed).pricing).toMatchObject({ input: 0.2, output: 0.8 });
   });
 

@@ -36,7 +36,10 @@ function databaseBytes(): Buffer {
 }
 
 test('wallet keys found in the settings table move to the secret store at start, and the database keeps no trace of them', () => {
-  store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY, baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { apiKey: DS_KEY, warnBelow: 5 }, refreshMinutes: 2 }));
+  store.setSetting(
+    'plugin.wallet.config',
+    JSON.stringify({ openrouter: { apiKey: OR_KEY, baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { apiKey: DS_KEY, warnBelow: 5 }, refreshMinutes: 2 }),
+  );
   const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
   expect(plugins.migrate()).toBe(2);
   expect(stored('wallet')).toEqual({ openrouter: { baseUrl: 'http://127.0.0.1:9/api/v1' }, deepseek: { warnBelow: 5 }, refreshMinutes: 2 });
@@ -99,7 +102,12 @@ test('secret fields are data: a plugin marked with one gets the same treatment',
 test('a key file that cannot be written leaves the key where it was, warns, and does not throw', () => {
   store.setSetting('plugin.wallet.config', JSON.stringify({ openrouter: { apiKey: OR_KEY } }));
   const warnings: string[] = [];
-  const broken = { get: () => null, set: () => { throw new Error('disk full'); } };
+  const broken = {
+    get: () => null,
+    set: () => {
+      throw new Error('disk full');
+    },
+  };
   expect(new PluginSecrets(new SettingsService({ store }), broken, { warn: (m) => warnings.push(m) }).migrate()).toBe(0);
   expect(stored('wallet')).toEqual({ openrouter: { apiKey: OR_KEY } });
   expect(warnings[0]).toMatch(/could not move the 'wallet' plugin's keys .*disk full/);
@@ -107,10 +115,22 @@ test('a key file that cannot be written leaves the key where it was, warns, and 
 
 test("an MCP server's environment values and headers go to the key file, keep their keys empty in the database, and come back in the plugin's config", () => {
   const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
-  plugins.write('mcp', { servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } } } });
-  expect(stored('mcp')).toEqual({ servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: '' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: '' } } } });
+  plugins.write('mcp', {
+    servers: {
+      gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } },
+      web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } },
+    },
+  });
+  expect(stored('mcp')).toEqual({
+    servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: '' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: '' } } },
+  });
   expect(store.getSetting('plugin.mcp.config')).not.toMatch(/ghp-secret-1|tok-2/);
-  expect(plugins.config('mcp')).toEqual({ servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } } } });
+  expect(plugins.config('mcp')).toEqual({
+    servers: {
+      gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp-secret-1' } },
+      web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-2' } },
+    },
+  });
   // Writing the config back as stored (empty values) keeps the secrets.
   plugins.write('mcp', stored('mcp') as Record<string, unknown>);
   expect(plugins.config('mcp')).toMatchObject({ servers: { gh: { env: { GH_TOKEN: 'ghp-secret-1' } } } });
@@ -161,7 +181,10 @@ test('a key bound to a base URL is dropped when the URL changes, unless the same
   expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/a', warnBelow: 3 }, deepseek: {} })).toEqual([]);
   expect(plugins.config('wallet')).toMatchObject({ openrouter: { apiKey: OR_KEY }, deepseek: { apiKey: DS_KEY } });
   // The URL changes (or is set where it was the default): that account's key goes, the other stays.
-  expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/elsewhere' }, deepseek: { baseUrl: 'http://127.0.0.1:9/ds' } })).toEqual(['openrouter.apiKey', 'deepseek.apiKey']);
+  expect(plugins.write('wallet', { openrouter: { baseUrl: 'http://127.0.0.1:9/elsewhere' }, deepseek: { baseUrl: 'http://127.0.0.1:9/ds' } })).toEqual([
+    'openrouter.apiKey',
+    'deepseek.apiKey',
+  ]);
   expect(plugins.config('wallet')).toEqual({ openrouter: { baseUrl: 'http://127.0.0.1:9/elsewhere' }, deepseek: { baseUrl: 'http://127.0.0.1:9/ds' } });
   expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toMatch(/wallet-secret/);
   // A new URL with a new key: the new key is kept.
@@ -171,14 +194,31 @@ test('a key bound to a base URL is dropped when the URL changes, unless the same
 
 test("an MCP server's headers and environment values are dropped when its URL, command or arguments change, and stay when they do not", () => {
   const plugins = new PluginSecrets(new SettingsService({ store }), secrets);
-  plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-web' } }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: 'ghp-1' } } } });
+  plugins.write('mcp', {
+    servers: {
+      web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer tok-web' } },
+      gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: 'ghp-1' } },
+    },
+  });
   // Written back as stored (empty values kept), with the same targets: nothing goes.
   expect(plugins.write('mcp', stored('mcp') as Record<string, unknown>)).toEqual([]);
   // The URL changes with the header kept empty: the header goes, from the key file and from the config.
-  expect(plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:8/evil', headers: { Authorization: '' } }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: '' } } } })).toEqual(['servers.web.headers.Authorization']);
-  expect(stored('mcp')).toEqual({ servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: '' } } } });
+  expect(
+    plugins.write('mcp', {
+      servers: { web: { url: 'http://127.0.0.1:8/evil', headers: { Authorization: '' } }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: '' } } },
+    }),
+  ).toEqual(['servers.web.headers.Authorization']);
+  expect(stored('mcp')).toEqual({
+    servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--a'], env: { GH_TOKEN: '' } } },
+  });
   // The arguments change: the environment goes too.
-  expect(plugins.write('mcp', { servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--b'], env: { GH_TOKEN: '' } } } })).toEqual(['servers.gh.env.GH_TOKEN']);
-  expect(plugins.config('mcp')).toEqual({ servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--b'], env: {} } } });
+  expect(
+    plugins.write('mcp', {
+      servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--b'], env: { GH_TOKEN: '' } } },
+    }),
+  ).toEqual(['servers.gh.env.GH_TOKEN']);
+  expect(plugins.config('mcp')).toEqual({
+    servers: { web: { url: 'http://127.0.0.1:8/evil', headers: {} }, gh: { command: 'gh-mcp', args: ['--b'], env: {} } },
+  });
   expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toMatch(/tok-web|ghp-1/);
 });

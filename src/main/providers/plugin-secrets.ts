@@ -43,8 +43,6 @@ export const PLUGIN_SECRET_BINDINGS: SecretBindings = {
   mcp: ['env', 'headers'].flatMap((kind) => ['command', 'args', 'url'].map((target) => ({ secret: `servers.*.${kind}.*`, target: `servers.*.${target}` }))),
 };
 
-
-
 /** Plugin ids are `[a-z0-9_]+`, so these names never meet another plugin's or a provider's (`provider.<id>.apiKey`). */
 const secretName = (pluginId: string, path: string): string => `plugin.${pluginId}.${path}`;
 
@@ -209,7 +207,9 @@ export class PluginSecrets {
   #moveOut(pluginId: string, stored: Config): number {
     const found = this.#paths(pluginId).filter((path) => getPath(stored, path) !== undefined);
     // Wildcard fields stay as empty values: only a value not yet moved counts.
-    const wild = this.#patterns(pluginId).flatMap((p) => expandPath(stored, p.split('.'))).filter((path) => getPath(stored, path) !== '');
+    const wild = this.#patterns(pluginId)
+      .flatMap((p) => expandPath(stored, p.split('.')))
+      .filter((path) => getPath(stored, path) !== '');
     if (found.length + wild.length === 0) return 0;
     try {
       for (const path of found) {
@@ -225,9 +225,10 @@ export class PluginSecrets {
       this.#settings.set('plugin.config', pluginId, stored);
       return found.length + wild.length;
     } catch (e) {
-      this.#warn(`amber: could not move the '${pluginId}' plugin's keys out of the database (${e instanceof Error ? e.message : String(e)}); they stay there until the key file can be written.`);
+      this.#warn(
+        `amber: could not move the '${pluginId}' plugin's keys out of the database (${e instanceof Error ? e.message : String(e)}); they stay there until the key file can be written.`,
+      );
       return 0;
     }
   }
 }
-

@@ -42,7 +42,14 @@ test('a provider plugin reads its own dialect accounts with their keys', () => {
   accounts.save({ presetId: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' });
   accounts.save({ presetId: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant', model: 'claude-sonnet-4-5' });
   expect(accounts.pluginConfig('openai_compatible')).toEqual({
-    accounts: [expect.objectContaining({ id: 'ollama', flavor: 'ollama', apiKey: undefined, models: [expect.objectContaining({ id: 'llama3.2', contextWindow: 8192 })] })],
+    accounts: [
+      expect.objectContaining({
+        id: 'ollama',
+        flavor: 'ollama',
+        apiKey: undefined,
+        models: [expect.objectContaining({ id: 'llama3.2', contextWindow: 8192 })],
+      }),
+    ],
   });
   expect(accounts.pluginConfig('anthropic')).toEqual({ accounts: [expect.objectContaining({ id: 'anthropic', flavor: 'anthropic', apiKey: 'sk-ant' })] });
   expect(accounts.pluginConfig('budget')).toEqual({ accounts: [] });

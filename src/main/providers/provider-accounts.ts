@@ -90,7 +90,10 @@ export class ProviderAccounts {
   }
 
   remove(accountId: string): void {
-    this.#settings.set('providers.accounts', this.list().filter((a) => a.id !== accountId));
+    this.#settings.set(
+      'providers.accounts',
+      this.list().filter((a) => a.id !== accountId),
+    );
     this.#secrets.set(keyName(accountId), null);
   }
 
@@ -108,7 +111,9 @@ export class ProviderAccounts {
         label: a.name,
         baseUrl: a.baseUrl,
         apiKey: this.#secrets.get(keyName(a.id)) ?? undefined,
-        models: a.models.map((id): ModelInfo => ({ id, contextWindow: a.contextWindow, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } })),
+        models: a.models.map(
+          (id): ModelInfo => ({ id, contextWindow: a.contextWindow, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }),
+        ),
       }));
     return { accounts };
   }

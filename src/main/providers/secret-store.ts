@@ -53,7 +53,9 @@ export class FileSecretStore implements SecretStore {
     chmodSync(this.#file, 0o600);
     if (!this.#codec.encrypted && !this.#warned && value) {
       this.#warned = true;
-      this.#warn(`amber: API keys are stored unencrypted in ${this.#file} (readable only by you). ${this.#codec.unencryptedReason ?? 'The desktop app encrypts them with the OS keychain.'}`);
+      this.#warn(
+        `amber: API keys are stored unencrypted in ${this.#file} (readable only by you). ${this.#codec.unencryptedReason ?? 'The desktop app encrypts them with the OS keychain.'}`,
+      );
     }
   }
 
@@ -63,7 +65,10 @@ export class FileSecretStore implements SecretStore {
     try {
       raw = JSON.parse(readFileSync(this.#file, 'utf8'));
     } catch (e) {
-      throw new AmberError('internal', `The key file ${this.#file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); fix or delete it, then set the keys again.`);
+      throw new AmberError(
+        'internal',
+        `The key file ${this.#file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); fix or delete it, then set the keys again.`,
+      );
     }
     const parsed = SecretsFile.safeParse(raw);
     if (!parsed.success) throw new AmberError('internal', `The key file ${this.#file} is damaged; delete it and set the keys again.`);

@@ -61,7 +61,15 @@ export class ChainVerifier {
   // these (id, parent id, type, payload bytes, hash, parent hash) matches again.
   #matches(parentHash: string, row: HashedRow): boolean {
     const seen = this.#matched?.get(row.id);
-    if (seen && seen.parentHash === parentHash && seen.hash === row.hash && seen.payload === row.payload && seen.parentId === row.parent_id && seen.type === row.type) return true;
+    if (
+      seen &&
+      seen.parentHash === parentHash &&
+      seen.hash === row.hash &&
+      seen.payload === row.payload &&
+      seen.parentId === row.parent_id &&
+      seen.type === row.type
+    )
+      return true;
     const ok = entryHashMatches(parentHash, row);
     if (ok && this.#matched) {
       if (this.#matched.size >= VERIFIED_ROWS_LIMIT) this.#matched.clear();

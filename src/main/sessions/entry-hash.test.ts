@@ -38,7 +38,7 @@ describe('entryHash', () => {
 const framed = (text: string) => `2:ph2:id0:7:message${text.length}:${text}`;
 
 describe('the compiled loop', () => {
-  test('is in use here, and gives the JavaScript loop\'s hash for every length, any text, and past its memory', () => {
+  test("is in use here, and gives the JavaScript loop's hash for every length, any text, and past its memory", () => {
     expect(HASH_LOOP_COMPILED).toBe(true);
     for (let n = 0; n < 600; n++) {
       let text = '';

@@ -97,24 +97,89 @@ function wasmName(s: string): number[] {
 function compileWordLoop(): { hash: (words: number, h1: number, h2: number) => void; bytes: Uint8Array; words: Int32Array } | null {
   const [WORDS, H1, H2, I, K] = [0, 1, 2, 3, 4];
   const lane = (h: number, m: number, shift: number): number[] => [
-    0x20, h, 0x20, K, 0x73, 0x41, ...sleb(m | 0), 0x6c, 0x22, h, // h = (h ^ k) * m
-    0x20, h, 0x41, shift, 0x76, 0x73, 0x21, h, // h ^= h >>> shift
+    0x20,
+    h,
+    0x20,
+    K,
+    0x73,
+    0x41,
+    ...sleb(m | 0),
+    0x6c,
+    0x22,
+    h, // h = (h ^ k) * m
+    0x20,
+    h,
+    0x41,
+    shift,
+    0x76,
+    0x73,
+    0x21,
+    h, // h ^= h >>> shift
   ];
   const code = [
-    0x01, 0x02, 0x7f, // two i32 locals: i, k
-    0x02, 0x40, 0x20, WORDS, 0x45, 0x0d, 0x00, // block; if words == 0 skip the loop
-    0x03, 0x40, // loop
-    0x20, I, 0x41, 0x02, 0x74, 0x28, 0x02, 0x00, 0x21, K, // k = load32(i << 2)
+    0x01,
+    0x02,
+    0x7f, // two i32 locals: i, k
+    0x02,
+    0x40,
+    0x20,
+    WORDS,
+    0x45,
+    0x0d,
+    0x00, // block; if words == 0 skip the loop
+    0x03,
+    0x40, // loop
+    0x20,
+    I,
+    0x41,
+    0x02,
+    0x74,
+    0x28,
+    0x02,
+    0x00,
+    0x21,
+    K, // k = load32(i << 2)
     ...lane(H1, M1, 15),
     ...lane(H2, M2, 13),
-    0x20, I, 0x41, 0x01, 0x6a, 0x22, I, 0x20, WORDS, 0x49, 0x0d, 0x00, // i++; continue while i < words
-    0x0b, 0x0b, // end loop, end block
-    0x41, 0x00, 0x20, H1, 0x36, 0x02, 0x00, // store32(0, h1)
-    0x41, 0x00, 0x20, H2, 0x36, 0x02, 0x04, // store32(4, h2)
+    0x20,
+    I,
+    0x41,
+    0x01,
+    0x6a,
+    0x22,
+    I,
+    0x20,
+    WORDS,
+    0x49,
+    0x0d,
+    0x00, // i++; continue while i < words
+    0x0b,
+    0x0b, // end loop, end block
+    0x41,
+    0x00,
+    0x20,
+    H1,
+    0x36,
+    0x02,
+    0x00, // store32(0, h1)
+    0x41,
+    0x00,
+    0x20,
+    H2,
+    0x36,
+    0x02,
+    0x04, // store32(4, h2)
     0x0b,
   ];
   const module = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [0x01, 0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x00]), // type: (i32, i32, i32) -> ()
     ...section(3, [0x01, 0x00]), // one function of that type
     ...section(5, [0x01, 0x00, WASM_PAGES]), // memory
@@ -122,7 +187,9 @@ function compileWordLoop(): { hash: (words: number, h1: number, h2: number) => v
     ...section(10, [0x01, ...uleb(code.length), ...code]),
   ];
   // The few WebAssembly names used here: Node has them, this process's type libraries do not declare them.
-  const api = (globalThis as { WebAssembly?: { Module: new (bytes: Uint8Array) => unknown; Instance: new (m: unknown) => { exports: Record<string, unknown> } } }).WebAssembly;
+  const api = (
+    globalThis as { WebAssembly?: { Module: new (bytes: Uint8Array) => unknown; Instance: new (m: unknown) => { exports: Record<string, unknown> } } }
+  ).WebAssembly;
   if (!api) return null; // the JavaScript loop gives the same hashes
   try {
     const { exports } = new api.Instance(new api.Module(new Uint8Array(module)));

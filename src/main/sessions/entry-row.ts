@@ -33,7 +33,10 @@ export function parseEntryRow(row: Pick<EntryRow, 'id' | 'payload'>): Entry {
   try {
     value = JSON.parse(row.payload);
   } catch {
-    throw new AmberError('internal', `Stored entry ${row.id} is not valid JSON: it was changed outside Amber (\`amber sessions check\` names every changed entry).`);
+    throw new AmberError(
+      'internal',
+      `Stored entry ${row.id} is not valid JSON: it was changed outside Amber (\`amber sessions check\` names every changed entry).`,
+    );
   }
   const parsed = Entry.safeParse(value);
   if (!parsed.success) throw new AmberError('internal', `Stored entry ${row.id} does not match its schema: ${describeZodError(parsed.error)}`);

@@ -68,7 +68,10 @@ export class IntegrityTracker {
       if (firstKept === null && row.type === 'compaction') firstKept = keptFrom(row.payload);
       if (firstKept !== null && row.id === firstKept) break;
     }
-    known.remember(leaf, verifier.finish((parentId) => this.#rows.hashOf(sessionId, parentId)));
+    known.remember(
+      leaf,
+      verifier.finish((parentId) => this.#rows.hashOf(sessionId, parentId)),
+    );
     return known;
   }
 

@@ -103,7 +103,10 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new AmberError('unavailable', `This data was written by a newer Amber (schema ${version}; this one knows ${SCHEMA_VERSION}). Update Amber to open it.`);
+    throw new AmberError(
+      'unavailable',
+      `This data was written by a newer Amber (schema ${version}; this one knows ${SCHEMA_VERSION}). Update Amber to open it.`,
+    );
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {

@@ -91,11 +91,31 @@ describe('version 3', () => {
 
     // The active branch: the first answer, then the branch summary, the reminder and the logging work.
     const context = store.context(session.id);
-    expect(context.entries.map((e) => e.id)).toEqual(['c3d4e5f6', 'd4e5f6a7', 'e5f6a7b8', 'f6a7b8c9', '0a1b2c3d', '1b2c3d4e', '6e7f8a9b', '7f8a9b0c', '8a9b0c1d', '9b0c1d2e', '1d2e3f4a']);
+    expect(context.entries.map((e) => e.id)).toEqual([
+      'c3d4e5f6',
+      'd4e5f6a7',
+      'e5f6a7b8',
+      'f6a7b8c9',
+      '0a1b2c3d',
+      '1b2c3d4e',
+      '6e7f8a9b',
+      '7f8a9b0c',
+      '8a9b0c1d',
+      '9b0c1d2e',
+      '1d2e3f4a',
+    ]);
     expect(context.model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
     expect(context.thinkingLevel).toBe('high');
     // The compacted branch is intact too.
-    expect(store.context(session.id, '5d6e7f8a').entries.map((e) => e.id)).toEqual(['0e1f2a3b', '5f6a7b8c', '7b8c9d0e', '8c9d0e1f', '9d0e1f2a', '1f2a3b4c', '2a3b4c5d']);
+    expect(store.context(session.id, '5d6e7f8a').entries.map((e) => e.id)).toEqual([
+      '0e1f2a3b',
+      '5f6a7b8c',
+      '7b8c9d0e',
+      '8c9d0e1f',
+      '9d0e1f2a',
+      '1f2a3b4c',
+      '2a3b4c5d',
+    ]);
   });
 
   test('import → export → import gives the same session, and the export is the file pi wrote', () => {
@@ -201,7 +221,13 @@ describe('malformed files are refused whole', () => {
 
   test('broken references are reported: duplicate ids, missing parents and targets, loops, compactions off their branch', () => {
     const h = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}';
-    const refs = [h, msg('a', null), msg('a', null), msg('b', 'ghost'), JSON.stringify({ type: 'label', id: 'l', parentId: 'a', timestamp: 't', targetId: 'nobody', label: 'x' })];
+    const refs = [
+      h,
+      msg('a', null),
+      msg('a', null),
+      msg('b', 'ghost'),
+      JSON.stringify({ type: 'label', id: 'l', parentId: 'a', timestamp: 't', targetId: 'nobody', label: 'x' }),
+    ];
     expect(expectFormatError(() => parsePiSession(refs.join('\n'))).problems).toEqual([
       { line: 3, message: 'the id a is already used on line 2' },
       { line: 4, message: 'its parent ghost is not in the file' },
@@ -238,7 +264,6 @@ describe('malformed files are refused whole', () => {
 });
 
 describe('export puts the active leaf last', () => {
-
   test('a leaf moved back to an older sibling, and a leaf with children, come back as the leaf', () => {
     const s = store.create({ title: 'jumping around', cwd: '/p' });
     const root = store.append(s.id, user('root'));
@@ -274,7 +299,11 @@ describe('export puts the active leaf last', () => {
     store.branch(s.id, b!);
     const text = exportPiSession(store, s.id);
     // c names its parent b before b's line: pi links by id; the parser pulls b forward again.
-    expect(jsonLines(text).map((l) => l.id).slice(1)).toEqual([a, c, d, b]);
+    expect(
+      jsonLines(text)
+        .map((l) => l.id)
+        .slice(1),
+    ).toEqual([a, c, d, b]);
     const parsed = parsePiSession(text);
     expect(parsed.leafId).toBe(b);
     expect(parsed.entries.map((e) => e.id)).toEqual([...store.allEntries(s.id)].map((e) => e.id));
@@ -301,13 +330,21 @@ describe('any session survives a trip through a pi file', () => {
     | { kind: 'label'; pick: number; label: string | null }
     | { kind: 'compact'; pick: number };
   const op: fc.Arbitrary<Op> = fc.oneof(
-    { arbitrary: fc.record({ kind: fc.constant('append' as const), role: fc.constantFrom('user' as const, 'assistant' as const), text: fc.string({ maxLength: 12 }) }), weight: 5 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('append' as const),
+        role: fc.constantFrom('user' as const, 'assistant' as const),
+        text: fc.string({ maxLength: 12 }),
+      }),
+      weight: 5,
+    },
     { arbitrary: fc.record({ kind: fc.constant('branch' as const), pick: fc.option(fc.nat(), { nil: null, freq: 6 }) }), weight: 2 },
-    { arbitrary: fc.record({ kind: fc.constant('label' as const), pick: fc.nat(), label: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }) }), weight: 2 },
+    {
+      arbitrary: fc.record({ kind: fc.constant('label' as const), pick: fc.nat(), label: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }) }),
+      weight: 2,
+    },
     { arbitrary: fc.record({ kind: fc.constant('compact' as const), pick: fc.nat() }), weight: 1 },
   );
-
-
 
   function run(s: string, ops: Op[]): void {
     const ids: string[] = [];
@@ -324,7 +361,8 @@ describe('any session survives a trip through a pi file', () => {
         ids.push(store.append(s, { type: 'label', targetId: ids[o.pick % ids.length]!, ...(o.label === null ? {} : { label: o.label }) }).id);
       } else if (o.kind === 'compact') {
         const path = store.path(s);
-        if (path.length) ids.push(store.append(s, { type: 'compaction', summary: 'sum', firstKeptEntryId: path[o.pick % path.length]!.id, tokensBefore: 1 }).id);
+        if (path.length)
+          ids.push(store.append(s, { type: 'compaction', summary: 'sum', firstKeptEntryId: path[o.pick % path.length]!.id, tokensBefore: 1 }).id);
       }
     }
   }

@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import {
-  AssistantMessage,
-  ENTRY_TYPES,
-  Entry,
-  entryPreview,
-  ToolResultMessage,
-  UserMessage,
-  type SessionSummary,
-} from '../../shared/sessions/index.ts';
+import { AssistantMessage, ENTRY_TYPES, Entry, entryPreview, ToolResultMessage, UserMessage, type SessionSummary } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
 import { type PiLineProblem, PiSessionFormatError } from './pi-session-format-error.ts';
 import { PiSessionHeader } from './pi-session-header.ts';
@@ -61,19 +53,22 @@ export function parsePiSession(text: string, options: ParsePiSessionOptions = {}
   const problems: PiLineProblem[] = [];
   const lines: Line[] = [];
   // A byte-order mark, as some editors write, is not part of the first line's JSON.
-  text.replace(/^\uFEFF/, '').split('\n').forEach((raw, i) => {
-    const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (source.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch (e) {
-      problems.push({ line: i + 1, message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` });
-      return;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push({ line: i + 1, message: 'not a JSON object' });
-    else lines.push({ line: i + 1, value: value as Json });
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .forEach((raw, i) => {
+      const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (source.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(source);
+      } catch (e) {
+        problems.push({ line: i + 1, message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` });
+        return;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push({ line: i + 1, message: 'not a JSON object' });
+      else lines.push({ line: i + 1, value: value as Json });
+    });
 
   const first = lines[0];
   if (first === undefined) {
@@ -82,7 +77,10 @@ export function parsePiSession(text: string, options: ParsePiSessionOptions = {}
   }
   const parsedHeader = PiSessionHeader.safeParse(first.value);
   if (!parsedHeader.success) {
-    const message = first.value.type === 'session' ? `the session header is invalid: ${formatIssues(parsedHeader.error.issues)}` : 'the first line is not a pi session header (type "session")';
+    const message =
+      first.value.type === 'session'
+        ? `the session header is invalid: ${formatIssues(parsedHeader.error.issues)}`
+        : 'the first line is not a pi session header (type "session")';
     throw new PiSessionFormatError([...problems, { line: first.line, message }]);
   }
   const header = parsedHeader.data;
@@ -283,7 +281,11 @@ function checkLoops(located: Located[], deps: number[][], problems: PiLineProble
     for (const k of dependents[i]!) if (--missing[k]! === 0) ready.push(k);
   }
   missing.forEach((n, i) => {
-    if (n > 0) problems.push({ line: located[i]!.line, message: `entry ${located[i]!.entry.id} sits on or below a loop: its parent chain or label target leads back to itself` });
+    if (n > 0)
+      problems.push({
+        line: located[i]!.line,
+        message: `entry ${located[i]!.entry.id} sits on or below a loop: its parent chain or label target leads back to itself`,
+      });
   });
 }
 

@@ -55,7 +55,9 @@ export class SessionReader {
   protected derive(row: SessionRow): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
     const head = { leafId: row.leaf_id, pending: 0, pendingMessages: 0, updatedAt: row.updated_at };
     for (;;) {
-      const next = this.q.newerChild.get({ session: row.id, parent: head.leafId, mark: row.leaf_mark }) as { id: string; type: string; created_at: number } | undefined;
+      const next = this.q.newerChild.get({ session: row.id, parent: head.leafId, mark: row.leaf_mark }) as
+        | { id: string; type: string; created_at: number }
+        | undefined;
       if (!next) return head;
       head.leafId = next.id;
       head.pending++;
@@ -66,7 +68,12 @@ export class SessionReader {
 
   protected summaryOf(row: SessionRow & { behind?: number }): SessionSummary {
     const head = this.headOf(row);
-    return { ...toSummary(row), leafId: head.leafId, updatedAt: Math.max(row.updated_at, head.updatedAt), messageCount: row.message_count + head.pendingMessages };
+    return {
+      ...toSummary(row),
+      leafId: head.leafId,
+      updatedAt: Math.max(row.updated_at, head.updatedAt),
+      messageCount: row.message_count + head.pendingMessages,
+    };
   }
 
   get(sessionId: string): SessionSummary {

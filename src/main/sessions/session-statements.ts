@@ -20,9 +20,7 @@ export function prepareSessionStatements(db: Database.Database) {
     setSessionCwd: db.prepare(`UPDATE sessions SET cwd = @cwd WHERE id = @id`),
     deleteEntries: db.prepare(`DELETE FROM entries WHERE session_id = ?`),
     deleteSession: db.prepare(`DELETE FROM sessions WHERE id = ?`),
-    setLeaf: db.prepare(
-      `UPDATE sessions SET leaf_id = @leaf, leaf_mark = @mark, updated_at = @now, message_count = message_count + @messages WHERE id = @id`,
-    ),
+    setLeaf: db.prepare(`UPDATE sessions SET leaf_id = @leaf, leaf_mark = @mark, updated_at = @now, message_count = message_count + @messages WHERE id = @id`),
     writeHead: db.prepare(
       `UPDATE sessions SET leaf_id = @leaf, leaf_mark = @mark, updated_at = @now, message_count = message_count + @messages,
          preview = coalesce(@preview, preview), title = coalesce(@title, title) WHERE id = @id`,

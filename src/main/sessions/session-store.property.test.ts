@@ -24,7 +24,12 @@ const appendable: fc.Arbitrary<EntryInput> = fc.oneof(
       .map(([t, stopReason]): EntryInput => ({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: t }], stopReason } })),
     weight: 4,
   },
-  { arbitrary: fc.constantFrom('p/m1', 'p/m2', 'q/m3').map((m): EntryInput => ({ type: 'model_change', provider: m.split('/')[0]!, modelId: m.split('/')[1]! })), weight: 1 },
+  {
+    arbitrary: fc
+      .constantFrom('p/m1', 'p/m2', 'q/m3')
+      .map((m): EntryInput => ({ type: 'model_change', provider: m.split('/')[0]!, modelId: m.split('/')[1]! })),
+    weight: 1,
+  },
   { arbitrary: fc.constantFrom('off', 'low', 'high').map((thinkingLevel): EntryInput => ({ type: 'thinking_level_change', thinkingLevel })), weight: 1 },
   { arbitrary: text.map((t): EntryInput => ({ type: 'custom', customType: 'plugin', data: { t } })), weight: 1 },
   { arbitrary: text.map((t): EntryInput => ({ type: 'custom_message', customType: 'note', content: t, display: true })), weight: 1 },

@@ -176,7 +176,12 @@ describe('entries', () => {
 describe('pages and context', () => {
   test('pages walk the branch from the leaf upward', () => {
     const s = store.create();
-    const ids = store.appendMany(s.id, Array.from({ length: 25 }, (_, i) => user(`m${i}`))).map((e) => e.id);
+    const ids = store
+      .appendMany(
+        s.id,
+        Array.from({ length: 25 }, (_, i) => user(`m${i}`)),
+      )
+      .map((e) => e.id);
     const p1 = store.page(s.id, { limit: 10 });
     expect(p1.entries.map((e) => e.id)).toEqual(ids.slice(15));
     const p2 = store.page(s.id, { limit: 10, before: p1.before });

@@ -356,7 +356,7 @@ export class SessionStore extends SessionReader {
    * (undefined: they are read). Returns the stored entry, with what the next entry under it needs.
    */
   #insert(sessionId: string, input: EntryInput, parentId: string | null, parent?: ParentRow | null, now = this.#clock()): StoredEntry & { seq: number } {
-    const above = parentId === null ? null : (parent ?? ((this.q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null));
+    const above = parentId === null ? null : (parent ?? (this.q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null);
     const stored = storedEntry(sessionId, input, parentId, above, { newId: this.#newId, now });
     const { entry } = stored;
     if (entry.type === 'compaction' && !this.#onPath(sessionId, parentId, entry.firstKeptEntryId)) {
@@ -381,5 +381,4 @@ export class SessionStore extends SessionReader {
     }
     return false;
   }
-
 }

@@ -41,7 +41,14 @@ export class SessionTrash {
     const item = this.#items.get(sessionId);
     if (!item) throw new AmberError('not_found', 'That conversation can no longer be restored: undo is kept for a few minutes only.');
     const { summary, entries } = item;
-    const restored = this.#store.importSession({ id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, entries, leafId: summary.leafId });
+    const restored = this.#store.importSession({
+      id: summary.id,
+      title: summary.title,
+      cwd: summary.cwd,
+      createdAt: summary.createdAt,
+      entries,
+      leafId: summary.leafId,
+    });
     this.#items.delete(sessionId);
     return restored;
   }

@@ -18,7 +18,13 @@ export interface StoredEntry {
  * Validates an entry appended under `parentId` (whose stored fields are `above`; null for a root) and
  * computes its stored form: canonical payload, chained hash, depth and the model and thinking references.
  */
-export function storedEntry(sessionId: string, input: EntryInput, parentId: string | null, above: ParentRow | null, ids: { newId: () => string; now: number }): StoredEntry {
+export function storedEntry(
+  sessionId: string,
+  input: EntryInput,
+  parentId: string | null,
+  above: ParentRow | null,
+  ids: { newId: () => string; now: number },
+): StoredEntry {
   const candidate = { ...input, id: input.id ?? ids.newId(), parentId, timestamp: input.timestamp ?? new Date(ids.now).toISOString() };
   const parsed = Entry.safeParse(candidate);
   if (!parsed.success) {
@@ -26,7 +32,8 @@ export function storedEntry(sessionId: string, input: EntryInput, parentId: stri
     throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describeZodError(parsed.error)}`);
   }
   const entry = parsed.data;
-  if (parentId !== null && !above) throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in conversation ${sessionId}.`);
+  if (parentId !== null && !above)
+    throw new AmberError('invalid_input', `Refused entry ${entry.id}: its parent ${parentId} is not in conversation ${sessionId}.`);
   const parent: ParentRow = above ?? { depth: -1, model_ref: null, thinking_ref: null, hash: '' };
   const preview = entryPreview(entry);
   // Stored canonical, so that verifying it hashes the stored text as it is.

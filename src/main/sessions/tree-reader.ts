@@ -57,8 +57,17 @@ export class TreeReader {
     const pageRows = (more ? rows.slice(0, limit) : rows).reverse();
     const labels = new Map<string, string | null>();
     const ids = JSON.stringify(pageRows.map((r) => r.id));
-    for (const row of this.#q.labelsOf.iterate({ session: sessionId, ids }) as Iterable<{ target_id: string; payload: string }>) labels.set(row.target_id, labelOf(row.payload));
-    const nodes = pageRows.map((r) => ({ id: r.id, parentId: r.parent_id, type: r.type, role: r.role, preview: r.preview, label: labels.get(r.id) ?? null, children: r.children }));
+    for (const row of this.#q.labelsOf.iterate({ session: sessionId, ids }) as Iterable<{ target_id: string; payload: string }>)
+      labels.set(row.target_id, labelOf(row.payload));
+    const nodes = pageRows.map((r) => ({
+      id: r.id,
+      parentId: r.parent_id,
+      type: r.type,
+      role: r.role,
+      preview: r.preview,
+      label: labels.get(r.id) ?? null,
+      children: r.children,
+    }));
     return { nodes, before: more ? nodes[0]!.id : null, leafId };
   }
 }

@@ -47,6 +47,6 @@ test('the check finds a raw call where one is planted, and names its file and li
   mkdirSync(join(planted, 'settings'));
   writeFileSync(join(planted, 'policy', 'sneaky.ts'), "const a = 1;\nconst mode = store.getSetting('policy.mode.s1');\nstore\n  .setSetting('x', null);\n");
   writeFileSync(join(planted, 'policy', 'sneaky.test.ts'), "store.getSetting('fine in a test');\n");
-  writeFileSync(join(planted, 'settings', 'settings-service.ts'), "this.#store.getSetting(key);\n");
+  writeFileSync(join(planted, 'settings', 'settings-service.ts'), 'this.#store.getSetting(key);\n');
   expect(rawSettingCalls(planted)).toEqual(['policy/sneaky.ts:2', 'policy/sneaky.ts:4']);
 });

@@ -28,7 +28,8 @@ test('every key reads as its default when nothing is stored, and the defaults fi
   for (const key of CORE_SETTING_KEYS) {
     const spec: SettingSpec = CORE_SETTINGS[key];
     expect(spec.schema.safeParse(spec.default).success, key).toBe(true);
-    const value = spec.scope === 'global' ? settings.get(key as 'sandbox.network') : settings.get(key as 'policy.mode', spec.scope === 'plugin' ? 'some_plugin' : 's1');
+    const value =
+      spec.scope === 'global' ? settings.get(key as 'sandbox.network') : settings.get(key as 'policy.mode', spec.scope === 'plugin' ? 'some_plugin' : 's1');
     expect(value, key).toEqual(spec.default);
   }
   expect(warnings).toEqual([]);

@@ -76,7 +76,9 @@ export class SettingsService implements Disposable {
     const seen = `${stored}\0${raw.length}\0${raw.slice(0, 200)}`;
     if (!this.#warned.has(seen)) {
       this.#warned.add(seen);
-      this.#warn(`amber: the setting ${stored} holds a value that cannot be read (${preview(raw)}); it reads as its default, ${JSON.stringify(spec.default)}, until it is set again.`);
+      this.#warn(
+        `amber: the setting ${stored} holds a value that cannot be read (${preview(raw)}); it reads as its default, ${JSON.stringify(spec.default)}, until it is set again.`,
+      );
     }
     return undefined;
   }
@@ -91,7 +93,8 @@ export class SettingsService implements Disposable {
       this.#store.setSetting(stored, null);
     } else {
       const parsed = spec.schema.safeParse(value);
-      if (!parsed.success) throw new AmberError('invalid_input', `The setting ${key} cannot hold that value: ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
+      if (!parsed.success)
+        throw new AmberError('invalid_input', `The setting ${key} cannot hold that value: ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
       this.#store.setSetting(stored, encode(parsed.data, spec.format));
     }
     this.#changed.fire({ key, id });

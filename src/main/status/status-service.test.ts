@@ -21,7 +21,13 @@ afterEach(async () => {
 });
 
 const reply = (id: string, usage: Record<string, unknown>, role = 'assistant') =>
-  Entry.parse({ id, parentId: null, timestamp: new Date(0).toISOString(), type: 'message', message: { role, content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage } });
+  Entry.parse({
+    id,
+    parentId: null,
+    timestamp: new Date(0).toISOString(),
+    type: 'message',
+    message: { role, content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage },
+  });
 
 test('the core builds one status service, and its bar counts the tokens of the replies on the branch', () => {
   const s = app.sessions.create({ title: 'Counted', cwd: dir });
@@ -34,7 +40,10 @@ test('the core builds one status service, and its bar counts the tokens of the r
 });
 
 test('usage carried by a message of another role is not counted as a reply', () => {
-  const totals = usageTotals([reply('a', { input: 10, output: 5, cost: { total: 0.5 } }), reply('b', { input: 999, output: 999, cost: { total: 9 } }, 'custom')], null);
+  const totals = usageTotals(
+    [reply('a', { input: 10, output: 5, cost: { total: 0.5 } }), reply('b', { input: 999, output: 999, cost: { total: 9 } }, 'custom')],
+    null,
+  );
   expect(totals).toEqual({ input: 10, output: 5, cost: 0.5, unpriced: 0 });
 });
 
@@ -45,7 +54,10 @@ test('a run that stores entries faster than ENTRY_NOTIFY_MS rebuilds the bar onc
   const stream: StreamFn = async function* (): AsyncGenerator<ProviderEvent> {
     const n = ++served;
     const content = n <= turns ? [{ type: 'toolCall' as const, id: `call_${n}`, name: 'step', arguments: { n } }] : [{ type: 'text' as const, text: 'done' }];
-    yield { type: 'done', message: { role: 'assistant', content, stopReason: n <= turns ? 'toolUse' : 'stop', usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } } };
+    yield {
+      type: 'done',
+      message: { role: 'assistant', content, stopReason: n <= turns ? 'toolUse' : 'stop', usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } },
+    };
   };
   // The workspace may not be the data folder: the run's folder is one beside it.
   const workspace = join(dir, 'ws');
@@ -54,7 +66,10 @@ test('a run that stores entries faster than ENTRY_NOTIFY_MS rebuilds the bar onc
     dataDir: join(dir, 'data'),
     startPlugins: false,
     defaultModel: { provider: 'fake', modelId: 'm' },
-    resolveProvider: () => ({ stream, model: { id: 'm', contextWindow: 100_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    resolveProvider: () => ({
+      stream,
+      model: { id: 'm', contextWindow: 100_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+    }),
     tools: {
       list: () => [{ name: 'step', description: 'Does one step.', parameters: { type: 'object', properties: { n: { type: 'number' } } }, readOnly: true }],
       execute: async () => ({ content: [{ type: 'text', text: 'ok' }], isError: false }),

@@ -43,7 +43,6 @@ export interface StatusSources {
   modelInfo(ref: ModelRef): ModelInfo | null;
 }
 
-
 /**
  * The status bar's data: core segments (model, tokens in and out, cost, context use) computed from a
  * session's context and the runs' events, then the plugins' segments, highest priority first. Changes are
@@ -91,9 +90,14 @@ export class StatusService implements Disposable {
   }
 
   #pluginSegments(): StatusSegmentView[] {
-    return this.#app.plugins.registries.statusSegments
-      .list()
-      .map((s) => ({ id: s.id, text: s.text, ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}), priority: s.priority, source: s.pluginId, tone: 'normal' as const }));
+    return this.#app.plugins.registries.statusSegments.list().map((s) => ({
+      id: s.id,
+      text: s.text,
+      ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}),
+      priority: s.priority,
+      source: s.pluginId,
+      tone: 'normal' as const,
+    }));
   }
 
   /** Must not throw: it runs inside registry and agent listeners. */
@@ -115,8 +119,22 @@ export class StatusService implements Disposable {
     const out: StatusSegmentView[] = [];
     out.push(
       ref
-        ? { id: 'core.model', text: info?.name ?? ref.modelId, tooltip: `Model: ${ref.provider}/${ref.modelId}`, priority: PRIORITY.model, source: 'core', tone: 'normal' }
-        : { id: 'core.model', text: 'no model', tooltip: 'No model is chosen: set up a provider, or use /model.', priority: PRIORITY.model, source: 'core', tone: 'warning' },
+        ? {
+            id: 'core.model',
+            text: info?.name ?? ref.modelId,
+            tooltip: `Model: ${ref.provider}/${ref.modelId}`,
+            priority: PRIORITY.model,
+            source: 'core',
+            tone: 'normal',
+          }
+        : {
+            id: 'core.model',
+            text: 'no model',
+            tooltip: 'No model is chosen: set up a provider, or use /model.',
+            priority: PRIORITY.model,
+            source: 'core',
+            tone: 'warning',
+          },
     );
     const totals = usageTotals(context.entries, info);
     const live = this.#live.get(sessionId);
@@ -131,7 +149,14 @@ export class StatusService implements Disposable {
     });
     out.push(
       totals.unpriced === 0
-        ? { id: 'core.cost', text: money(totals.cost), tooltip: 'Cost of the replies on this branch, at the model prices of the models.dev catalog or the provider.', priority: PRIORITY.cost, source: 'core', tone: 'normal' }
+        ? {
+            id: 'core.cost',
+            text: money(totals.cost),
+            tooltip: 'Cost of the replies on this branch, at the model prices of the models.dev catalog or the provider.',
+            priority: PRIORITY.cost,
+            source: 'core',
+            tone: 'normal',
+          }
         : {
             id: 'core.cost',
             text: totals.cost > 0 ? `${money(totals.cost)} + ?` : 'cost unknown',
@@ -153,7 +178,14 @@ export class StatusService implements Disposable {
         tone: share >= CONTEXT_WARNING ? 'warning' : 'normal',
       });
     } else {
-      out.push({ id: 'core.context', text: `ctx ~${compact(used)}`, tooltip: `About ${used.toLocaleString('en')} tokens of context are used (the model's window is not known).`, priority: PRIORITY.context, source: 'core', tone: 'normal' });
+      out.push({
+        id: 'core.context',
+        text: `ctx ~${compact(used)}`,
+        tooltip: `About ${used.toLocaleString('en')} tokens of context are used (the model's window is not known).`,
+        priority: PRIORITY.context,
+        source: 'core',
+        tone: 'normal',
+      });
     }
     return out;
   }
@@ -240,7 +272,6 @@ export class StatusService implements Disposable {
   }
 }
 
-
 /** Tokens and cost of the assistant replies on a context's path; cost from the pricing when the reply has none. */
 export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number; unpriced: number } {
   let input = 0;
@@ -256,7 +287,13 @@ export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): 
     input += inTokens;
     output += u.output ?? 0;
     if (u.cost) cost += u.cost.total ?? 0;
-    else if (info && info.priced !== false) cost += ((u.input ?? 0) * info.pricing.input + (u.output ?? 0) * info.pricing.output + (u.cacheRead ?? 0) * info.pricing.cacheRead + (u.cacheWrite ?? 0) * info.pricing.cacheWrite) / 1e6;
+    else if (info && info.priced !== false)
+      cost +=
+        ((u.input ?? 0) * info.pricing.input +
+          (u.output ?? 0) * info.pricing.output +
+          (u.cacheRead ?? 0) * info.pricing.cacheRead +
+          (u.cacheWrite ?? 0) * info.pricing.cacheWrite) /
+        1e6;
     else if (inTokens + (u.output ?? 0) > 0) unpriced++;
   }
   return { input, output, cost, unpriced };

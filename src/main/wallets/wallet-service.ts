@@ -100,6 +100,14 @@ export class WalletService implements Disposable {
   #view(w: ListedWallet & { refreshedAt?: number; error?: string }): WalletView {
     // The plugin's own word on when it read the balance wins (it also reads on tick); else what this run saw.
     const seen = this.#refreshed.get(w.id);
-    return { id: w.id, provider: w.provider, pluginId: w.pluginId, balance: w.balance, currency: w.currency, refreshedAt: w.refreshedAt ?? seen?.at ?? null, error: w.error ?? seen?.error ?? null };
+    return {
+      id: w.id,
+      provider: w.provider,
+      pluginId: w.pluginId,
+      balance: w.balance,
+      currency: w.currency,
+      refreshedAt: w.refreshedAt ?? seen?.at ?? null,
+      error: w.error ?? seen?.error ?? null,
+    };
   }
 }

@@ -18,11 +18,49 @@ export type WorkspaceCheck = { ok: true; path: string } | { ok: false; reason: s
 // Folders of the operating system. Those in SYSTEM_TREES are refused with everything inside them; those in
 // SYSTEM_ROOTS only themselves (they hold people's own folders: /home/ann/project is fine, /home is not).
 const POSIX_SYSTEM_TREES = [
-  '/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/run', '/sbin', '/snap', '/sys', '/usr',
-  '/var/lib', '/var/log', '/var/cache', '/var/spool', '/var/mail', '/var/run', '/var/db',
-  '/System', '/Library', '/private/etc', '/private/var/db', '/cores',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/proc',
+  '/run',
+  '/sbin',
+  '/snap',
+  '/sys',
+  '/usr',
+  '/var/lib',
+  '/var/log',
+  '/var/cache',
+  '/var/spool',
+  '/var/mail',
+  '/var/run',
+  '/var/db',
+  '/System',
+  '/Library',
+  '/private/etc',
+  '/private/var/db',
+  '/cores',
 ];
-const POSIX_SYSTEM_ROOTS = ['/tmp', '/var', '/var/tmp', '/home', '/Users', '/opt', '/srv', '/mnt', '/media', '/Volumes', '/private', '/private/tmp', '/private/var', '/root'];
+const POSIX_SYSTEM_ROOTS = [
+  '/tmp',
+  '/var',
+  '/var/tmp',
+  '/home',
+  '/Users',
+  '/opt',
+  '/srv',
+  '/mnt',
+  '/media',
+  '/Volumes',
+  '/private',
+  '/private/tmp',
+  '/private/var',
+  '/root',
+];
 const WINDOWS_SYSTEM_TREES = ['Windows', 'Program Files', 'Program Files (x86)', 'ProgramData'];
 const WINDOWS_SYSTEM_ROOTS = ['Users'];
 
@@ -56,7 +94,8 @@ export function checkWorkspace(input: string, limits: WorkspaceLimits): Workspac
   if (typed === '') return { ok: false, reason: 'Give the full path of a folder for this conversation to work in.' };
   if (typed.includes('\0')) return { ok: false, reason: 'The folder path contains a NUL character.' };
   const expanded = expandHome(typed, limits.home);
-  if (!isAbsolute(expanded)) return { ok: false, reason: `"${typed}" is not a full path; give one that starts at the disk's root (or at ~ for your home folder).` };
+  if (!isAbsolute(expanded))
+    return { ok: false, reason: `"${typed}" is not a full path; give one that starts at the disk's root (or at ~ for your home folder).` };
   const lexical = resolve(expanded);
   let info;
   try {
@@ -76,16 +115,15 @@ export function checkWorkspace(input: string, limits: WorkspaceLimits): Workspac
   return { ok: true, path: real };
 }
 
-function refusal(
-  path: string,
-  limits: { home: string; dataDir: string; installDirs: readonly string[]; windows: boolean; caseless: boolean },
-): string | null {
+function refusal(path: string, limits: { home: string; dataDir: string; installDirs: readonly string[]; windows: boolean; caseless: boolean }): string | null {
   const same = (a: string, b: string) => (limits.caseless ? a.toLowerCase() === b.toLowerCase() : a === b);
   const within = (folder: string) => isInside(folder, path, { caseless: limits.caseless });
   const { root } = parse(path);
   if (same(path, root)) return `${path} is the whole disk; choose a project folder instead.`;
-  if (same(path, limits.home)) return `${path} is your home folder, which holds far more than one project (keys, mail, settings); choose a folder inside it, such as ${join(limits.home, 'Amber')}.`;
-  if (within(limits.dataDir)) return `${path} is Amber's data folder or inside it (your keys, conversations and plugin data live there); tools never touch it, so it cannot be a workspace.`;
+  if (same(path, limits.home))
+    return `${path} is your home folder, which holds far more than one project (keys, mail, settings); choose a folder inside it, such as ${join(limits.home, 'Amber')}.`;
+  if (within(limits.dataDir))
+    return `${path} is Amber's data folder or inside it (your keys, conversations and plugin data live there); tools never touch it, so it cannot be a workspace.`;
   const install = limits.installDirs.find(within);
   if (install) return `${path} is where Amber itself is installed (${install}); choose one of your own folders.`;
   const trees = limits.windows ? WINDOWS_SYSTEM_TREES.map((d) => join(root, d)) : POSIX_SYSTEM_TREES;

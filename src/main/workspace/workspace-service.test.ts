@@ -10,7 +10,12 @@ let dir: string;
 let store: SessionStore;
 let home: string;
 const make = (configured: string | null = null) =>
-  new WorkspaceService({ store, settings: new SettingsService({ store }), limits: { home, dataDir: join(dir, 'data'), installDirs: [join(dir, 'app')] }, configuredDefault: () => configured });
+  new WorkspaceService({
+    store,
+    settings: new SettingsService({ store }),
+    limits: { home, dataDir: join(dir, 'data'), installDirs: [join(dir, 'app')] },
+    configuredDefault: () => configured,
+  });
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-ws-service-'));

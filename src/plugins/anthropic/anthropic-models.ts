@@ -31,7 +31,13 @@ export async function listAnthropicModels(config: ProviderConfig, seams: Provide
   if (problem) return { ok: false, ...problem };
   const resolved = resolveSeams({ ...seams, retry: { maxRetries: 0, ...seams.retry } });
   const url = joinUrl(config.baseUrl || ANTHROPIC_BASE_URL, 'v1/models?limit=1000');
-  const sent = await sendWithRetry({ label: 'Anthropic', url, init: { method: 'GET', headers: anthropicHeaders(config, 'application/json') }, signal: signal ?? new AbortController().signal, seams: resolved });
+  const sent = await sendWithRetry({
+    label: 'Anthropic',
+    url,
+    init: { method: 'GET', headers: anthropicHeaders(config, 'application/json') },
+    signal: signal ?? new AbortController().signal,
+    seams: resolved,
+  });
   if (!sent.ok) return { ok: false, kind: sent.failure.kind, message: redactSecret(sent.failure.message, config.apiKey) };
   let body: unknown;
   try {
@@ -40,6 +46,7 @@ export async function listAnthropicModels(config: ProviderConfig, seams: Provide
     return { ok: false, kind: 'bad_stream', message: 'Anthropic answered the model list with something that is not JSON. Check the base URL.' };
   }
   const data = obj(body).data;
-  if (!Array.isArray(data)) return { ok: false, kind: 'bad_stream', message: 'Anthropic answered without a model list. Check the base URL (it should not end in /v1).' };
+  if (!Array.isArray(data))
+    return { ok: false, kind: 'bad_stream', message: 'Anthropic answered without a model list. Check the base URL (it should not end in /v1).' };
   return { ok: true, models: data.flatMap((m) => anthropicModelInfo(m) ?? []) };
 }

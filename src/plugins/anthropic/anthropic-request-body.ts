@@ -56,7 +56,14 @@ export function toAnthropicMessages(messages: Message[]): Json[] {
     } else if (m.role === 'toolResult') {
       const r = m as Extract<Message, { role: 'toolResult' }>;
       const content = blocks(r.content);
-      pushUser([{ type: 'tool_result', tool_use_id: anthropicToolId(r.toolCallId), content: content.length > 0 ? content : [{ type: 'text', text: '(no output)' }], is_error: r.isError }]);
+      pushUser([
+        {
+          type: 'tool_result',
+          tool_use_id: anthropicToolId(r.toolCallId),
+          content: content.length > 0 ? content : [{ type: 'text', text: '(no output)' }],
+          is_error: r.isError,
+        },
+      ]);
     } else if ('content' in m) {
       const content = blocks((m as Json).content);
       if (content.length > 0) pushUser(content);

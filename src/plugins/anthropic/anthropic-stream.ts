@@ -65,7 +65,8 @@ export function anthropicHeaders(config: ProviderConfig, accept: string): Record
 
 export function anthropicConfigProblem(config: ProviderConfig): { kind: 'bad_request' | 'auth'; message: string } | undefined {
   const baseUrl = config.baseUrl || ANTHROPIC_BASE_URL;
-  if (!URL.canParse(baseUrl)) return { kind: 'bad_request', message: `The base URL "${baseUrl}" is not a valid URL; it should look like ${ANTHROPIC_BASE_URL}.` };
+  if (!URL.canParse(baseUrl))
+    return { kind: 'bad_request', message: `The base URL "${baseUrl}" is not a valid URL; it should look like ${ANTHROPIC_BASE_URL}.` };
   if (!config.apiKey && baseUrl === ANTHROPIC_BASE_URL) return { kind: 'auth', message: 'Add an API key for Anthropic in the provider settings.' };
   return undefined;
 }
@@ -140,7 +141,8 @@ class AnthropicEventMapper {
 
   private stop(reason: unknown): void {
     if (typeof reason !== 'string') return;
-    if (reason === 'refusal') throw new StreamFailure('blocked', `${LABEL} declined to continue this reply (refusal). Rephrase the request or try another model.`);
+    if (reason === 'refusal')
+      throw new StreamFailure('blocked', `${LABEL} declined to continue this reply (refusal). Rephrase the request or try another model.`);
     this.builder.stopReason = STOP[reason] ?? 'stop';
   }
 
@@ -169,7 +171,8 @@ class AnthropicEventMapper {
     const block = this.blocks.get(index);
     if (!block) throw new StreamFailure('bad_stream', `${LABEL} sent a content delta for block ${index} before starting it. Try again.`);
     if (delta.type === 'text_delta' && block.kind === 'text' && typeof delta.text === 'string') return [this.builder.text(delta.text, block.part)];
-    if (delta.type === 'thinking_delta' && block.kind === 'thinking' && typeof delta.thinking === 'string') return [this.builder.thinking(delta.thinking, block.part)];
+    if (delta.type === 'thinking_delta' && block.kind === 'thinking' && typeof delta.thinking === 'string')
+      return [this.builder.thinking(delta.thinking, block.part)];
     if (delta.type === 'signature_delta' && block.kind === 'thinking' && typeof delta.signature === 'string') {
       block.part.signature = (block.part.signature ?? '') + delta.signature;
       return NO_EVENTS;

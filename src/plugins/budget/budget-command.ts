@@ -26,7 +26,8 @@ export function parseBudgetCommand(args: readonly string[]): BudgetCommand | { e
   const [verb, ...rest] = args.map((a) => a.trim()).filter((a) => a.length > 0);
   if (verb === undefined || verb === 'show' || verb === 'list') return { action: 'show' };
   if (verb === 'help') return { action: 'help' };
-  if (verb !== 'set' && verb !== 'reset' && verb !== 'clear') return { error: `Unknown /budget action '${verb}'. Try /budget set day 10, /budget reset day or /budget clear day.` };
+  if (verb !== 'set' && verb !== 'reset' && verb !== 'clear')
+    return { error: `Unknown /budget action '${verb}'. Try /budget set day 10, /budget reset day or /budget clear day.` };
   const period = BudgetPeriod.safeParse(normalisePeriod(rest[0]));
   if (!period.success) return { error: `Say which budget: session, day or month (for example /budget ${verb} day${verb === 'set' ? ' 10' : ''}).` };
   if (verb === 'set') {

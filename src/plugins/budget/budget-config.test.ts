@@ -10,7 +10,13 @@ describe('budget config', () => {
   });
 
   it('reads budgets with money as the default unit', () => {
-    const cfg = readBudgetConfig({ budgets: [{ period: 'day', limit: 5 }, { period: 'session', unit: 'tokens', limit: 1000 }], warnAt: 0.5 });
+    const cfg = readBudgetConfig({
+      budgets: [
+        { period: 'day', limit: 5 },
+        { period: 'session', unit: 'tokens', limit: 1000 },
+      ],
+      warnAt: 0.5,
+    });
     expect(cfg.budgets).toEqual([
       { id: 'day-usd', period: 'day', unit: 'usd', limit: 5 },
       { id: 'session-tokens', period: 'session', unit: 'tokens', limit: 1000 },

@@ -65,5 +65,12 @@ export function readBudgetConfig(raw: Record<string, unknown>): BudgetConfig {
     const limit = limits[key as keyof typeof LIMIT_KEYS];
     if (limit !== undefined) budgets.set(budgetId(period, unit), { id: budgetId(period, unit), period, unit, limit });
   }
-  return { budgets: [...budgets.values()], warnAt: read('warnAt') ?? DEFAULT_WARN_AT, providers: read('providers') ?? [], prices: read('prices') ?? {}, dataDir: read('dataDir'), problems };
+  return {
+    budgets: [...budgets.values()],
+    warnAt: read('warnAt') ?? DEFAULT_WARN_AT,
+    providers: read('providers') ?? [],
+    prices: read('prices') ?? {},
+    dataDir: read('dataDir'),
+    problems,
+  };
 }

@@ -56,7 +56,14 @@ async function started(config: Record<string, unknown>, saveDelayMs: number) {
           parentId: null,
           timestamp: new Date().toISOString(),
           type: 'message',
-          message: { role: 'assistant', content: [], stopReason: 'stop', provider: 'p', model: 'm', usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: usd } } },
+          message: {
+            role: 'assistant',
+            content: [],
+            stopReason: 'stop',
+            provider: 'p',
+            model: 'm',
+            usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: usd } },
+          },
         },
       }),
     );

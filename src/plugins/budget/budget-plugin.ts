@@ -177,7 +177,8 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     if (command.action === 'help') return { output: BUDGET_MAN, isError: false };
     if (command.action === 'show') {
       const input = await viewInput();
-      if (input.statuses.length === 0) return { output: 'No budgets are set. Add one with /budget set day 5 or /budget set session 200k tokens.', isError: false };
+      if (input.statuses.length === 0)
+        return { output: 'No budgets are set. Add one with /budget set day 5 or /budget set session 200k tokens.', isError: false };
       const lines = input.statuses.map(
         (s) =>
           `${capitalise(periodAdjective(s.budget.period))} budget: ${formatAmount(s.budget.unit, s.spent)} of ${formatAmount(s.budget.unit, s.budget.limit)} (${Math.floor(s.fraction * 100)}%), resets ${describeReset(s.budget.period, at)}.`,
@@ -192,10 +193,14 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       await refreshViews();
       const budget: Budget = { id, period: command.period, unit: command.unit, limit: command.limit };
       const spent = ledger.spent(budget, at, activeSession);
-      return { output: `The ${periodAdjective(command.period)} budget is now ${formatAmount(command.unit, command.limit)} (${formatAmount(command.unit, spent)} spent so far).`, isError: false };
+      return {
+        output: `The ${periodAdjective(command.period)} budget is now ${formatAmount(command.unit, command.limit)} (${formatAmount(command.unit, spent)} spent so far).`,
+        isError: false,
+      };
     }
     const targets = budgets.filter((b) => b.period === command.period && (command.unit === null || b.unit === command.unit));
-    if (targets.length === 0) return { output: `There is no ${periodAdjective(command.period)} budget${command.unit ? ` in ${command.unit}` : ''}.`, isError: true };
+    if (targets.length === 0)
+      return { output: `There is no ${periodAdjective(command.period)} budget${command.unit ? ` in ${command.unit}` : ''}.`, isError: true };
     for (const b of targets) {
       if (command.action === 'reset') ledger.reset(b, at, activeSession);
       // A budget from the config is masked; one set here is simply forgotten.
@@ -204,7 +209,11 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
     save();
     await refreshViews();
     const what = `The ${periodAdjective(command.period)} budget${targets.length > 1 ? 's' : ''}`;
-    return { output: command.action === 'reset' ? `${what} count${targets.length > 1 ? '' : 's'} from zero again.` : `${what} ${targets.length > 1 ? 'are' : 'is'} removed.`, isError: false };
+    return {
+      output:
+        command.action === 'reset' ? `${what} count${targets.length > 1 ? '' : 's'} from zero again.` : `${what} ${targets.length > 1 ? 'are' : 'is'} removed.`,
+      isError: false,
+    };
   };
 
   const onPanelAction = async (actionId: string) => {
@@ -261,7 +270,16 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
       return [
         // One allowance checks every budget: budgets can be added with /budget at any time, and a
         // declaration cannot be added after start. It reports the fullest budget's use in percent.
-        { kind: 'allowance', id: BUDGET_ALLOWANCE_ID, scope: '*', limit: 100, unit: '%', spent, ...(input.statuses.length === 0 ? { inactive: true } : {}), check },
+        {
+          kind: 'allowance',
+          id: BUDGET_ALLOWANCE_ID,
+          scope: '*',
+          limit: 100,
+          unit: '%',
+          spent,
+          ...(input.statuses.length === 0 ? { inactive: true } : {}),
+          check,
+        },
         { kind: 'statusSegment', ...budgetSegment(input) },
         { kind: 'panel', ...budgetPanel(input), onAction: onPanelAction },
         { kind: 'command', path: ['budget'], help: BUDGET_HELP, man: BUDGET_MAN, run: runCommand },

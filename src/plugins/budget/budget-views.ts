@@ -22,7 +22,11 @@ export function budgetPanel(input: BudgetViewInput): PanelViewModel {
     const { budget } = s;
     const rows: Row[] = [
       { type: 'progress', label: progressLabel(s), value: Math.min(s.spent, budget.limit), max: budget.limit },
-      { type: 'keyValue', key: 'Scope', value: budget.period === 'session' ? `session${input.sessionId ? ` (${input.sessionId})` : ' (none running yet)'}` : budget.period },
+      {
+        type: 'keyValue',
+        key: 'Scope',
+        value: budget.period === 'session' ? `session${input.sessionId ? ` (${input.sessionId})` : ' (none running yet)'}` : budget.period,
+      },
       { type: 'keyValue', key: 'Unit', value: budget.unit === 'usd' ? 'money (USD)' : 'tokens' },
       { type: 'keyValue', key: 'Resets', value: describeReset(budget.period, input.now) },
     ];
@@ -30,11 +34,21 @@ export function budgetPanel(input: BudgetViewInput): PanelViewModel {
     return { title: title(s), rows };
   });
   if (sections.length === 0) {
-    sections.push({ rows: [{ type: 'text', text: 'No budgets are set. Set limits in Settings → Plugins → Budget → Settings, or with /budget set day 5 (dollars) or /budget set session 200k tokens.' }] });
+    sections.push({
+      rows: [
+        {
+          type: 'text',
+          text: 'No budgets are set. Set limits in Settings → Plugins → Budget → Settings, or with /budget set day 5 (dollars) or /budget set session 200k tokens.',
+        },
+      ],
+    });
   }
   if (input.notes.length) sections.push({ title: 'Notes', rows: input.notes.map((text) => ({ type: 'text' as const, text })) });
   const actions = input.statuses.flatMap(({ budget, spent }) => [
-    { id: `raise.${budget.id}`, label: `Raise the ${periodAdjective(budget.period)} ${budget.unit === 'usd' ? 'money' : 'token'} limit to ${formatAmount(budget.unit, raisedLimit(budget.limit, spent))}` },
+    {
+      id: `raise.${budget.id}`,
+      label: `Raise the ${periodAdjective(budget.period)} ${budget.unit === 'usd' ? 'money' : 'token'} limit to ${formatAmount(budget.unit, raisedLimit(budget.limit, spent))}`,
+    },
     { id: `reset.${budget.id}`, label: `Reset the ${periodAdjective(budget.period)} ${budget.unit === 'usd' ? 'spend' : 'token count'}` },
   ]);
   return { id: BUDGET_PANEL_ID, title: 'Allowances', sections, actions };
@@ -43,10 +57,17 @@ export function budgetPanel(input: BudgetViewInput): PanelViewModel {
 /** The status bar shows the budget closest to its limit; the tooltip lists them all. */
 export function budgetSegment(input: BudgetViewInput): StatusSegment {
   const tightest = [...input.statuses].sort((a, b) => b.fraction - a.fraction)[0];
-  if (!tightest) return { id: BUDGET_SEGMENT_ID, text: 'No budget', tooltip: 'No spending budget is set: set one in Settings → Plugins → Budget → Settings, or with /budget set day 5.', priority: 30 };
+  if (!tightest)
+    return {
+      id: BUDGET_SEGMENT_ID,
+      text: 'No budget',
+      tooltip: 'No spending budget is set: set one in Settings → Plugins → Budget → Settings, or with /budget set day 5.',
+      priority: 30,
+    };
   const mark = tightest.level === 'exhausted' ? '⛔ ' : tightest.level === 'warning' ? '⚠ ' : '';
   const { budget } = tightest;
-  const short = budget.unit === 'usd' ? `${formatAmount('usd', tightest.spent)}/${formatAmount('usd', budget.limit)}` : `${Math.floor(tightest.fraction * 100)}% of tokens`;
+  const short =
+    budget.unit === 'usd' ? `${formatAmount('usd', tightest.spent)}/${formatAmount('usd', budget.limit)}` : `${Math.floor(tightest.fraction * 100)}% of tokens`;
   const tooltip = input.statuses.map((s) => `${title(s)}: ${progressLabel(s)}, resets ${describeReset(s.budget.period, input.now)}`).join('\n');
   return { id: BUDGET_SEGMENT_ID, text: `${mark}${capitalise(budget.period)} ${short}`, tooltip, priority: 30 };
 }

@@ -97,12 +97,26 @@ export default definePlugin({
             if (signal.aborted) break;
             yield { type: 'text_delta', delta: word };
           }
-          const message = { role: 'assistant' as const, content: [{ type: 'text' as const, text }], provider: 'example-echo', model: request.model.id, timestamp: Date.now() };
-          if (signal.aborted) yield { type: 'error', kind: 'aborted', message: { ...message, stopReason: 'aborted', errorMessage: 'The request was aborted.' } };
+          const message = {
+            role: 'assistant' as const,
+            content: [{ type: 'text' as const, text }],
+            provider: 'example-echo',
+            model: request.model.id,
+            timestamp: Date.now(),
+          };
+          if (signal.aborted)
+            yield { type: 'error', kind: 'aborted', message: { ...message, stopReason: 'aborted', errorMessage: 'The request was aborted.' } };
           else yield { type: 'done', message: { ...message, stopReason: 'stop' } };
         },
       },
-      { kind: 'wallet', id: 'example.wallet', provider: 'example-echo', balance: 10, currency: 'USD', refresh: () => ({ balance: 10 - spent / 100, currency: 'USD' }) },
+      {
+        kind: 'wallet',
+        id: 'example.wallet',
+        provider: 'example-echo',
+        balance: 10,
+        currency: 'USD',
+        refresh: () => ({ balance: 10 - spent / 100, currency: 'USD' }),
+      },
       {
         kind: 'allowance',
         id: 'example.allowance',
@@ -128,7 +142,8 @@ export default definePlugin({
         kind: 'hook',
         point: 'input',
         // A message starting with "!example" is handled here and never reaches the model.
-        run: (e) => (e.text.startsWith('!example') ? { swallow: true, reason: 'The example plugin handled this message, so it was not sent to the model.' } : undefined),
+        run: (e) =>
+          e.text.startsWith('!example') ? { swallow: true, reason: 'The example plugin handled this message, so it was not sent to the model.' } : undefined,
       },
       {
         kind: 'hook',
@@ -164,7 +179,9 @@ export default definePlugin({
         point: 'tool_result',
         // Adds a hint to failed results of this plugin's own tool.
         run: (e) =>
-          e.toolName === 'example_greet' && e.result.isError ? { result: { ...e.result, content: [...e.result.content, { type: 'text', text: 'Hint: greet someone by name.' }] } } : undefined,
+          e.toolName === 'example_greet' && e.result.isError
+            ? { result: { ...e.result, content: [...e.result.content, { type: 'text', text: 'Hint: greet someone by name.' }] } }
+            : undefined,
       },
     ];
   },

@@ -44,7 +44,10 @@ export async function promptText(conn: McpConnection, prompt: string | undefined
   const names = (declared.arguments ?? []).map((a) => a.name);
   const values = typeof text === 'string' ? promptArguments(names, text) : Object.fromEntries(Object.entries(text).filter(([k]) => names.includes(k)));
   const missing = (declared.arguments ?? []).filter((a) => a.required && !(a.name in values)).map((a) => a.name);
-  if (missing.length) throw new Error(`The prompt '${prompt}' needs ${missing.join(', ')}: /mcp.${conn.name}.${prompt} ${(declared.arguments ?? []).map((a) => `<${a.name}>`).join(' ')}.`);
+  if (missing.length)
+    throw new Error(
+      `The prompt '${prompt}' needs ${missing.join(', ')}: /mcp.${conn.name}.${prompt} ${(declared.arguments ?? []).map((a) => `<${a.name}>`).join(' ')}.`,
+    );
   const result = await conn.getPrompt(prompt, values);
   return result.messages.map((m) => blockText(m.content as { type?: unknown })).join('\n\n');
 }
@@ -53,7 +56,8 @@ export function describeStatus(s: McpServerStatus): string {
   const counts = `${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts`;
   if (s.state === 'connected') return `${s.name} (${s.transport}): connected — ${counts}`;
   if (s.state === 'failed') return `${s.name} (${s.transport}): failed — ${s.error ?? 'no reason given'}`;
-  if (s.state === 'unauthorized') return `${s.name} (${s.transport}): needs authorization — ${s.error ?? 'add an Authorization header in Settings → MCP servers → Edit'}`;
+  if (s.state === 'unauthorized')
+    return `${s.name} (${s.transport}): needs authorization — ${s.error ?? 'add an Authorization header in Settings → MCP servers → Edit'}`;
   return `${s.name} (${s.transport}): ${s.state === 'off' ? 'disconnected' : 'connecting'}`;
 }
 
@@ -73,7 +77,10 @@ export function mcpCommand(state: McpCommandState, actions: McpCommandActions): 
       switch (verb) {
         case 'list': {
           const lines = actions.statuses().map(describeStatus);
-          return [...(lines.length ? lines : ['No MCP servers: add them in Settings → MCP servers, or in mcp.json in the data folder.']), ...state.problems].join('\n');
+          return [
+            ...(lines.length ? lines : ['No MCP servers: add them in Settings → MCP servers, or in mcp.json in the data folder.']),
+            ...state.problems,
+          ].join('\n');
         }
         case 'connect': {
           const conn = find(name);

@@ -164,7 +164,10 @@ export class McpConnection {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    options: { signal?: AbortSignal | undefined; onProgress?: ((progress: number, total: number | undefined, message: string | undefined) => void) | undefined } = {},
+    options: {
+      signal?: AbortSignal | undefined;
+      onProgress?: ((progress: number, total: number | undefined, message: string | undefined) => void) | undefined;
+    } = {},
   ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }> {
     const client = await this.#ready();
     try {
@@ -172,7 +175,9 @@ export class McpConnection {
         ...(options.signal ? { signal: options.signal } : {}),
         timeout: this.timeoutMs,
         resetTimeoutOnProgress: true,
-        ...(options.onProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress!(p.progress, p.total, p.message) } : {}),
+        ...(options.onProgress
+          ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress!(p.progress, p.total, p.message) }
+          : {}),
       });
     } catch (e) {
       if (!options.signal?.aborted) this.#dropIfTransportFailed(e);
@@ -206,7 +211,8 @@ export class McpConnection {
     if (this.#state === 'off') throw new Error(`The MCP server '${this.name}' is disconnected; connect it with /mcp connect ${this.name}.`);
     if (this.#state === 'failed') {
       const wait = this.#nextAttemptAt - this.#clock();
-      if (wait > 0) throw new Error(`The MCP server '${this.name}' is not connected (${this.#error ?? 'it failed'}); Amber tries again in ${Math.ceil(wait / 1000)} s.`);
+      if (wait > 0)
+        throw new Error(`The MCP server '${this.name}' is not connected (${this.#error ?? 'it failed'}); Amber tries again in ${Math.ceil(wait / 1000)} s.`);
     }
     if (this.#state !== 'connected') await this.connect();
     if (this.#state !== 'connected' || !this.#client) throw new Error(this.#error ?? `The MCP server '${this.name}' is not connected.`);

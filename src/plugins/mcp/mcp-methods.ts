@@ -17,7 +17,12 @@ export function mcpMethods(state: McpCommandState, actions: McpCommandActions & 
     return conn;
   };
   const handlers: Handlers = {
-    report: (): McpPluginReport => ({ servers: actions.statuses(), problems: state.problems, ...actions.catalog(), ...(actions.workspace() ? { workspace: actions.workspace()! } : {}) }),
+    report: (): McpPluginReport => ({
+      servers: actions.statuses(),
+      problems: state.problems,
+      ...actions.catalog(),
+      ...(actions.workspace() ? { workspace: actions.workspace()! } : {}),
+    }),
     reload: async () => {
       await actions.reload();
       return { servers: state.servers.size };

@@ -1,5 +1,12 @@
 import { dirname, join } from 'node:path';
-import { jsonLimitExceeded, MAX_DECLARATIONS, MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_SCHEMA_BYTES, MAX_TOOL_SCHEMA_DEPTH, MAX_TOOL_SCHEMA_NODES } from '../../shared/plugins/index.ts';
+import {
+  jsonLimitExceeded,
+  MAX_DECLARATIONS,
+  MAX_TOOL_DESCRIPTION_CHARS,
+  MAX_TOOL_SCHEMA_BYTES,
+  MAX_TOOL_SCHEMA_DEPTH,
+  MAX_TOOL_SCHEMA_NODES,
+} from '../../shared/plugins/index.ts';
 import { definePlugin, type PluginContext, type ToolContribution } from '../../workers/sdk/index.ts';
 import { loadServers } from './mcp-config.ts';
 import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
@@ -53,7 +60,8 @@ export function catalog(): McpCatalog {
         arguments: (p.arguments ?? []).slice(0, 32).map((a) => ({ name: a.name.slice(0, 128), required: a.required === true })),
       });
     }
-    for (const r of conn.resources.filter((x) => x.uri.length <= 4096).slice(0, MAX_LISTED)) resources.push({ server: conn.name, uri: r.uri, name: (r.name ?? '').slice(0, 256) });
+    for (const r of conn.resources.filter((x) => x.uri.length <= 4096).slice(0, MAX_LISTED))
+      resources.push({ server: conn.name, uri: r.uri, name: (r.name ?? '').slice(0, 256) });
   }
   return { prompts, resources };
 }
@@ -88,7 +96,8 @@ async function publish(): Promise<void> {
   }
 }
 
-const fitsLimits = (parameters: Record<string, unknown>) => jsonLimitExceeded(parameters, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES }) === null;
+const fitsLimits = (parameters: Record<string, unknown>) =>
+  jsonLimitExceeded(parameters, { depth: MAX_TOOL_SCHEMA_DEPTH, bytes: MAX_TOOL_SCHEMA_BYTES, nodes: MAX_TOOL_SCHEMA_NODES }) === null;
 
 /**
  * The tool set of every connected server. A plugin offers at most MAX_DECLARATIONS tools, so a server that
@@ -109,7 +118,9 @@ function buildTools(): ToolContribution[] {
     const fits = new Set(listed[i]);
     const tooBig = conn.tools.filter((tool) => !fits.has(tool)).map((tool) => `'${tool.name}'`);
     if (tooBig.length > 0) {
-      toolProblems.push(`${tooBig.length === 1 ? `The MCP tool ${tooBig[0]}` : `${tooBig.length} MCP tools`} of '${conn.name}' ${tooBig.length === 1 ? 'was' : 'were'} left out: ${tooBig.length === 1 ? 'its input schema is' : `their input schemas are`} over Amber's size limits${tooBig.length > 1 ? ` (${tooBig.slice(0, 5).join(', ')}${tooBig.length > 5 ? ', …' : ''})` : ''}.`);
+      toolProblems.push(
+        `${tooBig.length === 1 ? `The MCP tool ${tooBig[0]}` : `${tooBig.length} MCP tools`} of '${conn.name}' ${tooBig.length === 1 ? 'was' : 'were'} left out: ${tooBig.length === 1 ? 'its input schema is' : `their input schemas are`} over Amber's size limits${tooBig.length > 1 ? ` (${tooBig.slice(0, 5).join(', ')}${tooBig.length > 5 ? ', …' : ''})` : ''}.`,
+      );
     }
     const offered = listed[i]!.slice(0, Math.max(0, shares[i]! - (conn.hasResources ? 1 : 0)));
     if (offered.length < listed[i]!.length) {

@@ -7,7 +7,13 @@ const assistantEnd = (sessionId: string, id: string, usage: Record<string, unkno
   AgentEvent.parse({
     ...base(sessionId),
     type: 'message_end',
-    entry: { id, parentId: null, timestamp: '2026-11-30T10:00:00.000Z', type: 'message', message: { role: 'assistant', content: [], stopReason: 'stop', usage } },
+    entry: {
+      id,
+      parentId: null,
+      timestamp: '2026-11-30T10:00:00.000Z',
+      type: 'message',
+      message: { role: 'assistant', content: [], stopReason: 'stop', usage },
+    },
   });
 const toolEnd = (sessionId: string, status: 'ok' | 'error' | 'denied') =>
   AgentEvent.parse({
@@ -15,7 +21,13 @@ const toolEnd = (sessionId: string, status: 'ok' | 'error' | 'denied') =>
     type: 'tool_execution_end',
     toolCallId: 'c',
     status,
-    entry: { id: `t-${Math.random()}`, parentId: null, timestamp: 'x', type: 'message', message: { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [], isError: status !== 'ok' } },
+    entry: {
+      id: `t-${Math.random()}`,
+      parentId: null,
+      timestamp: 'x',
+      type: 'message',
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [], isError: status !== 'ok' },
+    },
   });
 
 describe('metrics per session', () => {

@@ -101,7 +101,11 @@ export class SessionMetrics {
  * session never ran: runs from before the app started are not events it heard.
  */
 export function metricsSegmentText(f: SessionFigures | undefined): { text: string; tooltip: string } {
-  if (!f) return { text: 'No run since start', tooltip: 'Turn time and tool calls of the conversation that ran last appear here after its next reply; runs before Amber started are not counted.' };
+  if (!f)
+    return {
+      text: 'No run since start',
+      tooltip: 'Turn time and tool calls of the conversation that ran last appear here after its next reply; runs before Amber started are not counted.',
+    };
   const toolCount = f.tools.ok + f.tools.error + f.tools.denied;
   const parts: string[] = [];
   if (f.lastTurnMs !== null) parts.push(`${seconds(f.lastTurnMs)}/turn`);

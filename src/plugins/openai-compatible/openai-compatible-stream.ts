@@ -118,7 +118,8 @@ class OpenAiChunkMapper {
     const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.reasoning_text;
     if (typeof reasoning === 'string' && reasoning !== '') events.push(this.builder.thinking(reasoning));
     if (typeof delta.content === 'string' && delta.content !== '') {
-      for (const piece of this.thinkTags.push(delta.content)) events.push(piece.kind === 'text' ? this.builder.text(piece.text) : this.builder.thinking(piece.text));
+      for (const piece of this.thinkTags.push(delta.content))
+        events.push(piece.kind === 'text' ? this.builder.text(piece.text) : this.builder.thinking(piece.text));
     }
     if (Array.isArray(delta.tool_calls)) {
       delta.tool_calls.forEach((raw, position) => {
@@ -165,7 +166,13 @@ async function* failBeforeRequest(builder: AssistantMessageBuilder, problem: { k
   yield builder.error(problem.kind, problem.message, undefined);
 }
 
-function streamWith(config: ProviderConfig, preset: OpenAiCompatiblePreset, seams: ResolvedSeams, request: ProviderRequest, signal: AbortSignalLike): AsyncIterable<ProviderEvent> {
+function streamWith(
+  config: ProviderConfig,
+  preset: OpenAiCompatiblePreset,
+  seams: ResolvedSeams,
+  request: ProviderRequest,
+  signal: AbortSignalLike,
+): AsyncIterable<ProviderEvent> {
   const builder = new AssistantMessageBuilder({ model: request.model, provider: preset.flavor, timestamp: seams.now(), newId: seams.newId });
   const problem = openAiConfigProblem(config, preset);
   if (problem) return failBeforeRequest(builder, problem);

@@ -5,8 +5,14 @@ function split(chunks: string[]): { thinking: string; text: string } {
   const s = new ThinkTagSplitter();
   const pieces: ContentPiece[] = [...chunks.flatMap((c) => s.push(c)), ...s.flush()];
   return {
-    thinking: pieces.filter((p) => p.kind === 'thinking').map((p) => p.text).join(''),
-    text: pieces.filter((p) => p.kind === 'text').map((p) => p.text).join(''),
+    thinking: pieces
+      .filter((p) => p.kind === 'thinking')
+      .map((p) => p.text)
+      .join(''),
+    text: pieces
+      .filter((p) => p.kind === 'text')
+      .map((p) => p.text)
+      .join(''),
   };
 }
 

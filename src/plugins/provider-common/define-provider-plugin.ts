@@ -49,8 +49,7 @@ export interface ProviderPluginOptions {
  */
 export function defineProviderPlugin(options: ProviderPluginOptions): DefinedPlugin {
   let ctx: PluginContext | null = null;
-  const stream =
-    (accountId: string): StreamFn =>
+  const stream = (accountId: string): StreamFn =>
     async function* (request, signal) {
       let account: ProviderAccountConfig | undefined;
       try {
@@ -77,7 +76,13 @@ export function defineProviderPlugin(options: ProviderPluginOptions): DefinedPlu
     async capabilities(): Promise<PluginContribution[]> {
       const accounts = ctx ? (await readAccounts(ctx)).filter(options.accepts) : [];
       if (accounts.length === 0) return [decline('provider', options.dialect, 'No account of this kind is set up yet.')];
-      return accounts.map((account) => ({ kind: 'provider' as const, id: account.id, flavor: account.flavor, models: account.models, stream: stream(account.id) }));
+      return accounts.map((account) => ({
+        kind: 'provider' as const,
+        id: account.id,
+        flavor: account.flavor,
+        models: account.models,
+        stream: stream(account.id),
+      }));
     },
     probe: (request, signal) => probeModels(options.listModels, request, signal),
   });

@@ -32,13 +32,21 @@ test('lists the model ids of a server that answers, sending the key', async () =
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ data: [{ id: 'small' }, { id: 'large' }, { id: 'small' }] }));
   });
-  expect(await probeModels(listOpenAiCompatibleModels, { flavor: 'custom', baseUrl: `${base}/v1/`, apiKey: 'k1-test' }, never)).toEqual({ ok: true, models: ['small', 'large'], message: 'Connected: 2 models available.' });
+  expect(await probeModels(listOpenAiCompatibleModels, { flavor: 'custom', baseUrl: `${base}/v1/`, apiKey: 'k1-test' }, never)).toEqual({
+    ok: true,
+    models: ['small', 'large'],
+    message: 'Connected: 2 models available.',
+  });
   expect(auth).toBe('Bearer k1-test');
 });
 
 test('a server with no models connects, and says to type the name', async () => {
   const base = await serve((_req, res) => res.end(JSON.stringify({ data: [] })));
-  expect(await probeModels(listOpenAiCompatibleModels, { flavor: 'custom', baseUrl: `${base}/v1` }, never)).toEqual({ ok: true, models: [], message: 'Connected, but the server lists no models; type the model name yourself.' });
+  expect(await probeModels(listOpenAiCompatibleModels, { flavor: 'custom', baseUrl: `${base}/v1` }, never)).toEqual({
+    ok: true,
+    models: [],
+    message: 'Connected, but the server lists no models; type the model name yourself.',
+  });
 });
 
 test('a server that echoes the key in its error body, raw, URL-encoded or JSON-escaped, never gets it into the answer', async () => {

@@ -1,4 +1,10 @@
-import { MAX_PROBE_MESSAGE_CHARS, MAX_PROBE_MODEL_ID_CHARS, MAX_PROBE_MODELS, type ProviderProbeRequest, type ProviderProbeResult } from '../../shared/plugins/index.ts';
+import {
+  MAX_PROBE_MESSAGE_CHARS,
+  MAX_PROBE_MODEL_ID_CHARS,
+  MAX_PROBE_MODELS,
+  type ProviderProbeRequest,
+  type ProviderProbeResult,
+} from '../../shared/plugins/index.ts';
 import { redactSecret } from '../../shared/providers/index.ts';
 import type { ModelListResult, ProviderConfig, ProviderSeams } from './provider-config.ts';
 import { displayUrl } from './provider-error.ts';
@@ -11,10 +17,19 @@ export type ListModels = (config: ProviderConfig, seams: ProviderSeams, signal: 
  * ids for the first-run screen. Never throws. Whatever the server or the HTTP library put in their answers,
  * the key is not in the result: every id and the message are redacted, the message is capped.
  */
-export async function probeModels(listModels: ListModels, request: ProviderProbeRequest, signal: AbortSignal, seams: ProviderSeams = {}): Promise<ProviderProbeResult> {
+export async function probeModels(
+  listModels: ListModels,
+  request: ProviderProbeRequest,
+  signal: AbortSignal,
+  seams: ProviderSeams = {},
+): Promise<ProviderProbeResult> {
   const result = await answer(listModels, request, signal, seams);
   const message = redactSecret(result.message, request.apiKey);
-  return { ok: result.ok, models: result.models, message: message.length > MAX_PROBE_MESSAGE_CHARS ? `${message.slice(0, MAX_PROBE_MESSAGE_CHARS - 1)}…` : message };
+  return {
+    ok: result.ok,
+    models: result.models,
+    message: message.length > MAX_PROBE_MESSAGE_CHARS ? `${message.slice(0, MAX_PROBE_MESSAGE_CHARS - 1)}…` : message,
+  };
 }
 
 async function answer(listModels: ListModels, request: ProviderProbeRequest, signal: AbortSignal, seams: ProviderSeams): Promise<ProviderProbeResult> {

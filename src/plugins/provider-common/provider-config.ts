@@ -79,6 +79,4 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 /** What listing a provider's models gives: the models, or why the connection test failed. */
-export type ModelListResult =
-  | { ok: true; models: ModelInfo[] }
-  | { ok: false; kind: ProviderErrorKind; message: string };
+export type ModelListResult = { ok: true; models: ModelInfo[] } | { ok: false; kind: ProviderErrorKind; message: string };

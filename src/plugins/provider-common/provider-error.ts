@@ -104,7 +104,10 @@ export function streamErrorFailure(label: string, error: unknown): ProviderFailu
 
 /** A fetch that failed before any response: the cause's code and words, for "could not reach …". */
 export function networkFailure(label: string, url: string, error: unknown): ProviderFailure {
-  return { kind: 'network', message: `Could not reach ${label} at ${displayUrl(url)}: ${describeCause(error)}. Check that the server is running and the base URL is right.` };
+  return {
+    kind: 'network',
+    message: `Could not reach ${label} at ${displayUrl(url)}: ${describeCause(error)}. Check that the server is running and the base URL is right.`,
+  };
 }
 
 export function describeCause(error: unknown): string {

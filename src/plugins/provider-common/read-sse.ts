@@ -12,7 +12,11 @@ const MAX_BUFFER = 16 * 1024 * 1024;
  * its chunk is decoded; throws what the body stream throws (a cut connection), which callers turn into
  * error events. Lines that are not SSE fields are collected in `leftovers` so a caller can explain them.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, leftovers: SseLeftovers = { strayLines: [] }, onBytes?: () => void): AsyncGenerator<EventSourceMessage> {
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  leftovers: SseLeftovers = { strayLines: [] },
+  onBytes?: () => void,
+): AsyncGenerator<EventSourceMessage> {
   const queue: EventSourceMessage[] = [];
   const parser = createParser({
     maxBufferSize: MAX_BUFFER,

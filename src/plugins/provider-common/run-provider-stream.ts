@@ -23,7 +23,10 @@ export function parseEventJson(label: string, data: string): unknown {
     return JSON.parse(data);
   } catch {
     const snippet = data.length > 120 ? `${data.slice(0, 120)}…` : data;
-    throw new StreamFailure('bad_stream', `${label} sent a malformed stream event that is not JSON: ${snippet}. The server may not be OpenAI- or Anthropic-compatible, or a proxy altered the stream; try again or check the base URL.`);
+    throw new StreamFailure(
+      'bad_stream',
+      `${label} sent a malformed stream event that is not JSON: ${snippet}. The server may not be OpenAI- or Anthropic-compatible, or a proxy altered the stream; try again or check the base URL.`,
+    );
   }
 }
 
@@ -78,7 +81,10 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
         const body = parseEventJson(d.label, await response.text());
         for (const event of d.onJson(body)) yield event;
       } else if (contentType.includes('text/html')) {
-        throw new StreamFailure('bad_stream', `${d.label} answered with a web page instead of a stream. Check the base URL: it should point at the API (often ending in /v1).`);
+        throw new StreamFailure(
+          'bad_stream',
+          `${d.label} answered with a web page instead of a stream. Check the base URL: it should point at the API (often ending in /v1).`,
+        );
       } else if (!response.body) {
         throw new StreamFailure('bad_stream', `${d.label} answered with an empty body. Check the base URL.`);
       } else {
@@ -108,7 +114,11 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
       terminal = d.builder.done();
     } catch (error) {
       for (const event of d.flush?.() ?? NO_EVENTS) yield event;
-      if (idle) terminal = fail('network', `${d.label} sent nothing for ${d.seams.idleTimeoutMs < 1000 ? `${d.seams.idleTimeoutMs} ms` : `${Math.round(d.seams.idleTimeoutMs / 1000)} s`}, so the stream was cut. The partial reply is kept; try again.`);
+      if (idle)
+        terminal = fail(
+          'network',
+          `${d.label} sent nothing for ${d.seams.idleTimeoutMs < 1000 ? `${d.seams.idleTimeoutMs} ms` : `${Math.round(d.seams.idleTimeoutMs / 1000)} s`}, so the stream was cut. The partial reply is kept; try again.`,
+        );
       else if (controller.signal.aborted) terminal = fail('aborted', 'The request was stopped before the reply finished; the partial reply is kept.');
       else if (error instanceof StreamFailure) terminal = fail(error.kind, error.message);
       else terminal = fail('network', `The connection to ${d.label} broke mid-reply: ${describeCause(error)}. The partial reply is kept; try again.`);
@@ -128,8 +138,12 @@ function incomplete(label: string, events: number, leftovers: SseLeftovers): Str
   if (events === 0 && leftovers.strayLines.length > 0) {
     const text = leftovers.strayLines.join('\n');
     const said = errorBodyMessage(text).message;
-    if (isContextOverflowText(said)) return new StreamFailure('context_overflow', `The conversation is too long for the model's context window. ${label} said: ${said}.`);
-    return new StreamFailure('bad_stream', `${label} sent something that is not a server-sent event stream: ${said}. Check the base URL and that the server speaks this API.`);
+    if (isContextOverflowText(said))
+      return new StreamFailure('context_overflow', `The conversation is too long for the model's context window. ${label} said: ${said}.`);
+    return new StreamFailure(
+      'bad_stream',
+      `${label} sent something that is not a server-sent event stream: ${said}. Check the base URL and that the server speaks this API.`,
+    );
   }
   return new StreamFailure('network', `The connection to ${label} closed before the reply was complete. The partial reply is kept; try again.`);
 }

@@ -9,9 +9,7 @@ export interface SendRequest {
   seams: ResolvedSeams;
 }
 
-export type SendResult =
-  | { ok: true; response: Response; retries: number }
-  | { ok: false; failure: ProviderFailure; retries: number };
+export type SendResult = { ok: true; response: Response; retries: number } | { ok: false; failure: ProviderFailure; retries: number };
 
 /** The wait a 429/503 asks for, in ms: `retry-after-ms`, then `retry-after` as seconds or an HTTP date. */
 export function retryAfterMs(headers: Headers, now: number): number | undefined {

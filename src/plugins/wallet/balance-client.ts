@@ -34,14 +34,23 @@ export async function fetchBalance(source: BalanceSource, parse: (body: unknown)
     try {
       body = JSON.parse(text);
     } catch {
-      return failed('bad_response', `${source.service} answered with something that is not JSON. Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`);
+      return failed(
+        'bad_response',
+        `${source.service} answered with something that is not JSON. Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+      );
     }
     return parse(body);
   } catch (e) {
     if (timedOut) {
-      return failed('timeout', `${source.service} did not answer within ${formatSeconds(options.timeoutMs)}. Check your connection, or raise the request timeout in Settings → Plugins → Wallet → Settings.`);
+      return failed(
+        'timeout',
+        `${source.service} did not answer within ${formatSeconds(options.timeoutMs)}. Check your connection, or raise the request timeout in Settings → Plugins → Wallet → Settings.`,
+      );
     }
-    return failed('network', `Could not reach ${source.service} at ${source.url} (${hideKey(networkReason(e), options.apiKey)}). Check your connection or ${source.configKey}.baseUrl.`);
+    return failed(
+      'network',
+      `Could not reach ${source.service} at ${source.url} (${hideKey(networkReason(e), options.apiKey)}). Check your connection or ${source.configKey}.baseUrl.`,
+    );
   } finally {
     clearTimeout(timer);
   }

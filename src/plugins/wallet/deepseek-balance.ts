@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
 
 /** DeepSeek sends amounts as decimal strings ("110.00"); numbers are accepted too. */
-const Amount = z.union([z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'not a decimal amount').transform(Number), z.number().finite()]);
+const Amount = z.union([
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/, 'not a decimal amount')
+    .transform(Number),
+  z.number().finite(),
+]);
 
 /** `GET {baseUrl}/user/balance` → `{ is_available, balance_infos: [{ currency, total_balance, granted_balance, topped_up_balance }] }`. */
 export const DeepSeekBalance = z.object({
@@ -30,7 +37,10 @@ export function parseDeepSeekBalance(source: BalanceSource, body: unknown, prefe
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length ? issue.path.join('.') : 'the answer';
-    return failed('bad_response', `${source.service}'s answer is not an account balance (${where}: ${issue?.message ?? 'invalid'}). Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`);
+    return failed(
+      'bad_response',
+      `${source.service}'s answer is not an account balance (${where}: ${issue?.message ?? 'invalid'}). Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+    );
   }
   const { is_available: available, balance_infos: infos } = parsed.data;
   const wanted = preferredCurrency?.toUpperCase();

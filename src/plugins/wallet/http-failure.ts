@@ -8,14 +8,23 @@ export function httpFailure(source: BalanceSource, status: number, bodyText: str
   const said = serverMessage(bodyText);
   const quoted = said ? `: "${said}"` : '';
   if (status === 401 || status === 403) {
-    return failed('auth', `${source.service} refused the API key (HTTP ${status}${quoted}). Check the ${source.service} API key in Settings → Plugins → Wallet → Settings.${source.keyHint ? ` ${source.keyHint}` : ''}`);
+    return failed(
+      'auth',
+      `${source.service} refused the API key (HTTP ${status}${quoted}). Check the ${source.service} API key in Settings → Plugins → Wallet → Settings.${source.keyHint ? ` ${source.keyHint}` : ''}`,
+    );
   }
   if (status === 429) {
     const wait = retryAfterSeconds(retryAfter);
-    return failed('rate_limit', `${source.service} is limiting how often the balance may be asked for (HTTP 429). It will be asked again at the next refresh${wait !== null ? `; it asked to wait ${wait} s` : ''}.`);
+    return failed(
+      'rate_limit',
+      `${source.service} is limiting how often the balance may be asked for (HTTP 429). It will be asked again at the next refresh${wait !== null ? `; it asked to wait ${wait} s` : ''}.`,
+    );
   }
   if (status >= 500) return failed('server', `${source.service} had a server error (HTTP ${status}${quoted}). Try Refresh again in a few minutes.`);
-  return failed('bad_response', `${source.service} answered HTTP ${status}${quoted}. Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`);
+  return failed(
+    'bad_response',
+    `${source.service} answered HTTP ${status}${quoted}. Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+  );
 }
 
 /** The `error.message` of an error body, on one line and at most 200 characters; null when there is none. */

@@ -33,5 +33,8 @@ export function parseOpenRouterCredits(source: BalanceSource, body: unknown): Wa
 function notCredits(source: BalanceSource, error: z.ZodError): WalletReading {
   const issue = error.issues[0];
   const where = issue && issue.path.length ? issue.path.join('.') : 'the answer';
-  return failed('bad_response', `${source.service}'s answer is not a credits balance (${where}: ${issue?.message ?? 'invalid'}). Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`);
+  return failed(
+    'bad_response',
+    `${source.service}'s answer is not a credits balance (${where}: ${issue?.message ?? 'invalid'}). Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+  );
 }

@@ -12,7 +12,10 @@ describe('wallet config', () => {
   });
 
   it('reads each account’s key, base URL, threshold and currency', () => {
-    const cfg = readWalletConfig({ deepseek: { apiKey: 'k', baseUrl: 'http://127.0.0.1:8080', warnBelow: 3, currency: 'CNY' }, warnBelow: 2, timeoutMs: 500 }, ids);
+    const cfg = readWalletConfig(
+      { deepseek: { apiKey: 'k', baseUrl: 'http://127.0.0.1:8080', warnBelow: 3, currency: 'CNY' }, warnBelow: 2, timeoutMs: 500 },
+      ids,
+    );
     expect(cfg.accounts.deepseek).toEqual({ apiKey: 'k', baseUrl: 'http://127.0.0.1:8080', warnBelow: 3, currency: 'CNY' });
     expect([cfg.warnBelow, cfg.timeoutMs]).toEqual([2, 500]);
   });
@@ -28,9 +31,16 @@ describe('wallet config', () => {
     const manifest = PluginManifest.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'manifest.json'), 'utf8')));
     const fields = configFields(manifest.configuration!);
     expect(fields.map((f) => f.key)).toEqual([
-      'openrouter.apiKey', 'openrouter.baseUrl', 'openrouter.warnBelow',
-      'deepseek.apiKey', 'deepseek.baseUrl', 'deepseek.warnBelow', 'deepseek.currency',
-      'warnBelow', 'refreshMinutes', 'timeoutMs',
+      'openrouter.apiKey',
+      'openrouter.baseUrl',
+      'openrouter.warnBelow',
+      'deepseek.apiKey',
+      'deepseek.baseUrl',
+      'deepseek.warnBelow',
+      'deepseek.currency',
+      'warnBelow',
+      'refreshMinutes',
+      'timeoutMs',
     ]);
     expect(secretKeys(manifest.configuration)).toEqual(['openrouter.apiKey', 'deepseek.apiKey']);
     const defaults = Object.fromEntries(fields.filter((f) => f.setting.default !== undefined).map((f) => [f.key, f.setting.default]));

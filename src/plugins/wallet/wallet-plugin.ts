@@ -70,7 +70,11 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
     const settings = cfg.accounts[state.account.id] ?? {};
     const source = { service: state.account.service, configKey: state.account.id, url: balanceUrl(state.account, settings), keyHint: state.account.keyHint };
     const reading = settings.apiKey
-      ? await fetchBalance(source, (body) => state.account.parse(source, body, settings), { apiKey: settings.apiKey, timeoutMs: cfg.timeoutMs, fetch: seams.fetch })
+      ? await fetchBalance(source, (body) => state.account.parse(source, body, settings), {
+          apiKey: settings.apiKey,
+          timeoutMs: cfg.timeoutMs,
+          fetch: seams.fetch,
+        })
       : failed('no_key', `No API key is set for ${state.account.service}: add one in Settings → Plugins → Wallet → Settings.`);
     const at = now();
     state.reading = reading;
@@ -129,7 +133,14 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
           contributions.push(decline('wallet', s.account.id, `No API key is set for ${s.account.service} (${s.account.id}.apiKey).`));
           continue;
         }
-        contributions.push({ kind: 'wallet', id: s.account.id, provider: s.account.provider, balance: 0, currency: s.account.defaultCurrency, refresh: () => refresh(s) });
+        contributions.push({
+          kind: 'wallet',
+          id: s.account.id,
+          provider: s.account.provider,
+          balance: 0,
+          currency: s.account.defaultCurrency,
+          refresh: () => refresh(s),
+        });
       }
       const v = views();
       contributions.push(

@@ -20,7 +20,9 @@ describe('wallet views', () => {
   });
 
   it('a balance DeepSeek says cannot pay is a warning with where to add money', () => {
-    expect(accountWarnings(good(deepseek, 3, false))).toEqual(['DeepSeek says this balance cannot pay for API calls. Add money at https://platform.deepseek.com/top_up.']);
+    expect(accountWarnings(good(deepseek, 3, false))).toEqual([
+      'DeepSeek says this balance cannot pay for API calls. Add money at https://platform.deepseek.com/top_up.',
+    ]);
   });
 
   it('below the threshold, one warning says so (not also that it cannot pay)', () => {

@@ -40,7 +40,15 @@ export function accountWarnings(v: AccountView): string[] {
 export function walletPanel(views: AccountView[], notes: string[], formatTime: (epochMs: number) => string): PanelViewModel {
   const sections: PanelViewModel['sections'] = views.map((v) => {
     if (!v.configured) {
-      return { title: v.account.service, rows: [{ type: 'text', text: `Not set up: add your ${v.account.service} API key in Settings → Plugins → Wallet → Settings (or /set plugin.wallet.${v.account.id}.apiKey KEY).` }] };
+      return {
+        title: v.account.service,
+        rows: [
+          {
+            type: 'text',
+            text: `Not set up: add your ${v.account.service} API key in Settings → Plugins → Wallet → Settings (or /set plugin.wallet.${v.account.id}.apiKey KEY).`,
+          },
+        ],
+      };
     }
     const good = v.lastGood;
     const rows: Row[] = [
@@ -61,13 +69,16 @@ export function walletPanel(views: AccountView[], notes: string[], formatTime: (
 export function walletSegment(views: AccountView[], formatTime: (epochMs: number) => string): StatusSegment {
   const configured = views.filter((v) => v.configured);
   if (configured.length === 0) {
-    return { id: WALLET_SEGMENT_ID, text: 'No wallet', tooltip: 'No provider account is set up: add an OpenRouter or DeepSeek API key in Settings → Plugins → Wallet → Settings.', priority: 20 };
+    return {
+      id: WALLET_SEGMENT_ID,
+      text: 'No wallet',
+      tooltip: 'No provider account is set up: add an OpenRouter or DeepSeek API key in Settings → Plugins → Wallet → Settings.',
+      priority: 20,
+    };
   }
   const warn = configured.some((v) => accountWarnings(v).length > 0);
   const text = configured.map((v) => `${v.account.service} ${v.lastGood ? formatMoney(v.lastGood.balance, v.lastGood.currency) : '—'}`).join(' · ');
-  const tooltip = configured
-    .map((v) => [`${v.account.service}: ${lastRefresh(v, formatTime)}`, ...accountWarnings(v)].join('\n  '))
-    .join('\n');
+  const tooltip = configured.map((v) => [`${v.account.service}: ${lastRefresh(v, formatTime)}`, ...accountWarnings(v)].join('\n  ')).join('\n');
   return { id: WALLET_SEGMENT_ID, text: `${warn ? '⚠ ' : ''}${text}`, tooltip, priority: 20 };
 }
 

@@ -82,7 +82,10 @@ function runMarked(command: (sleep: string) => string, ctx: Partial<WorkspaceToo
   const marker = markedSleep();
   let streamed = '';
   const { timeout, ...rest } = ctx;
-  const result = tool.execute({ command: command(`sleep ${marker}`), ...(timeout !== undefined ? { timeout } : {}) }, { root, ...rest, update: (t) => (streamed += t) });
+  const result = tool.execute(
+    { command: command(`sleep ${marker}`), ...(timeout !== undefined ? { timeout } : {}) },
+    { root, ...rest, update: (t) => (streamed += t) },
+  );
   return { pids: startedPids(() => streamed, marker), result };
 }
 
@@ -126,7 +129,10 @@ describe('bash', () => {
 
   test('stdout and stderr arrive interleaved in order, streamed as they come', async () => {
     const updates: string[] = [];
-    const out = await bashTool.execute({ command: 'for i in 1 2 3; do echo out$i; sleep 0.1; echo err$i >&2; sleep 0.1; done' }, { root, update: (t) => updates.push(t) });
+    const out = await bashTool.execute(
+      { command: 'for i in 1 2 3; do echo out$i; sleep 0.1; echo err$i >&2; sleep 0.1; done' },
+      { root, update: (t) => updates.push(t) },
+    );
     expect(text(out)).toBe('out1\nerr1\nout2\nerr2\nout3\nerr3\n\n[Exit code 0]');
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.join('')).toBe('out1\nerr1\nout2\nerr2\nout3\nerr3\n');
@@ -145,7 +151,9 @@ describe('bash', () => {
   });
 
   test('in the sandbox, not even a process that left the session (setsid nohup) outlives the call', async () => {
-    const { pids, result } = runMarked((sleep) => `setsid nohup ${sleep} >/dev/null 2>&1 & echo started; ${UNTIL_GO}`, { sandbox: { mode: 'write', network: false } });
+    const { pids, result } = runMarked((sleep) => `setsid nohup ${sleep} >/dev/null 2>&1 & echo started; ${UNTIL_GO}`, {
+      sandbox: { mode: 'write', network: false },
+    });
     const [pid] = await pids;
     writeFileSync(join(root, 'go'), '');
     expect((await result).details).toMatchObject({ exitCode: 0, sandbox: 'write' });
@@ -170,7 +178,11 @@ describe('bash', () => {
   test('the timeout ends the group; a process ignoring SIGTERM gets SIGKILL after the grace period', async () => {
     const tool = createBashTool({ graceMs: 200 });
     for (const sandbox of [undefined, unsandboxed]) {
-      const { pids, result } = runMarked((sleep) => `trap "" TERM; ${sleep} & echo started; while true; do sleep 0.05; done`, { timeout: 0.5, ...(sandbox ? { sandbox } : {}) }, tool);
+      const { pids, result } = runMarked(
+        (sleep) => `trap "" TERM; ${sleep} & echo started; while true; do sleep 0.05; done`,
+        { timeout: 0.5, ...(sandbox ? { sandbox } : {}) },
+        tool,
+      );
       const [pid] = await pids;
       const out = await result;
       expect(out.isError).toBe(true);
@@ -209,7 +221,11 @@ describe('bash', () => {
 
   test('bash runs the line; on Windows without bash, PowerShell does, and the description says which', () => {
     expect(shellFor('ls', 'linux', () => false)).toMatchObject({ args: ['-c', 'ls'], name: 'bash' });
-    expect(shellFor('dir', 'win32', () => false)).toEqual({ file: 'powershell.exe', args: ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', 'dir'], name: 'PowerShell' });
+    expect(shellFor('dir', 'win32', () => false)).toEqual({
+      file: 'powershell.exe',
+      args: ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', 'dir'],
+      name: 'PowerShell',
+    });
     expect(shellFor('ls', 'win32', () => true)).toEqual({ file: 'bash.exe', args: ['-c', 'ls'], name: 'bash' });
     expect(createBashTool({ platform: 'win32', hasBash: () => false }).spec.description).toMatch(/\(PowerShell\)/);
   });

@@ -4,7 +4,15 @@ import { constants, homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolOutput } from '../../shared/tools/index.ts';
-import { createProtectedEntriesCache, type Launch, type ProtectedEntries, probeSandbox, type SandboxLabel, type SandboxProbe, sandboxLaunch } from './sandbox/index.ts';
+import {
+  createProtectedEntriesCache,
+  type Launch,
+  type ProtectedEntries,
+  probeSandbox,
+  type SandboxLabel,
+  type SandboxProbe,
+  sandboxLaunch,
+} from './sandbox/index.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from './truncate-output.ts';
 import { defineWorkspaceTool, errorOutput, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';
 
@@ -44,7 +52,12 @@ let sharedProbe: Promise<SandboxProbe> | null = null;
 
 /** The sandbox probe of this process, run at the first command and kept: the machine does not change under it. */
 function defaultProbe(): Promise<SandboxProbe> {
-  sharedProbe ??= probeSandbox({ platform: process.platform, spawn: (file, args, options) => spawn(file, args, options), exists: existsSync, path: process.env.PATH ?? '' });
+  sharedProbe ??= probeSandbox({
+    platform: process.platform,
+    spawn: (file, args, options) => spawn(file, args, options),
+    exists: existsSync,
+    path: process.env.PATH ?? '',
+  });
   return sharedProbe;
 }
 
@@ -179,7 +192,17 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
       // A courtesy, not the guard: the sandbox hides the data folder whatever the line says.
       if (denied) return errorOutput(`The command names ${denied}, Amber's own data folder, which no tool may touch.`);
       const shell = shellFor(args.command, platform, hasBash);
-      const plan = await sandboxLaunch({ platform, shell, ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}), root: ctx.root, home, ...(ctx.denied ? { denied: ctx.denied } : {}), env, probe, protectedEntries });
+      const plan = await sandboxLaunch({
+        platform,
+        shell,
+        ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}),
+        root: ctx.root,
+        home,
+        ...(ctx.denied ? { denied: ctx.denied } : {}),
+        env,
+        probe,
+        protectedEntries,
+      });
       if (!plan.ok) return sandboxUnavailable(plan.reason, plan.fix);
       try {
         return await runLaunch(plan.launch, shell.name, args.timeout ?? DEFAULT_TIMEOUT_S, ctx);
@@ -240,7 +263,11 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
         clearTimeout(timer);
         clearTimeout(killTimer);
         ctx.signal?.removeEventListener('abort', onAbort);
-        if (spawnError) return resolve({ ...errorOutput(`${shellName} could not be started: ${spawnError.message}`), details: { sandbox: launch.sandbox, network: launch.network } });
+        if (spawnError)
+          return resolve({
+            ...errorOutput(`${shellName} could not be started: ${spawnError.message}`),
+            details: { sandbox: launch.sandbox, network: launch.network },
+          });
         const code = exit?.code ?? null;
         const signal = exit?.signal ?? null;
         const totalLines = newlines + (output === '' || output.endsWith('\n') ? 0 : 1);
@@ -296,7 +323,12 @@ export function signalOfExitCode(code: number | null): string {
 /** The result of a call whose sandbox could not start: nothing ran, and the user reads why and what to do. */
 function sandboxUnavailable(reason: string, fix: string): ToolOutput {
   return {
-    content: [{ type: 'text', text: `The command did not run: the sandbox could not start. ${reason} ${fix} Until then, a command can only run unsandboxed, which the user must choose for it.` }],
+    content: [
+      {
+        type: 'text',
+        text: `The command did not run: the sandbox could not start. ${reason} ${fix} Until then, a command can only run unsandboxed, which the user must choose for it.`,
+      },
+    ],
     isError: true,
     details: { sandbox: 'unavailable', network: false },
   };

@@ -31,6 +31,8 @@ test('a folder on the way swapped for a link before a mkdir is refused, and the 
     renameSync(join(root, 'a'), join(root, 'a-was'));
     symlinkSync(outside, join(root, 'a'));
   };
-  await expect(createFolders(join(root, 'a', 'b', 'c'), 'a/b/c/x.txt', { beforeMake: swap })).rejects.toThrow('A folder on the way to a/b/c/x.txt changed while it was being created; try again.');
+  await expect(createFolders(join(root, 'a', 'b', 'c'), 'a/b/c/x.txt', { beforeMake: swap })).rejects.toThrow(
+    'A folder on the way to a/b/c/x.txt changed while it was being created; try again.',
+  );
   expect(readdirSync(outside)).toEqual([]);
 });

@@ -29,7 +29,8 @@ export const editTool = defineWorkspaceTool({
     try {
       const before = await handle.readFile('utf8');
       const count = occurrences(before, args.oldText);
-      if (count === 0) throw new ToolFailure(`oldText was not found in ${file.relative}. Read the file and copy the exact text, including whitespace and line breaks.`);
+      if (count === 0)
+        throw new ToolFailure(`oldText was not found in ${file.relative}. Read the file and copy the exact text, including whitespace and line breaks.`);
       if (count > 1 && !args.replaceAll) {
         throw new ToolFailure(`oldText occurs ${count} times in ${file.relative}. Include more surrounding text to make it unique, or set replaceAll: true.`);
       }

@@ -13,7 +13,8 @@ export const FindArgs = z.object({
 
 export const findTool = defineWorkspaceTool({
   name: 'find',
-  description: 'Find files and folders in the workspace by glob pattern. Skips .git and node_modules; does not follow symbolic links. Paths are shown relative to the workspace root.',
+  description:
+    'Find files and folders in the workspace by glob pattern. Skips .git and node_modules; does not follow symbolic links. Paths are shown relative to the workspace root.',
   readOnly: true,
   pathParams: ['path'],
   schema: FindArgs,

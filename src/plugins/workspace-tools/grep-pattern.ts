@@ -20,7 +20,9 @@ export function compileGrepPattern(pattern: string, options: { literal: boolean;
     const at = (error as { input?: unknown }).input;
     const feature = typeof at === 'string' ? unsupportedFeature(at) : undefined;
     if (feature) {
-      throw new ToolFailure(`The pattern uses ${feature} (${at}), which grep's linear-time regular expressions (RE2 syntax) cannot express; pass literal: true to search for the text as is, or use a simpler pattern.`);
+      throw new ToolFailure(
+        `The pattern uses ${feature} (${at}), which grep's linear-time regular expressions (RE2 syntax) cannot express; pass literal: true to search for the text as is, or use a simpler pattern.`,
+      );
     }
     throw new ToolFailure(`The pattern is not a valid regular expression (${(error as Error).message}); fix it or pass literal: true.`);
   }

@@ -20,7 +20,8 @@ export const GrepArgs = z.object({
 
 export const grepTool = defineWorkspaceTool({
   name: 'grep',
-  description: 'Search file contents in the workspace. Prints "path:line: text" per matching line. Skips .git, node_modules, binary files, files over 2 MB, symbolic links and anything that is not a regular file.',
+  description:
+    'Search file contents in the workspace. Prints "path:line: text" per matching line. Skips .git, node_modules, binary files, files over 2 MB, symbolic links and anything that is not a regular file.',
   readOnly: true,
   pathParams: ['path'],
   schema: GrepArgs,

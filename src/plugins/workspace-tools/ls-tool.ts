@@ -11,7 +11,8 @@ export const LsArgs = z.object({
 
 export const lsTool = defineWorkspaceTool({
   name: 'ls',
-  description: 'List a folder in the workspace, sorted by name, folders marked with a trailing "/" and symbolic links with "@" (never followed), hidden files included.',
+  description:
+    'List a folder in the workspace, sorted by name, folders marked with a trailing "/" and symbolic links with "@" (never followed), hidden files included.',
   readOnly: true,
   pathParams: ['path'],
   schema: LsArgs,
@@ -20,7 +21,8 @@ export const lsTool = defineWorkspaceTool({
     if (!(await lstat(dir.real)).isDirectory()) throw new ToolFailure(`${dir.relative} is a file, not a folder; use read to see it.`);
     const entries = await readdir(dir.real, { withFileTypes: true });
     // readdir follows a link, so a folder swapped for one after the check must not be listed.
-    if ((await realpath(dir.real)) !== dir.real) throw new ToolFailure(`${dir.relative} changed while it was being listed (something on its path was replaced); try again.`);
+    if ((await realpath(dir.real)) !== dir.real)
+      throw new ToolFailure(`${dir.relative} changed while it was being listed (something on its path was replaced); try again.`);
     const names = entries
       .filter((e) => !dir.scope.isDenied(join(dir.real, e.name)))
       .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name}@` : e.name))
@@ -28,7 +30,8 @@ export const lsTool = defineWorkspaceTool({
     if (names.length === 0) return textOutput(`(${dir.relative} is empty)`);
     const listed = names.slice(0, args.limit);
     let text = listed.join('\n');
-    if (names.length > listed.length) text += `\n\n[Output truncated: showing ${listed.length} of ${names.length} entries. Raise limit or use find with a pattern.]`;
+    if (names.length > listed.length)
+      text += `\n\n[Output truncated: showing ${listed.length} of ${names.length} entries. Raise limit or use find with a pattern.]`;
     return textOutput(truncateOutput(text).text, { path: dir.relative, entries: names.length });
   },
 });

@@ -79,7 +79,9 @@ describe('a file with other names (hard links)', () => {
   });
 
   test('made a hard link between the check and the open, it is still refused on the open handle', async () => {
-    const attempt = openRegularFile(join(root, 'dir', 'file.txt'), 'dir/file.txt', 'edit', { afterCheck: async () => linkSync(join(root, 'dir', 'file.txt'), join(outside, 'other-name.txt')) });
+    const attempt = openRegularFile(join(root, 'dir', 'file.txt'), 'dir/file.txt', 'edit', {
+      afterCheck: async () => linkSync(join(root, 'dir', 'file.txt'), join(outside, 'other-name.txt')),
+    });
     await expect(attempt).rejects.toThrow(/has 2 names \(hard links\)/);
   });
 });

@@ -58,7 +58,8 @@ export async function openRegularFile(
   });
   if (before && !before.isFile()) throw refuse(name, before, folder);
   if (before && intent !== 'read' && before.nlink > 1) throw linked(name, before.nlink);
-  const access = intent === 'read' ? constants.O_RDONLY : intent === 'edit' ? constants.O_RDWR : constants.O_WRONLY | (before ? 0 : constants.O_CREAT | constants.O_EXCL);
+  const access =
+    intent === 'read' ? constants.O_RDONLY : intent === 'edit' ? constants.O_RDWR : constants.O_WRONLY | (before ? 0 : constants.O_CREAT | constants.O_EXCL);
   await options.afterCheck?.();
   let handle: FileHandle;
   try {

@@ -24,7 +24,8 @@ export const readTool = defineWorkspaceTool({
     const { handle, info } = await openRegularFile(file.real, file.relative, 'read', { folder: `${file.relative} is a directory; use ls to list it.` });
     let bytes: Buffer;
     try {
-      if (info.size > MAX_FILE_BYTES) throw new ToolFailure(`${file.relative} is ${Math.round(info.size / 1024 / 1024)} MB, too large to read; use grep to find the part you need.`);
+      if (info.size > MAX_FILE_BYTES)
+        throw new ToolFailure(`${file.relative} is ${Math.round(info.size / 1024 / 1024)} MB, too large to read; use grep to find the part you need.`);
       bytes = await handle.readFile();
     } finally {
       await handle.close();

@@ -32,7 +32,10 @@ test('a dangling link resolves to where it points, even as an intermediate folde
   symlinkSync('../out/made.txt', join(base, 'ws', 'dangling'));
   symlinkSync('../out/missing-dir', join(base, 'ws', 'dangling-dir'));
   expect(await resolveRealPath(join(base, 'ws', 'dangling'))).toEqual({ real: join(base, 'out', 'made.txt'), exists: false });
-  expect(await resolveRealPath(join(base, 'ws', 'dangling-dir', 'a', 'b.txt'))).toEqual({ real: join(base, 'out', 'missing-dir', 'a', 'b.txt'), exists: false });
+  expect(await resolveRealPath(join(base, 'ws', 'dangling-dir', 'a', 'b.txt'))).toEqual({
+    real: join(base, 'out', 'missing-dir', 'a', 'b.txt'),
+    exists: false,
+  });
 });
 
 test('a loop of links fails with ELOOP', async () => {

@@ -44,16 +44,24 @@ afterEach(async () => {
 });
 
 describe('FIFOs', () => {
-  test.each(OPENING)('%s refuses a FIFO with a sentence instead of blocking on it', async (_name, tool) => {
-    const out = await tool.execute(argsFor('pipe'), ctx());
-    expect(out.isError).toBe(true);
-    expect(text(out)).toBe('pipe is a named pipe (FIFO), not a regular file; the workspace tools only read and write regular files.');
-  }, FIFO_BOUND_MS);
+  test.each(OPENING)(
+    '%s refuses a FIFO with a sentence instead of blocking on it',
+    async (_name, tool) => {
+      const out = await tool.execute(argsFor('pipe'), ctx());
+      expect(out.isError).toBe(true);
+      expect(text(out)).toBe('pipe is a named pipe (FIFO), not a regular file; the workspace tools only read and write regular files.');
+    },
+    FIFO_BOUND_MS,
+  );
 
-  test('a grep walk skips FIFOs and sockets and still searches regular files', async () => {
-    expect(text(await grepTool.execute({ pattern: 'TODO' }, ctx()))).toBe('src/main.ts:1: // TODO: regular');
-    expect(text(await grepTool.execute({ pattern: 'TODO', glob: '*.ts' }, ctx()))).toBe('src/main.ts:1: // TODO: regular');
-  }, FIFO_BOUND_MS);
+  test(
+    'a grep walk skips FIFOs and sockets and still searches regular files',
+    async () => {
+      expect(text(await grepTool.execute({ pattern: 'TODO' }, ctx()))).toBe('src/main.ts:1: // TODO: regular');
+      expect(text(await grepTool.execute({ pattern: 'TODO', glob: '*.ts' }, ctx()))).toBe('src/main.ts:1: // TODO: regular');
+    },
+    FIFO_BOUND_MS,
+  );
 
   test('ls and find list FIFOs and sockets by name without opening them', async () => {
     expect(text(await lsTool.execute({}, ctx()))).toBe('pipe\nsock\nsrc/');

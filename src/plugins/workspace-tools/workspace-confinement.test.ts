@@ -87,17 +87,20 @@ describe('symbolic links that leave the workspace', () => {
     'out-dir/newsub/deeper/x.txt',
   ];
 
-  test.each(WORKSPACE_TOOLS.map((tool) => [tool.spec.name, tool] as const))('%s refuses every path through a link out of the workspace, naming the path, and nothing outside changes', async (name, tool) => {
-    const before = snapshot(outside);
-    for (const path of [...escapes, join(root, 'out-dir', 'secret.txt')]) {
-      const out = await tool.execute(argsFor(path), ctx());
-      expect(out.isError, `${name} ${path}`).toBe(true);
-      expect(text(out), `${name} ${path}`).toContain(`The path "${path}" leads out of the workspace through a symbolic link`);
-    }
-    expect(snapshot(outside)).toEqual(before);
-    expect(existsSync(join(outside, 'created.txt'))).toBe(false);
-    expect(existsSync(join(outside, 'newsub'))).toBe(false);
-  });
+  test.each(WORKSPACE_TOOLS.map((tool) => [tool.spec.name, tool] as const))(
+    '%s refuses every path through a link out of the workspace, naming the path, and nothing outside changes',
+    async (name, tool) => {
+      const before = snapshot(outside);
+      for (const path of [...escapes, join(root, 'out-dir', 'secret.txt')]) {
+        const out = await tool.execute(argsFor(path), ctx());
+        expect(out.isError, `${name} ${path}`).toBe(true);
+        expect(text(out), `${name} ${path}`).toContain(`The path "${path}" leads out of the workspace through a symbolic link`);
+      }
+      expect(snapshot(outside)).toEqual(before);
+      expect(existsSync(join(outside, 'created.txt'))).toBe(false);
+      expect(existsSync(join(outside, 'newsub'))).toBe(false);
+    },
+  );
 
   test('write through a dangling link, or through a link as an intermediate folder of a new path, creates nothing outside', async () => {
     for (const path of ['dangling-out', 'out-dir/newsub/deeper/x.txt', 'c1/sub/new.txt']) {
@@ -206,18 +209,31 @@ describe('case variants', () => {
 });
 
 describe("Amber's data folder", () => {
-  test.each(WORKSPACE_TOOLS.map((tool) => [tool.spec.name, tool] as const))('%s refuses a path inside the data folder, by relative, absolute or linked path, and nothing there changes', async (name, tool) => {
-    symlinkSync('.amber-data', join(root, 'data-link'));
-    symlinkSync(join(data, 'secrets.json'), join(root, 'secrets-link'));
-    const before = snapshot(data);
-    const paths = ['.amber-data', '.amber-data/secrets.json', join(data, 'secrets.json'), 'src/../.amber-data/secrets.json', 'data-link', 'data-link/secrets.json', 'secrets-link', '.amber-data/new.txt', 'data-link/new/x.txt'];
-    for (const path of paths) {
-      const out = await tool.execute(argsFor(path), ctx());
-      expect(out.isError, `${name} ${path}`).toBe(true);
-      expect(text(out), `${name} ${path}`).toBe(`The path "${path}" is inside Amber's data folder, which tools never touch.`);
-    }
-    expect(snapshot(data)).toEqual(before);
-  });
+  test.each(WORKSPACE_TOOLS.map((tool) => [tool.spec.name, tool] as const))(
+    '%s refuses a path inside the data folder, by relative, absolute or linked path, and nothing there changes',
+    async (name, tool) => {
+      symlinkSync('.amber-data', join(root, 'data-link'));
+      symlinkSync(join(data, 'secrets.json'), join(root, 'secrets-link'));
+      const before = snapshot(data);
+      const paths = [
+        '.amber-data',
+        '.amber-data/secrets.json',
+        join(data, 'secrets.json'),
+        'src/../.amber-data/secrets.json',
+        'data-link',
+        'data-link/secrets.json',
+        'secrets-link',
+        '.amber-data/new.txt',
+        'data-link/new/x.txt',
+      ];
+      for (const path of paths) {
+        const out = await tool.execute(argsFor(path), ctx());
+        expect(out.isError, `${name} ${path}`).toBe(true);
+        expect(text(out), `${name} ${path}`).toBe(`The path "${path}" is inside Amber's data folder, which tools never touch.`);
+      }
+      expect(snapshot(data)).toEqual(before);
+    },
+  );
 
   test('ls, find and grep skip the data folder silently', async () => {
     const listed = text(await lsTool.execute({}, ctx()));

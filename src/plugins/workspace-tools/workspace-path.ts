@@ -41,7 +41,8 @@ export function isInsideFolder(folder: string, path: string): boolean {
  * resolveWorkspaceTarget.
  */
 export function confinePath(root: string, input: unknown): ConfinedPath {
-  if (typeof input !== 'string' || input.trim() === '') return { ok: false, reason: 'The path is empty; give a path inside the workspace, or "." for its root.' };
+  if (typeof input !== 'string' || input.trim() === '')
+    return { ok: false, reason: 'The path is empty; give a path inside the workspace, or "." for its root.' };
   if (input.includes('\0')) return { ok: false, reason: 'The path contains a NUL character.' };
   const base = resolve(root);
   const full = resolve(base, input);

@@ -68,7 +68,8 @@ export async function resolveWorkspaceTarget(ctx: { root: string; denied?: reado
   try {
     resolved = await resolveRealPath(confined.path);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ELOOP') throw new ToolFailure(`The path "${name}" goes through a loop of symbolic links; fix or remove the links.`);
+    if ((error as { code?: string }).code === 'ELOOP')
+      throw new ToolFailure(`The path "${name}" goes through a loop of symbolic links; fix or remove the links.`);
     throw error;
   }
   if (!isInsideFolder(scope.realRoot, resolved.real)) {

@@ -97,7 +97,9 @@ describe('read-only tools', () => {
 
   test('ls lists sorted entries with folders marked, and truncates past the limit', async () => {
     expect(text(await lsTool.execute({}, ctx()))).toBe('logo.png\nnode_modules/\nREADME.md\nsrc/');
-    expect(text(await lsTool.execute({ path: 'src', limit: 1 }, ctx()))).toBe('deep/\n\n[Output truncated: showing 1 of 2 entries. Raise limit or use find with a pattern.]');
+    expect(text(await lsTool.execute({ path: 'src', limit: 1 }, ctx()))).toBe(
+      'deep/\n\n[Output truncated: showing 1 of 2 entries. Raise limit or use find with a pattern.]',
+    );
   });
 
   test('find matches names at any depth or paths, skipping node_modules and not following links', async () => {
@@ -120,7 +122,9 @@ describe('read-only tools', () => {
   test('grep stops at its limit and says the output was truncated', async () => {
     writeFileSync(join(root, 'many.txt'), 'hit\n'.repeat(50));
     const out = text(await grepTool.execute({ pattern: 'hit', limit: 3 }, ctx()));
-    expect(out).toBe('many.txt:1: hit\nmany.txt:2: hit\nmany.txt:3: hit\n\n[Output truncated: showing the first 3 matching lines. Narrow the pattern, path or glob.]');
+    expect(out).toBe(
+      'many.txt:1: hit\nmany.txt:2: hit\nmany.txt:3: hit\n\n[Output truncated: showing the first 3 matching lines. Narrow the pattern, path or glob.]',
+    );
   });
 
   test('truncateOutput cuts at a line boundary within the byte limit and notes it', () => {
@@ -142,7 +146,9 @@ describe('write and edit', () => {
   });
 
   test('edit replaces exactly one occurrence, and refuses missing or ambiguous text', async () => {
-    expect(text(await editTool.execute({ path: 'src/main.ts', oldText: 'const a = 1;', newText: 'const a = 2;' }, ctx()))).toBe('Replaced 1 occurrence in src/main.ts.');
+    expect(text(await editTool.execute({ path: 'src/main.ts', oldText: 'const a = 1;', newText: 'const a = 2;' }, ctx()))).toBe(
+      'Replaced 1 occurrence in src/main.ts.',
+    );
     expect(readFileSync(join(root, 'src/main.ts'), 'utf8')).toBe('const a = 2;\n// TODO: more\nexport default a;\n');
     const missing = await editTool.execute({ path: 'src/main.ts', oldText: 'const b', newText: '' }, ctx());
     expect(missing.isError).toBe(true);
@@ -151,7 +157,9 @@ describe('write and edit', () => {
     const twice = await editTool.execute({ path: 'twice.txt', oldText: 'x', newText: 'y' }, ctx());
     expect(text(twice)).toMatch(/occurs 2 times/);
     expect(readFileSync(join(root, 'twice.txt'), 'utf8')).toBe('x x');
-    expect(text(await editTool.execute({ path: 'twice.txt', oldText: 'x', newText: 'y', replaceAll: true }, ctx()))).toBe('Replaced 2 occurrences in twice.txt.');
+    expect(text(await editTool.execute({ path: 'twice.txt', oldText: 'x', newText: 'y', replaceAll: true }, ctx()))).toBe(
+      'Replaced 2 occurrences in twice.txt.',
+    );
     expect(readFileSync(join(root, 'twice.txt'), 'utf8')).toBe('y y');
   });
 

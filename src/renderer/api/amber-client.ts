@@ -1,4 +1,16 @@
-import { API_EVENTS, API_METHODS, ApiError, type AmberBridge, type ApiInput, type ApiOutput, type ApiResult, type Channel, type EventName, type EventPayload, splitChannel } from '../../shared/api/index.ts';
+import {
+  API_EVENTS,
+  API_METHODS,
+  ApiError,
+  type AmberBridge,
+  type ApiInput,
+  type ApiOutput,
+  type ApiResult,
+  type Channel,
+  type EventName,
+  type EventPayload,
+  splitChannel,
+} from '../../shared/api/index.ts';
 import { createWsTransport } from './ws-transport.ts';
 
 /** The renderer's view of the API: typed calls that throw ApiError, and typed event subscriptions. */

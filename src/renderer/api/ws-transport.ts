@@ -79,7 +79,10 @@ export function createWsTransport(): Transport {
       setConnected(false);
       for (const [id, resolve] of pending) {
         pending.delete(id);
-        resolve({ ok: false, error: { code: 'transport', message: 'Lost the connection to Amber while waiting for an answer. Check that Amber is still running, then try again.' } });
+        resolve({
+          ok: false,
+          error: { code: 'transport', message: 'Lost the connection to Amber while waiting for an answer. Check that Amber is still running, then try again.' },
+        });
       }
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, 5000);

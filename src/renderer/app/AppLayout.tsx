@@ -124,7 +124,11 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
           <StatusBar sessionId={activeId} />
           {settingsOpen && <SettingsView sessionId={activeId} onSetupProvider={() => setSetupOpen(true)} onClose={() => setSettingsOpen(false)} />}
         </main>
-        {side === 'panels' ? <PanelsView onClose={() => setSide('none')} /> : side === 'tree' && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setSide('none')} />}
+        {side === 'panels' ? (
+          <PanelsView onClose={() => setSide('none')} />
+        ) : (
+          side === 'tree' && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setSide('none')} />
+        )}
         <ApprovalDialog />
         <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}

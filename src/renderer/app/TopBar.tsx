@@ -40,7 +40,15 @@ export function TopBar({ active, connected, providerConfigured, side, settingsOp
           <Icon name="settings" size={14} /> Set up a model
         </button>
       )}
-      <button type="button" className="icon-btn" aria-label="View prompt" title="What the model was told in the last request" disabled={!active} onClick={on.onViewPrompt} data-testid="view-prompt">
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label="View prompt"
+        title="What the model was told in the last request"
+        disabled={!active}
+        onClick={on.onViewPrompt}
+        data-testid="view-prompt"
+      >
         <Icon name="info" />
       </button>
       <button type="button" className="icon-btn" aria-label="Commands" title="Commands (Ctrl+Shift+P)" onClick={on.onOpenPalette} data-testid="open-palette">
@@ -56,13 +64,35 @@ export function TopBar({ active, connected, providerConfigured, side, settingsOp
       >
         <Icon name="panel" />
       </button>
-      <button type="button" className={`icon-btn${side === 'tree' ? ' is-on' : ''}`} aria-label="Conversation tree" title="Tree (Ctrl+Shift+T)" disabled={!active} onClick={() => on.onToggleSide('tree')} data-testid="toggle-tree">
+      <button
+        type="button"
+        className={`icon-btn${side === 'tree' ? ' is-on' : ''}`}
+        aria-label="Conversation tree"
+        title="Tree (Ctrl+Shift+T)"
+        disabled={!active}
+        onClick={() => on.onToggleSide('tree')}
+        data-testid="toggle-tree"
+      >
         <Icon name="branch" />
       </button>
-      <button type="button" className="icon-btn" aria-label={resolvedTheme === 'dark' ? 'Light theme' : 'Dark theme'} title="Theme (Ctrl+Shift+L)" onClick={on.onToggleTheme} data-testid="toggle-theme">
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label={resolvedTheme === 'dark' ? 'Light theme' : 'Dark theme'}
+        title="Theme (Ctrl+Shift+L)"
+        onClick={on.onToggleTheme}
+        data-testid="toggle-theme"
+      >
         <Icon name={resolvedTheme === 'dark' ? 'sun' : 'moon'} />
       </button>
-      <button type="button" className={`icon-btn${settingsOpen ? ' is-on' : ''}`} aria-label="Settings" title="Settings (Ctrl+,)" onClick={on.onToggleSettings} data-testid="open-settings">
+      <button
+        type="button"
+        className={`icon-btn${settingsOpen ? ' is-on' : ''}`}
+        aria-label="Settings"
+        title="Settings (Ctrl+,)"
+        onClick={on.onToggleSettings}
+        data-testid="open-settings"
+      >
         <Icon name="settings" />
       </button>
     </header>

@@ -27,13 +27,27 @@ export function SiblingSwitcher({ ids, index, onSwitch }: { ids: string[]; index
   // At either end the button stays focusable (aria-disabled): a disabled one would drop the focus.
   return (
     <span className="sibling-switcher" data-testid="sibling-switcher">
-      <button ref={prev} type="button" className="icon-btn" aria-label="Previous version" aria-disabled={index <= 0 || undefined} onClick={() => go('prev', index - 1)}>
+      <button
+        ref={prev}
+        type="button"
+        className="icon-btn"
+        aria-label="Previous version"
+        aria-disabled={index <= 0 || undefined}
+        onClick={() => go('prev', index - 1)}
+      >
         <Icon name="chevronLeft" size={14} />
       </button>
       <span className="sibling-count">
         {index + 1}/{ids.length}
       </span>
-      <button ref={next} type="button" className="icon-btn" aria-label="Next version" aria-disabled={index >= ids.length - 1 || undefined} onClick={() => go('next', index + 1)}>
+      <button
+        ref={next}
+        type="button"
+        className="icon-btn"
+        aria-label="Next version"
+        aria-disabled={index >= ids.length - 1 || undefined}
+        onClick={() => go('next', index + 1)}
+      >
         <Icon name="chevronRight" size={14} />
       </button>
     </span>

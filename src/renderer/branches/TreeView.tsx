@@ -51,7 +51,13 @@ export function TreeView({ sessionId, onClose }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const rows = useMemo<TreeRow[]>(() => (data ? layoutTree(data.nodes, data.leafId) : []), [data]);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 12, getItemKey: (i) => rows[i]!.node.id });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+    getItemKey: (i) => rows[i]!.node.id,
+  });
 
   const leafIndex = rows.findIndex((r) => r.isLeaf);
   useEffect(() => {

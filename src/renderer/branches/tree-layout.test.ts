@@ -2,7 +2,14 @@ import { expect, test } from 'vitest';
 import type { TreeNode } from '../../shared/sessions/index.ts';
 import { countBranchPoints, layoutTree, treeSummary } from './tree-layout.ts';
 
-const node = (id: string, parentId: string | null, role: string | null = 'user', type = 'message'): TreeNode => ({ id, parentId, type, role, preview: id, label: null });
+const node = (id: string, parentId: string | null, role: string | null = 'user', type = 'message'): TreeNode => ({
+  id,
+  parentId,
+  type,
+  role,
+  preview: id,
+  label: null,
+});
 
 test('a straight chain stays at one indent; a fork indents its branches, the active one first', () => {
   // a → b → c1 → d1 ; b → c2 (newer, not active) ; a label entry hangs under d1 and is the leaf.

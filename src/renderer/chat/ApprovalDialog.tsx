@@ -138,16 +138,25 @@ export function ApprovalDialog() {
       )}
       {current.sandboxed === true && (
         <p className="muted small" data-testid="approval-sandbox-note">
-          Allowed, it runs in the sandbox. “Run unsandboxed” runs this one command outside it, with your full rights: it can change any of your files and use the network. That answer is never remembered.
+          Allowed, it runs in the sandbox. “Run unsandboxed” runs this one command outside it, with your full rights: it can change any of your files and use
+          the network. That answer is never remembered.
         </p>
       )}
       {current.sandboxed === false && (
         <p className="muted small" data-testid="approval-no-sandbox">
-          There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Shell sandbox says how to set one up.
+          There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Shell sandbox says how to
+          set one up.
         </p>
       )}
       <div className="modal-actions">
-        <button ref={denyButton} type="button" className="btn btn-danger-ghost" disabled={busy} onClick={() => void answer('deny')} aria-keyshortcuts="Enter Escape">
+        <button
+          ref={denyButton}
+          type="button"
+          className="btn btn-danger-ghost"
+          disabled={busy}
+          onClick={() => void answer('deny')}
+          aria-keyshortcuts="Enter Escape"
+        >
           Deny
         </button>
         {current.sandboxed === true && (
@@ -167,7 +176,11 @@ export function ApprovalDialog() {
           className="approval-scope"
           data-testid="approval-scope"
           aria-label="Where an always answer holds"
-          title={scope === 'folder' ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings` : '“Always” holds in every workspace folder, and is kept until removed in Settings'}
+          title={
+            scope === 'folder'
+              ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings`
+              : '“Always” holds in every workspace folder, and is kept until removed in Settings'
+          }
           disabled={busy}
           value={scope}
           onChange={(e) => setScope(e.target.value === 'global' ? 'global' : 'folder')}
@@ -175,7 +188,13 @@ export function ApprovalDialog() {
           <option value="folder">Always: in this workspace folder</option>
           <option value="global">Always: everywhere</option>
         </select>
-        <button type="button" className="btn" disabled={busy || !current.folder} onClick={() => void answer('always_folder')} title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy || !current.folder}
+          onClick={() => void answer('always_folder')}
+          title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}
+        >
           Always in this folder
         </button>
         {current.command?.noAlways ? (
@@ -189,7 +208,11 @@ export function ApprovalDialog() {
             className="btn"
             disabled={busy || !current.command.prefixes || current.command.class === 'destructive'}
             onClick={() => void answer('always_tool')}
-            title={current.command.prefixes ? 'Later commands starting like this run without asking, unless they are destructive or reach outside the workspace' : 'This command line cannot be allowed for good'}
+            title={
+              current.command.prefixes
+                ? 'Later commands starting like this run without asking, unless they are destructive or reach outside the workspace'
+                : 'This command line cannot be allowed for good'
+            }
           >
             Always for {current.command.prefixes?.map((p) => `“${p}”`).join(', ') ?? 'this command'}
           </button>
@@ -198,7 +221,14 @@ export function ApprovalDialog() {
             Always for {current.toolName}
           </button>
         )}
-        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer('once')} aria-keyshortcuts={ALLOW_ONCE_KEY.label} title={ALLOW_ONCE_KEY.label}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={busy}
+          onClick={() => void answer('once')}
+          aria-keyshortcuts={ALLOW_ONCE_KEY.label}
+          title={ALLOW_ONCE_KEY.label}
+        >
           Allow once
         </button>
       </div>

@@ -32,7 +32,10 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
 
   // Settled items are rebuilt only when entries or tool states change; a streaming delta touches the last row only.
   const streamingNow = state.streaming !== null;
-  const settled = useMemo<TranscriptItem[]>(() => toTranscriptItems(state.entries, state.liveTools, streamingNow), [state.entries, state.liveTools, streamingNow]);
+  const settled = useMemo<TranscriptItem[]>(
+    () => toTranscriptItems(state.entries, state.liveTools, streamingNow),
+    [state.entries, state.liveTools, streamingNow],
+  );
   const items = useMemo<TranscriptItem[]>(
     () => (state.streaming ? [...settled, { kind: 'streaming', key: 'streaming', ...state.streaming }] : settled),
     [settled, state.streaming],
@@ -56,7 +59,9 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
       canRun: !state.running,
       onSwitchSibling: (_entryId, siblingId) => {
         if (!sessionId) return;
-        void guard('Could not switch to that version', () => api.call('sessions.branch', { sessionId, entryId: siblingId, follow: 'newest' }).then(() => reload()));
+        void guard('Could not switch to that version', () =>
+          api.call('sessions.branch', { sessionId, entryId: siblingId, follow: 'newest' }).then(() => reload()),
+        );
       },
       onEdit: (_entryId, parentId, text) => {
         if (!sessionId) return;
@@ -91,7 +96,10 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
   }
 
   const send = (text: string) =>
-    sending.current ? Promise.resolve(false) : ((sending.current = true), guard('Could not send the message', () => api.call('chat.send', { sessionId: session.id, text })).finally(() => (sending.current = false)));
+    sending.current
+      ? Promise.resolve(false)
+      : ((sending.current = true),
+        guard('Could not send the message', () => api.call('chat.send', { sessionId: session.id, text })).finally(() => (sending.current = false)));
 
   return (
     <section className="chat" data-testid="chat" data-leaf-id={state.leafId ?? ''}>
@@ -105,7 +113,11 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
         <div className="transcript transcript-empty">
           <div className="empty-state">
             <h2>{session.title || 'New chat'}</h2>
-            <p>{canSend ? 'Ask anything. Replies stream in here, tools show as cards, and every edit keeps the original as a branch.' : 'This conversation is empty.'}</p>
+            <p>
+              {canSend
+                ? 'Ask anything. Replies stream in here, tools show as cards, and every edit keeps the original as a branch.'
+                : 'This conversation is empty.'}
+            </p>
           </div>
         </div>
       ) : (
@@ -123,8 +135,9 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
         <div className="run-error" role="alert" data-testid="integrity-notice">
           <Icon name="alert" />
           <span>
-            This conversation was changed outside Amber ({state.changed.length === 1 ? '1 message no longer matches' : `${state.changed.length} messages no longer match`} what
-            Amber wrote), so it is read-only. Start a new chat to continue.
+            This conversation was changed outside Amber (
+            {state.changed.length === 1 ? '1 message no longer matches' : `${state.changed.length} messages no longer match`} what Amber wrote), so it is
+            read-only. Start a new chat to continue.
           </span>
         </div>
       )}
@@ -139,7 +152,9 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
         running={state.running}
         disabled={!canSend || state.changed.length > 0}
         disabledReason={
-          state.changed.length > 0 ? 'This conversation is read-only: it was changed outside Amber.' : 'Set up a model to send messages (the button at the top right).'
+          state.changed.length > 0
+            ? 'This conversation is read-only: it was changed outside Amber.'
+            : 'Set up a model to send messages (the button at the top right).'
         }
         onSend={send}
         onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}

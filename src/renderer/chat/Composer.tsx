@@ -84,7 +84,13 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
           ref={area}
           data-testid="composer"
           aria-label="Message"
-          placeholder={disabled ? (disabledReason ?? '') : running ? 'Steer the reply (Enter) or queue a follow-up (Alt+Enter)…' : 'Message Amber… (Enter to send, Shift+Enter for a new line)'}
+          placeholder={
+            disabled
+              ? (disabledReason ?? '')
+              : running
+                ? 'Steer the reply (Enter) or queue a follow-up (Alt+Enter)…'
+                : 'Message Amber… (Enter to send, Shift+Enter for a new line)'
+          }
           value={text}
           disabled={disabled}
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
@@ -121,7 +127,14 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
               </button>
             </>
           ) : (
-            <button type="button" className="btn btn-primary send-btn" data-testid="send" aria-label="Send" disabled={!text.trim() || disabled} onClick={() => void submit('send')}>
+            <button
+              type="button"
+              className="btn btn-primary send-btn"
+              data-testid="send"
+              aria-label="Send"
+              disabled={!text.trim() || disabled}
+              onClick={() => void submit('send')}
+            >
               <Icon name="send" />
             </button>
           )}

@@ -74,7 +74,14 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
         {!editing && (
           <div className="msg-meta">
             {switcher}
-            <button type="button" className="icon-btn hover-action" aria-label="Edit message" title="Edit (makes a new branch)" disabled={!actions.canRun} onClick={() => setEditing(true)}>
+            <button
+              type="button"
+              className="icon-btn hover-action"
+              aria-label="Edit message"
+              title="Edit (makes a new branch)"
+              disabled={!actions.canRun}
+              onClick={() => setEditing(true)}
+            >
               <Icon name="pencil" size={14} />
             </button>
           </div>
@@ -89,10 +96,22 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
     // Mid-turn, the model name and regenerate are left to the turn's final reply (a switcher still shows).
     const midTurn = item.kind === 'assistant' && item.midTurn === true;
     return (
-      <div className={`msg msg-assistant${live ? ' is-streaming' : ''}`} data-testid="message" data-role="assistant" data-entry-id={live ? undefined : item.key} data-streaming={live || undefined}>
+      <div
+        className={`msg msg-assistant${live ? ' is-streaming' : ''}`}
+        data-testid="message"
+        data-role="assistant"
+        data-entry-id={live ? undefined : item.key}
+        data-streaming={live || undefined}
+      >
         <Thinking text={item.thinking} live={live && !item.text} />
         {item.text && <Markdown source={item.text} />}
-        {live && !item.text && !item.thinking && item.tools.length === 0 && <div className="typing" aria-label="Waiting for the reply"><span /><span /><span /></div>}
+        {live && !item.text && !item.thinking && item.tools.length === 0 && (
+          <div className="typing" aria-label="Waiting for the reply">
+            <span />
+            <span />
+            <span />
+          </div>
+        )}
         {item.tools.filter(Boolean).map((tool) => (
           <ToolCard key={tool.id} tool={tool} />
         ))}
@@ -112,7 +131,14 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
             {!midTurn && (
               <>
                 {item.message.model && <span className="model-name">{item.message.model}</span>}
-                <button type="button" className="icon-btn hover-action" aria-label="Regenerate reply" title="Regenerate (makes a sibling)" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>
+                <button
+                  type="button"
+                  className="icon-btn hover-action"
+                  aria-label="Regenerate reply"
+                  title="Regenerate (makes a sibling)"
+                  disabled={!actions.canRun}
+                  onClick={() => actions.onRegenerate(item.key)}
+                >
                   <Icon name="refresh" size={14} />
                 </button>
               </>
@@ -125,7 +151,15 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
   if (item.kind === 'tool-result') {
     return (
       <div className="msg msg-tool" data-testid="message" data-role="toolResult" data-entry-id={item.key}>
-        <ToolCard tool={{ id: item.message.toolCallId, name: item.message.toolName, args: undefined, status: item.message.isError ? 'error' : 'ok', output: item.message.content.map((c) => ('text' in c ? String(c.text) : '')).join('\n') }} />
+        <ToolCard
+          tool={{
+            id: item.message.toolCallId,
+            name: item.message.toolName,
+            args: undefined,
+            status: item.message.isError ? 'error' : 'ok',
+            output: item.message.content.map((c) => ('text' in c ? String(c.text) : '')).join('\n'),
+          }}
+        />
       </div>
     );
   }

@@ -21,14 +21,20 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
         </span>
         <div>
           <h2 id={titleId}>What the model was told</h2>
-          <p className="muted">{sent ? `The system message and tools of the last request, ${new Date(sent.at).toLocaleTimeString()}.` : 'The system message and tools of the last request.'}</p>
+          <p className="muted">
+            {sent
+              ? `The system message and tools of the last request, ${new Date(sent.at).toLocaleTimeString()}.`
+              : 'The system message and tools of the last request.'}
+          </p>
         </div>
       </div>
       {error && <p role="alert">{error}</p>}
       {sent === null && <p className="muted">Nothing was sent from this conversation since Amber started. Send a message, then look again.</p>}
       {sent && (
         <>
-          <pre className="approval-args prompt-text" tabIndex={0} data-testid="prompt-system">{sent.systemPrompt}</pre>
+          <pre className="approval-args prompt-text" tabIndex={0} data-testid="prompt-system">
+            {sent.systemPrompt}
+          </pre>
           <h3 className="small">Tools ({sent.tools.length})</h3>
           <ul className="prompt-tools" data-testid="prompt-tools">
             {sent.tools.map((t) => (

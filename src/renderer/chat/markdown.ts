@@ -20,7 +20,18 @@ hljs.registerLanguage('python', python);
 hljs.registerLanguage('rust', rust);
 hljs.registerLanguage('typescript', typescript);
 hljs.registerLanguage('xml', xml);
-const ALIASES: Record<string, string> = { sh: 'bash', shell: 'bash', zsh: 'bash', js: 'javascript', jsx: 'javascript', ts: 'typescript', tsx: 'typescript', py: 'python', html: 'xml', rs: 'rust' };
+const ALIASES: Record<string, string> = {
+  sh: 'bash',
+  shell: 'bash',
+  zsh: 'bash',
+  js: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  tsx: 'typescript',
+  py: 'python',
+  html: 'xml',
+  rs: 'rust',
+};
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -77,7 +88,8 @@ export function renderMarkdown(source: string): string {
 
 /** Runs the parser, sanitizer and highlighter once while the window is idle, so the first transcript opens warm. */
 export function warmUpMarkdown(): void {
-  const sample = '## Warm-up\n\n**bold** and `code`, a [link](https://example.com)\n\n- a list\n\n```ts\nconst x: number = 1; // note\n```\n\n```python\ndef f(): return "s"\n```\n';
+  const sample =
+    '## Warm-up\n\n**bold** and `code`, a [link](https://example.com)\n\n- a list\n\n```ts\nconst x: number = 1; // note\n```\n\n```python\ndef f(): return "s"\n```\n';
   renderMarkdown(sample);
   rendered.delete(sample);
 }

@@ -18,8 +18,27 @@ test('a result without a known sandbox value shows no chip', () => {
 
 test("a shell call's card gets its result's details, so the chip shows once the result is stored", () => {
   const entries = [
-    { id: 'a', parentId: null, type: 'message', timestamp: '2026-11-30T00:00:00.000Z', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls' } }], stopReason: 'toolUse' } },
-    { id: 'r', parentId: 'a', type: 'message', timestamp: '2026-11-30T00:00:01.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: 'x' }], isError: false, details: { exitCode: 0, sandbox: 'write', network: false } } },
+    {
+      id: 'a',
+      parentId: null,
+      type: 'message',
+      timestamp: '2026-11-30T00:00:00.000Z',
+      message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls' } }], stopReason: 'toolUse' },
+    },
+    {
+      id: 'r',
+      parentId: 'a',
+      type: 'message',
+      timestamp: '2026-11-30T00:00:01.000Z',
+      message: {
+        role: 'toolResult',
+        toolCallId: 'c1',
+        toolName: 'bash',
+        content: [{ type: 'text', text: 'x' }],
+        isError: false,
+        details: { exitCode: 0, sandbox: 'write', network: false },
+      },
+    },
   ] as unknown as Entry[];
   const [item] = toTranscriptItems(entries);
   const tool = item?.kind === 'assistant' ? item.tools[0] : undefined;

@@ -3,9 +3,11 @@ import type { Entry } from '../../shared/sessions/index.ts';
 import { toTranscriptItems } from './transcript-model.ts';
 
 let n = 0;
-const entry = (message: Record<string, unknown>): Entry => ({ id: `e${++n}`, parentId: null, type: 'message', timestamp: '2026-11-30T00:00:00.000Z', message }) as unknown as Entry;
+const entry = (message: Record<string, unknown>): Entry =>
+  ({ id: `e${++n}`, parentId: null, type: 'message', timestamp: '2026-11-30T00:00:00.000Z', message }) as unknown as Entry;
 const user = (text: string) => entry({ role: 'user', content: text });
-const toolCall = (id: string) => entry({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: {} }], stopReason: 'toolUse', model: 'm' });
+const toolCall = (id: string) =>
+  entry({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: {} }], stopReason: 'toolUse', model: 'm' });
 const result = (id: string) => entry({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text: 'ok' }], isError: false });
 const reply = (text: string) => entry({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop', model: 'm' });
 const midTurn = (items: ReturnType<typeof toTranscriptItems>) => items.flatMap((i) => (i.kind === 'assistant' ? [Boolean(i.midTurn)] : []));

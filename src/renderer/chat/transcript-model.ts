@@ -50,7 +50,11 @@ function toolStatus(message: ToolResultMessage | undefined): ToolCallView['statu
  * The entries of a branch, oldest first, as the transcript shows them: tool results folded into the tool
  * cards of the reply that called them; labels, settings changes and plugin state left out.
  */
-export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<string, Partial<ToolCallView>> = new Map(), continuing = false): TranscriptItem[] {
+export function toTranscriptItems(
+  entries: readonly Entry[],
+  live: ReadonlyMap<string, Partial<ToolCallView>> = new Map(),
+  continuing = false,
+): TranscriptItem[] {
   const results = new Map<string, ToolResultMessage>();
   for (const e of entries) {
     if (e.type === 'message' && isToolResult(e.message)) results.set(e.message.toolCallId, e.message);
@@ -89,9 +93,21 @@ export function toTranscriptItems(entries: readonly Entry[], live: ReadonlyMap<s
         if (!calledHere.has(m.toolCallId)) items.push({ kind: 'tool-result', key: e.id, entry: e, message: m });
       }
     } else if (e.type === 'compaction' || e.type === 'branch_summary') {
-      items.push({ kind: 'note', key: e.id, entry: e, text: e.type === 'compaction' ? 'Earlier messages were summarised to fit the model’s context.' : 'A summary of another branch was added here.', tone: 'summary' });
+      items.push({
+        kind: 'note',
+        key: e.id,
+        entry: e,
+        text: e.type === 'compaction' ? 'Earlier messages were summarised to fit the model’s context.' : 'A summary of another branch was added here.',
+        tone: 'summary',
+      });
     } else if (e.type === 'custom_message' && e.display) {
-      items.push({ kind: 'note', key: e.id, entry: e, text: typeof e.content === 'string' ? e.content : e.content.map((c) => ('text' in c ? c.text : '')).join(' '), tone: 'info' });
+      items.push({
+        kind: 'note',
+        key: e.id,
+        entry: e,
+        text: typeof e.content === 'string' ? e.content : e.content.map((c) => ('text' in c ? c.text : '')).join(' '),
+        tone: 'info',
+      });
     }
   }
   // A reply that called tools is mid-turn when another reply of the same turn follows it (or is streaming).

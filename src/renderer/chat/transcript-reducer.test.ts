@@ -7,9 +7,18 @@ const S = 'session-1';
 const entry = (id: string, parentId: string | null, text = id): Entry =>
   ({ id, parentId, type: 'message', timestamp: '2026-11-30T00:00:00.000Z', message: { role: 'user', content: text } }) as unknown as Entry;
 const reduce = (s: TranscriptState, ...actions: TranscriptAction[]) => actions.reduce(transcriptReducer, s);
-const agent = (event: Record<string, unknown>): TranscriptAction => ({ type: 'agentEvent', event: { sessionId: S, runId: 'r1', ...event } as unknown as AgentEvent });
-const page = (entries: Entry[], seq = 1): TranscriptAction => ({ type: 'pageLoaded', sessionId: S, seq, page: { entries, leafId: entries.at(-1)?.id ?? null, before: null, changed: [] } });
-const delta = (d: Record<string, unknown>) => ({ sessionId: S, runId: 'r1', type: 'message_update', delta: d }) as unknown as Extract<AgentEvent, { type: 'message_update' }>;
+const agent = (event: Record<string, unknown>): TranscriptAction => ({
+  type: 'agentEvent',
+  event: { sessionId: S, runId: 'r1', ...event } as unknown as AgentEvent,
+});
+const page = (entries: Entry[], seq = 1): TranscriptAction => ({
+  type: 'pageLoaded',
+  sessionId: S,
+  seq,
+  page: { entries, leafId: entries.at(-1)?.id ?? null, before: null, changed: [] },
+});
+const delta = (d: Record<string, unknown>) =>
+  ({ sessionId: S, runId: 'r1', type: 'message_update', delta: d }) as unknown as Extract<AgentEvent, { type: 'message_update' }>;
 const loaded = (...entries: Entry[]) => reduce(openTranscript(S), page(entries));
 const ids = (s: TranscriptState) => s.entries.map((e) => e.id);
 
@@ -70,7 +79,12 @@ test('a failed page ends the loading and keeps the entries that arrived for the 
 });
 
 test('older pages go in front, unless the cursor moved while they were read', () => {
-  const first = reduce(openTranscript(S), { type: 'pageLoaded', sessionId: S, seq: 1, page: { entries: [entry('c', 'b')], leafId: 'c', before: 'c', changed: [] } });
+  const first = reduce(openTranscript(S), {
+    type: 'pageLoaded',
+    sessionId: S,
+    seq: 1,
+    page: { entries: [entry('c', 'b')], leafId: 'c', before: 'c', changed: [] },
+  });
   const asking = reduce(first, { type: 'olderRequested' });
   expect(asking.loadingOlder).toBe(true);
   const older = reduce(asking, { type: 'olderLoaded', sessionId: S, before: 'c', page: { entries: [entry('a', null), entry('b', 'a')], before: null } });
@@ -86,9 +100,19 @@ test('a streamed reply builds up from deltas and gives way to its entry', () => 
   const s0 = reduce(loaded(entry('a', null)), agent({ type: 'agent_start' }), agent({ type: 'message_start' }));
   const s1 = reduce(s0, {
     type: 'deltas',
-    deltas: [delta({ kind: 'text', text: 'Hel' }), delta({ kind: 'thinking', text: 'hmm' }), delta({ kind: 'text', text: 'lo' }), delta({ kind: 'toolcall', index: 0, id: 't1', name: 'read', argumentsDelta: '{"p' }), delta({ kind: 'toolcall', index: 0, argumentsDelta: '":1}' })],
+    deltas: [
+      delta({ kind: 'text', text: 'Hel' }),
+      delta({ kind: 'thinking', text: 'hmm' }),
+      delta({ kind: 'text', text: 'lo' }),
+      delta({ kind: 'toolcall', index: 0, id: 't1', name: 'read', argumentsDelta: '{"p' }),
+      delta({ kind: 'toolcall', index: 0, argumentsDelta: '":1}' }),
+    ],
   });
-  expect(s1.streaming).toEqual({ text: 'Hello', thinking: 'hmm', tools: [{ id: 't1', name: 'read', args: undefined, argsText: '{"p":1}', status: 'streaming', output: '' }] });
+  expect(s1.streaming).toEqual({
+    text: 'Hello',
+    thinking: 'hmm',
+    tools: [{ id: 't1', name: 'read', args: undefined, argsText: '{"p":1}', status: 'streaming', output: '' }],
+  });
   expect(s1.running).toBe(true);
   const s2 = reduce(s1, agent({ type: 'message_end', entry: entry('b', 'a') }));
   expect(s2.streaming).toBeNull();
@@ -99,12 +123,27 @@ test('a streamed reply builds up from deltas and gives way to its entry', () => 
 
 test("another session's events change nothing", () => {
   const s = loaded(entry('a', null));
-  const foreign: TranscriptAction = { type: 'agentEvent', event: { sessionId: 'other', runId: 'r', type: 'entry_appended', entry: entry('b', 'a') } as unknown as AgentEvent };
-  expect(reduce(s, foreign, { type: 'approvalRequested', sessionId: 'other', questionId: 'q', toolCallId: 't' }, { type: 'branched', sessionId: 'other', leafId: 'z' })).toBe(s);
+  const foreign: TranscriptAction = {
+    type: 'agentEvent',
+    event: { sessionId: 'other', runId: 'r', type: 'entry_appended', entry: entry('b', 'a') } as unknown as AgentEvent,
+  };
+  expect(
+    reduce(
+      s,
+      foreign,
+      { type: 'approvalRequested', sessionId: 'other', questionId: 'q', toolCallId: 't' },
+      { type: 'branched', sessionId: 'other', leafId: 'z' },
+    ),
+  ).toBe(s);
 });
 
 test('a tool card runs, waits for approval, and shows the answer; a run that ends with an error says so', () => {
-  let s = reduce(loaded(entry('a', null)), agent({ type: 'tool_execution_start', toolCallId: 't1' }), agent({ type: 'tool_execution_update', toolCallId: 't1', text: 'one ' }), agent({ type: 'tool_execution_update', toolCallId: 't1', text: 'two' }));
+  let s = reduce(
+    loaded(entry('a', null)),
+    agent({ type: 'tool_execution_start', toolCallId: 't1' }),
+    agent({ type: 'tool_execution_update', toolCallId: 't1', text: 'one ' }),
+    agent({ type: 'tool_execution_update', toolCallId: 't1', text: 'two' }),
+  );
   expect(s.liveTools.get('t1')).toEqual({ status: 'running', output: 'one two' });
   s = reduce(s, { type: 'approvalRequested', sessionId: S, questionId: 'q1', toolCallId: 't1' });
   expect(s.liveTools.get('t1')?.status).toBe('awaiting');

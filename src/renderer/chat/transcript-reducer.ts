@@ -111,7 +111,10 @@ function append(s: TranscriptState, entry: Entry): TranscriptState {
   return { ...s, entries: [...s.entries, entry], leafId: entry.id };
 }
 
-const withLiveTool = (s: TranscriptState, toolCallId: string, tool: Partial<ToolCallView>): TranscriptState => ({ ...s, liveTools: new Map(s.liveTools).set(toolCallId, tool) });
+const withLiveTool = (s: TranscriptState, toolCallId: string, tool: Partial<ToolCallView>): TranscriptState => ({
+  ...s,
+  liveTools: new Map(s.liveTools).set(toolCallId, tool),
+});
 
 function onAgentEvent(s0: TranscriptState, event: AgentEvent): TranscriptState {
   if (event.sessionId !== s0.sessionId) return s0;

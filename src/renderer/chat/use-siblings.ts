@@ -15,7 +15,11 @@ export function useSiblings(sessionId: string | null, entries: readonly Entry[])
   const api = useApi();
   const toasts = useToasts();
   const ids = useMemo(
-    () => entries.filter((e) => e.type === 'message' && (e.message.role === 'user' || e.message.role === 'assistant')).map((e) => e.id).slice(-MAX_IDS),
+    () =>
+      entries
+        .filter((e) => e.type === 'message' && (e.message.role === 'user' || e.message.role === 'assistant'))
+        .map((e) => e.id)
+        .slice(-MAX_IDS),
     [entries],
   );
   const siblings = useQuery({

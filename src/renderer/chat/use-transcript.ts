@@ -24,7 +24,13 @@ export function useTranscript(sessionId: string | null) {
   useEffect(() => {
     if (sid === null || reloadSeq === 0) return;
     api.call('sessions.page', { sessionId: sid, limit: PAGE }).then(
-      (page) => dispatch({ type: 'pageLoaded', sessionId: sid, seq: reloadSeq, page: { entries: page.entries, leafId: page.leafId, before: page.before, changed: page.integrity.changed } }),
+      (page) =>
+        dispatch({
+          type: 'pageLoaded',
+          sessionId: sid,
+          seq: reloadSeq,
+          page: { entries: page.entries, leafId: page.leafId, before: page.before, changed: page.integrity.changed },
+        }),
       (e: unknown) => {
         dispatch({ type: 'pageFailed', sessionId: sid, seq: reloadSeq });
         toasts.error('Could not open the conversation', e);
@@ -70,7 +76,8 @@ export function useTranscript(sessionId: string | null) {
         }
         if (event.type === 'message_start' || event.type === 'agent_settled') flush();
         if (event.type === 'message_end') pending = pending.filter((d) => d.sessionId !== event.sessionId);
-        if (event.type === 'notice' && event.sessionId === latest.current.sessionId) toasts.push({ kind: 'info', title: 'Worth knowing', message: event.message });
+        if (event.type === 'notice' && event.sessionId === latest.current.sessionId)
+          toasts.push({ kind: 'info', title: 'Worth knowing', message: event.message });
         if (event.type === 'extension_error' && event.sessionId === latest.current.sessionId) {
           // Once per plugin and run: a hook that fails on every call must not flood the window.
           const key = `${event.runId} ${event.pluginId}`;

@@ -27,7 +27,12 @@ export function useSlashCompletion(text: string, setText: (text: string) => void
   const isCommand = enabled && text.startsWith('/') && !text.startsWith('//') && !text.includes('\n');
   // The completions of the text as it is now, keyed by it: a list for older text is never shown or accepted.
   // Read again each time (what completes can change: servers, sessions), and by commands.changed.
-  const query = useQuery({ queryKey: serverKeys.completions(text), queryFn: () => api.call('commands.complete', { input: text }), enabled: isCommand, staleTime: 0 });
+  const query = useQuery({
+    queryKey: serverKeys.completions(text),
+    queryFn: () => api.call('commands.complete', { input: text }),
+    enabled: isCommand,
+    staleTime: 0,
+  });
   const answered = isCommand ? query.data : undefined;
   /** The answer for this text is still on its way (a refused one counts as an empty answer). */
   const waiting = isCommand && query.isPending;

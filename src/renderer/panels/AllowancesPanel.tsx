@@ -10,7 +10,8 @@ function amount(a: AllowanceView, value: number): string {
 }
 
 function resetText(a: AllowanceView): string | null {
-  if (a.resetsAt !== null) return `resets ${new Date(a.resetsAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}`;
+  if (a.resetsAt !== null)
+    return `resets ${new Date(a.resetsAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}`;
   if (a.period === 'session') return 'resets with a new conversation';
   if (a.period === 'day') return 'resets at midnight';
   if (a.period === 'month') return 'resets on the 1st';
@@ -38,7 +39,14 @@ export function AllowancesPanel({ children }: { children?: ReactNode }) {
                 {amount(a, a.spent)} <span className="muted">of {amount(a, a.limit)}</span>
               </span>
             </div>
-            <div className={`bar bar-${level}`} role="progressbar" aria-valuemin={0} aria-valuemax={a.limit} aria-valuenow={a.spent} aria-label={`${a.id} used`}>
+            <div
+              className={`bar bar-${level}`}
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={a.limit}
+              aria-valuenow={a.spent}
+              aria-label={`${a.id} used`}
+            >
               <span style={{ width: `${share * 100}%` }} />
             </div>
             <div className="allowance-meta">

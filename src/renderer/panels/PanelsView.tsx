@@ -25,9 +25,11 @@ export function PanelsView({ onClose }: { onClose: () => void }) {
       <div className="side-scroll">
         <WalletsPanel>{embed(about('wallet'))}</WalletsPanel>
         <AllowancesPanel>{embed(about('allowance'))}</AllowancesPanel>
-        {panels.filter((p) => !concepts.has(p.pluginId)).map((p) => (
-          <PluginPanel key={`${p.pluginId}:${p.id}`} panel={p} />
-        ))}
+        {panels
+          .filter((p) => !concepts.has(p.pluginId))
+          .map((p) => (
+            <PluginPanel key={`${p.pluginId}:${p.id}`} panel={p} />
+          ))}
       </div>
     </aside>
   );

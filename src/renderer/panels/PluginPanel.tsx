@@ -26,7 +26,13 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
     }
   };
   return (
-    <section className={embedded ? 'side-embedded' : 'side-card'} data-testid="plugin-panel" data-id={panel.id} data-plugin={panel.pluginId} aria-label={embedded ? `${panel.title} from ${panel.pluginId}` : undefined}>
+    <section
+      className={embedded ? 'side-embedded' : 'side-card'}
+      data-testid="plugin-panel"
+      data-id={panel.id}
+      data-plugin={panel.pluginId}
+      aria-label={embedded ? `${panel.title} from ${panel.pluginId}` : undefined}
+    >
       {embedded ? (
         <span className="chip side-source">from {panel.pluginId}</span>
       ) : (
@@ -61,7 +67,14 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
                     {row.value} / {row.max}
                   </span>
                 </div>
-                <div className={`bar bar-${share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok'}`} role="progressbar" aria-valuemin={0} aria-valuemax={row.max} aria-valuenow={row.value} aria-label={row.label}>
+                <div
+                  className={`bar bar-${share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok'}`}
+                  role="progressbar"
+                  aria-valuemin={0}
+                  aria-valuemax={row.max}
+                  aria-valuenow={row.value}
+                  aria-label={row.label}
+                >
                   <span style={{ width: `${share * 100}%` }} />
                 </div>
               </div>
@@ -72,7 +85,14 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
       {panel.actions.length > 0 && (
         <div className="panel-actions">
           {panel.actions.map((a) => (
-            <button key={a.id} type="button" className="btn btn-small" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void act(a.id, a.label)} data-testid="panel-action">
+            <button
+              key={a.id}
+              type="button"
+              className="btn btn-small"
+              aria-disabled={busy !== null || undefined}
+              onClick={() => busy === null && void act(a.id, a.label)}
+              data-testid="panel-action"
+            >
               {busy === a.id && <span className="spinner" />}
               {a.label}
             </button>

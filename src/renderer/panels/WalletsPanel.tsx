@@ -84,7 +84,9 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
           />
         </label>
       </header>
-      {listing.wallets.length === 0 && Children.count(children) === 0 && <p className="side-empty">No wallet: a plugin such as Wallet shows provider balances here.</p>}
+      {listing.wallets.length === 0 && Children.count(children) === 0 && (
+        <p className="side-empty">No wallet: a plugin such as Wallet shows provider balances here.</p>
+      )}
       {listing.wallets.map((w) => {
         const low = threshold !== null && w.balance < threshold;
         return (
@@ -92,7 +94,15 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
             <div className="wallet-line">
               <span className="wallet-name">{w.provider}</span>
               <span className="wallet-balance">{formatMoney(w.balance, w.currency)}</span>
-              <button type="button" className="icon-btn" aria-label={`Refresh ${w.provider}`} title="Refresh" aria-disabled={busy.has(w.id) || undefined} onClick={() => !busy.has(w.id) && void refresh(w)} data-testid="wallet-refresh">
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label={`Refresh ${w.provider}`}
+                title="Refresh"
+                aria-disabled={busy.has(w.id) || undefined}
+                onClick={() => !busy.has(w.id) && void refresh(w)}
+                data-testid="wallet-refresh"
+              >
                 {busy.has(w.id) ? <span className="spinner" /> : <Icon name="refresh" size={14} />}
               </button>
             </div>

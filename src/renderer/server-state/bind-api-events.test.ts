@@ -1,5 +1,13 @@
 import { expect, test } from 'vitest';
-import { API_EVENTS, type Channel, type EventName, type PluginListing, type PluginView, type StatusBarView, type StatusSegmentView } from '../../shared/api/index.ts';
+import {
+  API_EVENTS,
+  type Channel,
+  type EventName,
+  type PluginListing,
+  type PluginView,
+  type StatusBarView,
+  type StatusSegmentView,
+} from '../../shared/api/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import type { AmberClient } from '../api/index.ts';
 import { bindApiEvents } from './bind-api-events.ts';
@@ -44,7 +52,16 @@ function fakeClient(answers: Partial<Record<Channel, (input: unknown) => unknown
 }
 
 const seg = (id: string, source: string, priority: number): StatusSegmentView => ({ id, text: id, priority, source, tone: 'normal' });
-const summary = (id: string, updatedAt: number): SessionSummary => ({ id, title: id, createdAt: 0, updatedAt, leafId: null, messageCount: 0, preview: '', cwd: null });
+const summary = (id: string, updatedAt: number): SessionSummary => ({
+  id,
+  title: id,
+  createdAt: 0,
+  updatedAt,
+  leafId: null,
+  messageCount: 0,
+  preview: '',
+  cwd: null,
+});
 
 test("status.changed for a session replaces that session's cached bar and no other", () => {
   const { client, emit } = fakeClient();
@@ -178,7 +195,12 @@ test('a moved branch invalidates its status and siblings only; a reconnect inval
   queries.setQueryData(serverKeys.panels, []);
   emit('session.leafMoved', { sessionId: 'a', leafId: 'e1' });
   const invalid = (key: readonly unknown[]) => queries.getQueryState(key)?.isInvalidated;
-  expect([invalid(serverKeys.status('a')), invalid(serverKeys.siblings('a', ['e1'])), invalid(serverKeys.status('b')), invalid(serverKeys.panels)]).toEqual([true, true, false, false]);
+  expect([invalid(serverKeys.status('a')), invalid(serverKeys.siblings('a', ['e1'])), invalid(serverKeys.status('b')), invalid(serverKeys.panels)]).toEqual([
+    true,
+    true,
+    false,
+    false,
+  ]);
   reconnect();
   expect([invalid(serverKeys.status('b')), invalid(serverKeys.panels)]).toEqual([true, true]);
 
@@ -191,7 +213,14 @@ test("a moved branch has the branch's model and thinking level read again; polic
   const { client, emit } = fakeClient();
   const queries = createServerQueryClient();
   bindApiEvents(client, queries);
-  const keys = [serverKeys.models('a'), serverKeys.thinking('a'), serverKeys.models('b'), serverKeys.policy('a'), serverKeys.policy('b'), serverKeys.policy(null)];
+  const keys = [
+    serverKeys.models('a'),
+    serverKeys.thinking('a'),
+    serverKeys.models('b'),
+    serverKeys.policy('a'),
+    serverKeys.policy('b'),
+    serverKeys.policy(null),
+  ];
   for (const key of keys) queries.setQueryData(key, {});
   const invalid = () => keys.map((key) => queries.getQueryState(key)?.isInvalidated);
   emit('session.leafMoved', { sessionId: 'a', leafId: null });
@@ -233,7 +262,10 @@ test("mcp.changed replaces the cached listing; a plugin's changed settings have 
   queries.setQueryData(serverKeys.pluginConfig('a'), {});
   queries.setQueryData(serverKeys.pluginConfig('b'), {});
   emit('plugins.configChanged', { id: 'a' });
-  expect([queries.getQueryState(serverKeys.pluginConfig('a'))?.isInvalidated, queries.getQueryState(serverKeys.pluginConfig('b'))?.isInvalidated]).toEqual([true, false]);
+  expect([queries.getQueryState(serverKeys.pluginConfig('a'))?.isInvalidated, queries.getQueryState(serverKeys.pluginConfig('b'))?.isInvalidated]).toEqual([
+    true,
+    false,
+  ]);
 
   // A list never read stays unread (the first read brings it whole); a read one follows the events.
   emit('workspace.requested', { sessionId: 's1' });

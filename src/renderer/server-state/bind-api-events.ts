@@ -40,7 +40,7 @@ function upsertSession(list: SessionsList | undefined, s: SessionSummary): Sessi
  */
 export function bindApiEvents(api: AmberClient, queries: QueryClient): () => void {
   // A read still on its way answers for an older moment than the value that just arrived: it is dropped.
-  const replace = <T,>(queryKey: readonly unknown[], value: T) => {
+  const replace = <T>(queryKey: readonly unknown[], value: T) => {
     void queries.cancelQueries({ queryKey, exact: true });
     queries.setQueryData<T>(queryKey, value);
   };
@@ -56,15 +56,26 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     }),
     // A moved leaf (a branch switch, /model, /thinking) changes what the branch now shown says.
     api.on('session.leafMoved', ({ sessionId }) => {
-      for (const queryKey of [serverKeys.status(sessionId), serverKeys.siblingsOf(sessionId), serverKeys.models(sessionId), serverKeys.thinking(sessionId), serverKeys.tree(sessionId)]) {
+      for (const queryKey of [
+        serverKeys.status(sessionId),
+        serverKeys.siblingsOf(sessionId),
+        serverKeys.models(sessionId),
+        serverKeys.thinking(sessionId),
+        serverKeys.tree(sessionId),
+      ]) {
         void queries.invalidateQueries({ queryKey });
       }
     }),
-    api.on('policy.changed', ({ sessionId }) => void queries.invalidateQueries({ queryKey: sessionId === null ? serverKeys.policyAll : serverKeys.policy(sessionId) })),
+    api.on(
+      'policy.changed',
+      ({ sessionId }) => void queries.invalidateQueries({ queryKey: sessionId === null ? serverKeys.policyAll : serverKeys.policy(sessionId) }),
+    ),
     api.on('session.created', upsert),
     api.on('session.updated', upsert),
     api.on('session.deleted', ({ sessionId }) =>
-      queries.setQueriesData<SessionsList>({ queryKey: serverKeys.sessionsAll }, (list) => (list ? { sessions: list.sessions.filter((x) => x.id !== sessionId) } : list)),
+      queries.setQueriesData<SessionsList>({ queryKey: serverKeys.sessionsAll }, (list) =>
+        list ? { sessions: list.sessions.filter((x) => x.id !== sessionId) } : list,
+      ),
     ),
     // A session's summary (title, count, updated time) is pushed by main as session.updated: never read again here.
     api.on('agent.emitted', (e) => {

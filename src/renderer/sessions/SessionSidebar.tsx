@@ -37,7 +37,19 @@ export function sessionTitle(s: SessionSummary): string {
   return s.title || s.preview || 'New chat';
 }
 
-const Row = memo(function Row({ s, active, onSelect, onRename, onDelete }: { s: SessionSummary; active: boolean; onSelect: Props['onSelect']; onRename: Props['onRename']; onDelete: Props['onDelete'] }) {
+const Row = memo(function Row({
+  s,
+  active,
+  onSelect,
+  onRename,
+  onDelete,
+}: {
+  s: SessionSummary;
+  active: boolean;
+  onSelect: Props['onSelect'];
+  onRename: Props['onRename'];
+  onDelete: Props['onDelete'];
+}) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState('');
   if (editing) {
@@ -174,7 +186,15 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
       </div>
       <label className="search">
         <Icon name="search" size={14} />
-        <input ref={searchRef} type="search" placeholder="Search" aria-label="Search conversations" value={query} onChange={(e) => onQuery(e.target.value)} data-testid="search" />
+        <input
+          ref={searchRef}
+          type="search"
+          placeholder="Search"
+          aria-label="Search conversations"
+          value={query}
+          onChange={(e) => onQuery(e.target.value)}
+          data-testid="search"
+        />
         <kbd>Ctrl K</kbd>
       </label>
       <nav className="session-list" ref={scrollRef} aria-label="Conversations" data-testid="session-list">

@@ -126,7 +126,13 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
         </label>
         <label className="field">
           <span>Model</span>
-          <input value={model} onChange={(e) => setModel(e.target.value)} list="first-run-models" placeholder="Run the test to list the models" spellCheck={false} />
+          <input
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            list="first-run-models"
+            placeholder="Run the test to list the models"
+            spellCheck={false}
+          />
           <datalist id="first-run-models">
             {models.map((m) => (
               <option key={m} value={m} />

@@ -34,7 +34,11 @@ export function InstructionsSection({ sessionId }: { sessionId: string | null })
     try {
       const v = await api.call('instructions.set', { sessionId: scope === 'global' ? null : sessionId, text: draft[scope] });
       queries.setQueryData(serverKeys.instructions(sessionId), v);
-      toasts.push({ kind: 'info', title: scope === 'global' ? 'Instructions saved for every conversation' : 'Instructions saved for this conversation', timeoutMs: 2500 });
+      toasts.push({
+        kind: 'info',
+        title: scope === 'global' ? 'Instructions saved for every conversation' : 'Instructions saved for this conversation',
+        timeoutMs: 2500,
+      });
     } catch (e) {
       toasts.error('Could not save your instructions', e);
     }
@@ -43,13 +47,29 @@ export function InstructionsSection({ sessionId }: { sessionId: string | null })
   return (
     <section className="settings-section" aria-labelledby="settings-instructions" data-testid="instructions-section">
       <h2 id="settings-instructions">Your instructions</h2>
-      <p className="muted settings-lead">Added to what the model is told at every request. “View prompt” at the top of a conversation shows exactly what was sent.</p>
+      <p className="muted settings-lead">
+        Added to what the model is told at every request. “View prompt” at the top of a conversation shows exactly what was sent.
+      </p>
       <label className="field" htmlFor={globalId}>
         <span>For every conversation</span>
       </label>
-      <textarea id={globalId} className="textarea" rows={4} value={draft.global} placeholder="For example: answer in British English; prefer small commits." onChange={(e) => setDraft({ ...draft, global: e.target.value })} data-testid="instructions-global" />
+      <textarea
+        id={globalId}
+        className="textarea"
+        rows={4}
+        value={draft.global}
+        placeholder="For example: answer in British English; prefer small commits."
+        onChange={(e) => setDraft({ ...draft, global: e.target.value })}
+        data-testid="instructions-global"
+      />
       <div className="settings-row">
-        <button type="button" className="btn btn-small" disabled={!saved || saved.global === draft.global} onClick={() => void save('global')} data-testid="instructions-global-save">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!saved || saved.global === draft.global}
+          onClick={() => void save('global')}
+          data-testid="instructions-global-save"
+        >
           Save
         </button>
       </div>
@@ -58,9 +78,22 @@ export function InstructionsSection({ sessionId }: { sessionId: string | null })
           <label className="field" htmlFor={conversationId}>
             <span>For this conversation</span>
           </label>
-          <textarea id={conversationId} className="textarea" rows={3} value={draft.conversation} placeholder="Only this conversation (also /system in the message box)." onChange={(e) => setDraft({ ...draft, conversation: e.target.value })} data-testid="instructions-conversation" />
+          <textarea
+            id={conversationId}
+            className="textarea"
+            rows={3}
+            value={draft.conversation}
+            placeholder="Only this conversation (also /system in the message box)."
+            onChange={(e) => setDraft({ ...draft, conversation: e.target.value })}
+            data-testid="instructions-conversation"
+          />
           <div className="settings-row">
-            <button type="button" className="btn btn-small" disabled={!saved || saved.conversation === draft.conversation} onClick={() => void save('conversation')}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={!saved || saved.conversation === draft.conversation}
+              onClick={() => void save('conversation')}
+            >
               Save
             </button>
           </div>

@@ -6,9 +6,21 @@ import { serverKeys } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { McpServerForm } from './McpServerForm.tsx';
 
-const STATE_LABELS: Record<McpServerView['state'], string> = { off: 'Off', connecting: 'Connecting…', connected: 'Connected', failed: 'Failed', unauthorized: 'Needs authorization' };
+const STATE_LABELS: Record<McpServerView['state'], string> = {
+  off: 'Off',
+  connecting: 'Connecting…',
+  connected: 'Connected',
+  failed: 'Failed',
+  unauthorized: 'Needs authorization',
+};
 // The row's state chip reuses the plugin list's colours.
-const STATE_CLASS: Record<McpServerView['state'], string> = { off: 'registered', connecting: 'activating', connected: 'active', failed: 'failed', unauthorized: 'failed' };
+const STATE_CLASS: Record<McpServerView['state'], string> = {
+  off: 'registered',
+  connecting: 'activating',
+  connected: 'active',
+  failed: 'failed',
+  unauthorized: 'failed',
+};
 
 const NO_TRUST: McpTrust = { servers: [], tools: [] };
 
@@ -40,7 +52,11 @@ function ServerRow({
         <div className="plugin-title">
           <strong>{server.name}</strong>
           <span className="chip">{server.transport}</span>
-          {server.source === 'file' && <span className="chip" title="From mcp.json in the data folder">mcp.json</span>}
+          {server.source === 'file' && (
+            <span className="chip" title="From mcp.json in the data folder">
+              mcp.json
+            </span>
+          )}
           <span className={`plugin-state state-${STATE_CLASS[server.state]}`} data-testid="mcp-server-state">
             {busy || server.state === 'connecting' ? <span className="spinner" /> : null}
             {STATE_LABELS[server.state]}
@@ -57,7 +73,13 @@ function ServerRow({
           </p>
         )}
         <div className="folder-row">
-          <button type="button" className="btn btn-small" aria-disabled={busy || !on || undefined} onClick={() => !busy && on && onRestart()} data-testid="mcp-restart">
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-disabled={busy || !on || undefined}
+            onClick={() => !busy && on && onRestart()}
+            data-testid="mcp-restart"
+          >
             <Icon name="refresh" size={13} /> Restart
           </button>
           {server.source === 'settings' && (
@@ -66,7 +88,13 @@ function ServerRow({
             </button>
           )}
           {server.source === 'settings' && (
-            <button type="button" className="btn btn-small btn-ghost" aria-disabled={busy || undefined} onClick={() => !busy && onRemove()} data-testid="mcp-remove">
+            <button
+              type="button"
+              className="btn btn-small btn-ghost"
+              aria-disabled={busy || undefined}
+              onClick={() => !busy && onRemove()}
+              data-testid="mcp-remove"
+            >
               Remove
             </button>
           )}
@@ -162,8 +190,8 @@ export function McpSection() {
     <section className="settings-section" aria-labelledby="settings-mcp" data-testid="settings-mcp">
       <h2 id="settings-mcp">MCP servers</h2>
       <p className="muted settings-lead">
-        Tools from Model Context Protocol servers, named <code>mcp__server__tool</code>. They ask before they run in write mode, whatever the server says about them, until you trust
-        the server (its tools marked read-only then run as read-only) or the tool.
+        Tools from Model Context Protocol servers, named <code>mcp__server__tool</code>. They ask before they run in write mode, whatever the server says about
+        them, until you trust the server (its tools marked read-only then run as read-only) or the tool.
       </p>
       {!listing && <div className="skeleton" />}
       {listing && listing.servers.length > 0 && (
@@ -202,7 +230,9 @@ export function McpSection() {
           onClose={() => setForm(null)}
         />
       )}
-      {listing && listing.servers.length === 0 && <p className="muted small">No servers yet. Add one, paste your mcpServers JSON below, or put it in mcp.json in the data folder.</p>}
+      {listing && listing.servers.length === 0 && (
+        <p className="muted small">No servers yet. Add one, paste your mcpServers JSON below, or put it in mcp.json in the data folder.</p>
+      )}
       {listing?.problems.map((p) => (
         <p key={p} className="plugin-reason" data-testid="mcp-problem">
           <Icon name="alert" size={13} /> {p}
@@ -214,7 +244,12 @@ export function McpSection() {
         {trust.tools.map((t) => (
           <span key={t} className="chip" data-testid="mcp-trusted-tool">
             {t}{' '}
-            <button type="button" className="btn btn-small btn-ghost" aria-label={`Stop trusting ${t}`} onClick={() => void changeTrust({ tool: t, trusted: false })}>
+            <button
+              type="button"
+              className="btn btn-small btn-ghost"
+              aria-label={`Stop trusting ${t}`}
+              onClick={() => void changeTrust({ tool: t, trusted: false })}
+            >
               ×
             </button>
           </span>
@@ -240,9 +275,23 @@ export function McpSection() {
       <label className="small" htmlFor="mcp-import">
         Import servers (the mcpServers JSON other apps and editors use)
       </label>
-      <textarea id="mcp-import" className="input mono" rows={4} placeholder={EXAMPLE} value={json} onChange={(e) => setJson(e.target.value)} data-testid="mcp-import-json" />
+      <textarea
+        id="mcp-import"
+        className="input mono"
+        rows={4}
+        placeholder={EXAMPLE}
+        value={json}
+        onChange={(e) => setJson(e.target.value)}
+        data-testid="mcp-import-json"
+      />
       <div>
-        <button type="button" className="btn" aria-disabled={importing || json.trim() === '' || undefined} onClick={() => !importing && json.trim() !== '' && void importJson()} data-testid="mcp-import">
+        <button
+          type="button"
+          className="btn"
+          aria-disabled={importing || json.trim() === '' || undefined}
+          onClick={() => !importing && json.trim() !== '' && void importJson()}
+          data-testid="mcp-import"
+        >
           {importing ? <span className="spinner" /> : null} Import
         </button>
       </div>

@@ -34,13 +34,25 @@ const EMPTY: Draft = { name: '', transport: 'stdio', command: '', args: '', cwd:
 function fromServer(name: string, server: McpServerFormValue): Draft {
   const timeout = server.timeoutSeconds === undefined ? '' : String(server.timeoutSeconds);
   if (server.transport === 'stdio') {
-    return { ...EMPTY, name, transport: 'stdio', command: server.command, args: server.args.join('\n'), cwd: server.cwd, env: server.env.map((p) => row(p)), timeout };
+    return {
+      ...EMPTY,
+      name,
+      transport: 'stdio',
+      command: server.command,
+      args: server.args.join('\n'),
+      cwd: server.cwd,
+      env: server.env.map((p) => row(p)),
+      timeout,
+    };
   }
   return { ...EMPTY, name, transport: 'http', url: server.url, headers: server.headers.map((p) => row(p)), timeout };
 }
 
 /** The rows the user filled in, as the request carries them (an empty row is left out). */
-const pairs = (rows: PairDraft[]) => rows.filter((r) => r.name.trim() !== '' || r.value !== '' || r.keep).map((r) => ({ name: r.name.trim(), value: r.keep ? '' : r.value, secret: r.secret, keep: r.keep }));
+const pairs = (rows: PairDraft[]) =>
+  rows
+    .filter((r) => r.name.trim() !== '' || r.value !== '' || r.keep)
+    .map((r) => ({ name: r.name.trim(), value: r.keep ? '' : r.value, secret: r.secret, keep: r.keep }));
 
 /** The request the draft stands for (checked by the same schema main checks it with). */
 function toRequest(draft: Draft, previousName: string | null): unknown {
@@ -84,7 +96,12 @@ function problemsOf(draft: Draft, previousName: string | null, taken: readonly s
     for (const issue of parsed.error.issues) {
       const path = issue.path.filter((p) => p !== 'server').map(String);
       const key = path[0] === 'env' || path[0] === 'headers' ? path.slice(0, 2).join('.') : (path[0] ?? 'form');
-      const message = key === 'name' ? `A server name is 1-64 letters, digits, _ or -, with no __ and not ending in _.` : key === 'timeoutSeconds' ? 'The call timeout is a whole number of seconds, from 1 to 3600.' : issue.message;
+      const message =
+        key === 'name'
+          ? `A server name is 1-64 letters, digits, _ or -, with no __ and not ending in _.`
+          : key === 'timeoutSeconds'
+            ? 'The call timeout is a whole number of seconds, from 1 to 3600.'
+            : issue.message;
       if (!out.has(key)) out.set(key, message.endsWith('.') ? message : `${message}.`);
     }
   }
@@ -227,7 +244,12 @@ export function McpServerForm({
                 />{' '}
                 secret
               </label>
-              <button type="button" className="btn btn-small btn-ghost" aria-label={`Remove ${label.toLowerCase()} ${i + 1}`} onClick={() => set({ [what]: rows.filter((x) => x.key !== r.key) })}>
+              <button
+                type="button"
+                className="btn btn-small btn-ghost"
+                aria-label={`Remove ${label.toLowerCase()} ${i + 1}`}
+                onClick={() => set({ [what]: rows.filter((x) => x.key !== r.key) })}
+              >
                 ×
               </button>
               {fieldError(`${what}.${i}`)}
@@ -263,7 +285,14 @@ export function McpServerForm({
       <h4>{editing === null ? 'Add server' : `Edit ${editing}`}</h4>
       <div className="field config-field">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} className="mono" value={draft.name} onChange={(e) => set({ name: e.target.value })} aria-invalid={problem('name') ? true : undefined} data-testid="mcp-form-name" />
+        <input
+          id={`${id}-name`}
+          className="mono"
+          value={draft.name}
+          onChange={(e) => set({ name: e.target.value })}
+          aria-invalid={problem('name') ? true : undefined}
+          data-testid="mcp-form-name"
+        />
         <span className="hint">
           Its tools are named mcp__<em>name</em>__tool.
         </span>
@@ -272,7 +301,13 @@ export function McpServerForm({
       <div className="folder-row" role="radiogroup" aria-label="Transport">
         {(['stdio', 'http'] as const).map((t) => (
           <label key={t} className="small">
-            <input type="radio" name={`${id}-transport`} checked={draft.transport === t} onChange={() => set({ transport: t })} data-testid={`mcp-form-transport-${t}`} />{' '}
+            <input
+              type="radio"
+              name={`${id}-transport`}
+              checked={draft.transport === t}
+              onChange={() => set({ transport: t })}
+              data-testid={`mcp-form-transport-${t}`}
+            />{' '}
             {t === 'stdio' ? 'Command (stdio)' : 'URL (HTTP)'}
           </label>
         ))}
@@ -281,22 +316,43 @@ export function McpServerForm({
         <>
           <div className="field config-field">
             <label htmlFor={`${id}-command`}>Command</label>
-            <input id={`${id}-command`} className="mono" placeholder="npx" value={draft.command} onChange={(e) => set({ command: e.target.value })} data-testid="mcp-form-command" />
+            <input
+              id={`${id}-command`}
+              className="mono"
+              placeholder="npx"
+              value={draft.command}
+              onChange={(e) => set({ command: e.target.value })}
+              data-testid="mcp-form-command"
+            />
             <span className="hint">Found on PATH, or a full path.</span>
             {fieldError('command')}
             {dropNotice}
           </div>
           <div className="field config-field">
             <label htmlFor={`${id}-args`}>Arguments, one per line</label>
-            <textarea id={`${id}-args`} className="textarea mono" rows={3} value={draft.args} onChange={(e) => set({ args: e.target.value })} data-testid="mcp-form-args" />
+            <textarea
+              id={`${id}-args`}
+              className="textarea mono"
+              rows={3}
+              value={draft.args}
+              onChange={(e) => set({ args: e.target.value })}
+              data-testid="mcp-form-args"
+            />
             {fieldError('args')}
           </div>
           <div className="field config-field">
             <label htmlFor={`${id}-cwd`}>Working folder</label>
-            <input id={`${id}-cwd`} className="mono" placeholder={defaultFolder ?? 'the default workspace'} value={draft.cwd} onChange={(e) => set({ cwd: e.target.value })} data-testid="mcp-form-cwd" />
+            <input
+              id={`${id}-cwd`}
+              className="mono"
+              placeholder={defaultFolder ?? 'the default workspace'}
+              value={draft.cwd}
+              onChange={(e) => set({ cwd: e.target.value })}
+              data-testid="mcp-form-cwd"
+            />
             <span className="hint" data-testid="mcp-form-cwd-hint">
-              Empty: the default workspace{defaultFolder ? ` (${defaultFolder})` : ''}, where new conversations start. A server is shared by every conversation, so it does not follow the folder of the
-              conversation that calls it; name a folder here to pin one.
+              Empty: the default workspace{defaultFolder ? ` (${defaultFolder})` : ''}, where new conversations start. A server is shared by every conversation,
+              so it does not follow the folder of the conversation that calls it; name a folder here to pin one.
             </span>
             {fieldError('cwd')}
           </div>
@@ -306,7 +362,14 @@ export function McpServerForm({
         <>
           <div className="field config-field">
             <label htmlFor={`${id}-url`}>URL</label>
-            <input id={`${id}-url`} className="mono" placeholder="http://127.0.0.1:3001/mcp" value={draft.url} onChange={(e) => set({ url: e.target.value })} data-testid="mcp-form-url" />
+            <input
+              id={`${id}-url`}
+              className="mono"
+              placeholder="http://127.0.0.1:3001/mcp"
+              value={draft.url}
+              onChange={(e) => set({ url: e.target.value })}
+              data-testid="mcp-form-url"
+            />
             {fieldError('url')}
             {dropNotice}
           </div>
@@ -315,7 +378,14 @@ export function McpServerForm({
       )}
       <div className="field config-field">
         <label htmlFor={`${id}-timeout`}>Call timeout (seconds)</label>
-        <input id={`${id}-timeout`} inputMode="numeric" placeholder="60" value={draft.timeout} onChange={(e) => set({ timeout: e.target.value })} data-testid="mcp-form-timeout" />
+        <input
+          id={`${id}-timeout`}
+          inputMode="numeric"
+          placeholder="60"
+          value={draft.timeout}
+          onChange={(e) => set({ timeout: e.target.value })}
+          data-testid="mcp-form-timeout"
+        />
         <span className="hint">How long one tool call may take; progress from the server restarts the clock.</span>
         {fieldError('timeoutSeconds')}
       </div>
@@ -326,7 +396,12 @@ export function McpServerForm({
         </p>
       )}
       <div className="settings-row">
-        <button type="submit" className="btn btn-primary btn-small" aria-disabled={saving || (touched && problems.size > 0) || undefined} data-testid="mcp-form-save">
+        <button
+          type="submit"
+          className="btn btn-primary btn-small"
+          aria-disabled={saving || (touched && problems.size > 0) || undefined}
+          data-testid="mcp-form-save"
+        >
           {saving ? <span className="spinner" /> : null} {editing === null ? 'Add' : 'Save'}
         </button>
         <button type="button" className="btn btn-small" onClick={onClose}>

@@ -50,7 +50,9 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
     return out;
   }, [fields, drafts]);
   const problems = [...checked.values()].filter((c) => c.problem !== null).length;
-  const changes = Object.fromEntries([...checked].filter(([, c]) => c.value !== undefined && c.problem === null).map(([k, c]) => [k, c.value as ConfigValue | null]));
+  const changes = Object.fromEntries(
+    [...checked].filter(([, c]) => c.value !== undefined && c.problem === null).map(([k, c]) => [k, c.value as ConfigValue | null]),
+  );
   const dirty = Object.keys(changes).length > 0;
   // A stored secret bound to a setting being changed is dropped on save unless a new one is typed: said
   // under that setting before the user saves.
@@ -129,7 +131,12 @@ export function PluginConfigForm({ pluginId, name, onClose }: { pluginId: string
       )}
       {view && (
         <div className="settings-row">
-          <button type="submit" className="btn btn-primary btn-small" aria-disabled={!dirty || problems > 0 || saving || undefined} data-testid="plugin-config-save">
+          <button
+            type="submit"
+            className="btn btn-primary btn-small"
+            aria-disabled={!dirty || problems > 0 || saving || undefined}
+            data-testid="plugin-config-save"
+          >
             {saving ? <span className="spinner" /> : null} Save
           </button>
           <button type="button" className="btn btn-small" onClick={onClose}>
@@ -163,7 +170,16 @@ function ConfigInput(props: {
   let control;
   if (s.type === 'boolean') {
     const on = draft?.kind === 'flag' ? draft.on : ((stored as boolean | undefined) ?? s.default ?? false);
-    control = <input id={id} type="checkbox" checked={on} aria-describedby={describedBy} onChange={(e) => onDraft({ kind: 'flag', on: e.target.checked })} data-key={field.key} />;
+    control = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={on}
+        aria-describedby={describedBy}
+        onChange={(e) => onDraft({ kind: 'flag', on: e.target.checked })}
+        data-key={field.key}
+      />
+    );
   } else if (s.type === 'string' && s.enum) {
     control = (
       <select id={id} value={text} aria-describedby={describedBy} onChange={(e) => onDraft({ kind: 'text', text: e.target.value })} data-key={field.key}>

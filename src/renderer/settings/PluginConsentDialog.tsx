@@ -25,16 +25,21 @@ export function PluginConsentDialog({ plugin, busy, onConfirm, onCancel }: { plu
   useEffect(() => cancel.current?.focus(), []);
   return (
     // Escape is Cancel, and Settings underneath does not close on the same key.
-    <Modal role="alertdialog" className="modal plugin-consent" labelledBy="plugin-consent-title" describedBy="plugin-consent-rights" testId="plugin-consent" onEscape={onCancel}>
+    <Modal
+      role="alertdialog"
+      className="modal plugin-consent"
+      labelledBy="plugin-consent-title"
+      describedBy="plugin-consent-rights"
+      testId="plugin-consent"
+      onEscape={onCancel}
+    >
       <div className="modal-head">
         <span className="modal-icon">
           <Icon name="alert" size={18} />
         </span>
         <div>
           <h2 id="plugin-consent-title">Turn on {plugin.name}?</h2>
-          <p className="muted">
-            A plugin you added, version {plugin.version}. Amber asks once, before it first runs.
-          </p>
+          <p className="muted">A plugin you added, version {plugin.version}. Amber asks once, before it first runs.</p>
         </div>
       </div>
       <div id="plugin-consent-rights" data-testid="plugin-consent-rights">
@@ -45,8 +50,8 @@ export function PluginConsentDialog({ plugin, busy, onConfirm, onCancel }: { plu
           <li>run other programs.</li>
         </ul>
         <p className="muted small">
-          Amber runs it in a process of its own, checks everything it sends and never lets its code into this window, so it cannot take Amber down — but
-          Amber cannot limit what it does on your computer.
+          Amber runs it in a process of its own, checks everything it sends and never lets its code into this window, so it cannot take Amber down — but Amber
+          cannot limit what it does on your computer.
         </p>
       </div>
       <p data-testid="plugin-consent-adds">

@@ -33,7 +33,17 @@ const KIND_LABELS: Record<string, string> = {
   method: 'method',
 };
 
-function PluginRow({ plugin, pending, onToggle, onProcess }: { plugin: PluginView; pending: boolean; onToggle: (on: boolean) => void; onProcess: (shared: boolean) => void }) {
+function PluginRow({
+  plugin,
+  pending,
+  onToggle,
+  onProcess,
+}: {
+  plugin: PluginView;
+  pending: boolean;
+  onToggle: (on: boolean) => void;
+  onProcess: (shared: boolean) => void;
+}) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const installed = plugin.contributions.filter((c) => c.status === 'installed');
   const declined = plugin.contributions.filter((c) => c.status === 'declined');
@@ -81,7 +91,13 @@ function PluginRow({ plugin, pending, onToggle, onProcess }: { plugin: PluginVie
         )}
         {plugin.source === 'user' && (
           <label className="plugin-process" title="Grouped plugins share one process: less memory, but a crash or a hang in one restarts the others">
-            <input type="checkbox" checked={plugin.process === 'shared'} disabled={pending} onChange={(e) => onProcess(e.currentTarget.checked)} data-testid="plugin-process" />{' '}
+            <input
+              type="checkbox"
+              checked={plugin.process === 'shared'}
+              disabled={pending}
+              onChange={(e) => onProcess(e.currentTarget.checked)}
+              data-testid="plugin-process"
+            />{' '}
             Run in one process with my other grouped plugins
           </label>
         )}
@@ -163,7 +179,8 @@ export function PluginsSection() {
       try {
         const next = await api.call('plugins.setState', { id: plugin.id, enabled: on, ...(confirm ? { confirm: true } : {}) });
         setListing((l) => withPlugin(l, next));
-        if (on && next.state !== 'active' && next.state !== 'idle') toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
+        if (on && next.state !== 'active' && next.state !== 'idle')
+          toasts.push({ kind: 'error', title: `${next.name} did not start`, message: next.reason ?? STATE_LABELS[next.state] });
       } catch (e) {
         toasts.error(`Could not turn ${plugin.name} ${on ? 'on' : 'off'}`, e);
       } finally {
@@ -210,8 +227,8 @@ export function PluginsSection() {
     <section className="settings-section" aria-labelledby="settings-plugins" data-testid="settings-plugins">
       <h2 id="settings-plugins">Plugins</h2>
       <p className="muted settings-lead">
-        Amber's own plugins share one process (those that run commands or outside servers have their own); each of yours runs in a process of its own unless you group
-        it. Switching one off removes everything it adds at once — no restart.
+        Amber's own plugins share one process (those that run commands or outside servers have their own); each of yours runs in a process of its own unless you
+        group it. Switching one off removes everything it adds at once — no restart.
       </p>
       {!listing && <div className="skeleton" />}
       {groups.map((g) => (
@@ -219,7 +236,13 @@ export function PluginsSection() {
           <h3>{g.title}</h3>
           <div className="plugin-list">
             {g.plugins.map((p) => (
-              <PluginRow key={p.id} plugin={p} pending={pending.has(p.id)} onToggle={(on) => void toggle(p, on)} onProcess={(shared) => void setProcess(p, shared)} />
+              <PluginRow
+                key={p.id}
+                plugin={p}
+                pending={pending.has(p.id)}
+                onToggle={(on) => void toggle(p, on)}
+                onProcess={(shared) => void setProcess(p, shared)}
+              />
             ))}
           </div>
         </div>
@@ -227,18 +250,26 @@ export function PluginsSection() {
       <div className="plugin-group">
         <h3>Your plugins</h3>
         <div className="folder-row">
-          <code className="folder-path" data-testid="plugin-folder">{listing?.folder ?? '…'}</code>
+          <code className="folder-path" data-testid="plugin-folder">
+            {listing?.folder ?? '…'}
+          </code>
           <button type="button" className="btn btn-small" onClick={() => void openFolder()} data-testid="open-plugin-folder">
             Open folder
           </button>
-          <button type="button" className="btn btn-small" aria-disabled={rescanning || undefined} onClick={() => !rescanning && void rescan()} data-testid="rescan-plugins">
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-disabled={rescanning || undefined}
+            onClick={() => !rescanning && void rescan()}
+            data-testid="rescan-plugins"
+          >
             {rescanning ? <span className="spinner" /> : <Icon name="refresh" size={13} />} Rescan
           </button>
         </div>
         {folderNote && <p className="muted small">{folderNote}</p>}
         <p className="hint">
-          Put each plugin in a folder named after its id, with its manifest.json and built entry; then Rescan. New plugins start off, and the first time you switch
-          one on, Amber says what it will be able to do and asks you to confirm.
+          Put each plugin in a folder named after its id, with its manifest.json and built entry; then Rescan. New plugins start off, and the first time you
+          switch one on, Amber says what it will be able to do and asks you to confirm.
         </p>
         {listing?.problems.map((p) => (
           <p key={p.dir} className="plugin-reason" data-testid="plugin-problem">

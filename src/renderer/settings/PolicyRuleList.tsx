@@ -2,7 +2,12 @@ import type { StoredPolicyRule } from '../../shared/agent/index.ts';
 import { Icon } from '../ui/index.ts';
 
 /** How far a command prefix rule reaches: the worst class of line approved under it. */
-const CLASS_REACH = { read_only: 'read-only ones', write: 'including ones that write', unknown: 'including ones that cannot be judged', destructive: 'destructive ones too' } as const;
+const CLASS_REACH = {
+  read_only: 'read-only ones',
+  write: 'including ones that write',
+  unknown: 'including ones that cannot be judged',
+  destructive: 'destructive ones too',
+} as const;
 const WHEN = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** What a rule allows or denies, as one line: the tool, the folder, the command prefix. */
@@ -20,13 +25,27 @@ function describeOrigin(rule: StoredPolicyRule, titles: Record<string, string | 
   let from: string;
   if (source.via === 'approval') {
     const title = source.sessionId !== undefined ? titles[source.sessionId] : undefined;
-    from = title ? `an answer in “${title}”` : title === null ? 'an answer in a deleted conversation' : title === '' ? 'an answer in an untitled conversation' : 'an answer';
+    from = title
+      ? `an answer in “${title}”`
+      : title === null
+        ? 'an answer in a deleted conversation'
+        : title === ''
+          ? 'an answer in an untitled conversation'
+          : 'an answer';
   } else from = source.via === 'settings' ? 'Settings' : 'a command';
   return `${where} · from ${from}, ${WHEN.format(source.at)}`;
 }
 
 /** The stored allow/deny rules, each with where it holds, where it came from, and a button that removes it. */
-export function PolicyRuleList({ rules, titles, onRemove }: { rules: readonly StoredPolicyRule[]; titles: Record<string, string | null>; onRemove: (rule: StoredPolicyRule) => void }) {
+export function PolicyRuleList({
+  rules,
+  titles,
+  onRemove,
+}: {
+  rules: readonly StoredPolicyRule[];
+  titles: Record<string, string | null>;
+  onRemove: (rule: StoredPolicyRule) => void;
+}) {
   return (
     <div className="rule-list" data-testid="policy-rules">
       {rules.map((rule) => {

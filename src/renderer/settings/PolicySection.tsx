@@ -120,7 +120,9 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
       </form>
       <h3>Stored rules</h3>
       {view && view.rules.length === 0 && (
-        <p className="hint">No stored rules. “Always” answers are kept here; deny rules apply in every mode; allow rules let a tool, folder or command run without asking.</p>
+        <p className="hint">
+          No stored rules. “Always” answers are kept here; deny rules apply in every mode; allow rules let a tool, folder or command run without asking.
+        </p>
       )}
       {view && <PolicyRuleList rules={view.rules} titles={view.ruleSessions} onRemove={(rule) => void remove(rule)} />}
       <h3>Read-only tools of your plugins</h3>
@@ -128,7 +130,10 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
         <p className="hint">None of your plugins has a tool that says it only reads. Bundled plugins' read-only tools are trusted as they are.</p>
       )}
       {view && view.readOnlyClaims.length > 0 && (
-        <p className="hint">A plugin you installed says these tools only read. Until you confirm it, they count as tools that can change things: read mode refuses them and write mode may ask.</p>
+        <p className="hint">
+          A plugin you installed says these tools only read. Until you confirm it, they count as tools that can change things: read mode refuses them and write
+          mode may ask.
+        </p>
       )}
       <div className="rule-list">
         {view?.readOnlyClaims.map((claim) => (
@@ -141,7 +146,11 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
               type="button"
               className="btn"
               onClick={() => void confirmReadOnly(claim.pluginId, !claim.confirmed)}
-              aria-label={claim.confirmed ? `Revoke: treat ${claim.name}'s read-only tools as write tools again` : `Confirm that ${claim.name}'s read-only tools only read`}
+              aria-label={
+                claim.confirmed
+                  ? `Revoke: treat ${claim.name}'s read-only tools as write tools again`
+                  : `Confirm that ${claim.name}'s read-only tools only read`
+              }
             >
               {claim.confirmed ? 'Revoke' : 'Confirm they only read'}
             </button>

@@ -39,7 +39,8 @@ export function SandboxSection({ sessionId }: { sessionId: string | null }) {
       <h2 id="settings-sandbox">Shell sandbox</h2>
       {view?.available === true && view.kind && (
         <p className="muted settings-lead" data-testid="sandbox-status">
-          Shell commands run inside {KIND_NAME[view.kind]}, which the operating system enforces whatever the command does. What it allows follows the conversation’s mode:
+          Shell commands run inside {KIND_NAME[view.kind]}, which the operating system enforces whatever the command does. What it allows follows the
+          conversation’s mode:
         </p>
       )}
       {view?.available === false && (
@@ -82,7 +83,10 @@ export function SandboxSection({ sessionId }: { sessionId: string | null }) {
               <strong id={labelId}>Network in write mode</strong>
               <p className="plugin-desc">
                 For every conversation that has not chosen with /sandbox network on|off{view.available ? '' : ', once a sandbox runs'}
-                {view.sessionNetwork !== null ? `; this one has (${view.sessionNetwork ? 'on' : 'off'}; /sandbox network default follows the switch again)` : ''}.
+                {view.sessionNetwork !== null
+                  ? `; this one has (${view.sessionNetwork ? 'on' : 'off'}; /sandbox network default follows the switch again)`
+                  : ''}
+                .
               </p>
             </div>
             <button
@@ -100,7 +104,9 @@ export function SandboxSection({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       {view?.available === true && (
-        <p className="hint">A command you are asked about can be run outside the sandbox once, with “Run unsandboxed” in the question; that is never remembered.</p>
+        <p className="hint">
+          A command you are asked about can be run outside the sandbox once, with “Run unsandboxed” in the question; that is never remembered.
+        </p>
       )}
     </section>
   );

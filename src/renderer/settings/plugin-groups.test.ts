@@ -22,7 +22,14 @@ const plugin = (id: string, category: string, name = id): PluginView => ({
 });
 
 test('known categories come first in their order; an unknown one gets its own heading after them', () => {
-  const groups = groupByCategory([plugin('b', 'other'), plugin('z', 'zoology'), plugin('m', 'observability'), plugin('o', 'provider', 'OpenAI'), plugin('a', 'provider', 'Anthropic'), plugin('t', 'testing')]);
+  const groups = groupByCategory([
+    plugin('b', 'other'),
+    plugin('z', 'zoology'),
+    plugin('m', 'observability'),
+    plugin('o', 'provider', 'OpenAI'),
+    plugin('a', 'provider', 'Anthropic'),
+    plugin('t', 'testing'),
+  ]);
   expect(groups.map((g) => [g.category, g.title])).toEqual([
     ['provider', 'Model providers'],
     ['observability', 'Observability'],

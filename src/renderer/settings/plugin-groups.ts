@@ -22,5 +22,9 @@ export function groupByCategory(plugins: PluginView[]): { category: string; titl
   for (const p of plugins) groups.set(p.category, [...(groups.get(p.category) ?? []), p]);
   return [...groups]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([category, list]) => ({ category, title: CATEGORY_TITLES[category] ?? category.charAt(0).toUpperCase() + category.slice(1), plugins: list.sort((x, y) => x.name.localeCompare(y.name)) }));
+    .map(([category, list]) => ({
+      category,
+      title: CATEGORY_TITLES[category] ?? category.charAt(0).toUpperCase() + category.slice(1),
+      plugins: list.sort((x, y) => x.name.localeCompare(y.name)),
+    }));
 }

@@ -17,7 +17,8 @@ export function ModelControl({ sessionId, onShown }: { sessionId: string; onShow
   const toasts = useToasts();
   const queries = useQueryClient();
   // Read on sight (a provider set up meanwhile), and again when the branch moves or a plugin comes or goes.
-  const data: Models | null = useQuery({ queryKey: serverKeys.models(sessionId), queryFn: () => api.call('chat.models', { sessionId }), staleTime: 0 }).data ?? null;
+  const data: Models | null =
+    useQuery({ queryKey: serverKeys.models(sessionId), queryFn: () => api.call('chat.models', { sessionId }), staleTime: 0 }).data ?? null;
   const id = useId();
 
   const shown = !!data && data.models.length > 0;

@@ -32,27 +32,34 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
           </button>
         </section>
       )}
-    <footer className="status-bar" data-testid="status-bar">
-      {message && (
-        <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
-          <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
-          <span className="status-message-text">{multiline ? message.text.split('\n')[0] : message.text}</span>
-          <button type="button" className="icon-btn status-dismiss" aria-label="Dismiss" onClick={() => commands?.dismissMessage()}>
-            <Icon name="x" size={12} />
-          </button>
+      <footer className="status-bar" data-testid="status-bar">
+        {message && (
+          <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
+            <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
+            <span className="status-message-text">{multiline ? message.text.split('\n')[0] : message.text}</span>
+            <button type="button" className="icon-btn status-dismiss" aria-label="Dismiss" onClick={() => commands?.dismissMessage()}>
+              <Icon name="x" size={12} />
+            </button>
+          </div>
+        )}
+        <span className="spacer" />
+        {sessionId && <ModelControl key={`m:${sessionId}`} sessionId={sessionId} onShown={setModelShown} />}
+        {sessionId && <ThinkingControl key={sessionId} sessionId={sessionId} />}
+        <div className="status-segments">
+          {segments.map((s) => (
+            <span
+              key={`${s.source}:${s.id}`}
+              className={`status-seg tone-${s.tone}${s.source === 'core' ? ' is-core' : ''}`}
+              title={s.tooltip || s.text}
+              data-testid="status-segment"
+              data-id={s.id}
+              data-source={s.source}
+            >
+              <GlyphText text={s.text} />
+            </span>
+          ))}
         </div>
-      )}
-      <span className="spacer" />
-      {sessionId && <ModelControl key={`m:${sessionId}`} sessionId={sessionId} onShown={setModelShown} />}
-      {sessionId && <ThinkingControl key={sessionId} sessionId={sessionId} />}
-      <div className="status-segments">
-        {segments.map((s) => (
-          <span key={`${s.source}:${s.id}`} className={`status-seg tone-${s.tone}${s.source === 'core' ? ' is-core' : ''}`} title={s.tooltip || s.text} data-testid="status-segment" data-id={s.id} data-source={s.source}>
-            <GlyphText text={s.text} />
-          </span>
-        ))}
-      </div>
-    </footer>
+      </footer>
     </>
   );
 }

@@ -14,7 +14,8 @@ export function ThinkingControl({ sessionId }: { sessionId: string }) {
   const toasts = useToasts();
   const queries = useQueryClient();
   // A branch switch or /thinking moves the leaf: session.leafMoved has the level of the branch now shown read.
-  const level: ThinkingLevel | null = useQuery({ queryKey: serverKeys.thinking(sessionId), queryFn: () => api.call('chat.getThinking', { sessionId }), staleTime: 0 }).data?.level ?? null;
+  const level: ThinkingLevel | null =
+    useQuery({ queryKey: serverKeys.thinking(sessionId), queryFn: () => api.call('chat.getThinking', { sessionId }), staleTime: 0 }).data?.level ?? null;
   const id = useId();
 
   if (level === null) return null;

@@ -32,7 +32,20 @@ export type ModalProps = Name & {
  * and Shift+Tab wrap), Escape, and the focus given back to where it was when the dialog closes. What has
  * the focus first is the dialog's choice (autoFocus or a ref); where nothing inside takes it, the dialog does.
  */
-export function Modal({ role = 'dialog', className, backdropClassName, labelledBy, label, describedBy, testId, onEscape, onBackdrop, onKeyDown, onSubmit, children }: ModalProps) {
+export function Modal({
+  role = 'dialog',
+  className,
+  backdropClassName,
+  labelledBy,
+  label,
+  describedBy,
+  testId,
+  onEscape,
+  onBackdrop,
+  onKeyDown,
+  onSubmit,
+  children,
+}: ModalProps) {
   const box = useRef<HTMLElement>(null);
   // Read while rendering, before an autoFocus inside moves the focus.
   const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
@@ -83,7 +96,10 @@ export function Modal({ role = 'dialog', className, backdropClassName, labelledB
     onKeyDown: keyDown,
   };
   return (
-    <div className={backdropClassName ? `modal-backdrop ${backdropClassName}` : 'modal-backdrop'} onMouseDown={(e) => onBackdrop && e.target === e.currentTarget && onBackdrop()}>
+    <div
+      className={backdropClassName ? `modal-backdrop ${backdropClassName}` : 'modal-backdrop'}
+      onMouseDown={(e) => onBackdrop && e.target === e.currentTarget && onBackdrop()}
+    >
       {onSubmit ? (
         <form ref={box as RefObject<HTMLFormElement>} {...common} onSubmit={onSubmit}>
           {children}

@@ -47,10 +47,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     },
     [dismiss],
   );
-  const api = useMemo<ToastApi>(
-    () => ({ push, dismiss, error: (title, e) => push({ kind: 'error', title, message: describeError(e) }) }),
-    [push, dismiss],
-  );
+  const api = useMemo<ToastApi>(() => ({ push, dismiss, error: (title, e) => push({ kind: 'error', title, message: describeError(e) }) }), [push, dismiss]);
   return (
     <ToastContext value={api}>
       {children}

@@ -17,7 +17,11 @@ export type ShellClass = z.infer<typeof ShellClass>;
 
 /** The most stored rules kept: an "always" answer past it still runs its call, but is not remembered. */
 export const MAX_POLICY_RULES = 1000;
-const RulePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'a path holds no NUL');
+const RulePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'a path holds no NUL');
 
 /** Where a stored rule came from: an "always" answer in a conversation, Settings, or a command. */
 export const PolicyRuleSource = z.object({
@@ -48,7 +52,10 @@ export const PolicyRule = z
     source: PolicyRuleSource.optional(),
   })
   .refine((r) => r.tool !== undefined || r.folder !== undefined, 'a rule names a tool, a folder or both')
-  .refine((r) => r.command === undefined || (r.tool !== undefined && r.effect === 'allow' && r.folder === undefined), 'a command prefix rule allows one shell tool (deny the whole tool instead)')
+  .refine(
+    (r) => r.command === undefined || (r.tool !== undefined && r.effect === 'allow' && r.folder === undefined),
+    'a command prefix rule allows one shell tool (deny the whole tool instead)',
+  )
   .refine((r) => r.class === undefined || r.command !== undefined, 'only a command prefix rule has a class');
 export type PolicyRule = z.infer<typeof PolicyRule>;
 /** A rule as stored: it always has its id. */

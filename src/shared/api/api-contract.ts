@@ -6,7 +6,17 @@ import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-ap
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
 import { SandboxGet, SandboxSetNetwork, SandboxView } from './sandbox-api.ts';
-import { McpListing, McpReadResource, McpResourceList, McpResourceText, McpSaveServer, McpServerDetails, McpServerName, McpSetTrust, McpTrust } from './mcp-api.ts';
+import {
+  McpListing,
+  McpReadResource,
+  McpResourceList,
+  McpResourceText,
+  McpSaveServer,
+  McpServerDetails,
+  McpServerName,
+  McpSetTrust,
+  McpTrust,
+} from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -82,7 +92,10 @@ export const API_METHODS = {
   ),
   /** Sets the conversation's workspace folder (checked by main: a refusal says why). */
   'sessions.setWorkspace': method(z.object({ sessionId: SessionId, path: z.string().min(1).max(4096) }), SessionSummary),
-  'entries.label': method(z.object({ sessionId: SessionId, targetId: EntryId, label: z.string().max(100).nullable() }), z.object({ leafId: z.string().nullable() })),
+  'entries.label': method(
+    z.object({ sessionId: SessionId, targetId: EntryId, label: z.string().max(100).nullable() }),
+    z.object({ leafId: z.string().nullable() }),
+  ),
   /** Sends a user message. With `parentId`, the message forks there (editing an earlier message). */
   'chat.send': method(
     z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000), parentId: EntryId.nullable().optional() }),
@@ -96,7 +109,9 @@ export const API_METHODS = {
   /** The system message and tool list of the conversation's last model request (since the app started), or null. */
   'chat.lastPrompt': method(
     z.object({ sessionId: SessionId }),
-    z.object({ systemPrompt: z.string(), tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })), at: z.number() }).nullable(),
+    z
+      .object({ systemPrompt: z.string(), tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })), at: z.number() })
+      .nullable(),
   ),
   /** The model of the conversation's branch, and every model the set-up providers offer. */
   'chat.models': method(
@@ -119,11 +134,17 @@ export const API_METHODS = {
   /** The user's own instructions to the model: for every conversation, and for this one. */
   'instructions.get': method(z.object({ sessionId: SessionId.nullable().optional() }), z.object({ global: z.string(), conversation: z.string() })),
   /** Sets them for every conversation (`sessionId` null) or for one; empty text clears them. */
-  'instructions.set': method(z.object({ sessionId: SessionId.nullable(), text: z.string().max(20_000) }), z.object({ global: z.string(), conversation: z.string() })),
+  'instructions.set': method(
+    z.object({ sessionId: SessionId.nullable(), text: z.string().max(20_000) }),
+    z.object({ global: z.string(), conversation: z.string() }),
+  ),
   /** Questions still waiting for an answer (a reloaded window asks them again). */
   'approvals.list': method(Nothing, z.array(ApprovalQuestion)),
   /** `scope` says where an "always" answer holds: the conversation's workspace folder (default) or everywhere. */
-  'approvals.answer': method(z.object({ questionId: z.string().min(1).max(200), answer: ApprovalAnswer, scope: ApprovalScope.optional() }), z.object({ ok: z.boolean() })),
+  'approvals.answer': method(
+    z.object({ questionId: z.string().min(1).max(200), answer: ApprovalAnswer, scope: ApprovalScope.optional() }),
+    z.object({ ok: z.boolean() }),
+  ),
   /** Where a model can come from: each active provider plugin's presets; `detected` when a local server answered. */
   'providers.presets': method(Nothing, z.array(ProviderPresetView)),
   /**
@@ -131,7 +152,12 @@ export const API_METHODS = {
    * Fails with `unavailable` when that plugin is off.
    */
   'providers.test': method(
-    z.object({ baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), dialect: z.string().max(50).optional(), flavor: z.string().max(50).optional() }),
+    z.object({
+      baseUrl: z.url().max(2000),
+      apiKey: z.string().max(2000).optional(),
+      dialect: z.string().max(50).optional(),
+      flavor: z.string().max(50).optional(),
+    }),
     z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string() }),
   ),
   /**
@@ -139,7 +165,13 @@ export const API_METHODS = {
    * A base URL moved to another origin without a new key clears the stored key: `keyCleared`, and `notice` says so.
    */
   'providers.save': method(
-    z.object({ providerId: z.string().min(1).max(100), baseUrl: z.url().max(2000), apiKey: z.string().max(2000).optional(), model: z.string().min(1).max(200), flavor: z.string().max(50).optional() }),
+    z.object({
+      providerId: z.string().min(1).max(100),
+      baseUrl: z.url().max(2000),
+      apiKey: z.string().max(2000).optional(),
+      model: z.string().min(1).max(200),
+      flavor: z.string().max(50).optional(),
+    }),
     z.object({ ok: z.literal(true), keyCleared: z.boolean(), notice: z.string().optional() }),
   ),
   // Settings: plugins (live on/off, the user plugin folder) and the tool policy.
@@ -194,7 +226,10 @@ export const API_METHODS = {
   /** Removes a stored rule by its id; `not_found` when there is none (another window removed it). */
   'policy.removeRule': method(z.object({ id: z.string().min(1).max(100), sessionId: SessionId.nullable().optional() }).strict(), PolicyView),
   /** How long a question waits before it is denied as timed out, in seconds; null: it waits until answered. */
-  'policy.setApprovalTimeout': method(z.object({ seconds: ApprovalTimeoutSeconds.nullable(), sessionId: SessionId.nullable().optional() }).strict(), PolicyView),
+  'policy.setApprovalTimeout': method(
+    z.object({ seconds: ApprovalTimeoutSeconds.nullable(), sessionId: SessionId.nullable().optional() }).strict(),
+    PolicyView,
+  ),
   /** Existing folders that complete a typed path (`~` is the home folder), for the folder field. */
   'workspace.complete': method(z.object({ input: z.string().max(4096) }), z.object({ folders: z.array(z.string()) })),
   /**
@@ -208,12 +243,24 @@ export const API_METHODS = {
   'workspace.decline': method(z.object({ sessionId: SessionId }), z.object({ ok: z.boolean() })),
   /** Confirms (or revokes) that a user plugin's read-only tools only read; until then they count as write tools. */
   'policy.confirmReadOnly': method(
-    z.object({ pluginId: z.string().regex(/^[a-z0-9_]{1,64}$/, 'a plugin id is lower-case letters, digits and _'), confirmed: z.boolean(), sessionId: SessionId.nullable().optional() }),
+    z.object({
+      pluginId: z.string().regex(/^[a-z0-9_]{1,64}$/, 'a plugin id is lower-case letters, digits and _'),
+      confirmed: z.boolean(),
+      sessionId: SessionId.nullable().optional(),
+    }),
     PolicyView,
   ),
   /** MCP servers: their state, import of an `mcpServers` JSON document, on/off, removal and restart. */
   'mcp.list': method(Nothing, McpListing),
-  'mcp.import': method(z.object({ json: z.string().min(1).max(1024 * 1024) }), McpListing),
+  'mcp.import': method(
+    z.object({
+      json: z
+        .string()
+        .min(1)
+        .max(1024 * 1024),
+    }),
+    McpListing,
+  ),
   'mcp.setEnabled': method(z.object({ name: McpServerName, enabled: z.boolean() }), McpListing),
   'mcp.remove': method(z.object({ name: McpServerName }), McpListing),
   'mcp.restart': method(z.object({ name: McpServerName }), McpListing),

@@ -57,10 +57,7 @@ export const McpTrust = z.object({
 export type McpTrust = z.infer<typeof McpTrust>;
 
 /** A change of trust: a whole server, or one tool by its Amber name. */
-export const McpSetTrust = z.union([
-  z.object({ server: McpServerName, trusted: z.boolean() }),
-  z.object({ tool: McpToolName, trusted: z.boolean() }),
-]);
+export const McpSetTrust = z.union([z.object({ server: McpServerName, trusted: z.boolean() }), z.object({ tool: McpToolName, trusted: z.boolean() })]);
 export type McpSetTrust = z.infer<typeof McpSetTrust>;
 
 /** The stored trust; anything unreadable trusts nothing. */
@@ -105,7 +102,9 @@ const noControl = (what: string, allowed: RegExp) =>
     .refine((v) => !allowed.test(v), `${what} may not contain line breaks or NUL characters.`);
 
 /** An environment variable's name as a shell would take it. */
-export const McpEnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'An environment variable name is letters, digits and _, and does not start with a digit.');
+export const McpEnvName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'An environment variable name is letters, digits and _, and does not start with a digit.');
 /** A header name: letters, digits and - (what HTTP servers expect, and no dots, so it stays a key of its own). */
 export const McpHeaderName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/, 'A header name is letters, digits and -, with no spaces or colons.');
 
@@ -149,7 +148,11 @@ const isAbsoluteFolder = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.t
 export const McpStdioForm = z
   .strictObject({
     transport: z.literal('stdio'),
-    command: z.string().trim().min(1, 'Enter the command that starts the server (found on PATH, or a full path).').max(4096, 'The command is longer than 4096 characters.'),
+    command: z
+      .string()
+      .trim()
+      .min(1, 'Enter the command that starts the server (found on PATH, or a full path).')
+      .max(4096, 'The command is longer than 4096 characters.'),
     args: z.array(noControl('An argument', /\0/)).max(256, 'A server takes at most 256 arguments.').default([]),
     /** '' starts the server in the default workspace. */
     cwd: z
@@ -174,7 +177,10 @@ export const McpHttpForm = z
       .string()
       .trim()
       .max(4096, 'The URL is longer than 4096 characters.')
-      .refine((v) => /^https?:\/\/[^\s/?#@]+([/?#]\S*)?$/i.test(v), 'Enter the server URL, starting with http:// or https:// (for example http://127.0.0.1:3001/mcp).'),
+      .refine(
+        (v) => /^https?:\/\/[^\s/?#@]+([/?#]\S*)?$/i.test(v),
+        'Enter the server URL, starting with http:// or https:// (for example http://127.0.0.1:3001/mcp).',
+      ),
     headers: z.array(McpHeaderPair).max(100, 'A server takes at most 100 headers.').default([]),
     timeoutSeconds: TimeoutSeconds,
   })

@@ -44,4 +44,3 @@ export type McpServerConfig = z.infer<typeof McpServerConfig>;
 /** A pasted or loaded `mcpServers` document; each server is checked on its own. */
 export const McpServersFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
 export type McpServersFile = z.infer<typeof McpServersFile>;
-

@@ -27,7 +27,10 @@ export const McpPromptView = z.object({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
   description: z.string().max(1000).default(''),
   /** In the order positional arguments fill them. */
-  arguments: z.array(z.object({ name: z.string().min(1).max(128), required: z.boolean().default(false) })).max(32).default([]),
+  arguments: z
+    .array(z.object({ name: z.string().min(1).max(128), required: z.boolean().default(false) }))
+    .max(32)
+    .default([]),
 });
 export type McpPromptView = z.infer<typeof McpPromptView>;
 
@@ -41,4 +44,3 @@ export type McpResourceView = z.infer<typeof McpResourceView>;
 
 /** At most this much of a resource goes into a message; the rest is cut with a note. */
 export const MAX_MCP_RESOURCE_CHARS = 100_000;
-

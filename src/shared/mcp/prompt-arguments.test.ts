@@ -11,7 +11,7 @@ test('prompt arguments fill in order, by name, and the last takes the remaining 
 
 test('a quoted value keeps its spaces, in order or by name, and a quote inside a word is a letter', () => {
   expect(promptArguments(['city', 'state'], '"San Francisco" California')).toEqual({ city: 'San Francisco', state: 'California' });
-  expect(promptArguments(['city', 'state'], "state='New  York' city=\"New York\"")).toEqual({ city: 'New York', state: 'New  York' });
-  expect(promptWords("don't  stop \"\" 'a b")).toEqual(["don't", 'stop', '', 'a b']);
+  expect(promptArguments(['city', 'state'], 'state=\'New  York\' city="New York"')).toEqual({ city: 'New York', state: 'New  York' });
+  expect(promptWords('don\'t  stop "" \'a b')).toEqual(["don't", 'stop', '', 'a b']);
   expect(promptArguments(['file', 'focus'], "a.md don't fail")).toEqual({ file: 'a.md', focus: "don't fail" });
 });

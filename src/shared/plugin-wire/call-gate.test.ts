@@ -13,7 +13,10 @@ test('an APPLY of a known method with plain arguments passes and is rebuilt as a
   expect(gated).toEqual({ ok: true, value: { id: 'c1', method: '$emit', args: ['t', { a: [1, 'x', null, true] }] } });
   expect(applyMessage('c1', '$emit', ['t', 1])).toEqual({ id: 'c1', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(1)] });
   // JSON leaves an undefined argument out: `{ type: 'RAW' }` is undefined.
-  expect(readCall({ id: 'c2', type: 'APPLY', path: ['$log'], argumentList: [raw('info'), raw('x'), { type: 'RAW' }] }, methods)).toMatchObject({ ok: true, value: { args: ['info', 'x', undefined] } });
+  expect(readCall({ id: 'c2', type: 'APPLY', path: ['$log'], argumentList: [raw('info'), raw('x'), { type: 'RAW' }] }, methods)).toMatchObject({
+    ok: true,
+    value: { args: ['info', 'x', undefined] },
+  });
 });
 
 test.each([
@@ -29,10 +32,18 @@ test.each([
   ['an id too long', { id: 'x'.repeat(200), type: 'APPLY', path: ['$log'], argumentList: [] }, /no valid call id/],
   ['an argument list that is not a list', { id: 'x', type: 'APPLY', path: ['$log'], argumentList: 5 }, /argument list is malformed/],
   ['a proxy argument', { id: 'x', type: 'APPLY', path: ['$log'], argumentList: [{ type: 'HANDLER', name: 'proxy', value: {} }] }, /not plain data/],
-  ['a __proto__ key in the data', { id: 'x', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(JSON.parse('{"a":{"__proto__":{"polluted":1}}}'))] }, /__proto__/],
+  [
+    'a __proto__ key in the data',
+    { id: 'x', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(JSON.parse('{"a":{"__proto__":{"polluted":1}}}'))] },
+    /__proto__/,
+  ],
   ['a class instance', { id: 'x', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(new Date())] }, /not a plain object/],
   ['a function', { id: 'x', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(() => 1)] }, /type function/],
-  ['a getter', { id: 'x', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(Object.defineProperty({}, 'a', { get: () => 1, enumerable: true }))] }, /accessor/],
+  [
+    'a getter',
+    { id: 'x', type: 'APPLY', path: ['$emit'], argumentList: [raw('t'), raw(Object.defineProperty({}, 'a', { get: () => 1, enumerable: true }))] },
+    /accessor/,
+  ],
   ['not an object', 'APPLY', /not an object/],
 ])('the gate refuses %s', (_name, m, reason) => {
   const gated = readCall(m, methods);
@@ -55,7 +66,12 @@ test('the plain-data walk refuses cycles and deep nesting, and stops at the size
 
 test('a reply is a plain value or an error reduced to strings; anything else is refused', () => {
   expect(readReply({ type: 'RAW', value: { a: 1 }, id: 'r1' })).toEqual({ ok: true, value: { id: 'r1', type: 'RAW', value: { a: 1 } } });
-  const thrown = readReply({ type: 'HANDLER', name: 'throw', value: { isError: true, value: JSON.parse('{"message":"no","name":"TypeError","stack":"s","__proto__":{"x":1},"extra":{}}') } , id: 'r2' });
+  const thrown = readReply({
+    type: 'HANDLER',
+    name: 'throw',
+    value: { isError: true, value: JSON.parse('{"message":"no","name":"TypeError","stack":"s","__proto__":{"x":1},"extra":{}}') },
+    id: 'r2',
+  });
   expect(thrown).toEqual({ ok: true, value: errorReply('r2', 'no', 'TypeError', 's') });
   expect(readReply({ type: 'HANDLER', name: 'proxy', value: {}, id: 'r3' })).toMatchObject({ ok: false });
   expect(readReply({ type: 'HANDLER', name: 'throw', value: null, id: 'r4' })).toMatchObject({ ok: false });
@@ -78,7 +94,11 @@ test('envelopes: only `{ ch, m }` objects; the id of a serialized request or rep
 test('the line splitter joins lines across chunks, and stops at the first line over its cap', () => {
   const lines: string[] = [];
   let overflow = 0;
-  const split = createLineSplitter(10, (l) => lines.push(new TextDecoder().decode(l)), (n) => (overflow = n));
+  const split = createLineSplitter(
+    10,
+    (l) => lines.push(new TextDecoder().decode(l)),
+    (n) => (overflow = n),
+  );
   split.push(bytes('ab'));
   split.push(bytes('c\nde\n\nf'));
   split.push(bytes('g\n'));

@@ -41,7 +41,8 @@ export function readEnvelope(message: unknown): { ch: string; m: unknown } | nul
 export function readCall(m: unknown, methods: ReadonlySet<string>, maxBytes?: number): GateResult<GatedCall> {
   if (!isRecord(m)) return { ok: false, reason: 'it is not an object' };
   const type = own(m, 'type') ? m.type : undefined;
-  if (type !== 'APPLY') return { ok: false, reason: `it is a ${typeof type === 'string' ? type.slice(0, 16) : 'typeless'} message, and only calls are accepted` };
+  if (type !== 'APPLY')
+    return { ok: false, reason: `it is a ${typeof type === 'string' ? type.slice(0, 16) : 'typeless'} message, and only calls are accepted` };
   const id = readId(m);
   if (id === null) return { ok: false, reason: 'it has no valid call id' };
   const path = own(m, 'path') ? m.path : undefined;
@@ -87,7 +88,15 @@ export function readReply(m: unknown, maxBytes?: number): GateResult<Record<stri
   const thrown = own(value, 'value') ? value.value : undefined;
   if (value.isError === true) {
     if (!isRecord(thrown) || typeof thrown.message !== 'string') return { ok: false, reason: 'its error has no message' };
-    return { ok: true, value: errorReply(id, thrown.message, typeof thrown.name === 'string' ? thrown.name : 'Error', typeof thrown.stack === 'string' ? thrown.stack : undefined) };
+    return {
+      ok: true,
+      value: errorReply(
+        id,
+        thrown.message,
+        typeof thrown.name === 'string' ? thrown.name : 'Error',
+        typeof thrown.stack === 'string' ? thrown.stack : undefined,
+      ),
+    };
   }
   const plain = checkPlainData(thrown ?? null, maxBytes);
   if (!plain.ok) return { ok: false, reason: `its thrown value is not plain data: ${plain.reason}` };

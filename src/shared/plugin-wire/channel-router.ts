@@ -29,7 +29,11 @@ export function createChannelRouter(send: (envelope: { ch: string; m: unknown })
         },
         removeEventListener(_type, listener) {
           const list = listeners.get(channel);
-          if (list) listeners.set(channel, list.filter((l) => l !== listener));
+          if (list)
+            listeners.set(
+              channel,
+              list.filter((l) => l !== listener),
+            );
         },
       };
     },

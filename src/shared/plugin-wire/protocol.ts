@@ -23,7 +23,19 @@ export const CHANNEL_CLOSED = 'closed';
 export const ROUTE_ID = /^[a-z0-9_]{1,64}$/;
 
 /** Every HostApi method: the only calls main accepts from a plugin process (a path of length one). */
-export const HOST_API_METHODS = ['$getConfig', '$emit', '$subscribe', '$unsubscribe', '$updateStatus', '$updatePanel', '$updateWallet', '$log', '$providerEvent', '$toolUpdate', '$setTools'] as const;
+export const HOST_API_METHODS = [
+  '$getConfig',
+  '$emit',
+  '$subscribe',
+  '$unsubscribe',
+  '$updateStatus',
+  '$updatePanel',
+  '$updateWallet',
+  '$log',
+  '$providerEvent',
+  '$toolUpdate',
+  '$setTools',
+] as const;
 export type HostApiMethod = (typeof HOST_API_METHODS)[number];
 
 /** Every PluginApi method: the only calls a plugin host accepts from main. */

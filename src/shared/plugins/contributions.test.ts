@@ -49,7 +49,9 @@ describe('declaration caps', () => {
   test('a tool parameter schema with more objects and arrays than the cap is refused', () => {
     // The schema, its properties map and one object per property.
     expect(firstMessage(tool({ parameters: { type: 'object', properties: stringProperties(MAX_TOOL_SCHEMA_NODES - 2) } }))).toBeNull();
-    expect(firstMessage(tool({ parameters: { type: 'object', properties: stringProperties(MAX_TOOL_SCHEMA_NODES - 1) } }))).toBe("a tool's parameter schema has at most 512 objects and arrays");
+    expect(firstMessage(tool({ parameters: { type: 'object', properties: stringProperties(MAX_TOOL_SCHEMA_NODES - 1) } }))).toBe(
+      "a tool's parameter schema has at most 512 objects and arrays",
+    );
   });
 
   test('a status segment text over the cap is refused, on declaration and on update', () => {

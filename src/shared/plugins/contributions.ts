@@ -97,7 +97,8 @@ const panelShape = {
   actions: z.array(PanelAction).max(MAX_PANEL_ACTIONS, `a panel has at most ${MAX_PANEL_ACTIONS} actions`).default([]),
 };
 const panelWithinBytes = (panel: unknown, ctx: z.RefinementCtx) => {
-  if (jsonLimitExceeded(panel, { depth: 16, bytes: MAX_PANEL_BYTES }) !== null) ctx.addIssue({ code: 'custom', message: `a panel is at most ${n(MAX_PANEL_BYTES)} bytes as JSON` });
+  if (jsonLimitExceeded(panel, { depth: 16, bytes: MAX_PANEL_BYTES }) !== null)
+    ctx.addIssue({ code: 'custom', message: `a panel is at most ${n(MAX_PANEL_BYTES)} bytes as JSON` });
 };
 /** A panel as data, declared or updated: capped field by field and at MAX_PANEL_BYTES in all. */
 export const PanelViewModel = z.object(panelShape).superRefine(panelWithinBytes);
@@ -106,7 +107,11 @@ export const PanelDeclaration = z.object({ kind: z.literal('panel'), ...panelSha
 export type PanelDeclaration = z.infer<typeof PanelDeclaration>;
 
 /** A preset a provider plugin declares (main's own first-run presets are ProviderPreset in shared/providers). */
-export const ProviderPresetDeclaration = z.object({ id: Label("a preset's id"), label: Label("a preset's label"), baseUrl: Text(2048, "a preset's address").optional() });
+export const ProviderPresetDeclaration = z.object({
+  id: Label("a preset's id"),
+  label: Label("a preset's label"),
+  baseUrl: Text(2048, "a preset's address").optional(),
+});
 export const ProviderDeclaration = z.object({
   kind: z.literal('provider'),
   id: ContributionId,
@@ -215,10 +220,25 @@ export const Contribution = z.discriminatedUnion('kind', [
 ]);
 export type Contribution = z.infer<typeof Contribution>;
 export type ContributionKind = Contribution['kind'];
-export const CONTRIBUTION_KINDS: readonly ContributionKind[] = ['tool', 'promptBlock', 'statusSegment', 'panel', 'provider', 'wallet', 'allowance', 'command', 'hook', 'method'];
+export const CONTRIBUTION_KINDS: readonly ContributionKind[] = [
+  'tool',
+  'promptBlock',
+  'statusSegment',
+  'panel',
+  'provider',
+  'wallet',
+  'allowance',
+  'command',
+  'hook',
+  'method',
+];
 
 /** A declaration the plugin chose not to install (e.g. a tool gated on config): normal, nothing installed. */
-export const DeclinedContribution = z.object({ kind: z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]), key: z.string(), declined: z.string() });
+export const DeclinedContribution = z.object({
+  kind: z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]),
+  key: z.string(),
+  declined: z.string(),
+});
 export type DeclinedContribution = z.infer<typeof DeclinedContribution>;
 
 /** The key a contribution is registered under: its name, id, or command path. */

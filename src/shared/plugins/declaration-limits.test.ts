@@ -15,7 +15,12 @@ describe('jsonLimitExceeded', () => {
 
   test('a value longer than the byte limit as JSON is refused as size', () => {
     expect(jsonLimitExceeded({ description: 'x'.repeat(2000) }, { depth: 32, bytes: 1000 })).toBe('size');
-    expect(jsonLimitExceeded(Array.from({ length: 600 }, () => 1), { depth: 32, bytes: 1000 })).toBe('size');
+    expect(
+      jsonLimitExceeded(
+        Array.from({ length: 600 }, () => 1),
+        { depth: 32, bytes: 1000 },
+      ),
+    ).toBe('size');
   });
 
   test('a cyclic value is refused without looping', () => {

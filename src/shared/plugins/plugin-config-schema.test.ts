@@ -11,15 +11,24 @@ describe('plugin configuration schema', () => {
   it('flattens groups into dotted keys and finds the secret ones', () => {
     const schema = PluginConfigSchema.parse({
       type: 'object',
-      properties: { account: { type: 'object', title: 'Account', properties: { apiKey: { type: 'string', secret: true }, region: { type: 'string' } } }, verbose: { type: 'boolean' } },
+      properties: {
+        account: { type: 'object', title: 'Account', properties: { apiKey: { type: 'string', secret: true }, region: { type: 'string' } } },
+        verbose: { type: 'boolean' },
+      },
     });
-    expect(configFields(schema).map((f) => [f.key, f.group])).toEqual([['account.apiKey', 'Account'], ['account.region', 'Account'], ['verbose', null]]);
+    expect(configFields(schema).map((f) => [f.key, f.group])).toEqual([
+      ['account.apiKey', 'Account'],
+      ['account.region', 'Account'],
+      ['verbose', null],
+    ]);
     expect(secretKeys(schema)).toEqual(['account.apiKey']);
   });
 
   it('refuses keywords outside the subset, objects nested twice and secrets that are not strings', () => {
     expect(firstIssue({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } })).toMatch(/unrecognized key/i);
-    expect(() => PluginConfigSchema.parse({ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: {} } } } } })).toThrow();
+    expect(() =>
+      PluginConfigSchema.parse({ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: {} } } } } }),
+    ).toThrow();
     expect(() => PluginConfigSchema.parse({ type: 'object', properties: { n: { type: 'number', secret: true } } })).toThrow();
     expect(firstIssue({ type: 'object', properties: { 'a.b': { type: 'string' } } })).toMatch(/invalid key/i);
   });
@@ -31,15 +40,29 @@ describe('plugin configuration schema', () => {
 
   it('binds a secret to the setting beside it that says where it goes, and refuses any other binding', () => {
     const account = { type: 'object', properties: { apiKey: { type: 'string', secret: true, boundTo: 'baseUrl' }, baseUrl: { type: 'string' } } };
-    expect(secretBindings(PluginConfigSchema.parse({ type: 'object', properties: { acct: account, token: { type: 'string', secret: true, boundTo: 'host' }, host: { type: 'string' } } }))).toEqual([
+    expect(
+      secretBindings(
+        PluginConfigSchema.parse({
+          type: 'object',
+          properties: { acct: account, token: { type: 'string', secret: true, boundTo: 'host' }, host: { type: 'string' } },
+        }),
+      ),
+    ).toEqual([
       { secret: 'acct.apiKey', target: 'acct.baseUrl' },
       { secret: 'token', target: 'host' },
     ]);
-    expect(firstIssue({ type: 'object', properties: { k: { type: 'string', boundTo: 'url' }, url: { type: 'string' } } })).toBe('only a secret setting is bound to another');
-    expect(firstIssue({ type: 'object', properties: { g: { type: 'object', properties: { k: { type: 'string', secret: true, boundTo: 'url' } } }, url: { type: 'string' } } })).toBe(
-      "boundTo names 'g.url', which is not a setting beside it",
+    expect(firstIssue({ type: 'object', properties: { k: { type: 'string', boundTo: 'url' }, url: { type: 'string' } } })).toBe(
+      'only a secret setting is bound to another',
     );
-    expect(firstIssue({ type: 'object', properties: { k: { type: 'string', secret: true, boundTo: 'j' }, j: { type: 'string', secret: true } } })).toBe("boundTo names 'j', which is secret itself");
+    expect(
+      firstIssue({
+        type: 'object',
+        properties: { g: { type: 'object', properties: { k: { type: 'string', secret: true, boundTo: 'url' } } }, url: { type: 'string' } },
+      }),
+    ).toBe("boundTo names 'g.url', which is not a setting beside it");
+    expect(firstIssue({ type: 'object', properties: { k: { type: 'string', secret: true, boundTo: 'j' }, j: { type: 'string', secret: true } } })).toBe(
+      "boundTo names 'j', which is secret itself",
+    );
   });
 
   it('caps the number of settings and the size of the schema', () => {

@@ -124,7 +124,11 @@ export function configFields(schema: Pick<PluginConfigSchema, 'properties'>): Co
 
 /** The keys of the settings marked `secret: true`. */
 export function secretKeys(schema: Pick<PluginConfigSchema, 'properties'> | undefined): string[] {
-  return schema ? configFields(schema).filter((f) => f.setting.type === 'string' && f.setting.secret === true).map((f) => f.key) : [];
+  return schema
+    ? configFields(schema)
+        .filter((f) => f.setting.type === 'string' && f.setting.secret === true)
+        .map((f) => f.key)
+    : [];
 }
 
 /** The key of the setting a secret is bound to (`boundTo`, beside it), or null. */
@@ -180,7 +184,8 @@ export function settingProblem(setting: ConfigSetting, value: unknown): string |
       const options = setting.items.enum;
       const odd = options ? value.find((v) => !options.includes(v as string)) : undefined;
       if (odd !== undefined) return `must list only ${options!.join(', ')} ('${odd}' is not one)`;
-      if (value.some((v) => (v as string).length > MAX_CONFIG_STRING_CHARS)) return `must hold items of at most ${MAX_CONFIG_STRING_CHARS.toLocaleString('en')} characters`;
+      if (value.some((v) => (v as string).length > MAX_CONFIG_STRING_CHARS))
+        return `must hold items of at most ${MAX_CONFIG_STRING_CHARS.toLocaleString('en')} characters`;
       return null;
     }
   }
@@ -208,7 +213,13 @@ export function parseSettingText(setting: ConfigSetting, input: string): { ok: t
       else return { ok: false, problem: 'must be true or false' };
       break;
     case 'array':
-      value = trimmed === '' ? [] : trimmed.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      value =
+        trimmed === ''
+          ? []
+          : trimmed
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '');
       break;
   }
   const problem = settingProblem(setting, value);

@@ -49,7 +49,7 @@ export const ActivationEvent = z
   .max(200, 'an activation event is at most 200 characters')
   .regex(
     /^(onStartup|onTool|onCommand|onPanel|onTool:[a-zA-Z0-9_-]{1,64}|onCommand:[a-z0-9][a-z0-9_ -]{0,200}|onPanel:[a-zA-Z0-9_.:-]{1,128}|onEvent:[a-zA-Z0-9_.:-]{1,128})$/,
-    "an activation event is onStartup, onTool[:name], onCommand[:words], onPanel[:id] or onEvent:<topic>",
+    'an activation event is onStartup, onTool[:name], onCommand[:words], onPanel[:id] or onEvent:<topic>',
   );
 export type ActivationEvent = z.infer<typeof ActivationEvent>;
 
@@ -77,13 +77,18 @@ export function lazyStartProblem(fields: LazyStartFields): { path: (string | num
       if (kind && arg !== null && !keys(kind).has(arg)) {
         return { path: ['activationEvents', i], message: `'${event}' names a ${kind} that contributes does not declare` };
       }
-      if (kind && arg === null && keys(kind).size === 0) return { path: ['activationEvents', i], message: `'${event}' needs a ${kind} declared in contributes` };
+      if (kind && arg === null && keys(kind).size === 0)
+        return { path: ['activationEvents', i], message: `'${event}' needs a ${kind} declared in contributes` };
     }
     if (!startsAtLaunch(fields) && eventTopics(fields).length === 0 && !declared.some((d) => d.kind !== 'statusSegment')) {
-      return { path: ['activationEvents'], message: 'nothing would ever start the plugin: list onStartup or onEvent:<topic>, or declare a tool, command or panel in contributes' };
+      return {
+        path: ['activationEvents'],
+        message: 'nothing would ever start the plugin: list onStartup or onEvent:<topic>, or declare a tool, command or panel in contributes',
+      };
     }
   }
-  if (fields.idleStopMinutes !== undefined && !events) return { path: ['idleStopMinutes'], message: 'idle stop needs activationEvents: a plugin that starts at launch is not started again when used' };
+  if (fields.idleStopMinutes !== undefined && !events)
+    return { path: ['idleStopMinutes'], message: 'idle stop needs activationEvents: a plugin that starts at launch is not started again when used' };
   return null;
 }
 

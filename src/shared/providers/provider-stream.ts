@@ -10,7 +10,12 @@ export const ModelInfo = z.object({
   maxOutputTokens: z.number().int().positive().optional(),
   reasoning: z.boolean().default(false),
   pricing: z
-    .object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().default(0), cacheWrite: z.number().nonnegative().default(0) })
+    .object({
+      input: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      cacheRead: z.number().nonnegative().default(0),
+      cacheWrite: z.number().nonnegative().default(0),
+    })
     .default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
   /** False when no price is known for the model: its cost is then unknown (never shown as $0.00). Absent: priced. */
   priced: z.boolean().optional(),
@@ -28,7 +33,18 @@ export interface ProviderRequest {
 }
 
 /** Why a call failed, as far as the agent loop needs to know (overflow ⇒ compact and retry once). */
-export const ProviderErrorKind = z.enum(['context_overflow', 'rate_limit', 'auth', 'bad_request', 'server', 'network', 'bad_stream', 'aborted', 'blocked', 'unknown']);
+export const ProviderErrorKind = z.enum([
+  'context_overflow',
+  'rate_limit',
+  'auth',
+  'bad_request',
+  'server',
+  'network',
+  'bad_stream',
+  'aborted',
+  'blocked',
+  'unknown',
+]);
 export type ProviderErrorKind = z.infer<typeof ProviderErrorKind>;
 
 /**
@@ -51,7 +67,13 @@ export const ProviderEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start') }),
   z.object({ type: z.literal('text_delta'), delta: z.string() }),
   z.object({ type: z.literal('thinking_delta'), delta: z.string() }),
-  z.object({ type: z.literal('toolcall_delta'), index: z.number().int().nonnegative(), id: z.string().optional(), name: z.string().optional(), argumentsDelta: z.string() }),
+  z.object({
+    type: z.literal('toolcall_delta'),
+    index: z.number().int().nonnegative(),
+    id: z.string().optional(),
+    name: z.string().optional(),
+    argumentsDelta: z.string(),
+  }),
   z.object({ type: z.literal('notice'), message: z.string() }),
   z.object({ type: z.literal('done'), message: AssistantMessage }),
   z.object({ type: z.literal('error'), kind: ProviderErrorKind, message: AssistantMessage }),

@@ -2,8 +2,25 @@ import { expect, test } from 'vitest';
 import { type Message, Message as MessageSchema } from './entry.ts';
 import { contentText, isAssistant, isToolResult, isUser, usageOf } from './message-guards.ts';
 
-const user = MessageSchema.parse({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', data: 'AA', mimeType: 'image/png' }, { type: 'text', text: 'here' }] });
-const reply = MessageSchema.parse({ role: 'assistant', content: [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text: 'a' }, { type: 'toolCall', id: '1', name: 'ls', arguments: {} }, { type: 'text', text: 'b' }], stopReason: 'toolUse', usage: { input: 3, output: 4 } });
+const user = MessageSchema.parse({
+  role: 'user',
+  content: [
+    { type: 'text', text: 'look' },
+    { type: 'image', data: 'AA', mimeType: 'image/png' },
+    { type: 'text', text: 'here' },
+  ],
+});
+const reply = MessageSchema.parse({
+  role: 'assistant',
+  content: [
+    { type: 'thinking', thinking: 'hm' },
+    { type: 'text', text: 'a' },
+    { type: 'toolCall', id: '1', name: 'ls', arguments: {} },
+    { type: 'text', text: 'b' },
+  ],
+  stopReason: 'toolUse',
+  usage: { input: 3, output: 4 },
+});
 const result = MessageSchema.parse({ role: 'toolResult', toolCallId: '1', toolName: 'ls', content: [{ type: 'text', text: 'x' }], isError: false });
 const other = MessageSchema.parse({ role: 'bashExecution', command: 'ls' });
 

@@ -62,7 +62,13 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     help: help('sandbox.network.conversation'),
     input: { kind: 'flag', none: { word: 'default', help: 'Follow sandbox.network again' } },
   },
-  { name: 'agent.instructions', key: 'agent.instructions', scope: 'global', help: help('agent.instructions'), input: { kind: 'text', max: INSTRUCTIONS_LIMIT, clear: 'clear' } },
+  {
+    name: 'agent.instructions',
+    key: 'agent.instructions',
+    scope: 'global',
+    help: help('agent.instructions'),
+    input: { kind: 'text', max: INSTRUCTIONS_LIMIT, clear: 'clear' },
+  },
   {
     name: 'agent.instructions.conversation',
     key: 'agent.instructions.conversation',
@@ -75,7 +81,13 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     name: 'thinking',
     scope: 'conversation',
     help: 'How much the model thinks before answering in this conversation',
-    input: { kind: 'choice', choices: ThinkingLevel.options.map((value) => ({ value, help: value === 'off' ? 'No extra thinking' : `Think ${value === 'low' ? 'a little' : value === 'medium' ? 'some' : 'hard'}` })) },
+    input: {
+      kind: 'choice',
+      choices: ThinkingLevel.options.map((value) => ({
+        value,
+        help: value === 'off' ? 'No extra thinking' : `Think ${value === 'low' ? 'a little' : value === 'medium' ? 'some' : 'hard'}`,
+      })),
+    },
   },
   { name: 'workspace', scope: 'conversation', help: 'The folder this conversation works in', input: { kind: 'text', max: 4096, clear: '' } },
 ];
@@ -129,7 +141,11 @@ export function parseSettingInput(entry: SettingIndexEntry, text: string): Parse
     }
     case 'text': {
       if (input.clear !== '' && typed === input.clear) return { ok: true, value: null };
-      if (typed.length > input.max) return { ok: false, problem: `${entry.name} holds at most ${input.max.toLocaleString('en')} characters; this is ${typed.length.toLocaleString('en')}. Shorten it and set it again.` };
+      if (typed.length > input.max)
+        return {
+          ok: false,
+          problem: `${entry.name} holds at most ${input.max.toLocaleString('en')} characters; this is ${typed.length.toLocaleString('en')}. Shorten it and set it again.`,
+        };
       return { ok: true, value: typed };
     }
     case 'model': {
@@ -147,7 +163,10 @@ export function settingInputHints(entry: SettingIndexEntry): { value: string; he
       return [...input.choices];
     case 'range':
       return [
-        { value: String(input.min), help: `The least: ${input.min.toLocaleString('en')} ${input.unit} (${input.min.toLocaleString('en')} to ${input.max.toLocaleString('en')})` },
+        {
+          value: String(input.min),
+          help: `The least: ${input.min.toLocaleString('en')} ${input.unit} (${input.min.toLocaleString('en')} to ${input.max.toLocaleString('en')})`,
+        },
         { value: String(input.max), help: `The most: ${input.max.toLocaleString('en')} ${input.unit}` },
         ...(input.none ? [{ value: input.none.word, help: input.none.help }] : []),
       ];

@@ -101,12 +101,9 @@ describe('protected paths', () => {
     '/ws/Dockerfile',
     '/ws/docker-compose.yml',
     '/ws/src/env.ts',
-  ])(
-    '%s is not protected',
-    (path) => {
-      expect(protectedReason(path)).toBeNull();
-    },
-  );
+  ])('%s is not protected', (path) => {
+    expect(protectedReason(path)).toBeNull();
+  });
 
   test('case does not hide a protected path (case-insensitive disks write the same file)', () => {
     expect(protectedReason('/ws/.GIT/hooks/pre-commit')).not.toBeNull();
@@ -127,7 +124,13 @@ describe('protected paths', () => {
     for (const entry of PROTECTED_PATHS) {
       expect(entry.why.length).toBeGreaterThan(10);
       const sample =
-        'prefix' in entry ? `/x/${entry.prefix}a${entry.suffix ?? ''}` : 'file' in entry ? `/x/${entry.file}` : 'suffix' in entry ? `/x/a${entry.suffix}` : `/x/${entry.folder}/y`;
+        'prefix' in entry
+          ? `/x/${entry.prefix}a${entry.suffix ?? ''}`
+          : 'file' in entry
+            ? `/x/${entry.file}`
+            : 'suffix' in entry
+              ? `/x/a${entry.suffix}`
+              : `/x/${entry.folder}/y`;
       expect(protectedReason(sample), sample).toBe(entry.why);
     }
   });

@@ -17,7 +17,8 @@ const TOOL = 'a test, build, lint or format tool runs it as code, or loads the p
 const TSCONFIG = "editors' TypeScript service loads the plugins it names, and ts-node and compiler patches run what it names";
 const BIN = 'package scripts and tools run the programs kept there';
 const PYTHON = 'Python runs it at every start';
-const ENV = 'tools that load it (node --env-file, direnv, pipenv, docker compose) pass its variables, such as NODE_OPTIONS, LD_PRELOAD or PYTHONPATH, to what they start';
+const ENV =
+  'tools that load it (node --env-file, direnv, pipenv, docker compose) pass its variables, such as NODE_OPTIONS, LD_PRELOAD or PYTHONPATH, to what they start';
 
 /**
  * The protected paths: writes to them ask in write and yolo modes, whatever grants and allow rules say.
@@ -140,7 +141,10 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
  * null when it is not. Only the path's text is looked at; resolve symlinks first to judge where a write lands.
  */
 export function protectedReason(path: string, table: readonly ProtectedPath[] = PROTECTED_PATHS): string | null {
-  const parts = path.toLowerCase().split(/[\\/]+/).filter((p) => p !== '');
+  const parts = path
+    .toLowerCase()
+    .split(/[\\/]+/)
+    .filter((p) => p !== '');
   const name = parts.at(-1) ?? '';
   for (const entry of table) {
     if ('prefix' in entry) {

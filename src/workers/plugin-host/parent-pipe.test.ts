@@ -4,12 +4,19 @@ import { admitFromMain } from './parent-pipe.ts';
 // The plugin host's gate: from main it takes calls of known PluginApi methods with plain data, replies to
 // its own HostApi calls, and the request to close; nothing else reaches comlink in the plugin process.
 
-const call = (method: string, args: unknown[], extra: Record<string, unknown> = {}) => ({ ch: 'plugin', m: { id: 'c1', type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })), ...extra } });
+const call = (method: string, args: unknown[], extra: Record<string, unknown> = {}) => ({
+  ch: 'plugin',
+  m: { id: 'c1', type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })), ...extra },
+});
 
 test('a call of a known PluginApi method is let through, rebuilt without anything else it carried', () => {
-  expect(admitFromMain(call('$executeTool', ['t1', 'echo', { text: 'hi' }], { extra: 'dropped' }))).toEqual(call('$executeTool', ['t1', 'echo', { text: 'hi' }]));
+  expect(admitFromMain(call('$executeTool', ['t1', 'echo', { text: 'hi' }], { extra: 'dropped' }))).toEqual(
+    call('$executeTool', ['t1', 'echo', { text: 'hi' }]),
+  );
   expect(admitFromMain(call('$runHook', ['tool_call', { toolName: 'write' }]))).toEqual(call('$runHook', ['tool_call', { toolName: 'write' }]));
-  expect(admitFromMain(call('$probe', [{ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 800]))).toEqual(call('$probe', [{ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 800]));
+  expect(admitFromMain(call('$probe', [{ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 800]))).toEqual(
+    call('$probe', [{ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 800]),
+  );
   expect(admitFromMain({ ch: 'close' })).toEqual({ ch: 'close' });
   expect(admitFromMain({ ch: 'host', m: { type: 'RAW', value: { a: 1 }, id: 'h1' } })).toEqual({ ch: 'host', m: { id: 'h1', type: 'RAW', value: { a: 1 } } });
 });
@@ -29,7 +36,10 @@ test.each([
 });
 
 test('in a shared host, the same gate holds for each plugin: the envelope keeps its plugin name, and a request to open is let through', () => {
-  expect(admitFromMain({ p: 'budget', ...call('$executeTool', ['t1', 'echo', {}], { extra: 'dropped' }) })).toEqual({ p: 'budget', ...call('$executeTool', ['t1', 'echo', {}]) });
+  expect(admitFromMain({ p: 'budget', ...call('$executeTool', ['t1', 'echo', {}], { extra: 'dropped' }) })).toEqual({
+    p: 'budget',
+    ...call('$executeTool', ['t1', 'echo', {}]),
+  });
   expect(admitFromMain({ p: 'budget', ch: 'open', extra: 1 })).toEqual({ p: 'budget', ch: 'open' });
   expect(admitFromMain({ p: 'budget', ch: 'close' })).toEqual({ p: 'budget', ch: 'close' });
 });

@@ -5,7 +5,15 @@ import { Socket } from 'node:net';
 import { applyMessage, readCall, readEnvelope, readReply } from '../../shared/plugin-wire/index.ts';
 import { createLineBatcher } from '../../shared/line-batcher.ts';
 import { createLineSplitter } from '../../shared/plugin-wire/index.ts';
-import { CHANNEL_CLOSE, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, DEFAULT_MAX_LINE_BYTES, PLUGIN_API_METHODS, ROUTE_ID } from '../../shared/plugin-wire/index.ts';
+import {
+  CHANNEL_CLOSE,
+  CHANNEL_HOST,
+  CHANNEL_OPEN,
+  CHANNEL_PLUGIN,
+  DEFAULT_MAX_LINE_BYTES,
+  PLUGIN_API_METHODS,
+  ROUTE_ID,
+} from '../../shared/plugin-wire/index.ts';
 
 export interface ParentPipe {
   readonly kind: 'utility' | 'fork';

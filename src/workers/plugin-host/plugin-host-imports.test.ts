@@ -7,7 +7,9 @@ import { expect, test } from 'vitest';
 // in each plugin process); main checks everything a plugin sends. This runs the host's modules in a fresh
 // Node and lists every module they load.
 test('the plugin host and the SDK load no zod', () => {
-  const modules = ['./plugin-host.ts', './parent-pipe.ts', '../../shared/plugin-wire/index.ts', '../sdk/index.ts'].map((m) => pathToFileURL(join(import.meta.dirname, m)).href);
+  const modules = ['./plugin-host.ts', './parent-pipe.ts', '../../shared/plugin-wire/index.ts', '../sdk/index.ts'].map(
+    (m) => pathToFileURL(join(import.meta.dirname, m)).href,
+  );
   const script = `
     import { registerHooks } from 'node:module';
     const loaded = [];

@@ -21,18 +21,22 @@ pipe.onClose(() => process.exit(0));
 const current = new AsyncLocalStorage<PluginHost>();
 let single: PluginHost | null = null;
 const stderr = console.error.bind(console);
-const route = (level: LogLevel) => (...args: unknown[]) => {
-  const host = current.getStore() ?? single;
-  // Output no plugin can be named for goes to the process's stderr, which main logs for each plugin here.
-  if (host) host.log(level, asText(args));
-  else stderr(`[${level}] ${asText(args)}`);
-};
+const route =
+  (level: LogLevel) =>
+  (...args: unknown[]) => {
+    const host = current.getStore() ?? single;
+    // Output no plugin can be named for goes to the process's stderr, which main logs for each plugin here.
+    if (host) host.log(level, asText(args));
+    else stderr(`[${level}] ${asText(args)}`);
+  };
 console.log = route('info');
 console.info = console.log;
 console.debug = route('debug');
 console.warn = route('warn');
 console.error = route('error');
-process.on('unhandledRejection', (reason) => route('error')(`Unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+process.on('unhandledRejection', (reason) =>
+  route('error')(`Unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+);
 
 if (process.argv.some((a) => a.startsWith('--amber-shared='))) serveShared(pipe);
 else serveOne(pipe);

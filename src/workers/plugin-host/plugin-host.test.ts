@@ -88,7 +88,10 @@ test('a module that is not an SDK plugin, or speaks another protocol, answers ok
   const entry = join(dir, 'not.mjs');
   writeFileSync(entry, 'export default { protocolVersion: 1 };');
   expect(await new PluginHost(recorder()).$handshake({ protocolVersion: 1, pluginId: 'p', entry, settings: {}, workspace: dir })).toMatchObject({ ok: false });
-  expect(await new PluginHost(recorder()).$handshake({ protocolVersion: 2, pluginId: 'p', entry, settings: {}, workspace: dir })).toMatchObject({ ok: false, reason: expect.stringMatching(/protocol 2/) });
+  expect(await new PluginHost(recorder()).$handshake({ protocolVersion: 2, pluginId: 'p', entry, settings: {}, workspace: dir })).toMatchObject({
+    ok: false,
+    reason: expect.stringMatching(/protocol 2/),
+  });
 });
 
 test('a stream that ends without a result gets one error event, and every event is sent before the call answers', async () => {
@@ -119,7 +122,10 @@ test('a provider that throws ends its stream with one error event', async () => 
   );
   await plugin.$initialize();
   await plugin.$streamProvider('s1', 'p', { model, systemPrompt: '', messages: [], tools: [] });
-  expect(host.events.flat()).toEqual([{ type: 'start' }, expect.objectContaining({ type: 'error', message: expect.objectContaining({ errorMessage: "The provider 'p' failed: socket hang up" }) })]);
+  expect(host.events.flat()).toEqual([
+    { type: 'start' },
+    expect.objectContaining({ type: 'error', message: expect.objectContaining({ errorMessage: "The provider 'p' failed: socket hang up" }) }),
+  ]);
 });
 
 test('log lines beyond the in-flight bound are dropped and the count rides on the next line', async () => {
@@ -144,7 +150,7 @@ test('initialize returning false or throwing is reported, never thrown', async (
   expect(await boom.$initialize()).toEqual({ initialized: false, reason: 'initialize() threw: no key' });
 });
 
-test('a tool\'s progress updates are batched, in order, all sent before its result, and capped per call', async () => {
+test("a tool's progress updates are batched, in order, all sent before its result, and capped per call", async () => {
   const host = recorder();
   const plugin = await load(
     `export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
@@ -176,7 +182,13 @@ test("a hook's declaration reaches main as data; $runHook answers its result, nu
       { kind: 'hook', point: 'input', run: (e) => (e.text === 'same' ? undefined : { text: e.text + '!' }) },
       { kind: 'hook', point: 'tool_call', run: () => { throw new Error('guard broke'); } },
     ]; } };`);
-  expect(await plugin.$initialize()).toEqual({ initialized: true, capabilities: [{ kind: 'hook', point: 'input' }, { kind: 'hook', point: 'tool_call' }] });
+  expect(await plugin.$initialize()).toEqual({
+    initialized: true,
+    capabilities: [
+      { kind: 'hook', point: 'input' },
+      { kind: 'hook', point: 'tool_call' },
+    ],
+  });
   expect(await plugin.$runHook('input', { sessionId: 's', text: 'hi' })).toEqual({ text: 'hi!' });
   expect(await plugin.$runHook('input', { sessionId: 's', text: 'same' })).toBeNull();
   await expect(plugin.$runHook('tool_call', {})).rejects.toThrow('guard broke');
@@ -190,29 +202,46 @@ test("a method's declaration reaches main as data; $callMethod answers what it r
       { kind: 'method', name: 'nothing', call: () => undefined },
       { kind: 'method', name: 'broken', call: () => { throw new Error('no server'); } },
     ]; } };`);
-  expect(await plugin.$initialize()).toEqual({ initialized: true, capabilities: [{ kind: 'method', name: 'echo' }, { kind: 'method', name: 'nothing' }, { kind: 'method', name: 'broken' }] });
+  expect(await plugin.$initialize()).toEqual({
+    initialized: true,
+    capabilities: [
+      { kind: 'method', name: 'echo' },
+      { kind: 'method', name: 'nothing' },
+      { kind: 'method', name: 'broken' },
+    ],
+  });
   expect(await plugin.$callMethod('echo', { city: 'New York' })).toEqual({ got: { city: 'New York' } });
   expect(await plugin.$callMethod('nothing', {})).toBeNull();
   await expect(plugin.$callMethod('broken', {})).rejects.toThrow('no server');
   await expect(plugin.$callMethod('missing', {})).rejects.toThrow(/no method 'missing'/);
 });
 
-test('$probe runs the plugin\'s probe with the request and a signal that aborts at the deadline', async () => {
+test("$probe runs the plugin's probe with the request and a signal that aborts at the deadline", async () => {
   const plugin = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; },
     probe(request, signal) {
       if (request.flavor === 'wait') return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, models: [], message: 'gave up: ' + signal.reason.name })));
       return { ok: true, models: [request.flavor, request.baseUrl, String(request.apiKey)], message: 'listed' };
     } };`);
-  expect(await plugin.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' }, 1000)).toEqual({ ok: true, models: ['custom', 'http://127.0.0.1:1/v1', 'k'], message: 'listed' });
+  expect(await plugin.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' }, 1000)).toEqual({
+    ok: true,
+    models: ['custom', 'http://127.0.0.1:1/v1', 'k'],
+    message: 'listed',
+  });
   expect(await plugin.$probe({ flavor: 'wait', baseUrl: 'http://127.0.0.1:1/v1' }, 20)).toEqual({ ok: false, models: [], message: 'gave up: TimeoutError' });
 });
 
 test('$probe of a probe that throws answers with a sentence without the key; a plugin without probe refuses', async () => {
   const throwing = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; },
     probe(request) { throw new Error('bad key ' + request.apiKey); } };`);
-  expect(await throwing.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-secret-1' }, 1000)).toEqual({ ok: false, models: [], message: 'The connection test failed: bad key [key removed]' });
+  expect(await throwing.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-secret-1' }, 1000)).toEqual({
+    ok: false,
+    models: [],
+    message: 'The connection test failed: bad key [key removed]',
+  });
   const without = await load(`export default { protocolVersion: 1, initialize() { return true; }, shutdown() {}, capabilities() { return []; } };`);
-  await expect(without.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 1000)).rejects.toThrow('This plugin cannot test a connection: it has no probe().');
+  await expect(without.$probe({ flavor: 'custom', baseUrl: 'http://127.0.0.1:1/v1' }, 1000)).rejects.toThrow(
+    'This plugin cannot test a connection: it has no probe().',
+  );
 });
 
 test('shutdown aborts a probe still running', async () => {

@@ -3,7 +3,14 @@ import { pathToFileURL } from 'node:url';
 import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/index.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/index.ts';
-import { type CallConfig, type HostApi, type LogLevel, MAX_TOOL_UPDATE_CHARS, type PluginApi, type PromptBlockContext } from '../../shared/plugin-wire/index.ts';
+import {
+  type CallConfig,
+  type HostApi,
+  type LogLevel,
+  MAX_TOOL_UPDATE_CHARS,
+  type PluginApi,
+  type PromptBlockContext,
+} from '../../shared/plugin-wire/index.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
@@ -105,14 +112,22 @@ export class PluginHost implements PluginApi {
     const parsed = checkHandshake(hello);
     this.#hello = parsed;
     if (parsed.protocolVersion !== PROTOCOL_VERSION) {
-      return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `Amber speaks plugin protocol ${parsed.protocolVersion}, but this plugin host speaks ${PROTOCOL_VERSION}.` };
+      return {
+        ok: false,
+        protocolVersion: PROTOCOL_VERSION,
+        reason: `Amber speaks plugin protocol ${parsed.protocolVersion}, but this plugin host speaks ${PROTOCOL_VERSION}.`,
+      };
     }
     const mod = (await this.#importModule(pathToFileURL(parsed.entry).href)) as { default?: unknown };
     if (!isDefinedPlugin(mod.default)) {
       return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `The module ${parsed.entry} does not default-export a plugin built with definePlugin().` };
     }
     if (mod.default.protocolVersion !== PROTOCOL_VERSION) {
-      return { ok: false, protocolVersion: PROTOCOL_VERSION, reason: `The plugin was built for protocol ${mod.default.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.` };
+      return {
+        ok: false,
+        protocolVersion: PROTOCOL_VERSION,
+        reason: `The plugin was built for protocol ${mod.default.protocolVersion}; Amber speaks ${PROTOCOL_VERSION}.`,
+      };
     }
     this.#plugin = mod.default;
     return { ok: true, protocolVersion: PROTOCOL_VERSION, hasTick: typeof mod.default.tick === 'function' };
@@ -123,7 +138,8 @@ export class PluginHost implements PluginApi {
     const hello = this.#hello;
     if (!plugin || !hello) return { initialized: false, reason: 'initialize came before a successful handshake.' };
     try {
-      if ((await plugin.initialize(this.#context(hello))) === false) return { initialized: false, reason: 'The plugin declined to start: initialize() returned false.' };
+      if ((await plugin.initialize(this.#context(hello))) === false)
+        return { initialized: false, reason: 'The plugin declined to start: initialize() returned false.' };
     } catch (e) {
       return { initialized: false, reason: `initialize() threw: ${describe(e)}` };
     }
@@ -258,7 +274,8 @@ export class PluginHost implements PluginApi {
         setImmediate(() => void flush());
       }
     };
-    const fail = (kind: ProviderErrorKind, message: string) => send({ type: 'error', kind, message: errorMessage(request, providerId, message, kind === 'aborted') });
+    const fail = (kind: ProviderErrorKind, message: string) =>
+      send({ type: 'error', kind, message: errorMessage(request, providerId, message, kind === 'aborted') });
     if (!provider) {
       await fail('unknown', `This plugin has no provider '${providerId}'.`);
       return await flush();
@@ -272,7 +289,11 @@ export class PluginHost implements PluginApi {
         await send(event);
         if (event.type === 'done' || event.type === 'error') ended = true;
       }
-      if (!ended) await fail(controller.signal.aborted ? 'aborted' : 'bad_stream', controller.signal.aborted ? 'The request was aborted.' : `The provider '${providerId}' ended its stream without a result.`);
+      if (!ended)
+        await fail(
+          controller.signal.aborted ? 'aborted' : 'bad_stream',
+          controller.signal.aborted ? 'The request was aborted.' : `The provider '${providerId}' ended its stream without a result.`,
+        );
     } catch (e) {
       if (!ended) await fail(controller.signal.aborted ? 'aborted' : 'unknown', `The provider '${providerId}' failed: ${describe(e)}`);
     } finally {
@@ -451,7 +472,9 @@ export class PluginHost implements PluginApi {
         on(topic, listener, options): Disposable {
           const types = Array.isArray(options?.types) ? new Set(options.types.filter((t): t is string => typeof t === 'string')) : null;
           const wanted: (payload: unknown) => void =
-            types === null ? listener : (payload) => typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)) && listener(payload);
+            types === null
+              ? listener
+              : (payload) => typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)) && listener(payload);
           let set = listeners.get(topic);
           if (!set) {
             set = new Set();
@@ -543,7 +566,15 @@ export class PluginHost implements PluginApi {
 
 function checkHandshake(hello: unknown): Handshake {
   const h = hello as Partial<Handshake> | null;
-  if (!h || typeof h.protocolVersion !== 'number' || typeof h.pluginId !== 'string' || typeof h.entry !== 'string' || typeof h.workspace !== 'string' || typeof h.settings !== 'object' || h.settings === null) {
+  if (
+    !h ||
+    typeof h.protocolVersion !== 'number' ||
+    typeof h.pluginId !== 'string' ||
+    typeof h.entry !== 'string' ||
+    typeof h.workspace !== 'string' ||
+    typeof h.settings !== 'object' ||
+    h.settings === null
+  ) {
     throw new Error('The handshake from main is malformed.');
   }
   return h as Handshake;
@@ -575,7 +606,12 @@ function requestBase(call: CallConfig | undefined): RequestBase | undefined {
   if (typeof base !== 'object' || base === null) return undefined;
   // One main sent but malformed names no request held here: decode refuses it.
   if (typeof base.streamId !== 'string' || typeof base.keep !== 'number') return { streamId: '', keep: -1 };
-  return { streamId: base.streamId, keep: base.keep, ...(base.systemPrompt === true ? { systemPrompt: true } : {}), ...(base.tools === true ? { tools: true } : {}) };
+  return {
+    streamId: base.streamId,
+    keep: base.keep,
+    ...(base.systemPrompt === true ? { systemPrompt: true } : {}),
+    ...(base.tools === true ? { tools: true } : {}),
+  };
 }
 
 function describe(e: unknown): string {
@@ -587,7 +623,15 @@ function errorOutput(text: string): ToolOutput {
 }
 
 function errorMessage(request: ProviderRequest, providerId: string, message: string, aborted: boolean): AssistantMessage {
-  return { role: 'assistant', content: [], provider: providerId, model: request.model?.id, stopReason: aborted ? 'aborted' : 'error', errorMessage: message, timestamp: Date.now() };
+  return {
+    role: 'assistant',
+    content: [],
+    provider: providerId,
+    model: request.model?.id,
+    stopReason: aborted ? 'aborted' : 'error',
+    errorMessage: message,
+    timestamp: Date.now(),
+  };
 }
 
 /** The call's context as main sent it, keeping only well-formed fields (main checks it before sending). */

@@ -4,12 +4,29 @@ import { ShellSandbox } from '../../shared/tools/index.ts';
 import { shellSandbox } from './shell-sandbox.ts';
 
 test('a well-formed sandbox passes as main sent it, unknown fields left out', () => {
-  expect(shellSandbox({ mode: 'write', network: true, unsandboxed: false, writable: ['/w/.git'], extra: 1 })).toEqual({ mode: 'write', network: true, unsandboxed: false, writable: ['/w/.git'] });
+  expect(shellSandbox({ mode: 'write', network: true, unsandboxed: false, writable: ['/w/.git'], extra: 1 })).toEqual({
+    mode: 'write',
+    network: true,
+    unsandboxed: false,
+    writable: ['/w/.git'],
+  });
   expect(shellSandbox({ mode: 'read', network: false })).toEqual({ mode: 'read', network: false });
 });
 
 test('a malformed sandbox is dropped whole, never half-read', () => {
-  for (const bad of [null, undefined, 'read', [], { mode: 'none', network: false }, { mode: 'read' }, { mode: 'write', network: 'yes' }, { mode: 'write', network: false, unsandboxed: 1 }, { mode: 'write', network: false, writable: '/w' }, { mode: 'write', network: false, writable: [''] }, { mode: 'write', network: false, writable: Array(17).fill('/w') }]) {
+  for (const bad of [
+    null,
+    undefined,
+    'read',
+    [],
+    { mode: 'none', network: false },
+    { mode: 'read' },
+    { mode: 'write', network: 'yes' },
+    { mode: 'write', network: false, unsandboxed: 1 },
+    { mode: 'write', network: false, writable: '/w' },
+    { mode: 'write', network: false, writable: [''] },
+    { mode: 'write', network: false, writable: Array(17).fill('/w') },
+  ]) {
     expect(shellSandbox(bad)).toBeNull();
   }
 });

@@ -10,7 +10,11 @@ export function shellSandbox(raw: unknown): ShellSandbox | null {
   if (mode !== 'read' && mode !== 'write' && mode !== 'yolo') return null;
   if (typeof network !== 'boolean') return null;
   if (unsandboxed !== undefined && typeof unsandboxed !== 'boolean') return null;
-  if (writable !== undefined && !(Array.isArray(writable) && writable.length <= 16 && writable.every((w) => typeof w === 'string' && w.length > 0 && w.length <= 4096))) return null;
+  if (
+    writable !== undefined &&
+    !(Array.isArray(writable) && writable.length <= 16 && writable.every((w) => typeof w === 'string' && w.length > 0 && w.length <= 4096))
+  )
+    return null;
   return {
     mode,
     network,

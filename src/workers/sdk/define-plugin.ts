@@ -203,5 +203,7 @@ export function decline(kind: ContributionKind, key: string, reason: string): De
 export function isDefinedPlugin(value: unknown): value is DefinedPlugin {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<DefinedPlugin>;
-  return typeof v.protocolVersion === 'number' && typeof v.initialize === 'function' && typeof v.capabilities === 'function' && typeof v.shutdown === 'function';
+  return (
+    typeof v.protocolVersion === 'number' && typeof v.initialize === 'function' && typeof v.capabilities === 'function' && typeof v.shutdown === 'function'
+  );
 }

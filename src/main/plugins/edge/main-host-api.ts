@@ -55,7 +55,8 @@ export function createMainHostApi(deps: MainHostApiDeps): HostApi {
       if (subscriptions.get(t)?.filter === key) return;
       subscriptions.get(t)?.disposable.dispose();
       // Events the plugin did not ask for are never sent to it (nor counted against what it may have in flight).
-      const wanted = (payload: unknown) => types === null || (typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)));
+      const wanted = (payload: unknown) =>
+        types === null || (typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)));
       subscriptions.set(t, {
         filter: key,
         disposable: deps.bus.on(
@@ -92,7 +93,8 @@ export function createMainHostApi(deps: MainHostApiDeps): HostApi {
     },
     async $toolUpdate(callId, text) {
       if (typeof callId !== 'string' || typeof text !== 'string') throw new Error('A tool update is a call id and a text.');
-      if (text.length > MAX_TOOL_UPDATE_CHARS) throw new Error(`A tool update may carry at most ${MAX_TOOL_UPDATE_CHARS} characters; send longer output in parts.`);
+      if (text.length > MAX_TOOL_UPDATE_CHARS)
+        throw new Error(`A tool update may carry at most ${MAX_TOOL_UPDATE_CHARS} characters; send longer output in parts.`);
       // Only this plugin's own calls are in its map; an update for a call that has ended is dropped, and so
       // is whatever goes past the per-call total (a plugin that skips the SDK's own cap cannot flood the UI).
       const sink = deps.toolUpdates?.get(callId);

@@ -186,7 +186,9 @@ test('a message over the cap is refused unread with the cap named: a host call i
   const logged: string[] = [];
   const conn = new PluginConnection('p', peer.process, quietHost(), { maxMessageBytes: 1024, log: (_l, m) => logged.push(m) });
   await conn.ready(1000);
-  await expect(conn.call('$renderBlock', ['b', { sessionId: null, workspace: '/' }], 1000)).rejects.toThrow(/^The plugin 'p' sent a message of 5 KB, over the limit of 1 KB per message, so it was refused\.$/);
+  await expect(conn.call('$renderBlock', ['b', { sessionId: null, workspace: '/' }], 1000)).rejects.toThrow(
+    /^The plugin 'p' sent a message of 5 KB, over the limit of 1 KB per message, so it was refused\.$/,
+  );
   await expect(peer.host.$emit('big.topic', 'y'.repeat(4000))).rejects.toThrow(/over the limit of 1 KB per message/);
   expect(conn.drops.refused).toBe(2);
   expect(logged[0]).toMatch(/over the limit of 1 KB/);

@@ -176,10 +176,17 @@ function wrapChild(child: ChildProcess, o: { outputBudget: number; maxLineBytes:
     pipe.on('data', (chunk: Buffer) => splitter.push(chunk));
   }
 
-  throttleOutput([['stdout', child.stdout], ['stderr', child.stderr]], o.outputBudget, (name, text) => {
-    if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
-    events.output(name, text);
-  });
+  throttleOutput(
+    [
+      ['stdout', child.stdout],
+      ['stderr', child.stderr],
+    ],
+    o.outputBudget,
+    (name, text) => {
+      if (name === 'stderr' && text.includes('heap out of memory')) outOfMemory = true;
+      events.output(name, text);
+    },
+  );
 
   return {
     pid,

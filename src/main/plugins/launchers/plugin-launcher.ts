@@ -143,7 +143,10 @@ export function lineFrame(line: string | Uint8Array): PipeFrame {
     bytes: buffer.byteLength,
     read: () => JSON.parse(buffer.toString('utf8')) as unknown,
     // Only the ends: a message too large to accept is never decoded whole.
-    peek: () => peekEnvelope(buffer.byteLength <= 512 ? buffer.toString('utf8') : `${buffer.toString('utf8', 0, 256)}${buffer.toString('utf8', buffer.byteLength - 256)}`),
+    peek: () =>
+      peekEnvelope(
+        buffer.byteLength <= 512 ? buffer.toString('utf8') : `${buffer.toString('utf8', 0, 256)}${buffer.toString('utf8', buffer.byteLength - 256)}`,
+      ),
     route() {
       const match = ROUTE_PREFIX.exec(buffer.toString('latin1', 0, 96));
       if (!match?.[1]) return null;
@@ -155,4 +158,3 @@ export function lineFrame(line: string | Uint8Array): PipeFrame {
     },
   };
 }
-

@@ -15,7 +15,8 @@ export class ProcessEvents implements Pick<PluginProcess, 'onMessage' | 'onOutpu
   #exit: PluginExit | null = null;
 
   readonly onMessage = (listener: (frame: PipeFrame) => void): void => void this.#messages.event(listener);
-  readonly onOutput = (listener: (stream: 'stdout' | 'stderr', text: string) => void): void => void this.#output.event(({ stream, text }) => listener(stream, text));
+  readonly onOutput = (listener: (stream: 'stdout' | 'stderr', text: string) => void): void =>
+    void this.#output.event(({ stream, text }) => listener(stream, text));
   readonly onExit = (listener: (exit: PluginExit) => void): void => {
     if (this.#exit) listener(this.#exit);
     else this.#exited.event(listener);

@@ -26,7 +26,9 @@ const readOrNull = (path: string): string | null => {
 export const linuxProcTable: ProcTable = {
   pids() {
     try {
-      return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+      return readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .map(Number);
     } catch {
       return [];
     }

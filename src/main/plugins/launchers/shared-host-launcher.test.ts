@@ -147,7 +147,11 @@ test('killing one plugin ends the host: it is told how, and its neighbours are t
   expect(hosts[0]!.killed).toEqual(['SIGKILL']);
   hosts[0]!.exit({ code: null, signal: 'SIGKILL' });
   expect(exits.get('alpha')).toEqual({ code: null, signal: 'SIGKILL', reason: 'was killed (SIGKILL)' });
-  expect(exits.get('beta')).toEqual({ code: null, signal: 'SIGKILL', reason: "(shared with other plugins) was ended because the plugin 'alpha' did not stop in time" });
+  expect(exits.get('beta')).toEqual({
+    code: null,
+    signal: 'SIGKILL',
+    reason: "(shared with other plugins) was ended because the plugin 'alpha' did not stop in time",
+  });
 });
 
 test('a crash of the host fails every plugin in it, each told the process was shared', () => {

@@ -54,7 +54,11 @@ export class AllowanceRegistry extends ContributionRegistry<InstalledAllowance> 
     );
     for (const [i, v] of verdicts.entries()) {
       const e = relevant[i]!;
-      const seen = { ...(v.spent !== undefined ? { spent: v.spent } : {}), ...(v.limit !== undefined ? { limit: v.limit } : {}), ...(v.resetsAt !== undefined ? { resetsAt: v.resetsAt } : {}) };
+      const seen = {
+        ...(v.spent !== undefined ? { spent: v.spent } : {}),
+        ...(v.limit !== undefined ? { limit: v.limit } : {}),
+        ...(v.resetsAt !== undefined ? { resetsAt: v.resetsAt } : {}),
+      };
       const { inactive: wasInactive, ...rest } = e.value;
       // One that refuses a call limits something, whatever it says: it is shown.
       const inactive = v.inactive === true && v.allowed;

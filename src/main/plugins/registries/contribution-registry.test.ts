@@ -50,8 +50,14 @@ test("an allowance's check updates the spend, limit and reset it shows, never wh
     period: 'day',
     check: async () => ({ allowed: false, reason: 'The daily budget of $5 is used up.', spent: 5.5, limit: 5, resetsAt: 1_800_000_000_000 }),
   });
-  expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({ allowed: false, allowanceId: 'day', reason: 'The daily budget of $5 is used up.' });
-  expect(allowances.list()).toEqual([{ id: 'day', scope: '*', limit: 5, unit: 'usd', spent: 5.5, period: 'day', resetsAt: 1_800_000_000_000, pluginId: 'budget' }]);
+  expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({
+    allowed: false,
+    allowanceId: 'day',
+    reason: 'The daily budget of $5 is used up.',
+  });
+  expect(allowances.list()).toEqual([
+    { id: 'day', scope: '*', limit: 5, unit: 'usd', spent: 5.5, period: 'day', resetsAt: 1_800_000_000_000, pluginId: 'budget' },
+  ]);
 });
 
 test('an allowance that answers it limits nothing is marked inactive until a check answers without it', async () => {
@@ -82,7 +88,15 @@ test('an allowance that answers it limits nothing is marked inactive until a che
 
 test('an allowance that calls itself inactive still blocks the call it refuses, and is shown from then on', async () => {
   const allowances = new AllowanceRegistry();
-  allowances.register('sly', 'sly', { id: 'sly', scope: '*', limit: 1, unit: 'calls', spent: 0, inactive: true, check: async () => ({ allowed: false, reason: 'No.', inactive: true }) });
+  allowances.register('sly', 'sly', {
+    id: 'sly',
+    scope: '*',
+    limit: 1,
+    unit: 'calls',
+    spent: 0,
+    inactive: true,
+    check: async () => ({ allowed: false, reason: 'No.', inactive: true }),
+  });
   expect(await allowances.check({ providerId: 'p', modelId: 'm' })).toEqual({ allowed: false, allowanceId: 'sly', reason: 'No.' });
   expect(allowances.list()[0]).not.toHaveProperty('inactive');
 });

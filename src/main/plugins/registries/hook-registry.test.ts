@@ -9,11 +9,17 @@ function collect(): { failures: HookFailure[]; onError: (f: HookFailure) => void
   return { failures, onError: (f) => failures.push(f) };
 }
 
-test('hooks run in load order, each seeing the previous one\'s change', async () => {
+test("hooks run in load order, each seeing the previous one's change", async () => {
   const registry = new HookRegistry();
   const seen: string[] = [];
-  registry.register('a', HookRegistry.key('a', 'input'), { point: 'input', invoke: async (p) => (seen.push(`a:${(p as { text: string }).text}`), { text: 'one' }) });
-  registry.register('b', HookRegistry.key('b', 'input'), { point: 'input', invoke: async (p) => (seen.push(`b:${(p as { text: string }).text}`), { text: `${(p as { text: string }).text} two` }) });
+  registry.register('a', HookRegistry.key('a', 'input'), {
+    point: 'input',
+    invoke: async (p) => (seen.push(`a:${(p as { text: string }).text}`), { text: 'one' }),
+  });
+  registry.register('b', HookRegistry.key('b', 'input'), {
+    point: 'input',
+    invoke: async (p) => (seen.push(`b:${(p as { text: string }).text}`), { text: `${(p as { text: string }).text} two` }),
+  });
   const out = await registry.run('input', { sessionId: 's', text: 'start' }, collect());
   expect(seen).toEqual(['a:start', 'b:one']);
   expect(out.payload.text).toBe('one two');
@@ -23,7 +29,10 @@ test('hooks run in load order, each seeing the previous one\'s change', async ()
 test('a blocking tool_call hook stops the chain with its reason; later hooks are not called', async () => {
   const registry = new HookRegistry();
   let laterCalled = false;
-  registry.register('guard', HookRegistry.key('guard', 'tool_call'), { point: 'tool_call', invoke: async () => ({ block: true, reason: 'Writes are frozen today.' }) });
+  registry.register('guard', HookRegistry.key('guard', 'tool_call'), {
+    point: 'tool_call',
+    invoke: async () => ({ block: true, reason: 'Writes are frozen today.' }),
+  });
   registry.register('later', HookRegistry.key('later', 'tool_call'), { point: 'tool_call', invoke: async () => ((laterCalled = true), null) });
   const out = await registry.run('tool_call', tool({ path: 'a' }), collect());
   expect(out.stop).toEqual({ pluginId: 'guard', reason: 'Writes are frozen today.' });
@@ -37,7 +46,9 @@ test('an advisory tool_call hook that throws is skipped and reported; the next o
   registry.register('good', HookRegistry.key('good', 'tool_call'), { point: 'tool_call', invoke: async () => ({ args: { path: 'b' } }) });
   const out = await registry.run('tool_call', tool({ path: 'a' }), { onError });
   expect(out.payload.args).toEqual({ path: 'b' });
-  expect(failures).toEqual([{ pluginId: 'bad', hook: 'tool_call', message: expect.stringMatching(/^The plugin 'bad' failed in its tool_call hook, so it was skipped: boom/) }]);
+  expect(failures).toEqual([
+    { pluginId: 'bad', hook: 'tool_call', message: expect.stringMatching(/^The plugin 'bad' failed in its tool_call hook, so it was skipped: boom/) },
+  ]);
 });
 
 test('a hook that outlasts its time limit is skipped with a sentence naming the limit', async () => {
@@ -62,13 +73,19 @@ test('an answer in the wrong shape is refused, reported, and changes nothing (ho
   const result = { content: [{ type: 'text' as const, text: 'ok' }], isError: false };
   const after = await registry.run('tool_result', { ...tool({}), result }, { onError });
   expect(after.payload.result).toBe(result);
-  expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/answered its tool_call hook in the wrong shape.*args/), expect.stringMatching(/answered its tool_result hook in the wrong shape/)]);
+  expect(failures.map((f) => f.message)).toEqual([
+    expect.stringMatching(/answered its tool_call hook in the wrong shape.*args/),
+    expect.stringMatching(/answered its tool_result hook in the wrong shape/),
+  ]);
 });
 
 test('before_agent_start additions accumulate: each hook sees what the earlier ones added', async () => {
   const registry = new HookRegistry();
   let seenBySecond: unknown;
-  registry.register('a', HookRegistry.key('a', 'before_agent_start'), { point: 'before_agent_start', invoke: async () => ({ systemPrompt: 'Be brief.', messages: ['note 1'] }) });
+  registry.register('a', HookRegistry.key('a', 'before_agent_start'), {
+    point: 'before_agent_start',
+    invoke: async () => ({ systemPrompt: 'Be brief.', messages: ['note 1'] }),
+  });
   registry.register('b', HookRegistry.key('b', 'before_agent_start'), {
     point: 'before_agent_start',
     invoke: async (p) => ((seenBySecond = p), { systemPrompt: 'Use metric units.' }),
@@ -94,7 +111,11 @@ test('a tool_call hook that throws, outlasts its limit or answers in the wrong s
   const cases: [string, () => Promise<unknown>, string][] = [
     ['throws', () => Promise.reject(new Error('guard broke.')), "the plugin 'guard' failed in its tool_call hook (guard broke), so the call was not run."],
     ['hangs', () => new Promise(() => {}), "the plugin 'guard' did not answer its tool_call hook within 50 ms, so the call was not run."],
-    ['odd', async () => ({ block: 'yes' }), "the plugin 'guard' answered its tool_call hook in the wrong shape (block: Invalid input: expected boolean, received string), so the call was not run."],
+    [
+      'odd',
+      async () => ({ block: 'yes' }),
+      "the plugin 'guard' answered its tool_call hook in the wrong shape (block: Invalid input: expected boolean, received string), so the call was not run.",
+    ],
   ];
   for (const [name, invoke, reason] of cases) {
     const registry = new HookRegistry();

@@ -81,16 +81,26 @@ export class HookRegistry extends ContributionRegistry<InstalledHook> {
       };
       let raw: unknown;
       try {
-        raw = await withTimeout(value.invoke(current), timeoutMs, `The plugin '${pluginId}' did not answer its ${point} hook within ${formatMs(timeoutMs)}, so it was skipped.`);
+        raw = await withTimeout(
+          value.invoke(current),
+          timeoutMs,
+          `The plugin '${pluginId}' did not answer its ${point} hook within ${formatMs(timeoutMs)}, so it was skipped.`,
+        );
       } catch (e) {
-        fail(errorMessage(e).startsWith(`The plugin '${pluginId}'`) ? errorMessage(e) : `The plugin '${pluginId}' failed in its ${point} hook, so it was skipped: ${errorMessage(e)}`);
+        fail(
+          errorMessage(e).startsWith(`The plugin '${pluginId}'`)
+            ? errorMessage(e)
+            : `The plugin '${pluginId}' failed in its ${point} hook, so it was skipped: ${errorMessage(e)}`,
+        );
         continue;
       }
       if (raw === null || raw === undefined) continue;
       const parsed = HOOK_RESULTS[point].safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        fail(`The plugin '${pluginId}' answered its ${point} hook in the wrong shape, so it was skipped: ${issue ? `${issue.path.join('.') || 'result'}: ${issue.message}` : 'unreadable'}.`);
+        fail(
+          `The plugin '${pluginId}' answered its ${point} hook in the wrong shape, so it was skipped: ${issue ? `${issue.path.join('.') || 'result'}: ${issue.message}` : 'unreadable'}.`,
+        );
         continue;
       }
       const applied = apply(point, current, parsed.data as HookResults[P], pluginId);
@@ -101,7 +111,13 @@ export class HookRegistry extends ContributionRegistry<InstalledHook> {
   }
 
   /** One hook at a point that fails closed: its checked answer (null: no change), or the block its failure is. */
-  async #guard(point: HookPoint, pluginId: string, hook: InstalledHook, payload: unknown, timeoutMs: number): Promise<{ result: unknown } | { stop: { pluginId: string; reason: string; failed: true } }> {
+  async #guard(
+    point: HookPoint,
+    pluginId: string,
+    hook: InstalledHook,
+    payload: unknown,
+    timeoutMs: number,
+  ): Promise<{ result: unknown } | { stop: { pluginId: string; reason: string; failed: true } }> {
     const block = (why: string) => ({ stop: { pluginId, reason: `the plugin '${pluginId}' ${why}, so the call was not run.`, failed: true as const } });
     const timedOut = `did not answer its ${point} hook within ${formatMs(timeoutMs)}`;
     let raw: unknown;

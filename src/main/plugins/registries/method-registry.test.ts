@@ -31,14 +31,20 @@ test('arguments the table refuses never leave, and an answer in the wrong shape 
   });
   await expect(registry.call('p', TABLE, 'greet', { name: '' })).rejects.toMatchObject({ code: 'invalid_input' });
   expect(calls).toBe(0);
-  await expect(registry.call('p', TABLE, 'greet', { name: 'x' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/shape Amber cannot read/) });
+  await expect(registry.call('p', TABLE, 'greet', { name: 'x' })).rejects.toMatchObject({
+    code: 'unavailable',
+    message: expect.stringMatching(/shape Amber cannot read/),
+  });
   expect(calls).toBe(1);
 });
 
 test('a method is only ever answered by the plugin that declared it, and goes with its registration', async () => {
   const registry = new MethodRegistry();
   const registration = registry.register('other', MethodRegistry.key('other', 'greet'), { call: async () => ({ text: 'forged' }) });
-  await expect(registry.call('p', TABLE, 'greet', { name: 'x' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/'p' is not running/) });
+  await expect(registry.call('p', TABLE, 'greet', { name: 'x' })).rejects.toMatchObject({
+    code: 'unavailable',
+    message: expect.stringMatching(/'p' is not running/),
+  });
   expect(registry.has('other', 'greet')).toBe(true);
   registration.dispose();
   expect(registry.has('other', 'greet')).toBe(false);

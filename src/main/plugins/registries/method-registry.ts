@@ -30,7 +30,12 @@ export class MethodRegistry extends ContributionRegistry<InstalledMethod> {
    * for arguments the table refuses, and `unavailable` with the plugin's sentence when the method failed or
    * answered in a shape the table refuses.
    */
-  async call<T extends PluginMethodTable, M extends keyof T & string>(pluginId: string, table: T, name: M, args: MethodArgs<T, M>): Promise<MethodResult<T, M>> {
+  async call<T extends PluginMethodTable, M extends keyof T & string>(
+    pluginId: string,
+    table: T,
+    name: M,
+    args: MethodArgs<T, M>,
+  ): Promise<MethodResult<T, M>> {
     const held = this.get(MethodRegistry.key(pluginId, name));
     if (!held) throw new AmberError('unavailable', `The plugin '${pluginId}' is not running, or offers no '${name}'; switch it on in Settings → Plugins.`);
     const spec = table[name]!;
@@ -43,7 +48,11 @@ export class MethodRegistry extends ContributionRegistry<InstalledMethod> {
       throw new AmberError('unavailable', errorMessage(e), { cause: e });
     }
     const answer = spec.result.safeParse(raw);
-    if (!answer.success) throw new AmberError('unavailable', `The plugin '${pluginId}' answered '${name}' in a shape Amber cannot read (${answer.error.issues[0]?.message ?? 'invalid'}).`);
+    if (!answer.success)
+      throw new AmberError(
+        'unavailable',
+        `The plugin '${pluginId}' answered '${name}' in a shape Amber cannot read (${answer.error.issues[0]?.message ?? 'invalid'}).`,
+      );
     return answer.data as MethodResult<T, M>;
   }
 }

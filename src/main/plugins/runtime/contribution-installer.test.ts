@@ -47,7 +47,11 @@ function install(conn: PluginConnection, sinks: StreamSinks) {
   return registries.providers.stream('acct')!;
 }
 
-async function drain(stream: ReturnType<typeof install>, messages: ProviderRequest['messages'], signal = new AbortController().signal): Promise<ProviderEvent[]> {
+async function drain(
+  stream: ReturnType<typeof install>,
+  messages: ProviderRequest['messages'],
+  signal = new AbortController().signal,
+): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
   for await (const e of stream({ model, systemPrompt: 'sys', messages, tools: [] }, signal)) events.push(e);
   return events;
@@ -82,7 +86,9 @@ test('any other refusal of the call ends the stream with its sentence, sent once
   const sinks: StreamSinks = new Map();
   const { conn, calls } = fakeConnection(sinks, () => new Error('The plugin broke.'));
   const events = await drain(install(conn, sinks), [user('one')]);
-  expect(events).toEqual([expect.objectContaining({ type: 'error', kind: 'unknown', message: expect.objectContaining({ errorMessage: 'The plugin broke.' }) })]);
+  expect(events).toEqual([
+    expect.objectContaining({ type: 'error', kind: 'unknown', message: expect.objectContaining({ errorMessage: 'The plugin broke.' }) }),
+  ]);
   expect(calls).toHaveLength(1);
 });
 

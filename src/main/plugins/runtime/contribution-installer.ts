@@ -50,7 +50,8 @@ export function installContribution(
       const { kind: _kind, ...spec } = decl;
       return registries.tools.register(pluginId, spec.name, {
         spec,
-        execute: (args, signal, context, onUpdate) => executeTool(conn, spec.name, args, signal, timeouts, context, onUpdate && { sinks: toolUpdates, onUpdate }),
+        execute: (args, signal, context, onUpdate) =>
+          executeTool(conn, spec.name, args, signal, timeouts, context, onUpdate && { sinks: toolUpdates, onUpdate }),
       });
     }
     case 'promptBlock':
@@ -62,7 +63,9 @@ export function installContribution(
           const text: unknown = await conn.call('$renderBlock', [decl.id, context], timeouts.callMs);
           if (typeof text !== 'string') throw new Error(`The prompt block '${decl.id}' rendered something that is not text.`);
           if (text.length > MAX_PROMPT_BLOCK_CHARS) {
-            throw new Error(`The prompt block '${decl.id}' rendered ${text.length.toLocaleString('en')} characters; a block is at most ${MAX_PROMPT_BLOCK_CHARS.toLocaleString('en')}, so it was left out.`);
+            throw new Error(
+              `The prompt block '${decl.id}' rendered ${text.length.toLocaleString('en')} characters; a block is at most ${MAX_PROMPT_BLOCK_CHARS.toLocaleString('en')}, so it was left out.`,
+            );
           }
           return text;
         },
@@ -103,7 +106,8 @@ export function installContribution(
         ...(decl.period !== undefined ? { period: decl.period } : {}),
         ...(decl.resetsAt !== undefined ? { resetsAt: decl.resetsAt } : {}),
         ...(decl.inactive ? { inactive: true } : {}),
-        check: async (request) => AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request, { config: await conn.config() }], timeouts.callMs)),
+        check: async (request) =>
+          AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request, { config: await conn.config() }], timeouts.callMs)),
       });
     case 'command':
       return registries.commands.register(pluginId, decl.path.join(' '), {
@@ -170,7 +174,8 @@ function providerStream(conn: PluginCaller, providerId: string, timeouts: CallTi
       lastEventAt = Date.now();
       wake?.();
     };
-    const fail = (kind: ProviderErrorKind, message: string) => push({ type: 'error', kind, message: errorAssistant(providerId, request.model.id, kind, message) });
+    const fail = (kind: ProviderErrorKind, message: string) =>
+      push({ type: 'error', kind, message: errorAssistant(providerId, request.model.id, kind, message) });
     const onAbort = () => {
       void conn.call('$cancel', [streamId], timeouts.callMs).catch(() => {});
       fail('aborted', 'The request was aborted.');
@@ -240,5 +245,13 @@ function sentRequestsOf(conn: PluginCaller): SentRequests {
 }
 
 function errorAssistant(providerId: string, model: string, kind: ProviderErrorKind, message: string): AssistantMessage {
-  return { role: 'assistant', content: [], provider: providerId, model, stopReason: kind === 'aborted' ? 'aborted' : 'error', errorMessage: message, timestamp: Date.now() };
+  return {
+    role: 'assistant',
+    content: [],
+    provider: providerId,
+    model,
+    stopReason: kind === 'aborted' ? 'aborted' : 'error',
+    errorMessage: message,
+    timestamp: Date.now(),
+  };
 }

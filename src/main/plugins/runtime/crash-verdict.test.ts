@@ -7,7 +7,14 @@ const how = 'exited with code 1';
 describe('crashVerdict', () => {
   test.each([
     { name: 'a first crash restarts after the base delay', previous: [], now: 10_000, restartInMs: 1000, crashes: [10_000], reason: 'Restarting in 1 s.' },
-    { name: 'a second crash in the window doubles the delay', previous: [5_000], now: 10_000, restartInMs: 2000, crashes: [5_000, 10_000], reason: 'Restarting in 2 s.' },
+    {
+      name: 'a second crash in the window doubles the delay',
+      previous: [5_000],
+      now: 10_000,
+      restartInMs: 2000,
+      crashes: [5_000, 10_000],
+      reason: 'Restarting in 2 s.',
+    },
     {
       name: 'the limit reached within the window leaves it Failed',
       previous: [1_000, 5_000],
@@ -38,8 +45,14 @@ describe('crashVerdict', () => {
   });
 
   test('delays under a second are said in milliseconds', () => {
-    expect(crashVerdict([], 0, how, { ...rules, backoffMs: 200 }, true)).toMatchObject({ restartInMs: 200, reason: `The plugin's process ${how}. Restarting in 200 ms.` });
-    expect(crashVerdict([0], 1, how, { ...rules, backoffMs: 300 }, true)).toMatchObject({ restartInMs: 600, reason: `The plugin's process ${how}. Restarting in 600 ms.` });
+    expect(crashVerdict([], 0, how, { ...rules, backoffMs: 200 }, true)).toMatchObject({
+      restartInMs: 200,
+      reason: `The plugin's process ${how}. Restarting in 200 ms.`,
+    });
+    expect(crashVerdict([0], 1, how, { ...rules, backoffMs: 300 }, true)).toMatchObject({
+      restartInMs: 600,
+      reason: `The plugin's process ${how}. Restarting in 600 ms.`,
+    });
   });
 
   test('a plugin that may not restart is Failed with the bare sentence, and the crash still counts', () => {
@@ -47,6 +60,9 @@ describe('crashVerdict', () => {
   });
 
   test('a limit of one never restarts', () => {
-    expect(crashVerdict([], 0, how, { ...rules, limit: 1 }, true)).toMatchObject({ restartInMs: null, reason: expect.stringContaining('It crashed 1 times in 5 minutes') });
+    expect(crashVerdict([], 0, how, { ...rules, limit: 1 }, true)).toMatchObject({
+      restartInMs: null,
+      reason: expect.stringContaining('It crashed 1 times in 5 minutes'),
+    });
   });
 });

@@ -27,7 +27,11 @@ export function crashVerdict(previous: readonly number[], now: number, how: stri
   if (!mayRestart) return { crashes, restartInMs: null, reason: base };
   if (crashes.length >= rules.limit) {
     const minutes = Math.round(rules.windowMs / 60_000);
-    return { crashes, restartInMs: null, reason: `${base} It crashed ${crashes.length} times in ${minutes} minutes, so it stays off until you enable it again.` };
+    return {
+      crashes,
+      restartInMs: null,
+      reason: `${base} It crashed ${crashes.length} times in ${minutes} minutes, so it stays off until you enable it again.`,
+    };
   }
   const delay = rules.backoffMs * 2 ** (crashes.length - 1);
   return { crashes, restartInMs: delay, reason: `${base} Restarting in ${delay >= 1000 ? `${delay / 1000} s` : `${delay} ms`}.` };

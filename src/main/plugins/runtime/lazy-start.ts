@@ -49,7 +49,8 @@ export class LazyStart {
     await rec.starting;
     if (rec.state === 'active' && rec.caller) return rec.caller;
     const name = rec.descriptor.manifest.name;
-    if (rec.state === 'failed' || rec.state === 'incompatible') throw new AmberError('unavailable', `The plugin ${name} could not be started: ${rec.reason ?? 'no reason was given.'}`);
+    if (rec.state === 'failed' || rec.state === 'incompatible')
+      throw new AmberError('unavailable', `The plugin ${name} could not be started: ${rec.reason ?? 'no reason was given.'}`);
     throw new AmberError('unavailable', `The plugin ${name} is switched off.`);
   }
 

@@ -40,7 +40,14 @@ function memoryStorage(secretKeys: string[]) {
 function service(applied: string[] = []) {
   const memory = memoryStorage(['account.apiKey']);
   const config = new PluginConfigService({
-    schemaOf: (id) => (id === 'demo' ? schema : id === 'plain' ? null : (() => { throw new Error(`There is no plugin '${id}'.`); })()),
+    schemaOf: (id) =>
+      id === 'demo'
+        ? schema
+        : id === 'plain'
+          ? null
+          : (() => {
+              throw new Error(`There is no plugin '${id}'.`);
+            })(),
     storage: memory.storage,
     applied: async (id) => void applied.push(id),
   });

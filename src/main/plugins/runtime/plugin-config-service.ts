@@ -4,7 +4,6 @@ import { Emitter, type Event } from '../../../shared/emitter.ts';
 import { configFields, type ConfigField, type ConfigValue, type PluginConfigSchema, settingProblem } from '../../../shared/plugins/index.ts';
 import { AmberError } from '../../errors.ts';
 
-
 /** Where plugin settings are kept: secrets apart from the rest (PluginSecrets does this). */
 export interface PluginConfigStorage {
   /** The stored config without its secrets. */
@@ -80,12 +79,16 @@ export class PluginConfigService {
       const field = fields.get(key);
       if (!field) {
         const known = [...fields.keys()];
-        throw new AmberError('invalid_input', `'${key}' is not a setting of the plugin '${pluginId}'; its settings are ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}.`);
+        throw new AmberError(
+          'invalid_input',
+          `'${key}' is not a setting of the plugin '${pluginId}'; its settings are ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}.`,
+        );
       }
       if (value === null) continue;
       const problem = settingProblem(field.setting, value);
       if (problem) throw new AmberError('invalid_input', `The setting '${key}' ${problem}.`);
-      if (isSecret(field) && typeof value === 'string' && value.trim() === '') throw new AmberError('invalid_input', `The setting '${key}' is secret: clear it instead of setting it to nothing.`);
+      if (isSecret(field) && typeof value === 'string' && value.trim() === '')
+        throw new AmberError('invalid_input', `The setting '${key}' is secret: clear it instead of setting it to nothing.`);
       setPath(patch, key, value);
     }
     const validate = this.#validator(pluginId, schema);
@@ -145,4 +148,3 @@ function toAjvSchema(schema: PluginConfigSchema): object {
   }
   return { type: 'object', additionalProperties: false, properties };
 }
-

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Emitter, type Event } from '../../../shared/emitter.ts';
-import { CONTRIBUTION_KINDS, type LogLevel, type PluginConfigSchema, type ProviderProbeRequest, type ProviderProbeResult } from '../../../shared/plugins/index.ts';
+import {
+  CONTRIBUTION_KINDS,
+  type LogLevel,
+  type PluginConfigSchema,
+  type ProviderProbeRequest,
+  type ProviderProbeResult,
+} from '../../../shared/plugins/index.ts';
 import { PLUGIN_SETTING_ID } from '../../../shared/settings/index.ts';
 import { AmberError } from '../../errors.ts';
 import { SettingsService, type SettingsStore } from '../../settings/index.ts';
@@ -324,7 +330,9 @@ export class PluginService {
     for (const sup of supervisors) sup.clearRestart();
     // A plugin still activating is cut short: closing its connection fails the pending handshake at once.
     for (const { rec } of supervisors) if (rec.state === 'activating') rec.conn?.close(new AmberError('unavailable', 'The app is shutting down.'));
-    await Promise.all(supervisors.map((sup) => sup.serial(() => (sup.rec.conn || sup.rec.staticsUp ? sup.deactivate('deactivated', null) : Promise.resolve()))));
+    await Promise.all(
+      supervisors.map((sup) => sup.serial(() => (sup.rec.conn || sup.rec.staticsUp ? sup.deactivate('deactivated', null) : Promise.resolve()))),
+    );
   }
 
   /** Tells the listeners what the plugin looks like now (its state, or what it contributes, changed). */

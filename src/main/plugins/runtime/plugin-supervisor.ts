@@ -140,7 +140,11 @@ export class PluginSupervisor {
    * when given; then sets the state. `reason` may depend on how many contributions failed to unwind. Without
    * `ending` it all happens before this returns.
    */
-  async #withdraw(state: PluginState, reason: string | null | ((unwindFailures: number) => string), ending?: { conn: PluginConnection; graceful: boolean }): Promise<void> {
+  async #withdraw(
+    state: PluginState,
+    reason: string | null | ((unwindFailures: number) => string),
+    ending?: { conn: PluginConnection; graceful: boolean },
+  ): Promise<void> {
     const failures = this.#unwind();
     if (ending) await this.#endProcess(ending.conn, ending.graceful);
     this.setState(state, typeof reason === 'function' ? reason(failures) : reason);
@@ -169,7 +173,11 @@ export class PluginSupervisor {
     const { ledger, registries, timeouts } = this.#ctx;
     rec.staticsUp = true;
     // Recorded first, so unwound last: once it is gone, nothing of the manifest's is installed.
-    ledger.record(id, 'static', toDisposable(() => (rec.staticsUp = false)));
+    ledger.record(
+      id,
+      'static',
+      toDisposable(() => (rec.staticsUp = false)),
+    );
     const caller = this.#lazy.caller();
     try {
       for (const decl of declared) {
@@ -186,7 +194,12 @@ export class PluginSupervisor {
       void this.#withdraw('failed', `Its manifest declares something that cannot be installed: ${errorMessage(e)}`);
       return false;
     }
-    for (const topic of topics) ledger.record(id, `activation:${topic}`, this.#ctx.events.on(topic, (payload) => this.#lazy.onActivationEvent(topic, payload), id));
+    for (const topic of topics)
+      ledger.record(
+        id,
+        `activation:${topic}`,
+        this.#ctx.events.on(topic, (payload) => this.#lazy.onActivationEvent(topic, payload), id),
+      );
     return true;
   }
 
@@ -278,7 +291,9 @@ export class PluginSupervisor {
       if (!init.initialized) throw new Error(init.reason);
       rec.declares.clear();
       if (init.capabilities.length > MAX_DECLARATIONS) {
-        throw new Error(`The plugin declares ${init.capabilities.length.toLocaleString('en')} contributions; a plugin may declare at most ${MAX_DECLARATIONS}.`);
+        throw new Error(
+          `The plugin declares ${init.capabilities.length.toLocaleString('en')} contributions; a plugin may declare at most ${MAX_DECLARATIONS}.`,
+        );
       }
       for (const [i, raw] of init.capabilities.entries()) {
         if (rec.conn !== conn) throw conn.deadReason ?? new Error('The plugin stopped while it was being installed.');
@@ -287,7 +302,11 @@ export class PluginSupervisor {
       // The running plugin's word is the latest: what its manifest declared and it did not is not offered while it runs.
       for (const c of rec.contributions.filter((d) => d.static)) {
         ctx.ledger.release(id, staticLabel(c.kind, c.key));
-        ctx.log(rec, 'warn', `Its manifest declares the ${c.kind} '${c.key}', but the plugin did not declare it when it started, so it is withdrawn until the plugin stops.`);
+        ctx.log(
+          rec,
+          'warn',
+          `Its manifest declares the ${c.kind} '${c.key}', but the plugin did not declare it when it started, so it is withdrawn until the plugin stops.`,
+        );
       }
       if (reply.hasTick && ctx.limits.tickIntervalMs > 0) this.#startTicking(conn);
       this.setState('active', null);
@@ -372,7 +391,11 @@ export class PluginSupervisor {
         .finally(() => (running = false));
     }, this.#ctx.limits.tickIntervalMs);
     timer.unref();
-    this.#ctx.ledger.record(this.#id, 'tick', toDisposable(() => clearInterval(timer)));
+    this.#ctx.ledger.record(
+      this.#id,
+      'tick',
+      toDisposable(() => clearInterval(timer)),
+    );
   }
 
   /** Sends an event to the running plugin, or drops and counts it when the plugin is behind. */

@@ -27,7 +27,10 @@ export async function probePlugin(
     throw new AmberError('unavailable', `Turn the ${name} plugin on in Settings to test a connection.`);
   }
   if (rec.state !== 'active' || !conn) {
-    throw new AmberError('unavailable', `The ${name} plugin is not running${rec.reason ? ` (${rec.reason.replace(/\.$/, '')})` : ''}, so the connection cannot be tested. Switch it off and on in Settings, then test again.`);
+    throw new AmberError(
+      'unavailable',
+      `The ${name} plugin is not running${rec.reason ? ` (${rec.reason.replace(/\.$/, '')})` : ''}, so the connection cannot be tested. Switch it off and on in Settings, then test again.`,
+    );
   }
   let raw: unknown;
   try {
@@ -39,7 +42,10 @@ export async function probePlugin(
   const parsed = ProviderProbeResult.safeParse(raw);
   if (!parsed.success) {
     context.log(rec, 'warn', redactSecret(`Its connection test answer was refused: ${describeIssue(parsed.error)}`, checked.apiKey));
-    throw new AmberError('unavailable', `The ${name} plugin answered the connection test with something Amber cannot read, so the test says nothing; the plugin's log has the reason.`);
+    throw new AmberError(
+      'unavailable',
+      `The ${name} plugin answered the connection test with something Amber cannot read, so the test says nothing; the plugin's log has the reason.`,
+    );
   }
   const { ok, models, message } = parsed.data;
   return { ok, models: models.map((m) => redactSecret(m, checked.apiKey)), message: redactSecret(message, checked.apiKey) };
@@ -48,6 +54,12 @@ export async function probePlugin(
 /** Resolves when `promise` settles or `ms` have passed, whichever comes first; never rejects. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  await Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => (timer = setTimeout(r, ms))),
+  ]);
   clearTimeout(timer);
 }

@@ -34,7 +34,8 @@ export function runtimeToolSet(
         if (seen.has(decl.name)) throw new Error(`The tools were not set: the tool '${decl.name}' is in the set twice.`);
         seen.add(decl.name);
         const holder = registries.tools.get(decl.name);
-        if (holder && !installed.has(decl.name)) throw new Error(`The tools were not set: the tool '${decl.name}' is already registered by the plugin '${holder.pluginId}'.`);
+        if (holder && !installed.has(decl.name))
+          throw new Error(`The tools were not set: the tool '${decl.name}' is already registered by the plugin '${holder.pluginId}'.`);
       }
       clear();
       try {

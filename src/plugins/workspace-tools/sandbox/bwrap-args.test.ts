@@ -76,7 +76,14 @@ function snapshot(dir: string): Record<string, string> {
 
 /** Tries every way of changing `dir` from inside: create, append, overwrite, delete, rename, mkdir. */
 const VANDALISE = (dir: string) =>
-  [`touch ${dir}/new`, `echo x >> ${dir}/kept.txt`, `echo x > ${dir}/kept.txt`, `rm -f ${dir}/kept.txt`, `mv ${dir}/kept.txt ${dir}/moved`, `mkdir ${dir}/sub`].join('; ');
+  [
+    `touch ${dir}/new`,
+    `echo x >> ${dir}/kept.txt`,
+    `echo x > ${dir}/kept.txt`,
+    `rm -f ${dir}/kept.txt`,
+    `mv ${dir}/kept.txt ${dir}/moved`,
+    `mkdir ${dir}/sub`,
+  ].join('; ');
 
 describe('read mode', () => {
   test('nothing can be created, changed or deleted, in the workspace or anywhere else', async () => {
@@ -96,7 +103,10 @@ describe('read mode', () => {
   });
 
   test("the user's secrets are hidden while the rest of home stays readable", async () => {
-    const out = await run('cat ~/notes.txt; cat ~/.ssh/id_rsa ~/.aws/credentials ~/.bash_history ~/.netrc; echo "listed: $(ls -A ~/.ssh | wc -l) $(ls -A ~/.aws | wc -l)"', READ);
+    const out = await run(
+      'cat ~/notes.txt; cat ~/.ssh/id_rsa ~/.aws/credentials ~/.bash_history ~/.netrc; echo "listed: $(ls -A ~/.ssh | wc -l) $(ls -A ~/.aws | wc -l)"',
+      READ,
+    );
     const seen = text(out);
     expect(seen).toContain('plain notes');
     expect(seen).toContain('listed: 0 0\n');
@@ -219,14 +229,22 @@ describe('write mode', () => {
   });
 
   test('protected paths that exist cannot be written, deleted or moved away', async () => {
-    const before = [readFileSync(join(root, '.git/hooks/post-commit'), 'utf8'), readFileSync(join(root, 'package.json'), 'utf8'), readFileSync(join(root, 'pkg/Makefile'), 'utf8')];
+    const before = [
+      readFileSync(join(root, '.git/hooks/post-commit'), 'utf8'),
+      readFileSync(join(root, 'package.json'), 'utf8'),
+      readFileSync(join(root, 'pkg/Makefile'), 'utf8'),
+    ];
     const out = await run(
       'echo evil > .git/hooks/post-commit; echo evil > .git/hooks/pre-commit; echo evil > package.json; rm -f package.json pkg/Makefile; ' +
         'mv .git .git-old; rm -rf .git; echo evil >> pkg/Makefile; echo ok > free.txt',
       WRITE,
     );
     expect(out.details).toMatchObject({ sandbox: 'write' });
-    expect([readFileSync(join(root, '.git/hooks/post-commit'), 'utf8'), readFileSync(join(root, 'package.json'), 'utf8'), readFileSync(join(root, 'pkg/Makefile'), 'utf8')]).toEqual(before);
+    expect([
+      readFileSync(join(root, '.git/hooks/post-commit'), 'utf8'),
+      readFileSync(join(root, 'package.json'), 'utf8'),
+      readFileSync(join(root, 'pkg/Makefile'), 'utf8'),
+    ]).toEqual(before);
     expect(existsSync(join(root, '.git/hooks/pre-commit'))).toBe(false);
     expect(existsSync(join(root, '.git-old'))).toBe(false);
     expect(readFileSync(join(root, 'free.txt'), 'utf8')).toBe('ok\n');
@@ -251,7 +269,10 @@ describe('write mode', () => {
   test('a workspace that is the home folder keeps its secrets hidden and its shell start-up files read-only', async () => {
     writeFileSync(join(home, '.bashrc'), '# original\n');
     const inHome = createBashTool({ home });
-    const out = await inHome.execute({ command: 'cat .ssh/id_rsa; echo evil >> .bashrc; echo ok > made.txt; cat made.txt' }, { root: home, denied: [data], sandbox: WRITE });
+    const out = await inHome.execute(
+      { command: 'cat .ssh/id_rsa; echo evil >> .bashrc; echo ok > made.txt; cat made.txt' },
+      { root: home, denied: [data], sandbox: WRITE },
+    );
     expect(text(out)).not.toContain('PRIVATE-KEY');
     expect(text(out)).toContain('ok');
     expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# original\n');
@@ -261,7 +282,13 @@ describe('write mode', () => {
 
 describe('the environment', () => {
   test('no variable outside the allow-list reaches a command, sandboxed or not', async () => {
-    const env = { ...process.env, AMBER_TEST_SECRET: 'xyz-env-secret', OPENAI_API_KEY: 'sk-xyz', HTTPS_PROXY: 'http://user:xyz-proxy@127.0.0.1:9', NODE_OPTIONS: '--require /x' };
+    const env = {
+      ...process.env,
+      AMBER_TEST_SECRET: 'xyz-env-secret',
+      OPENAI_API_KEY: 'sk-xyz',
+      HTTPS_PROXY: 'http://user:xyz-proxy@127.0.0.1:9',
+      NODE_OPTIONS: '--require /x',
+    };
     const t = createBashTool({ home, env });
     for (const sandbox of [READ, WRITE, { mode: 'write', network: false, unsandboxed: true } as ShellSandbox]) {
       const out = text(await run('env', sandbox, t));
@@ -274,13 +301,20 @@ describe('the environment', () => {
 
 describe('when the sandbox cannot start', () => {
   const broken = createBashTool({
-    probe: async () => ({ ok: false, kind: 'bubblewrap', reason: 'bubblewrap (bwrap) is not installed.', fix: 'Install bubblewrap: sudo apt install bubblewrap.' }),
+    probe: async () => ({
+      ok: false,
+      kind: 'bubblewrap',
+      reason: 'bubblewrap (bwrap) is not installed.',
+      fix: 'Install bubblewrap: sudo apt install bubblewrap.',
+    }),
   });
 
   test('nothing runs, and the result says why and how to fix it', async () => {
     const out = await run('touch ran', WRITE, broken);
     expect(out).toMatchObject({ isError: true, details: { sandbox: 'unavailable' } });
-    expect(text(out)).toMatch(/did not run: the sandbox could not start\. bubblewrap \(bwrap\) is not installed\. Install bubblewrap: sudo apt install bubblewrap\./);
+    expect(text(out)).toMatch(
+      /did not run: the sandbox could not start\. bubblewrap \(bwrap\) is not installed\. Install bubblewrap: sudo apt install bubblewrap\./,
+    );
     expect(existsSync(join(root, 'ran'))).toBe(false);
   });
 

@@ -40,7 +40,15 @@ const rel = (paths: string[]) => paths.map((p) => p.slice(root.length + 1)).sort
 
 test('finds the protected paths that exist, at any depth, a protected folder as one entry', () => {
   const found = findProtectedEntries(root);
-  expect(rel(found.paths)).toEqual(['.git', '.github/workflows', 'deep/a/b/c/.vscode', 'node_modules/.bin', 'package.json', 'packages/a/Makefile', 'packages/a/package.json']);
+  expect(rel(found.paths)).toEqual([
+    '.git',
+    '.github/workflows',
+    'deep/a/b/c/.vscode',
+    'node_modules/.bin',
+    'package.json',
+    'packages/a/Makefile',
+    'packages/a/package.json',
+  ]);
   expect(found.complete).toBe(true);
 });
 

@@ -26,7 +26,9 @@ function mayBeProtected(name: string): boolean {
 }
 
 /** Folder runs that start with a skipped folder (node_modules/.bin): looked up directly, not by walking. */
-const INSIDE_SKIPPED = PROTECTED_PATHS.flatMap((p) => ('folder' in p && SKIPPED.has(p.folder.split('/')[0] ?? '') ? [p.folder.split('/').slice(1).join('/')] : []));
+const INSIDE_SKIPPED = PROTECTED_PATHS.flatMap((p) =>
+  'folder' in p && SKIPPED.has(p.folder.split('/')[0] ?? '') ? [p.folder.split('/').slice(1).join('/')] : [],
+);
 
 export interface ProtectedEntriesOptions {
   /** Folders read at most (default 20,000, about a quarter of a second): past it the walk stops (`complete: false`). */

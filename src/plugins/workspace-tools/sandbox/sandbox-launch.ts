@@ -57,7 +57,14 @@ export async function sandboxLaunch(input: SandboxLaunchInput): Promise<LaunchPl
   const { platform, shell } = input;
   const unconfined = (sandbox: SandboxLabel): LaunchPlan => ({
     ok: true,
-    launch: { ...shell, env: sandboxEnv(input.env, { home: input.home, tmp: tmpdir(), platform }), sandbox, network: true, signalsAsExitCodes: false, cleanup: nothing },
+    launch: {
+      ...shell,
+      env: sandboxEnv(input.env, { home: input.home, tmp: tmpdir(), platform }),
+      sandbox,
+      network: true,
+      signalsAsExitCodes: false,
+      cleanup: nothing,
+    },
   });
   if (platform === 'win32') return unconfined('none');
   if (input.sandbox?.unsandboxed === true) return unconfined('unsandboxed');
@@ -66,19 +73,48 @@ export async function sandboxLaunch(input: SandboxLaunchInput): Promise<LaunchPl
   const profile = sandboxProfile(input.sandbox, input);
   const network = profile.mode !== 'read' && profile.network;
   if (probe.kind === 'bubblewrap') {
-    const found = { hidden: hiddenPaths(profile.home, profile.denied), protectedPaths: profile.mode === 'read' ? [] : input.protectedEntries(profile.root).paths };
+    const found = {
+      hidden: hiddenPaths(profile.home, profile.denied),
+      protectedPaths: profile.mode === 'read' ? [] : input.protectedEntries(profile.root).paths,
+    };
     const args = [...bwrapArgs(profile, found), '--', shell.file, ...shell.args];
-    return { ok: true, launch: { file: probe.command, args, env: sandboxEnv(input.env, { home: profile.home, tmp: '/tmp', platform }), sandbox: profile.mode, network, signalsAsExitCodes: true, cleanup: nothing } };
+    return {
+      ok: true,
+      launch: {
+        file: probe.command,
+        args,
+        env: sandboxEnv(input.env, { home: profile.home, tmp: '/tmp', platform }),
+        sandbox: profile.mode,
+        network,
+        signalsAsExitCodes: true,
+        cleanup: nothing,
+      },
+    };
   }
   // Seatbelt has no private /tmp: the call gets a folder of its own, removed when it ends.
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'amber-sh-')));
   const cleanup = () => rmSync(tmp, { recursive: true, force: true });
   try {
     const sbpl = seatbeltProfile(profile, { tmp, realpath: realOrSame });
-    return { ok: true, launch: { file: probe.command, args: ['-p', sbpl, shell.file, ...shell.args], env: sandboxEnv(input.env, { home: profile.home, tmp, platform }), sandbox: profile.mode, network, signalsAsExitCodes: false, cleanup } };
+    return {
+      ok: true,
+      launch: {
+        file: probe.command,
+        args: ['-p', sbpl, shell.file, ...shell.args],
+        env: sandboxEnv(input.env, { home: profile.home, tmp, platform }),
+        sandbox: profile.mode,
+        network,
+        signalsAsExitCodes: false,
+        cleanup,
+      },
+    };
   } catch (e) {
     cleanup();
-    return { ok: false, reason: e instanceof Error ? e.message : String(e), fix: 'Move the workspace to a folder whose path has no quotes or backslashes, or run the command unsandboxed.' };
+    return {
+      ok: false,
+      reason: e instanceof Error ? e.message : String(e),
+      fix: 'Move the workspace to a folder whose path has no quotes or backslashes, or run the command unsandboxed.',
+    };
   }
 }
 

@@ -26,8 +26,18 @@ test('on this machine bubblewrap is found and starts a sandbox', async () => {
 
 test('without bwrap the answer says to install bubblewrap, and nothing is run', async () => {
   let spawned = false;
-  const probe = await probeSandbox({ platform: 'linux', spawn: () => ((spawned = true), fakeChild(0, '')), exists: () => false, path: '/usr/local/bin:/usr/bin' });
-  expect(probe).toEqual({ ok: false, kind: 'bubblewrap', reason: 'bubblewrap (bwrap) is not installed.', fix: expect.stringMatching(/^Install bubblewrap: sudo apt install bubblewrap/) });
+  const probe = await probeSandbox({
+    platform: 'linux',
+    spawn: () => ((spawned = true), fakeChild(0, '')),
+    exists: () => false,
+    path: '/usr/local/bin:/usr/bin',
+  });
+  expect(probe).toEqual({
+    ok: false,
+    kind: 'bubblewrap',
+    reason: 'bubblewrap (bwrap) is not installed.',
+    fix: expect.stringMatching(/^Install bubblewrap: sudo apt install bubblewrap/),
+  });
   expect(spawned).toBe(false);
 });
 
@@ -37,7 +47,8 @@ test('bwrap is looked for on PATH first, then in /usr/bin', () => {
 });
 
 test("a refused trial run gives bwrap's own complaint as the reason and a fix that matches it", async () => {
-  const stderr = "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.";
+  const stderr =
+    "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.";
   const probe = await probeSandbox({ platform: 'linux', spawn: () => fakeChild(1, stderr), exists: () => true });
   expect(probe).toMatchObject({ ok: false, kind: 'bubblewrap', reason: expect.stringContaining('No permissions to creating new namespace') });
   expect(!probe.ok && probe.fix).toMatch(/User namespaces are off: sudo sysctl kernel.unprivileged_userns_clone=1/);
@@ -46,8 +57,14 @@ test("a refused trial run gives bwrap's own complaint as the reason and a fix th
 test('each known complaint of bwrap has its own fix', () => {
   expect(bwrapFix('bwrap: setting up uid map: Permission denied')).toMatch(/AppArmor/);
   expect(bwrapFix('bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted')).toMatch(/AppArmor/);
-  expect(bwrapFix('bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_user_namespaces exceeded (ENOSPC)')).toMatch(/max_user_namespaces=/);
-  expect(bwrapFix('bwrap: Creating new namespace failed, likely because the kernel does not support user namespaces.  bwrap must be installed setuid on such systems.')).toMatch(/setuid/);
+  expect(bwrapFix('bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_user_namespaces exceeded (ENOSPC)')).toMatch(
+    /max_user_namespaces=/,
+  );
+  expect(
+    bwrapFix(
+      'bwrap: Creating new namespace failed, likely because the kernel does not support user namespaces.  bwrap must be installed setuid on such systems.',
+    ),
+  ).toMatch(/setuid/);
   expect(bwrapFix("bwrap: Can't mount proc on /newroot/proc: Operation not permitted")).toMatch(/container/);
   expect(bwrapFix('something new')).toMatch(/bwrap --ro-bind \/ \/ --unshare-all true/);
 });
@@ -60,9 +77,17 @@ test('a trial run that hangs is given up after the timeout', async () => {
 
 test('macOS uses sandbox-exec; Windows has no sandbox, and says so', async () => {
   const calls: string[][] = [];
-  const mac = await probeSandbox({ platform: 'darwin', spawn: (file, args) => (calls.push([file, ...args]), fakeChild(0, '')), exists: (p) => p === '/usr/bin/sandbox-exec' });
+  const mac = await probeSandbox({
+    platform: 'darwin',
+    spawn: (file, args) => (calls.push([file, ...args]), fakeChild(0, '')),
+    exists: (p) => p === '/usr/bin/sandbox-exec',
+  });
   expect(mac).toEqual({ ok: true, kind: 'seatbelt', command: '/usr/bin/sandbox-exec' });
   expect(calls).toEqual([['/usr/bin/sandbox-exec', '-p', '(version 1)(allow default)', '/usr/bin/true']]);
   expect(await probeSandbox({ platform: 'darwin', spawn: () => fakeChild(0, ''), exists: () => false })).toMatchObject({ ok: false, kind: 'seatbelt' });
-  expect(await probeSandbox({ platform: 'win32', spawn: () => fakeChild(0, ''), exists: () => true })).toMatchObject({ ok: false, kind: 'none', reason: 'There is no sandbox for shell commands on win32.' });
+  expect(await probeSandbox({ platform: 'win32', spawn: () => fakeChild(0, ''), exists: () => true })).toMatchObject({
+    ok: false,
+    kind: 'none',
+    reason: 'There is no sandbox for shell commands on win32.',
+  });
 });

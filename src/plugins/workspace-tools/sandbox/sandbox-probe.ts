@@ -32,7 +32,22 @@ export const SEATBELT = '/usr/bin/sandbox-exec';
  * machine where one of them is refused (no user namespaces, a container that forbids mounting /proc) is
  * found here rather than at the first command.
  */
-export const BWRAP_TRIAL = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all', '--die-with-parent', '--new-session', '--', 'true'];
+export const BWRAP_TRIAL = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+  '--unshare-all',
+  '--die-with-parent',
+  '--new-session',
+  '--',
+  'true',
+];
 
 /** Finds bubblewrap: on PATH, else /usr/bin/bwrap. */
 export function findBwrap(options: Pick<SandboxProbeOptions, 'exists' | 'path'>): string | null {
@@ -51,11 +66,30 @@ export function findBwrap(options: Pick<SandboxProbeOptions, 'exists' | 'path'>)
  */
 export async function probeSandbox(options: SandboxProbeOptions): Promise<SandboxProbe> {
   if (options.platform === 'darwin') {
-    if (!options.exists(SEATBELT)) return { ok: false, kind: 'seatbelt', reason: `${SEATBELT} is missing.`, fix: 'macOS ships sandbox-exec; restore it (it is part of the system) or run the command unsandboxed.' };
+    if (!options.exists(SEATBELT))
+      return {
+        ok: false,
+        kind: 'seatbelt',
+        reason: `${SEATBELT} is missing.`,
+        fix: 'macOS ships sandbox-exec; restore it (it is part of the system) or run the command unsandboxed.',
+      };
     const trial = await run(options, SEATBELT, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
-    return trial.ok ? { ok: true, kind: 'seatbelt', command: SEATBELT } : { ok: false, kind: 'seatbelt', reason: `sandbox-exec failed: ${trial.error}`, fix: 'Check that sandbox-exec works in a terminal: sandbox-exec -p "(version 1)(allow default)" /usr/bin/true.' };
+    return trial.ok
+      ? { ok: true, kind: 'seatbelt', command: SEATBELT }
+      : {
+          ok: false,
+          kind: 'seatbelt',
+          reason: `sandbox-exec failed: ${trial.error}`,
+          fix: 'Check that sandbox-exec works in a terminal: sandbox-exec -p "(version 1)(allow default)" /usr/bin/true.',
+        };
   }
-  if (options.platform !== 'linux') return { ok: false, kind: 'none', reason: `There is no sandbox for shell commands on ${options.platform}.`, fix: 'Commands run unsandboxed here; keep an eye on what you approve.' };
+  if (options.platform !== 'linux')
+    return {
+      ok: false,
+      kind: 'none',
+      reason: `There is no sandbox for shell commands on ${options.platform}.`,
+      fix: 'Commands run unsandboxed here; keep an eye on what you approve.',
+    };
   const bwrap = findBwrap(options);
   if (!bwrap) return { ok: false, kind: 'bubblewrap', reason: 'bubblewrap (bwrap) is not installed.', fix: BWRAP_INSTALL };
   const trial = await run(options, bwrap, BWRAP_TRIAL);
@@ -104,6 +138,8 @@ function run(options: SandboxProbeOptions, file: string, args: string[]): Promis
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (t) => (stderr += t));
     child.on('error', (e) => done({ ok: false, error: e.message }));
-    child.on('close', (code) => done(code === 0 ? { ok: true } : { ok: false, error: stderr.trim().split('\n').slice(-3).join(' ') || `it exited with code ${code}.` }));
+    child.on('close', (code) =>
+      done(code === 0 ? { ok: true } : { ok: false, error: stderr.trim().split('\n').slice(-3).join(' ') || `it exited with code ${code}.` }),
+    );
   });
 }

@@ -5,7 +5,14 @@ import { seatbeltProfile } from './seatbelt-profile.ts';
 
 // Seatbelt cannot run here: its profile is checked as text, rule by rule. Each rule is a whole line.
 
-const base: SandboxProfile = { mode: 'read', network: false, root: '/Users/ann/proj', home: '/Users/ann', denied: ['/Users/ann/Library/Application Support/Amber'], writable: [] };
+const base: SandboxProfile = {
+  mode: 'read',
+  network: false,
+  root: '/Users/ann/proj',
+  home: '/Users/ann',
+  denied: ['/Users/ann/Library/Application Support/Amber'],
+  writable: [],
+};
 const tmp = '/private/var/folders/xy/T/amber-sh-1';
 const secrets = [
   { path: '~/.ssh', why: 'keys' },
@@ -18,7 +25,8 @@ const protectedPaths: ProtectedPath[] = [
   { prefix: 'tsconfig.', suffix: '.json', why: 'plugins' },
 ];
 
-const profile = (p: Partial<SandboxProfile>, realpath?: (path: string) => string) => seatbeltProfile({ ...base, ...p }, { tmp, secrets, protectedPaths, ...(realpath ? { realpath } : {}) });
+const profile = (p: Partial<SandboxProfile>, realpath?: (path: string) => string) =>
+  seatbeltProfile({ ...base, ...p }, { tmp, secrets, protectedPaths, ...(realpath ? { realpath } : {}) });
 const lines = (text: string) => text.trimEnd().split('\n');
 const writeRule = (text: string) => lines(text).find((l) => l.startsWith('(deny file-write* (require-not'))!;
 
@@ -27,7 +35,11 @@ describe('every mode', () => {
     for (const mode of ['read', 'write', 'yolo'] as const) {
       const text = profile({ mode, network: true });
       expect(lines(text).slice(0, 2)).toEqual(['(version 1)', '(allow default)']);
-      expect(lines(text).slice(2).every((l) => l.startsWith('(deny '))).toBe(true);
+      expect(
+        lines(text)
+          .slice(2)
+          .every((l) => l.startsWith('(deny ')),
+      ).toBe(true);
     }
   });
 

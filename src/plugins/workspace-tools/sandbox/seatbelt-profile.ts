@@ -29,7 +29,12 @@ const DEVICES = ['/dev/null', '/dev/zero', '/dev/tty', '/dev/dtracehelper', '/de
 export function seatbeltProfile(profile: SandboxProfile, options: SeatbeltOptions): string {
   const realpath = options.realpath ?? ((p: string) => p);
   const writes = profile.mode !== 'read';
-  const writable: string[] = [`(subpath ${str(options.tmp)})`, ...DEVICES.map((d) => `(literal ${str(d)})`), '(regex #"^/dev/fd/")', '(regex #"^/dev/ttys[0-9]+$")'];
+  const writable: string[] = [
+    `(subpath ${str(options.tmp)})`,
+    ...DEVICES.map((d) => `(literal ${str(d)})`),
+    '(regex #"^/dev/fd/")',
+    '(regex #"^/dev/ttys[0-9]+$")',
+  ];
   if (writes) {
     const root = realpath(profile.root);
     const guarded = (options.protectedPaths ?? PROTECTED_PATHS).map((p) => protectedFilter(root, p));

@@ -63,10 +63,12 @@ export function PolicySection({ sessionId }: { sessionId: string | null }) {
   const timeoutText = timeout ?? (stored === null ? '' : String(stored));
   const saveTimeout = async () => {
     if (timeout === null) return;
-    const seconds = timeout.trim() === '' ? null : Number(timeout);
+    const saved = timeout;
+    const seconds = saved.trim() === '' ? null : Number(saved);
     try {
       setView(await api.call('policy.setApprovalTimeout', { seconds, sessionId }));
-      setTimeoutText(null);
+      // What the user typed while the save was on its way is kept: only the saved text gives way to the stored value.
+      setTimeoutText((current) => (current === saved ? null : current));
     } catch (e) {
       toasts.error('Could not set how long a question waits', e);
     }

@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply, ApprovalScope } from '../../shared/agent/index.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { AmberError } from '../errors.ts';
-import { QuestionWithdrawn } from './policy-service.ts';
+import { QuestionWithdrawn } from './tool-gate.ts';
 
 interface Pending {
   question: ApprovalQuestion;

@@ -1,5 +1,5 @@
 import { type McpTrust, mcpTrustCovers } from '../../shared/api/index.ts';
-import type { ToolRequest } from './policy-service.ts';
+import type { ToolRequest } from './tool-gate.ts';
 
 /** The bundled plugin whose tools are the user's MCP servers' tools. */
 export const MCP_PLUGIN_ID = 'mcp';

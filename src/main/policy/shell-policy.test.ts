@@ -6,7 +6,8 @@ import type { ApprovalAnswer, ApprovalQuestion, PolicyMode } from '../../shared/
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { SessionStore } from '../sessions/index.ts';
 import { SettingsService } from '../settings/index.ts';
-import { PolicyService, type ToolRequest } from './policy-service.ts';
+import { PolicyService } from './policy-service.ts';
+import type { ToolRequest } from './tool-gate.ts';
 import { loadShellParser } from './shell-classify.ts';
 import { isShellTool, ShellPolicy } from './shell-policy.ts';
 

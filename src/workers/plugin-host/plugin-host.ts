@@ -14,12 +14,11 @@ import {
 import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
-import { type RequestBase, type SentRequest, SentRequests } from '../../shared/sent-requests.ts';
+import { SentRequests } from '../../shared/sent-requests.ts';
 import type { AssistantMessage } from '../../shared/sessions/index.ts';
 import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/index.ts';
-import type { ShellSandbox } from '../../shared/tools/index.ts';
 import type { ToolOutput } from '../../shared/tools/index.ts';
-import { shellSandbox } from './shell-sandbox.ts';
+import { callContext, checkHandshake, checkProbeRequest, isSentRequest, requestBase, sentConfig } from './checked-from-main.ts';
 import {
   type AllowanceContribution,
   type CommandContribution,
@@ -564,56 +563,6 @@ export class PluginHost implements PluginApi {
   }
 }
 
-function checkHandshake(hello: unknown): Handshake {
-  const h = hello as Partial<Handshake> | null;
-  if (
-    !h ||
-    typeof h.protocolVersion !== 'number' ||
-    typeof h.pluginId !== 'string' ||
-    typeof h.entry !== 'string' ||
-    typeof h.workspace !== 'string' ||
-    typeof h.settings !== 'object' ||
-    h.settings === null
-  ) {
-    throw new Error('The handshake from main is malformed.');
-  }
-  return h as Handshake;
-}
-
-/** The probe request as main sent it, checked by hand (main validated it before sending). */
-function checkProbeRequest(raw: unknown): ProviderProbeRequest {
-  const r = raw as Partial<ProviderProbeRequest> | null;
-  if (!r || typeof r.flavor !== 'string' || typeof r.baseUrl !== 'string' || (r.apiKey !== undefined && typeof r.apiKey !== 'string')) {
-    throw new Error('The connection test request from main is malformed.');
-  }
-  return { flavor: r.flavor, baseUrl: r.baseUrl, ...(r.apiKey !== undefined ? { apiKey: r.apiKey } : {}) };
-}
-
-/** The config main sent with a call, when it is a plain object (main sends what its `$getConfig` answers). */
-function sentConfig(call: CallConfig | undefined): Record<string, unknown> | null {
-  const config = typeof call === 'object' && call !== null ? call.config : undefined;
-  return typeof config === 'object' && config !== null && !Array.isArray(config) ? config : null;
-}
-
-function isSentRequest(request: unknown): request is SentRequest {
-  const r = request as Partial<SentRequest> | null;
-  return typeof r === 'object' && r !== null && typeof r.systemPrompt === 'string' && Array.isArray(r.tools) && Array.isArray(r.messages);
-}
-
-/** The earlier request this one builds on, when main named one in a well-formed way. */
-function requestBase(call: CallConfig | undefined): RequestBase | undefined {
-  const base = typeof call === 'object' && call !== null ? call.base : undefined;
-  if (typeof base !== 'object' || base === null) return undefined;
-  // One main sent but malformed names no request held here: decode refuses it.
-  if (typeof base.streamId !== 'string' || typeof base.keep !== 'number') return { streamId: '', keep: -1 };
-  return {
-    streamId: base.streamId,
-    keep: base.keep,
-    ...(base.systemPrompt === true ? { systemPrompt: true } : {}),
-    ...(base.tools === true ? { tools: true } : {}),
-  };
-}
-
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -631,18 +580,5 @@ function errorMessage(request: ProviderRequest, providerId: string, message: str
     stopReason: aborted ? 'aborted' : 'error',
     errorMessage: message,
     timestamp: Date.now(),
-  };
-}
-
-/** The call's context as main sent it, keeping only well-formed fields (main checks it before sending). */
-function callContext(raw: unknown): { sessionId?: string; workspace?: string; denied?: readonly string[]; sandbox?: ShellSandbox } {
-  if (typeof raw !== 'object' || raw === null) return {};
-  const { sessionId, workspace, denied, sandbox } = raw as Record<string, unknown>;
-  const checked = shellSandbox(sandbox);
-  return {
-    ...(typeof sessionId === 'string' ? { sessionId } : {}),
-    ...(typeof workspace === 'string' && workspace !== '' ? { workspace } : {}),
-    ...(Array.isArray(denied) && denied.every((d) => typeof d === 'string') ? { denied: denied as string[] } : {}),
-    ...(checked ? { sandbox: checked } : {}),
   };
 }

@@ -67,8 +67,10 @@ export class WalletService implements Disposable {
     this.#refreshing.add(id);
     try {
       const fresh = await this.#wallets.refresh(id);
-      this.#refreshed.set(id, { at: this.#clock(), error: null, balance: fresh.balance, currency: fresh.currency });
-      // The registry announced the new balance while it stored it, unless the plugin went away meanwhile.
+      // The registry announced the new balance while it stored it (and the listener above noted when), unless
+      // the plugin went away meanwhile: the answer then carries the same time the window was sent.
+      const noted = this.#announced !== before ? this.#refreshed.get(id) : undefined;
+      this.#refreshed.set(id, { at: noted?.at ?? this.#clock(), error: null, balance: fresh.balance, currency: fresh.currency });
       if (this.#announced === before) this.#announce();
       return this.#view(fresh);
     } catch (e) {

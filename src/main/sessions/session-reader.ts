@@ -44,6 +44,11 @@ export class SessionReader {
    */
   protected headOf(row: SessionRow & { behind?: number }): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
     this.syncDataVersion();
+    return this.#headAfterSync(row);
+  }
+
+  /** headOf once the kept heads are known current (a list checks PRAGMA data_version once, not per row). */
+  #headAfterSync(row: SessionRow & { behind?: number }): Pick<Head, 'leafId' | 'pending' | 'pendingMessages' | 'updatedAt'> {
     const kept = this.heads.get(row.id);
     if (kept) return kept;
     // A listed row says whether anything was appended below its leaf since it was written.
@@ -66,8 +71,8 @@ export class SessionReader {
     }
   }
 
-  protected summaryOf(row: SessionRow & { behind?: number }): SessionSummary {
-    const head = this.headOf(row);
+  protected summaryOf(row: SessionRow & { behind?: number }, synced = false): SessionSummary {
+    const head = synced ? this.#headAfterSync(row) : this.headOf(row);
     return {
       ...toSummary(row),
       leafId: head.leafId,
@@ -88,7 +93,8 @@ export class SessionReader {
       ? (this.q.searchSessions.all({ pattern: `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset }) as (SessionRow & { behind: number })[])
       : (this.q.listSessions.all({ limit, offset }) as (SessionRow & { behind: number })[]);
     // The rows' order is by the time each row was last written; the page is ordered by the derived time.
-    return rows.map((row) => this.summaryOf(row)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.syncDataVersion();
+    return rows.map((row) => this.summaryOf(row, true)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   count(): number {

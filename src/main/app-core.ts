@@ -1,4 +1,5 @@
 import type { AgentService, ModelRef, SystemPromptBuilder } from './agent/index.ts';
+import type { AgentDefinitions } from './agent-definitions/index.ts';
 import type { PluginConfigService, PluginService } from './plugins/index.ts';
 import type { ApprovalBroker, PolicyService, SandboxService } from './policy/index.ts';
 import type { PluginSecrets, ProviderAccounts } from './providers/index.ts';
@@ -42,5 +43,7 @@ export interface AppCore {
   readonly workspaces: WorkspaceService;
   /** Each run's system message, and the user's own instructions in it. */
   readonly systemPrompt: SystemPromptBuilder;
+  /** The kinds of child agent the task tool can start: built-ins, the user's and the workspace's confirmed ones. */
+  readonly agentDefinitions: AgentDefinitions;
   health(): { ok: true; schemaVersion: number; sessions: number; dataDir: string };
 }

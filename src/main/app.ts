@@ -31,6 +31,7 @@ import { McpService } from './mcp/index.ts';
 import { type CoreEvent, windowEvents } from './api/index.ts';
 import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
+import { AgentDefinitions, settingsConfirmations } from './agent-definitions/index.ts';
 
 export type { AppCore } from './app-core.ts';
 
@@ -229,6 +230,7 @@ export function createApp(options: AppOptions): App {
     pluginConfig,
     workspaces,
     systemPrompt,
+    agentDefinitions: new AgentDefinitions({ userDir: join(options.dataDir, 'agents'), confirmations: settingsConfirmations(settings) }),
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),

@@ -69,6 +69,7 @@ const hashOf = (text: string): string => createHash('sha256').update(text).diges
 export class AgentDefinitions {
   readonly #options: AgentDefinitionsOptions;
   readonly #log: (message: string) => void;
+  readonly #logged = new Set<string>();
 
   constructor(options: AgentDefinitionsOptions) {
     this.#options = options;
@@ -139,7 +140,12 @@ export class AgentDefinitions {
       if (before) overridden.push({ name: before.name, source: before.source, ...(before.path ? { path: before.path } : {}), by: definition.source });
       byName.set(definition.name, definition);
     }
-    for (const p of problems) this.#log(`Agent file skipped: ${p}`);
+    // Each skipped file is logged once per problem, not at every read.
+    for (const p of problems) {
+      if (this.#logged.has(p)) continue;
+      this.#logged.add(p);
+      this.#log(`Agent file skipped: ${p}`);
+    }
     return { definitions: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), pending, overridden, problems };
   }
 

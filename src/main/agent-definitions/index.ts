@@ -11,5 +11,6 @@ export {
   WORKSPACE_AGENTS_DIR,
 } from './agent-definitions.ts';
 export { BUILTIN_AGENTS } from './builtin-agents.ts';
+export { settingsConfirmations } from './settings-confirmations.ts';
 export { parseAgentDefinition, type AgentDefinitionRead } from './agent-definition-file.ts';
 export { FrontMatterError, parseFrontMatter, type FrontMatter, type FrontMatterValue } from './front-matter.ts';

@@ -7,6 +7,7 @@ import type { CommandContext } from './command-tree.ts';
 import { CommandTree } from './command-tree.ts';
 import { settingsCommands } from './settings-commands.ts';
 import { sandboxCommands } from './sandbox-commands.ts';
+import { agentCommands } from './agent-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
 export interface AppCommandContext extends CommandContext {
@@ -179,6 +180,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
 
   store.add(settingsCommands(app, tree));
   store.add(sandboxCommands(app, tree));
+  store.add(agentCommands(app, tree));
   store.add(bridgePluginCommands(app, tree));
 
   return { tree, dispose: () => store.dispose() };

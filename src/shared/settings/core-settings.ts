@@ -112,6 +112,22 @@ export const CORE_SETTINGS = {
     format: 'text',
     help: 'Your instructions for this conversation',
   }),
+  'agent.todo': setting({
+    stored: 'agent.todo',
+    scope: 'global',
+    schema: z.boolean(),
+    default: false,
+    format: 'flag',
+    help: 'Whether the agent may keep a checklist (the todo tool) shown above the composer',
+  }),
+  'agents.confirmed': setting({
+    stored: 'agents.confirmed',
+    scope: 'global',
+    schema: z.record(z.string().max(4096), z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{64}$/))),
+    default: {},
+    format: 'json',
+    help: "The workspaces' agent files the user confirmed: per workspace folder, each agent's name and content hash",
+  }),
   'workspace.lastUsed': setting({
     stored: 'workspace.lastUsed',
     scope: 'global',

@@ -76,6 +76,7 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     help: help('agent.instructions.conversation'),
     input: { kind: 'text', max: INSTRUCTIONS_LIMIT, clear: 'clear' },
   },
+  { name: 'agent.todo', key: 'agent.todo', scope: 'global', help: help('agent.todo'), input: { kind: 'flag' } },
   { name: 'model', scope: 'conversation', help: 'The model of this conversation (provider/model)', input: { kind: 'model' } },
   {
     name: 'thinking',

@@ -15,7 +15,7 @@ export interface Amber {
   context: BrowserContext;
   page: Page;
   dataDir: string;
-  /** Opens the app's URL (again), waiting for the sidebar. */
+  /** Opens the app's URL (again), waiting for the sidebar (or the top bar, where the sidebar is folded away). */
   open(): Promise<void>;
   screenshot(name: string): Promise<string>;
   /** Stops the core and starts a fresh one on the same data dir, then opens its URL: an app restart. */
@@ -89,7 +89,8 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
       dataDir,
       async open() {
         await page.goto(amber.shell.url);
-        await page.locator('[data-testid=sidebar], [data-testid=first-run]').first().waitFor();
+        // A narrow window folds the sidebar away: the top bar's title says the app is up as well.
+        await page.locator('[data-testid=sidebar], [data-testid=first-run], [data-testid=session-title]').first().waitFor();
       },
       async screenshot(name) {
         mkdirSync(SCREENSHOTS, { recursive: true });

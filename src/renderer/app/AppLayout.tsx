@@ -9,11 +9,19 @@ import { SessionSidebar, type SidebarHandle, useSessions } from '../sessions/ind
 import { FirstRun, SandboxNotice, SettingsView } from '../settings/index.ts';
 import { StatusBar } from '../status/index.ts';
 import { applyTheme, loadTheme, type ThemeChoice, useToasts } from '../ui/index.ts';
+import { SideDrawer } from './SideDrawer.tsx';
 import { type SideColumn, TopBar } from './TopBar.tsx';
+import { useMediaQuery } from './use-media-query.ts';
 import { useActiveSession } from './use-active-session.ts';
 import { useShortcuts } from './use-shortcuts.ts';
+import './layout.css';
 
 const SKIP_SETUP_KEY = 'amber.setupSkipped';
+const SIDEBAR_HIDDEN_KEY = 'amber.sidebarHidden';
+/** Under this width Panels and the tree open over the chat instead of beside it. */
+export const DRAWER_QUERY = '(max-width: 1100px)';
+/** Under this width the sidebar folds away by itself and opens over the chat. */
+export const NARROW_QUERY = '(max-width: 1000px)';
 
 /**
  * The app once it has booted: the provider setup while none is configured (or when asked for again), else
@@ -28,6 +36,22 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
   const [setupSkipped, setSetupSkipped] = useState(() => localStorage.getItem(SKIP_SETUP_KEY) === '1');
   // The side column shows the tree or the panels; settings cover the chat column.
   const [side, setSide] = useState<SideColumn>('none');
+  const sideAsDrawer = useMediaQuery(DRAWER_QUERY);
+  // A wide window keeps the sidebar as the user left it (Ctrl+B); a narrow one opens it over the chat.
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [sidebarHidden, setSidebarHidden] = useState(() => localStorage.getItem(SIDEBAR_HIDDEN_KEY) === '1');
+  const [sidebarOverlay, setSidebarOverlay] = useState(false);
+  const sidebarShown = narrow ? sidebarOverlay : !sidebarHidden;
+  const toggleSidebar = useCallback(() => {
+    if (narrow) return setSidebarOverlay((v) => !v);
+    setSidebarHidden((hidden) => {
+      localStorage.setItem(SIDEBAR_HIDDEN_KEY, hidden ? '0' : '1');
+      return !hidden;
+    });
+  }, [narrow]);
+  useEffect(() => {
+    if (!narrow) setSidebarOverlay(false);
+  }, [narrow]);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const [promptOpen, setPromptOpen] = useState(false);
@@ -53,12 +77,28 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     requestAnimationFrame(tryFocus);
   }, [setQuery]);
   const session = useActiveSession(booted.lastSessionId, sessions, onCreated);
-  const { activeId, active, select, newChat } = session;
+  const { activeId, active, select: openSession, newChat: startChat } = session;
+  // Picking a conversation or starting one folds the sidebar drawn over the chat.
+  const select = useCallback(
+    (id: string) => {
+      setSidebarOverlay(false);
+      openSession(id);
+    },
+    [openSession],
+  );
+  const newChat = useCallback(() => {
+    setSidebarOverlay(false);
+    return startChat();
+  }, [startChat]);
 
   const toggleSide = (column: Exclude<SideColumn, 'none'>) => setSide((s) => (s === column ? 'none' : column));
   useShortcuts({
     'mod+n': () => void newChat(),
-    'mod+k': () => sidebar.current?.focusSearch(),
+    'mod+k': () => {
+      if (!sidebarShown) toggleSidebar();
+      requestAnimationFrame(() => sidebar.current?.focusSearch());
+    },
+    'mod+b': toggleSidebar,
     'mod+shift+t': () => toggleSide('tree'),
     'mod+shift+b': () => toggleSide('panels'),
     'mod+shift+p': () => setPaletteOpen.current(true),
@@ -89,25 +129,30 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
   return (
     <CommandsProvider sessionId={activeId} onOpenSession={select}>
       <PaletteOpener setter={setPaletteOpen} />
-      <div className={`layout${side !== 'none' ? ' with-tree' : ''}`}>
-        <SessionSidebar
-          ref={sidebar}
-          sessions={sessions}
-          query={query}
-          loading={loading}
-          activeId={activeId}
-          onQuery={setQuery}
-          onSelect={select}
-          onNew={() => void newChat()}
-          onRename={session.rename}
-          onDelete={session.remove}
-        />
+      <div className={`layout${side !== 'none' && !sideAsDrawer ? ' with-tree' : ''}${narrow || sidebarHidden ? ' no-sidebar' : ''}`}>
+        {sidebarShown && (
+          <SideDrawer overlay={narrow} side="left" label="Conversations" onClose={() => setSidebarOverlay(false)}>
+            <SessionSidebar
+              ref={sidebar}
+              sessions={sessions}
+              query={query}
+              loading={loading}
+              activeId={activeId}
+              onQuery={setQuery}
+              onSelect={select}
+              onNew={() => void newChat()}
+              onRename={session.rename}
+              onDelete={session.remove}
+            />
+          </SideDrawer>
+        )}
         <main className="main">
           <TopBar
             active={active}
             connected={connected}
             providerConfigured={boot.providerConfigured}
             side={side}
+            sidebarShown={sidebarShown}
             settingsOpen={settingsOpen}
             resolvedTheme={resolvedTheme}
             onSetUpModel={() => {
@@ -117,6 +162,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
             onViewPrompt={() => setPromptOpen(true)}
             onOpenPalette={() => setPaletteOpen.current(true)}
             onToggleSide={toggleSide}
+            onToggleSidebar={toggleSidebar}
             onToggleTheme={() => setTheme(resolvedTheme === 'dark' ? 'light' : 'dark')}
             onToggleSettings={() => setSettingsOpen((v) => !v)}
           />
@@ -125,9 +171,16 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
           {settingsOpen && <SettingsView sessionId={activeId} onSetupProvider={() => setSetupOpen(true)} onClose={() => setSettingsOpen(false)} />}
         </main>
         {side === 'panels' ? (
-          <PanelsView onClose={() => setSide('none')} />
+          <SideDrawer overlay={sideAsDrawer} side="right" label="Panels" onClose={() => setSide('none')}>
+            <PanelsView onClose={() => setSide('none')} />
+          </SideDrawer>
         ) : (
-          side === 'tree' && active && <TreeView key={active.id} sessionId={active.id} onClose={() => setSide('none')} />
+          side === 'tree' &&
+          active && (
+            <SideDrawer overlay={sideAsDrawer} side="right" label="Conversation tree" onClose={() => setSide('none')}>
+              <TreeView key={active.id} sessionId={active.id} onClose={() => setSide('none')} />
+            </SideDrawer>
+          )
         )}
         <ApprovalDialog />
         <SandboxNotice onOpenSettings={openSettings} />

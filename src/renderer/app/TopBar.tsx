@@ -11,20 +11,33 @@ interface Props {
   /** Offers "Set up a model" when no provider is configured. */
   providerConfigured: boolean;
   side: SideColumn;
+  sidebarShown: boolean;
   settingsOpen: boolean;
   resolvedTheme: 'light' | 'dark';
   onSetUpModel(): void;
   onViewPrompt(): void;
   onOpenPalette(): void;
   onToggleSide(column: Exclude<SideColumn, 'none'>): void;
+  onToggleSidebar(): void;
   onToggleTheme(): void;
   onToggleSettings(): void;
 }
 
 /** The bar above the chat: the conversation's title and folder, the connection, and the app's buttons. */
-export function TopBar({ active, connected, providerConfigured, side, settingsOpen, resolvedTheme, ...on }: Props) {
+export function TopBar({ active, connected, providerConfigured, side, sidebarShown, settingsOpen, resolvedTheme, ...on }: Props) {
   return (
     <header className="topbar">
+      <button
+        type="button"
+        className={`icon-btn${sidebarShown ? ' is-on' : ''}`}
+        aria-label={sidebarShown ? 'Hide the sidebar' : 'Show the sidebar'}
+        aria-expanded={sidebarShown}
+        title={`${sidebarShown ? 'Hide' : 'Show'} the conversations (Ctrl+B)`}
+        onClick={on.onToggleSidebar}
+        data-testid="toggle-sidebar"
+      >
+        <Icon name="sidebar" />
+      </button>
       <div className="topbar-title" data-testid="session-title">
         {active ? sessionTitle(active) : 'Amber'}
       </div>

@@ -57,10 +57,55 @@ test('pages the branch from the leaf up with child counts and labels, and agrees
   const whole = new Map(store.tree(s.id).map((n) => [n.id, n]));
   for (const { children: _count, ...node } of branch) expect(node).toEqual(whole.get(node.id));
   expect(branch.reduce((sum, n) => sum + n.children, 0)).toBe(branch.length);
+
+  // The fork at m2 leaves the branch once: its other child is named on the page that holds m2, on no other.
+  expect(first.branches).toEqual([]);
+  expect(second.branches.map((n) => [n.preview, n.parentId, n.children])).toEqual([['a fork', ids[2]!, 0]]);
+});
+
+test('a page below which the leaf was moved back names every child of that node as leaving the branch', () => {
+  const s = store.create();
+  const [a, b] = [store.append(s.id, user('a')), store.append(s.id, user('b'))];
+  store.branch(s.id, a.id);
+  const page = store.treePage(s.id);
+  expect(page.nodes.map((n) => n.id)).toEqual([a.id]);
+  expect(page.branches.map((n) => n.id)).toEqual([b.id]);
+});
+
+test('a branch the leaf is not on reads down along the newest child, page by page, naming its own branch points', () => {
+  const s = store.create();
+  const root = store.append(s.id, user('root'));
+  const main = store.append(s.id, user('main'));
+  store.branch(s.id, root.id);
+  const side = Array.from({ length: 6 }, (_, i) => store.append(s.id, user(`side ${i}`)));
+  // A second child of side 2, written after side 3 (so the newest), and one more entry below side 5.
+  store.branch(s.id, side[2]!.id);
+  const later = store.append(s.id, user('later under side 2'));
+  store.branch(s.id, side[5]!.id);
+  store.append(s.id, user('newest under side 5'));
+  store.branch(s.id, main.id);
+
+  const top = store.treePage(s.id);
+  expect(top.branches.map((n) => n.id)).toEqual([side[0]!.id]);
+
+  const first = store.treeBranch(s.id, side[0]!.id, { limit: 4 });
+  expect(first.nodes.map((n) => n.preview)).toEqual(['side 0', 'side 1', 'side 2', 'later under side 2']);
+  expect(first.next).toBeNull();
+  // The newest child of side 2 is the one written after side 3: the read follows it and names side 3 as leaving.
+  expect(first.branches.map((n) => n.id)).toEqual([side[3]!.id]);
+  expect(first.nodes.at(-1)!.id).toBe(later.id);
+
+  const rest = store.treeBranch(s.id, side[3]!.id, { limit: 2 });
+  expect(rest.nodes.map((n) => n.preview)).toEqual(['side 3', 'side 4']);
+  expect(rest.next).toBe(side[5]!.id);
+  const last = store.treeBranch(s.id, rest.next!, { limit: 2 });
+  expect(last.nodes.map((n) => n.preview)).toEqual(['side 5', 'newest under side 5']);
+  expect(last.next).toBeNull();
+  expect(() => store.treeBranch(s.id, 'nowhere')).toThrow(/Entry nowhere is not in conversation/);
 });
 
 test('an empty session has an empty overview, and a missing page start is named', () => {
   const s = store.create();
-  expect(store.treePage(s.id)).toEqual({ nodes: [], before: null, leafId: null });
+  expect(store.treePage(s.id)).toEqual({ nodes: [], before: null, leafId: null, branches: [] });
   expect(() => store.treePage(s.id, { before: 'nowhere' })).toThrow(/Entry nowhere is not in conversation/);
 });

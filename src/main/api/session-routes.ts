@@ -55,6 +55,8 @@ export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Han
       },
       'sessions.page': ({ sessionId, before, limit }) => store.page(sessionId, { before: before ?? null, limit }),
       'sessions.tree': ({ sessionId }) => ({ nodes: store.tree(sessionId), leafId: store.leaf(sessionId) }),
+      'sessions.treePage': ({ sessionId, before, limit }) => store.treePage(sessionId, { before: before ?? null, limit }),
+      'sessions.treeBranch': ({ sessionId, from, limit }) => store.treeBranch(sessionId, from, { limit }),
       'sessions.siblings': ({ sessionId, entryIds }) => {
         const out: Record<string, { ids: string[]; index: number }> = {};
         for (const id of entryIds) {

@@ -1,6 +1,6 @@
 export { SessionStore } from './session-store.ts';
 export type { CheckOptions, ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store.ts';
-export type { TreeOverviewNode, TreeOverviewPage } from './tree-reader.ts';
+export type { TreeBranchPage, TreeOverviewNode, TreeOverviewPage } from './tree-reader.ts';
 export { SCHEMA_VERSION } from './migrations.ts';
 export { importPiSession } from './pi-session-import.ts';
 export type { PiImportResult } from './pi-session-import.ts';

@@ -6,7 +6,7 @@ import { type EntryRow, type ParentRow, parseEntryRow } from './entry-row.ts';
 import { IntegrityTracker } from './integrity-tracker.ts';
 import type { SessionStatements } from './session-statements.ts';
 import { type Head, type ListOptions, type SessionRow, toSummary } from './session-store-types.ts';
-import { type TreeOverviewPage, TreeReader } from './tree-reader.ts';
+import { type TreeBranchPage, type TreeOverviewPage, TreeReader } from './tree-reader.ts';
 
 /**
  * The reading half of the session store: sessions, entries, branches, transcript and tree pages and the
@@ -146,7 +146,16 @@ export class SessionReader {
   treePage(sessionId: string, options: { before?: string | null; limit?: number } = {}): TreeOverviewPage {
     const leafId = this.leaf(sessionId);
     const start = options.before ? this.row(sessionId, options.before).parent_id : leafId;
-    return this.trees.page(sessionId, start, Math.max(1, Math.min(options.limit ?? 200, 2000)), leafId);
+    return this.trees.page(sessionId, start, Math.max(1, Math.min(options.limit ?? 200, 2000)), leafId, options.before ?? null);
+  }
+
+  /**
+   * A page of a branch read down from `from` (inclusive), following the newest child at each step: how a tree
+   * view opens a branch the leaf is not on. Each node with its child count and label, no payloads read.
+   */
+  treeBranch(sessionId: string, from: string, options: { limit?: number } = {}): TreeBranchPage {
+    this.row(sessionId, from);
+    return this.trees.branch(sessionId, from, Math.max(1, Math.min(options.limit ?? 200, 2000)));
   }
 
   /** Every entry of a session in creation order (parents before children); for export. */

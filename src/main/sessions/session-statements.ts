@@ -66,6 +66,23 @@ export function prepareSessionStatements(db: Database.Database) {
            (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = up.id) AS children
          FROM up ORDER BY depth`,
     ),
+    // A branch read downward from an entry, following the newest child at each step; no payloads, each with its child count.
+    walkDownTree: db.prepare(
+      `WITH RECURSIVE down(depth, id, parent_id, type, role, preview) AS (
+         SELECT 0, id, parent_id, type, role, preview FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT down.depth + 1, e.id, e.parent_id, e.type, e.role, e.preview FROM down
+           JOIN entries e ON e.seq = (SELECT max(c.seq) FROM entries c WHERE c.session_id = @session AND c.parent_id = down.id)
+         LIMIT @limit
+       ) SELECT id, parent_id, type, role, preview,
+           (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = down.id) AS children
+         FROM down ORDER BY depth`,
+    ),
+    // The children of a branch point, oldest first, as tree overview rows.
+    childTreeRows: db.prepare(
+      `SELECT id, parent_id, type, role, preview, (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = e.id) AS children
+         FROM entries e WHERE session_id = @session AND parent_id = @parent ORDER BY seq LIMIT @limit`,
+    ),
     labelsOf: db.prepare(
       `SELECT target_id, payload FROM entries WHERE session_id = @session AND type = 'label'
          AND target_id IN (SELECT value FROM json_each(@ids)) ORDER BY seq`,

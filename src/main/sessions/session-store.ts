@@ -16,7 +16,7 @@ import { SettingsStore } from './settings-store.ts';
 import { type StoredEntry, storedEntry } from './stored-entry.ts';
 
 export type { BranchState } from './context-builder.ts';
-export type { TreeOverviewNode, TreeOverviewPage } from './tree-reader.ts';
+export type { TreeBranchPage, TreeOverviewNode, TreeOverviewPage } from './tree-reader.ts';
 export type { CheckOptions, ImportedSession, LeafMove, ListOptions, SessionCheck, SessionStoreOptions } from './session-store-types.ts';
 
 type Db = Database.Database;

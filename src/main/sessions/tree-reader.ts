@@ -1,5 +1,7 @@
-import type { TreeNode } from '../../shared/sessions/index.ts';
+import type { TreeBranchPage, TreeNode, TreeOverviewNode, TreeOverviewPage } from '../../shared/sessions/index.ts';
 import type { SessionStatements } from './session-statements.ts';
+
+export type { TreeBranchPage, TreeOverviewNode, TreeOverviewPage } from '../../shared/sessions/index.ts';
 
 interface TreeRow {
   id: string;
@@ -9,18 +11,10 @@ interface TreeRow {
   preview: string;
 }
 
-/** A node of the tree overview: a tree node with how many children it has (more than one: a branch point). */
-export interface TreeOverviewNode extends TreeNode {
-  children: number;
-}
+type CountedRow = TreeRow & { children: number };
 
-/** A page of the tree overview: the branch from `before` (or the leaf) up toward the root, oldest first. */
-export interface TreeOverviewPage {
-  nodes: TreeOverviewNode[];
-  /** Pass as `before` for the next page up; null at the root. */
-  before: string | null;
-  leafId: string | null;
-}
+/** How many children of one branch point a page names (a branch point with more is rare: regenerated that often). */
+const BRANCHES_PER_POINT = 50;
 
 function labelOf(payload: string): string | null {
   const label = (JSON.parse(payload) as { label?: unknown }).label;
@@ -48,18 +42,53 @@ export class TreeReader {
 
   /**
    * `limit` nodes of the branch from `start` up toward the root, oldest first, each with its child count and
-   * label: what a tree view shows first, read in time that does not grow with the session.
+   * label, and the children of its branch points that leave it: what a tree view shows first, read in time
+   * that does not grow with the session. `below`: the branch's entry under `start` (on an earlier page), if any.
    */
-  page(sessionId: string, start: string | null, limit: number, leafId: string | null): TreeOverviewPage {
-    if (start === null) return { nodes: [], before: null, leafId };
-    const rows = this.#q.walkUpTree.all({ session: sessionId, id: start, limit: limit + 1 }) as (TreeRow & { children: number })[];
+  page(sessionId: string, start: string | null, limit: number, leafId: string | null, below: string | null = null): TreeOverviewPage {
+    if (start === null) return { nodes: [], before: null, leafId, branches: [] };
+    const rows = this.#q.walkUpTree.all({ session: sessionId, id: start, limit: limit + 1 }) as CountedRow[];
     const more = rows.length > limit;
     const pageRows = (more ? rows.slice(0, limit) : rows).reverse();
+    // Each node's child on the branch is the next node down the page (the last one's is `below`).
+    const onBranch = new Map(pageRows.map((r, i) => [r.id, pageRows[i + 1]?.id ?? below]));
+    const nodes = this.#nodes(sessionId, pageRows);
+    return { nodes, before: more ? nodes[0]!.id : null, leafId, branches: this.#branches(sessionId, pageRows, onBranch) };
+  }
+
+  /**
+   * `limit` nodes of the branch read down from `from`, following the newest child at each step (how a branch
+   * the leaf is not on goes on), each with its child count and label, and the children of its branch points
+   * that leave it. `next`: where the following page starts; null where the branch ends.
+   */
+  branch(sessionId: string, from: string, limit: number): TreeBranchPage {
+    const rows = this.#q.walkDownTree.all({ session: sessionId, id: from, limit: limit + 1 }) as CountedRow[];
+    const more = rows.length > limit;
+    const pageRows = more ? rows.slice(0, limit) : rows;
+    const onBranch = new Map(pageRows.map((r, i) => [r.id, rows[i + 1]?.id ?? null]));
+    return { nodes: this.#nodes(sessionId, pageRows), next: more ? rows[limit]!.id : null, branches: this.#branches(sessionId, pageRows, onBranch) };
+  }
+
+  /** The children that leave the branch at its branch points (nodes with a child besides the branch's own). */
+  #branches(sessionId: string, rows: readonly CountedRow[], onBranch: ReadonlyMap<string, string | null>): TreeOverviewNode[] {
+    const out: CountedRow[] = [];
+    for (const row of rows) {
+      const own = onBranch.get(row.id) ?? null;
+      if (row.children <= (own === null ? 0 : 1)) continue;
+      const children = this.#q.childTreeRows.all({ session: sessionId, parent: row.id, limit: BRANCHES_PER_POINT + 1 }) as CountedRow[];
+      out.push(...children.filter((child) => child.id !== own).slice(0, BRANCHES_PER_POINT));
+    }
+    return this.#nodes(sessionId, out);
+  }
+
+  /** Rows as overview nodes, with their labels (read for these rows only, through the labels' partial index). */
+  #nodes(sessionId: string, rows: readonly CountedRow[]): TreeOverviewNode[] {
+    if (rows.length === 0) return [];
     const labels = new Map<string, string | null>();
-    const ids = JSON.stringify(pageRows.map((r) => r.id));
+    const ids = JSON.stringify(rows.map((r) => r.id));
     for (const row of this.#q.labelsOf.iterate({ session: sessionId, ids }) as Iterable<{ target_id: string; payload: string }>)
       labels.set(row.target_id, labelOf(row.payload));
-    const nodes = pageRows.map((r) => ({
+    return rows.map((r) => ({
       id: r.id,
       parentId: r.parent_id,
       type: r.type,
@@ -68,6 +97,5 @@ export class TreeReader {
       label: labels.get(r.id) ?? null,
       children: r.children,
     }));
-    return { nodes, before: more ? nodes[0]!.id : null, leafId };
   }
 }

@@ -60,8 +60,7 @@ export function budgetSegment(input: BudgetViewInput): StatusSegment {
   if (!tightest)
     return {
       id: BUDGET_SEGMENT_ID,
-      // Nothing to say: the status bar leaves an empty segment out.
-      text: '',
+      text: 'No budget',
       tooltip: 'No spending budget is set: set one in Settings → Plugins → Budget → Settings, or with /budget set day 5.',
       priority: 30,
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentEvent, ApprovalAnswer, ApprovalQuestion, ApprovalScope, ApprovalTimeoutSeconds, PolicyMode, ThinkingLevel } from '../agent/index.ts';
-import { SessionSummary, TranscriptPage, TreeNode } from '../sessions/index.ts';
+import { SessionSummary, TranscriptPage, TreeBranchPage, TreeNode, TreeOverviewPage } from '../sessions/index.ts';
 import { CommandResult, CommandView, Completion } from '../commands/index.ts';
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
@@ -81,6 +81,13 @@ export const API_METHODS = {
     TranscriptPage,
   ),
   'sessions.tree': method(z.object({ sessionId: SessionId }), z.object({ nodes: z.array(TreeNode), leafId: z.string().nullable() })),
+  /** A page of the tree overview along the active branch, from `before` (default: the leaf) upward, no payloads. */
+  'sessions.treePage': method(
+    z.object({ sessionId: SessionId, before: EntryId.nullable().optional(), limit: z.number().int().min(1).max(2000).optional() }),
+    TreeOverviewPage,
+  ),
+  /** A page of a branch read down from `from` (inclusive) along the newest child: a branch the leaf is not on, opened. */
+  'sessions.treeBranch': method(z.object({ sessionId: SessionId, from: EntryId, limit: z.number().int().min(1).max(2000).optional() }), TreeBranchPage),
   'sessions.siblings': method(z.object({ sessionId: SessionId, entryIds: z.array(EntryId).max(2000) }), SiblingMap),
   /**
    * Moves the leaf. `follow: 'newest'` descends from the entry to its newest leaf (switching to a sibling

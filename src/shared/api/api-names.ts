@@ -13,6 +13,8 @@ export const CHANNEL_NAMES = [
   'sessions.restore',
   'sessions.page',
   'sessions.tree',
+  'sessions.treePage',
+  'sessions.treeBranch',
   'sessions.siblings',
   'sessions.branch',
   'sessions.setWorkspace',

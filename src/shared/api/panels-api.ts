@@ -10,8 +10,7 @@ export const WalletView = z.object({
   id: z.string(),
   provider: z.string(),
   pluginId: z.string(),
-  /** Null while the balance is not known (never read, or every read failed): the window says so, never "0". */
-  balance: z.number().nullable(),
+  balance: z.number(),
   currency: z.string(),
   /** Epoch ms of the last refresh this run saw; null before the first. */
   refreshedAt: z.number().nullable(),

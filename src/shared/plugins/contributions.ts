@@ -123,8 +123,7 @@ export const ProviderDeclaration = z.object({
 export type ProviderDeclaration = z.infer<typeof ProviderDeclaration>;
 
 export const WalletState = z.object({
-  /** Null while the balance is not known (never read, or no read has succeeded yet): never shown as zero. */
-  balance: z.number().nullable(),
+  balance: z.number(),
   currency: Label('a currency'),
   /** When the balance was read (epoch ms). */
   refreshedAt: z.number().int().nonnegative().optional(),

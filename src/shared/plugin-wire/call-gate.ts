@@ -62,6 +62,34 @@ export function readCall(m: unknown, methods: ReadonlySet<string>, maxBytes?: nu
   return { ok: true, value: { id, method, args } };
 }
 
+/** One note (a one-way call, CHANNEL_NOTE) that passed the gate. */
+export interface GatedNote {
+  method: string;
+  args: unknown[];
+}
+
+/**
+ * Checks the notes of one CHANNEL_NOTE message against `methods`: a list of at most `maxNotes` pairs
+ * `[method, args]` whose arguments are plain data. All or nothing: one bad note refuses the message.
+ */
+export function readNotes(m: unknown, methods: ReadonlySet<string>, maxNotes: number, maxBytes?: number): GateResult<GatedNote[]> {
+  if (!Array.isArray(m) || m.length === 0 || m.length > maxNotes) return { ok: false, reason: 'it is not a list of notes' };
+  const notes: GatedNote[] = [];
+  for (const note of m as unknown[]) {
+    if (!Array.isArray(note) || note.length !== 2 || typeof note[0] !== 'string') return { ok: false, reason: 'a note is not a method and its arguments' };
+    const [method, args] = note as [string, unknown];
+    if (!methods.has(method)) return { ok: false, reason: `a note names ${method.slice(0, 64)}, which is not a method sent as a note` };
+    if (!Array.isArray(args) || args.length > MAX_ARGUMENTS) return { ok: false, reason: "a note's argument list is malformed" };
+    notes.push({ method, args });
+  }
+  const plain = checkPlainData(
+    notes.map((n) => n.args),
+    maxBytes,
+  );
+  if (!plain.ok) return { ok: false, reason: `its arguments are not plain data: ${plain.reason}` };
+  return { ok: true, value: notes };
+}
+
 /** A fresh comlink APPLY message for a call that passed the gate (with the arguments a schema returned). */
 export function applyMessage(id: string, method: string, args: readonly unknown[]): Record<string, unknown> {
   return { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) };

@@ -12,6 +12,13 @@ export const CHANNEL_HOST = 'host';
 export const CHANNEL_READY = 'ready';
 /** sent by main to ask the plugin host to exit (a utility process has no pipe to disconnect). */
 export const CHANNEL_CLOSE = 'close';
+/**
+ * one-way calls, either direction: `m` is a list of `[method, args]`, at most MAX_NOTES_PER_MESSAGE, of the
+ * NOTE methods below. Nothing answers them; they keep their place among the calls and replies on the pipe.
+ */
+export const CHANNEL_NOTE = 'note';
+/** The most notes one message carries. */
+export const MAX_NOTES_PER_MESSAGE = 32;
 
 // A shared plugin host carries several plugins on one pipe: each envelope then also names its plugin,
 // `{ p, ch, m }`, with `p` first. The plugin's own channels are the ones above; these two are the host's.
@@ -58,6 +65,13 @@ export const PLUGIN_API_METHODS = [
   '$probe',
 ] as const;
 export type PluginApiMethod = (typeof PLUGIN_API_METHODS)[number];
+
+/** The PluginApi methods main sends as notes (CHANNEL_NOTE), never as calls: nothing waits for their answer. */
+export const PLUGIN_NOTE_METHODS = ['$event'] as const satisfies readonly PluginApiMethod[];
+/** The HostApi methods a plugin host sends as notes (CHANNEL_NOTE); main also takes them as calls. */
+export const HOST_NOTE_METHODS = ['$providerEvent'] as const satisfies readonly HostApiMethod[];
+export type PluginNoteMethod = (typeof PLUGIN_NOTE_METHODS)[number];
+export type HostNoteMethod = (typeof HOST_NOTE_METHODS)[number];
 
 /**
  * The largest message main accepts from a plugin process (its serialized size), unless the connection is

@@ -35,6 +35,44 @@ test.each([
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
 
+test("main's notes are let through for the methods main sends one way, as method and arguments only", () => {
+  expect(
+    admitFromMain({
+      ch: 'note',
+      m: [
+        ['$event', ['agent.event', { type: 'turn_end' }]],
+        ['$event', ['t', null]],
+      ],
+      extra: 1,
+    }),
+  ).toEqual({
+    ch: 'note',
+    m: [
+      ['$event', ['agent.event', { type: 'turn_end' }]],
+      ['$event', ['t', null]],
+    ],
+  });
+});
+
+test.each([
+  ['a call method sent as a note', { ch: 'note', m: [['$executeTool', ['t1', 'echo', {}]]] }],
+  [
+    'one bad note among good ones',
+    {
+      ch: 'note',
+      m: [
+        ['$event', ['t', {}]],
+        ['$event', 'not a list'],
+      ],
+    },
+  ],
+  ['a note whose arguments are not plain data', { ch: 'note', m: [['$event', ['t', new Date(0)]]] }],
+  ['an empty list', { ch: 'note', m: [] }],
+  ['more notes than a message carries', { ch: 'note', m: Array.from({ length: 33 }, () => ['$event', ['t', {}]]) }],
+])('%s is dropped', (_name, message) => {
+  expect(admitFromMain(message)).toBeNull();
+});
+
 test('in a shared host, the same gate holds for each plugin: the envelope keeps its plugin name, and a request to open is let through', () => {
   expect(admitFromMain({ p: 'budget', ...call('$executeTool', ['t1', 'echo', {}], { extra: 'dropped' }) })).toEqual({
     p: 'budget',

@@ -2,16 +2,19 @@
 // (`process.parentPort`, structured clone) and in a child started by the fork launcher (newline-delimited
 // JSON on the file descriptor named by `--amber-pipe=N`); which one is decided at runtime.
 import { Socket } from 'node:net';
-import { applyMessage, readCall, readEnvelope, readReply } from '../../shared/plugin-wire/index.ts';
+import { applyMessage, readCall, readEnvelope, readNotes, readReply } from '../../shared/plugin-wire/index.ts';
 import { createLineBatcher } from '../../shared/line-batcher.ts';
 import { createLineSplitter } from '../../shared/plugin-wire/index.ts';
 import {
   CHANNEL_CLOSE,
   CHANNEL_HOST,
+  CHANNEL_NOTE,
   CHANNEL_OPEN,
   CHANNEL_PLUGIN,
   DEFAULT_MAX_LINE_BYTES,
+  MAX_NOTES_PER_MESSAGE,
   PLUGIN_API_METHODS,
+  PLUGIN_NOTE_METHODS,
   ROUTE_ID,
 } from '../../shared/plugin-wire/index.ts';
 
@@ -30,6 +33,7 @@ interface ElectronParentPort {
 }
 
 const PLUGIN_METHODS: ReadonlySet<string> = new Set(PLUGIN_API_METHODS);
+const PLUGIN_NOTES: ReadonlySet<string> = new Set(PLUGIN_NOTE_METHODS);
 /**
  * Main is trusted to send what a call needs (a provider request carries the whole conversation, images
  * included), so the line cap this way is only a bound on memory, far above the cap main applies to plugins.
@@ -38,7 +42,8 @@ export const MAX_LINE_FROM_MAIN_BYTES = 64 * DEFAULT_MAX_LINE_BYTES;
 
 /**
  * What the plugin host lets through from main, rebuilt: calls of known PluginApi methods with plain-data
- * arguments, plain-data replies to the host's own calls, and the request to close; in a shared host, each
+ * arguments, notes (one-way calls) of the methods main sends so, plain-data replies to the host's own
+ * calls, and the request to close; in a shared host, each
  * of those for a named plugin, and the request to open a plugin's channel. Null for anything else.
  */
 export function admitFromMain(message: unknown): unknown {
@@ -60,6 +65,10 @@ export function admitFromMain(message: unknown): unknown {
   if (envelope.ch === CHANNEL_HOST) {
     const reply = readReply(envelope.m);
     return reply.ok ? { ch: CHANNEL_HOST, m: reply.value } : null;
+  }
+  if (envelope.ch === CHANNEL_NOTE) {
+    const notes = readNotes(envelope.m, PLUGIN_NOTES, MAX_NOTES_PER_MESSAGE);
+    return notes.ok ? { ch: CHANNEL_NOTE, m: notes.value.map((n) => [n.method, n.args]) } : null;
   }
   return null;
 }

@@ -1,14 +1,14 @@
 // Entry of a plugin process (Electron utility process or forked Node child). It listens on the pipe to main
 // and either runs one plugin (`--amber-plugin=ID`) or, as a shared host (`--amber-shared=GROUP`), each
 // plugin main opens on a channel of its own. Per plugin it exposes PluginApi on the 'plugin' channel, wraps
-// main's HostApi on the 'host' channel, then says 'ready'.
+// main's HostApi on the 'host' channel, runs main's notes and sends its own on the 'note' channel, then says 'ready'.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Endpoint, expose, wrap } from 'comlink';
-import { createChannelRouter } from '../../shared/plugin-wire/index.ts';
-import type { HostApi, LogLevel } from '../../shared/plugin-wire/index.ts';
-import { CHANNEL_CLOSE, CHANNEL_CLOSED, CHANNEL_HOST, CHANNEL_OPEN, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugin-wire/index.ts';
+import { type ChannelRouter, createChannelRouter } from '../../shared/plugin-wire/index.ts';
+import type { HostApi, LogLevel, PluginNoteMethod } from '../../shared/plugin-wire/index.ts';
+import { CHANNEL_CLOSE, CHANNEL_CLOSED, CHANNEL_HOST, CHANNEL_NOTE, CHANNEL_OPEN, CHANNEL_PLUGIN, CHANNEL_READY } from '../../shared/plugin-wire/index.ts';
 import { connectToParent, type ParentPipe } from './parent-pipe.ts';
-import { PluginHost } from './plugin-host.ts';
+import { type HostNote, PluginHost } from './plugin-host.ts';
 
 const pipe = connectToParent();
 if (!pipe) {
@@ -43,15 +43,19 @@ else serveOne(pipe);
 
 /** One plugin on the whole pipe. */
 function serveOne(parent: ParentPipe): void {
-  const router = createChannelRouter((envelope) => parent.send(envelope));
+  const send = (envelope: Envelope) => parent.send(envelope);
+  const router = createChannelRouter(send);
   parent.onMessage((m) => {
     if ((m as { ch?: unknown } | null)?.ch === CHANNEL_CLOSE) process.exit(0);
     router.dispatch(m);
   });
-  single = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi);
+  single = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi, { note: noteSender(send) });
   expose(single, router.endpoint(CHANNEL_PLUGIN) as unknown as Endpoint);
+  runNotes(router, single);
   parent.send({ ch: CHANNEL_READY });
 }
+
+type Envelope = { ch: string; m?: unknown };
 
 interface Channel {
   readonly host: PluginHost;
@@ -71,11 +75,16 @@ function serveShared(parent: ParentPipe): void {
   };
   const open = (p: string): Channel => {
     let closed = false;
-    const router = createChannelRouter((envelope) => {
+    const send = (envelope: Envelope) => {
       if (!closed) parent.send({ p, ...envelope });
+    };
+    const router = createChannelRouter(send);
+    const host = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi, {
+      importModule,
+      note: noteSender(send),
     });
-    const host = new PluginHost(wrap<HostApi>(router.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi, { importModule });
     expose(host, router.endpoint(CHANNEL_PLUGIN) as unknown as Endpoint);
+    runNotes(router, host);
     return {
       host,
       // Whatever the plugin's code does in answer runs, and logs, as that plugin.
@@ -108,6 +117,21 @@ function serveShared(parent: ParentPipe): void {
     }
     const { p: _p, ...envelope } = m as { p: string };
     channel.dispatch(envelope);
+  });
+}
+
+/** The host's notes to main (one-way HostApi calls, see HOST_NOTE_METHODS): one message each, written together per turn of the loop. */
+function noteSender(send: (envelope: Envelope) => void): HostNote {
+  return (method, args) => send({ ch: CHANNEL_NOTE, m: [[method, args]] });
+}
+
+/** Runs main's notes (admitted by the pipe's gate: PLUGIN_NOTE_METHODS only) in order; nothing is answered, a failure is logged. */
+function runNotes(router: ChannelRouter, host: PluginHost): void {
+  router.endpoint(CHANNEL_NOTE).addEventListener('message', (event) => {
+    if (typeof event !== 'object' || !('data' in event) || !Array.isArray(event.data)) return;
+    for (const [method, args] of event.data as [PluginNoteMethod, Parameters<PluginHost[PluginNoteMethod]>][]) {
+      host[method](...args).catch((e: unknown) => host.log('error', `A note of ${method} from main failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
   });
 }
 

@@ -6,6 +6,7 @@ import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/p
 import {
   type CallConfig,
   type HostApi,
+  type HostNoteMethod,
   type LogLevel,
   MAX_TOOL_UPDATE_CHARS,
   type PluginApi,
@@ -58,6 +59,9 @@ export const TOOL_UPDATE_TOTAL_CHARS = 1024 * 1024;
 
 type Remote<T> = { [K in keyof T]: T[K] };
 
+/** Sends a one-way HostApi call (a note, see HOST_NOTE_METHODS) to main, in order with the host's other messages. */
+export type HostNote = <M extends HostNoteMethod>(method: M, args: Parameters<HostApi[M]>) => void;
+
 /**
  * Runs one plugin inside its own process and answers main's PluginApi. It keeps the functions behind each
  * declaration; main only ever sees data. Nothing thrown by plugin code escapes a `$` method as anything but
@@ -96,14 +100,17 @@ export class PluginHost implements PluginApi {
   readonly #sentRequests = new SentRequests();
 
   readonly #importModule: (url: string) => Promise<unknown>;
+  readonly #note: HostNote;
 
   /**
    * `importModule` loads the plugin's module by URL; a shared host gives each load of the same module a URL of
    * its own, so a plugin switched off and on again in the same process starts from fresh module state.
+   * `note` sends provider events one way; by default they are calls of `host`, whose answers nobody awaits.
    */
-  constructor(host: Remote<HostApi>, options: { importModule?: (url: string) => Promise<unknown> } = {}) {
+  constructor(host: Remote<HostApi>, options: { importModule?: (url: string) => Promise<unknown>; note?: HostNote } = {}) {
     this.#host = host;
     this.#importModule = options.importModule ?? ((url) => import(url));
+    this.#note = options.note ?? ((method, args) => void (host[method] as (...a: typeof args) => Promise<void>)(...args).catch(() => {}));
   }
 
   async $handshake(hello: Handshake): Promise<HandshakeReply> {
@@ -257,18 +264,22 @@ export class PluginHost implements PluginApi {
     const provider = this.#providers.get(providerId);
     let batch: ProviderEvent[] = [];
     let scheduled = false;
-    const flush = (): Promise<void> => {
+    // Events go to main one way (notes): nothing here waits for main, and main is not woken to answer.
+    const flush = (): void => {
       scheduled = false;
-      if (batch.length === 0) return Promise.resolve();
+      if (batch.length === 0) return;
       const events = batch;
       batch = [];
-      return this.#host.$providerEvent(streamId, events).catch(() => {});
+      this.#note('$providerEvent', [streamId, events]);
     };
-    // Events go out on the next turn of the loop, or at once (and awaited, for back-pressure) when many wait.
+    // Events go out on the next turn of the loop, or at once when many wait (then the loop gets a turn, so the
+    // pipe is written before the stream goes on).
     const send = async (event: ProviderEvent) => {
       batch.push(event);
-      if (batch.length >= PROVIDER_BATCH) await flush();
-      else if (!scheduled) {
+      if (batch.length >= PROVIDER_BATCH) {
+        flush();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      } else if (!scheduled) {
         scheduled = true;
         setImmediate(() => void flush());
       }
@@ -277,7 +288,7 @@ export class PluginHost implements PluginApi {
       send({ type: 'error', kind, message: errorMessage(request, providerId, message, kind === 'aborted') });
     if (!provider) {
       await fail('unknown', `This plugin has no provider '${providerId}'.`);
-      return await flush();
+      return flush();
     }
     const controller = new AbortController();
     this.#running.set(streamId, controller);
@@ -299,7 +310,7 @@ export class PluginHost implements PluginApi {
       this.#running.delete(streamId);
     }
     // Every event is on the pipe before this call answers: main relies on that order.
-    await flush();
+    flush();
   }
 
   async $refreshWallet(id: string): Promise<WalletState> {

@@ -2,7 +2,7 @@ import { expose, wrap, type Endpoint } from 'comlink';
 import { expect, test } from 'vitest';
 import { createChannelRouter } from '../../../shared/plugins/index.ts';
 import type { HostApi, PluginApi } from '../../../shared/plugins/index.ts';
-import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY } from '../../../shared/plugins/index.ts';
+import { CHANNEL_HOST, CHANNEL_NOTE, CHANNEL_PLUGIN, CHANNEL_READY } from '../../../shared/plugins/index.ts';
 import { PluginConnection } from './plugin-connection.ts';
 import { lineFrame, type PipeFrame, type PluginExit, type PluginProcess } from '../launchers/plugin-launcher.ts';
 
@@ -50,6 +50,11 @@ function fakePeer(plugin: Partial<PluginApi>): FakePeer {
     kill: () => {},
   };
   expose(plugin, peer.endpoint(CHANNEL_PLUGIN) as unknown as Endpoint);
+  // Notes are one-way calls: run, never answered (as the plugin host does).
+  peer.endpoint(CHANNEL_NOTE).addEventListener('message', (event) => {
+    const notes = (event as { data: [keyof PluginApi, unknown[]][] }).data;
+    for (const [method, args] of notes) void (plugin[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+  });
   const host = wrap<HostApi>(peer.endpoint(CHANNEL_HOST) as unknown as Endpoint) as unknown as HostApi;
   queueMicrotask(() => toMain.forEach((l) => l(lineFrame(JSON.stringify({ ch: CHANNEL_READY })))));
   return {
@@ -253,19 +258,48 @@ test('events sent with notify go together after the delay, or at once before a l
   });
   const conn = new PluginConnection('p', peer.process, quietHost(), { notifyDelayMs: 60_000 });
   await conn.ready(1000);
-  const events = [conn.notify('$event', ['a', {}], 1000), conn.notify('$event', ['b', {}], 1000)];
+  const events = [conn.notify('$event', ['a', {}]), conn.notify('$event', ['b', {}])];
   await Promise.resolve();
   expect(peer.sent).toEqual([]);
   // The check goes after the events made before it, without waiting for the delay.
   expect(await conn.call('$checkAllowance', ['budget', { providerId: 'p', modelId: 'm' }], 1000)).toEqual({ allowed: true });
   await Promise.all(events);
   expect(order).toEqual(['event a', 'event b', 'check']);
+  // The two events went in one message, and the plugin answered neither.
+  expect(peer.sent[0]).toEqual({
+    ch: CHANNEL_NOTE,
+    m: [
+      ['$event', ['a', {}]],
+      ['$event', ['b', {}]],
+    ],
+  });
+  expect(peer.sent.filter((m) => (m as { ch: string }).ch === CHANNEL_NOTE)).toHaveLength(1);
 
   const quick = new PluginConnection('q', fakePeer({ $event: async () => {} }).process, quietHost(), { notifyDelayMs: 5 });
   await quick.ready(1000);
-  await expect(quick.notify('$event', ['c', {}], 1000)).resolves.toBeUndefined();
+  await expect(quick.notify('$event', ['c', {}])).resolves.toBeUndefined();
   // A dead connection rejects what still waits.
-  const waiting = conn.notify('$event', ['d', {}], 1000);
+  const waiting = conn.notify('$event', ['d', {}]);
   conn.close(new Error('closed by main'));
   await expect(waiting).rejects.toThrow('closed by main');
+});
+
+test("a plugin's notes reach main's HostApi unanswered, checked like calls; a note of another method or with bad arguments is dropped and counted", async () => {
+  const peer = fakePeer({});
+  const got: unknown[] = [];
+  const conn = new PluginConnection('p', peer.process, { ...quietHost(), $providerEvent: async (streamId, events) => void got.push([streamId, events]) });
+  await conn.ready(1000);
+  const done = { type: 'done', message: { role: 'assistant', content: [], stopReason: 'stop', timestamp: 1 } };
+  peer.raw(JSON.stringify({ ch: CHANNEL_NOTE, m: [['$providerEvent', ['s1', [done]]]] }));
+  expect(got).toEqual([['s1', [done]]]);
+  const sentBefore = peer.sent.length;
+  peer.raw(JSON.stringify({ ch: CHANNEL_NOTE, m: [['$emit', ['topic', {}]]] }));
+  peer.raw(JSON.stringify({ ch: CHANNEL_NOTE, m: [['$providerEvent', ['s1', 'not events']]] }));
+  peer.raw(JSON.stringify({ ch: CHANNEL_NOTE, m: 'not a list' }));
+  await Promise.resolve();
+  expect(got).toHaveLength(1);
+  expect(conn.drops).toMatchObject({ malformed: 2, invalid: 1 });
+  // Nothing answers a note, not even a refused one.
+  expect(peer.sent.length).toBe(sentBefore);
+  expect(conn.alive).toBe(true);
 });

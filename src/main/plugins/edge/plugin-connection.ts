@@ -1,9 +1,20 @@
 import { type Endpoint, expose, wrap } from 'comlink';
-import { applyMessage, errorReply, readCall, readEnvelope, readReply, replyId } from '../../../shared/plugins/index.ts';
+import { applyMessage, errorReply, readCall, readEnvelope, readNotes, readReply, replyId } from '../../../shared/plugins/index.ts';
 import { type ChannelEndpoint, createChannelRouter } from '../../../shared/plugins/index.ts';
 import { HostApiArgs } from '../../../shared/plugins/index.ts';
 import type { HostApi, LogLevel, PluginApi } from '../../../shared/plugins/index.ts';
-import { CHANNEL_HOST, CHANNEL_PLUGIN, CHANNEL_READY, DEFAULT_MAX_MESSAGE_BYTES, HOST_API_METHODS, type HostApiMethod } from '../../../shared/plugins/index.ts';
+import {
+  CHANNEL_HOST,
+  CHANNEL_NOTE,
+  CHANNEL_PLUGIN,
+  CHANNEL_READY,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  HOST_API_METHODS,
+  HOST_NOTE_METHODS,
+  type HostApiMethod,
+  MAX_NOTES_PER_MESSAGE,
+  PLUGIN_NOTE_METHODS,
+} from '../../../shared/plugins/index.ts';
 import { Emitter } from '../../../shared/emitter.ts';
 import { AmberError, errorMessage } from '../../errors.ts';
 import { describeExit, formatBytes, type PipeFrame, type PluginExit, type PluginProcess } from '../launchers/plugin-launcher.ts';
@@ -14,7 +25,7 @@ export interface ConnectionOptions {
   /** The largest message accepted from the plugin, serialized (default 1 MB); a larger one is refused. */
   maxMessageBytes?: number;
   /**
-   * How long a `notify` call may wait to be sent with others (default NOTIFY_DELAY_MS). It is sent sooner
+   * How long a note (`notify`) may wait to be sent with others (default NOTIFY_DELAY_MS). It is sent sooner
    * when main makes any other call to the plugin, so it never arrives after a call made after it.
    */
   notifyDelayMs?: number;
@@ -50,6 +61,10 @@ interface Pending {
 }
 
 const HOST_METHODS: ReadonlySet<string> = new Set(HOST_API_METHODS);
+const HOST_NOTES: ReadonlySet<string> = new Set(HOST_NOTE_METHODS);
+
+/** The PluginApi methods main sends one way (see PLUGIN_NOTE_METHODS). */
+export type NoteMethod = (typeof PLUGIN_NOTE_METHODS)[number];
 
 /** What a notification (an event) for a plugin that leaves main's messages unread on its pipe is rejected with. */
 export class CongestedError extends AmberError {
@@ -62,22 +77,23 @@ export class CongestedError extends AmberError {
 export const NOTIFY_DELAY_MS = 20;
 
 interface Note {
-  method: Method;
+  method: NoteMethod;
   args: unknown[];
-  timeoutMs: number;
-  resolve(value: unknown): void;
+  resolve(): void;
   reject(error: Error): void;
 }
 
 /**
  * Main's end of the RPC with one plugin process: PluginApi wrapped on the 'plugin' channel, HostApi exposed
- * on the 'host' channel. Plain comlink never settles a call whose peer died, so every call is tracked here:
+ * on the 'host' channel, and one-way notes both ways on the 'note' channel (events to the plugin, provider
+ * events from it), which nothing answers. Plain comlink never settles a call whose peer died, so every call is tracked here:
  * when the process exits or its pipe closes, all pending calls reject at once with the same clear error,
  * and later calls reject immediately. Each call also has its own timeout.
  *
  * The plugin process is not trusted. Nothing it sends reaches comlink as it was sent: a message larger than
  * `maxMessageBytes` is refused unread; a host call must be an APPLY of one HostApi method whose arguments
- * are plain data that pass the method's schema, and is rebuilt from what the schema returned; a reply must
+ * are plain data that pass the method's schema, and is rebuilt from what the schema returned (a note the
+ * same, for the methods sent as notes); a reply must
  * answer a call main made and still waits for. Everything else is dropped and counted (`drops`), and
  * nothing a message does can throw into main.
  */
@@ -203,14 +219,16 @@ export class PluginConnection {
   }
 
   /**
-   * A call nothing waits on at once (an event for the plugin): sent with the others of the next
-   * `notifyDelayMs`, or before the next `call`, whichever comes first, so a plugin that listens to a run's
-   * many events is woken a few times instead of at each one. Settles like `call`.
+   * A one-way call (an event for the plugin): a note, which the plugin does not answer. It is sent with the
+   * others of the next `notifyDelayMs` (MAX_NOTES_PER_MESSAGE to a message), or before the next `call`,
+   * whichever comes first, so a plugin that listens to a run's many events is woken a few times instead of
+   * at each one and never wakes main to answer. Resolves once it is on the pipe; rejects with a
+   * CongestedError when the plugin leaves its pipe unread then, or with the reason when the peer is gone.
    */
-  notify<M extends Method>(method: M, args: Args<M>, timeoutMs: number): Promise<Result<M>> {
+  notify<M extends NoteMethod>(method: M, args: Args<M>): Promise<void> {
     if (this.#dead) return Promise.reject(this.#dead);
-    return new Promise<Result<M>>((resolve, reject) => {
-      this.#notes.push({ method, args, timeoutMs, resolve: resolve as (value: unknown) => void, reject });
+    return new Promise<void>((resolve, reject) => {
+      this.#notes.push({ method, args, resolve, reject });
       if (this.#noteTimer) return;
       this.#noteTimer = setTimeout(() => this.#sendNotes(), this.#notifyDelayMs);
       this.#noteTimer.unref?.();
@@ -220,10 +238,18 @@ export class PluginConnection {
   #sendNotes(): void {
     if (this.#noteTimer) clearTimeout(this.#noteTimer);
     this.#noteTimer = null;
-    for (const note of this.#notes.splice(0)) {
-      // A plugin that leaves its pipe unread gets no more events queued in main (about 1 MB waits at most).
-      if (this.process.congested) note.reject(new CongestedError(this.pluginId));
-      else this.call(note.method, note.args as never, note.timeoutMs).then(note.resolve, note.reject);
+    const notes = this.#notes.splice(0);
+    for (let i = 0; i < notes.length; i += MAX_NOTES_PER_MESSAGE) {
+      const part = notes.slice(i, i + MAX_NOTES_PER_MESSAGE);
+      // A plugin that leaves its pipe unread gets no more events queued in main (about 1 MB waits at most,
+      // and one message more).
+      if (this.process.congested) {
+        for (const note of part) note.reject(new CongestedError(this.pluginId));
+        continue;
+      }
+      this.#send({ ch: CHANNEL_NOTE, m: part.map((note) => [note.method, note.args]) });
+      if (this.#dead) for (const note of part) note.reject(this.#dead);
+      else for (const note of part) note.resolve();
     }
   }
 
@@ -322,6 +348,8 @@ export class PluginConnection {
           return this.#receiveCall(envelope.m);
         case CHANNEL_PLUGIN:
           return this.#receiveReply(envelope.m);
+        case CHANNEL_NOTE:
+          return this.#receiveNotes(envelope.m);
         case CHANNEL_READY:
           this.#isReady = true;
           this.#ready.resolve();
@@ -349,6 +377,29 @@ export class PluginConnection {
       return;
     }
     this.#router.dispatch({ ch: CHANNEL_HOST, m: applyMessage(id, method, parsed.data) });
+  }
+
+  /** Notes from the plugin: gated and checked like host calls, each run on its own; nothing is answered. */
+  #receiveNotes(m: unknown): void {
+    if (!this.#admit()) return;
+    const gated = readNotes(m, HOST_NOTES, MAX_NOTES_PER_MESSAGE, this.#maxBytes);
+    if (!gated.ok) return this.#drop('malformed', `notes main does not accept (${gated.reason})`);
+    for (const { method, args } of gated.value) {
+      const parsed = HostApiArgs[method as HostApiMethod].safeParse(args);
+      if (!parsed.success) {
+        const first = parsed.error.issues[0];
+        const where = first?.path.length ? ` at ${first.path.join('.')}` : '';
+        this.#drop(
+          'invalid',
+          `The plugin '${this.pluginId}' sent a note of ${method} with arguments main does not accept${where}: ${first?.message ?? 'invalid'}.`,
+        );
+        continue;
+      }
+      const run = this.#hostApi[method as HostApiMethod] as (...a: unknown[]) => Promise<unknown>;
+      run
+        .apply(this.#hostApi, parsed.data as unknown[])
+        .catch((e: unknown) => this.#drop('failed', `a note of ${method} that failed in main (${errorMessage(e)})`));
+    }
   }
 
   #receiveReply(m: unknown): void {

@@ -82,7 +82,7 @@ export interface PluginServiceOptions {
   crashWindowMs?: number;
   tickIntervalMs?: number;
   inboundPerSecond?: number;
-  /** Events main sends to one plugin that may wait for its answer; beyond, events to it are dropped. */
+  /** Events main holds for one plugin, not yet sent (or, for an idle-watched one, not yet answered); beyond, events to it are dropped. */
   maxEventsInFlight?: number;
   clock?: () => number;
   onLog?: (pluginId: string, line: PluginLogLine) => void;

@@ -40,7 +40,7 @@ export interface SupervisorLimits {
   /** 0: plugins with a `tick` are never ticked. */
   tickIntervalMs: number;
   inboundPerSecond: number | undefined;
-  /** Events main sends to one plugin that may wait for its answer; beyond, events to it are dropped. */
+  /** Events main holds for one plugin, not yet sent (or, for an idle-watched one, not yet answered); beyond, events to it are dropped. */
   maxEventsInFlight: number;
 }
 
@@ -409,10 +409,10 @@ export class PluginSupervisor {
       return;
     }
     rec.eventsInFlight++;
-    // Events go together (notify); a plugin with an idle watch gets them through it, so they count as use.
+    // Events go together, one way (notify): nothing waits for the plugin's answer, nor wakes main for it.
+    // A plugin with an idle watch gets them as calls through it, so that they count as use until handled.
     const watched = rec.conn === conn && rec.caller !== null && rec.caller !== conn ? rec.caller : null;
-    const callMs = this.#ctx.timeouts.callMs;
-    (watched ? watched.call('$event', [topic, payload], callMs) : conn.notify('$event', [topic, payload], callMs))
+    (watched ? watched.call('$event', [topic, payload], this.#ctx.timeouts.callMs) : conn.notify('$event', [topic, payload]))
       .catch((e: unknown) => {
         if (e instanceof CongestedError) rec.dropped.events++;
       })

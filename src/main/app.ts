@@ -32,6 +32,7 @@ import { type CoreEvent, windowEvents } from './api/index.ts';
 import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
 import { AgentDefinitions, settingsConfirmations } from './agent-definitions/index.ts';
+import { PlanService } from './plan/index.ts';
 
 export type { AppCore } from './app-core.ts';
 
@@ -194,6 +195,8 @@ export function createApp(options: AppOptions): App {
       return !(e instanceof AmberError && e.code === 'not_found');
     }
   });
+  // The checklist the agent keeps with the todo tool, per branch.
+  const plan = new PlanService({ store: sessions });
   const agent = new AgentService({
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
@@ -231,6 +234,7 @@ export function createApp(options: AppOptions): App {
     workspaces,
     systemPrompt,
     agentDefinitions: new AgentDefinitions({ userDir: join(options.dataDir, 'agents'), confirmations: settingsConfirmations(settings) }),
+    plan,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
@@ -268,6 +272,7 @@ export function createApp(options: AppOptions): App {
       await agent.dispose();
       await plugins.dispose();
       approvals.dispose();
+      plan.dispose();
       workspaces.dispose();
       settings.dispose();
       sessions.close();

@@ -17,6 +17,7 @@ import { createSessionRoutes } from './session-routes.ts';
 import { createStatusRoutes } from './status-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
 import { createMcpRoutes } from './mcp-routes.ts';
+import { createPlanRoutes } from './plan-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -68,6 +69,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const sandbox = subscriptions.add(createSandboxRoutes(app));
   const workspace = subscriptions.add(createWorkspaceRoutes(app, options.pickFolder ? { pickFolder: options.pickFolder } : {}));
   const mcp = subscriptions.add(createMcpRoutes(app));
+  const plan = subscriptions.add(createPlanRoutes(app));
   const chat = subscriptions.add(createChatRoutes(app));
 
   const handlers: Handlers = {
@@ -82,6 +84,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...sandbox.handlers,
     ...workspace.handlers,
     ...mcp.handlers,
+    ...plan.handlers,
   };
 
   return {

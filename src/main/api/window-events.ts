@@ -12,7 +12,7 @@ export type CoreEvent = { [E in EventName]: { event: E; payload: EventPayload<E>
 /** The owners whose changes the windows hear of. */
 export type WindowEventSources = Pick<
   App,
-  'sessions' | 'agent' | 'approvals' | 'policy' | 'sandbox' | 'workspaces' | 'plugins' | 'pluginConfig' | 'status' | 'commands' | 'mcp' | 'wallets'
+  'sessions' | 'agent' | 'approvals' | 'policy' | 'sandbox' | 'workspaces' | 'plugins' | 'pluginConfig' | 'status' | 'commands' | 'mcp' | 'wallets' | 'plan'
 >;
 
 export interface WindowEvents extends Disposable {
@@ -47,6 +47,7 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   on.add(registries.providers.onDidChange(commandsChanged));
   on.add(app.mcp.onDidChangeServers(commandsChanged));
   on.add(app.mcp.onDidChange((listing) => emit('mcp.changed', listing)));
+  on.add(app.plan.onDidChange((view) => emit('plan.changed', view)));
   // The policy and its sandbox: the windows read the policy again.
   on.add(app.policy.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId })));
   on.add(app.sandbox.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId })));

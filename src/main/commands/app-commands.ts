@@ -8,6 +8,7 @@ import { CommandTree } from './command-tree.ts';
 import { settingsCommands } from './settings-commands.ts';
 import { sandboxCommands } from './sandbox-commands.ts';
 import { agentCommands } from './agent-commands.ts';
+import { planCommands } from './plan-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
 export interface AppCommandContext extends CommandContext {
@@ -181,6 +182,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(settingsCommands(app, tree));
   store.add(sandboxCommands(app, tree));
   store.add(agentCommands(app, tree));
+  store.add(planCommands(app, tree));
   store.add(bridgePluginCommands(app, tree));
 
   return { tree, dispose: () => store.dispose() };

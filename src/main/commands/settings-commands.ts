@@ -164,6 +164,11 @@ async function setCore(app: AppCore, tree: CommandTree, entry: SettingIndexEntry
       return value === null
         ? 'This conversation has no instructions of its own any more.'
         : 'From the next request on, the model gets your instructions for this conversation.';
+    case 'agent.todo':
+      app.settings.set('agent.todo', value as boolean);
+      return value
+        ? 'The agent may now keep a plan with the todo tool; it shows above the message box.'
+        : 'The todo tool is off: the agent keeps no plan (the plans kept so far stay on their branches).';
     case 'model':
       return await viaCommand(tree, `/model ${String(value)}`, context);
     case 'thinking':

@@ -6,6 +6,7 @@ import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-ap
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
 import { SandboxGet, SandboxSetNetwork, SandboxView } from './sandbox-api.ts';
+import { PlanGet, PlanView } from '../plan/index.ts';
 import {
   McpListing,
   McpReadResource,
@@ -286,6 +287,8 @@ export const API_METHODS = {
   'policy.sandbox': method(SandboxGet, SandboxView),
   /** Turns the global network switch of write mode's sandbox on or off; a conversation's own choice still wins. */
   'policy.setNetwork': method(SandboxSetNetwork, SandboxView),
+  /** The checklist the agent keeps with the todo tool on the conversation's current branch (empty when it has none). */
+  'plan.get': method(PlanGet, PlanView),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -325,6 +328,8 @@ export const API_EVENTS = {
   'workspace.settled': z.object({ sessionId: z.string() }),
   /** An MCP server connected, failed, or changed what it offers; or the servers were edited. */
   'mcp.changed': McpListing,
+  /** The plan of a conversation's branch changed: the todo tool wrote one, or the branch shown is another. */
+  'plan.changed': PlanView,
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

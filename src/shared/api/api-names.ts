@@ -76,6 +76,7 @@ export const CHANNEL_NAMES = [
   'mcp.readResource',
   'policy.sandbox',
   'policy.setNetwork',
+  'plan.get',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -98,6 +99,7 @@ export const EVENT_NAME_LIST = [
   'workspace.requested',
   'workspace.settled',
   'mcp.changed',
+  'plan.changed',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 

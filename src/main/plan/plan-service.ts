@@ -1,0 +1,106 @@
+import { type PlanItems, type PlanView, PLAN_ENTRY_TYPE, planOfEntry } from '../../shared/plan/index.ts';
+import { DisposableStore } from '../../shared/disposable.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
+import type { SessionStore } from '../sessions/index.ts';
+
+/** What the plan reads and writes of the sessions. */
+export type PlanStore = Pick<SessionStore, 'append' | 'leaf' | 'entry' | 'page' | 'get' | 'onDidMoveLeaf' | 'onDidDelete'>;
+
+export interface PlanServiceOptions {
+  store: PlanStore;
+  /** Entries read per step when looking up the branch for its newest plan. Default 200. */
+  pageSize?: number;
+}
+
+interface Known {
+  /** The leaf this view holds for. */
+  leafId: string | null;
+  view: PlanView;
+}
+
+/**
+ * The plan (a short checklist the agent keeps with the todo tool) of each conversation's current branch. It
+ * is kept as custom entries of the session, so a branch has the plan of its own path: the newest plan entry
+ * between the leaf and the root. Owns the plan's change event: it fires when a plan is written and when the
+ * leaf moves to a branch whose plan differs (an edit, a branch switch) — for the conversations whose plan was
+ * read, which are the ones a window shows.
+ */
+export class PlanService {
+  readonly #store: PlanStore;
+  readonly #pageSize: number;
+  readonly #known = new Map<string, Known>();
+  readonly #changes = new Emitter<PlanView>((e) => console.error('A plan listener failed', e));
+  readonly #subscriptions = new DisposableStore();
+  /** The plan of a conversation's branch changed, with the new one. */
+  readonly onDidChange: Event<PlanView> = this.#changes.event;
+
+  constructor(options: PlanServiceOptions) {
+    this.#store = options.store;
+    this.#pageSize = options.pageSize ?? 200;
+    this.#subscriptions.add(this.#store.onDidMoveLeaf(({ sessionId, leafId }) => this.#leafMoved(sessionId, leafId)));
+    this.#subscriptions.add(this.#store.onDidDelete(({ sessionId }) => this.#known.delete(sessionId)));
+  }
+
+  /** The plan of the conversation's current branch (empty, with entryId null, when it has none). */
+  current(sessionId: string): PlanView {
+    const leafId = this.#store.leaf(sessionId);
+    const known = this.#known.get(sessionId);
+    if (known && known.leafId === leafId) return known.view;
+    const view = this.#read(sessionId);
+    this.#known.set(sessionId, { leafId, view });
+    return view;
+  }
+
+  /** Replaces the branch's plan with `items`: one entry appended under the leaf. Returns the new plan. */
+  write(sessionId: string, items: PlanItems): PlanView {
+    const entry = this.#store.append(sessionId, { type: 'custom', customType: PLAN_ENTRY_TYPE, data: { items } });
+    // The append moved the leaf: #leafMoved has recorded and announced the plan it holds.
+    return this.#known.get(sessionId)?.view ?? { sessionId, items, entryId: entry.id };
+  }
+
+  dispose(): void {
+    this.#subscriptions.dispose();
+    this.#changes.dispose();
+    this.#known.clear();
+  }
+
+  #leafMoved(sessionId: string, leafId: string | null): void {
+    const known = this.#known.get(sessionId);
+    const leaf = leafId === null ? null : this.#store.entry(sessionId, leafId);
+    const items = leaf ? planOfEntry(leaf) : null;
+    if (items) {
+      // A plan written: no need to read the branch.
+      this.#set(sessionId, leafId, { sessionId, items, entryId: leaf!.id });
+      return;
+    }
+    // Only conversations whose plan was read are followed; the others are read when asked.
+    if (!known) return;
+    if (leaf && leaf.parentId === known.leafId) {
+      // An append that is not a plan: the branch's plan stays.
+      known.leafId = leafId;
+      return;
+    }
+    this.#set(sessionId, leafId, this.#read(sessionId));
+  }
+
+  #set(sessionId: string, leafId: string | null, view: PlanView): void {
+    const before = this.#known.get(sessionId)?.view;
+    this.#known.set(sessionId, { leafId, view });
+    if (before?.entryId !== view.entryId) this.#changes.fire(view);
+  }
+
+  /** Walks the branch from the leaf up, a page at a time, to its newest plan entry. */
+  #read(sessionId: string): PlanView {
+    let before: string | null = null;
+    for (;;) {
+      const page = this.#store.page(sessionId, { before, limit: this.#pageSize });
+      for (let i = page.entries.length - 1; i >= 0; i--) {
+        const entry = page.entries[i]!;
+        const items = planOfEntry(entry);
+        if (items) return { sessionId, items, entryId: entry.id };
+      }
+      if (page.before === null) return { sessionId, items: [], entryId: null };
+      before = page.before;
+    }
+  }
+}

@@ -122,8 +122,14 @@ async function auditEveryScreen(theme: 'light' | 'dark'): Promise<string[]> {
   await check('conversation');
 
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-providers').waitFor();
+  await check('settings-models');
+  await page.getByTestId('settings-tab-plugins').click();
   await page.locator('[data-testid=plugin-row]').first().waitFor();
   await check('settings');
+  await page.getByTestId('settings-tab-policy').click();
+  await page.getByTestId('settings-policy').waitFor();
+  await check('settings-policy');
   await page.getByTestId('close-settings').click();
 
   await amber.shell.app.plugins.setState('example', true);

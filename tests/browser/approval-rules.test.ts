@@ -62,6 +62,7 @@ test('"Always" on a shell question is a rule in Settings after a restart, a seco
 
   await a.restart();
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-policy').click();
   await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();
   const rules = a.page.getByTestId('policy-rule');
   await expect.poll(() => rules.count()).toBe(1);

@@ -107,6 +107,7 @@ test("a user plugin's read-only claim is confirmed and revoked in Settings", asy
   await a.shell.app.plugins.setState('hello_user', true, { confirm: true });
   await a.open();
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-policy').click();
   const claim = a.page.getByTestId('readonly-claim').filter({ hasText: 'hello_user' });
   await claim.filter({ hasText: 'not confirmed' }).waitFor();
   await claim.getByRole('button', { name: /Confirm that .* only read/ }).click();

@@ -40,6 +40,7 @@ test('the workspace tools are ready without a process until the model calls one,
   expect(a.shell.app.plugins.get('workspace_tools')).toMatchObject({ state: 'idle', pid: null });
 
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
   const row = a.page.locator('[data-testid=plugin-row][data-id=workspace_tools][data-state=idle]');
   await row.waitFor();
   expect(await row.getByTestId('plugin-state').textContent()).toBe('Ready (starts when used)');
@@ -61,6 +62,7 @@ test('the workspace tools are ready without a process until the model calls one,
   expect(running.state).toBe('active');
   expect(running.pid).toBeGreaterThan(0);
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
   await a.page
     .locator('[data-testid=plugin-row][data-id=workspace_tools][data-state=active]')
     .getByTestId('plugin-state')

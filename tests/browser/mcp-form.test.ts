@@ -42,6 +42,7 @@ test('a stdio server added through the form connects with its tool count, its ti
   const app = () => amber!.shell.app;
   await amber.open();
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-mcp').click();
   const section = page.getByTestId('settings-mcp');
   await section.getByTestId('mcp-add').click();
   const form = section.getByTestId('mcp-form');
@@ -135,6 +136,7 @@ test('an HTTP server that answers 401 shows needs authorization with what to do;
     const { page } = amber;
     await amber.open();
     await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-mcp').click();
     const section = page.getByTestId('settings-mcp');
     await section.getByTestId('mcp-add').click();
     const form = section.getByTestId('mcp-form');

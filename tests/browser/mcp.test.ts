@@ -28,6 +28,7 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   const { page } = amber;
   await amber.open();
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-mcp').click();
   const section = page.getByTestId('settings-mcp');
   await section.scrollIntoViewIfNeeded();
   await section

@@ -52,6 +52,7 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
   await wallets.getByText('add your OpenRouter API key in Settings → Plugins → Wallet → Settings').waitFor();
 
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-plugins').click();
   const row = page.locator('[data-testid=plugin-row][data-id=wallet]');
   await row.getByRole('button', { name: 'Wallet settings' }).click();
   const form = row.getByTestId('plugin-config-form');
@@ -92,6 +93,7 @@ test("a user sets the wallet's OpenRouter key in Settings and sees the balance i
 
   // Another base URL: the form says before saving that the stored key goes, and after saving it is gone.
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-plugins').click();
   await row.waitFor();
   if ((await form.count()) === 0) await row.getByRole('button', { name: 'Wallet settings' }).click();
   await field('openrouter.baseUrl').locator('input').fill('http://127.0.0.1:9/elsewhere');
@@ -109,6 +111,7 @@ test('a value out of range is refused under its field before it is sent; once fi
   await amber.open();
   const { page } = amber;
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-plugins').click();
   const row = page.locator('[data-testid=plugin-row][data-id=wallet]');
   await row.getByTestId('plugin-settings-toggle').click();
   const form = row.getByTestId('plugin-config-form');

@@ -25,6 +25,7 @@ test('instructions from Settings and /system reach the model, and View prompt sh
   await a.open();
   await a.page.getByTestId('new-chat').click();
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-conversations').click();
   await a.page.getByTestId('instructions-global').fill('Always answer in haiku.');
   await a.page.getByTestId('instructions-global-save').click();
   await a.page.getByTestId('close-settings').click();

@@ -160,6 +160,7 @@ test('a plugin that is off reads Off, a word the README lists', async () => {
   amber = await startAmber();
   await amber.open();
   await amber.page.getByTestId('open-settings').click();
+  await amber.page.getByTestId('settings-tab-plugins').click();
   const state = amber.page.locator('[data-testid=plugin-row][data-id=example]').getByTestId('plugin-state');
   await expect.poll(() => state.textContent()).toBe('Off');
   await amber.page.locator('[data-testid=plugin-row][data-id=example]').scrollIntoViewIfNeeded();

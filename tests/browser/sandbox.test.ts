@@ -93,6 +93,7 @@ test('a shell question offers Run unsandboxed beside Deny, never by Enter; chose
 test('Settings shows what the sandbox allows in each mode and switches the network of write mode', async () => {
   const a = await openNewChat();
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-advanced').click();
   const section = a.page.getByTestId('settings-sandbox');
   await section.getByTestId('sandbox-status').filter({ hasText: 'bubblewrap' }).waitFor();
   expect(await section.getByTestId('sandbox-mode-read').textContent()).toContain('Files read-only, secrets and Amber’s data folder hidden, no network.');

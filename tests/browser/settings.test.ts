@@ -75,6 +75,7 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
   const a = await openChat();
   const tools = () => a.shell.app.plugins.registries.tools.specs().map((t) => t.name);
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
   const row = pluginRow(a, 'example');
   await row.waitFor();
   // Grouped by category; a category Amber does not know gets its own heading.
@@ -112,6 +113,7 @@ test('a plugin switched off loses its tool, status segment and panel at once; sw
 
   // On again from Settings: it all comes back.
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
   await row.getByTestId('plugin-toggle').click();
   await a.page.locator('[data-testid=plugin-row][data-id=example][data-state=active]').waitFor();
   await segment(a, 'example').waitFor();
@@ -139,6 +141,7 @@ test('the first switch-on of a user plugin says what it may do and asks; Cancel 
   const a = await openChat();
   cpSync(join(import.meta.dirname, '../fixtures/user-plugins/hello_user'), join(a.dataDir, 'plugins', 'hello_user'), { recursive: true });
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
   await a.page.getByTestId('rescan-plugins').click();
   const row = pluginRow(a, 'hello_user');
   await a.page.locator('[data-testid=plugin-row][data-id=hello_user][data-state=registered]').waitFor();
@@ -197,6 +200,7 @@ test('a killed plugin shows as Failed with the reason, and the chat keeps workin
   model.setScript([openAiStream({ text: 'Still here.' })]);
   const a = await openChat();
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
   const row = pluginRow(a, 'metrics');
   await a.page.locator('[data-testid=plugin-row][data-id=metrics][data-state=active]').waitFor();
   const listed = await a.shell.api.call('plugins.list', {});
@@ -301,6 +305,7 @@ test('slash commands complete as they are typed, run from the composer and the p
 
   // Settings show the mode the command set.
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-policy').click();
   await a.page.locator('[data-testid=policy-yolo][aria-checked=true]').waitFor();
   await a.page.getByTestId('close-settings').click();
 
@@ -309,8 +314,10 @@ test('slash commands complete as they are typed, run from the composer and the p
   await type(a, '/new Plans for Tuesday');
   await expect.poll(() => a.page.getByTestId('session-title').textContent()).toBe('Plans for Tuesday');
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-policy').click();
   await a.page.locator('[data-testid=policy-write][aria-checked=true]').waitFor();
-  // Provider setup is the first-run form; leaving it returns to Settings.
+  // Provider setup is the first-run form (Add on the Models page); leaving it returns to Settings.
+  await a.page.getByTestId('settings-tab-models').click();
   await a.page.getByTestId('setup-provider').click();
   await a.page.getByTestId('first-run').waitFor();
   await a.page.getByRole('button', { name: 'Set up later' }).click();
@@ -323,6 +330,7 @@ test('slash commands complete as they are typed, run from the composer and the p
     { effect: 'allow', tool: 'write', folder: workspace },
   ]);
   await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-policy').click();
   const rules = a.page.getByTestId('policy-rule');
   await expect.poll(() => rules.count()).toBe(2);
   await a.page.getByTestId('settings-policy').scrollIntoViewIfNeeded();

@@ -2,7 +2,7 @@ import type { Channel } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
-import { type Probe, providerPresets, saveProvider, TEST_TIMEOUT_MS } from './provider-setup.ts';
+import { type Probe, providerConnections, providerPresets, removeProvider, saveProvider, savedAccount, TEST_TIMEOUT_MS } from './provider-setup.ts';
 
 type ProviderChannels = Extract<Channel, `providers.${string}`>;
 
@@ -16,6 +16,16 @@ export function createProviderRoutes(app: App, probe: Probe): Disposable & { han
       'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
         const saved = await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
         return { ok: true as const, ...saved };
+      },
+      'providers.connections': () => providerConnections(app),
+      'providers.testConnection': ({ id }) => {
+        const account = savedAccount(app, id);
+        const apiKey = app.providers.apiKey(account.id);
+        return probe({ baseUrl: account.baseUrl, dialect: account.dialect, flavor: account.presetId, ...(apiKey ? { apiKey } : {}) }, TEST_TIMEOUT_MS);
+      },
+      'providers.remove': async ({ id }) => {
+        await removeProvider(app, savedAccount(app, id).id);
+        return { ok: true as const };
       },
     },
     dispose: () => {},

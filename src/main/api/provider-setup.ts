@@ -1,8 +1,9 @@
-import type { ProviderPresetView } from '../../shared/api/index.ts';
+import type { ProviderConnectionView, ProviderPresetView } from '../../shared/api/index.ts';
 import type { ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { PROVIDER_PRESETS, presetById } from '../../shared/providers/index.ts';
 import type { App } from '../app.ts';
-import { DIALECT_PLUGINS } from '../providers/index.ts';
+import { AmberError } from '../errors.ts';
+import { DIALECT_PLUGINS, type ProviderAccount } from '../providers/index.ts';
 
 const isLocal = (url: string): boolean => /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
 
@@ -107,4 +108,38 @@ export async function saveProvider(app: App, choice: ProviderChoice): Promise<Sa
     .then(() => app.plugins.setState(pluginId, true))
     .catch(() => undefined);
   return saved;
+}
+
+/** The saved connections as Settings lists them: never a key, only whether one is stored. */
+export function providerConnections(app: App): ProviderConnectionView[] {
+  const fallback = app.providers.defaultModel();
+  return app.providers.list().map((a) => ({
+    id: a.id,
+    presetId: a.presetId,
+    name: a.name,
+    baseUrl: a.baseUrl,
+    dialect: a.dialect,
+    models: a.models,
+    hasKey: app.providers.apiKey(a.id) !== null,
+    isDefault: fallback?.provider === a.id,
+  }));
+}
+
+/** The saved account with this id; `not_found` with a sentence when there is none (removed meanwhile). */
+export function savedAccount(app: App, id: string): ProviderAccount {
+  const account = app.providers.list().find((a) => a.id === id);
+  if (!account) throw new AmberError('not_found', `There is no saved connection "${id}"; it may have been removed.`);
+  return account;
+}
+
+/** Removes the account and its key, and restarts its dialect's plugin so it stops offering its models at once. */
+export async function removeProvider(app: App, id: string): Promise<void> {
+  const account = savedAccount(app, id);
+  app.providers.remove(account.id);
+  const pluginId = DIALECT_PLUGINS[account.dialect];
+  if (!app.plugins.list().some((p) => p.id === pluginId && p.enabled)) return;
+  await app.plugins
+    .setState(pluginId, false)
+    .then(() => app.plugins.setState(pluginId, true))
+    .catch(() => undefined);
 }

@@ -89,12 +89,20 @@ export class ProviderAccounts {
     return { account, keyCleared };
   }
 
+  /** Removes an account and its key; when new conversations used its model, they use the next account's (or none). */
   remove(accountId: string): void {
-    this.#settings.set(
-      'providers.accounts',
-      this.list().filter((a) => a.id !== accountId),
-    );
+    const rest = this.list().filter((a) => a.id !== accountId);
+    this.#settings.set('providers.accounts', rest);
     this.#secrets.set(keyName(accountId), null);
+    if (this.defaultModel()?.provider === accountId) {
+      const next = rest[0];
+      this.#settings.set('providers.defaultModel', next ? { provider: next.id, modelId: next.models[0]! } : null);
+    }
+  }
+
+  /** The key stored for an account, or null: for a test the user asks for, never for the window. */
+  apiKey(accountId: string): string | null {
+    return this.#secrets.get(keyName(accountId));
   }
 
   defaultModel(): ModelRef | null {

@@ -6,7 +6,7 @@ import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
 import { PanelsView } from '../panels/index.ts';
 import { SessionSidebar, type SidebarHandle, useSessions } from '../sessions/index.ts';
-import { FirstRun, SandboxNotice, SettingsView } from '../settings/index.ts';
+import { FirstRun, SandboxNotice, type SettingsPage, SettingsView } from '../settings/index.ts';
 import { StatusBar } from '../status/index.ts';
 import { applyTheme, loadTheme, type ThemeChoice, useToasts } from '../ui/index.ts';
 import { SideDrawer } from './SideDrawer.tsx';
@@ -53,7 +53,12 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     if (!narrow) setSidebarOverlay(false);
   }, [narrow]);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  // The page Settings opens on when something asks for one (the sandbox notice: Advanced); else Models.
+  const [settingsPage, setSettingsPage] = useState<SettingsPage | undefined>(undefined);
+  const openSettings = useCallback((page?: SettingsPage) => {
+    setSettingsPage(page);
+    setSettingsOpen(true);
+  }, []);
   const [promptOpen, setPromptOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(loadTheme);
   const [resolvedTheme, setResolvedTheme] = useState<'light' | 'dark'>('light');
@@ -168,7 +173,19 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
           />
           <ChatView key={activeId ?? 'none'} session={active} canSend={boot.providerConfigured} composerRef={composer} onNewChat={() => void newChat()} />
           <StatusBar sessionId={activeId} />
-          {settingsOpen && <SettingsView sessionId={activeId} onSetupProvider={() => setSetupOpen(true)} onClose={() => setSettingsOpen(false)} />}
+          {settingsOpen && (
+            <SettingsView
+              sessionId={activeId}
+              theme={theme}
+              onTheme={setTheme}
+              {...(settingsPage ? { initialPage: settingsPage } : {})}
+              onSetupProvider={() => setSetupOpen(true)}
+              onClose={() => {
+                setSettingsOpen(false);
+                setSettingsPage(undefined);
+              }}
+            />
+          )}
         </main>
         {side === 'panels' ? (
           <SideDrawer overlay={sideAsDrawer} side="right" label="Panels" onClose={() => setSide('none')}>

@@ -33,6 +33,8 @@ export const serverKeys = {
   folderCompletions: (input: string) => ['folderCompletions', input] as const,
   lastPrompt: (sessionId: string) => ['lastPrompt', sessionId] as const,
   presets: ['presets'] as const,
+  /** The saved provider connections Settings lists. */
+  providerConnections: ['providerConnections'] as const,
   /** Under the commands' key: commands.changed has the completions read again too. */
   completions: (input: string) => ['commands', 'complete', input] as const,
 };

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import type { SettingsPage } from './settings-pages.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
@@ -9,7 +10,7 @@ import { useToasts } from '../ui/index.ts';
  * later fails to start), with what to do about it. Renders nothing itself: the notice is a toast that stays
  * until dismissed.
  */
-export function SandboxNotice({ onOpenSettings }: { onOpenSettings(): void }) {
+export function SandboxNotice({ onOpenSettings }: { onOpenSettings(page: SettingsPage): void }) {
   const api = useApi();
   const toasts = useToasts();
   const told = useRef(false);
@@ -23,7 +24,7 @@ export function SandboxNotice({ onOpenSettings }: { onOpenSettings(): void }) {
       kind: 'error',
       title: 'Shell commands run without a sandbox',
       message: `${data.reason} Every command that is not read-only asks first. ${data.fix}`,
-      action: { label: 'Settings', run: onOpenSettings },
+      action: { label: 'Settings', run: () => onOpenSettings('advanced') },
       timeoutMs: 0,
     });
   }, [data, toasts, onOpenSettings]);

@@ -1,21 +1,34 @@
-import { useEffect } from 'react';
-import { Icon } from '../ui/index.ts';
+import { useEffect, useRef, useState } from 'react';
+import { Icon, type ThemeChoice } from '../ui/index.ts';
+import { AppearanceSection } from './AppearanceSection.tsx';
 import { InstructionsSection } from './InstructionsSection.tsx';
 import { McpSection } from './McpSection.tsx';
 import { PluginsSection } from './PluginsSection.tsx';
 import { PolicySection } from './PolicySection.tsx';
+import { ProvidersSection } from './ProvidersSection.tsx';
 import { SandboxSection } from './SandboxSection.tsx';
+import { SETTINGS_PAGES, type SettingsPage, settingsPageAfterKey } from './settings-pages.ts';
 import './settings.css';
 
 interface Props {
   sessionId: string | null;
+  /** The theme chosen (light, dark or the system's) and how to change it. */
+  theme: ThemeChoice;
+  onTheme(theme: ThemeChoice): void;
+  /** The page it opens on; default Models. */
+  initialPage?: SettingsPage;
   /** Opens the provider setup form (the one first run shows). */
   onSetupProvider(): void;
   onClose(): void;
 }
 
-/** Settings over the chat column: plugins (live), the user plugin folder, the provider, the tool policy. */
-export function SettingsView({ sessionId, onSetupProvider, onClose }: Props) {
+/**
+ * Settings over the chat column: a list of pages on the left (a vertical tab list: arrow keys move, Home
+ * and End jump), the chosen page on the right with its own heading. It opens on Models, what people change most.
+ */
+export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models', onSetupProvider, onClose }: Props) {
+  const [page, setPage] = useState<SettingsPage>(initialPage);
+  const tabs = useRef(new Map<SettingsPage, HTMLButtonElement>());
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.modal-backdrop')) onClose();
@@ -23,6 +36,11 @@ export function SettingsView({ sessionId, onSetupProvider, onClose }: Props) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
+
+  const choose = (next: SettingsPage, focus: boolean) => {
+    setPage(next);
+    if (focus) tabs.current.get(next)?.focus();
+  };
 
   return (
     <div className="settings-view" role="region" aria-label="Settings" data-testid="settings">
@@ -34,20 +52,61 @@ export function SettingsView({ sessionId, onSetupProvider, onClose }: Props) {
             <Icon name="x" size={14} /> Close <kbd>Esc</kbd>
           </button>
         </header>
-        <PluginsSection />
-        <McpSection />
-        <section className="settings-section" aria-labelledby="settings-provider">
-          <h2 id="settings-provider">Model provider</h2>
-          <p className="muted settings-lead">Where replies come from: the address, the key and the model for new conversations. Keys stay on this computer.</p>
-          <div>
-            <button type="button" className="btn" onClick={onSetupProvider} data-testid="setup-provider">
-              <Icon name="settings" size={14} /> Set up a provider…
-            </button>
+        <div className="settings-body">
+          <div className="settings-nav" role="tablist" aria-orientation="vertical" aria-label="Settings pages" data-testid="settings-nav">
+            {SETTINGS_PAGES.map((p) => (
+              <button
+                key={p.id}
+                ref={(el) => {
+                  if (el) tabs.current.set(p.id, el);
+                  else tabs.current.delete(p.id);
+                }}
+                type="button"
+                role="tab"
+                id={`settings-tab-${p.id}`}
+                aria-selected={page === p.id}
+                aria-controls="settings-page"
+                tabIndex={page === p.id ? 0 : -1}
+                className={`settings-tab${page === p.id ? ' is-current' : ''}`}
+                onClick={() => choose(p.id, false)}
+                onKeyDown={(e) => {
+                  const next = settingsPageAfterKey(page, e.key);
+                  if (next === null) return;
+                  e.preventDefault();
+                  choose(next, true);
+                }}
+                data-testid={`settings-tab-${p.id}`}
+              >
+                {p.title}
+              </button>
+            ))}
           </div>
-        </section>
-        <InstructionsSection sessionId={sessionId} />
-        <PolicySection sessionId={sessionId} />
-        <SandboxSection sessionId={sessionId} />
+          <div
+            className="settings-page"
+            role="tabpanel"
+            id="settings-page"
+            aria-labelledby={`settings-tab-${page}`}
+            data-page={page}
+            data-testid="settings-page"
+          >
+            {page === 'models' && <ProvidersSection onAdd={onSetupProvider} />}
+            {page === 'conversations' && <InstructionsSection sessionId={sessionId} />}
+            {page === 'policy' && <PolicySection sessionId={sessionId} />}
+            {page === 'plugins' && <PluginsSection />}
+            {page === 'mcp' && <McpSection />}
+            {page === 'memory' && (
+              <section className="settings-section" aria-labelledby="settings-memory" data-testid="settings-memory">
+                <h2 id="settings-memory">Memory</h2>
+                <p className="muted settings-lead">
+                  Coming later. Amber remembers nothing between conversations yet: each one starts from your instructions (under Conversations and tools) and
+                  what you write in it.
+                </p>
+              </section>
+            )}
+            {page === 'appearance' && <AppearanceSection theme={theme} onTheme={onTheme} />}
+            {page === 'advanced' && <SandboxSection sessionId={sessionId} />}
+          </div>
+        </div>
       </div>
     </div>
   );

@@ -19,6 +19,7 @@ import {
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
+import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -182,6 +183,12 @@ export const API_METHODS = {
     }),
     z.object({ ok: z.literal(true), keyCleared: z.boolean(), notice: z.string().optional() }),
   ),
+  /** The saved connections, one per model server: name, address, models, whether a key is stored. */
+  'providers.connections': method(Nothing, z.array(ProviderConnectionView)),
+  /** "Test" on a saved connection: lists its server's models with the stored key; `message` says why it failed. */
+  'providers.testConnection': method(ProviderConnectionId, z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string() })),
+  /** Removes a saved connection and its stored key; its plugin stops offering its models at once. */
+  'providers.remove': method(ProviderConnectionId, z.object({ ok: z.literal(true) })),
   // Settings: plugins (live on/off, the user plugin folder) and the tool policy.
   'plugins.list': method(Nothing, PluginListing),
   /**

@@ -8,3 +8,4 @@ export * from './status-api.ts';
 export * from './panels-api.ts';
 export * from './mcp-api.ts';
 export * from './sandbox-api.ts';
+export * from './providers-api.ts';

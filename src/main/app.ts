@@ -1,7 +1,15 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
-import { AgentService, type ModelRef, type ProviderResolver, SystemPromptBuilder, ToolOutputStore, type ToolSource } from './agent/index.ts';
+import {
+  AgentService,
+  composeToolSources,
+  type ModelRef,
+  type ProviderResolver,
+  SystemPromptBuilder,
+  ToolOutputStore,
+  type ToolSource,
+} from './agent/index.ts';
 import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService, type UnattendedApprovals } from './policy/index.ts';
 import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC, secretBindings as bindingsOf, secretKeys } from '../shared/plugins/index.ts';
 import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
@@ -33,6 +41,7 @@ import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
 import { AgentDefinitions, settingsConfirmations } from './agent-definitions/index.ts';
 import { PlanService } from './plan/index.ts';
+import { SubagentService } from './subagents/index.ts';
 
 export type { AppCore } from './app-core.ts';
 
@@ -83,6 +92,8 @@ export interface App extends AppCore {
   readonly mcp: McpService;
   /** The wallets' balances as the window shows them, and the low-balance threshold. */
   readonly wallets: WalletService;
+  /** The task tool's child agents: their limits, rows and Stop. */
+  readonly subagents: SubagentService;
   /** Every change the core's owners announced, as window events (one map: see api/window-events.ts). */
   readonly onDidEmit: Event<CoreEvent>;
   dispose(): Promise<void>;
@@ -197,18 +208,39 @@ export function createApp(options: AppOptions): App {
   });
   // The checklist the agent keeps with the todo tool, per branch.
   const plan = new PlanService({ store: sessions });
+  const resolveProvider =
+    options.resolveProvider ??
+    pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
+      await catalog.ready();
+      return describeModel(ref, listed, fallback);
+    });
+  const baseTools =
+    options.tools ??
+    pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)], isBundled: (id) => plugins.get(id).source === 'bundled' });
+  const agentDefinitions = new AgentDefinitions({ userDir: join(options.dataDir, 'agents'), confirmations: settingsConfirmations(settings) });
+  // The task tool's child agents: the same provider, tools (but the task tool), policy and hooks as the parent.
+  const subagents = new SubagentService({
+    store: sessions,
+    settings,
+    resolveProvider,
+    tools: baseTools,
+    gate: policy,
+    agents: agentDefinitions,
+    systemPrompt: (sessionId, specs) => systemPrompt.build(sessionId, specs),
+    parentPrompt: (sessionId) => agent.lastPrompt(sessionId)?.systemPrompt ?? null,
+    parentModel: (sessionId) => sessions.branchState(sessionId).model ?? providers.defaultModel() ?? options.defaultModel ?? null,
+    hooks: plugins.registries.hooks,
+    toolOutputs,
+    // A child's spend reaches the allowances as its parent's: the budget plugin counts it for the parent conversation.
+    onChildEvent: (event, parentSessionId) => {
+      if (event.type === 'message_end') plugins.events.emit(AGENT_EVENT_TOPIC, { ...event, sessionId: parentSessionId });
+    },
+  });
   const agent = new AgentService({
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
-    resolveProvider:
-      options.resolveProvider ??
-      pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
-        await catalog.ready();
-        return describeModel(ref, listed, fallback);
-      }),
-    tools:
-      options.tools ??
-      pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)], isBundled: (id) => plugins.get(id).source === 'bundled' }),
+    resolveProvider,
+    tools: composeToolSources([baseTools, subagents.tools]),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     gate: policy,
     // Tools and the policy take the root from the conversation, so they can never disagree.
@@ -219,6 +251,7 @@ export function createApp(options: AppOptions): App {
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
+  const countSubagents = agent.onDidEmit((event) => event.type === 'agent_start' && subagents.runStarted(event.sessionId));
   const core: AppCore = {
     dataDir: options.dataDir,
     sessions,
@@ -233,7 +266,7 @@ export function createApp(options: AppOptions): App {
     pluginConfig,
     workspaces,
     systemPrompt,
-    agentDefinitions: new AgentDefinitions({ userDir: join(options.dataDir, 'agents'), confirmations: settingsConfirmations(settings) }),
+    agentDefinitions,
     plan,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,
@@ -252,9 +285,10 @@ export function createApp(options: AppOptions): App {
   if (options.startPlugins !== false) mcp.startWithMcpJson();
   const wallets = new WalletService({ wallets: plugins.registries.wallets, settings });
   // Owners announce their own changes; this one map turns them into the windows' events.
-  const events = windowEvents({ ...core, status, commands, mcp, wallets });
+  const events = windowEvents({ ...core, status, commands, mcp, wallets, subagents });
   return {
     ...core,
+    subagents,
     status,
     commands,
     trash,
@@ -268,7 +302,9 @@ export function createApp(options: AppOptions): App {
       commands.dispose();
       status.dispose();
       forwardToPlugins.dispose();
+      countSubagents.dispose();
       sandbox.dispose();
+      await subagents.dispose();
       await agent.dispose();
       await plugins.dispose();
       approvals.dispose();

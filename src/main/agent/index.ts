@@ -4,6 +4,7 @@ export { DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } f
 export type { PromptBlock, PromptBlockContext } from './prompt-assembly.ts';
 export { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits } from './recovery-monitor.ts';
 export { callSignature, type ToolExecution, type ToolSource } from './tool-dispatcher.ts';
+export { composeToolSources } from './compose-tool-sources.ts';
 export { estimateContextTokens } from './context-tokens.ts';
 export type { SentPrompt } from './agent-loop.ts';
 export { noHooks, type AgentHooks } from './agent-hooks.ts';

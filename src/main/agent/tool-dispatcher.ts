@@ -31,6 +31,11 @@ export interface ToolSource {
    * Absent: the tools are the app's own.
    */
   origin?(name: string): ToolOrigin | undefined;
+  /**
+   * True for a tool that settles soon after its signal aborts with what it has so far (the task tool's
+   * finished children): its own result is kept instead of the "stopped" one. Absent: none does.
+   */
+  answersStop?(name: string): boolean;
 }
 
 export const emptyToolSource: ToolSource = {
@@ -201,7 +206,9 @@ export class ToolDispatcher {
   async #execute(call: ToolCall, request: DispatchRequest, sandbox: ShellSandbox | undefined): Promise<ToolResultMessage> {
     const { signal } = request;
     let onAbort: (() => void) | undefined;
+    const answersStop = this.#tools.answersStop?.(call.name) === true;
     const stopped = new Promise<ToolResultMessage>((res) => {
+      if (answersStop) return;
       onAbort = () => res(toolResult(call, 'error', `${call.name} was stopped before it finished because the run was stopped.`, this.#clock()));
       signal.addEventListener('abort', onAbort, { once: true });
     });

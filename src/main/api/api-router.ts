@@ -18,6 +18,7 @@ import { createStatusRoutes } from './status-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
 import { createMcpRoutes } from './mcp-routes.ts';
 import { createPlanRoutes } from './plan-routes.ts';
+import { createSubagentRoutes } from './subagent-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -70,6 +71,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const workspace = subscriptions.add(createWorkspaceRoutes(app, options.pickFolder ? { pickFolder: options.pickFolder } : {}));
   const mcp = subscriptions.add(createMcpRoutes(app));
   const plan = subscriptions.add(createPlanRoutes(app));
+  const subagents = subscriptions.add(createSubagentRoutes(app));
   const chat = subscriptions.add(createChatRoutes(app));
 
   const handlers: Handlers = {
@@ -85,6 +87,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...workspace.handlers,
     ...mcp.handlers,
     ...plan.handlers,
+    ...subagents.handlers,
   };
 
   return {

@@ -12,7 +12,20 @@ export type CoreEvent = { [E in EventName]: { event: E; payload: EventPayload<E>
 /** The owners whose changes the windows hear of. */
 export type WindowEventSources = Pick<
   App,
-  'sessions' | 'agent' | 'approvals' | 'policy' | 'sandbox' | 'workspaces' | 'plugins' | 'pluginConfig' | 'status' | 'commands' | 'mcp' | 'wallets' | 'plan'
+  | 'sessions'
+  | 'agent'
+  | 'approvals'
+  | 'policy'
+  | 'sandbox'
+  | 'workspaces'
+  | 'plugins'
+  | 'pluginConfig'
+  | 'status'
+  | 'commands'
+  | 'mcp'
+  | 'wallets'
+  | 'plan'
+  | 'subagents'
 >;
 
 export interface WindowEvents extends Disposable {
@@ -53,11 +66,15 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   on.add(app.sandbox.onDidChange(({ sessionId }) => emit('policy.changed', { sessionId })));
   on.add(app.workspaces.onDidRequest(({ sessionId }) => emit('workspace.requested', { sessionId })));
   on.add(app.workspaces.onDidSettle(({ sessionId }) => emit('workspace.settled', { sessionId })));
-  on.add(sessions.onDidCreate((summary) => emit('session.created', summary)));
-  on.add(sessions.onDidChangeSummary((summary) => emit('session.updated', summary)));
+  // A child agent's conversation is not listed: it is seen through its parent's tool card.
+  on.add(sessions.onDidCreate((summary) => summary.parent || emit('session.created', summary)));
+  on.add(sessions.onDidChangeSummary((summary) => summary.parent || emit('session.updated', summary)));
   on.add(sessions.onDidDelete(({ sessionId }) => emit('session.deleted', { sessionId })));
   // A run's own appends move the leaf too: its agent events tell those, entry by entry.
-  on.add(sessions.onDidMoveLeaf((move) => app.agent.isRunning(move.sessionId) || emit('session.leafMoved', move)));
+  on.add(
+    sessions.onDidMoveLeaf((move) => app.agent.isRunning(move.sessionId) || app.subagents.isRunningChild(move.sessionId) || emit('session.leafMoved', move)),
+  );
+  on.add(app.subagents.onDidChange((view) => emit('subagent.changed', view)));
   on.add(app.agent.onDidEmit((event) => emit('agent.emitted', event)));
   on.add(
     app.approvals.onDidChange((change) => {

@@ -381,6 +381,7 @@ export class PolicyService implements ToolGate {
       workspaceRoot: request.workspaceRoot,
       ...(decision.protectedPath ? { protectedPath: true } : {}),
       ...(decision.shell ? { command: decision.shell.command, sandboxed: decision.shell.sandboxed } : {}),
+      ...(request.label !== undefined ? { label: request.label } : {}),
     };
     const controller = new AbortController();
     const open: OpenQuestion = {
@@ -440,7 +441,8 @@ export class PolicyService implements ToolGate {
         return this.#allowed(request, approved);
       }
       case 'always_folder':
-        if (question.folder !== null) this.#remember(request, scope, { folder: question.folder });
+        // A shell line's question names a folder only to say where it reaches: its "always" is kept by command prefix.
+        if (question.folder !== null && !isShellTool(request.tool, request.origin)) this.#remember(request, scope, { folder: question.folder });
         return this.#allowed(request, approved);
       case 'deny':
         return { allowed: false, reason: `The user declined to run ${request.tool.name}.` };

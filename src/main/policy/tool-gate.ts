@@ -37,6 +37,8 @@ export interface ToolRequest {
   args: Record<string, unknown>;
   /** Absent: the tool is the app's own, and its `readOnly` is trusted. */
   origin?: ToolOrigin;
+  /** Who makes the call when it is not the conversation's own agent (a child agent's description): shown with the question. */
+  label?: string;
 }
 
 /** `sandbox`: how a shell call must be confined; set on every allowed call of a shell tool, on no other. */

@@ -92,6 +92,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN leaf_mark INTEGER NOT NULL DEFAULT 0;
   UPDATE sessions SET leaf_mark = coalesce((SELECT max(seq) FROM entries WHERE entries.session_id = sessions.id), 0);
   `,
+  // 8: a child agent's conversation names its parent conversation and the task call that started it; the
+  // sessions list leaves such children out (they are opened from the parent's tool card).
+  `
+  ALTER TABLE sessions ADD COLUMN parent_session_id TEXT;
+  ALTER TABLE sessions ADD COLUMN parent_tool_call_id TEXT;
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

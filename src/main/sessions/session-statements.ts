@@ -6,13 +6,15 @@ const BEHIND = `EXISTS (SELECT 1 FROM entries e WHERE e.session_id = sessions.id
 /** The session store's statements, prepared once per connection. */
 export function prepareSessionStatements(db: Database.Database) {
   return {
-    insertSession: db.prepare(`INSERT INTO sessions (id, title, created_at, updated_at, cwd) VALUES (@id, @title, @now, @now, @cwd)`),
+    insertSession: db.prepare(
+      `INSERT INTO sessions (id, title, created_at, updated_at, cwd, parent_session_id, parent_tool_call_id) VALUES (@id, @title, @now, @now, @cwd, @parentSessionId, @parentToolCallId)`,
+    ),
     session: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
     // `behind`: whether entries were appended below the row's leaf since it was written (then it is derived).
-    listSessions: db.prepare(`SELECT *, ${BEHIND} FROM sessions ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
+    listSessions: db.prepare(`SELECT *, ${BEHIND} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
     searchSessions: db.prepare(
-      `SELECT *, ${BEHIND} FROM sessions WHERE title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
-       OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\')
+      `SELECT *, ${BEHIND} FROM sessions WHERE parent_session_id IS NULL AND (title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
+       OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\'))
        ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
     ),
     countSessions: db.prepare(`SELECT count(*) AS n FROM sessions`),

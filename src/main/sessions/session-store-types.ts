@@ -13,6 +13,9 @@ export interface SessionRow {
   message_count: number;
   preview: string;
   cwd: string | null;
+  /** A child agent's conversation: its parent's and the task call's ids (migration 8). */
+  parent_session_id?: string | null;
+  parent_tool_call_id?: string | null;
 }
 
 /** The result of `SessionStore.check`: every entry of the session verified against its chained hash. */
@@ -68,6 +71,7 @@ export function toSummary(row: SessionRow): SessionSummary {
     messageCount: row.message_count,
     preview: row.preview,
     cwd: row.cwd,
+    ...(row.parent_session_id ? { parent: { sessionId: row.parent_session_id, toolCallId: row.parent_tool_call_id ?? '' } } : {}),
   };
 }
 

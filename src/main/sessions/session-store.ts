@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { Entry, EntryInput, SessionSummary } from '../../shared/sessions/index.ts';
+import type { Entry, EntryInput, SessionParent, SessionSummary } from '../../shared/sessions/index.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
@@ -121,11 +121,19 @@ export class SessionStore extends SessionReader {
 
   // ── sessions ────────────────────────────────────────────────────────────
 
-  create(options: { title?: string; cwd?: string | null; id?: string } = {}): SessionSummary {
+  /** `parent`: a child agent's conversation, linked to the task call that started it and left out of `list()`. */
+  create(options: { title?: string; cwd?: string | null; id?: string; parent?: SessionParent } = {}): SessionSummary {
     const now = this.#clock();
     const id = options.id ?? randomUUID();
     try {
-      this.q.insertSession.run({ id, title: options.title ?? '', now, cwd: options.cwd ?? null });
+      this.q.insertSession.run({
+        id,
+        title: options.title ?? '',
+        now,
+        cwd: options.cwd ?? null,
+        parentSessionId: options.parent?.sessionId ?? null,
+        parentToolCallId: options.parent?.toolCallId ?? null,
+      });
     } catch (e) {
       if (String(e).includes('UNIQUE')) throw new AmberError('conflict', `A conversation with id ${id} already exists.`);
       throw e;
@@ -237,7 +245,14 @@ export class SessionStore extends SessionReader {
       const now = this.#clock();
       const id = data.id ?? randomUUID();
       if (this.q.session.get(id)) throw new AmberError('conflict', `A conversation with id ${id} already exists; import it as a new conversation instead.`);
-      this.q.insertSession.run({ id, title: data.title ?? '', now: data.createdAt ?? now, cwd: data.cwd ?? null });
+      this.q.insertSession.run({
+        id,
+        title: data.title ?? '',
+        now: data.createdAt ?? now,
+        cwd: data.cwd ?? null,
+        parentSessionId: null,
+        parentToolCallId: null,
+      });
       // The session row is written once, after the entries; each parent's stored fields come from memory.
       const rows = new Map<string, ParentRow>();
       let messages = 0;

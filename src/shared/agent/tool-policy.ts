@@ -108,6 +108,8 @@ export const ApprovalQuestion = z.object({
    * be answered); false when no sandbox can start here and an allowed line runs with the user's full rights.
    */
   sandboxed: z.boolean().optional(),
+  /** Who asks when it is not the conversation's own agent: a child agent's description (the task tool). */
+  label: z.string().max(200).optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
 

@@ -19,6 +19,7 @@ import {
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
+import { SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -296,6 +297,12 @@ export const API_METHODS = {
   'policy.setNetwork': method(SandboxSetNetwork, SandboxView),
   /** The checklist the agent keeps with the todo tool on the conversation's current branch (empty when it has none). */
   'plan.get': method(PlanGet, PlanView),
+  /** The rows of a conversation's child agents that are going now (a card opened mid-run); ended ones are in their task call's result. */
+  'subagents.list': method(z.object({ sessionId: SessionId }), z.array(SubagentView)),
+  /** Stops one running child agent (its row's Stop); its siblings go on. `stopped` false: it had already ended. */
+  'subagents.stop': method(z.object({ childSessionId: SessionId }), z.object({ stopped: z.boolean() })),
+  /** A child agent's conversation, read-only: every entry of it (its branches included) and its leaf. */
+  'subagents.transcript': method(z.object({ childSessionId: SessionId }), SubagentTranscript),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -337,6 +344,8 @@ export const API_EVENTS = {
   'mcp.changed': McpListing,
   /** The plan of a conversation's branch changed: the todo tool wrote one, or the branch shown is another. */
   'plan.changed': PlanView,
+  /** A child agent's row changed: it started, made a model or tool call, spent, or ended. */
+  'subagent.changed': SubagentView,
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

@@ -80,6 +80,9 @@ export const CHANNEL_NAMES = [
   'policy.sandbox',
   'policy.setNetwork',
   'plan.get',
+  'subagents.list',
+  'subagents.stop',
+  'subagents.transcript',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -103,6 +106,7 @@ export const EVENT_NAME_LIST = [
   'workspace.settled',
   'mcp.changed',
   'plan.changed',
+  'subagent.changed',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 

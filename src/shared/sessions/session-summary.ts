@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** The conversation and task call a child agent's conversation was started by. */
+export const SessionParent = z.object({ sessionId: z.string(), toolCallId: z.string() });
+export type SessionParent = z.infer<typeof SessionParent>;
+
 /** One row of the sessions list. */
 export const SessionSummary = z.object({
   id: z.string(),
@@ -10,5 +14,7 @@ export const SessionSummary = z.object({
   messageCount: z.number().int().nonnegative(),
   preview: z.string(),
   cwd: z.string().nullable(),
+  /** Set on a child agent's conversation (the task tool): it is not listed, and opens read-only from its parent's card. */
+  parent: SessionParent.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

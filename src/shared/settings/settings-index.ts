@@ -77,6 +77,22 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     input: { kind: 'text', max: INSTRUCTIONS_LIMIT, clear: 'clear' },
   },
   { name: 'agent.todo', key: 'agent.todo', scope: 'global', help: help('agent.todo'), input: { kind: 'flag' } },
+  { name: 'agent.subagents', key: 'agent.subagents', scope: 'global', help: help('agent.subagents'), input: { kind: 'flag' } },
+  ...(
+    [
+      ['agent.subagents.maxParallel', 1, 16, 'children'],
+      ['agent.subagents.maxPerTurn', 1, 256, 'children'],
+      ['agent.subagents.maxIterations', 1, 1000, 'model calls'],
+      ['agent.subagents.wallTimeMinutes', 1, 1440, 'minutes'],
+    ] as const
+  ).map(([key, min, max, unit]): SettingIndexEntry => ({ name: key, key, scope: 'global', help: help(key), input: { kind: 'range', min, max, unit } })),
+  {
+    name: 'agent.subagents.budgetTokens',
+    key: 'agent.subagents.budgetTokens',
+    scope: 'global',
+    help: help('agent.subagents.budgetTokens'),
+    input: { kind: 'range', min: 1, max: 1_000_000_000, unit: 'tokens', none: { word: 'none', help: 'No token limit per child' } },
+  },
   { name: 'model', scope: 'conversation', help: 'The model of this conversation (provider/model)', input: { kind: 'model' } },
   {
     name: 'thinking',

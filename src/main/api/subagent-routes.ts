@@ -1,0 +1,21 @@
+import type { Disposable } from '../../shared/disposable.ts';
+import type { App } from '../app.ts';
+import type { Handlers } from './api-router.ts';
+
+type SubagentChannels = 'subagents.list' | 'subagents.stop' | 'subagents.transcript';
+
+/** The task tool's child agents over the API: their live rows, Stop per child, and a child's read-only transcript. */
+export function createSubagentRoutes(app: App): Disposable & { handlers: Pick<Handlers, SubagentChannels> } {
+  const { subagents, sessions } = app;
+  return {
+    handlers: {
+      'subagents.list': ({ sessionId }) => {
+        sessions.get(sessionId);
+        return subagents.views(sessionId);
+      },
+      'subagents.stop': ({ childSessionId }) => ({ stopped: subagents.stop(childSessionId) }),
+      'subagents.transcript': ({ childSessionId }) => subagents.transcript(childSessionId),
+    },
+    dispose: () => {},
+  };
+}

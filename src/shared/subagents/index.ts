@@ -1,0 +1,2 @@
+export * from './task-args.ts';
+export * from './subagent-view.ts';

@@ -40,7 +40,7 @@ import { type CoreEvent, windowEvents } from './api/index.ts';
 import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
 import { AgentDefinitions, settingsConfirmations } from './agent-definitions/index.ts';
-import { PlanService } from './plan/index.ts';
+import { PlanService, todoToolSource } from './plan/index.ts';
 import { SubagentService } from './subagents/index.ts';
 
 export type { AppCore } from './app-core.ts';
@@ -206,8 +206,6 @@ export function createApp(options: AppOptions): App {
       return !(e instanceof AmberError && e.code === 'not_found');
     }
   });
-  // The checklist the agent keeps with the todo tool, per branch.
-  const plan = new PlanService({ store: sessions });
   const resolveProvider =
     options.resolveProvider ??
     pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
@@ -217,6 +215,8 @@ export function createApp(options: AppOptions): App {
   const baseTools =
     options.tools ??
     pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)], isBundled: (id) => plugins.get(id).source === 'bundled' });
+  // The checklist the agent keeps with the todo tool, per branch.
+  const plan = new PlanService({ store: sessions });
   const agentDefinitions = new AgentDefinitions({ userDir: join(options.dataDir, 'agents'), confirmations: settingsConfirmations(settings) });
   // The task tool's child agents: the same provider, tools (but the task tool), policy and hooks as the parent.
   const subagents = new SubagentService({
@@ -240,7 +240,7 @@ export function createApp(options: AppOptions): App {
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
     resolveProvider,
-    tools: composeToolSources([baseTools, subagents.tools]),
+    tools: composeToolSources([baseTools, subagents.tools, todoToolSource({ plan, enabled: () => settings.get('agent.todo') })]),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     gate: policy,
     // Tools and the policy take the root from the conversation, so they can never disagree.

@@ -108,11 +108,6 @@ export function ApprovalDialog() {
             Allow <code>{current.toolName}</code>?
           </h2>
           <p className="muted">{current.reason}</p>
-          {current.label !== undefined && (
-            <p className="muted" data-testid="approval-label">
-              Asked by the child agent “{current.label}”
-            </p>
-          )}
         </div>
         {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
       </div>

@@ -3,6 +3,7 @@ import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { Composer, type ComposerHandle } from './Composer.tsx';
+import { PlanStrip } from './PlanStrip.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { Transcript } from './Transcript.tsx';
 import { type TranscriptItem, toTranscriptItems } from './transcript-model.ts';
@@ -147,6 +148,7 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
           <span>{state.lastError}</span>
         </div>
       )}
+      <PlanStrip sessionId={session.id} />
       <Composer
         ref={composerRef}
         running={state.running}

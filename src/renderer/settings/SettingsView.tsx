@@ -7,6 +7,7 @@ import { PluginsSection } from './PluginsSection.tsx';
 import { PolicySection } from './PolicySection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { SandboxSection } from './SandboxSection.tsx';
+import { PlanSection } from './PlanSection.tsx';
 import { SETTINGS_PAGES, type SettingsPage, settingsPageAfterKey } from './settings-pages.ts';
 import './settings.css';
 
@@ -91,6 +92,7 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
           >
             {page === 'models' && <ProvidersSection onAdd={onSetupProvider} />}
             {page === 'conversations' && <InstructionsSection sessionId={sessionId} />}
+            {page === 'conversations' && <PlanSection />}
             {page === 'policy' && <PolicySection sessionId={sessionId} />}
             {page === 'plugins' && <PluginsSection />}
             {page === 'mcp' && <McpSection />}

@@ -53,3 +53,7 @@ export function planOfEntry(entry: Entry): PlanItems | null {
 export function doneCount(items: readonly PlanItem[]): number {
   return items.filter((i) => i.status === 'done').length;
 }
+
+/** Whether the todo tool is on (the core setting agent.todo), as Settings shows and sets it. */
+export const PlanSettings = z.object({ enabled: z.boolean() }).strict();
+export type PlanSettings = z.infer<typeof PlanSettings>;

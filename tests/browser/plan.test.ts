@@ -1,0 +1,114 @@
+// The plan above the composer, as a user sees it: a loopback model calls the todo tool twice, and the strip
+// shows the first checklist, then updates live to the second (done struck through, the step in progress
+// highlighted, "1 of 3 done"); it folds to one line; a branch without a plan shows none.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { PlanItem } from '../../src/shared/plan/index.ts';
+import { openAiStream, type ProviderServer, type Reply } from '../fixtures/provider-server.ts';
+import { type Amber, startAmber } from './harness.ts';
+import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+
+const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
+
+let amber: Amber | null = null;
+let model: ProviderServer;
+let dir: string;
+let workspace: string;
+
+beforeEach(async () => {
+  ({ dir, workspace, model } = await openModelRig('amber-plan-'));
+});
+afterEach(async () => {
+  await closeModelRig({ dir, model }, amber);
+  amber = null;
+});
+
+const first: PlanItem[] = [
+  { text: 'Find every place that parses dates', status: 'in_progress' },
+  { text: 'Check each one for time zones', status: 'pending' },
+  { text: 'Fix the ones that drop the zone', status: 'pending' },
+];
+const second: PlanItem[] = [
+  { text: 'Find every place that parses dates', status: 'done' },
+  { text: 'Check each one for time zones', status: 'in_progress' },
+  { text: 'Fix the ones that drop the zone', status: 'pending' },
+];
+
+test('the plan shows above the composer and updates live as the model calls todo again', async () => {
+  // The second todo call waits until the test has looked at the first plan.
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const replies: (() => Reply | Promise<Reply>)[] = [
+    () => openAiStream({ text: 'Here is my plan.', toolCalls: [{ id: 'call_plan_1', name: 'todo', arguments: { items: first } }] }),
+    async () => {
+      await gate;
+      return openAiStream({ text: 'Found them; checking each.', toolCalls: [{ id: 'call_plan_2', name: 'todo', arguments: { items: second } }] });
+    },
+    () => openAiStream({ text: 'Two of the three parsers drop the zone; the third keeps it.' }),
+    () => openAiStream({ text: 'done' }),
+  ];
+  model.setScript((request) => (replies[request.index] ?? replies.at(-1)!)());
+
+  amber = await startAmber({
+    core: coreFor(model, workspace),
+    viewport: { width: 1120, height: 680 },
+    seed: (shell) => shell.app.settings.set('agent.todo', true),
+  });
+  const { page } = amber;
+  await amber.open();
+  await page.getByTestId('new-chat').click();
+  await page.getByTestId('composer').fill('Find every place that parses dates and check each for time zones.');
+  await page.keyboard.press('Enter');
+
+  const strip = page.getByTestId('plan-strip');
+  await expect.poll(() => strip.getByTestId('plan-count').textContent()).toBe('0 of 3 done');
+  expect(await strip.locator('[aria-current=step]').textContent()).toContain('Find every place that parses dates');
+  expect(await strip.locator('s').count()).toBe(0);
+  // The strip sits above the message box.
+  const [stripBox, composerBox] = await Promise.all([strip.boundingBox(), page.getByTestId('composer').boundingBox()]);
+  expect(stripBox!.y + stripBox!.height).toBeLessThanOrEqual(composerBox!.y);
+
+  release();
+  await expect.poll(() => strip.getByTestId('plan-count').textContent()).toBe('1 of 3 done');
+  expect(await strip.locator('s').allTextContents()).toEqual(['Find every place that parses dates']);
+  expect(await strip.locator('[aria-current=step]').textContent()).toContain('Check each one for time zones');
+  await page.locator('[data-testid=message][data-role=assistant]').filter({ hasText: 'the third keeps it' }).waitFor();
+  await page.getByTestId('send').waitFor();
+  const shot = await amber.screenshot('plan-strip');
+  mkdirSync(DOCS_IMAGES, { recursive: true });
+  copyFileSync(shot, join(DOCS_IMAGES, 'plan-strip.png'));
+
+  // Folded: one line with the count and the step in progress.
+  await strip.getByRole('button', { name: /Plan/ }).click();
+  expect(await strip.locator('ol').count()).toBe(0);
+  expect(await strip.locator('.plan-strip-now').textContent()).toBe('Check each one for time zones');
+  await strip.getByRole('button', { name: /Plan/ }).click();
+  expect(await strip.locator('li').count()).toBe(3);
+
+  // An edit of the first message forks a branch with no plan: the strip goes away.
+  model.setScript(openAiStream({ text: 'A different question, no plan needed.' }));
+  await page.locator('[data-testid=message][data-role=user]').first().hover();
+  await page.locator('[data-testid=message][data-role=user]').first().getByRole('button', { name: /edit/i }).click();
+  const editBox = page.locator('.edit-box textarea');
+  await editBox.fill('Just tell me the date format we use.');
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid=message][data-role=assistant]').filter({ hasText: 'no plan needed' }).waitFor();
+  await expect.poll(() => strip.count()).toBe(0);
+});
+
+test('Settings switches the todo tool on and off (Conversations and tools)', async () => {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  await amber.open();
+  const { page, shell } = amber;
+  await page.getByTestId('open-settings').click();
+  await page.getByRole('tablist', { name: 'Settings pages' }).getByRole('tab', { name: 'Conversations and tools', exact: true }).click();
+  const toggle = page.getByTestId('plan-enabled');
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+  expect(shell.app.settings.get('agent.todo')).toBe(true);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+  expect(shell.app.settings.get('agent.todo')).toBe(false);
+});

@@ -69,12 +69,23 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
       },
       'chat.models': ({ sessionId }) => ({
         current: store.branchState(sessionId).model ?? app.defaultModel(),
-        models: app.plugins.registries.providers.list().flatMap((p) =>
-          p.models.map((m) => {
+        models: app.plugins.registries.providers.list().flatMap((p) => {
+          const account = app.providers.list().find((a) => a.id === p.id)?.name;
+          return p.models.map((m) => {
             const info = app.modelInfo({ provider: p.id, modelId: m.id });
-            return { provider: p.id, modelId: m.id, name: info?.name ?? m.name ?? m.id, reasoning: info?.reasoning ?? m.reasoning };
-          }),
-        ),
+            return {
+              provider: p.id,
+              modelId: m.id,
+              name: info?.name ?? m.name ?? m.id,
+              reasoning: info?.reasoning ?? m.reasoning,
+              ...(account ? { account } : {}),
+              // The catalog's facts; a window nobody knows is the account's fallback, so it is not shown as a fact.
+              contextWindow: info && info.contextWindow !== m.contextWindow ? info.contextWindow : null,
+              price: info && info.priced !== false ? { input: info.pricing.input, output: info.pricing.output } : null,
+              images: info?.images ?? null,
+            };
+          });
+        }),
       }),
       'chat.setModel': ({ sessionId, provider, modelId }) => {
         const choice = checkModelChoice({ provider, modelId }, app.plugins.registries.providers);

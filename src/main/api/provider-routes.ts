@@ -2,6 +2,7 @@ import type { Channel } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
+import { refreshProviderModels } from './provider-models.ts';
 import { type Probe, providerConnections, providerPresets, removeProvider, saveProvider, savedAccount, TEST_TIMEOUT_MS } from './provider-setup.ts';
 
 type ProviderChannels = Extract<Channel, `providers.${string}`>;
@@ -13,10 +14,18 @@ export function createProviderRoutes(app: App, probe: Probe): Disposable & { han
       'providers.presets': () => providerPresets(probe),
       'providers.test': ({ baseUrl, apiKey, dialect, flavor }) =>
         probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}), ...(flavor ? { flavor } : {}) }, TEST_TIMEOUT_MS),
-      'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor }) => {
-        const saved = await saveProvider(app, { providerId, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(flavor ? { flavor } : {}) });
+      'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor, models }) => {
+        const saved = await saveProvider(app, {
+          providerId,
+          baseUrl,
+          model,
+          ...(apiKey ? { apiKey } : {}),
+          ...(flavor ? { flavor } : {}),
+          ...(models ? { models } : {}),
+        });
         return { ok: true as const, ...saved };
       },
+      'providers.refreshModels': () => refreshProviderModels(app, probe),
       'providers.connections': () => providerConnections(app),
       'providers.testConnection': ({ id }) => {
         const account = savedAccount(app, id);

@@ -75,6 +75,8 @@ export interface ProviderChoice {
   apiKey?: string;
   flavor?: string;
   model: string;
+  /** Every model the connection test listed, offered beside `model`. */
+  models?: string[];
 }
 
 export interface SavedProvider {
@@ -92,6 +94,7 @@ export async function saveProvider(app: App, choice: ProviderChoice): Promise<Sa
     presetId: presetById(choice.flavor ?? choice.providerId).id,
     baseUrl: choice.baseUrl,
     model: choice.model,
+    ...(choice.models ? { listed: choice.models } : {}),
     ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}),
   });
   const saved: SavedProvider = keyCleared

@@ -1,4 +1,5 @@
 import { PolicyMode, ThinkingLevel, thinkingLevelOf } from '../../shared/agent/index.ts';
+import { modelFacts } from '../../shared/api/index.ts';
 import { assertIdle, checkModelChoice, checkThinkingLevel } from '../agent/index.ts';
 import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import type { AppCore } from '../app-core.ts';
@@ -174,7 +175,21 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
 
   store.add(
     tree.registerFeed('models', () =>
-      plugins.registries.providers.list().flatMap((p) => p.models.map((m) => ({ name: `${p.id}/${m.id}`, help: m.name ?? `${m.id} (${p.id})` }))),
+      // Every model of every account, with what the catalog knows of it beside its name.
+      plugins.registries.providers.list().flatMap((p) =>
+        p.models.map((m) => {
+          const info = app.modelInfo({ provider: p.id, modelId: m.id });
+          const facts = info
+            ? modelFacts({
+                contextWindow: info.contextWindow !== m.contextWindow ? info.contextWindow : null,
+                price: info.priced !== false ? info.pricing : null,
+                reasoning: info.reasoning,
+                images: info.images ?? null,
+              })
+            : [];
+          return { name: `${p.id}/${m.id}`, help: [info?.name ?? m.name ?? `${m.id} (${p.id})`, ...facts].join(' · ') };
+        }),
+      ),
     ),
   );
   store.add(tree.registerFeed('plugins', () => plugins.list().map((p) => ({ name: p.id, help: `${p.name} — ${p.enabled ? 'on' : 'off'}, ${p.state}` }))));

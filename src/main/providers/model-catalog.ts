@@ -7,6 +7,8 @@ export interface CatalogModel {
   contextWindow: number | null;
   maxOutputTokens: number | null;
   reasoning: boolean;
+  /** Whether it reads images (its input modalities name them). */
+  images: boolean;
   pricing: ModelInfo['pricing'] | null;
 }
 
@@ -14,6 +16,8 @@ interface RawModel {
   id: string;
   name?: string;
   reasoning?: boolean;
+  attachment?: boolean;
+  modalities?: { input?: string[] };
   cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
   limit?: { context?: number; output?: number };
 }
@@ -104,6 +108,7 @@ function toCatalogModel(raw: RawModel): CatalogModel {
     contextWindow: num(raw.limit?.context) || null,
     maxOutputTokens: num(raw.limit?.output) || null,
     reasoning: raw.reasoning === true,
+    images: Array.isArray(raw.modalities?.input) ? raw.modalities.input.includes('image') : false,
     pricing:
       input === null || output === null ? null : { input, output, cacheRead: num(raw.cost?.cache_read) ?? 0, cacheWrite: num(raw.cost?.cache_write) ?? 0 },
   };

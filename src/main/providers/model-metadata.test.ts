@@ -21,6 +21,12 @@ describe('modelMetadata', () => {
     expect(describeModel('gpt-4o-mini', 'openai').reasoning).toBe(false);
   });
 
+  it('takes whether a model reads images from the catalog, and says nothing of a model it does not know', () => {
+    expect(describeModel('gpt-4o-mini', 'custom').images).toBe(true);
+    expect(describeModel('deepseek-reasoner', 'deepseek').images).toBe(false);
+    expect(describeModel('my-own-finetune-7b', 'custom').images).toBeUndefined();
+  });
+
   it('Ollama and LM Studio models are free by definition', () => {
     expect(describeModel('gpt-4o-mini', 'ollama')).toMatchObject({ priced: true, pricing: { input: 0, output: 0 } });
     expect(describeModel('llama3.1:8b', 'lmstudio')).toMatchObject({ priced: true, pricing: { input: 0, output: 0 } });

@@ -38,6 +38,7 @@ export function modelMetadata(input: ModelMetadataInput): ModelInfo {
     contextWindow,
     ...(maxOutputTokens ? { maxOutputTokens } : {}),
     reasoning: (listed?.reasoning ?? false) || (known?.reasoning ?? false),
+    ...(listed?.images !== undefined || known ? { images: (listed?.images ?? false) || (known?.images ?? false) } : {}),
     pricing: pricing ?? ZERO,
     priced: pricing !== null,
   };

@@ -81,3 +81,19 @@ test('moving an account to another origin without a new key clears its stored ke
   expect(accounts.save({ presetId: 'custom', baseUrl: 'https://third.example/v1', apiKey: 'sk-third', model: 'm' }).keyCleared).toBe(false);
   expect(accounts.pluginConfig('openai_compatible')).toEqual({ accounts: [expect.objectContaining({ apiKey: 'sk-third' })] });
 });
+
+test('every model the server listed at setup is offered, the chosen one first', () => {
+  accounts.save({ presetId: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'large', listed: ['small', 'large', ' medium '] });
+  expect(accounts.list()[0]!.models).toEqual(['large', 'small', 'medium']);
+  expect(accounts.defaultModel()).toEqual({ provider: 'custom', modelId: 'large' });
+});
+
+test("a refresh replaces an account's models with what its server lists now, keeping the default model", () => {
+  accounts.save({ presetId: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'old-default', listed: ['gone'] });
+  expect(accounts.setModels('custom', ['new-a', 'new-b'])).toBe(true);
+  expect(accounts.list()[0]!.models).toEqual(['old-default', 'new-a', 'new-b']);
+  // The same list again changes nothing; an account that is gone or an empty list is left alone.
+  expect(accounts.setModels('custom', ['new-a', 'new-b'])).toBe(false);
+  expect(accounts.setModels('custom', [])).toBe(false);
+  expect(accounts.setModels('nobody', ['x'])).toBe(false);
+});

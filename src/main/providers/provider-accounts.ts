@@ -19,6 +19,8 @@ export interface SaveAccountInput {
   baseUrl: string;
   apiKey?: string;
   model: string;
+  /** Every model the server listed at the connection test: all of them are offered, the chosen one first. */
+  listed?: string[];
 }
 
 export interface SavedAccount {
@@ -74,7 +76,7 @@ export class ProviderAccounts {
       dialect: preset.dialect,
       name: preset.name,
       baseUrl,
-      models: [model, ...(existing?.models ?? []).filter((m) => m !== model)],
+      models: [...new Set([model, ...(input.listed ?? []).map((m) => m.trim()).filter(Boolean), ...(existing?.models ?? [])])],
       contextWindow: preset.contextWindow,
     };
     const next = [...accounts.filter((a) => a.id !== account.id), account];
@@ -103,6 +105,33 @@ export class ProviderAccounts {
   /** The key stored for an account, or null: for a test the user asks for, never for the window. */
   apiKey(accountId: string): string | null {
     return this.#secrets.get(keyName(accountId));
+  }
+
+  /** Where to ask an account's server for its models (a refresh), with its stored key; null when it is gone. */
+  connectionOf(accountId: string): { baseUrl: string; dialect: ProviderAccount['dialect']; flavor: string; apiKey?: string } | null {
+    const account = this.list().find((a) => a.id === accountId);
+    if (!account) return null;
+    const apiKey = this.#secrets.get(keyName(account.id));
+    return { baseUrl: account.baseUrl, dialect: account.dialect, flavor: account.presetId, ...(apiKey ? { apiKey } : {}) };
+  }
+
+  /**
+   * Replaces the models an account offers with what its server lists now (a refresh), keeping the default
+   * model of new conversations when it is this account's: false when the account is gone or nothing changed.
+   */
+  setModels(accountId: string, listed: readonly string[]): boolean {
+    const accounts = this.list();
+    const account = accounts.find((a) => a.id === accountId);
+    const ids = listed.map((m) => m.trim()).filter(Boolean);
+    if (!account || ids.length === 0) return false;
+    const fallback = this.defaultModel();
+    const models = [...new Set([...(fallback?.provider === accountId ? [fallback.modelId] : []), ...ids])];
+    if (models.length === account.models.length && models.every((m, i) => m === account.models[i])) return false;
+    this.#settings.set(
+      'providers.accounts',
+      accounts.map((a) => (a.id === accountId ? { ...a, models } : a)),
+    );
+    return true;
   }
 
   defaultModel(): ModelRef | null {

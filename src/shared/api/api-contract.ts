@@ -6,7 +6,7 @@ import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-ap
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
 import { SandboxGet, SandboxSetNetwork, SandboxView } from './sandbox-api.ts';
-import { PlanGet, PlanSettings, PlanView } from '../plan/index.ts';
+import { PlanGet, PlanView } from '../plan/index.ts';
 import {
   McpListing,
   McpReadResource,
@@ -19,6 +19,7 @@ import {
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
+import { ModelChoice, ModelsRefreshed } from './models-api.ts';
 import { SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 
@@ -128,7 +129,7 @@ export const API_METHODS = {
     z.object({ sessionId: SessionId }),
     z.object({
       current: z.object({ provider: z.string(), modelId: z.string() }).nullable(),
-      models: z.array(z.object({ provider: z.string(), modelId: z.string(), name: z.string(), reasoning: z.boolean() })),
+      models: z.array(ModelChoice),
     }),
   ),
   /** Records a model change on the branch; the next reply uses it. */
@@ -181,9 +182,13 @@ export const API_METHODS = {
       apiKey: z.string().max(2000).optional(),
       model: z.string().min(1).max(200),
       flavor: z.string().max(50).optional(),
+      /** Every model the connection test listed: all are offered in the model picker, not only `model`. */
+      models: z.array(z.string().min(1).max(200)).max(2000).optional(),
     }),
     z.object({ ok: z.literal(true), keyCleared: z.boolean(), notice: z.string().optional() }),
   ),
+  /** "Refresh models": asks each saved connection's server for its models again, and offers what it lists. */
+  'providers.refreshModels': method(Nothing, ModelsRefreshed),
   /** The saved connections, one per model server: name, address, models, whether a key is stored. */
   'providers.connections': method(Nothing, z.array(ProviderConnectionView)),
   /** "Test" on a saved connection: lists its server's models with the stored key; `message` says why it failed. */
@@ -297,9 +302,6 @@ export const API_METHODS = {
   'policy.setNetwork': method(SandboxSetNetwork, SandboxView),
   /** The checklist the agent keeps with the todo tool on the conversation's current branch (empty when it has none). */
   'plan.get': method(PlanGet, PlanView),
-  /** Whether the todo tool is on (Settings, Conversations and tools; /set agent.todo). */
-  'plan.settings': method(Nothing, PlanSettings),
-  'plan.setEnabled': method(PlanSettings, PlanSettings),
   /** The rows of a conversation's child agents that are going now (a card opened mid-run); ended ones are in their task call's result. */
   'subagents.list': method(z.object({ sessionId: SessionId }), z.array(SubagentView)),
   /** Stops one running child agent (its row's Stop); its siblings go on. `stopped` false: it had already ended. */

@@ -8,4 +8,5 @@ export * from './status-api.ts';
 export * from './panels-api.ts';
 export * from './mcp-api.ts';
 export * from './sandbox-api.ts';
+export * from './models-api.ts';
 export * from './providers-api.ts';

@@ -9,6 +9,8 @@ export const ModelInfo = z.object({
   contextWindow: z.number().int().positive(),
   maxOutputTokens: z.number().int().positive().optional(),
   reasoning: z.boolean().default(false),
+  /** Whether the model reads images, where a catalog says so. */
+  images: z.boolean().optional(),
   pricing: z
     .object({
       input: z.number().nonnegative(),

@@ -72,6 +72,16 @@ test('a page below which the leaf was moved back names every child of that node 
   expect(page.branches.map((n) => n.id)).toEqual([b.id]);
 });
 
+test('the page that reaches the root names the other roots (an edited first message) as branches', () => {
+  const s = store.create();
+  const first = store.append(s.id, user('first try'));
+  store.branch(s.id, null);
+  const edited = store.append(s.id, user('first try, edited'));
+  const page = store.treePage(s.id);
+  expect(page.nodes.map((n) => n.id)).toEqual([edited.id]);
+  expect(page.branches.map((n) => [n.id, n.parentId])).toEqual([[first.id, null]]);
+});
+
 test('a branch the leaf is not on reads down along the newest child, page by page, naming its own branch points', () => {
   const s = store.create();
   const root = store.append(s.id, user('root'));

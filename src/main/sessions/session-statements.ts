@@ -80,10 +80,10 @@ export function prepareSessionStatements(db: Database.Database) {
            (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = down.id) AS children
          FROM down ORDER BY depth`,
     ),
-    // The children of a branch point, oldest first, as tree overview rows.
+    // The children of a branch point (null: the roots), oldest first, as tree overview rows.
     childTreeRows: db.prepare(
       `SELECT id, parent_id, type, role, preview, (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = e.id) AS children
-         FROM entries e WHERE session_id = @session AND parent_id = @parent ORDER BY seq LIMIT @limit`,
+         FROM entries e WHERE session_id = @session AND parent_id IS @parent ORDER BY seq LIMIT @limit`,
     ),
     labelsOf: db.prepare(
       `SELECT target_id, payload FROM entries WHERE session_id = @session AND type = 'label'

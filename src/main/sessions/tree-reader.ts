@@ -53,7 +53,10 @@ export class TreeReader {
     // Each node's child on the branch is the next node down the page (the last one's is `below`).
     const onBranch = new Map(pageRows.map((r, i) => [r.id, pageRows[i + 1]?.id ?? below]));
     const nodes = this.#nodes(sessionId, pageRows);
-    return { nodes, before: more ? nodes[0]!.id : null, leafId, branches: this.#branches(sessionId, pageRows, onBranch) };
+    const branches = this.#branches(sessionId, pageRows, onBranch);
+    // The page that reaches the root names the other roots too (a first message edited is a second root).
+    if (!more) branches.unshift(...this.#leaving(sessionId, null, pageRows[0]!.id));
+    return { nodes, before: more ? nodes[0]!.id : null, leafId, branches };
   }
 
   /**
@@ -71,14 +74,22 @@ export class TreeReader {
 
   /** The children that leave the branch at its branch points (nodes with a child besides the branch's own). */
   #branches(sessionId: string, rows: readonly CountedRow[], onBranch: ReadonlyMap<string, string | null>): TreeOverviewNode[] {
-    const out: CountedRow[] = [];
+    const out: TreeOverviewNode[] = [];
     for (const row of rows) {
       const own = onBranch.get(row.id) ?? null;
       if (row.children <= (own === null ? 0 : 1)) continue;
-      const children = this.#q.childTreeRows.all({ session: sessionId, parent: row.id, limit: BRANCHES_PER_POINT + 1 }) as CountedRow[];
-      out.push(...children.filter((child) => child.id !== own).slice(0, BRANCHES_PER_POINT));
+      out.push(...this.#leaving(sessionId, row.id, own));
     }
-    return this.#nodes(sessionId, out);
+    return out;
+  }
+
+  /** The children of `parent` (null: the roots) but `own`, as overview nodes: at most BRANCHES_PER_POINT of them. */
+  #leaving(sessionId: string, parent: string | null, own: string | null): TreeOverviewNode[] {
+    const children = this.#q.childTreeRows.all({ session: sessionId, parent, limit: BRANCHES_PER_POINT + 1 }) as CountedRow[];
+    return this.#nodes(
+      sessionId,
+      children.filter((child) => child.id !== own),
+    ).slice(0, BRANCHES_PER_POINT);
   }
 
   /** Rows as overview nodes, with their labels (read for these rows only, through the labels' partial index). */

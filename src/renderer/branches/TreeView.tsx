@@ -1,11 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { TreeNode } from '../../shared/sessions/index.ts';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { TreeBranchPage } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
+import { collectTree, MORE_OF_BRANCH } from './collect-tree.ts';
 import { layoutTree, type TreeRow, treeSummary } from './tree-layout.ts';
+import './tree-view.css';
 
 interface Props {
   sessionId: string;
@@ -13,6 +15,11 @@ interface Props {
 }
 
 const ROW = 30;
+/** Nodes per page of the active branch (read from the leaf upward) and of a branch opened below a branch point. */
+const PATH_PAGE = 200;
+const BRANCH_PAGE = 100;
+/** While fewer nodes than this were read, branches open by themselves: a small conversation shows whole. */
+const AUTO_OPEN_BELOW = 400;
 
 function LabelEditor({ initial, onDone }: { initial: string; onDone: (label: string | null | undefined) => void }) {
   const [value, setValue] = useState(initial);
@@ -35,22 +42,87 @@ function LabelEditor({ initial, onDone }: { initial: string; onDone: (label: str
   );
 }
 
-/** The whole session as a tree: the active path highlighted, labels editable, a click jumps there. */
+/** A branch not read yet (or the rest of a long one): a row that opens it in place. */
+function BranchStub({ row, start, loading, onOpen }: { row: TreeRow; start: number; loading: boolean; onOpen(): void }) {
+  const n = row.node;
+  const more = n.type === MORE_OF_BRANCH;
+  const text = more ? 'More of this branch' : n.preview || '(empty)';
+  return (
+    <div
+      className="tree-row tree-stub"
+      style={{ transform: `translateY(${start}px)`, height: ROW, paddingLeft: 10 + row.indent * 14 }}
+      data-testid="tree-stub"
+      data-entry-id={n.id}
+      onClick={onOpen}
+    >
+      {row.indent > 0 && <span className="tree-guide" style={{ left: 10 + (row.indent - 1) * 14 }} aria-hidden="true" />}
+      <Icon name="chevronRight" size={13} />
+      <button
+        type="button"
+        className="tree-preview"
+        aria-label={more ? 'Show more of this branch' : `Open the branch starting “${text}”`}
+        aria-busy={loading || undefined}
+        onClick={(e) => {
+          e.stopPropagation();
+          onOpen();
+        }}
+      >
+        {loading ? 'Reading…' : text}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The session as a tree, read a page at a time: the active branch from the leaf upward (earlier pages as the
+ * view reaches the top), and each branch that leaves it opened on demand (by itself while the tree is small).
+ * The active path is highlighted, labels are editable, a click jumps there.
+ */
 export function TreeView({ sessionId, onClose }: Props) {
   const api = useApi();
   const toasts = useToasts();
   const queries = useQueryClient();
-  // Read each time the tree opens, and again when the branch moves or a run ends.
-  const tree = useQuery({ queryKey: serverKeys.tree(sessionId), queryFn: () => api.call('sessions.tree', { sessionId }), staleTime: 0 });
-  const data: { nodes: TreeNode[]; leafId: string | null } | null = tree.data ?? null;
-  const { error } = tree;
+  // Under the tree's key: read each time the tree opens, and again when the branch moves or a run ends.
+  const path = useInfiniteQuery({
+    queryKey: [...serverKeys.tree(sessionId), 'path'],
+    queryFn: ({ pageParam }) => api.call('sessions.treePage', { sessionId, before: pageParam, limit: PATH_PAGE }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.before,
+    staleTime: 0,
+  });
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
+  const openedIds = useMemo(() => [...opened], [opened]);
+  const opening = useQueries({
+    queries: openedIds.map((from) => ({
+      queryKey: [...serverKeys.tree(sessionId), 'branch', from],
+      queryFn: () => api.call('sessions.treeBranch', { sessionId, from, limit: BRANCH_PAGE }),
+      staleTime: 0,
+      retry: false,
+    })),
+    combine: (results) => ({ pages: results.map((q) => q.data), error: results.find((q) => q.error)?.error ?? null }),
+  });
+  const branches = useMemo(() => new Map<string, TreeBranchPage | undefined>(openedIds.map((id, i) => [id, opening.pages[i]])), [openedIds, opening.pages]);
+  const error = path.error ?? opening.error;
   useEffect(() => {
     if (error) toasts.error('Could not read the conversation tree', error);
   }, [error, toasts]);
   const [editing, setEditing] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  const rows = useMemo<TreeRow[]>(() => (data ? layoutTree(data.nodes, data.leafId) : []), [data]);
+  const pages = path.data?.pages;
+  const leafId = pages?.[0]?.leafId ?? null;
+  const collected = useMemo(() => collectTree(pages ?? [], branches), [pages, branches]);
+  const rows = useMemo<TreeRow[]>(() => layoutTree(collected.nodes, leafId, collected.stubs), [collected, leafId]);
+  const complete = pages !== undefined && !path.hasNextPage && collected.stubs.size === 0;
+
+  const open = (id: string) => setOpened((prev) => (prev.has(id) ? prev : new Set([...prev, id])));
+  // A small tree opens its branches by itself, so it reads whole as before paging; a large one waits to be asked.
+  const waiting = [...collected.stubs].filter((id) => !opened.has(id));
+  const autoOpen = collected.loaded < AUTO_OPEN_BELOW && waiting.length > 0 ? waiting.join(' ') : '';
+  useEffect(() => {
+    if (autoOpen) setOpened((prev) => new Set([...prev, ...autoOpen.split(' ')]));
+  }, [autoOpen]);
+
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -59,10 +131,37 @@ export function TreeView({ sessionId, onClose }: Props) {
     getItemKey: (i) => rows[i]!.node.id,
   });
 
+  // The leaf is brought into view when it moves (and once the first page is read).
   const leafIndex = rows.findIndex((r) => r.isLeaf);
+  const centred = useRef<string | null>(null);
   useEffect(() => {
-    if (leafIndex >= 0) virtualizer.scrollToIndex(leafIndex, { align: 'center' });
-  }, [leafIndex, virtualizer]);
+    if (leafIndex < 0 || centred.current === leafId) return;
+    centred.current = leafId;
+    virtualizer.scrollToIndex(leafIndex, { align: 'center' });
+  }, [leafId, leafIndex, virtualizer]);
+
+  // Reaching the top reads the page above; the rows in view stay where they were as it is put in above them.
+  const anchor = useRef<{ id: string; offset: number } | null>(null);
+  const items = virtualizer.getVirtualItems();
+  const loadEarlier = () => {
+    if (!path.hasNextPage || path.isFetchingNextPage) return;
+    const scroller = scrollRef.current;
+    const first = rows[Math.min(rows.length - 1, Math.floor((scroller?.scrollTop ?? 0) / ROW))];
+    anchor.current = first && scroller ? { id: first.node.id, offset: scroller.scrollTop - rows.indexOf(first) * ROW } : null;
+    void path.fetchNextPage();
+  };
+  // A first page that does not fill the view has the pages above it read until it does (or the root is reached).
+  const fits = rows.length * ROW <= (scrollRef.current?.clientHeight ?? 0);
+  useEffect(() => {
+    if (fits && path.hasNextPage && !path.isFetchingNextPage) loadEarlier();
+  });
+  useLayoutEffect(() => {
+    const kept = anchor.current;
+    if (!kept || path.isFetchingNextPage) return;
+    anchor.current = null;
+    const index = rows.findIndex((r) => r.node.id === kept.id);
+    if (index >= 0) virtualizer.scrollToOffset(index * ROW + kept.offset);
+  }, [rows, path.isFetchingNextPage, virtualizer]);
 
   const jump = async (row: TreeRow) => {
     try {
@@ -90,18 +189,30 @@ export function TreeView({ sessionId, onClose }: Props) {
         <div className="panel-title">
           <strong>Tree</strong>
           <span className="muted small" data-testid="tree-summary">
-            {treeSummary(rows)}
+            {pages ? treeSummary(rows, complete) : ''}
           </span>
         </div>
         <button type="button" className="icon-btn" aria-label="Close tree" onClick={onClose} title="Close (Ctrl+Shift+T)">
           <Icon name="x" />
         </button>
       </div>
-      <div className="tree-scroll" ref={scrollRef}>
+      {path.hasNextPage && (
+        <button type="button" className="tree-earlier" data-testid="tree-earlier" disabled={path.isFetchingNextPage} onClick={loadEarlier}>
+          {path.isFetchingNextPage ? 'Reading earlier messages…' : 'Show earlier messages'}
+        </button>
+      )}
+      <div
+        className="tree-scroll"
+        ref={scrollRef}
+        onScroll={(e) => {
+          if (centred.current !== null && e.currentTarget.scrollTop < 2 * ROW) loadEarlier();
+        }}
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((v) => {
+          {items.map((v) => {
             const row = rows[v.index]!;
             const n = row.node;
+            if (row.stub) return <BranchStub key={v.key} row={row} start={v.start} loading={opened.has(n.id)} onOpen={() => open(n.id)} />;
             const cls = ['tree-row', row.onActivePath ? 'on-path' : '', row.isLeaf ? 'is-leaf' : '', `role-${n.role ?? n.type}`].join(' ');
             return (
               <div

@@ -9,15 +9,19 @@ export interface TreeRow {
   forkPoint: boolean;
   onActivePath: boolean;
   isLeaf: boolean;
+  /** A branch not read yet (or the rest of one): the row opens it. */
+  stub: boolean;
 }
 
-const shown = (n: TreeNode): boolean => (n.type === 'message' && n.role !== 'toolResult') || n.type === 'compaction' || n.type === 'branch_summary';
+const shownType = (n: TreeNode): boolean => (n.type === 'message' && n.role !== 'toolResult') || n.type === 'compaction' || n.type === 'branch_summary';
 
 /**
  * The session's tree as rows: hidden entries (labels, settings, tool results) skipped, a straight chain
- * kept at one indent, and one more indent only where the conversation forks.
+ * kept at one indent, and one more indent only where the conversation forks. `stubs`: nodes that stand for a
+ * branch not read yet, drawn whatever their type. A node whose parent was not read starts a chain of its own.
  */
-export function layoutTree(nodes: readonly TreeNode[], leafId: string | null): TreeRow[] {
+export function layoutTree(nodes: readonly TreeNode[], leafId: string | null, stubs: ReadonlySet<string> = new Set()): TreeRow[] {
+  const shown = (n: TreeNode): boolean => stubs.has(n.id) || shownType(n);
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const shownParent = new Map<string, string | null>();
   const resolveParent = (id: string | null): string | null => {
@@ -52,7 +56,7 @@ export function layoutTree(nodes: readonly TreeNode[], leafId: string | null): T
     const { node, indent, forks } = stack.pop()!;
     const kids = children.get(node.id) ?? [];
     const fork = kids.length > 1;
-    rows.push({ node, indent, forks, forkPoint: fork, onActivePath: active.has(node.id), isLeaf: node.id === displayedLeaf });
+    rows.push({ node, indent, forks, forkPoint: fork, onActivePath: active.has(node.id), isLeaf: node.id === displayedLeaf, stub: stubs.has(node.id) });
     // The branch on the active path is shown first under a fork, so the current conversation reads straight down.
     const ordered = fork ? [...kids.filter((k) => active.has(k.id)), ...kids.filter((k) => !active.has(k.id))] : kids;
     for (let i = ordered.length - 1; i >= 0; i--) stack.push({ node: ordered[i]!, indent: fork ? indent + 1 : indent, forks: fork });
@@ -70,8 +74,13 @@ export function countBranchPoints(rows: readonly TreeRow[]): number {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** `7 messages · 2 branch points`, singular where it is one. */
-export function treeSummary(rows: readonly TreeRow[]): string {
+/**
+ * `7 messages · 2 branch points`, singular where it is one. `complete` false: parts of the tree are not read
+ * yet (earlier pages, branches not opened), so the count is of what was read: `200 messages so far · …`.
+ */
+export function treeSummary(rows: readonly TreeRow[], complete = true): string {
   const forks = countBranchPoints(rows);
-  return forks > 0 ? `${plural(rows.length, 'message')} · ${plural(forks, 'branch point')}` : plural(rows.length, 'message');
+  const read = rows.filter((r) => !r.stub).length;
+  const messages = complete ? plural(read, 'message') : `${plural(read, 'message')} so far`;
+  return forks > 0 ? `${messages} · ${plural(forks, 'branch point')}` : messages;
 }

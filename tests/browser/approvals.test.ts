@@ -51,6 +51,32 @@ test('the approval dialog opens with Deny focused, and Enter denies', async () =
   expect(existsSync(outside)).toBe(false);
 });
 
+test('the approval dialog says where the call runs, the folder it changes and the reason the model gave; no button stands disabled', async () => {
+  const outside = join(dir, 'elsewhere', 'notes.txt');
+  model.setScript([
+    openAiStream({
+      text: 'Saving.',
+      toolCalls: [
+        { id: 'call_0', name: 'write_file', arguments: { path: outside, content: 'notes', description: 'You asked for the notes next to the project.' } },
+      ],
+    }),
+    openAiStream({ text: 'Finished.' }),
+  ]);
+  const a = await openChatAndSend('Save my notes next to the project.');
+  const dialog = a.page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'notes.txt' }).waitFor();
+  expect(await dialog.getByTestId('approval-working-folder').textContent()).toBe(`Working folder${workspace}`);
+  expect(await dialog.getByTestId('approval-folder').textContent()).toBe(`Changes files in${join(dir, 'elsewhere')}`);
+  expect(await dialog.getByTestId('approval-model-reason').textContent()).toBe('The model says“You asked for the notes next to the project.”');
+  await dialog.getByRole('button', { name: 'Always in this folder' }).waitFor();
+  expect(await dialog.locator('button:disabled').count()).toBe(0);
+  await expect.poll(() => focusedLabel(a)).toBe('Deny');
+  await dialog.screenshot({ path: join(import.meta.dirname, '../../docs/images/approval-dialog.png'), animations: 'disabled' });
+  await a.page.keyboard.press('Enter');
+  await finished(a);
+  expect(existsSync(outside)).toBe(false);
+});
+
 test('Enter on Allow once does not approve; Alt+A allows only the call on screen, the next call asks on its own', async () => {
   const first = join(dir, 'out', 'a.txt');
   const second = join(dir, 'out', 'b.txt');

@@ -63,8 +63,11 @@ test('a destructive command asks, showing the command line, its class and the re
   await dialog.getByTestId('approval-command').filter({ hasText: 'rm -rf build' }).waitFor();
   expect(await dialog.getByTestId('approval-command-class').textContent()).toBe('destructive');
   expect(await dialog.textContent()).toContain('rm -r deletes whole folders.');
-  // "Always" never covers a destructive line.
-  expect(await dialog.getByRole('button', { name: /^Always for/ }).isDisabled()).toBe(true);
+  // It says where the line runs; "always" never covers a destructive line, and where it would be, the dialog says why.
+  expect(await dialog.getByTestId('approval-working-folder').textContent()).toBe(`Runs in${workspace}`);
+  expect(await dialog.getByRole('button', { name: /^Always for/ }).count()).toBe(0);
+  expect(await dialog.getByTestId('approval-no-always').textContent()).toBe('A destructive line is asked about every time, so there is no “always” for it.');
+  expect(await dialog.locator('button:disabled').count()).toBe(0);
   await a.screenshot('shell-approval-destructive');
   await dialog.getByRole('button', { name: 'Deny' }).click();
   await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Left it alone.' }).waitFor();

@@ -83,6 +83,20 @@ describe('shell policy decisions per mode', () => {
     expect(asked[0]!.command).toEqual({ line: 'ls && rm -rf build', class: 'destructive', reason: 'rm -r deletes whole folders.', prefixes: ['ls', 'rm'] });
   });
 
+  test('a line naming a path outside the workspace names its folder in the question; "always in this folder" keeps no folder rule for it', async () => {
+    const asked: ApprovalQuestion[] = [];
+    const policy = new PolicyService({ settings, approver: async (q) => (asked.push(q), 'always_folder') });
+    expect(policy.decide(req('cat /etc/passwd'))).toMatchObject({ kind: 'ask', folder: '/etc' });
+    expect(policy.decide(req('cp a.txt ../b.txt'))).toMatchObject({ kind: 'ask', folder: '/' });
+    expect(policy.decide(req('cp a.txt ../out/b.txt'))).toMatchObject({ kind: 'ask', folder: '/out' });
+    // Inside the workspace it names none.
+    expect(policy.decide(req('rm -rf build'))).toMatchObject({ kind: 'ask', folder: null });
+    expect(await policy.authorize(req('cat /etc/passwd'), signal)).toMatchObject({ allowed: true });
+    expect(asked[0]).toMatchObject({ folder: '/etc' });
+    // A folder rule would let file tools write there: a shell line's "always" is kept by its command prefix only.
+    expect(policy.rules().filter((r) => r.folder !== undefined)).toEqual([]);
+  });
+
   test("only the app's own and bundled plugins' shell tools are judged on their line; a user plugin's is a write tool", () => {
     const policy = new PolicyService({ settings });
     expect(isShellTool(bash, undefined)).toBe(true);

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import type { PolicyMode, ShellClass, ShellCommandInfo } from '../../shared/agent/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { loadShellParser, shellClassify, type ShellClassifyOptions, type ShellVerdict } from './shell-classify.ts';
@@ -21,7 +23,27 @@ function protectedPathsOf(verdict: ShellVerdict): string[] {
 /** Said in every question about a line that would run without a sandbox. */
 export const NO_SANDBOX_SENTENCE = 'No sandbox can start here, so if you allow it, it runs with your full rights.';
 
-export type ShellDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string; folder: null; shell: ShellJudgement };
+export type ShellDecision =
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string }
+  | { kind: 'ask'; reason: string; folder: string | null; shell: ShellJudgement };
+
+/**
+ * The folder a line's question names, absolute, as a file tool's question names the folder it writes in:
+ * that of the protected path the line changes, else of the first path it names outside the workspace; null
+ * when it names neither (a line working inside the workspace). It is what the question shows; an "always"
+ * answer for a shell line is kept by its command prefix, never by this folder.
+ */
+export function namedFolder(verdict: ShellVerdict, workspaceRoot: string, home: string = homedir()): string | null {
+  const guarded = protectedPathsOf(verdict)[0];
+  if (guarded !== undefined) return dirname(guarded);
+  const outside = verdict.outside[0];
+  if (outside === undefined) return null;
+  // Written as the line has it, or "written (which leads to /where/it/lands)": the place it lands is the one that counts.
+  const path = / \(which leads to (.+)\)$/.exec(outside)?.[1] ?? outside;
+  const full = path === '~' || path.startsWith('~/') ? home + path.slice(1) : resolve(workspaceRoot, path);
+  return dirname(full);
+}
 
 export interface ShellPolicyOptions {
   classify?: (line: string, options: ShellClassifyOptions) => ShellVerdict;
@@ -95,7 +117,7 @@ export class ShellPolicy {
       return {
         kind: 'ask',
         reason,
-        folder: null,
+        folder: namedFolder(verdict, request.workspaceRoot),
         shell: {
           command: { line, class: verdict.class, reason: verdict.reason, ...noAlways },
           verdict: { ...verdict, prefixes: null },
@@ -109,7 +131,7 @@ export class ShellPolicy {
     return {
       kind: 'ask',
       reason: verdict.reason,
-      folder: null,
+      folder: namedFolder(verdict, request.workspaceRoot),
       shell: {
         command: { line, class: verdict.class, reason: verdict.reason, ...(verdict.prefixes ? { prefixes: verdict.prefixes } : {}), ...noAlways },
         verdict,

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import './approval-dialog.css';
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalScope } from '../../shared/agent/index.ts';
 import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
@@ -9,6 +10,29 @@ const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };
 
 const SHELL_CLASS_LABEL = { read_only: 'read-only', write: 'writes', destructive: 'destructive', unknown: 'cannot be judged' } as const;
 const SHELL_CLASS_CHIP = { read_only: 'chip-ok', write: 'chip-running', destructive: 'chip-error', unknown: 'chip-awaiting' } as const;
+
+/** Arguments in which models commonly say why they make a call; the first that holds text is shown as the model's reason. */
+const REASON_ARGS = ['description', 'reason', 'explanation', 'purpose', 'justification'] as const;
+
+/** What the model said about why it makes this call, when one of its arguments says it; else null. */
+export function statedReason(args: unknown): string | null {
+  if (typeof args !== 'object' || args === null) return null;
+  for (const key of REASON_ARGS) {
+    const v = (args as Record<string, unknown>)[key];
+    if (typeof v === 'string' && v.trim() !== '') return v.trim();
+  }
+  return null;
+}
+
+/** Why a shell line gets no "always" button, in words; null when it gets one (or the dialog already says why). */
+function noAlwaysReason(command: NonNullable<ApprovalQuestion['command']>, sandboxed: boolean | undefined): string | null {
+  if (command.noAlways) return command.noAlways;
+  // Without a sandbox the note below says that "always" is not offered.
+  if (sandboxed === false) return null;
+  if (command.class === 'destructive') return 'A destructive line is asked about every time, so there is no “always” for it.';
+  if (!command.prefixes) return 'No “always” for this line: it has no command Amber can remember it by.';
+  return null;
+}
 
 /**
  * Asks about tool calls that need a yes, one at a time, oldest first. Deny has the focus when a question
@@ -78,6 +102,12 @@ export function ApprovalDialog() {
   } catch {
     args = String(current.args);
   }
+  const modelReason = statedReason(current.args);
+  const shell = current.command;
+  const shellNoAlways = shell ? noAlwaysReason(shell, current.sandboxed) : null;
+  // Where an "always" answer could be given: a folder rule for a file tool's folder, the tool, or a shell line's prefixes.
+  const folderAlways = !shell && current.folder !== null;
+  const canAlways = shell ? shellNoAlways === null && current.sandboxed !== false : true;
 
   return (
     <Modal
@@ -108,6 +138,11 @@ export function ApprovalDialog() {
             Allow <code>{current.toolName}</code>?
           </h2>
           <p className="muted">{current.reason}</p>
+          {current.label !== undefined && (
+            <p className="muted" data-testid="approval-label">
+              Asked by the child agent “{current.label}”
+            </p>
+          )}
         </div>
         {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
       </div>
@@ -126,11 +161,30 @@ export function ApprovalDialog() {
       ) : (
         <pre className="approval-args">{args}</pre>
       )}
-      {current.folder && (
-        <p className="muted small">
-          Folder: <code>{current.folder}</code>
-        </p>
-      )}
+      <dl className="approval-facts">
+        {current.workspaceRoot && (
+          <div data-testid="approval-working-folder">
+            <dt>{shell ? 'Runs in' : 'Working folder'}</dt>
+            <dd>
+              <code>{current.workspaceRoot}</code>
+            </dd>
+          </div>
+        )}
+        {current.folder && current.folder !== current.workspaceRoot && (
+          <div data-testid="approval-folder">
+            <dt>{shell ? 'Reaches' : 'Changes files in'}</dt>
+            <dd>
+              <code>{current.folder}</code>
+            </dd>
+          </div>
+        )}
+        {modelReason && (
+          <div data-testid="approval-model-reason">
+            <dt>The model says</dt>
+            <dd>“{modelReason}”</dd>
+          </div>
+        )}
+      </dl>
       {current.protectedPath && (
         <p className="muted small" data-testid="approval-protected">
           This is a protected path: “always” answers do not cover later changes to it.
@@ -144,8 +198,8 @@ export function ApprovalDialog() {
       )}
       {current.sandboxed === false && (
         <p className="muted small" data-testid="approval-no-sandbox">
-          There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Shell sandbox says how to
-          set one up.
+          There is no sandbox here, so nothing confines this command: each one is asked about, and “always” is not offered. Settings → Advanced says how to set
+          one up.
         </p>
       )}
       <div className="modal-actions">
@@ -172,50 +226,48 @@ export function ApprovalDialog() {
           </button>
         )}
         <span className="spacer" />
-        <select
-          className="approval-scope"
-          data-testid="approval-scope"
-          aria-label="Where an always answer holds"
-          title={
-            scope === 'folder'
-              ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings`
-              : '“Always” holds in every workspace folder, and is kept until removed in Settings'
-          }
-          disabled={busy}
-          value={scope}
-          onChange={(e) => setScope(e.target.value === 'global' ? 'global' : 'folder')}
-        >
-          <option value="folder">Always: in this workspace folder</option>
-          <option value="global">Always: everywhere</option>
-        </select>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy || !current.folder}
-          onClick={() => void answer('always_folder')}
-          title={current.folder ? `Every tool in ${current.folder}` : 'This call names no folder'}
-        >
-          Always in this folder
-        </button>
-        {current.command?.noAlways ? (
-          // Where "Always" would be: why this line cannot be allowed for good (interpreters, data sent…).
-          <span className="muted small" data-testid="approval-no-always">
-            {current.command.noAlways}
-          </span>
-        ) : current.command ? (
-          <button
-            type="button"
-            className="btn"
-            disabled={busy || !current.command.prefixes || current.command.class === 'destructive'}
-            onClick={() => void answer('always_tool')}
+        {canAlways && (
+          <select
+            className="approval-scope"
+            data-testid="approval-scope"
+            aria-label="Where an always answer holds"
             title={
-              current.command.prefixes
-                ? 'Later commands starting like this run without asking, unless they are destructive or reach outside the workspace'
-                : 'This command line cannot be allowed for good'
+              scope === 'folder'
+                ? `“Always” holds in ${current.workspaceRoot ?? 'this conversation’s workspace folder'}, and is kept until removed in Settings`
+                : '“Always” holds in every workspace folder, and is kept until removed in Settings'
             }
+            disabled={busy}
+            value={scope}
+            onChange={(e) => setScope(e.target.value === 'global' ? 'global' : 'folder')}
           >
-            Always for {current.command.prefixes?.map((p) => `“${p}”`).join(', ') ?? 'this command'}
+            <option value="folder">Always: in this workspace folder</option>
+            <option value="global">Always: everywhere</option>
+          </select>
+        )}
+        {folderAlways && (
+          <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_folder')} title={`Every tool in ${current.folder}`}>
+            Always in this folder
           </button>
+        )}
+        {shell ? (
+          shellNoAlways !== null ? (
+            // Where "Always" would be: why this line cannot be allowed for good (destructive, interpreters, data sent…).
+            <span className="muted small approval-no-always" data-testid="approval-no-always">
+              {shellNoAlways}
+            </span>
+          ) : (
+            canAlways && (
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                onClick={() => void answer('always_tool')}
+                title="Later commands starting like this run without asking, unless they are destructive or reach outside the workspace"
+              >
+                Always for {shell.prefixes?.map((p) => `“${p}”`).join(', ') ?? 'this command'}
+              </button>
+            )
+          )
         ) : (
           <button type="button" className="btn" disabled={busy} onClick={() => void answer('always_tool')}>
             Always for {current.toolName}

@@ -1,9 +1,10 @@
 // A core for sub-agent tests: createApp on a temp folder whose model is the loopback provider server, routed
 // by a function of each request (the parent's, a child's, a silent confirm turn), with test tools of its own.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ToolSource } from '../../src/main/agent/index.ts';
+import type { ProviderResolver, ToolSource } from '../../src/main/agent/index.ts';
 import type { AppOptions } from '../../src/main/app.ts';
 import { CHILD_PREAMBLE } from '../../src/main/subagents/index.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
@@ -86,6 +87,8 @@ export interface SubagentRig extends AppUnderTest {
   /** Sets the model's routing: the reply to each request. Confirm turns answer "done" unless the route handles them. */
   route(fn: (request: ModelRequest) => Reply | Promise<Reply>): void;
   set<K extends CoreSettingKey>(key: K, value: CoreSettingValue<K>): void;
+  /** The model the core talks to (the loopback server). */
+  resolveProvider: ProviderResolver;
   /** Pids of the processes the `wait` tool started. */
   pids: number[];
 }
@@ -127,12 +130,21 @@ export const testTools = (pids: number[]): ToolSource => ({
   },
 });
 
-export async function openSubagentRig(options: { app?: (dir: string) => Partial<AppOptions>; subagents?: boolean } = {}): Promise<SubagentRig> {
+export async function openSubagentRig(
+  options: { app?: (dir: string) => Partial<AppOptions>; subagents?: boolean; before?: (dir: string) => Promise<void> } = {},
+): Promise<SubagentRig> {
   const server = await startProviderServer();
   const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
+  const resolveProvider = () => ({
+    stream,
+    model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } },
+  });
   const pids: number[] = [];
   let workspace = '';
   let outside = '';
+  // Whatever the core needs before it is built (a plugin runtime of the test's), in a folder of its own.
+  const early = mkdtempSync(join(tmpdir(), 'amber-subagents-pre-'));
+  await options.before?.(early);
   const fixture = openApp({
     prefix: 'amber-subagents-',
     before: (dir) => {
@@ -145,10 +157,7 @@ export async function openSubagentRig(options: { app?: (dir: string) => Partial<
       home: join(dir, 'home'),
       workspace,
       defaultModel: MODEL,
-      resolveProvider: () => ({
-        stream,
-        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } },
-      }),
+      resolveProvider,
       tools: testTools(pids),
       ...options.app?.(dir),
     }),
@@ -170,6 +179,7 @@ export async function openSubagentRig(options: { app?: (dir: string) => Partial<
     workspace,
     outside,
     parentId,
+    resolveProvider,
     requests,
     pids,
     route: (fn: typeof routeFn) => {
@@ -179,6 +189,7 @@ export async function openSubagentRig(options: { app?: (dir: string) => Partial<
     close: async () => {
       await closeApp();
       await server.close();
+      rmSync(early, { recursive: true, force: true });
     },
   });
 }

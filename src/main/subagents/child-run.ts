@@ -44,6 +44,8 @@ export interface ChildTask {
   model: ModelRef | null;
   maxIterations: number;
   wallMs: number;
+  /** The wall-time setting, in minutes, for the sentence that names it. */
+  wallMinutes: number;
   /** Tokens in and out after which it is stopped; null: no limit. */
   budgetTokens: number | null;
 }
@@ -112,7 +114,11 @@ export class ChildRun {
     this.#service = service;
     const listening = service.onDidEmit((event) => this.#heard(event));
     const timer = setTimeout(
-      () => this.stop('timed_out', `It ran out of time after ${Math.round(task.wallMs / 60_000)} minutes (agent.subagents.wallTimeMinutes).`),
+      () =>
+        this.stop(
+          'timed_out',
+          `It ran out of time after ${task.wallMinutes} ${task.wallMinutes === 1 ? 'minute' : 'minutes'} (agent.subagents.wallTimeMinutes).`,
+        ),
       task.wallMs,
     );
     let ended: { reason: string; error?: string };

@@ -36,6 +36,8 @@ export interface SubagentServiceOptions extends Pick<ChildRunDeps, 'store' | 're
   onChildEvent?: (event: AgentEvent, parentSessionId: string) => void;
   clock?: () => number;
   stopGraceMs?: number;
+  /** How long the wall-time setting's minute is (a test's seam). Default: 60,000 ms. */
+  minuteMs?: number;
 }
 
 interface TaskCall {
@@ -142,7 +144,7 @@ export class SubagentService {
       maxParallel: settings.get('agent.subagents.maxParallel'),
       maxPerTurn: settings.get('agent.subagents.maxPerTurn'),
       maxIterations: settings.get('agent.subagents.maxIterations'),
-      wallMs: settings.get('agent.subagents.wallTimeMinutes') * 60_000,
+      wallMs: settings.get('agent.subagents.wallTimeMinutes') * (this.#options.minuteMs ?? 60_000),
       budgetTokens: settings.get('agent.subagents.budgetTokens'),
     };
     const kinds = await Promise.all(tasks.map((t) => this.#agents.get(t.agent ?? DEFAULT_AGENT, execution.workspaceRoot).catch(() => undefined)));
@@ -200,6 +202,7 @@ export class SubagentService {
           model: kindModel(kind) ?? parentModel,
           maxIterations: Math.min(kind.maxIterations ?? limits.maxIterations, limits.maxIterations),
           wallMs: limits.wallMs,
+          wallMinutes: settings.get('agent.subagents.wallTimeMinutes'),
           budgetTokens: limits.budgetTokens,
         });
         // Serial: each child ends before the next is checked and started.

@@ -70,6 +70,18 @@ describe('the budget plugin in its own process', () => {
     expect(r.service.registries.allowances.get('budget')!.value.inactive).toBeUndefined();
   });
 
+  it('is not asked again while it limits nothing, until its plugin is called for something else', async () => {
+    const r = await start({});
+    expect(await verdict(r)).toEqual({ allowed: true, spent: 0, inactive: true });
+    // A budget appears in the config without a restart (the app restarts a plugin whose config it changes):
+    // the answer main holds stands, so the plugin was not asked.
+    r.config.set('budget', { ...r.config.get('budget'), budgets: [{ period: 'day', limit: 5 }] });
+    expect(await verdict(r)).toEqual({ allowed: true, spent: 0, inactive: true });
+    // Any other call into the plugin ends the hold: the next check asks it.
+    expect((await r.service.registries.commands.run(['budget'], ['show'])).isError).toBe(false);
+    expect(await verdict(r)).toEqual({ allowed: true, spent: 0 });
+  });
+
   it('warns at 80%, blocks at 100% with which budget and how to raise it, and lets calls through once raised', async () => {
     const r = await start({ budgets: [{ period: 'day', limit: 5 }] });
     expect(await r.service.registries.allowances.check(request)).toEqual({ allowed: true });

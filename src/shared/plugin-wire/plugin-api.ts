@@ -49,7 +49,11 @@ export interface PluginApi {
    */
   $streamProvider(streamId: string, providerId: string, request: ProviderRequest, call?: CallConfig): Promise<void>;
   $refreshWallet(id: string): Promise<WalletState>;
-  /** `call` as for $streamProvider: the check runs before every model call, so it is spared the round trip. */
+  /**
+   * `call` as for $streamProvider: the check runs before every model call, so it is spared the round trip. An
+   * answer of `inactive` (it limits nothing) stands for a while in main without asking again, until main
+   * calls the plugin for anything else or it restarts (INACTIVE_ALLOWANCE_HOLD_MS in main).
+   */
   $checkAllowance(id: string, request: AllowanceRequest, call?: CallConfig): Promise<AllowanceVerdict>;
   $runCommand(path: string[], args: string[]): Promise<PluginCommandResult>;
   /** Runs a method the plugin declared (kind 'method'); answers what it returned, or rejects with what it threw. */

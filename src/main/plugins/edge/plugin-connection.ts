@@ -73,6 +73,9 @@ export class CongestedError extends AmberError {
   }
 }
 
+/** Numbers `activity` marks across every connection of this process, so a mark is never reused by a new process. */
+let activityMarks = 0;
+
 /** See ConnectionOptions.notifyDelayMs: events for a plugin wait this long at most, to go to it together. */
 export const NOTIFY_DELAY_MS = 20;
 
@@ -124,6 +127,7 @@ export class PluginConnection {
   /** Calls main made on the plugin channel and still waits for: comlink id → method. */
   readonly #outgoing = new Map<string, string>();
   #lastId: string | null = null;
+  #activity = ++activityMarks;
   readonly #hostApi: HostApi;
   readonly #notes: Note[] = [];
   #noteTimer: ReturnType<typeof setTimeout> | null = null;
@@ -196,6 +200,15 @@ export class PluginConnection {
     return this.#pending.size;
   }
 
+  /**
+   * A mark that changes whenever main calls the plugin for anything but an allowance check (events and other
+   * notes aside): what the plugin answered before may not hold after such a call (a command, a panel action,
+   * a tick may change its state).
+   */
+  get activity(): number {
+    return this.#activity;
+  }
+
   /** Resolves when the host listens; rejects on timeout or death. */
   ready(timeoutMs: number): Promise<void> {
     if (this.#isReady) return Promise.resolve();
@@ -205,6 +218,7 @@ export class PluginConnection {
   /** Calls a PluginApi method. `timeoutMs` 0 means no timeout (streams watch their own idleness). */
   call<M extends Method>(method: M, args: Args<M>, timeoutMs: number): Promise<Result<M>> {
     if (this.#dead) return Promise.reject(this.#dead);
+    if (method !== '$checkAllowance') this.#activity = ++activityMarks;
     // Calls keep their order: what waits to be sent goes first.
     if (this.#notes.length > 0) this.#sendNotes();
     // comlink builds a new Proxy (and a finalizer entry) on every property read: keep one per method.

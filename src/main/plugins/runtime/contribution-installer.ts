@@ -1,6 +1,6 @@
 import type { Disposable } from '../../../shared/disposable.ts';
 import { MAX_PROMPT_BLOCK_CHARS } from '../../../shared/plugins/index.ts';
-import { AllowanceVerdict, PluginCommandResult, type Contribution, WalletState } from '../../../shared/plugins/index.ts';
+import { type AllowanceRequest, AllowanceVerdict, PluginCommandResult, type Contribution, WalletState } from '../../../shared/plugins/index.ts';
 import type { AssistantMessage } from '../../../shared/sessions/index.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, ProviderRequest, StreamFn } from '../../../shared/providers/index.ts';
 import type { ToolOutput } from '../../../shared/tools/index.ts';
@@ -20,9 +20,17 @@ export interface CallTimeouts {
 
 /**
  * What a contribution calls into its plugin through: the plugin's connection, or for a declaration of its
- * manifest installed before it runs, a caller that starts the plugin first.
+ * manifest installed before it runs, a caller that starts the plugin first. `activity` is the running
+ * connection's (see PluginConnection.activity); a caller without one is asked every time.
  */
-export type PluginCaller = Pick<PluginConnection, 'call' | 'config'>;
+export type PluginCaller = Pick<PluginConnection, 'call' | 'config'> & { readonly activity?: number };
+
+/**
+ * How long an allowance's answer that it limits nothing (`inactive`) stands without asking its plugin again,
+ * unless main calls that plugin for anything else meanwhile (a command, a panel action: they may set a limit)
+ * or it restarts (a new config). A run's model calls then do not wake a plugin with nothing to decide.
+ */
+export const INACTIVE_ALLOWANCE_HOLD_MS = 2000;
 
 /** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
 export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
@@ -106,8 +114,9 @@ export function installContribution(
         ...(decl.period !== undefined ? { period: decl.period } : {}),
         ...(decl.resetsAt !== undefined ? { resetsAt: decl.resetsAt } : {}),
         ...(decl.inactive ? { inactive: true } : {}),
-        check: async (request) =>
+        check: standingInactive(conn, async (request) =>
           AllowanceVerdict.parse(await conn.call('$checkAllowance', [decl.id, request, { config: await conn.config() }], timeouts.callMs)),
+        ),
       });
     case 'command':
       return registries.commands.register(pluginId, decl.path.join(' '), {
@@ -157,6 +166,28 @@ function executeTool(
     signal.addEventListener('abort', onAbort, { once: true });
     call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * An allowance check that keeps an answer of `inactive` (allowed, limits nothing) for INACTIVE_ALLOWANCE_HOLD_MS
+ * while the plugin's `activity` stays the same; every other answer is asked for each time.
+ */
+function standingInactive(
+  conn: PluginCaller,
+  ask: (request: AllowanceRequest) => Promise<AllowanceVerdict>,
+  clock: () => number = () => performance.now(),
+): (request: AllowanceRequest) => Promise<AllowanceVerdict> {
+  let standing: { activity: number; until: number; verdict: AllowanceVerdict } | null = null;
+  return async (request) => {
+    const activity = conn.activity;
+    if (standing && activity !== undefined && standing.activity === activity && clock() < standing.until) return standing.verdict;
+    standing = null;
+    // The mark from before the call: a call made while this check runs makes the answer stale at once.
+    const verdict = await ask(request);
+    standing =
+      activity !== undefined && verdict.allowed && verdict.inactive === true ? { activity, until: clock() + INACTIVE_ALLOWANCE_HOLD_MS, verdict } : null;
+    return verdict;
+  };
 }
 
 /**

@@ -60,6 +60,9 @@ export function watchIdle(caller: PluginCaller, idleMs: number, onIdle: () => vo
         return call;
       },
       config: () => caller.config(),
+      get activity() {
+        return caller.activity;
+      },
     },
     arm() {
       armed = true;

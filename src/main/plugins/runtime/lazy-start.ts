@@ -30,6 +30,10 @@ export class LazyStart {
       },
       // The config is main's to read: a plugin that is not running yet need not start for it.
       config: async () => structuredClone(this.#context.config(rec.descriptor.manifest.id)),
+      // None while it does not run: the first check starts it.
+      get activity() {
+        return rec.state === 'active' ? rec.conn?.activity : undefined;
+      },
     };
   }
 

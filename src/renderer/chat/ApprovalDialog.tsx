@@ -143,11 +143,6 @@ export function ApprovalDialog() {
               Asked by the child agent “{current.label}”
             </p>
           )}
-          {current.label !== undefined && (
-            <p className="muted" data-testid="approval-label">
-              Asked by the child agent “{current.label}”
-            </p>
-          )}
         </div>
         {queue.length > 1 && <span className="chip">{queue.length - 1} more waiting</span>}
       </div>

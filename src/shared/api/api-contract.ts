@@ -6,7 +6,7 @@ import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-ap
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
 import { StatusBarView } from './status-api.ts';
 import { SandboxGet, SandboxSetNetwork, SandboxView } from './sandbox-api.ts';
-import { PlanGet, PlanView } from '../plan/index.ts';
+import { PlanGet, PlanSettings, PlanView } from '../plan/index.ts';
 import {
   McpListing,
   McpReadResource,
@@ -302,6 +302,9 @@ export const API_METHODS = {
   'policy.setNetwork': method(SandboxSetNetwork, SandboxView),
   /** The checklist the agent keeps with the todo tool on the conversation's current branch (empty when it has none). */
   'plan.get': method(PlanGet, PlanView),
+  /** Whether the todo tool is on (Settings, Conversations and tools; /set agent.todo). */
+  'plan.settings': method(Nothing, PlanSettings),
+  'plan.setEnabled': method(PlanSettings, PlanSettings),
   /** The rows of a conversation's child agents that are going now (a card opened mid-run); ended ones are in their task call's result. */
   'subagents.list': method(z.object({ sessionId: SessionId }), z.array(SubagentView)),
   /** Stops one running child agent (its row's Stop); its siblings go on. `stopped` false: it had already ended. */

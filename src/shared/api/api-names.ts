@@ -81,6 +81,8 @@ export const CHANNEL_NAMES = [
   'policy.sandbox',
   'policy.setNetwork',
   'plan.get',
+  'plan.settings',
+  'plan.setEnabled',
   'subagents.list',
   'subagents.stop',
   'subagents.transcript',

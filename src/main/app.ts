@@ -120,13 +120,18 @@ export function createApp(options: AppOptions): App {
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const providers = new ProviderAccounts(settings, secrets);
   // Plugin settings marked secret (`secret: true` in a manifest, and the wallet's keys from before) leave the
-  // database before any plugin reads them.
+  // database before any plugin reads them. Read at every plugin config read: derived again only when the
+  // catalog's manifests change.
+  let secretFieldsOf: { schemas: ReturnType<PluginService['configurations']>; fields: SecretFields } | null = null;
   const secretFields = (): SecretFields => {
+    const schemas = plugins.configurations();
+    if (secretFieldsOf?.schemas === schemas) return secretFieldsOf.fields;
     const fields: Record<string, readonly string[]> = { ...PLUGIN_SECRET_FIELDS };
-    for (const { id } of plugins.list()) {
-      const declared = secretKeys(plugins.configuration(id) ?? undefined);
+    for (const [id, schema] of schemas) {
+      const declared = secretKeys(schema);
       if (declared.length > 0) fields[id] = [...new Set([...(fields[id] ?? []), ...declared])];
     }
+    secretFieldsOf = { schemas, fields };
     return fields;
   };
   // A secret bound to the setting that says where it goes (`boundTo`, an MCP server's target) is dropped when

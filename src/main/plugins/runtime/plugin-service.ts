@@ -108,6 +108,7 @@ export class PluginService {
   /** Every state change, or change of what a plugin contributes (also emitted on `events` as `plugin.stateChanged`). */
   readonly onDidChange: Event<PluginInfo> = this.#changes.event;
   #disposed = false;
+  #configurations: ReadonlyMap<string, PluginConfigSchema> | null = null;
 
   constructor(options: PluginServiceOptions) {
     this.#options = options;
@@ -181,6 +182,7 @@ export class PluginService {
   #add(descriptor: PluginDescriptor): PluginSupervisor {
     const sup = new PluginSupervisor(newPluginRecord(descriptor), this.#context);
     this.#supervisors.set(descriptor.manifest.id, sup);
+    this.#configurations = null;
     return sup;
   }
 
@@ -291,6 +293,20 @@ export class PluginService {
   /** The settings the plugin's manifest declares (its `configuration`), or null when it declares none. */
   configuration(id: string): PluginConfigSchema | null {
     return this.#supervisor(id).rec.descriptor.manifest.configuration ?? null;
+  }
+
+  /**
+   * Every plugin's declared settings by id (the ones that declare any): the same map until a plugin joins the
+   * catalog, so what is derived from it (which settings are secret) need not be derived at every config read.
+   */
+  configurations(): ReadonlyMap<string, PluginConfigSchema> {
+    this.#configurations ??= new Map(
+      [...this.#supervisors].flatMap(([id, sup]) => {
+        const schema = sup.rec.descriptor.manifest.configuration;
+        return schema ? [[id, schema] as const] : [];
+      }),
+    );
+    return this.#configurations;
   }
 
   /**

@@ -124,7 +124,19 @@ describe('amber CLI', () => {
     amber(['import-pi', FIXTURE, '--data-dir', dataDir]);
     const intact = amber(['sessions', 'check', id, '--data-dir', dataDir]);
     expect(intact).toEqual({ code: 0, stderr: '', stdout: `Session ${id} is intact: all 30 entries match their hashes.\n` });
-    expect(JSON.parse(amber(['sessions', 'check', id, '--json', '--data-dir', dataDir]).stdout)).toEqual({ sessionId: id, entries: 30, ok: true, changed: [] });
+    expect(JSON.parse(amber(['sessions', 'check', id, '--json', '--full', '--data-dir', dataDir]).stdout)).toEqual({
+      sessionId: id,
+      entries: 30,
+      ok: true,
+      changed: [],
+    });
+    expect(JSON.parse(amber(['sessions', 'check', id, '--json', '--data-dir', dataDir]).stdout)).toEqual({
+      sessionId: id,
+      entries: 0,
+      ok: true,
+      changed: [],
+      sinceLast: true,
+    });
 
     // Another program edits two entries in place.
     const db = new Database(join(dataDir, 'amber.db'));
@@ -133,20 +145,28 @@ describe('amber CLI', () => {
     for (const entryId of ids) expect(edit.run(id, entryId).changes).toBe(1);
     db.close();
 
-    // --since-last trusts what the last intact check covered: the edits are older, so only a full check finds them.
-    const sinceLast = amber(['sessions', 'check', id, '--since-last', '--data-dir', dataDir]);
-    expect(sinceLast).toEqual({ code: 0, stderr: '', stdout: `Session ${id} is intact: no entry was added since the last check.\n` });
-    const changed = amber(['sessions', 'check', id, '--data-dir', dataDir]);
+    // A check trusts what the last intact check covered (--since-last says so too): the edits are older, so only --full finds them.
+    for (const since of [[], ['--since-last']]) {
+      const sinceLast = amber(['sessions', 'check', id, ...since, '--data-dir', dataDir]);
+      expect(sinceLast).toEqual({
+        code: 0,
+        stderr: '',
+        stdout: `Session ${id} is intact: no entry was added since the last check (--full checks them all again).\n`,
+      });
+    }
+    const changed = amber(['sessions', 'check', id, '--full', '--data-dir', dataDir]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toBe('');
     expect(changed.stdout).toBe(
       `Session ${id} was changed outside Amber: 2 of its 30 entries no longer match their hashes, so Amber opens it read-only.\n` +
         ids.map((entryId) => `changed: ${entryId}\n`).join(''),
     );
-    const json = amber(['sessions', 'check', id, '--json', '--data-dir', dataDir]);
+    const json = amber(['sessions', 'check', id, '--json', '--full', '--data-dir', dataDir]);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toEqual({ sessionId: id, entries: 30, ok: false, changed: ids });
 
+    const both = amber(['sessions', 'check', id, '--full', '--since-last', '--data-dir', dataDir]);
+    expect(both).toEqual({ code: 1, stdout: '', stderr: 'Pass --full or --since-last, not both: --full checks every entry.\n' });
     const missing = amber(['sessions', 'check', 'nope', '--data-dir', dataDir]);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: 'The conversation nope does not exist (it may have been deleted).\n' });
   });

@@ -20,8 +20,10 @@ export interface CliFlags {
   workspace?: string;
   /** `--allow TOOL` or `--allow TOOL:PREFIX`, repeatable. */
   allow: string[];
-  /** `--since-last`: only what is newer than the last run of the command (sessions check). */
+  /** `--since-last`: only what is newer than the last run of the command (sessions check; its default now). */
   sinceLast: boolean;
+  /** `--full`: all of it, not only what is newer than the last run (sessions check). */
+  full: boolean;
   /** Writes a line of progress to stderr (stdout keeps only the result). */
   progress(line: string): void;
 }

@@ -64,6 +64,7 @@ function parse(argv: readonly string[]) {
         workspace: { type: 'string' },
         allow: { type: 'string', multiple: true, default: [] },
         'since-last': { type: 'boolean', default: false },
+        full: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -105,6 +106,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       new: values.new,
       allow: values.allow,
       sinceLast: values['since-last'],
+      full: values.full,
       progress: (line) => io.stderr.write(`${line}\n`),
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
@@ -116,6 +118,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       values.workspace !== undefined && 'workspace',
       values.allow.length > 0 && 'allow',
       values['since-last'] && 'since-last',
+      values.full && 'full',
     ];
     const takes = new Set((command.options ?? []).map((o) => o.split(' ')[0]));
     for (const option of given) if (option && !takes.has(option)) throw new AmberError('invalid_input', `${name} does not take --${option}.`);

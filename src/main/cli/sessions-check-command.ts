@@ -1,25 +1,30 @@
+import { AmberError } from '../errors.ts';
 import type { CliCommand } from './cli-command.ts';
 
 /** Exit code of `sessions check` when entries were changed outside Amber (1 stays for errors). */
 export const CHANGED_EXIT_CODE = 2;
 
 /**
- * `amber sessions check SESSION_ID [--since-last]`: every entry of a session verified against its chained
- * hash (or only those newer than the last intact check), with progress on stderr for long sessions.
+ * `amber sessions check SESSION_ID [--full]`: the entries of a session verified against their chained hashes,
+ * from the newest one the last intact check covered (the session's verified-up-to mark; the first check covers
+ * them all), or every entry with --full, with progress on stderr for long sessions. `--since-last` is the
+ * default, still accepted.
  */
 export const sessionsCheckCommand: CliCommand = {
   words: ['sessions', 'check'],
   args: ['SESSION_ID'],
-  options: ['since-last'],
-  summary: 'Verify every entry of a conversation (or those since the last intact check) against its hash; exit 2 naming each entry changed outside Amber.',
+  options: ['full', 'since-last'],
+  summary:
+    'Verify the entries of a conversation added since the last intact check (every entry with --full) against their hashes; exit 2 naming each entry changed outside Amber.',
   run(app, [sessionId], flags) {
+    if (flags.full && flags.sinceLast) throw new AmberError('invalid_input', 'Pass --full or --since-last, not both: --full checks every entry.');
     const onProgress = (done: number, total: number) => flags.progress(`Checked ${done.toLocaleString('en')} of ${total.toLocaleString('en')} entries…`);
-    const result = app.sessions.check(sessionId!, { sinceLast: flags.sinceLast, onProgress });
+    const result = app.sessions.check(sessionId!, { sinceLast: !flags.full, onProgress });
     if (result.ok) {
       const which = !result.sinceLast
         ? `all ${result.entries} entries match their hashes`
         : result.entries === 0
-          ? 'no entry was added since the last check'
+          ? 'no entry was added since the last check (--full checks them all again)'
           : `the ${result.entries} entries added since the last check match their hashes`;
       return { json: result, text: `Session ${sessionId} is intact: ${which}.` };
     }

@@ -88,17 +88,29 @@ test('the /help output sits above the status bar without covering the message bo
   await output.waitFor({ state: 'detached' });
 });
 
-test('with the panels open every status segment is shown whole, its symbols drawn as icons', async () => {
+test('with the panels open the status bar stays one line: each segment is whole or cut short with its whole text as a tooltip, its symbols drawn as icons', async () => {
   const a = await openChat();
+  // One reply, so the bar has tokens to count.
+  model!.setScript([openAiStream({ text: 'Counted.', usage: { input: 1200, output: 48 } })]);
+  await a.page.getByTestId('composer').fill('Count this.');
+  await a.page.keyboard.press('Enter');
+  await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Counted.' }).waitFor();
   await a.shell.app.plugins.setState('example', true);
   await a.page.getByTestId('toggle-panels').click();
   await a.page.getByTestId('panels').waitFor();
   const segments = a.page.getByTestId('status-segment');
   await a.page.locator('[data-testid=status-segment][data-source=example]').waitFor();
   const bar = (await a.page.getByTestId('status-bar').boundingBox())!;
-  const boxes = await segments.evaluateAll((els) => els.map((e) => ({ ...e.getBoundingClientRect().toJSON(), clipped: e.scrollWidth > e.clientWidth })));
+  const boxes = await segments.evaluateAll((els) =>
+    els.map((e) => ({
+      ...e.getBoundingClientRect().toJSON(),
+      clipped: e.scrollWidth > e.clientWidth,
+      whole: e.scrollWidth <= e.clientWidth || (e.getAttribute('title') ?? '') !== '',
+    })),
+  );
   for (const b of boxes) {
-    expect(b.clipped).toBe(false);
+    expect(b.whole).toBe(true);
+    expect(b.top).toBe(boxes[0]!.top);
     expect(b.x).toBeGreaterThanOrEqual(bar.x);
     expect(b.x + b.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
   }

@@ -300,6 +300,7 @@ export class AgentRun {
 
   /** The silent confirm turn (see confirm-turn.ts): true when the run may end. */
   #confirmFinished(setup: TurnSetup): Promise<boolean> {
+    this.#run.emit({ type: 'confirm_start' });
     return confirmTurn({
       stream: setup.provider.stream,
       model: setup.provider.model,

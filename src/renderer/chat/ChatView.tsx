@@ -1,9 +1,11 @@
 import { useCallback, useMemo, useRef } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
+import { ModelPicker, ThinkingPicker } from '../models/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { Composer, type ComposerHandle } from './Composer.tsx';
 import { PlanStrip } from './PlanStrip.tsx';
+import { ErrorText } from './ErrorText.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { Transcript } from './Transcript.tsx';
 import { type TranscriptItem, toTranscriptItems } from './transcript-model.ts';
@@ -32,11 +34,10 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
   const sending = useRef(false);
 
   // Settled items are rebuilt only when entries or tool states change; a streaming delta touches the last row only.
-  const streamingNow = state.streaming !== null;
-  const settled = useMemo<TranscriptItem[]>(
-    () => toTranscriptItems(state.entries, state.liveTools, streamingNow),
-    [state.entries, state.liveTools, streamingNow],
-  );
+  // While the run goes on (a tool running, the next reply on its way), a reply that called tools is not yet
+  // the turn's last: it shows no finished footer.
+  const continuing = state.streaming !== null || state.running;
+  const settled = useMemo<TranscriptItem[]>(() => toTranscriptItems(state.entries, state.liveTools, continuing), [state.entries, state.liveTools, continuing]);
   const items = useMemo<TranscriptItem[]>(
     () => (state.streaming ? [...settled, { kind: 'streaming', key: 'streaming', ...state.streaming }] : settled),
     [settled, state.streaming],
@@ -130,6 +131,7 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
           onLoadOlder={() => void loadOlder()}
           actions={actions}
           generation={state.generation}
+          running={state.running}
         />
       )}
       {state.changed.length > 0 && (
@@ -145,7 +147,13 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
       {state.lastError && !state.running && !endsInFailedReply(items) && (
         <div className="run-error" role="alert" data-testid="run-error">
           <Icon name="alert" />
-          <span>{state.lastError}</span>
+          <ErrorText text={state.lastError} />
+        </div>
+      )}
+      {state.checking && (
+        <div className="checking-done" role="status" data-testid="checking-done">
+          <span className="spinner" aria-hidden="true" />
+          Checking whether the task is done…
         </div>
       )}
       <PlanStrip sessionId={session.id} />
@@ -162,6 +170,12 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
         onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}
         onFollowUp={(text) => guard('Could not queue the follow-up', () => api.call('chat.followUp', { sessionId: session.id, text }))}
         onAbort={() => void guard('Could not stop the reply', () => api.call('chat.abort', { sessionId: session.id }))}
+        toolbar={
+          <>
+            <ModelPicker key={`m:${session.id}`} sessionId={session.id} running={state.running} />
+            <ThinkingPicker key={`t:${session.id}`} sessionId={session.id} running={state.running} />
+          </>
+        }
       />
     </section>
   );

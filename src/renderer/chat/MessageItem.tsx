@@ -1,8 +1,11 @@
 import { memo, useState } from 'react';
 import { SiblingSwitcher } from '../branches/index.ts';
-import { Icon } from '../ui/index.ts';
+import type { AssistantMessage } from '../../shared/sessions/index.ts';
+import { CopyButton, Icon } from '../ui/index.ts';
+import { ErrorText } from './ErrorText.tsx';
 import { Markdown } from './Markdown.tsx';
 import { Thinking } from './Thinking.tsx';
+import './message.css';
 import { ToolCard } from './ToolCard.tsx';
 import type { TranscriptItem } from './transcript-model.ts';
 
@@ -50,6 +53,37 @@ function EditBox({ initial, onSave, onCancel }: { initial: string; onSave: (text
   );
 }
 
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** When an entry was written, short for the line and whole for its tooltip; null when unreadable. */
+function when(timestamp: string): { short: string; full: string } | null {
+  const at = new Date(timestamp);
+  return Number.isNaN(at.getTime()) ? null : { short: timeFormat.format(at), full: dayFormat.format(at) };
+}
+
+/** A reply's tokens and, when its start and end are both known, its speed (the wait for the first token included). */
+function replyFigures(message: AssistantMessage, storedAt: string): string[] {
+  const out = message.usage?.output;
+  if (!out) return [];
+  const figures = [`${out.toLocaleString()} tokens`];
+  const seconds = message.timestamp !== undefined ? (Date.parse(storedAt) - message.timestamp) / 1000 : Number.NaN;
+  if (Number.isFinite(seconds) && seconds > 0.05) figures.push(`${Math.round(out / seconds).toLocaleString()} tokens/s`);
+  return figures;
+}
+
+/** Time (and a reply's tokens and speed), shown on hover or focus; the whole date in its tooltip. */
+function MessageInfo({ timestamp, figures = [] }: { timestamp: string; figures?: string[] }) {
+  const at = when(timestamp);
+  const parts = [...(at ? [at.short] : []), ...figures];
+  if (parts.length === 0) return null;
+  return (
+    <span className="msg-info" title={[at?.full, ...figures].filter(Boolean).join(' · ')} data-testid="message-info">
+      {parts.join(' · ')}
+    </span>
+  );
+}
+
 export const MessageItem = memo(function MessageItem({ item, siblings, actions }: Props) {
   const [editing, setEditing] = useState(false);
   const switcher = siblings ? <SiblingSwitcher ids={siblings.ids} index={siblings.index} onSwitch={(id) => actions.onSwitchSibling(item.key, id)} /> : null;
@@ -74,6 +108,8 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
         {!editing && (
           <div className="msg-meta">
             {switcher}
+            <MessageInfo timestamp={item.entry.timestamp} />
+            <CopyButton text={item.text} label="Copy message" testId="copy-message" className="hover-action" />
             <button
               type="button"
               className="icon-btn hover-action"
@@ -118,19 +154,21 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
         {failed && (
           <div className="msg-error" role="alert">
             <Icon name="alert" />
-            <span>{item.message.errorMessage ?? 'The model did not answer.'}</span>
+            <ErrorText text={item.message.errorMessage ?? 'The model did not answer.'} />
             <button type="button" className="btn btn-small" disabled={!actions.canRun} onClick={() => actions.onRegenerate(item.key)}>
               <Icon name="refresh" size={14} /> Retry
             </button>
           </div>
         )}
         {aborted && <div className="msg-stopped">Stopped — the partial reply is kept.</div>}
-        {!live && !(midTurn && !switcher) && (
+        {!live && (!midTurn || switcher || item.text) && (
           <div className="msg-meta">
             {switcher}
+            {!midTurn && item.message.model && <span className="model-name">{item.message.model}</span>}
+            {!midTurn && <MessageInfo timestamp={item.entry.timestamp} figures={replyFigures(item.message, item.entry.timestamp)} />}
+            {item.text && <CopyButton text={item.text} label="Copy message" testId="copy-message" className="hover-action" />}
             {!midTurn && (
               <>
-                {item.message.model && <span className="model-name">{item.message.model}</span>}
                 <button
                   type="button"
                   className="icon-btn hover-action"

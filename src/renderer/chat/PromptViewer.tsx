@@ -1,17 +1,52 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { type KeyboardEvent, useId, useState } from 'react';
+import type { ApiOutput } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { Icon, Modal } from '../ui/index.ts';
+import { CopyButton, Icon, Modal } from '../ui/index.ts';
+import './prompt-viewer.css';
 
-/** "View prompt": the exact system message and tool list of the conversation's last model request. */
+type Sent = NonNullable<ApiOutput<'chat.lastPrompt'>>;
+type SentMessage = { role: string; text: string };
+type Tab = 'system' | 'tools' | 'messages';
+
+/** About four characters a token: an estimate, and the viewer says so. */
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+const tokensLabel = (n: number) => `~${n.toLocaleString()} tokens`;
+
+const toolsText = (sent: Sent) => sent.tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''} — ${t.description}`).join('\n');
+/** The messages of the request, when main sends them (older cores do not). */
+const messagesOf = (sent: Sent): SentMessage[] | null => {
+  const messages = (sent as { messages?: unknown }).messages;
+  return Array.isArray(messages) ? (messages as SentMessage[]) : null;
+};
+const messagesText = (messages: SentMessage[]) => messages.map((m) => `[${m.role}]\n${m.text}`).join('\n\n');
+
+/** "View prompt": the system message, the tools and the messages of the conversation's last model request, a tab each, with token estimates. */
 export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClose(): void }) {
   const api = useApi();
   const titleId = useId();
+  const tabsId = useId();
+  const [tab, setTab] = useState<Tab>('system');
   // Read each time the viewer opens: the last request changes with every run.
   const query = useQuery({ queryKey: serverKeys.lastPrompt(sessionId), queryFn: () => api.call('chat.lastPrompt', { sessionId }), staleTime: 0, gcTime: 0 });
   const sent = query.isFetching ? undefined : query.data;
   const error = query.error ? query.error.message : null;
+  const messages = sent ? messagesOf(sent) : null;
+  const tabs: { id: Tab; label: string; text: string }[] = sent
+    ? [
+        { id: 'system', label: 'System', text: sent.systemPrompt },
+        { id: 'tools', label: `Tools (${sent.tools.length})`, text: toolsText(sent) },
+        ...(messages ? [{ id: 'messages' as const, label: `Messages (${messages.length})`, text: messagesText(messages) }] : []),
+      ]
+    : [];
+  const onTabKey = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const at = tabs.findIndex((t) => t.id === tab);
+    const next = tabs[(at + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+    setTab(next.id);
+    document.getElementById(`${tabsId}-${next.id}-tab`)?.focus();
+  };
 
   return (
     <Modal className="modal prompt-viewer" labelledBy={titleId} testId="prompt-viewer" onEscape={onClose} onBackdrop={onClose}>
@@ -23,8 +58,8 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
           <h2 id={titleId}>What the model was told</h2>
           <p className="muted">
             {sent
-              ? `The system message and tools of the last request, ${new Date(sent.at).toLocaleTimeString()}.`
-              : 'The system message and tools of the last request.'}
+              ? `The last request, ${new Date(sent.at).toLocaleTimeString()}. Token counts are estimates (about 4 characters a token).`
+              : 'The system message, tools and messages of the last request.'}
           </p>
         </div>
       </div>
@@ -32,18 +67,53 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
       {sent === null && <p className="muted">Nothing was sent from this conversation since Amber started. Send a message, then look again.</p>}
       {sent && (
         <>
-          <pre className="approval-args prompt-text" tabIndex={0} data-testid="prompt-system">
-            {sent.systemPrompt}
-          </pre>
-          <h3 className="small">Tools ({sent.tools.length})</h3>
-          <ul className="prompt-tools" data-testid="prompt-tools">
-            {sent.tools.map((t) => (
-              <li key={t.name}>
-                <code>{t.name}</code>
-                {t.readOnly ? ' (read-only)' : ''} — {t.description}
-              </li>
+          <div className="prompt-tabs" role="tablist" aria-label="Parts of the request" onKeyDown={onTabKey}>
+            {tabs.map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                id={`${tabsId}-${t.id}-tab`}
+                aria-selected={tab === t.id}
+                aria-controls={`${tabsId}-${t.id}`}
+                tabIndex={tab === t.id ? 0 : -1}
+                className="prompt-tab"
+                data-testid={`prompt-tab-${t.id}`}
+                onClick={() => setTab(t.id)}
+              >
+                {t.label} <span className="prompt-tokens">{tokensLabel(estimateTokens(t.text))}</span>
+              </button>
             ))}
-          </ul>
+            <span className="spacer" />
+            <CopyButton text={() => tabs.find((t) => t.id === tab)?.text ?? ''} label="Copy this part of the prompt" showLabel testId="copy-prompt" />
+          </div>
+          <div role="tabpanel" id={`${tabsId}-system`} aria-labelledby={`${tabsId}-system-tab`} hidden={tab !== 'system'}>
+            <pre className="approval-args prompt-text" tabIndex={0} data-testid="prompt-system">
+              {sent.systemPrompt}
+            </pre>
+          </div>
+          <div role="tabpanel" id={`${tabsId}-tools`} aria-labelledby={`${tabsId}-tools-tab`} hidden={tab !== 'tools'}>
+            <ul className="prompt-tools" data-testid="prompt-tools">
+              {sent.tools.map((t) => (
+                <li key={t.name}>
+                  <code>{t.name}</code>
+                  {t.readOnly ? ' (read-only)' : ''} — {t.description}
+                </li>
+              ))}
+            </ul>
+          </div>
+          {messages && (
+            <div role="tabpanel" id={`${tabsId}-messages`} aria-labelledby={`${tabsId}-messages-tab`} hidden={tab !== 'messages'}>
+              <ol className="prompt-messages" data-testid="prompt-messages" tabIndex={0}>
+                {messages.map((m, i) => (
+                  <li key={i}>
+                    <span className="prompt-role">{m.role}</span> <span className="prompt-tokens">{tokensLabel(estimateTokens(m.text))}</span>
+                    <pre>{m.text}</pre>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          )}
         </>
       )}
       <div className="modal-actions">

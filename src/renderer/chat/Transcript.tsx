@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Icon } from '../ui/index.ts';
 import type { SiblingMap } from '../../shared/api/index.ts';
 import { type MessageActions, MessageItem } from './MessageItem.tsx';
 import type { TranscriptItem } from './transcript-model.ts';
@@ -13,6 +14,8 @@ interface Props {
   actions: MessageActions;
   /** Changes when the branch is read afresh: the view jumps to its end. */
   generation: number;
+  /** A run is on: scrolled up, the user is offered a way back to the newest words. */
+  running?: boolean;
 }
 
 const NEAR_BOTTOM_PX = 64;
@@ -23,9 +26,11 @@ const NEAR_TOP_PX = 600;
  * the user is there (streaming), loads older entries near the top, and keeps the view still when they
  * arrive above it.
  */
-export function Transcript({ items, siblings, hasOlder, loadingOlder, onLoadOlder, actions, generation }: Props) {
+export function Transcript({ items, siblings, hasOlder, loadingOlder, onLoadOlder, actions, generation, running = false }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  /** The same as `pinned`, for drawing: false shows "Jump to latest" while a run goes on. */
+  const [atEnd, setAtEnd] = useState(true);
   const firstKey = useRef<string | null>(null);
   const totalBefore = useRef(0);
 
@@ -62,14 +67,23 @@ export function Transcript({ items, siblings, hasOlder, loadingOlder, onLoadOlde
 
   useLayoutEffect(() => {
     pinned.current = true;
+    setAtEnd(true);
     const el = scrollRef.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [generation]);
+
+  const jumpToLatest = useCallback(() => {
+    pinned.current = true;
+    setAtEnd(true);
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
     pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    setAtEnd(pinned.current);
     if (el.scrollTop < NEAR_TOP_PX && hasOlder && !loadingOlder) onLoadOlder();
   }, [hasOlder, loadingOlder, onLoadOlder]);
 
@@ -99,6 +113,11 @@ export function Transcript({ items, siblings, hasOlder, loadingOlder, onLoadOlde
       <div className="transcript-inner" style={{ height: totalSize }}>
         {rows}
       </div>
+      {running && !atEnd && (
+        <button type="button" className="jump-latest" onClick={jumpToLatest} data-testid="jump-latest">
+          <Icon name="arrowDown" size={14} /> Jump to latest
+        </button>
+      )}
     </div>
   );
 }

@@ -176,3 +176,14 @@ test('the reducer never changes the state it is given', () => {
   reduce(s, agent({ type: 'entry_appended', entry: entry('b', 'a') }), agent({ type: 'tool_execution_start', toolCallId: 't' }), { type: 'reloadRequested' });
   expect({ ...s, liveTools: [...s.liveTools], asked: [...s.asked] }).toEqual(frozen);
 });
+
+test('the silent confirm turn is a state of its own: from confirm_start until the next reply starts or the run ends', () => {
+  const running = reduce(loaded(entry('a', null)), agent({ type: 'agent_start' }));
+  const checking = reduce(running, agent({ type: 'confirm_start' }));
+  expect(checking).toMatchObject({ running: true, checking: true });
+  // The confirm turn's own (hidden) entry does not end it.
+  expect(reduce(checking, agent({ type: 'entry_appended', entry: entry('c', 'a') })).checking).toBe(true);
+  // "continue": the next reply starts; "done": the run ends.
+  expect(reduce(checking, agent({ type: 'message_start', role: 'assistant' })).checking).toBe(false);
+  expect(reduce(checking, agent({ type: 'agent_end', reason: 'stop' }), agent({ type: 'agent_settled' }))).toMatchObject({ running: false, checking: false });
+});

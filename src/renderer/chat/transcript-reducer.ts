@@ -31,6 +31,8 @@ export interface TranscriptState {
   loading: boolean;
   loadingOlder: boolean;
   running: boolean;
+  /** The run is asking the model, unseen, whether the task is finished (the confirm turn). */
+  checking: boolean;
   streaming: StreamingReply | null;
   liveTools: ReadonlyMap<string, Partial<ToolCallView>>;
   lastError: string | null;
@@ -74,6 +76,7 @@ export function openTranscript(sessionId: string | null): TranscriptState {
     loading: sessionId !== null,
     loadingOlder: false,
     running: false,
+    checking: false,
     streaming: null,
     liveTools: new Map(),
     lastError: null,
@@ -122,9 +125,11 @@ function onAgentEvent(s0: TranscriptState, event: AgentEvent): TranscriptState {
   const s = !s0.running && event.type !== 'agent_end' && event.type !== 'agent_settled' ? { ...s0, running: true } : s0;
   switch (event.type) {
     case 'agent_start':
-      return { ...s, running: true, lastError: null };
+      return { ...s, running: true, checking: false, lastError: null };
+    case 'confirm_start':
+      return { ...s, checking: true };
     case 'message_start':
-      return { ...s, streaming: { text: '', thinking: '', tools: [] } };
+      return { ...s, checking: false, streaming: { text: '', thinking: '', tools: [] } };
     case 'message_update':
       return { ...s, streaming: applyDelta(s.streaming ?? { text: '', thinking: '', tools: [] }, event) };
     case 'message_end':
@@ -141,10 +146,10 @@ function onAgentEvent(s0: TranscriptState, event: AgentEvent): TranscriptState {
     case 'entry_appended':
       return append(s, event.entry);
     case 'agent_end':
-      if (event.reason === 'stop' || event.reason === 'aborted') return s;
-      return { ...s, lastError: event.error ?? `The run stopped (${event.reason.replace('_', ' ')}).` };
+      if (event.reason === 'stop' || event.reason === 'aborted') return { ...s, checking: false };
+      return { ...s, checking: false, lastError: event.error ?? `The run stopped (${event.reason.replace('_', ' ')}).` };
     case 'agent_settled':
-      return { ...s, running: false, streaming: null, liveTools: new Map() };
+      return { ...s, running: false, checking: false, streaming: null, liveTools: new Map() };
     default:
       return s;
   }
@@ -219,6 +224,6 @@ export function transcriptReducer(s: TranscriptState, action: TranscriptAction):
       return action.sessionId === s.sessionId && action.leafId !== s.leafId ? requestReload(s) : s;
     case 'reconnected':
       // Events missed while the connection was down: read the branch again.
-      return requestReload({ ...s, running: false, streaming: null, liveTools: new Map() });
+      return requestReload({ ...s, running: false, checking: false, streaming: null, liveTools: new Map() });
   }
 }

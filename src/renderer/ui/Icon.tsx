@@ -31,6 +31,7 @@ const PATHS: Record<string, string> = {
   panel: 'M4 4h16v16H4zM14 4v16',
   sidebar: 'M4 4h16v16H4zM9 4v16M5.5 8h2M5.5 11h2',
   command: 'M4 17l6-5-6-5M12 19h8',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
   folder: 'M3 6a1 1 0 0 1 1-1h5l2 2h9a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6z',
 };
 

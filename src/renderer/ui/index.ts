@@ -1,3 +1,4 @@
+export { CopyButton } from './CopyButton.tsx';
 export { GlyphText } from './GlyphText.tsx';
 export { Icon } from './Icon.tsx';
 export { Modal, type ModalProps } from './Modal.tsx';

@@ -35,6 +35,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
    * ('tools_unavailable'), a provider's notice such as a budget nearly used up ('provider_notice').
    */
   z.object({ ...base, type: z.literal('notice'), code: z.string(), message: z.string() }),
+  /**
+   * The run asks the model, without showing it, whether the task is finished (the silent confirm turn): the
+   * window says "checking whether the task is done" until the next reply starts or the run ends.
+   */
+  z.object({ ...base, type: z.literal('confirm_start') }),
   /** The run is over and every write is done: the session may be read or run again. */
   z.object({ ...base, type: z.literal('agent_settled') }),
   /**

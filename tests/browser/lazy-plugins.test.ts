@@ -43,7 +43,10 @@ test('the workspace tools are ready without a process until the model calls one,
   await a.page.getByTestId('settings-tab-plugins').click();
   const row = a.page.locator('[data-testid=plugin-row][data-id=workspace_tools][data-state=idle]');
   await row.waitFor();
-  expect(await row.getByTestId('plugin-state').textContent()).toBe('Ready (starts when used)');
+  // Said as what the user can use; that the process waits for the first use is under Details.
+  expect(await row.getByTestId('plugin-state').textContent()).toBe('Tools available');
+  await row.getByTestId('plugin-process-details').locator('summary').click();
+  await row.getByTestId('plugin-process-details').getByText('Not started yet').waitFor();
   await row.getByTestId('plugin-contributions').locator('[title="tool read"]').waitFor();
   await row.scrollIntoViewIfNeeded();
   await a.screenshot('settings-lazy-plugin');
@@ -66,6 +69,6 @@ test('the workspace tools are ready without a process until the model calls one,
   await a.page
     .locator('[data-testid=plugin-row][data-id=workspace_tools][data-state=active]')
     .getByTestId('plugin-state')
-    .filter({ hasText: 'Active' })
+    .filter({ hasText: 'Tools available' })
     .waitFor();
 });

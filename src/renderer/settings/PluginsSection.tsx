@@ -7,18 +7,34 @@ import { Icon, useToasts } from '../ui/index.ts';
 import { PluginConfigForm } from './PluginConfigForm.tsx';
 import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
+import './plugin-state.css';
 
-// Words a user reads: a plugin found but not started this run is simply off (or about to start); one that
-// starts when first used is ready, its tools and commands already offered.
+// Words a user reads: what they can use, not how it runs. A plugin that is on says so — "Tools available"
+// when it offers tools — whether or not its process has started (that is under Details).
 const STATE_LABELS: Record<PluginState, string> = {
   registered: 'Off',
-  idle: 'Ready (starts when used)',
+  idle: 'On',
   activating: 'Starting…',
-  active: 'Active',
+  active: 'On',
   failed: 'Failed',
   incompatible: 'Incompatible',
-  deactivated: 'Deactivated',
+  deactivated: 'Off',
 };
+
+function stateWords(plugin: PluginView): string {
+  if (plugin.state === 'registered' && plugin.enabled) return STATE_LABELS.activating;
+  const on = plugin.state === 'idle' || plugin.state === 'active';
+  if (on && plugin.contributions.some((c) => c.kind === 'tool' && c.status === 'installed')) return 'Tools available';
+  return STATE_LABELS[plugin.state];
+}
+
+/** How the plugin runs, for the Details disclosure. */
+function processWords(plugin: PluginView): string | null {
+  if (plugin.state === 'idle') return 'Not started yet: its process starts the first time one of its tools, commands or panels is used.';
+  if (plugin.state === 'active') return 'Running.';
+  if (plugin.state === 'deactivated') return 'Switched off this run; its process was stopped.';
+  return null;
+}
 
 const KIND_LABELS: Record<string, string> = {
   tool: 'tool',
@@ -66,9 +82,15 @@ function PluginRow({
           )}
           <span className={`plugin-state state-${plugin.state}`} data-testid="plugin-state">
             {pending ? <span className="spinner" /> : null}
-            {plugin.state === 'registered' && plugin.enabled ? STATE_LABELS.activating : STATE_LABELS[plugin.state]}
+            {stateWords(plugin)}
           </span>
         </div>
+        {processWords(plugin) && (
+          <details className="plugin-process-details" data-testid="plugin-process-details">
+            <summary>Details</summary>
+            <p>{processWords(plugin)}</p>
+          </details>
+        )}
         {plugin.description && <p className="plugin-desc">{plugin.description}</p>}
         {plugin.reason && (
           <p className="plugin-reason" data-testid="plugin-reason">

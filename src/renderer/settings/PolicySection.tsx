@@ -7,13 +7,23 @@ import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
 import { PolicyRuleList } from './PolicyRuleList.tsx';
 
+// What each mode does, said plainly; the same in every mode: no tool touches Amber's data folder, and every
+// command runs in the sandbox.
 const MODES: { mode: PolicyMode; title: string; text: string }[] = [
-  { mode: 'read', title: 'Read', text: 'Only read-only tools run.' },
-  { mode: 'write', title: 'Write', text: 'Changes inside the workspace run; anything else asks.' },
+  {
+    mode: 'read',
+    title: 'Read',
+    text: 'The model can look but not change: tools that only read run; anything that would change a file is refused. Commands run in the sandbox with files read-only and no network.',
+  },
+  {
+    mode: 'write',
+    title: 'Write',
+    text: 'Changes inside the workspace folder run without asking; a change anywhere else, a protected file (such as .git or package.json) or a risky command asks you first. Commands run in the sandbox; the network follows your setting.',
+  },
   {
     mode: 'yolo',
     title: 'Yolo',
-    text: "Runs without asking, except that it still asks before changing a protected path and before a shell line that is destructive, cannot be judged or names a path outside the workspace. No tool touches Amber's data folder; the shell runs in the sandbox with the network on.",
+    text: 'Almost everything runs without asking. It still asks before a destructive command (such as rm -rf or git reset --hard), a command it cannot check, or one that names a folder outside the workspace, and before changing a protected file. Commands still run in the sandbox, with the network on.',
   },
 ];
 

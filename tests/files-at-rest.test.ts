@@ -5,14 +5,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlin
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type App, createApp } from '../src/main/app.ts';
 import { runCli } from '../src/main/cli/run-cli.ts';
 import { tightenDataDir } from '../src/main/data-dir.ts';
 import { FileSecretStore } from '../src/main/providers/index.ts';
 import { SessionStore } from '../src/main/sessions/index.ts';
+import { type AppUnderTest, openApp } from './fixtures/app-under-test.ts';
 
 let dir: string;
-let app: App | null = null;
+let under: AppUnderTest | null = null;
 let umask: number;
 
 beforeEach(() => {
@@ -23,17 +23,17 @@ beforeEach(() => {
 
 afterEach(async () => {
   process.umask(umask);
-  await app?.dispose();
-  app = null;
+  await under?.close();
+  under = null;
   rmSync(dir, { recursive: true, force: true });
 });
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
 test('a new data folder is 0700 and the database with its -wal and -shm files is 0600', () => {
-  const dataDir = join(dir, 'nested', 'data');
-  app = createApp({ dataDir, startPlugins: false });
-  app.sessions.create({ title: 'written' });
+  under = openApp({ prefix: 'amber-at-rest-', app: (d) => ({ dataDir: join(d, 'nested', 'data') }) });
+  const { dataDir } = under;
+  under.app.sessions.create({ title: 'written' });
   expect(mode(dataDir)).toBe(0o700);
   const db = join(dataDir, 'amber.db');
   expect(existsSync(`${db}-wal`)).toBe(true);
@@ -42,18 +42,24 @@ test('a new data folder is 0700 and the database with its -wal and -shm files is
 });
 
 test('an existing data folder left open to others is tightened at start: the folder 0700, the key file and database files 0600', () => {
-  const dataDir = join(dir, 'data');
-  mkdirSync(dataDir);
-  chmodSync(dataDir, 0o755);
-  SessionStore.open(join(dataDir, 'amber.db')).close();
-  const loose: Record<string, number> = { 'amber.db': 0o644, 'amber.db-wal': 0o666, 'amber.db-journal': 0o640, 'secrets.json': 0o644, 'mcp.json': 0o644 };
-  for (const [name, m] of Object.entries(loose)) {
-    if (!existsSync(join(dataDir, name))) writeFileSync(join(dataDir, name), name === 'secrets.json' || name === 'mcp.json' ? '{}' : '');
-    chmodSync(join(dataDir, name), m);
-  }
-  expect(mode(dataDir)).toBe(0o755);
-
-  app = createApp({ dataDir, startPlugins: false });
+  let before = -1;
+  under = openApp({
+    prefix: 'amber-at-rest-',
+    before: (d) => {
+      const dataDir = join(d, 'data');
+      mkdirSync(dataDir);
+      chmodSync(dataDir, 0o755);
+      SessionStore.open(join(dataDir, 'amber.db')).close();
+      const loose: Record<string, number> = { 'amber.db': 0o644, 'amber.db-wal': 0o666, 'amber.db-journal': 0o640, 'secrets.json': 0o644, 'mcp.json': 0o644 };
+      for (const [name, m] of Object.entries(loose)) {
+        if (!existsSync(join(dataDir, name))) writeFileSync(join(dataDir, name), name === 'secrets.json' || name === 'mcp.json' ? '{}' : '');
+        chmodSync(join(dataDir, name), m);
+      }
+      before = mode(dataDir);
+    },
+  });
+  const { dataDir } = under;
+  expect(before).toBe(0o755);
   expect(mode(dataDir)).toBe(0o700);
   for (const name of ['amber.db', 'amber.db-wal', 'amber.db-journal', 'secrets.json']) expect(mode(join(dataDir, name)), name).toBe(0o600);
   // Only the files named as private are changed.

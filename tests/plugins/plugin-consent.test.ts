@@ -4,11 +4,10 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { createApiRouter } from '../../src/main/api/index.ts';
-import { createApp } from '../../src/main/app.ts';
 import { createForkLauncher, PluginService } from '../../src/main/plugins/index.ts';
 import type { PluginView } from '../../src/shared/api/index.ts';
 import { SessionStore } from '../../src/main/sessions/index.ts';
+import { openApp } from '../fixtures/app-under-test.ts';
 import { createHarness, example, fixture, type Harness, isAlive } from './plugin-harness.ts';
 
 const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/hello_user');
@@ -139,13 +138,16 @@ test('bundled plugins keep their manifest defaults; a user plugin with the same 
 });
 
 test('over the API and /set plugin on, a never-confirmed user plugin is refused with the sentence; plugins.setState with confirm starts it', async () => {
-  const dir = dataDirWithUserPlugin();
-  const app = createApp({ dataDir: dir, workspace: dir, startPlugins: false });
-  const api = createApiRouter(app, { log: () => {} });
-  cleanups.push(async () => {
-    api.dispose();
-    await app.dispose();
+  const under = openApp({
+    prefix: 'amber-consent-',
+    before: (dir) => {
+      mkdirSync(join(dir, 'plugins'));
+      cpSync(USER_PLUGIN, join(dir, 'plugins', 'hello_user'), { recursive: true });
+    },
+    app: (dir) => ({ dataDir: dir, workspace: dir }),
   });
+  cleanups.push(() => under.close());
+  const { app, api } = under;
   const refusal =
     'Hello (user plugin) is a plugin you added, and it has not been switched on before: turn it on in Settings → Plugins, which shows what it will be able to do and asks you to confirm.';
   expect(await api.call('plugins.setState', { id: 'hello_user', enabled: true })).toEqual({ ok: false, error: { code: 'denied', message: refusal } });

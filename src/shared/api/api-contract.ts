@@ -19,7 +19,6 @@ import {
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
-import { SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ModelChoice, ModelsRefreshed } from './models-api.ts';
 import { SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
@@ -312,18 +311,6 @@ export const API_METHODS = {
   'subagents.stop': method(z.object({ childSessionId: SessionId }), z.object({ stopped: z.boolean() })),
   /** A child agent's conversation, read-only: every entry of it (its branches included) and its leaf. */
   'subagents.transcript': method(z.object({ childSessionId: SessionId }), SubagentTranscript),
-  /**
-   * The rows of the child agents of a conversation's (or one task call's) calls that are going now, for a card
-   * opened mid-run; a call that has ended has its rows in its result.
-   */
-  'subagents.list': method(
-    z.union([z.object({ sessionId: SessionId }), z.object({ toolCallId: z.string().min(1).max(200) })]),
-    z.array(SubagentView),
-  ),
-  /** Stops one running child agent (its row's Stop); its siblings go on. `stopped` false: it had already ended. */
-  'subagents.stop': method(z.object({ childSessionId: SessionId }), z.object({ stopped: z.boolean() })),
-  /** A child agent's conversation, read-only: every entry of it (its branches included) and its leaf. */
-  'subagents.transcript': method(z.object({ childSessionId: SessionId }), SubagentTranscript),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -365,8 +352,6 @@ export const API_EVENTS = {
   'mcp.changed': McpListing,
   /** The plan of a conversation's branch changed: the todo tool wrote one, or the branch shown is another. */
   'plan.changed': PlanView,
-  /** A child agent's row changed: it started, made a model or tool call, spent, or ended. */
-  'subagent.changed': SubagentView,
   /** A child agent's row changed: it started, made a model or tool call, spent, or ended. */
   'subagent.changed': SubagentView,
 } as const satisfies { [E in EventNameOf]: z.ZodType };

@@ -3,13 +3,13 @@ import { useId } from 'react';
 import { type ThinkingLevel, ThinkingLevel as Levels } from '../../shared/agent/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { Icon, useToasts } from '../ui/index.ts';
+import { useToasts } from '../ui/index.ts';
 
 /**
- * The conversation's thinking level, beside the model: each change is recorded on the branch (so a branch
- * keeps its own level) and the next reply uses it. /thinking does the same.
+ * The conversation's thinking level, beside the model name: each change is recorded on the branch (so a
+ * branch keeps its own level) and the next reply uses it. /thinking does the same.
  */
-export function ThinkingPicker({ sessionId, running }: { sessionId: string; running: boolean }) {
+export function ThinkingControl({ sessionId }: { sessionId: string }) {
   const api = useApi();
   const toasts = useToasts();
   const queries = useQueryClient();
@@ -20,13 +20,11 @@ export function ThinkingPicker({ sessionId, running }: { sessionId: string; runn
 
   if (level === null) return null;
   return (
-    <label className="thinking-picker" htmlFor={id} title="How much the model thinks before it answers (where the model supports it)">
-      <Icon name="brain" size={14} />
-      <span className="visually-hidden">Thinking</span>
+    <label className="thinking-control" htmlFor={id} title="How much the model thinks before it answers (where the model supports it)">
+      <span>Thinking</span>
       <select
         id={id}
         value={level}
-        disabled={running}
         onChange={(e) => {
           const next = Levels.parse(e.target.value);
           api.call('chat.setThinking', { sessionId, level: next }).then(
@@ -38,7 +36,7 @@ export function ThinkingPicker({ sessionId, running }: { sessionId: string; runn
       >
         {Levels.options.map((l) => (
           <option key={l} value={l}>
-            {l === 'off' ? 'Thinking off' : `Thinking ${l}`}
+            {l}
           </option>
         ))}
       </select>

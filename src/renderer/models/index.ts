@@ -1,2 +1,0 @@
-export { filterModels, ModelPicker } from './ModelPicker.tsx';
-export { ThinkingPicker } from './ThinkingPicker.tsx';

@@ -1,7 +1,8 @@
 // The plan above the composer, as a user sees it: a loopback model calls the todo tool twice, and the strip
 // shows the first checklist, then updates live to the second (done struck through, the step in progress
 // highlighted, "1 of 3 done"); it folds to one line; a branch without a plan shows none.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { PlanItem } from '../../src/shared/plan/index.ts';
@@ -10,6 +11,8 @@ import { type Amber, startAmber } from './harness.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
+// The app's CSP forbids inline scripts: axe goes in through the debugger protocol.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let amber: Amber | null = null;
 let model: ProviderServer;
@@ -78,6 +81,17 @@ test('the plan shows above the composer and updates live as the model calls todo
   const shot = await amber.screenshot('plan-strip');
   mkdirSync(DOCS_IMAGES, { recursive: true });
   copyFileSync(shot, join(DOCS_IMAGES, 'plan-strip.png'));
+  // No WCAG 2.1 A/AA violation in the strip (contrast of the struck and highlighted items included).
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null }[] }> } }).axe;
+    const result = await axe.run(
+      { include: [['[data-testid=plan-strip]']] },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
+    );
+    return result.violations.map((v) => `${v.id} (${v.impact})`);
+  });
+  expect(violations).toEqual([]);
 
   // Folded: one line with the count and the step in progress.
   await strip.getByRole('button', { name: /Plan/ }).click();

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, type ReactNode, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { CommandCompletions, useCommands, useSlashCompletion } from '../commands/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
@@ -13,6 +13,8 @@ interface Props {
   onSteer(text: string): Promise<boolean>;
   onFollowUp(text: string): Promise<boolean>;
   onAbort(): void;
+  /** Controls shown under the message box, left of Send (the model and thinking level). */
+  toolbar?: ReactNode;
 }
 
 export interface ComposerHandle {
@@ -21,7 +23,10 @@ export interface ComposerHandle {
 }
 
 /** The message box. While a run streams, Enter steers it and Alt+Enter queues a follow-up. */
-export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort }, ref) {
+export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
+  { running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort, toolbar },
+  ref,
+) {
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(
@@ -106,38 +111,41 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ru
             }
           }}
         />
-        <div className="composer-actions">
-          <ResourceAttach
-            disabled={disabled}
-            onInsert={(inserted) => {
-              setText((t) => (t.trim() ? `${t.trimEnd()}\n\n${inserted}` : inserted));
-              area.current?.focus();
-            }}
-          />
-          {running ? (
-            <>
-              <button type="button" className="btn btn-ghost btn-small" disabled={!text.trim()} onClick={() => void submit('followUp')} title="Alt+Enter">
-                Queue follow-up
+        <div className="composer-row">
+          <div className="composer-toolbar">{toolbar}</div>
+          <div className="composer-actions">
+            <ResourceAttach
+              disabled={disabled}
+              onInsert={(inserted) => {
+                setText((t) => (t.trim() ? `${t.trimEnd()}\n\n${inserted}` : inserted));
+                area.current?.focus();
+              }}
+            />
+            {running ? (
+              <>
+                <button type="button" className="btn btn-ghost btn-small" disabled={!text.trim()} onClick={() => void submit('followUp')} title="Alt+Enter">
+                  Queue follow-up
+                </button>
+                <button type="button" className="btn btn-small" disabled={!text.trim()} onClick={() => void submit('steer')} title="Enter">
+                  Steer
+                </button>
+                <button type="button" className="btn btn-danger btn-small" data-testid="abort" onClick={onAbort} title="Esc">
+                  <Icon name="stop" size={14} /> Stop
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-primary send-btn"
+                data-testid="send"
+                aria-label="Send"
+                disabled={!text.trim() || disabled}
+                onClick={() => void submit('send')}
+              >
+                <Icon name="send" />
               </button>
-              <button type="button" className="btn btn-small" disabled={!text.trim()} onClick={() => void submit('steer')} title="Enter">
-                Steer
-              </button>
-              <button type="button" className="btn btn-danger btn-small" data-testid="abort" onClick={onAbort} title="Esc">
-                <Icon name="stop" size={14} /> Stop
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="btn btn-primary send-btn"
-              data-testid="send"
-              aria-label="Send"
-              disabled={!text.trim() || disabled}
-              onClick={() => void submit('send')}
-            >
-              <Icon name="send" />
-            </button>
-          )}
+            )}
+          </div>
         </div>
       </div>
     </div>

@@ -54,7 +54,16 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   const save = async () => {
     try {
       if (!chosen) return;
-      const saved = await api.call('providers.save', { providerId: chosen.providerId, baseUrl, apiKey: apiKey || undefined, model, flavor: chosen.flavor });
+      // Every model the test listed is offered in the model picker, the chosen one first.
+      const listed = models.length > 0 ? { models } : {};
+      const saved = await api.call('providers.save', {
+        providerId: chosen.providerId,
+        baseUrl,
+        apiKey: apiKey || undefined,
+        model,
+        flavor: chosen.flavor,
+        ...listed,
+      });
       if (saved.notice) {
         // The key was removed (the base URL moved to another server): stay, so the user can paste one.
         setTest({ state: 'failed', message: saved.notice });
@@ -139,6 +148,11 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
             ))}
           </datalist>
         </label>
+        {models.length > 1 && (
+          <p className="hint" data-testid="first-run-models-hint">
+            All {models.length} models the server lists will be offered in each conversation's model picker; this one is the default.
+          </p>
+        )}
         {test.state !== 'idle' && (
           <div className={`test-result test-${test.state}`} role="status">
             {test.state === 'testing' ? <span className="spinner" /> : <Icon name={test.state === 'ok' ? 'check' : 'alert'} />}

@@ -107,7 +107,6 @@ function Overflow({ hidden }: { hidden: StatusSegmentView[] }) {
  */
 export function StatusBar({ sessionId }: { sessionId: string | null }) {
   const all = useStatusBar(sessionId);
-  // The model control names the model; its segment would say it twice.
   // The model picker beside Send names the model: its segment would say it twice.
   const modelShown = true;
   const segments = all.filter((s) => s.text.trim() !== '' && !(modelShown && sessionId && s.id === 'core.model'));

@@ -3,13 +3,13 @@ import { useId } from 'react';
 import { type ThinkingLevel, ThinkingLevel as Levels } from '../../shared/agent/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
-import { useToasts } from '../ui/index.ts';
+import { Icon, useToasts } from '../ui/index.ts';
 
 /**
- * The conversation's thinking level, beside the model name: each change is recorded on the branch (so a
- * branch keeps its own level) and the next reply uses it. /thinking does the same.
+ * The conversation's thinking level, beside the model: each change is recorded on the branch (so a branch
+ * keeps its own level) and the next reply uses it. /thinking does the same.
  */
-export function ThinkingControl({ sessionId }: { sessionId: string }) {
+export function ThinkingPicker({ sessionId, running }: { sessionId: string; running: boolean }) {
   const api = useApi();
   const toasts = useToasts();
   const queries = useQueryClient();
@@ -20,11 +20,13 @@ export function ThinkingControl({ sessionId }: { sessionId: string }) {
 
   if (level === null) return null;
   return (
-    <label className="thinking-control" htmlFor={id} title="How much the model thinks before it answers (where the model supports it)">
-      <span>Thinking</span>
+    <label className="thinking-picker" htmlFor={id} title="How much the model thinks before it answers (where the model supports it)">
+      <Icon name="brain" size={14} />
+      <span className="visually-hidden">Thinking</span>
       <select
         id={id}
         value={level}
+        disabled={running}
         onChange={(e) => {
           const next = Levels.parse(e.target.value);
           api.call('chat.setThinking', { sessionId, level: next }).then(
@@ -36,7 +38,7 @@ export function ThinkingControl({ sessionId }: { sessionId: string }) {
       >
         {Levels.options.map((l) => (
           <option key={l} value={l}>
-            {l}
+            {l === 'off' ? 'Thinking off' : `Thinking ${l}`}
           </option>
         ))}
       </select>

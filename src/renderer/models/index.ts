@@ -1,0 +1,2 @@
+export { filterModels, ModelPicker } from './ModelPicker.tsx';
+export { ThinkingPicker } from './ThinkingPicker.tsx';

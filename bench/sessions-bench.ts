@@ -2,7 +2,8 @@
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
 // sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
 // open, context (first, again, and after each of a run's turns), switch, 1,000 committed appends
-// (synchronous NORMAL, then FULL) beside the same appends made pi's way (a JSON line each), newest page, the
+// (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them) beside the same
+// appends made pi's way (a JSON line each), newest page, the
 // tree view's first page and the whole tree, list, a full hash check and one since it, the whole heap and the
 // open session's share of it. The last line is one JSON object.
 //
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../src/main/sessions/index.ts';
-import type { EntryInput } from '../src/shared/sessions/index.ts';
+import { type EntryInput, TreeBranchPage, TreeOverviewPage } from '../src/shared/sessions/index.ts';
 
 type Store = SessionStore;
 type OpenStore = (file: string, options?: { synchronous?: 'NORMAL' | 'FULL' }) => Store;
@@ -190,18 +191,41 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   const used = process.cpuUsage(cpu);
   const append1000_committed_cpu_ms = (used.user + used.system) / 1000;
   const pi = piAppends(`${file}.pi.jsonl`, 1000);
+  // The same number of entries the way a run can write a turn: four at a time (a reply and its tool results),
+  // each four one committed transaction (appendMany; absent from a baseline without it).
+  let append1000_turns_ms = Number.NaN;
+  if ('appendMany' in store) {
+    t = performance.now();
+    for (let i = 0; i < 250; i++) {
+      store.appendMany(
+        sessionId,
+        [0, 1, 2, 3].map((k) => ({ type: 'message', message: { role: 'user', content: `turn ${i}.${k}` } })),
+      );
+    }
+    append1000_turns_ms = performance.now() - t;
+  }
 
   t = performance.now();
   const page = store.page(sessionId, { limit: 100 });
   const page_ms = performance.now() - t;
 
-  // The first screen of the tree view: a page of the branch from the leaf (absent from a baseline without it).
+  // The first screen of the tree view: what sessions.treePage answers, a page of the branch from the leaf with
+  // the branches that leave it, checked by the contract's schema as the router does (absent from a baseline
+  // without it); then a branch that leaves it, opened (sessions.treeBranch).
   let tree_page_ms = Number.NaN;
+  let tree_branch_ms = Number.NaN;
   if ('treePage' in store) {
     t = performance.now();
     const first = store.treePage(sessionId, { limit: 200 });
+    TreeOverviewPage.safeParse(first);
     tree_page_ms = performance.now() - t;
     if (first.nodes.length !== 200) throw new Error('the tree overview read back less than it wrote');
+    const leaving = (first as { branches?: { id: string }[] }).branches?.[0];
+    if (leaving && 'treeBranch' in store) {
+      t = performance.now();
+      TreeBranchPage.safeParse(store.treeBranch(sessionId, leaving.id, { limit: 100 }));
+      tree_branch_ms = performance.now() - t;
+    }
   }
 
   t = performance.now();
@@ -246,10 +270,12 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
     append1000_committed_ms,
     append1000_committed_cpu_ms,
     append1000_full_ms,
+    append1000_turns_ms,
     pi_append1000_ms: pi.wall,
     pi_append1000_cpu_ms: pi.cpu,
     page_ms,
     tree_page_ms,
+    tree_branch_ms,
     tree_ms,
     tree_nodes: tree.length,
     list1000_ms,

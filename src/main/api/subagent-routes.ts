@@ -9,9 +9,10 @@ export function createSubagentRoutes(app: App): Disposable & { handlers: Pick<Ha
   const { subagents, sessions } = app;
   return {
     handlers: {
-      'subagents.list': ({ sessionId }) => {
-        sessions.get(sessionId);
-        return subagents.views(sessionId);
+      'subagents.list': (input) => {
+        if ('toolCallId' in input) return subagents.viewsOfCall(input.toolCallId);
+        sessions.get(input.sessionId);
+        return subagents.views(input.sessionId);
       },
       'subagents.stop': ({ childSessionId }) => ({ stopped: subagents.stop(childSessionId) }),
       'subagents.transcript': ({ childSessionId }) => subagents.transcript(childSessionId),

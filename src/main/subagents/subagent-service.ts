@@ -97,6 +97,11 @@ export class SubagentService {
     return [...this.#calls].filter((c) => c.parentSessionId === parentSessionId).flatMap((c) => c.children.map((child) => child.view));
   }
 
+  /** The children of one task call while it is going, in task order; none once it has returned. */
+  viewsOfCall(toolCallId: string): SubagentView[] {
+    return [...this.#calls].filter((c) => c.toolCallId === toolCallId).flatMap((c) => c.children.map((child) => child.view));
+  }
+
   /** Stops one running child (its row's Stop); its siblings go on. False: no such child is running. */
   stop(childSessionId: string): boolean {
     for (const call of this.#calls) {

@@ -305,8 +305,11 @@ export const API_METHODS = {
   /** Whether the todo tool is on (Settings, Conversations and tools; /set agent.todo). */
   'plan.settings': method(Nothing, PlanSettings),
   'plan.setEnabled': method(PlanSettings, PlanSettings),
-  /** The rows of a conversation's child agents that are going now (a card opened mid-run); ended ones are in their task call's result. */
-  'subagents.list': method(z.object({ sessionId: SessionId }), z.array(SubagentView)),
+  /**
+   * The rows of the child agents of a conversation's (or one task call's) calls that are going now, for a card
+   * opened mid-run; a call that has ended has its rows in its result.
+   */
+  'subagents.list': method(z.union([z.object({ sessionId: SessionId }), z.object({ toolCallId: z.string().min(1).max(200) })]), z.array(SubagentView)),
   /** Stops one running child agent (its row's Stop); its siblings go on. `stopped` false: it had already ended. */
   'subagents.stop': method(z.object({ childSessionId: SessionId }), z.object({ stopped: z.boolean() })),
   /** A child agent's conversation, read-only: every entry of it (its branches included) and its leaf. */

@@ -193,7 +193,7 @@ test('a provider change sends each session shown so far its whole bar again', as
     .map((e) => e.payload as StatusBarView)
     .filter((v) => v.sessionId === s.id);
   expect(forSession.length).toBeGreaterThan(0);
-  expect(forSession.at(-1)!.segments.map((x) => x.id)).toEqual(expect.arrayContaining(['core.model', 'core.tokens', 'example.greetings']));
+  expect(forSession.at(-1)!.segments.map((x) => x.id)).toEqual(expect.arrayContaining(['core.model', 'example.greetings']));
 });
 
 test('plugins.setProcess refuses a bundled plugin, an unknown plugin and a value it does not know, and changes nothing', async () => {

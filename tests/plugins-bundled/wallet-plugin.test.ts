@@ -205,10 +205,13 @@ describe('the wallet plugin in its own process', () => {
 
     it('an unreachable server', async () => {
       const r = await start(accounts({ deepseek: { apiKey: DEEPSEEK_KEY, baseUrl: 'http://127.0.0.1:9' } }));
-      await r.service.registries.wallets.refresh('deepseek');
+      // Never read: the balance is unknown, not zero — to main and in the panel.
+      expect(r.service.registries.wallets.list().find((w) => w.id === 'deepseek')?.balance).toBeNull();
+      expect((await r.service.registries.wallets.refresh('deepseek')).balance).toBeNull();
       const p = await r.until(() => texts(panel(r), 'DeepSeek').length > 0 && panel(r), 'the network error in the panel');
       expect(texts(p, 'DeepSeek')[0]).toMatch(/Could not reach DeepSeek at http:\/\/127\.0\.0\.1:9\/user\/balance/);
-      expect(value(p, 'DeepSeek', 'Balance')).toBe('—');
+      expect(value(p, 'DeepSeek', 'Balance')).toBe('— (unknown: the read failed)');
+      expect(r.service.registries.statusSegments.get('wallet')?.value.text).toContain('DeepSeek balance unknown');
     });
   });
 });

@@ -39,12 +39,36 @@ test('the core builds one status service, and its bar counts the tokens of the r
   expect(bar.segments.find((seg) => seg.id === 'core.tokens')?.text).toBe('↑ 1.2k ↓ 30');
 });
 
+test('before the first reply the bar counts nothing: no tokens, no $0.00; the context shows once there is some', () => {
+  const s = app.sessions.create({ title: 'Fresh', cwd: dir });
+  expect(app.status.list(s.id).segments.map((seg) => seg.id)).toEqual(['core.model']);
+  app.sessions.append(s.id, { type: 'message', message: { role: 'user', content: 'a question with some words in it' } });
+  const ids = app.status.list(s.id).segments.map((seg) => seg.id);
+  expect(ids).toEqual(['core.model', 'core.context']);
+  expect(app.status.list(s.id).segments.some((seg) => seg.text === '$0.00')).toBe(false);
+});
+
 test('usage carried by a message of another role is not counted as a reply', () => {
   const totals = usageTotals(
     [reply('a', { input: 10, output: 5, cost: { total: 0.5 } }), reply('b', { input: 999, output: 999, cost: { total: 9 } }, 'custom')],
     null,
   );
-  expect(totals).toEqual({ input: 10, output: 5, cost: 0.5, unpriced: 0 });
+  expect(totals).toEqual({ input: 10, output: 5, cost: 0.5, unpriced: 0, replies: 1 });
+});
+
+test("a reply without a cost is priced by its own model when known, so a branch's unknown model does not make a known cost unknown", () => {
+  const priced = { id: 'm1', contextWindow: 1000, reasoning: false, pricing: { input: 2, output: 10, cacheRead: 0, cacheWrite: 0 } };
+  const own = Entry.parse({
+    id: 'r',
+    parentId: null,
+    timestamp: new Date(0).toISOString(),
+    type: 'message',
+    message: { role: 'assistant', provider: 'p', model: 'm1', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input: 1e6, output: 1e5 } },
+  });
+  const infoOf = (provider: string, modelId: string) => (provider === 'p' && modelId === 'm1' ? priced : null);
+  expect(usageTotals([own], null, infoOf)).toMatchObject({ cost: 3, unpriced: 0 });
+  // Without its own model's prices, and no branch model: unknown, never $0.00.
+  expect(usageTotals([own], null)).toMatchObject({ cost: 0, unpriced: 1 });
 });
 
 test('a run that stores entries faster than ENTRY_NOTIFY_MS rebuilds the bar once per interval, not once per entry, and the last one counts every reply', async () => {

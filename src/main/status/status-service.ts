@@ -89,15 +89,19 @@ export class StatusService implements Disposable {
     this.#subscriptions.dispose();
   }
 
+  /** A plugin segment with nothing to say (empty text) is left out of the bar. */
   #pluginSegments(): StatusSegmentView[] {
-    return this.#app.plugins.registries.statusSegments.list().map((s) => ({
-      id: s.id,
-      text: s.text,
-      ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}),
-      priority: s.priority,
-      source: s.pluginId,
-      tone: 'normal' as const,
-    }));
+    return this.#app.plugins.registries.statusSegments
+      .list()
+      .filter((s) => s.text.trim() !== '')
+      .map((s) => ({
+        id: s.id,
+        text: s.text,
+        ...(s.tooltip !== undefined ? { tooltip: s.tooltip } : {}),
+        priority: s.priority,
+        source: s.pluginId,
+        tone: 'normal' as const,
+      }));
   }
 
   /** Must not throw: it runs inside registry and agent listeners. */
@@ -136,9 +140,15 @@ export class StatusService implements Disposable {
             tone: 'warning',
           },
     );
-    const totals = usageTotals(context.entries, info);
+    const totals = usageTotals(context.entries, info, (provider, modelId) => this.#modelInfo(provider, modelId));
     const live = this.#live.get(sessionId);
     const streamedOut = live ? Math.ceil(live.streamedChars / 4) : 0;
+    // Before the first reply there is nothing to count: no "↑ 0 ↓ 0", no "$0.00" — the segments wait.
+    if (totals.replies === 0 && streamedOut === 0) {
+      const used = context.contextTokens;
+      if (used > 0) out.push(this.#contextSegment(used, info));
+      return out;
+    }
     out.push({
       id: 'core.tokens',
       text: `↑ ${compact(totals.input)} ↓ ${compact(totals.output + streamedOut)}`,
@@ -166,28 +176,30 @@ export class StatusService implements Disposable {
             tone: 'normal',
           },
     );
-    const used = context.contextTokens + streamedOut;
+    out.push(this.#contextSegment(context.contextTokens + streamedOut, info));
+    return out;
+  }
+
+  #contextSegment(used: number, info: ModelInfo | null): StatusSegmentView {
     if (info) {
       const share = used / info.contextWindow;
-      out.push({
+      return {
         id: 'core.context',
         text: `ctx ${Math.min(999, Math.round(share * 100))}%`,
         tooltip: `About ${used.toLocaleString('en')} of ${info.contextWindow.toLocaleString('en')} tokens of context are used.`,
         priority: PRIORITY.context,
         source: 'core',
         tone: share >= CONTEXT_WARNING ? 'warning' : 'normal',
-      });
-    } else {
-      out.push({
-        id: 'core.context',
-        text: `ctx ~${compact(used)}`,
-        tooltip: `About ${used.toLocaleString('en')} tokens of context are used (the model's window is not known).`,
-        priority: PRIORITY.context,
-        source: 'core',
-        tone: 'normal',
-      });
+      };
     }
-    return out;
+    return {
+      id: 'core.context',
+      text: `ctx ~${compact(used)}`,
+      tooltip: `About ${used.toLocaleString('en')} tokens of context are used (the model's window is not known).`,
+      priority: PRIORITY.context,
+      source: 'core',
+      tone: 'normal',
+    };
   }
 
   #contextFacts(sessionId: string): ContextFacts | null {
@@ -272,8 +284,17 @@ export class StatusService implements Disposable {
   }
 }
 
-/** Tokens and cost of the assistant replies on a context's path; cost from the pricing when the reply has none. */
-export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): { input: number; output: number; cost: number; unpriced: number } {
+/**
+ * Tokens and cost of the assistant replies on a context's path; a reply without a cost is priced by its own
+ * model (`infoOf`, when the reply names it and it is known), else by `info`, the branch's model.
+ */
+export function usageTotals(
+  entries: readonly Entry[],
+  info: ModelInfo | null,
+  infoOf: (provider: string, modelId: string) => ModelInfo | null = () => null,
+): { input: number; output: number; cost: number; unpriced: number; replies: number } {
+  /** Replies that carry usage. */
+  let replies = 0;
   let input = 0;
   let output = 0;
   let cost = 0;
@@ -283,20 +304,24 @@ export function usageTotals(entries: readonly Entry[], info: ModelInfo | null): 
     if (e.type !== 'message') continue;
     const u = usageOf(e.message);
     if (!u) continue;
+    replies++;
     const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
     input += inTokens;
     output += u.output ?? 0;
+    const m = e.message as { provider?: unknown; model?: unknown };
+    const own = typeof m.provider === 'string' && typeof m.model === 'string' ? infoOf(m.provider, m.model) : null;
+    const price = own ?? info;
     if (u.cost) cost += u.cost.total ?? 0;
-    else if (info && info.priced !== false)
+    else if (price && price.priced !== false)
       cost +=
-        ((u.input ?? 0) * info.pricing.input +
-          (u.output ?? 0) * info.pricing.output +
-          (u.cacheRead ?? 0) * info.pricing.cacheRead +
-          (u.cacheWrite ?? 0) * info.pricing.cacheWrite) /
+        ((u.input ?? 0) * price.pricing.input +
+          (u.output ?? 0) * price.pricing.output +
+          (u.cacheRead ?? 0) * price.pricing.cacheRead +
+          (u.cacheWrite ?? 0) * price.pricing.cacheWrite) /
         1e6;
     else if (inTokens + (u.output ?? 0) > 0) unpriced++;
   }
-  return { input, output, cost, unpriced };
+  return { input, output, cost, unpriced, replies };
 }
 
 function compact(n: number): string {

@@ -25,7 +25,7 @@ export class WalletService implements Disposable {
   readonly #subscriptions = new DisposableStore();
   readonly #changed = new Emitter<WalletListing>((e) => console.error('A wallet listener failed', e));
   /** Per wallet: when it was last refreshed, and the last refresh's failure, as this run saw them. */
-  readonly #refreshed = new Map<string, { at: number | null; error: string | null; balance: number; currency: string }>();
+  readonly #refreshed = new Map<string, { at: number | null; error: string | null; balance: number | null; currency: string }>();
   /** Wallets a refresh call is waiting on: the registry's change it causes is that refresh's one announcement. */
   readonly #refreshing = new Set<string>();
   /** Counts announcements, so a refresh the registry already announced is not announced twice. */
@@ -39,10 +39,12 @@ export class WalletService implements Disposable {
     this.#clock = options.clock ?? Date.now;
     this.#subscriptions.add(
       this.#wallets.onDidChange(() => {
-        // A balance that changed was just refreshed (by a panel, a tick or a refresh call).
+        // A balance that changed was just refreshed (by a panel, a tick or a refresh call). A wallet that
+        // arrives with no balance known has not been read: it is not marked refreshed, so a panel reads it.
         for (const w of this.#wallets.list()) {
           const seen = this.#refreshed.get(w.id);
-          if (this.#refreshing.has(w.id) || !seen || seen.balance !== w.balance || seen.currency !== w.currency) {
+          const arrivedUnread = !seen && w.balance === null;
+          if (this.#refreshing.has(w.id) || (!arrivedUnread && (!seen || seen.balance !== w.balance || seen.currency !== w.currency))) {
             this.#refreshed.set(w.id, { at: this.#clock(), error: null, balance: w.balance, currency: w.currency });
           }
         }

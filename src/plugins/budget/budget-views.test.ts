@@ -28,6 +28,6 @@ describe('budget views', () => {
     const panel = budgetPanel({ statuses: [], now, sessionId: null, notes: [] });
     expect(panel.actions).toEqual([]);
     expect(panel.sections[0]!.rows[0]).toEqual({ type: 'text', text: expect.stringContaining('/budget set day 5') });
-    expect(budgetSegment({ statuses: [], now, sessionId: null, notes: [] }).text).toBe('No budget');
+    expect(budgetSegment({ statuses: [], now, sessionId: null, notes: [] }).text).toBe('');
   });
 });

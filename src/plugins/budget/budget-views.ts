@@ -60,7 +60,8 @@ export function budgetSegment(input: BudgetViewInput): StatusSegment {
   if (!tightest)
     return {
       id: BUDGET_SEGMENT_ID,
-      text: 'No budget',
+      // Nothing to say: the status bar leaves an empty segment out.
+      text: '',
       tooltip: 'No spending budget is set: set one in Settings → Plugins → Budget → Settings, or with /budget set day 5.',
       priority: 30,
     };

@@ -74,7 +74,7 @@ describe('metrics per session', () => {
     expect(text).toBe('3.2 s/turn · 1 tool');
     expect(tooltip).toContain('Tokens in 12,300, out 4,500');
     expect(tooltip).toContain('Tool calls 1: 1 ok, 0 failed, 0 denied');
-    expect(metricsSegmentText(undefined).text).toBe('No run since start');
+    expect(metricsSegmentText(undefined).text).toBe('');
   });
 
   it('compacts large numbers', () => {

@@ -97,19 +97,20 @@ export class SessionMetrics {
 
 /**
  * The status bar text: `3.2 s/turn · 7 tools`, and a tooltip with the rest. Tokens are only in the tooltip:
- * the core's own segment shows them beside this one. Before any run it says what it has seen, not that the
- * session never ran: runs from before the app started are not events it heard.
+ * the core's own segment shows them beside this one. A figure it does not have yet is left out rather than
+ * shown as nothing ("0 tools" while the first tool runs); with no figure at all the text is empty, and the
+ * bar leaves the segment out.
  */
 export function metricsSegmentText(f: SessionFigures | undefined): { text: string; tooltip: string } {
   if (!f)
     return {
-      text: 'No run since start',
+      text: '',
       tooltip: 'Turn time and tool calls of the conversation that ran last appear here after its next reply; runs before Amber started are not counted.',
     };
   const toolCount = f.tools.ok + f.tools.error + f.tools.denied;
   const parts: string[] = [];
   if (f.lastTurnMs !== null) parts.push(`${seconds(f.lastTurnMs)}/turn`);
-  parts.push(`${toolCount} tool${toolCount === 1 ? '' : 's'}`);
+  if (toolCount > 0) parts.push(`${toolCount} tool${toolCount === 1 ? '' : 's'}`);
   const average = f.turns > 0 && f.lastTurnMs !== null ? f.totalTurnMs / f.turns : null;
   const tooltip = [
     `Conversation ${f.sessionId}`,

@@ -82,7 +82,7 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
     if (reading.ok) state.lastGood = { balance: reading.balance, currency: reading.currency, at };
     else ctx?.log.warn(reading.error);
     refreshViews();
-    const shown = state.lastGood ?? { balance: 0, currency: state.account.defaultCurrency };
+    const shown = state.lastGood ?? { balance: null, currency: state.account.defaultCurrency };
     const result: WalletRefresh = reading.ok
       ? { balance: reading.balance, currency: reading.currency, refreshedAt: at, available: reading.available }
       : { balance: shown.balance, currency: shown.currency, refreshedAt: at, available: false, error: reading.error };
@@ -137,7 +137,8 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
           kind: 'wallet',
           id: s.account.id,
           provider: s.account.provider,
-          balance: 0,
+          // Not read yet: unknown, not zero.
+          balance: null,
           currency: s.account.defaultCurrency,
           refresh: () => refresh(s),
         });

@@ -44,6 +44,6 @@ describe('wallet views', () => {
   it('without any account set up there is no refresh action and the segment says what to set', () => {
     const v: AccountView = { account: openrouter, configured: false, reading: null, readAt: null, lastGood: null, warnBelow: 1 };
     expect(walletPanel([v], [], time).actions).toEqual([]);
-    expect(walletSegment([v], time)).toMatchObject({ text: 'No wallet', tooltip: expect.stringContaining('Settings → Plugins → Wallet → Settings') });
+    expect(walletSegment([v], time)).toMatchObject({ text: '', tooltip: expect.stringContaining('Settings → Plugins → Wallet → Settings') });
   });
 });

@@ -52,7 +52,7 @@ export function walletPanel(views: AccountView[], notes: string[], formatTime: (
     }
     const good = v.lastGood;
     const rows: Row[] = [
-      { type: 'keyValue', key: 'Balance', value: good ? formatMoney(good.balance, good.currency) : '—' },
+      { type: 'keyValue', key: 'Balance', value: good ? formatMoney(good.balance, good.currency) : unknownBalance(v) },
       { type: 'keyValue', key: 'Currency', value: good?.currency ?? v.account.defaultCurrency },
       { type: 'keyValue', key: 'Last refresh', value: lastRefresh(v, formatTime) },
     ];
@@ -71,15 +71,23 @@ export function walletSegment(views: AccountView[], formatTime: (epochMs: number
   if (configured.length === 0) {
     return {
       id: WALLET_SEGMENT_ID,
-      text: 'No wallet',
+      // Nothing to say: the status bar leaves an empty segment out.
+      text: '',
       tooltip: 'No provider account is set up: add an OpenRouter or DeepSeek API key in Settings → Plugins → Wallet → Settings.',
       priority: 20,
     };
   }
   const warn = configured.some((v) => accountWarnings(v).length > 0);
-  const text = configured.map((v) => `${v.account.service} ${v.lastGood ? formatMoney(v.lastGood.balance, v.lastGood.currency) : '—'}`).join(' · ');
+  const text = configured
+    .map((v) => `${v.account.service} ${v.lastGood ? formatMoney(v.lastGood.balance, v.lastGood.currency) : 'balance unknown'}`)
+    .join(' · ');
   const tooltip = configured.map((v) => [`${v.account.service}: ${lastRefresh(v, formatTime)}`, ...accountWarnings(v)].join('\n  ')).join('\n');
   return { id: WALLET_SEGMENT_ID, text: `${warn ? '⚠ ' : ''}${text}`, tooltip, priority: 20 };
+}
+
+/** A balance never read successfully: unknown, with why — never a zero. */
+function unknownBalance(v: AccountView): string {
+  return v.reading && !v.reading.ok ? '— (unknown: the read failed)' : '— (unknown: not read yet)';
 }
 
 function lastRefresh(v: AccountView, formatTime: (epochMs: number) => string): string {

@@ -12,10 +12,10 @@ export function formatMoney(amount: number, currency: string): string {
   }
 }
 
-function refreshedText(at: number | null): string {
-  if (at === null) return 'not refreshed yet';
-  const d = new Date(at);
-  return `refreshed ${d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`;
+function refreshedText(w: WalletView): string {
+  if (w.refreshedAt === null) return w.error ? 'the last refresh failed' : 'not refreshed yet';
+  const time = new Date(w.refreshedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return w.error ? `refresh failed ${time}` : `refreshed ${time}`;
 }
 
 /** Each provider account's balance, when it was last refreshed, a refresh button, and a warning under the threshold. */
@@ -88,12 +88,19 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
         <p className="side-empty">No wallet: a plugin such as Wallet shows provider balances here.</p>
       )}
       {listing.wallets.map((w) => {
-        const low = threshold !== null && w.balance < threshold;
+        const known = w.balance !== null;
+        const low = threshold !== null && w.balance !== null && w.balance < threshold;
         return (
           <div key={w.id} className={`wallet${low ? ' is-low' : ''}`} data-testid="wallet" data-id={w.id}>
             <div className="wallet-line">
               <span className="wallet-name">{w.provider}</span>
-              <span className="wallet-balance">{formatMoney(w.balance, w.currency)}</span>
+              {known ? (
+                <span className="wallet-balance">{formatMoney(w.balance!, w.currency)}</span>
+              ) : (
+                <span className="wallet-balance is-unknown" title="The balance is not known" data-testid="wallet-unknown">
+                  —
+                </span>
+              )}
               <button
                 type="button"
                 className="icon-btn"
@@ -107,9 +114,9 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
               </button>
             </div>
             <div className="wallet-meta">
-              <span>{w.currency}</span>
+              <span>{known ? w.currency : 'balance unknown'}</span>
               <span>·</span>
-              <span data-testid="wallet-refreshed">{refreshedText(w.refreshedAt)}</span>
+              <span data-testid="wallet-refreshed">{refreshedText(w)}</span>
             </div>
             {low && (
               <div className="side-warning" role="status" data-testid="wallet-warning">

@@ -10,7 +10,8 @@ export const WalletView = z.object({
   id: z.string(),
   provider: z.string(),
   pluginId: z.string(),
-  balance: z.number(),
+  /** Null while the balance is not known (never read, or every read failed): the window says so, never "0". */
+  balance: z.number().nullable(),
   currency: z.string(),
   /** Epoch ms of the last refresh this run saw; null before the first. */
   refreshedAt: z.number().nullable(),

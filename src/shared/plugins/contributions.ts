@@ -123,7 +123,8 @@ export const ProviderDeclaration = z.object({
 export type ProviderDeclaration = z.infer<typeof ProviderDeclaration>;
 
 export const WalletState = z.object({
-  balance: z.number(),
+  /** Null while the balance is not known (never read, or no read has succeeded yet): never shown as zero. */
+  balance: z.number().nullable(),
   currency: Label('a currency'),
   /** When the balance was read (epoch ms). */
   refreshedAt: z.number().int().nonnegative().optional(),

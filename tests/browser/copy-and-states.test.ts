@@ -122,6 +122,16 @@ test('copy a code block, a whole reply, a question, the tool output and the prom
   await viewer.getByTestId('prompt-tab-tools').click();
   await viewer.getByTestId('prompt-tools').waitFor();
   await a.screenshot('copy-prompt-viewer-tools');
+  // The messages of the request: the question, the reply that called the tool, and its result.
+  await viewer.getByTestId('prompt-tab-messages').click();
+  const messages = viewer.getByTestId('prompt-messages');
+  await messages.waitFor();
+  await expect.poll(() => messages.textContent()).toContain('Write notes, then show me a snippet.');
+  expect(await messages.textContent()).toContain('[tool call] bash');
+  expect(await viewer.getByTestId('prompt-tab-messages').textContent()).toMatch(/^Messages \(\d+\) ~[\d,]+ tokens$/);
+  await viewer.getByTestId('copy-prompt').click();
+  await expect.poll(() => clipboard(page)).toContain('[user]\nWrite notes, then show me a snippet.');
+  await a.screenshot('copy-prompt-viewer-messages');
 });
 
 test('the tool card says what ran: the command line, the exit code as a badge, the JSON only when opened', async () => {

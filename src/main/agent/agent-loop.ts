@@ -1,6 +1,6 @@
 import type { AgentEndReason, AgentEvent } from '../../shared/agent/index.ts';
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
-import type { UserMessage } from '../../shared/sessions/index.ts';
+import type { Message, UserMessage } from '../../shared/sessions/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { AgentHooks } from './agent-hooks.ts';
@@ -35,11 +35,13 @@ export type PromptContent = UserMessage['content'];
 /** An AgentEvent before the run stamps its session and run ids on it. */
 export type RunEvent = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'runId'> : never) : never;
 
-/** The system message and tools of one model request, as sent. */
+/** The system message, tools and messages of one model request, as sent. */
 export interface SentPrompt {
   sessionId: string;
   systemPrompt: string;
   tools: ToolSpec[];
+  /** The context, then the tail blocks, as the request carried them. */
+  messages: readonly Message[];
   at: number;
 }
 

@@ -217,7 +217,13 @@ export class AgentRun {
     });
     for (const f of assembled.failures) this.#notice('prompt_block_failed', `The prompt block ${f.blockId} was left out of this turn: ${f.error}`);
     try {
-      this.#deps.onRequest?.({ sessionId, systemPrompt: assembled.systemPrompt, tools: [...setup.specs], at: this.#deps.clock() });
+      this.#deps.onRequest?.({
+        sessionId,
+        systemPrompt: assembled.systemPrompt,
+        tools: [...setup.specs],
+        messages: assembled.messages,
+        at: this.#deps.clock(),
+      });
     } catch {
       // Recording what was sent must never break the turn.
     }

@@ -1,12 +1,30 @@
 import type { Channel } from '../../shared/api/index.ts';
 import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
+import type { Message } from '../../shared/sessions/index.ts';
 import type { App } from '../app.ts';
 import { assertIdle, checkModelChoice, checkThinkingLevel } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
 import type { Handlers } from './api-router.ts';
 
 type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}`>;
+
+/** A sent message as View prompt shows it: its role and its text, tool calls and results written out. */
+function sentMessageText(m: Message): { role: string; text: string } {
+  const content = (m as { content?: unknown }).content;
+  if (typeof content === 'string') return { role: m.role, text: content };
+  if (!Array.isArray(content)) return { role: m.role, text: '' };
+  const parts = (content as { type: string; text?: string; thinking?: string; name?: string; arguments?: unknown }[]).map((c) => {
+    if (c.type === 'text') return c.text ?? '';
+    if (c.type === 'thinking') return `[thinking] ${c.thinking ?? ''}`;
+    if (c.type === 'toolCall') return `[tool call] ${c.name ?? ''} ${JSON.stringify(c.arguments ?? {})}`;
+    if (c.type === 'image') return '[image]';
+    return '';
+  });
+  const name = (m as { toolName?: unknown }).toolName;
+  const text = parts.filter(Boolean).join('\n');
+  return { role: m.role, text: m.role === 'toolResult' && typeof name === 'string' ? `[${name} result]\n${text}` : text };
+}
 
 function noModel(): never {
   throw new AmberError('unavailable', 'No model is set up, so messages cannot be sent yet. Set up a provider first (the button at the top right).');
@@ -63,6 +81,7 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
           sent && {
             systemPrompt: sent.systemPrompt,
             tools: sent.tools.map(({ name, description, readOnly }) => ({ name, description, readOnly })),
+            messages: sent.messages.map(sentMessageText),
             at: sent.at,
           }
         );

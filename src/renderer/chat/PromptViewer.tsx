@@ -7,20 +7,16 @@ import { CopyButton, Icon, Modal } from '../ui/index.ts';
 import './prompt-viewer.css';
 
 type Sent = NonNullable<ApiOutput<'chat.lastPrompt'>>;
-type SentMessage = { role: string; text: string };
 type Tab = 'system' | 'tools' | 'messages';
 
 /** About four characters a token: an estimate, and the viewer says so. */
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 const tokensLabel = (n: number) => `~${n.toLocaleString()} tokens`;
+const ROLE_LABELS: Record<string, string> = { user: 'You', assistant: 'Model', toolResult: 'Tool result' };
 
 const toolsText = (sent: Sent) => sent.tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''} — ${t.description}`).join('\n');
-/** The messages of the request, when main sends them (older cores do not). */
-const messagesOf = (sent: Sent): SentMessage[] | null => {
-  const messages = (sent as { messages?: unknown }).messages;
-  return Array.isArray(messages) ? (messages as SentMessage[]) : null;
-};
-const messagesText = (messages: SentMessage[]) => messages.map((m) => `[${m.role}]\n${m.text}`).join('\n\n');
+type SentMessages = NonNullable<Sent['messages']>;
+const messagesText = (messages: SentMessages) => messages.map((m) => `[${m.role}]\n${m.text}`).join('\n\n');
 
 /** "View prompt": the system message, the tools and the messages of the conversation's last model request, a tab each, with token estimates. */
 export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClose(): void }) {
@@ -32,7 +28,7 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
   const query = useQuery({ queryKey: serverKeys.lastPrompt(sessionId), queryFn: () => api.call('chat.lastPrompt', { sessionId }), staleTime: 0, gcTime: 0 });
   const sent = query.isFetching ? undefined : query.data;
   const error = query.error ? query.error.message : null;
-  const messages = sent ? messagesOf(sent) : null;
+  const messages = sent?.messages ?? null;
   const tabs: { id: Tab; label: string; text: string }[] = sent
     ? [
         { id: 'system', label: 'System', text: sent.systemPrompt },
@@ -107,7 +103,8 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
               <ol className="prompt-messages" data-testid="prompt-messages" tabIndex={0}>
                 {messages.map((m, i) => (
                   <li key={i}>
-                    <span className="prompt-role">{m.role}</span> <span className="prompt-tokens">{tokensLabel(estimateTokens(m.text))}</span>
+                    <span className="prompt-role">{ROLE_LABELS[m.role] ?? m.role}</span>{' '}
+                    <span className="prompt-tokens">{tokensLabel(estimateTokens(m.text))}</span>
                     <pre>{m.text}</pre>
                   </li>
                 ))}

@@ -121,7 +121,13 @@ export const API_METHODS = {
   'chat.lastPrompt': method(
     z.object({ sessionId: SessionId }),
     z
-      .object({ systemPrompt: z.string(), tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })), at: z.number() })
+      .object({
+        systemPrompt: z.string(),
+        tools: z.array(z.object({ name: z.string(), description: z.string(), readOnly: z.boolean() })),
+        /** The messages sent, each as its role and its text (tool calls and results written out). */
+        messages: z.array(z.object({ role: z.string(), text: z.string() })).optional(),
+        at: z.number(),
+      })
       .nullable(),
   ),
   /** The model of the conversation's branch, and every model the set-up providers offer. */

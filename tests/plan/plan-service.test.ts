@@ -16,7 +16,7 @@ let heard: PlanView[];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'amber-plan-service-'));
   store = SessionStore.open(join(dir, 'amber.db'));
-  plan = new PlanService({ store, pageSize: 3 });
+  plan = new PlanService({ store });
   heard = [];
   plan.onDidChange((view) => heard.push(view));
 });
@@ -29,7 +29,7 @@ afterEach(() => {
 const say = (sessionId: string, text: string) => store.append(sessionId, { type: 'message', message: { role: 'user', content: text, timestamp: 1 } });
 const items = (text: string): PlanItem[] => [{ text, status: 'in_progress' }];
 
-test('the plan is the newest plan entry on the branch, found pages up from the leaf and past a compaction', () => {
+test('the plan is the newest plan entry on the branch, found up from the leaf and past a compaction', () => {
   const s = store.create({ title: 't' }).id;
   expect(plan.current(s)).toEqual({ sessionId: s, items: [], entryId: null });
   const first = say(s, 'one');
@@ -38,8 +38,8 @@ test('the plan is the newest plan entry on the branch, found pages up from the l
   for (let i = 0; i < 10; i++) say(s, `later ${i}`);
   store.append(s, { type: 'compaction', summary: 'so far', firstKeptEntryId: store.leaf(s)!, tokensBefore: 10 });
   say(s, 'after');
-  // A fresh service has read nothing yet: it walks up four pages of three to the plan.
-  const fresh = new PlanService({ store, pageSize: 3 });
+  // A fresh service has read nothing yet: it walks up the branch, past the compaction, to the plan.
+  const fresh = new PlanService({ store });
   expect(fresh.current(s)).toEqual({ sessionId: s, items: items('new'), entryId: written.entryId });
   fresh.dispose();
   // An entry that is not a plan does not change it; a branch from before any plan has none.

@@ -19,12 +19,12 @@ afterEach(async () => {
   t = server = undefined;
 });
 
-async function start(): Promise<{ t: AppUnderTest; sessionId: string; server: ProviderServer }> {
+async function start(): Promise<{ a: AppUnderTest; sessionId: string; model: ProviderServer }> {
   server = await startProviderServer();
   const s = server;
   t = openApp({ prefix: 'amber-plan-', app: (d) => (mkdirSync(join(d, 'ws')), coreFor(s, join(d, 'ws'))) });
   const sessionId = (await t.call<{ id: string }>('sessions.create', { title: 'plan' })).id;
-  return { t, sessionId, server };
+  return { a: t, sessionId, model: s };
 }
 
 /** Sends a message (or an edit, with parentId) and waits for the run to settle. */
@@ -59,8 +59,8 @@ const v2: PlanItem[] = [
 ];
 
 test('the todo tool is off by default: the call is declined with a sentence naming Settings and /set agent.todo on, and no plan is kept', async () => {
-  const { t, sessionId, server } = await start();
-  server.setScript([todo('call_1', v1), reply('Carrying on without a plan.'), reply('done')]);
+  const { a, sessionId, model } = await start();
+  model.setScript([todo('call_1', v1), reply('Carrying on without a plan.'), reply('done')]);
   await send(sessionId, 'Fix the dates');
 
   const result = (await page(sessionId)).find((e) => e.type === 'message' && e.message.role === 'toolResult');
@@ -68,30 +68,30 @@ test('the todo tool is off by default: the call is declined with a sentence nami
   const text = JSON.stringify(result);
   expect(text).toContain('Settings');
   expect(text).toContain('/set agent.todo on');
-  expect(await t.call<PlanView>('plan.get', { sessionId })).toEqual({ sessionId, items: [], entryId: null });
+  expect(await a.call<PlanView>('plan.get', { sessionId })).toEqual({ sessionId, items: [], entryId: null });
   expect(plans()).toEqual([]);
-  expect((await t.call<{ result: { text: string } }>('commands.run', { input: '/plan', sessionId })).result.text).toMatch(
+  expect((await a.call<{ result: { text: string } }>('commands.run', { input: '/plan', sessionId })).result.text).toMatch(
     /todo tool is off.*\/set agent\.todo on/,
   );
 });
 
 test('switched on, each call replaces the plan, kept on the branch and announced live; an edited message forks a branch with its own path’s plan', async () => {
-  const { t, sessionId, server } = await start();
-  expect((await t.call<{ result: { kind: string; text: string } }>('commands.run', { input: '/set agent.todo on', sessionId })).result).toMatchObject({
+  const { a, sessionId, model } = await start();
+  expect((await a.call<{ result: { kind: string; text: string } }>('commands.run', { input: '/set agent.todo on', sessionId })).result).toMatchObject({
     kind: 'ok',
     text: expect.stringMatching(/todo tool/),
   });
-  expect(t.app.settings.get('agent.todo')).toBe(true);
+  expect(a.app.settings.get('agent.todo')).toBe(true);
   // The window reads the plan when it opens the conversation: from then on its changes are announced.
-  expect((await t.call<PlanView>('plan.get', { sessionId })).items).toEqual([]);
+  expect((await a.call<PlanView>('plan.get', { sessionId })).items).toEqual([]);
 
-  server.setScript([todo('call_1', v1), reply('Planned.'), reply('done')]);
+  model.setScript([todo('call_1', v1), reply('Planned.'), reply('done')]);
   await send(sessionId, 'First');
-  server.setScript([todo('call_2', v2), reply('Progress.'), reply('done')]);
+  model.setScript([todo('call_2', v2), reply('Progress.'), reply('done')]);
   await send(sessionId, 'Second');
 
   expect(plans()).toEqual([v1, v2]);
-  const current = await t.call<PlanView>('plan.get', { sessionId });
+  const current = await a.call<PlanView>('plan.get', { sessionId });
   expect(current.items).toEqual(v2);
   const entries = await page(sessionId);
   const planEntries = entries.filter((e) => e.type === 'custom' && e.customType === 'amber.plan');
@@ -101,37 +101,37 @@ test('switched on, each call replaces the plan, kept on the branch and announced
   expect(JSON.stringify(entries.filter((e) => e.type === 'message' && e.message.role === 'toolResult'))).toContain(
     'Plan kept: 1 of 3 done. In progress: Fix time zones',
   );
-  expect(server.requests.at(-1)!.bodyText).not.toContain('amber.plan');
-  expect((await t.call<{ result: { text: string } }>('commands.run', { input: '/plan', sessionId })).result.text).toBe(
+  expect(model.requests.at(-1)!.bodyText).not.toContain('amber.plan');
+  expect((await a.call<{ result: { text: string } }>('commands.run', { input: '/plan', sessionId })).result.text).toBe(
     'Plan: 1 of 3 done.\n✓ Read the parser\n▸ Fix time zones\n○ Run the tests',
   );
 
   // Edit the second message: the new branch has the plan of its path, the first one.
-  const oldLeaf = (await t.call<{ leafId: string }>('sessions.page', { sessionId })).leafId;
-  server.setScript([reply('Edited second.')]);
+  const oldLeaf = (await a.call<{ leafId: string }>('sessions.page', { sessionId })).leafId;
+  model.setScript([reply('Edited second.')]);
   await send(sessionId, 'Second, edited', userEntry(entries, 'Second').parentId);
-  expect((await t.call<PlanView>('plan.get', { sessionId })).items).toEqual(v1);
+  expect((await a.call<PlanView>('plan.get', { sessionId })).items).toEqual(v1);
 
   // Edit the first message: that branch has no plan at all.
-  server.setScript([reply('Edited first.')]);
+  model.setScript([reply('Edited first.')]);
   await send(sessionId, 'First, edited', userEntry(entries, 'First').parentId);
-  expect(await t.call<PlanView>('plan.get', { sessionId })).toEqual({ sessionId, items: [], entryId: null });
+  expect(await a.call<PlanView>('plan.get', { sessionId })).toEqual({ sessionId, items: [], entryId: null });
 
   // Back on the first branch: its plan again.
-  await t.call('sessions.branch', { sessionId, entryId: oldLeaf });
-  expect((await t.call<PlanView>('plan.get', { sessionId })).items).toEqual(v2);
+  await a.call('sessions.branch', { sessionId, entryId: oldLeaf });
+  expect((await a.call<PlanView>('plan.get', { sessionId })).items).toEqual(v2);
   expect(plans()).toEqual([v1, v2, v1, [], v2]);
 });
 
 test('a plan that breaks the rules is refused with a sentence and the plan stays as it was', async () => {
-  const { t, sessionId, server } = await start();
-  t.app.settings.set('agent.todo', true);
+  const { a, sessionId, model } = await start();
+  a.app.settings.set('agent.todo', true);
   const twoInProgress = v1.map((i) => ({ ...i, status: 'in_progress' as const }));
-  server.setScript([todo('call_1', v1), todo('call_2', twoInProgress), reply('ok'), reply('done')]);
+  model.setScript([todo('call_1', v1), todo('call_2', twoInProgress), reply('ok'), reply('done')]);
   await send(sessionId, 'Go');
   const results = (await page(sessionId)).filter((e) => e.type === 'message' && e.message.role === 'toolResult');
   expect(results.map((e) => (e as { message: { isError: boolean } }).message.isError)).toEqual([false, true]);
   expect(JSON.stringify(results[1])).toContain('at most one item is in_progress at a time');
-  expect((await t.call<PlanView>('plan.get', { sessionId })).items).toEqual(v1);
+  expect((await a.call<PlanView>('plan.get', { sessionId })).items).toEqual(v1);
   expect(MODEL.provider).toBe('loopback');
 });

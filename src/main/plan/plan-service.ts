@@ -4,12 +4,10 @@ import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { SessionStore } from '../sessions/index.ts';
 
 /** What the plan reads and writes of the sessions. */
-export type PlanStore = Pick<SessionStore, 'append' | 'leaf' | 'entry' | 'page' | 'get' | 'onDidMoveLeaf' | 'onDidDelete'>;
+export type PlanStore = Pick<SessionStore, 'append' | 'leaf' | 'entry' | 'newestCustomOnPath' | 'onDidMoveLeaf' | 'onDidDelete'>;
 
 export interface PlanServiceOptions {
   store: PlanStore;
-  /** Entries read per step when looking up the branch for its newest plan. Default 200. */
-  pageSize?: number;
 }
 
 interface Known {
@@ -27,7 +25,6 @@ interface Known {
  */
 export class PlanService {
   readonly #store: PlanStore;
-  readonly #pageSize: number;
   readonly #known = new Map<string, Known>();
   readonly #changes = new Emitter<PlanView>((e) => console.error('A plan listener failed', e));
   readonly #subscriptions = new DisposableStore();
@@ -36,7 +33,6 @@ export class PlanService {
 
   constructor(options: PlanServiceOptions) {
     this.#store = options.store;
-    this.#pageSize = options.pageSize ?? 200;
     this.#subscriptions.add(this.#store.onDidMoveLeaf(({ sessionId, leafId }) => this.#leafMoved(sessionId, leafId)));
     this.#subscriptions.add(this.#store.onDidDelete(({ sessionId }) => this.#known.delete(sessionId)));
   }
@@ -89,18 +85,28 @@ export class PlanService {
     if (before?.entryId !== view.entryId) this.#changes.fire(view);
   }
 
-  /** Walks the branch from the leaf up, a page at a time, to its newest plan entry. */
+  /**
+   * The newest plan entry between the leaf and the root, found by one walk of ids up the branch (see
+   * SessionReader.newestCustomOnPath); one whose data does not read as a plan is passed over.
+   */
   #read(sessionId: string): PlanView {
-    let before: string | null = null;
-    for (;;) {
-      const page = this.#store.page(sessionId, { before, limit: this.#pageSize });
-      for (let i = page.entries.length - 1; i >= 0; i--) {
-        const entry = page.entries[i]!;
-        const items = planOfEntry(entry);
-        if (items) return { sessionId, items, entryId: entry.id };
-      }
-      if (page.before === null) return { sessionId, items: [], entryId: null };
-      before = page.before;
+    let from = this.#store.leaf(sessionId);
+    while (from !== null) {
+      const found = this.#store.newestCustomOnPath(sessionId, PLAN_ENTRY_TYPE, from);
+      if (!found) break;
+      const items = this.#readable(sessionId, found.id);
+      if (items) return { sessionId, items, entryId: found.id };
+      from = found.parentId;
+    }
+    return { sessionId, items: [], entryId: null };
+  }
+
+  #readable(sessionId: string, entryId: string): PlanItems | null {
+    try {
+      return planOfEntry(this.#store.entry(sessionId, entryId));
+    } catch {
+      // An entry changed outside Amber reads as no plan; the conversation says it was changed.
+      return null;
     }
   }
 }

@@ -140,6 +140,15 @@ export class SessionReader {
   }
 
   /**
+   * The nearest custom entry of `customType` from `fromId` up to the root (its id and parent), or null: ids
+   * and types only are walked, custom entries' payloads read, and the walk stops at the first match.
+   */
+  newestCustomOnPath(sessionId: string, customType: string, fromId: string): { id: string; parentId: string | null } | null {
+    const row = this.q.newestCustomUp.get({ session: sessionId, id: fromId, customType }) as { id: string; parent_id: string | null } | undefined;
+    return row ? { id: row.id, parentId: row.parent_id } : null;
+  }
+
+  /**
    * A page of the tree overview: the branch from `before` (exclusive; default: from the leaf) up toward the
    * root, each node with its child count and label, no payloads read. Its cost does not grow with the session.
    */

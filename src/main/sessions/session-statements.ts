@@ -89,6 +89,15 @@ export function prepareSessionStatements(db: Database.Database) {
       `SELECT target_id, payload FROM entries WHERE session_id = @session AND type = 'label'
          AND target_id IN (SELECT value FROM json_each(@ids)) ORDER BY seq`,
     ),
+    // The nearest custom entry of a type from an entry up toward the root: only custom entries' payloads are read,
+    // and the walk stops at the first one that matches.
+    newestCustomUp: db.prepare(
+      `WITH RECURSIVE up(id, parent_id, custom) AS (
+         SELECT id, parent_id, CASE WHEN type = 'custom' THEN payload END FROM entries WHERE session_id = @session AND id = @id
+         UNION ALL
+         SELECT e.id, e.parent_id, CASE WHEN e.type = 'custom' THEN e.payload END FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
+       ) SELECT id, parent_id FROM up WHERE custom IS NOT NULL AND json_valid(custom) AND json_extract(custom, '$.customType') = @customType LIMIT 1`,
+    ),
     walkUpIds: db.prepare(
       `WITH RECURSIVE up(id, parent_id) AS (
          SELECT id, parent_id FROM entries WHERE session_id = @session AND id = @id

@@ -162,7 +162,7 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
         )}
         {aborted && <div className="msg-stopped">Stopped — the partial reply is kept.</div>}
         {!live && (!midTurn || switcher || item.text) && (
-          <div className="msg-meta">
+          <div className={midTurn ? 'msg-meta is-mid' : 'msg-meta'}>
             {switcher}
             {!midTurn && item.message.model && <span className="model-name">{item.message.model}</span>}
             {!midTurn && <MessageInfo timestamp={item.entry.timestamp} figures={replyFigures(item.message, item.entry.timestamp)} />}

@@ -102,8 +102,8 @@ function Overflow({ hidden }: { hidden: StatusSegmentView[] }) {
 /**
  * The bar under the chat, always one line: the model and thinking controls, then the segments from the core
  * and the plugins in priority order — a segment with nothing to say is left out; those that do not fit are
- * cut short (the whole text in their tooltip) or listed behind "…". A command's result floats above the bar
- * and never takes room on it. Plugin code never runs here: segments are data.
+ * cut short (the whole text in their tooltip) or listed behind "…". A command's result shows on a line of
+ * its own above the bar and never takes room on it. Plugin code never runs here: segments are data.
  */
 export function StatusBar({ sessionId }: { sessionId: string | null }) {
   const all = useStatusBar(sessionId);
@@ -130,8 +130,8 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
           </button>
         </section>
       )}
-      <footer className="status-bar" data-testid="status-bar">
-        {message && (
+      {message && (
+        <div className="status-note">
           <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
             <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
             <span className="status-message-text">{multiline ? message.text.split('\n')[0] : message.text}</span>
@@ -139,7 +139,9 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
               <Icon name="x" size={12} />
             </button>
           </div>
-        )}
+        </div>
+      )}
+      <footer className="status-bar" data-testid="status-bar">
         <div className="status-segments" ref={line}>
           {shown.map((s, i) => (
             <Segment key={keyOf(s)} s={s} width={i === shown.length - 1 ? fit.lastWidth : null} />

@@ -7,8 +7,9 @@
 // tree view's first page and the whole tree, list, a full hash check and one since it, the whole heap and the
 // open session's share of it. The last line is one JSON object.
 //
-// AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of the
-// same file, its fresh processes taking turns with this one's, and reports its medians beside these.
+// AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of a file
+// its own store wrote the same way (an older store cannot open a newer schema), its fresh processes taking
+// turns with this one's, and reports its medians beside these.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,9 +90,15 @@ function messageAt(i: number, rand: () => number): EntryInput {
   }
 }
 
-function build(file: string, n: number): { sessionId: string; midId: string; write_ms: number } {
+interface Built {
+  sessionId: string;
+  midId: string;
+  write_ms: number;
+}
+
+function build(open: OpenStore, file: string, n: number): Built {
   const rand = rng(SEED);
-  const store = SessionStore.open(file);
+  const store = open(file);
   const session = store.create({ title: `bench ${n}` });
   const parents = new Map<string, string | null>();
   const ids: string[] = [];
@@ -220,7 +227,11 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
     TreeOverviewPage.safeParse(first);
     tree_page_ms = performance.now() - t;
     if (first.nodes.length !== 200) throw new Error('the tree overview read back less than it wrote');
-    const leaving = (first as { branches?: { id: string }[] }).branches?.[0];
+    // The newest entries are a straight run (the appends above): the first branch point is some pages up.
+    type Paged = { before: string | null; branches?: { id: string }[] };
+    let up: Paged = first;
+    for (let i = 0; i < 50 && !up.branches?.length && up.before; i++) up = store.treePage(sessionId, { before: up.before, limit: 200 }) as Paged;
+    const leaving = up.branches?.[0];
     if (leaving && 'treeBranch' in store) {
       t = performance.now();
       TreeBranchPage.safeParse(store.treeBranch(sessionId, leaving.id, { limit: 100 }));
@@ -347,14 +358,19 @@ function baselineAt(rev: string, dir: string): string {
 const DURABILITY =
   'appends: each its own transaction, in the WAL before it returns; synchronous=NORMAL (append1000_committed_ms) survives a crash of the process, not a power loss; synchronous=FULL (append1000_full_ms) fsyncs every commit and survives both';
 
+/** The session store of a baseline checkout's folder, or this one's. */
+async function storeOf(root: string | undefined): Promise<OpenStore> {
+  if (!root) return (file, options) => SessionStore.open(file, options);
+  return ((await import(join(root, 'src/main/sessions/index.ts'))) as { SessionStore: { open: OpenStore } }).SessionStore.open;
+}
+
 const args = process.argv.slice(2);
 if (args[0] === '--measure') {
   // args: file, session, mid entry, and the folder of a baseline checkout (absent: this one).
-  const root = args[4];
-  const open: OpenStore = root
-    ? ((await import(join(root, 'src/main/sessions/index.ts'))) as { SessionStore: { open: OpenStore } }).SessionStore.open
-    : (file, options) => SessionStore.open(file, options);
-  console.log(JSON.stringify(measure(open, args[1]!, args[2]!, args[3]!)));
+  console.log(JSON.stringify(measure(await storeOf(args[4]), args[1]!, args[2]!, args[3]!)));
+} else if (args[0] === '--build') {
+  // args: file, N, and the folder of a baseline checkout, whose store writes a file of its own schema.
+  console.log(JSON.stringify(build(await storeOf(args[3]), args[1]!, Number(args[2]))));
 } else {
   const n = Number(args[0] ?? 10_000);
   const samples = Number(process.env.AMBER_BENCH_SAMPLES ?? 5);
@@ -367,15 +383,29 @@ if (args[0] === '--measure') {
   const dir = keep ?? mkdtempSync(join(tmpdir(), 'amber-bench-'));
   try {
     const file = join(dir, 'amber.db');
-    const built = build(file, n);
+    const built = build(await storeOf(undefined), file, n);
     const baselineRev = process.env.AMBER_BENCH_BASELINE;
     const baselineRoot = baselineRev ? baselineAt(baselineRev, dir) : null;
+    // The baseline's own file, the same session written by its store (an older store cannot open a newer schema).
+    const baseFile = join(dir, 'baseline.db');
+    let baseBuilt: Built | null = null;
+    if (baselineRoot) {
+      const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', import.meta.filename, '--build', baseFile, String(n), baselineRoot], {
+        encoding: 'utf8',
+      });
+      if (child.status !== 0) {
+        console.error(child.stderr);
+        process.exit(1);
+      }
+      baseBuilt = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Built;
+    }
     const sample = (k: number, root: string | null): Record<string, number> => {
-      const copy = copyOf(file, k);
+      const from = root && baseBuilt ? baseBuilt : built;
+      const copy = copyOf(root ? baseFile : file, k);
       const extra = root ? [root] : [];
       const child = spawnSync(
         process.execPath,
-        ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', copy, built.sessionId, built.midId, ...extra],
+        ['--expose-gc', '--disable-warning=ExperimentalWarning', import.meta.filename, '--measure', copy, from.sessionId, from.midId, ...extra],
         { encoding: 'utf8' },
       );
       for (const suffix of ['', '-wal', '-shm', '.pi.jsonl']) rmSync(`${copy}${suffix}`, { force: true });

@@ -97,8 +97,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
   }, [startChat]);
 
   const toggleSide = (column: Exclude<SideColumn, 'none'>) => setSide((s) => (s === column ? 'none' : column));
-  // The window's shortcuts; the palette lists them as actions with their keys.
-  const shortcuts: Record<string, () => void> = {
+  useShortcuts({
     'mod+n': () => void newChat(),
     'mod+k': () => {
       if (!sidebarShown) toggleSidebar();
@@ -111,8 +110,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     'mod+,': () => setSettingsOpen((v) => !v),
     'mod+shift+l': () => setTheme((t) => (resolvedTheme === 'dark' || t === 'dark' ? 'light' : 'dark')),
     'mod+l': () => composer.current?.focus(),
-  };
-  useShortcuts(shortcuts);
+  });
 
   if ((!boot.providerConfigured && !setupSkipped) || setupOpen) {
     return (
@@ -205,7 +203,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
         <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
       </div>
-      <CommandPalette shortcuts={shortcuts} />
+      <CommandPalette />
     </CommandsProvider>
   );
 }

@@ -62,7 +62,9 @@ export class AllowanceRegistry extends ContributionRegistry<InstalledAllowance> 
       const { inactive: wasInactive, ...rest } = e.value;
       // One that refuses a call limits something, whatever it says: it is shown.
       const inactive = v.inactive === true && v.allowed;
-      if ((Object.keys(seen).length > 0 || inactive !== (wasInactive === true)) && this.get(e.key) === e) {
+      // Only news is told: a check before every model call that reports the same figures changes nothing.
+      const news = Object.entries(seen).some(([k, value]) => rest[k as keyof typeof seen] !== value);
+      if ((news || inactive !== (wasInactive === true)) && this.get(e.key) === e) {
         this.replace(e.pluginId, e.key, { ...rest, ...seen, ...(inactive ? { inactive } : {}) });
       }
       if (!v.allowed) return { allowed: false, allowanceId: e.key, reason: v.reason ?? `The allowance '${e.key}' is used up.` };

@@ -72,11 +72,11 @@ test('an allowance that answers it limits nothing is marked inactive until a che
     unit: '%',
     spent: 0,
     inactive: true,
-    check: async () => (limitsNothing ? { allowed: true, inactive: true } : { allowed: true }),
+    check: async () => (limitsNothing ? { allowed: true, spent: 0, inactive: true } : { allowed: true }),
   });
   expect(allowances.list()[0]!.inactive).toBe(true);
   changes = 0;
-  // Still inactive: nothing changed, so nobody is told.
+  // Still inactive, and the same figure spent: nothing changed, so nobody is told.
   await allowances.check({ providerId: 'p', modelId: 'm' });
   expect(allowances.list()[0]!.inactive).toBe(true);
   expect(changes).toBe(0);

@@ -4,7 +4,6 @@ import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './
 import {
   AgentService,
   composeToolSources,
-  ConversationTitler,
   type ModelRef,
   type ProviderResolver,
   SystemPromptBuilder,
@@ -258,15 +257,6 @@ export function createApp(options: AppOptions): App {
   });
   const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
   const countSubagents = agent.onDidEmit((event) => event.type === 'agent_start' && subagents.runStarted(event.sessionId));
-  // A conversation gets a short title from its model after its first reply (unless the user named it).
-  const titler = new ConversationTitler({
-    runs: agent.onDidEmit,
-    sessions,
-    resolveProvider,
-    enabled: () => settings.get('conversations.autoTitle'),
-    defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
-    log: (m) => console.warn(m),
-  });
   const core: AppCore = {
     dataDir: options.dataDir,
     sessions,
@@ -318,7 +308,6 @@ export function createApp(options: AppOptions): App {
       status.dispose();
       forwardToPlugins.dispose();
       countSubagents.dispose();
-      titler.dispose();
       sandbox.dispose();
       await subagents.dispose();
       await agent.dispose();

@@ -40,6 +40,11 @@ export class ChainVerifier {
     this.#mark = mark;
   }
 
+  /** Whether the walk reached the mark: nothing above it needs reading. */
+  get reachedMark(): boolean {
+    return this.#reachedMark;
+  }
+
   push(row: HashedRow): void {
     if (this.#reachedMark) return;
     if (this.#pending && !this.#matches(row.hash, this.#pending)) this.changed.push(this.#pending.id);

@@ -65,6 +65,8 @@ export class IntegrityTracker {
     let firstKept: string | null = null;
     for (const row of this.#rows.walkUp(sessionId, leaf)) {
       verifier.push(row);
+      // Above the verified path mark nothing is checked: the walk ends there, however long the path is.
+      if (verifier.reachedMark) break;
       if (firstKept === null && row.type === 'compaction') firstKept = keptFrom(row.payload);
       if (firstKept !== null && row.id === firstKept) break;
     }

@@ -168,7 +168,6 @@ export class SubagentService {
         turns: 0,
         toolCalls: 0,
         tokens: 0,
-        outputTokens: 0,
         cost: 0,
         startedAt: null,
         elapsedMs: 0,

@@ -2,32 +2,35 @@
 // the dialect in its own process, which lists the models of a loopback server with its own code. Before
 // any account is set up (the plugins decline their provider contribution then), and without the key ever
 // coming back to the window, whatever the server echoes.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { type ApiRouter, createApiRouter } from '../../src/main/api/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { ApiRouter } from '../../src/main/api/index.ts';
+import type { App } from '../../src/main/app.ts';
 import { FileSecretStore } from '../../src/main/providers/index.ts';
 import type { PluginInfo } from '../../src/main/plugins/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { jsonError, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
 const KEY = 'sk-live-echoed-0123456789';
 
-let dir: string;
+let under: AppUnderTest;
 let app: App;
 let api: ApiRouter;
 let server: ProviderServer;
 
-function build(dataDir: string): { app: App; api: ApiRouter } {
-  mkdirSync(join(dataDir, 'ws'), { recursive: true });
-  const built = createApp({
-    dataDir,
-    workspace: join(dataDir, 'ws'),
-    home: dir,
-    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), { warn: () => {} }),
+/** A core with its plugins started, on a temp folder of its own: its home, data folder and workspace inside. */
+function build(): AppUnderTest {
+  return openApp({
+    prefix: 'amber-connection-test-',
+    before: (dir) => mkdirSync(join(dir, 'ws')),
+    app: (dir) => ({
+      workspace: join(dir, 'ws'),
+      home: dir,
+      startPlugins: true,
+      secrets: new FileSecretStore(join(dir, 'data', 'secrets.json'), { warn: () => {} }),
+    }),
   });
-  return { app: built, api: createApiRouter(built, { log: () => {} }) };
 }
 
 /** Resolves once the plugin has settled as `state` (checked now and on every change). */
@@ -44,15 +47,13 @@ function until(a: App, id: string, state: PluginInfo['state']): Promise<PluginIn
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-connection-test-'));
-  ({ app, api } = build(join(dir, 'shared')));
+  under = build();
+  ({ app, api } = under);
   await Promise.all([until(app, 'openai_compatible', 'active'), until(app, 'anthropic', 'active')]);
 });
 
 afterAll(async () => {
-  api.dispose();
-  await app.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await under.close();
 });
 
 beforeEach(async () => {
@@ -160,13 +161,12 @@ test('with the plugin off, the test says to turn it on, and starts nothing', asy
 });
 
 test('a test asked for while the app is still starting waits for the plugin instead of failing', async () => {
-  const fresh = build(join(dir, 'fresh'));
+  const fresh = build();
   try {
     server.setScript({ kind: 'json', body: { data: [{ id: 'early' }] } });
     expect(fresh.app.plugins.get('openai_compatible').state).not.toBe('active');
     expect(await testConnection({ baseUrl: `${server.url}/v1` }, fresh.api)).toEqual({ ok: true, models: ['early'], message: 'Connected: 1 model available.' });
   } finally {
-    fresh.api.dispose();
-    await fresh.app.dispose();
+    await fresh.close();
   }
 });

@@ -54,8 +54,9 @@ function tools(d: AgentDefinition): string {
 
 function where(d: AgentDefinition, root: string | undefined): string {
   if (d.source === 'builtin') return 'built-in';
-  const shown = d.path && root && d.source === 'workspace' ? relative(root, d.path) : d.path;
-  return `${SOURCE_NAMES[d.source]}, ${shown}`;
+  // A workspace's file is named from the workspace folder (unless a link puts the folder's real path elsewhere).
+  const inside = d.path && root && d.source === 'workspace' ? relative(root, d.path) : null;
+  return `${SOURCE_NAMES[d.source]}, ${inside && !inside.startsWith('..') ? inside : d.path}`;
 }
 
 function line(d: AgentDefinition, root: string | undefined): string {

@@ -14,6 +14,11 @@ export const Markdown = memo(function Markdown({ source, className }: { source: 
   const [slots, setSlots] = useState<{ slot: HTMLElement; block: Element }[]>([]);
   useLayoutEffect(() => {
     const blocks = ref.current ? [...ref.current.querySelectorAll('.code-block')] : [];
+    // Most text has no code: no second render for it (a streaming reply renders on every delta).
+    if (blocks.length === 0) {
+      setSlots((prev) => (prev.length === 0 ? prev : []));
+      return;
+    }
     setSlots(
       blocks.map((block) => {
         const slot = document.createElement('span');

@@ -222,6 +222,7 @@ test('every control Tab reaches shows a focus ring: the conversation with panels
   await page.getByTestId('tree-view').getByTestId('tree-node').first().waitFor();
   const tree = await tabAround(page);
   await page.keyboard.press('Control+,');
+  await page.getByTestId('settings-tab-plugins').click();
   await page.locator('[data-testid=plugin-row]').first().waitFor();
   const settings = await tabAround(page);
   await amber.screenshot('a11y-focus-settings');
@@ -255,8 +256,12 @@ test('a whole session from the keyboard alone: new chat, send, jump in the tree,
   await page.keyboard.press('Enter');
   await expect.poll(() => page.getByTestId('tree-view').locator('[data-testid=tree-node].is-leaf').textContent()).toContain('Hello?');
 
-  // Settings: Tab to the Example plugin's switch and turn it on with Space; Escape closes Settings.
+  // Settings: it opens with the focus on its page list (Models); Down three times is Plugins. Tab to the
+  // Example plugin's switch and turn it on with Space; Escape closes Settings.
   await page.keyboard.press('Control+,');
+  await expect.poll(focused).toBe('settings-tab-models');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  await expect.poll(focused).toBe('settings-tab-plugins');
   const toggle = page.locator('[data-testid=plugin-row][data-id=example]').getByTestId('plugin-toggle');
   await toggle.waitFor();
   for (let i = 0; i < 80 && !(await toggle.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');

@@ -97,7 +97,8 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
   }, [startChat]);
 
   const toggleSide = (column: Exclude<SideColumn, 'none'>) => setSide((s) => (s === column ? 'none' : column));
-  useShortcuts({
+  // The window's shortcuts; the palette lists them as actions with their keys.
+  const shortcuts: Record<string, () => void> = {
     'mod+n': () => void newChat(),
     'mod+k': () => {
       if (!sidebarShown) toggleSidebar();
@@ -110,7 +111,8 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     'mod+,': () => setSettingsOpen((v) => !v),
     'mod+shift+l': () => setTheme((t) => (resolvedTheme === 'dark' || t === 'dark' ? 'light' : 'dark')),
     'mod+l': () => composer.current?.focus(),
-  });
+  };
+  useShortcuts(shortcuts);
 
   if ((!boot.providerConfigured && !setupSkipped) || setupOpen) {
     return (
@@ -203,7 +205,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
         <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
       </div>
-      <CommandPalette />
+      <CommandPalette shortcuts={shortcuts} />
     </CommandsProvider>
   );
 }

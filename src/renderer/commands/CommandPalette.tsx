@@ -1,26 +1,35 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CommandView } from '../../shared/commands/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, Modal } from '../ui/index.ts';
 import { useCommands } from './commands-context.tsx';
 import './commands.css';
-
-function sourceLabel(source: string): string {
-  if (source === 'builtin') return '';
-  if (source.startsWith('plugin:')) return source.slice(7);
-  if (source.startsWith('feed:')) return source.slice(5);
-  return source;
-}
+import { paletteCommands, SHORTCUT_TITLES, shortcutLabel } from './palette-commands.ts';
 
 const NO_COMMANDS: CommandView[] = [];
+const MAC = typeof navigator !== 'undefined' && /mac/i.test(navigator.platform);
+
+/** One line of the palette: a window action with its shortcut, or a slash command. */
+interface Entry {
+  key: string;
+  kind: 'action' | 'command';
+  title: string;
+  detail: string;
+  shortcut?: string;
+  /** A command that takes an argument: it goes into the message box. */
+  argument?: boolean;
+  choose(): void;
+}
 
 /**
- * Every command of the tree, filtered as the user types. A command that runs as it is runs at once; one
- * that takes an argument goes into the composer to be finished there.
+ * The window's actions with their shortcuts, then the slash commands (each once: the arguments a feed offers
+ * are left to the completion in the message box), filtered as the user types. An action runs at once; so does
+ * a command that runs as it is; one that takes an argument goes into the composer to be finished there.
+ * `shortcuts` are the window's own ('mod+n' → what it does): the palette lists those it has a title for.
  */
-export function CommandPalette() {
+export function CommandPalette({ shortcuts = {} }: { shortcuts?: Readonly<Record<string, () => void>> }) {
   const api = useApi();
   const commands = useCommands();
   const [query, setQuery] = useState('');
@@ -37,22 +46,44 @@ export function CommandPalette() {
     requestAnimationFrame(() => input.current?.focus());
   }, [open]);
 
-  const shown = useMemo(() => {
-    const words = query.replace(/^\//, '').toLowerCase().split(/\s+/).filter(Boolean);
-    return all.filter((c) => {
-      const hay = `${c.path.join(' ')} ${c.help}`.toLowerCase();
-      return words.every((w) => hay.includes(w));
-    });
-  }, [all, query]);
+  const close = () => commands?.setPaletteOpen(false);
+  const entries: Entry[] = [
+    ...Object.entries(SHORTCUT_TITLES)
+      .filter(([keys]) => shortcuts[keys] !== undefined)
+      .map(([keys, title]) => ({
+        key: `action:${keys}`,
+        kind: 'action' as const,
+        title,
+        detail: '',
+        shortcut: shortcutLabel(keys, MAC),
+        choose: () => {
+          close();
+          shortcuts[keys]?.();
+        },
+      })),
+    ...paletteCommands(all).map((c) => {
+      const line = `/${c.path.join(' ')}`;
+      return {
+        key: `command:${line}`,
+        kind: 'command' as const,
+        title: line,
+        detail: c.help,
+        choose: () => {
+          close();
+          if (!c.takesArgument) void commands?.run(line);
+          else commands?.insert(`${line} `);
+        },
+        ...(c.takesArgument ? { argument: true } : {}),
+      };
+    }),
+  ];
+  const words = query.replace(/^\//, '').toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = entries.filter((e) => {
+    const hay = `${e.title} ${e.detail}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
 
   if (!commands || !open) return null;
-  const close = () => commands.setPaletteOpen(false);
-  const choose = (c: CommandView) => {
-    close();
-    const line = `/${c.path.join(' ')}`;
-    if (c.runnable && !c.takesArgument) void commands.run(line);
-    else commands.insert(`${line} `);
-  };
 
   return (
     <Modal className="palette" backdropClassName="palette-backdrop" label="Command palette" testId="command-palette" onEscape={close} onBackdrop={close}>
@@ -61,7 +92,7 @@ export function CommandPalette() {
         <input
           ref={input}
           value={query}
-          placeholder="Type a command…"
+          placeholder="Type an action or a command…"
           aria-label="Search commands"
           role="combobox"
           aria-expanded="true"
@@ -78,17 +109,16 @@ export function CommandPalette() {
               if (shown.length) setIndex((i) => (i + (e.key === 'ArrowDown' ? 1 : shown.length - 1)) % shown.length);
             } else if (e.key === 'Enter') {
               e.preventDefault();
-              const c = shown[index];
-              if (c) choose(c);
+              shown[index]?.choose();
             }
           }}
         />
       </div>
       <div className="palette-list" id="palette-list" role="listbox" aria-label="Commands">
         {shown.length === 0 && <div className="palette-empty">No command matches.</div>}
-        {shown.map((c, i) => (
+        {shown.map((e, i) => (
           <button
-            key={`${c.source}:${c.path.join(' ')}`}
+            key={e.key}
             type="button"
             role="option"
             id={`palette-option-${i}`}
@@ -96,13 +126,20 @@ export function CommandPalette() {
             aria-selected={i === index}
             className={`palette-item${i === index ? ' is-active' : ''}`}
             data-testid="palette-item"
+            data-kind={e.kind}
             onMouseEnter={() => setIndex(i)}
-            onClick={() => choose(c)}
+            onClick={() => e.choose()}
           >
-            <span className="palette-path">/{c.path.join(' ')}</span>
-            {c.takesArgument && <span className="palette-arg">…</span>}
-            <span className="palette-help">{c.help}</span>
-            {sourceLabel(c.source) && <span className="chip">{sourceLabel(c.source)}</span>}
+            {e.kind === 'action' ? (
+              <span className="palette-title">{e.title}</span>
+            ) : (
+              <>
+                <span className="palette-path">{e.title}</span>
+                {e.argument && <span className="palette-arg">…</span>}
+                <span className="palette-help">{e.detail}</span>
+              </>
+            )}
+            {e.shortcut && <kbd className="palette-kbd">{e.shortcut}</kbd>}
           </button>
         ))}
       </div>

@@ -38,6 +38,10 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
+  // Opened, the focus goes to the page list: the arrow keys move between pages, Tab goes into the page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when Settings opens
+  useEffect(() => tabs.current.get(page)?.focus(), []);
+
   const choose = (next: SettingsPage, focus: boolean) => {
     setPage(next);
     if (focus) tabs.current.get(next)?.focus();

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type AccountServer, openrouterError, startAccountServer } from '../plugins-bundled/account-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig, startModel } from './loopback-model.ts';
 
 const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
 
@@ -224,21 +224,27 @@ test('the status bar stays one line at 1360 and 900 px with Tree and Panels open
   await a.screenshot('copy-status-1360-tree-panels');
   await page.setViewportSize({ width: 900, height: 700 });
   await expectOneLine(page);
+  await a.screenshot('copy-status-900-tree-panels');
+  // Narrower still, the drawers closed: the lowest priorities go behind "…", listed whole in its popover.
+  for (let i = 0; i < 3 && (await page.locator('.side-drawer').count()) > 0; i++) await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator('.side-drawer').count()).toBe(0);
+  await page.setViewportSize({ width: 400, height: 700 });
+  await expectOneLine(page);
   const more = page.getByTestId('status-more');
-  if ((await more.count()) > 0) {
-    await more.click();
-    await page.getByTestId('status-overflow').waitFor();
-    expect(await page.getByTestId('status-overflow-item').count()).toBeGreaterThan(0);
-    await a.screenshot('copy-status-900-overflow');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('status-overflow').waitFor({ state: 'detached' });
-  }
+  await more.waitFor();
+  await more.click();
+  await page.getByTestId('status-overflow').waitFor();
+  expect(await page.getByTestId('status-overflow-item').count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByTestId('status-overflow').textContent()).toContain('1 tool');
+  await a.screenshot('copy-status-400-overflow');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('status-overflow').waitFor({ state: 'detached' });
+  expect(await more.evaluate((e) => e === document.activeElement)).toBe(true);
   // A cut segment keeps its whole text in its tooltip.
   for (const title of await page.getByTestId('status-segment').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))) {
     expect(title).not.toBe('');
   }
   await expectOneLine(page);
-  await a.screenshot('copy-status-900-tree-panels');
 });
 
 test('the main screen at 1360 px with Panels open', async () => {
@@ -254,4 +260,49 @@ test('the main screen at 1360 px with Panels open', async () => {
     mkdirSync(DOCS_IMAGES, { recursive: true });
     copyFileSync(file, join(DOCS_IMAGES, `main-screen-${process.env.AMBER_DOCS_SCREENSHOT}.png`));
   }
+});
+
+test('a server that does not answer is said in words, the technical text under Details', async () => {
+  const { tools: _writeFileOnly, ...core } = coreFor(model, workspace);
+  const port = new URL(model.url).port;
+  await model.close();
+  const a = (amber = await startAmber({ core }));
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await a.page.getByTestId('composer').fill('Anyone there?');
+  await a.page.keyboard.press('Enter');
+  const error = a.page.locator('[data-testid=message][data-role=assistant] .msg-error');
+  await error.waitFor();
+  expect(await error.getByTestId('error-summary').textContent()).toBe(`Amber could not reach the server at 127.0.0.1:${port} — is it running?`);
+  expect(await error.getByTestId('error-details').isVisible()).toBe(false);
+  await error.getByText('Details').click();
+  expect(await error.getByTestId('error-details').textContent()).toMatch(/^Could not reach .* at http:\/\/127\.0\.0\.1:\d+/);
+  await a.screenshot('copy-error-in-words');
+  model = await startModel();
+});
+
+test('"Jump to latest" shows while scrolled up during a stream and takes the view back to the newest words', async () => {
+  const lines = Array.from({ length: 200 }, (_, i) => `line ${i}\n\n`);
+  model.setScript([openAiStream({ text: lines }, { pace: { framesPerSecond: 12 } })]);
+  const { tools: _writeFileOnly, ...core } = coreFor(model, workspace);
+  const a = (amber = await startAmber({ core, viewport: { width: 1100, height: 700 } }));
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await a.page.getByTestId('composer').fill('Stream a long reply.');
+  await a.page.keyboard.press('Enter');
+  const streaming = a.page.locator('[data-testid=message][data-streaming]');
+  await streaming.filter({ hasText: 'line 25' }).waitFor();
+  const transcript = a.page.getByTestId('transcript');
+  expect(await a.page.getByTestId('jump-latest').count()).toBe(0);
+  // Scrolled up and told at once, so no delta arriving between the two pins the view back to the end.
+  await transcript.evaluate((el) => {
+    el.scrollTop = 0;
+    el.dispatchEvent(new Event('scroll'));
+  });
+  const jump = a.page.getByTestId('jump-latest');
+  await jump.waitFor();
+  await a.screenshot('copy-jump-to-latest');
+  await jump.click();
+  await jump.waitFor({ state: 'detached' });
+  await expect.poll(() => transcript.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(80);
 });

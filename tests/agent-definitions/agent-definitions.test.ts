@@ -152,6 +152,7 @@ describe('AgentDefinitions', () => {
     expect(await agents.confirm(workspace, 'all')).toEqual(['alpha', 'beta']);
     expect((await agents.list(workspace)).filter((d) => d.source === 'workspace').map((d) => d.name)).toEqual(['alpha', 'beta']);
     expect(await agents.confirm(workspace, 'all')).toEqual([]);
+    await expect(agents.confirm(join(base, 'gone'), 'all')).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/cannot be found/) });
   });
 
   it('a confirmation belongs to its workspace: the same file in another workspace asks again', async () => {

@@ -95,7 +95,9 @@ export class AgentDefinitions {
    * names confirmed; throws `not_found` when `name` is not a pending definition of this workspace.
    */
   async confirm(workspaceRoot: string, name: string | 'all'): Promise<string[]> {
-    const root = await realpath(workspaceRoot);
+    const root = await realpath(workspaceRoot).catch(() => {
+      throw new AmberError('not_found', `The workspace folder ${workspaceRoot} cannot be found, so none of its agents can be confirmed.`);
+    });
     const pending = await this.pending(root);
     const chosen = name === 'all' ? pending : pending.filter((p) => p.definition.name === name);
     if (name !== 'all' && chosen.length === 0) {

@@ -129,3 +129,52 @@ test('a value out of range is refused under its field before it is sent; once fi
   // Keyboard: the settings button says whether the form is open.
   expect(await row.getByTestId('plugin-settings-toggle').getAttribute('aria-expanded')).toBe('true');
 });
+
+test('number fields show what they count ($, tokens, a percentage), help shared by a group is said once, a typed key can be shown, and Save says Saved', async () => {
+  amber = await startAmber();
+  await amber.open();
+  const { page } = amber;
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-plugins').click();
+  const row = page.locator('[data-testid=plugin-row][data-id=budget]');
+  await row.getByRole('button', { name: 'Budget settings' }).click();
+  const form = row.getByTestId('plugin-config-form');
+  const field = (key: string) => form.locator(`[data-testid=plugin-config-field][data-key="${key}"]`);
+  await field('warnAt').waitFor();
+  expect(await field('limits.dayUsd').locator('.config-unit').allTextContents()).toEqual(['$']);
+  expect(await field('limits.dayTokens').locator('.config-unit').allTextContents()).toEqual(['tokens']);
+  // A fraction is shown and typed as a percentage: its default 0.8 reads 80 %.
+  expect(await field('warnAt').locator('.config-unit').allTextContents()).toEqual(['%']);
+  expect(await field('warnAt').locator('input').getAttribute('placeholder')).toBe('default: 80');
+  // The six limits' help is said once, under the group's heading; no limit repeats it.
+  const hint = form.getByTestId('plugin-config-group-hint');
+  expect(await hint.count()).toBe(1);
+  expect(await hint.textContent()).toBe('Model calls stop once the spend reaches a limit; empty sets no limit. A limit set with /budget or the panel wins.');
+  expect(await form.locator('[data-testid=plugin-config-field][data-key^="limits."] .hint').count()).toBe(0);
+  expect(await field('limits.dayUsd').locator('input').getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
+  expect(await audit(page, '[data-testid=plugin-config-form]')).toEqual([]);
+
+  await field('warnAt').locator('input').fill('150');
+  await expect.poll(() => field('warnAt').getByTestId('plugin-config-field-error').textContent()).toBe('Warn at must be a percentage above 0 and at most 100.');
+  await field('warnAt').locator('input').fill('50');
+  await field('limits.dayUsd').locator('input').fill('2.5');
+  await page.screenshot({ path: new URL('../../docs/images/plugin-form-units.png', import.meta.url).pathname, animations: 'disabled' });
+  await form.getByTestId('plugin-config-save').click();
+  await form.getByTestId('plugin-config-saved').filter({ hasText: 'Saved' }).waitFor();
+  expect(amber.shell.app.pluginConfig.get('budget').values).toMatchObject({ warnAt: 0.5, 'limits.dayUsd': 2.5 });
+  expect(await field('warnAt').locator('input').inputValue()).toBe('50');
+  // The next edit takes the confirmation away until it is saved again.
+  await field('limits.dayUsd').locator('input').fill('3');
+  expect(await form.getByTestId('plugin-config-saved').count()).toBe(0);
+
+  // A key being typed can be shown to check it, and hidden again.
+  await page.locator('[data-testid=plugin-row][data-id=wallet]').getByRole('button', { name: 'Wallet settings' }).click();
+  const wallet = page.locator('[data-testid=plugin-row][data-id=wallet]').getByTestId('plugin-config-form');
+  const key = wallet.locator('[data-testid=plugin-config-field][data-key="openrouter.apiKey"]');
+  await key.locator('input').fill(KEY);
+  expect(await key.locator('input').getAttribute('type')).toBe('password');
+  await key.getByRole('button', { name: 'Show the API key' }).click();
+  expect(await key.locator('input').getAttribute('type')).toBe('text');
+  await key.getByRole('button', { name: 'Hide the API key' }).click();
+  expect(await key.locator('input').getAttribute('type')).toBe('password');
+});

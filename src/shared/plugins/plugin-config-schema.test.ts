@@ -33,6 +33,16 @@ describe('plugin configuration schema', () => {
     expect(firstIssue({ type: 'object', properties: { 'a.b': { type: 'string' } } })).toMatch(/invalid key/i);
   });
 
+  it('takes a unit on a number setting from the known few, and nowhere else', () => {
+    const schema = PluginConfigSchema.parse({
+      type: 'object',
+      properties: { limit: { type: 'number', unit: 'usd' }, warnAt: { type: 'number', unit: 'fraction' } },
+    });
+    expect(configFields(schema).map((f) => (f.setting.type === 'number' ? f.setting.unit : null))).toEqual(['usd', 'fraction']);
+    expect(() => PluginConfigSchema.parse({ type: 'object', properties: { n: { type: 'number', unit: 'furlongs' } } })).toThrow();
+    expect(firstIssue({ type: 'object', properties: { s: { type: 'string', unit: 'usd' } } })).toMatch(/unrecognized key/i);
+  });
+
   it('refuses a default the setting itself would refuse, and a default on a secret', () => {
     expect(firstIssue({ type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 0 } } })).toBe('the default must be at least 1');
     expect(firstIssue({ type: 'object', properties: { k: { type: 'string', secret: true, default: 'sk-1' } } })).toBe('a secret setting has no default');

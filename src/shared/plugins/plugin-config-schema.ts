@@ -46,6 +46,10 @@ export const StringSetting = z
   .strict();
 export type StringSetting = z.infer<typeof StringSetting>;
 
+/** What a number setting counts (see NumberSetting's `unit`). */
+export const NumberUnit = z.enum(['usd', 'tokens', 'fraction', 'ms', 'seconds', 'minutes']);
+export type NumberUnit = z.infer<typeof NumberUnit>;
+
 export const NumberSetting = z
   .object({
     type: z.enum(['number', 'integer']),
@@ -55,6 +59,11 @@ export const NumberSetting = z
     maximum: z.number().optional(),
     exclusiveMinimum: z.number().optional(),
     exclusiveMaximum: z.number().optional(),
+    /**
+     * What the number counts, for the form to show beside it: dollars ($ before it), tokens, time, or a
+     * fraction of one, which the form shows and takes as a percentage (0.8 is 80 %). The value stays as declared.
+     */
+    unit: NumberUnit.optional(),
   })
   .strict();
 export type NumberSetting = z.infer<typeof NumberSetting>;

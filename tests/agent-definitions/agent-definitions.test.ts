@@ -3,7 +3,8 @@ import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentConfirmations, AgentDefinitions } from '../../src/main/agent-definitions/index.ts';
+import { type AgentConfirmations, AgentDefinitions, BUILTIN_AGENTS } from '../../src/main/agent-definitions/index.ts';
+import { AgentDefinition } from '../../src/shared/agent-definitions/index.ts';
 
 /** Confirmations kept in a plain map (the app keeps them in the settings table; see agent-definitions-app.test.ts). */
 function mapConfirmations(): AgentConfirmations & { all: Map<string, Record<string, string>> } {
@@ -52,6 +53,8 @@ describe('AgentDefinitions', () => {
     expect(explore.tools).toEqual(['read', 'ls', 'find', 'grep']);
     expect(explore.prompt).toMatch(/file path/);
     expect(list[1]!.tools).toBeUndefined();
+    // The built-ins hold to the same schema as the files.
+    for (const builtin of BUILTIN_AGENTS) expect(AgentDefinition.parse(builtin)).toEqual(builtin);
   });
 
   it("reads the user's folder with every field, iterations as an alias and the body as the prompt", async () => {

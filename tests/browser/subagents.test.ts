@@ -95,3 +95,30 @@ test('a parallel run shows one live row per child, Stop on a row stops that chil
   // The children's conversations are not in the sidebar.
   expect(await page.getByTestId('session-row').count()).toBe(1);
 });
+
+test('Settings switches child agents on and sets their limits (Conversations and tools)', async () => {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  await amber.open();
+  const { page, shell } = amber;
+  await page.getByTestId('open-settings').click();
+  await page.getByRole('tablist', { name: 'Settings pages' }).getByRole('tab', { name: 'Conversations and tools', exact: true }).click();
+  const toggle = page.getByTestId('subagents-enabled');
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+  expect(shell.app.settings.get('agent.subagents')).toBe(true);
+  const atOnce = page.getByTestId('subagents-maxParallel');
+  expect(await atOnce.inputValue()).toBe('4');
+  await atOnce.fill('2');
+  await atOnce.blur();
+  await expect.poll(() => shell.app.settings.get('agent.subagents.maxParallel')).toBe(2);
+  // A value out of range is not saved; the field shows the stored one again.
+  await atOnce.fill('99');
+  await atOnce.blur();
+  await expect.poll(() => atOnce.inputValue()).toBe('2');
+  const tokens = page.getByTestId('subagents-budgetTokens');
+  await tokens.fill('');
+  await tokens.blur();
+  await expect.poll(() => shell.app.settings.get('agent.subagents.budgetTokens')).toBe(0);
+  await page.getByTestId('settings-subagents').screenshot({ path: join(IMAGES, 'subagents-settings.png'), animations: 'disabled' });
+});

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { SUBAGENTS_OFF } from '../../src/main/subagents/index.ts';
 import { isToolResult, type ToolResultMessage } from '../../src/shared/sessions/index.ts';
 import { TaskDetails } from '../../src/shared/subagents/index.ts';
+import { AGENT_EVENT_TOPIC } from '../../src/shared/plugins/index.ts';
 import { call, openSubagentRig, say, type SubagentRig, task } from './subagent-rig.ts';
 
 let rig: SubagentRig;
@@ -206,4 +207,30 @@ test('an unknown agent name is refused, naming the agents there are', async () =
   expect(rows()[0]).toMatchObject({ state: 'refused' });
   expect(rows()[0]!.reason).toMatch(/no agent named nobody; the agents are .*general/);
   expect(taskResult().isError).toBe(true);
+});
+
+test("the parent conversation's tokens and cost in the status bar include what its children spent", async () => {
+  rig.route((r) => {
+    if (r.child) return say(`answer ${r.prompt}`, { input: 10, output: 5 });
+    return r.turns === 0 ? task(['a', 'b', 'c'].map((d) => ({ description: d, prompt: d }))) : say('all done', { input: 200, output: 20 });
+  });
+  await rig.app.agent.prompt(rig.parentId, 'go');
+  const bar = await rig.call<{ segments: { id: string; text: string }[] }>('status.list', { sessionId: rig.parentId });
+  // The parent's one priced reply (200 in, 20 out) and three children of 15 tokens each (10 in, 5 out).
+  expect(bar.segments.find((s) => s.id === 'core.tokens')?.text).toBe('↑ 230 ↓ 35');
+  expect(rows().reduce((sum, v) => sum + v.cost, 0)).toBeGreaterThan(0);
+});
+
+test("a child's replies reach the plugins (the budget plugin's allowances) as spend of the parent conversation", async () => {
+  const heard: { type: string; sessionId: string; usage?: unknown }[] = [];
+  rig.app.plugins.events.on(AGENT_EVENT_TOPIC, (payload) => {
+    const event = payload as { type: string; sessionId: string; entry?: { message?: { usage?: unknown; role?: string } } };
+    if (event.type === 'message_end') heard.push({ type: event.type, sessionId: event.sessionId, usage: event.entry?.message?.usage });
+  });
+  rig.route((r) => (r.child ? say('child answer', { input: 40, output: 4 }) : r.turns === 0 ? task([{ description: 'a', prompt: 'a' }]) : say('ok')));
+  await rig.app.agent.prompt(rig.parentId, 'go');
+  const child = rows()[0]!;
+  expect(heard.every((e) => e.sessionId === rig.parentId)).toBe(true);
+  expect(heard.filter((e) => (e.usage as { input?: number } | undefined)?.input === 40)).toHaveLength(1);
+  expect(heard.some((e) => e.sessionId === child.childSessionId)).toBe(false);
 });

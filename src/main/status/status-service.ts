@@ -4,6 +4,7 @@ import { type Disposable, DisposableStore, toDisposable } from '../../shared/dis
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { ModelInfo } from '../../shared/providers/index.ts';
 import { type Entry, usageOf } from '../../shared/sessions/index.ts';
+import { taskSpend } from '../../shared/subagents/index.ts';
 import { estimateContextTokens } from '../agent/index.ts';
 import type { AgentService, ModelRef } from '../agent/index.ts';
 import type { PluginService } from '../plugins/index.ts';
@@ -303,7 +304,17 @@ export function usageTotals(
   for (const e of entries) {
     if (e.type !== 'message') continue;
     const u = usageOf(e.message);
-    if (!u) continue;
+    if (!u) {
+      // A task call's child agents spent too: their tokens and cost, as its result records them.
+      const children = taskSpend(e.message);
+      if (children) {
+        replies++;
+        input += children.input;
+        output += children.output;
+        cost += children.cost;
+      }
+      continue;
+    }
     replies++;
     const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
     input += inTokens;

@@ -180,6 +180,7 @@ export class ChildRun {
       const usage = (event.entry.message as AssistantMessage).usage;
       if (usage) {
         view.tokens += (usage.input ?? 0) + (usage.output ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
+        view.outputTokens += usage.output ?? 0;
         view.cost += usage.cost?.total ?? 0;
       }
       changed = true;

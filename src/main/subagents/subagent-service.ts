@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentEvent } from '../../shared/agent/index.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
-import { TASK_TOOL_NAME, TaskArgs, type SubagentTranscript, type SubagentView } from '../../shared/subagents/index.ts';
+import { type SubagentSettings, TASK_TOOL_NAME, TaskArgs, type SubagentTranscript, type SubagentView } from '../../shared/subagents/index.ts';
 import { AmberError } from '../errors.ts';
 import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
 import type { ModelRef, ToolExecution, ToolSource } from '../agent/index.ts';
@@ -88,6 +88,31 @@ export class SubagentService {
     this.#startedThisTurn.delete(parentSessionId);
   }
 
+  /** The switch and the limits, as Settings shows them. */
+  settings(): SubagentSettings {
+    const s = this.#options.settings;
+    return {
+      enabled: s.get('agent.subagents'),
+      maxParallel: s.get('agent.subagents.maxParallel'),
+      maxPerTurn: s.get('agent.subagents.maxPerTurn'),
+      maxIterations: s.get('agent.subagents.maxIterations'),
+      wallTimeMinutes: s.get('agent.subagents.wallTimeMinutes'),
+      budgetTokens: s.get('agent.subagents.budgetTokens'),
+    };
+  }
+
+  /** Changes what is given of the switch and the limits; the next task call reads them. */
+  setSettings(changes: Partial<SubagentSettings>): SubagentSettings {
+    const s = this.#options.settings;
+    if (changes.enabled !== undefined) s.set('agent.subagents', changes.enabled);
+    if (changes.maxParallel !== undefined) s.set('agent.subagents.maxParallel', changes.maxParallel);
+    if (changes.maxPerTurn !== undefined) s.set('agent.subagents.maxPerTurn', changes.maxPerTurn);
+    if (changes.maxIterations !== undefined) s.set('agent.subagents.maxIterations', changes.maxIterations);
+    if (changes.wallTimeMinutes !== undefined) s.set('agent.subagents.wallTimeMinutes', changes.wallTimeMinutes);
+    if (changes.budgetTokens !== undefined) s.set('agent.subagents.budgetTokens', changes.budgetTokens);
+    return this.settings();
+  }
+
   enabled(): boolean {
     return this.#options.settings.get('agent.subagents') === true;
   }
@@ -150,7 +175,7 @@ export class SubagentService {
       maxPerTurn: settings.get('agent.subagents.maxPerTurn'),
       maxIterations: settings.get('agent.subagents.maxIterations'),
       wallMs: settings.get('agent.subagents.wallTimeMinutes') * (this.#options.minuteMs ?? 60_000),
-      budgetTokens: settings.get('agent.subagents.budgetTokens'),
+      budgetTokens: settings.get('agent.subagents.budgetTokens') || null,
     };
     const kinds = await Promise.all(tasks.map((t) => this.#agents.get(t.agent ?? DEFAULT_AGENT, execution.workspaceRoot).catch(() => undefined)));
     const known = kinds.some((k) => k === undefined) ? (await this.#agents.list(execution.workspaceRoot).catch(() => [])).map((k) => k.name) : [];
@@ -168,6 +193,7 @@ export class SubagentService {
         turns: 0,
         toolCalls: 0,
         tokens: 0,
+        outputTokens: 0,
         cost: 0,
         startedAt: null,
         elapsedMs: 0,

@@ -8,6 +8,7 @@ import { PolicySection } from './PolicySection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { SandboxSection } from './SandboxSection.tsx';
 import { PlanSection } from './PlanSection.tsx';
+import { SubagentsSection } from './SubagentsSection.tsx';
 import { SETTINGS_PAGES, type SettingsPage, settingsPageAfterKey } from './settings-pages.ts';
 import './settings.css';
 
@@ -97,6 +98,7 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
             {page === 'models' && <ProvidersSection onAdd={onSetupProvider} />}
             {page === 'conversations' && <InstructionsSection sessionId={sessionId} />}
             {page === 'conversations' && <PlanSection />}
+            {page === 'conversations' && <SubagentsSection />}
             {page === 'policy' && <PolicySection sessionId={sessionId} />}
             {page === 'plugins' && <PluginsSection />}
             {page === 'mcp' && <McpSection />}

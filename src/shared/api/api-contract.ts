@@ -15,12 +15,14 @@ import {
   McpSaveServer,
   McpServerDetails,
   McpServerName,
+  McpServerTool,
   McpSetTrust,
+  McpTestResult,
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 import { ModelChoice, ModelsRefreshed } from './models-api.ts';
-import { SubagentTranscript, SubagentView } from '../subagents/index.ts';
+import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -302,6 +304,10 @@ export const API_METHODS = {
   'mcp.resources': method(Nothing, McpResourceList),
   /** A resource's text for the user's message, cut at MAX_MCP_RESOURCE_CHARS. */
   'mcp.readResource': method(McpReadResource, McpResourceText),
+  /** The form's Test button: connects the server as it would be saved, lists its tools, disconnects; nothing is saved. */
+  'mcp.test': method(McpSaveServer, McpTestResult),
+  /** The connected servers' tools, each with the name trust is kept by. */
+  'mcp.tools': method(Nothing, z.array(McpServerTool)),
   /** Whether shell commands run in an OS sandbox here (and if not, why and how to fix it), and the network setting of write mode. */
   'policy.sandbox': method(SandboxGet, SandboxView),
   /** Turns the global network switch of write mode's sandbox on or off; a conversation's own choice still wins. */
@@ -320,6 +326,9 @@ export const API_METHODS = {
   'subagents.stop': method(z.object({ childSessionId: SessionId }), z.object({ stopped: z.boolean() })),
   /** A child agent's conversation, read-only: every entry of it (its branches included) and its leaf. */
   'subagents.transcript': method(z.object({ childSessionId: SessionId }), SubagentTranscript),
+  /** The task tool's switch and limits (Settings, Conversations and tools; /set agent.subagents…). */
+  'subagents.settings': method(Nothing, SubagentSettings),
+  'subagents.setSettings': method(SubagentSettings.partial(), SubagentSettings),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

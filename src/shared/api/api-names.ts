@@ -78,6 +78,8 @@ export const CHANNEL_NAMES = [
   'mcp.setTrust',
   'mcp.resources',
   'mcp.readResource',
+  'mcp.test',
+  'mcp.tools',
   'policy.sandbox',
   'policy.setNetwork',
   'plan.get',
@@ -86,6 +88,8 @@ export const CHANNEL_NAMES = [
   'subagents.list',
   'subagents.stop',
   'subagents.transcript',
+  'subagents.settings',
+  'subagents.setSettings',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -155,10 +155,10 @@ export const CORE_SETTINGS = {
   'agent.subagents.budgetTokens': setting({
     stored: 'agent.subagents.budgetTokens',
     scope: 'global',
-    schema: z.number().int().min(1).max(1_000_000_000).nullable(),
+    schema: z.number().int().min(0).max(1_000_000_000),
     default: 2_000_000,
     format: 'number',
-    help: 'The most tokens (in and out) a child agent may spend; none: no limit',
+    help: 'The most tokens (in and out) a child agent may spend; 0: no limit',
   }),
   'agent.todo': setting({
     stored: 'agent.todo',

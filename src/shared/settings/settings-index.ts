@@ -91,7 +91,7 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     key: 'agent.subagents.budgetTokens',
     scope: 'global',
     help: help('agent.subagents.budgetTokens'),
-    input: { kind: 'range', min: 1, max: 1_000_000_000, unit: 'tokens', none: { word: 'none', help: 'No token limit per child' } },
+    input: { kind: 'range', min: 0, max: 1_000_000_000, unit: 'tokens (0: no limit)' },
   },
   { name: 'model', scope: 'conversation', help: 'The model of this conversation (provider/model)', input: { kind: 'model' } },
   {

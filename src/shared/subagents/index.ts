@@ -1,2 +1,3 @@
 export * from './task-args.ts';
 export * from './subagent-view.ts';
+export * from './subagent-settings.ts';

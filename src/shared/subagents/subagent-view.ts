@@ -22,6 +22,8 @@ export const SubagentView = z.object({
   toolCalls: z.number().int().nonnegative(),
   /** Input (cache reads and writes included) and output tokens so far. */
   tokens: z.number().int().nonnegative(),
+  /** Of those, the output tokens. */
+  outputTokens: z.number().int().nonnegative().default(0),
   /** Dollars so far, as the replies' usage says. */
   cost: z.number().nonnegative(),
   startedAt: z.number().nullable(),
@@ -35,6 +37,25 @@ export type SubagentView = z.infer<typeof SubagentView>;
 /** What a task call's result carries in its `details`: the rows, for the card once the call has ended. */
 export const TaskDetails = z.object({ subagents: z.array(SubagentView) });
 export type TaskDetails = z.infer<typeof TaskDetails>;
+
+/**
+ * What a task call's children spent, from its result's details: counted in the parent conversation's tokens
+ * and cost. Null for any other message (or details that do not parse).
+ */
+export function taskSpend(message: { role: string; toolName?: string; details?: unknown }): { input: number; output: number; cost: number } | null {
+  if (message.role !== 'toolResult' || message.toolName !== 'task') return null;
+  const parsed = TaskDetails.safeParse(message.details);
+  if (!parsed.success) return null;
+  let input = 0;
+  let output = 0;
+  let cost = 0;
+  for (const child of parsed.data.subagents) {
+    output += child.outputTokens;
+    input += child.tokens - child.outputTokens;
+    cost += child.cost;
+  }
+  return { input, output, cost };
+}
 
 /** A child agent's conversation as its read-only view shows it: every entry, its branches included, oldest first. */
 export const SubagentTranscript = z.object({

@@ -63,6 +63,7 @@ function PluginRow({
   const [settingsOpen, setSettingsOpen] = useState(false);
   const installed = plugin.contributions.filter((c) => c.status === 'installed');
   const declined = plugin.contributions.filter((c) => c.status === 'declined');
+  const sharedProcess = plugin.process === 'shared' && plugin.source === 'bundled';
   return (
     <div className={`plugin-row state-${plugin.state}`} data-testid="plugin-row" data-id={plugin.id} data-state={plugin.state}>
       <div className="plugin-main">
@@ -70,11 +71,6 @@ function PluginRow({
           <strong>{plugin.name}</strong>
           <span className="plugin-version">v{plugin.version}</span>
           {plugin.source === 'user' && <span className="chip">user</span>}
-          {plugin.process === 'shared' && plugin.source === 'bundled' && (
-            <span className="chip" title="Runs in one process with Amber's other plugins, which saves memory" data-testid="plugin-shared">
-              shared process
-            </span>
-          )}
           {plugin.needsConfirmation && (
             <span className="chip" title="Switching it on asks you to confirm what it may do" data-testid="plugin-needs-confirmation">
               not yet trusted
@@ -85,17 +81,25 @@ function PluginRow({
             {stateWords(plugin)}
           </span>
         </div>
-        {processWords(plugin) && (
-          <details className="plugin-process-details" data-testid="plugin-process-details">
-            <summary>Details</summary>
-            <p>{processWords(plugin)}</p>
-          </details>
-        )}
         {plugin.description && <p className="plugin-desc">{plugin.description}</p>}
         {plugin.reason && (
           <p className="plugin-reason" data-testid="plugin-reason">
             <Icon name="alert" size={13} /> {plugin.reason}
           </p>
+        )}
+        {(processWords(plugin) || sharedProcess) && (
+          <details className="plugin-process-details" data-testid="plugin-process-details">
+            <summary>Details</summary>
+            {processWords(plugin) && <p>{processWords(plugin)}</p>}
+            {sharedProcess && (
+              <p>
+                <span className="chip" data-testid="plugin-shared">
+                  shared process
+                </span>{' '}
+                It runs in one process with Amber's other plugins, which saves memory.
+              </p>
+            )}
+          </details>
         )}
         {(installed.length > 0 || declined.length > 0) && (
           <div className="plugin-contribs" data-testid="plugin-contributions">

@@ -1,4 +1,6 @@
 // The task tool through a whole core: the parent's model (the loopback server) calls task, children answer.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { SUBAGENTS_OFF } from '../../src/main/subagents/index.ts';
 import { isToolResult, type ToolResultMessage } from '../../src/shared/sessions/index.ts';
@@ -233,4 +235,22 @@ test("a child's replies reach the plugins (the budget plugin's allowances) as sp
   expect(heard.every((e) => e.sessionId === rig.parentId)).toBe(true);
   expect(heard.filter((e) => (e.usage as { input?: number } | undefined)?.input === 40)).toHaveLength(1);
   expect(heard.some((e) => e.sessionId === child.childSessionId)).toBe(false);
+});
+
+test('an agent definition shapes its child: the task tool lists it, and a read-only one gets only its read-only tools with its prompt', async () => {
+  mkdirSync(join(rig.dataDir, 'agents'), { recursive: true });
+  writeFileSync(
+    join(rig.dataDir, 'agents', 'noter.md'),
+    ['---', 'name: noter', 'description: Takes notes and changes nothing.', 'tools: [note, write]', 'write: false', '---', 'You only take notes.'].join('\n'),
+  );
+  rig.route((r) => (r.child ? say('noted') : r.turns === 0 ? task([{ description: 'n', prompt: 'N', agent: 'noter' }]) : say('ok')));
+  await rig.app.agent.prompt(rig.parentId, 'go');
+  const parent = rig.requests.find((r) => !r.child)!;
+  const spec = (parent.raw.body as { tools: { function: { name: string; description: string } }[] }).tools.find((t) => t.function.name === 'task')!;
+  expect(spec.function.description).toMatch(/- noter: Takes notes and changes nothing\./);
+  expect(spec.function.description).toMatch(/- general: /);
+  const child = rig.requests.find((r) => r.child)!;
+  expect(child.tools).toEqual(['note']);
+  expect(child.system).toMatch(/You only take notes\.$/);
+  expect(rows()[0]).toMatchObject({ agent: 'noter', state: 'done' });
 });

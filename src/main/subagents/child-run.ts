@@ -87,9 +87,15 @@ export class ChildRun {
   }
 
   /** What it had when the parent could wait no longer: stopped, with its reply so far. */
-  unfinished(reason: string): ChildOutcome {
+  unfinished(reason: string, state: 'stopped' | 'failed' = 'stopped'): ChildOutcome {
     const id = this.#view.childSessionId;
-    return { view: { ...this.#snapshot(), state: 'stopped', reason }, reply: id ? lastReply(this.#deps.store, id) : '' };
+    let reply = '';
+    try {
+      if (id) reply = lastReply(this.#deps.store, id);
+    } catch {
+      // What it had cannot be read: the reason says what became of it.
+    }
+    return { view: { ...this.#snapshot(), state, reason }, reply };
   }
 
   /** Stops it (at most once: the first cause is the one reported). */

@@ -284,11 +284,15 @@ export class SubagentService {
     call.children.push(child);
     this.#startedThisTurn.set(parent, (this.#startedThisTurn.get(parent) ?? 0) + 1);
     this.#running.set(parent, (this.#running.get(parent) ?? 0) + 1);
-    const done = child.run().finally(() => {
-      const left = (this.#running.get(parent) ?? 1) - 1;
-      if (left > 0) this.#running.set(parent, left);
-      else this.#running.delete(parent);
-    });
+    // A child that cannot even start (its conversation not written) fails alone: its siblings still report.
+    const done = child
+      .run()
+      .catch((e: unknown): ChildOutcome => child.unfinished(`It could not run: ${e instanceof Error ? e.message : String(e)}`, 'failed'))
+      .finally(() => {
+        const left = (this.#running.get(parent) ?? 1) - 1;
+        if (left > 0) this.#running.set(parent, left);
+        else this.#running.delete(parent);
+      });
     return Object.assign(done, { child });
   }
 

@@ -4,6 +4,7 @@ import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './
 import {
   AgentService,
   composeToolSources,
+  ConversationTitler,
   type ModelRef,
   type ProviderResolver,
   SystemPromptBuilder,
@@ -257,6 +258,15 @@ export function createApp(options: AppOptions): App {
   });
   const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
   const countSubagents = agent.onDidEmit((event) => event.type === 'agent_start' && subagents.runStarted(event.sessionId));
+  // A conversation gets a short title from its model after its first reply (unless the user named it).
+  const titler = new ConversationTitler({
+    runs: agent.onDidEmit,
+    sessions,
+    resolveProvider,
+    enabled: () => settings.get('conversations.autoTitle'),
+    defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
+    log: (m) => console.warn(m),
+  });
   const core: AppCore = {
     dataDir: options.dataDir,
     sessions,
@@ -308,6 +318,7 @@ export function createApp(options: AppOptions): App {
       status.dispose();
       forwardToPlugins.dispose();
       countSubagents.dispose();
+      titler.dispose();
       sandbox.dispose();
       await subagents.dispose();
       await agent.dispose();

@@ -15,3 +15,4 @@ export { capToolResult, MAX_TOOL_RESULT_CHARS } from './cap-tool-result.ts';
 export { ToolOutputStore, type ToolOutputKeeper } from './tool-output-store.ts';
 export { assertIdle } from './assert-idle.ts';
 export { checkModelChoice, checkThinkingLevel } from './model-choice.ts';
+export { cleanTitle, ConversationTitler, type ConversationTitlerOptions } from './auto-title.ts';

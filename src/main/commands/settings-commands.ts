@@ -106,6 +106,8 @@ function describe(app: AppCore, entry: SettingIndexEntry, context: CommandContex
       const own = app.sandbox.sessionNetwork(sessionId);
       return own === null ? `default (follows sandbox.network, now ${app.sandbox.network() ? 'on' : 'off'})` : own ? 'on' : 'off';
     }
+    case 'conversations.autoTitle':
+      return defaulted(app.settings.find('conversations.autoTitle'), app.settings.get('conversations.autoTitle') ? 'on' : 'off');
     case 'agent.instructions':
       return quoted(app.systemPrompt.instructions(null).global);
     case 'agent.instructions.conversation':
@@ -164,6 +166,11 @@ async function setCore(app: AppCore, tree: CommandTree, entry: SettingIndexEntry
       return value === null
         ? 'This conversation has no instructions of its own any more.'
         : 'From the next request on, the model gets your instructions for this conversation.';
+    case 'conversations.autoTitle':
+      app.settings.set('conversations.autoTitle', value as boolean);
+      return value
+        ? 'New conversations get a short title from their model after the first reply (a name you give stays).'
+        : 'Conversations keep no generated title any more: they are named after their first message until you rename them.';
     case 'agent.todo':
       app.settings.set('agent.todo', value as boolean);
       return value

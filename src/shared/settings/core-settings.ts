@@ -176,6 +176,14 @@ export const CORE_SETTINGS = {
     format: 'json',
     help: "The workspaces' agent files the user confirmed: per workspace folder, each agent's name and content hash",
   }),
+  'conversations.autoTitle': setting({
+    stored: 'conversations.autoTitle',
+    scope: 'global',
+    schema: z.boolean(),
+    default: true,
+    format: 'flag',
+    help: 'Whether a conversation gets a short title from its model after the first reply (one the user named keeps its name)',
+  }),
   'workspace.lastUsed': setting({
     stored: 'workspace.lastUsed',
     scope: 'global',

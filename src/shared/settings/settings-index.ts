@@ -77,6 +77,7 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     input: { kind: 'text', max: INSTRUCTIONS_LIMIT, clear: 'clear' },
   },
   { name: 'agent.todo', key: 'agent.todo', scope: 'global', help: help('agent.todo'), input: { kind: 'flag' } },
+  { name: 'conversations.autoTitle', key: 'conversations.autoTitle', scope: 'global', help: help('conversations.autoTitle'), input: { kind: 'flag' } },
   { name: 'agent.subagents', key: 'agent.subagents', scope: 'global', help: help('agent.subagents'), input: { kind: 'flag' } },
   ...(
     [

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { call, readRequest, say, task } from '../subagents/subagent-rig.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;
 let dir: string;
 let workspace: string;
-const IMAGES = join(import.meta.dirname, '../../docs/images');
+// docs/images/subagents-*.png are written only when asked (AMBER_DOCS_SCREENSHOT=1), so a test run leaves the docs alone.
+const shot = (name: string) => join(process.env.AMBER_DOCS_SCREENSHOT ? join(import.meta.dirname, '../../docs/images') : SCREENSHOTS, name);
 const FIND = 'Find every place in src/ that parses a date string; give the file, line and function.';
 
 beforeEach(async () => {
@@ -75,7 +76,7 @@ test('a parallel run shows one live row per child, Stop on a row stops that chil
   await card.locator('[data-testid=subagent-row][data-state=running]').waitFor();
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))).toEqual(['done', 'done', 'running']);
   expect(await rows.nth(0).textContent()).toMatch(/Find date parsing.*2 turns.*1 tool/);
-  await card.screenshot({ path: join(IMAGES, 'subagents-card.png'), animations: 'disabled' });
+  await card.screenshot({ path: shot('subagents-card.png'), animations: 'disabled' });
 
   // Stop on the running row: that child stops, the run goes on to the parent's answer.
   await rows.nth(2).getByRole('button', { name: 'Stop Check time zones' }).click();
@@ -88,7 +89,7 @@ test('a parallel run shows one live row per child, Stop on a row stops that chil
   await transcript.getByText('Dates are parsed in src/dates.ts', { exact: false }).waitFor();
   expect(await transcript.getByTestId('subagent-entry').count()).toBe(4);
   expect(await transcript.locator('textarea, [contenteditable=true]').count()).toBe(0);
-  await transcript.screenshot({ path: join(IMAGES, 'subagents-transcript.png'), animations: 'disabled' });
+  await transcript.screenshot({ path: shot('subagents-transcript.png'), animations: 'disabled' });
   await page.keyboard.press('Escape');
   await transcript.waitFor({ state: 'detached' });
 
@@ -120,5 +121,5 @@ test('Settings switches child agents on and sets their limits (Conversations and
   await tokens.fill('');
   await tokens.blur();
   await expect.poll(() => shell.app.settings.get('agent.subagents.budgetTokens')).toBe(0);
-  await page.getByTestId('settings-subagents').screenshot({ path: join(IMAGES, 'subagents-settings.png'), animations: 'disabled' });
+  await page.getByTestId('settings-subagents').screenshot({ path: shot('subagents-settings.png'), animations: 'disabled' });
 });

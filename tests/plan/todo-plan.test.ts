@@ -9,7 +9,7 @@ import type { PlanItem, PlanView } from '../../src/shared/plan/index.ts';
 import type { Entry, TranscriptPage } from '../../src/shared/sessions/index.ts';
 import { coreFor, MODEL } from '../browser/loopback-model.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
-import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
+import { openAiStream, type ProviderServer, type Reply, type Script, startProviderServer } from '../fixtures/provider-server.ts';
 
 let t: AppUnderTest | undefined;
 let server: ProviderServer | undefined;
@@ -41,6 +41,20 @@ async function send(sessionId: string, text: string, parentId?: string | null): 
   await settled;
 }
 
+/**
+ * The agent's turns in order; requests without the agent's tools are side questions (the silent "is it
+ * finished?" turn, a title) and get their own answers, so they never take a turn from the queue.
+ */
+function turns(replies: Reply[]): Script {
+  const queue = [...replies];
+  return (request) => {
+    const tools = (request.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? [];
+    if (!tools.some((tool) => tool.function.name === 'todo'))
+      return openAiStream({ text: request.bodyText.includes('Is the task the user asked for finished') ? 'done' : 'Dates and time zones' });
+    return queue.shift() ?? openAiStream({ text: 'Nothing more.' });
+  };
+}
+
 const todo = (id: string, items: PlanItem[]) => openAiStream({ toolCalls: [{ id, name: 'todo', arguments: { items } }] });
 const reply = (text: string) => openAiStream({ text });
 const plans = () => t!.events.filter((e) => e.event === 'plan.changed').map((e) => (e.payload as PlanView).items);
@@ -60,7 +74,7 @@ const v2: PlanItem[] = [
 
 test('the todo tool is off by default: the call is declined with a sentence naming Settings and /set agent.todo on, and no plan is kept', async () => {
   const { a, sessionId, model } = await start();
-  model.setScript([todo('call_1', v1), reply('Carrying on without a plan.'), reply('done')]);
+  model.setScript(turns([todo('call_1', v1), reply('Carrying on without a plan.')]));
   await send(sessionId, 'Fix the dates');
 
   const result = (await page(sessionId)).find((e) => e.type === 'message' && e.message.role === 'toolResult');
@@ -85,9 +99,9 @@ test('switched on, each call replaces the plan, kept on the branch and announced
   // The window reads the plan when it opens the conversation: from then on its changes are announced.
   expect((await a.call<PlanView>('plan.get', { sessionId })).items).toEqual([]);
 
-  model.setScript([todo('call_1', v1), reply('Planned.'), reply('done')]);
+  model.setScript(turns([todo('call_1', v1), reply('Planned.')]));
   await send(sessionId, 'First');
-  model.setScript([todo('call_2', v2), reply('Progress.'), reply('done')]);
+  model.setScript(turns([todo('call_2', v2), reply('Progress.')]));
   await send(sessionId, 'Second');
 
   expect(plans()).toEqual([v1, v2]);
@@ -108,12 +122,12 @@ test('switched on, each call replaces the plan, kept on the branch and announced
 
   // Edit the second message: the new branch has the plan of its path, the first one.
   const oldLeaf = (await a.call<{ leafId: string }>('sessions.page', { sessionId })).leafId;
-  model.setScript([reply('Edited second.')]);
+  model.setScript(turns([reply('Edited second.')]));
   await send(sessionId, 'Second, edited', userEntry(entries, 'Second').parentId);
   expect((await a.call<PlanView>('plan.get', { sessionId })).items).toEqual(v1);
 
   // Edit the first message: that branch has no plan at all.
-  model.setScript([reply('Edited first.')]);
+  model.setScript(turns([reply('Edited first.')]));
   await send(sessionId, 'First, edited', userEntry(entries, 'First').parentId);
   expect(await a.call<PlanView>('plan.get', { sessionId })).toEqual({ sessionId, items: [], entryId: null });
 
@@ -127,7 +141,7 @@ test('a plan that breaks the rules is refused with a sentence and the plan stays
   const { a, sessionId, model } = await start();
   a.app.settings.set('agent.todo', true);
   const twoInProgress = v1.map((i) => ({ ...i, status: 'in_progress' as const }));
-  model.setScript([todo('call_1', v1), todo('call_2', twoInProgress), reply('ok'), reply('done')]);
+  model.setScript(turns([todo('call_1', v1), todo('call_2', twoInProgress), reply('ok')]));
   await send(sessionId, 'Go');
   const results = (await page(sessionId)).filter((e) => e.type === 'message' && e.message.role === 'toolResult');
   expect(results.map((e) => (e as { message: { isError: boolean } }).message.isError)).toEqual([false, true]);

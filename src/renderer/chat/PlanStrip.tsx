@@ -34,6 +34,10 @@ export function PlanStrip({ sessionId }: { sessionId: string }) {
           <span style={{ width: `${Math.round((done / items.length) * 100)}%` }} />
         </span>
       </button>
+      {/* Screen readers hear the progress as it changes, without the focus moving. */}
+      <span className="sr-only" aria-live="polite" data-testid="plan-announce">
+        {done} of {items.length} done{current ? `; now: ${current.text}` : ''}
+      </span>
       {open && (
         <ol className="plan-strip-items" id={listId}>
           {items.map((item, i) => (

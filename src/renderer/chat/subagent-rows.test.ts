@@ -3,6 +3,7 @@ import type { Entry } from '../../shared/sessions/index.ts';
 import type { SubagentView } from '../../shared/subagents/index.ts';
 import { mergeRow, rowsFromDetails, transcriptRows } from './subagent-rows.ts';
 
+const row = (index: number, state: SubagentView['state']) => ({ index, state }) as SubagentView;
 const entry = (id: string, parentId: string | null, text: string): Entry =>
   ({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: text, timestamp: 0 } }) as Entry;
 
@@ -26,7 +27,6 @@ test("a child's transcript lists every entry in tree order, each branch of a for
 });
 
 test('rows merge by task index, the newest word on each winning, in task order; a result without rows has none', () => {
-  const row = (index: number, state: SubagentView['state']) => ({ index, state }) as SubagentView;
   let rows = mergeRow([], row(1, 'running'));
   rows = mergeRow(rows, row(0, 'running'));
   rows = mergeRow(rows, row(1, 'done'));

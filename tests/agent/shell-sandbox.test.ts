@@ -7,15 +7,16 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { pluginToolSource } from '../../src/main/agent-bridge/index.ts';
 import { loadShellParser, shellClassify } from '../../src/main/policy/index.ts';
-import { type App, createApp } from '../../src/main/app.ts';
+import type { App } from '../../src/main/app.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../src/shared/agent/index.ts';
 import type { ToolResultMessage } from '../../src/shared/sessions/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { type BundledRuntime, startBundled, tempDir } from '../plugins-bundled/bundled-runtime.ts';
 import { textOf } from './agent-harness.ts';
 import { calls, MODEL, ScriptedProvider, text, type Script } from './scripted-provider.ts';
 
 let runtime: BundledRuntime | undefined;
-let app: App | undefined;
+let under: AppUnderTest | undefined;
 let data: ReturnType<typeof tempDir>;
 let ws: ReturnType<typeof tempDir>;
 let workspace: string;
@@ -30,8 +31,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await app?.dispose();
-  app = undefined;
+  await under?.close();
+  under = undefined;
   await runtime?.close();
   runtime = undefined;
   ws.remove();
@@ -45,17 +46,17 @@ const run = (...c: ReturnType<typeof bash>[]): Script[] => [calls(...c), text('o
 /** The core over the real plugin, a scripted model, and `answer` for every question (recorded). */
 function core(scripts: Script[], answer: ApprovalAnswer = 'deny'): { app: App; sessionId: string; asked: ApprovalQuestion[]; provider: ScriptedProvider } {
   const provider = new ScriptedProvider(scripts);
-  const dataDir = join(data.path, 'app');
-  const built = createApp({
-    dataDir,
-    home: data.path,
-    workspace,
-    startPlugins: false,
-    defaultModel: { provider: 'fake', modelId: MODEL.id },
-    resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
-    tools: pluginToolSource(runtime!.service.registries.tools, { denied: [dataDir], isBundled: (id) => id === 'workspace_tools' }),
+  under = openApp({
+    prefix: 'amber-sandbox-data-',
+    app: (dir) => ({
+      home: dir,
+      workspace,
+      defaultModel: { provider: 'fake', modelId: MODEL.id },
+      resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
+      tools: pluginToolSource(runtime!.service.registries.tools, { denied: [join(dir, 'data')], isBundled: (id) => id === 'workspace_tools' }),
+    }),
   });
-  app = built;
+  const built = under.app;
   const asked: ApprovalQuestion[] = [];
   built.approvals.onDidChange((change) => {
     if (change.kind !== 'requested') return;

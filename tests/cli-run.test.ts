@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createApp } from '../src/main/app.ts';
+import { openApp } from './fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, type RecordedRequest, startProviderServer } from './fixtures/provider-server.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -38,9 +38,9 @@ beforeEach(async () => {
   mkdirSync(join(workspace, 'build'), { recursive: true });
   server = await startProviderServer({ script });
   // Set up as the first-run form would: an OpenAI-compatible account on the loopback server, its model the default.
-  const app = createApp({ dataDir, startPlugins: false, home: dir });
-  app.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model', apiKey: 'test-key' });
-  await app.dispose();
+  const setup = openApp({ prefix: 'amber-cli-run-setup-', app: () => ({ dataDir, home: dir }) });
+  setup.app.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model', apiKey: 'test-key' });
+  await setup.close();
 });
 
 afterEach(async () => {

@@ -81,7 +81,7 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
               </button>
             ))}
             <span className="spacer" />
-            <CopyButton text={() => tabs.find((t) => t.id === tab)?.text ?? ''} label="Copy this part of the prompt" showLabel testId="copy-prompt" />
+            <CopyButton key={tab} text={() => tabs.find((t) => t.id === tab)?.text ?? ''} label="Copy this part of the prompt" showLabel testId="copy-prompt" />
           </div>
           <div role="tabpanel" id={`${tabsId}-system`} aria-labelledby={`${tabsId}-system-tab`} hidden={tab !== 'system'}>
             <pre className="approval-args prompt-text" tabIndex={0} data-testid="prompt-system">

@@ -136,3 +136,34 @@ test('the folder dialog keeps the focus inside while it is open, and Escape give
   await a.page.getByTestId('workspace-dialog').waitFor({ state: 'detached' });
   expect(await a.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('workspace-button');
 });
+
+test('a folder that does not exist is created once the user says so, and the folders chosen last are offered', async () => {
+  amber = await startAmber({ core: coreFor(model, workspace) });
+  const a = amber;
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await expect.poll(() => a.page.getByTestId('workspace-button').textContent()).toContain('workspace');
+  await a.page.getByTestId('workspace-button').click();
+  const target = join(dir, 'brand-new', 'app');
+  await a.page.getByTestId('workspace-path').fill(target);
+  await a.page.keyboard.press('Enter');
+  // Asked first: nothing is made until the user says so.
+  await expect.poll(() => a.page.getByTestId('workspace-error').textContent()).toBe('This folder does not exist yet.');
+  expect(existsSync(target)).toBe(false);
+  await a.screenshot('workspace-create');
+  await a.page.getByTestId('workspace-create-folder').click();
+  await a.page.getByTestId('workspace-dialog').waitFor({ state: 'detached' });
+  expect(existsSync(target)).toBe(true);
+  await expect.poll(() => a.page.getByTestId('workspace-button').textContent()).toContain('app');
+
+  // Another folder, then the dialog again: the one chosen before is offered under Recent folders.
+  await a.page.getByTestId('workspace-button').click();
+  await a.page.getByTestId('workspace-path').fill(join(dir, 'chosen'));
+  await a.page.keyboard.press('Enter');
+  await a.page.getByTestId('workspace-dialog').waitFor({ state: 'detached' });
+  await a.page.getByTestId('workspace-button').click();
+  const recent = a.page.getByTestId('workspace-recent');
+  await expect.poll(() => recent.getByRole('button').allTextContents()).toEqual([expect.stringContaining(target)]);
+  await recent.getByRole('button').first().click();
+  expect(await a.page.getByTestId('workspace-path').inputValue()).toBe(target);
+});

@@ -7,15 +7,16 @@ export interface WorkspaceRoutesOptions {
   pickFolder?: (defaultPath: string) => Promise<string | null>;
 }
 
-type WorkspaceChannels = 'sessions.setWorkspace' | 'workspace.complete' | 'workspace.pick' | 'workspace.pending' | 'workspace.decline';
+type WorkspaceChannels = 'sessions.setWorkspace' | 'workspace.complete' | 'workspace.recent' | 'workspace.pick' | 'workspace.pending' | 'workspace.decline';
 
 /** The conversation's workspace folder over the API; every folder is checked by the workspace service. */
 export function createWorkspaceRoutes(app: App, options: WorkspaceRoutesOptions): Disposable & { handlers: Pick<Handlers, WorkspaceChannels> } {
   const { workspaces } = app;
   return {
     handlers: {
-      'sessions.setWorkspace': ({ sessionId, path }) => workspaces.set(sessionId, path),
+      'sessions.setWorkspace': ({ sessionId, path, create }) => workspaces.set(sessionId, path, { create: create === true }),
       'workspace.complete': ({ input }) => ({ folders: workspaces.complete(input) }),
+      'workspace.recent': () => ({ folders: workspaces.recent() }),
       'workspace.pick': async ({ sessionId }) => {
         if (!options.pickFolder) return { supported: false, session: null };
         const chosen = await options.pickFolder(workspaces.of(sessionId) ?? workspaces.defaultForNew());

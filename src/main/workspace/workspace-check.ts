@@ -1,5 +1,5 @@
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, parse, resolve, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { isInside } from '../is-inside.ts';
 
 /** What a workspace folder may not be. */
@@ -13,7 +13,8 @@ export interface WorkspaceLimits {
   platform?: NodeJS.Platform;
 }
 
-export type WorkspaceCheck = { ok: true; path: string } | { ok: false; reason: string };
+/** `missing`: refused only because nothing is there yet (the window may offer to create it). */
+export type WorkspaceCheck = { ok: true; path: string } | { ok: false; reason: string; missing?: true };
 
 // Folders of the operating system. Those in SYSTEM_TREES are refused with everything inside them; those in
 // SYSTEM_ROOTS only themselves (they hold people's own folders: /home/ann/project is fine, /home is not).
@@ -101,7 +102,7 @@ export function checkWorkspace(input: string, limits: WorkspaceLimits): Workspac
   try {
     info = statSync(lexical);
   } catch {
-    return { ok: false, reason: `There is no folder at ${lexical}. Create it first, or choose one that exists.` };
+    return { ok: false, reason: `There is no folder at ${lexical}. Create it first, or choose one that exists.`, missing: true };
   }
   if (!info.isDirectory()) return { ok: false, reason: `${lexical} is a file, not a folder.` };
   const real = realOr(lexical);
@@ -113,6 +114,32 @@ export function checkWorkspace(input: string, limits: WorkspaceLimits): Workspac
     if (why) return { ok: false, reason: why };
   }
   return { ok: true, path: real };
+}
+
+/**
+ * Checks a folder that does not exist yet as it would be once made: the path as typed, and where it lands
+ * below its nearest existing parent's real location, must not be refused. Returns the path to create.
+ */
+export function checkNewWorkspace(input: string, limits: WorkspaceLimits): WorkspaceCheck {
+  const platform = limits.platform ?? process.platform;
+  const windows = platform === 'win32';
+  const caseless = windows || platform === 'darwin';
+  const typed = input.trim();
+  if (typed === '' || typed.includes('\0')) return { ok: false, reason: 'Give the full path of the folder to create.' };
+  const expanded = expandHome(typed, limits.home);
+  if (!isAbsolute(expanded))
+    return { ok: false, reason: `"${typed}" is not a full path; give one that starts at the disk's root (or at ~ for your home folder).` };
+  const lexical = resolve(expanded);
+  if (existsSync(lexical)) return checkWorkspace(lexical, limits);
+  let parent = dirname(lexical);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  const landing = join(realOr(parent), relative(parent, lexical));
+  const limitsReal = { home: realOr(limits.home), dataDir: realOr(limits.dataDir), installDirs: limits.installDirs.map(realOr), windows, caseless };
+  for (const path of new Set([lexical, landing])) {
+    const why = refusal(path, limitsReal);
+    if (why) return { ok: false, reason: why };
+  }
+  return { ok: true, path: lexical };
 }
 
 function refusal(path: string, limits: { home: string; dataDir: string; installDirs: readonly string[]; windows: boolean; caseless: boolean }): string | null {

@@ -4,7 +4,7 @@ import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
 import type { SettingsService } from '../settings/index.ts';
-import { checkWorkspace, expandHome, type WorkspaceLimits } from './workspace-check.ts';
+import { checkNewWorkspace, checkWorkspace, expandHome, type WorkspaceLimits } from './workspace-check.ts';
 
 /** The calls the workspace needs from the session store. */
 export interface WorkspaceStore {
@@ -28,6 +28,9 @@ export interface WorkspaceServiceOptions {
 export interface WorkspaceRequest {
   sessionId: string;
 }
+
+/** How many recently chosen folders the workspace picker offers. */
+export const RECENT_FOLDERS = 8;
 
 /** The folder a first conversation works in, created on first use. */
 export const DEFAULT_WORKSPACE_NAME = 'Amber';
@@ -68,6 +71,11 @@ export class WorkspaceService {
     return join(this.#limits.home, DEFAULT_WORKSPACE_NAME);
   }
 
+  /** The folders chosen last, newest first, that still pass the check. */
+  recent(): string[] {
+    return this.#settings.get('workspace.recent').filter((p) => checkWorkspace(p, this.#limits).ok);
+  }
+
   /** Checks a folder without setting it: the reason when refused, else null. */
   problem(input: string): string | null {
     const checked = checkWorkspace(input, this.#limits);
@@ -83,12 +91,21 @@ export class WorkspaceService {
    * Sets the conversation's folder after checking it. Throws a typed error with the reason when refused.
    * A folder set here also becomes the default of the next new conversation.
    */
-  set(sessionId: string, input: string): SessionSummary {
+  set(sessionId: string, input: string, options: { create?: boolean } = {}): SessionSummary {
     const target = this.#isDefault(input) ? this.#ensureDefault() : input;
-    const checked = checkWorkspace(target, this.#limits);
-    if (!checked.ok) throw new AmberError('invalid_input', checked.reason);
+    let checked = checkWorkspace(target, this.#limits);
+    if (!checked.ok && checked.missing && options.create) {
+      // Asked to create it (the window asked the user first): made only where it would be allowed.
+      const planned = checkNewWorkspace(target, this.#limits);
+      if (!planned.ok) throw new AmberError('invalid_input', planned.reason);
+      mkdirSync(planned.path, { recursive: true });
+      checked = checkWorkspace(planned.path, this.#limits);
+    }
+    // A missing folder is `not_found`, so the window can offer to create it.
+    if (!checked.ok) throw new AmberError(checked.missing ? 'not_found' : 'invalid_input', checked.reason);
     const summary = this.#store.setCwd(sessionId, checked.path);
     this.#settings.set('workspace.lastUsed', checked.path);
+    this.#settings.set('workspace.recent', [checked.path, ...this.recent().filter((p) => p !== checked.path)].slice(0, RECENT_FOLDERS));
     for (const resolve of this.#waiting.get(sessionId) ?? []) resolve(checked.path);
     this.#settle(sessionId);
     return summary;

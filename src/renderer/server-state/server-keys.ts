@@ -31,6 +31,8 @@ export const serverKeys = {
   /** The conversations whose tool call waits for a workspace folder. */
   workspacePending: ['workspacePending'] as const,
   folderCompletions: (input: string) => ['folderCompletions', input] as const,
+  /** The folders chosen last, which the workspace picker offers. */
+  recentFolders: ['recentFolders'] as const,
   lastPrompt: (sessionId: string) => ['lastPrompt', sessionId] as const,
   presets: ['presets'] as const,
   /** The saved provider connections Settings lists. */

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, Modal } from '../ui/index.ts';
@@ -24,6 +25,8 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
   const api = useApi();
   const [path, setPath] = useState(current ?? '~/');
   const [error, setError] = useState<string | null>(null);
+  // The folder named does not exist: the dialog asks before it makes it.
+  const [missing, setMissing] = useState(false);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
@@ -39,19 +42,23 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
     placeholderData: keepPreviousData,
   });
   const folders = completion.isError ? NONE : (completion.data?.folders ?? NONE);
+  const recent = useQuery({ queryKey: serverKeys.recentFolders, queryFn: () => api.call('workspace.recent', {}), staleTime: 0 }).data?.folders ?? NONE;
+  const recentShown = recent.filter((f) => f !== current).slice(0, 5);
 
   const cancel = () => {
     if (requested) void api.call('workspace.decline', { sessionId }).catch(() => {});
     onClose();
   };
-  const choose = async () => {
+  const choose = async (create = false) => {
     setBusy(true);
     setError(null);
+    setMissing(false);
     try {
-      await api.call('sessions.setWorkspace', { sessionId, path });
+      await api.call('sessions.setWorkspace', { sessionId, path, ...(create ? { create } : {}) });
       onClose();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+      setMissing(!create && e instanceof ApiError && e.code === 'not_found');
     } finally {
       setBusy(false);
     }
@@ -95,6 +102,7 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
           onChange={(e) => {
             setPath(e.target.value);
             setError(null);
+            setMissing(false);
           }}
           onKeyDown={(e) => {
             // Tab takes the first completion while there is one to take.
@@ -122,10 +130,32 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
           ))}
         </ul>
       )}
+      {recentShown.length > 0 && (
+        <section className="workspace-recent">
+          <h3 className="workspace-recent-title">Recent folders</h3>
+          <ul className="workspace-folders" aria-label="Recent folders" data-testid="workspace-recent">
+            {recentShown.map((f) => (
+              <li key={f}>
+                <button type="button" className="btn btn-ghost btn-small mono" onClick={() => setPath(f)}>
+                  <Icon name="folder" size={13} /> {f}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {error && (
         <p id={`${listId}-error`} className="field-error" role="alert" data-testid="workspace-error">
-          {error}
+          {missing ? 'This folder does not exist yet.' : error}
         </p>
+      )}
+      {missing && (
+        <div className="workspace-create" data-testid="workspace-create">
+          <span className="muted small">Create it and use it for this conversation?</span>
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => void choose(true)} data-testid="workspace-create-folder">
+            <Icon name="plus" size={13} /> Create folder
+          </button>
+        </div>
       )}
       <div className="modal-actions">
         <button type="button" className="btn" onClick={cancel}>

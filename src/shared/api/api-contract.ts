@@ -104,7 +104,8 @@ export const API_METHODS = {
     z.object({ leafId: z.string().nullable() }),
   ),
   /** Sets the conversation's workspace folder (checked by main: a refusal says why). */
-  'sessions.setWorkspace': method(z.object({ sessionId: SessionId, path: z.string().min(1).max(4096) }), SessionSummary),
+  /** `create`: make the folder first when it does not exist (the window asked the user); a missing folder is otherwise `not_found`. */
+  'sessions.setWorkspace': method(z.object({ sessionId: SessionId, path: z.string().min(1).max(4096), create: z.boolean().optional() }), SessionSummary),
   'entries.label': method(
     z.object({ sessionId: SessionId, targetId: EntryId, label: z.string().max(100).nullable() }),
     z.object({ leafId: z.string().nullable() }),
@@ -261,6 +262,8 @@ export const API_METHODS = {
   ),
   /** Existing folders that complete a typed path (`~` is the home folder), for the folder field. */
   'workspace.complete': method(z.object({ input: z.string().max(4096) }), z.object({ folders: z.array(z.string()) })),
+  /** The folders chosen last for conversations (newest first) that can still be used. */
+  'workspace.recent': method(Nothing, z.object({ folders: z.array(z.string()) })),
   /**
    * Asks with the system's folder picker and sets the chosen folder (`path`; null when cancelled).
    * `supported` is false where there is no picker (the headless shell): the window then shows a path field.

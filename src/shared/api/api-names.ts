@@ -63,6 +63,7 @@ export const CHANNEL_NAMES = [
   'policy.removeRule',
   'policy.setApprovalTimeout',
   'workspace.complete',
+  'workspace.recent',
   'workspace.pick',
   'workspace.pending',
   'workspace.decline',

@@ -184,6 +184,14 @@ export const CORE_SETTINGS = {
     format: 'flag',
     help: 'Whether a conversation gets a short title from its model after the first reply (one the user named keeps its name)',
   }),
+  'workspace.recent': setting({
+    stored: 'workspace.recent',
+    scope: 'global',
+    schema: z.array(z.string().max(4096)).max(32),
+    default: [],
+    format: 'json',
+    help: 'The folders chosen last for conversations, newest first: the workspace picker offers them',
+  }),
   'workspace.lastUsed': setting({
     stored: 'workspace.lastUsed',
     scope: 'global',

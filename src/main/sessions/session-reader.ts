@@ -89,12 +89,19 @@ export class SessionReader {
     const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
     const offset = Math.max(0, options.offset ?? 0);
     const query = options.query?.trim();
+    const pattern = query ? `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
     const rows = query
-      ? (this.q.searchSessions.all({ pattern: `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset }) as (SessionRow & { behind: number })[])
+      ? (this.q.searchSessions.all({ pattern, limit, offset }) as (SessionRow & { behind: number })[])
       : (this.q.listSessions.all({ limit, offset }) as (SessionRow & { behind: number })[]);
     // The rows' order is by the time each row was last written; the page is ordered by the derived time.
     this.syncDataVersion();
-    return rows.map((row) => this.summaryOf(row, true)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const summaries = rows.map((row) => this.summaryOf(row, true)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (!query) return summaries;
+    // A search says where it matched: the words around the match in the newest message that holds it.
+    return summaries.map((s) => {
+      const hit = this.q.matchPreview.get({ id: s.id, pattern }) as { preview: string } | undefined;
+      return hit ? { ...s, match: matchSnippet(hit.preview, query) } : s;
+    });
   }
 
   count(): number {
@@ -258,4 +265,14 @@ export class SessionReader {
   protected missing(sessionId: string): AmberError {
     return new AmberError('not_found', `The conversation ${sessionId} does not exist (it may have been deleted).`);
   }
+}
+
+/** The words around the first place `query` occurs in `text` (any case), about 90 characters, with … where cut. */
+export function matchSnippet(text: string, query: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const at = flat.toLowerCase().indexOf(query.toLowerCase());
+  if (at < 0 || flat.length <= 90) return flat.slice(0, 90);
+  const start = Math.max(0, at - 30);
+  const end = Math.min(flat.length, start + 90);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`;
 }

@@ -17,6 +17,10 @@ export function prepareSessionStatements(db: Database.Database) {
        OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\'))
        ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
     ),
+    // The newest message of a conversation whose text holds a search's words: the sidebar shows it as the match.
+    matchPreview: db.prepare(
+      `SELECT preview FROM entries WHERE session_id = @id AND type = 'message' AND preview LIKE @pattern ESCAPE '\\' ORDER BY created_at DESC LIMIT 1`,
+    ),
     countSessions: db.prepare(`SELECT count(*) AS n FROM sessions`),
     renameSession: db.prepare(`UPDATE sessions SET title = @title, updated_at = @now WHERE id = @id`),
     setSessionCwd: db.prepare(`UPDATE sessions SET cwd = @cwd WHERE id = @id`),

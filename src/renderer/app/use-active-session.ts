@@ -76,7 +76,13 @@ export function useActiveSession(initialId: string | null, sessions: readonly Se
         toasts.error('Could not delete the conversation', e);
         return;
       }
-      if (id === activeId) setActiveId(null);
+      // Deleting the open conversation opens its neighbour (the next one down, else the one above).
+      if (id === activeId) {
+        const i = sessions.findIndex((x) => x.id === id);
+        const next = sessions[i + 1] ?? sessions[i - 1];
+        if (next && i >= 0) select(next.id);
+        else setActiveId(null);
+      }
       toasts.push({
         kind: 'info',
         title: `Deleted “${s ? sessionTitle(s) : 'conversation'}”`,

@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { Icon } from '../ui/index.ts';
+import { groupByDate } from './session-groups.ts';
+import './sessions.css';
 
 interface Props {
   sessions: SessionSummary[];
@@ -20,6 +22,7 @@ export interface SidebarHandle {
 }
 
 const ROW_HEIGHT = 56;
+const HEADING_HEIGHT = 30;
 
 // Formatters are made once: building one per row costs more than rendering the row.
 const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -37,14 +40,30 @@ export function sessionTitle(s: SessionSummary): string {
   return s.title || s.preview || 'New chat';
 }
 
+/** `text` with the first place `query` occurs in it marked. */
+function Highlighted({ text, query }: { text: string; query: string }) {
+  const at = query.trim() ? text.toLowerCase().indexOf(query.trim().toLowerCase()) : -1;
+  if (at < 0) return <>{text}</>;
+  const end = at + query.trim().length;
+  return (
+    <>
+      {text.slice(0, at)}
+      <mark>{text.slice(at, end)}</mark>
+      {text.slice(end)}
+    </>
+  );
+}
+
 const Row = memo(function Row({
   s,
+  query,
   active,
   onSelect,
   onRename,
   onDelete,
 }: {
   s: SessionSummary;
+  query: string;
   active: boolean;
   onSelect: Props['onSelect'];
   onRename: Props['onRename'];
@@ -103,7 +122,13 @@ const Row = memo(function Row({
         <span className="session-time">{when(s.updatedAt, Date.now())}</span>
       </div>
       <div className="session-line">
-        <span className="session-preview">{s.messageCount > 0 ? `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}` : 'Empty'}</span>
+        {s.match ? (
+          <span className="session-snippet" data-testid="session-match" title={s.match}>
+            <Highlighted text={s.match} query={query} />
+          </span>
+        ) : (
+          <span className="session-preview">{s.messageCount > 0 ? `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}` : 'Empty'}</span>
+        )}
         <span className="session-actions">
           <button
             type="button"
@@ -136,7 +161,7 @@ const Row = memo(function Row({
   );
 });
 
-/** The conversations, newest first, virtualized: thousands scroll as smoothly as ten. */
+/** The conversations, newest first under date headings (Today, Yesterday, …), virtualized: thousands scroll as smoothly as ten. */
 export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionSidebar(props, ref) {
   const { sessions, query, loading, activeId, onQuery, onSelect, onNew, onRename, onDelete } = props;
   const scrollRef = useRef<HTMLElement>(null);
@@ -164,12 +189,14 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
     const next = pending.next ? scrollRef.current?.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(pending.next)}"] .session-open`) : null;
     (next ?? searchRef.current)?.focus();
   }, [sessions]);
+  // Regrouped when the list changes; a list left open past midnight regroups with the next change.
+  const items = useMemo(() => groupByDate(sessions, Date.now()), [sessions]);
   const virtualizer = useVirtualizer({
-    count: sessions.length,
+    count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (i) => (items[i]!.kind === 'heading' ? HEADING_HEIGHT : ROW_HEIGHT),
     overscan: 12,
-    getItemKey: (i) => sessions[i]!.id,
+    getItemKey: (i) => items[i]!.key,
     // Rows render in React's scheduler, not synchronously inside each scroll event: overscan covers the gap.
     useFlushSync: false,
   });
@@ -201,10 +228,23 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
         {!loading && sessions.length === 0 && <div className="list-empty">{query ? 'No conversation matches.' : 'No conversations yet.'}</div>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
-            const s = sessions[v.index]!;
+            const item = items[v.index]!;
+            if (item.kind === 'heading') {
+              return (
+                <h2
+                  key={v.key}
+                  className="row session-heading"
+                  style={{ height: HEADING_HEIGHT, transform: `translateY(${v.start}px)` }}
+                  data-testid="session-heading"
+                >
+                  {item.label}
+                </h2>
+              );
+            }
+            const s = item.session;
             return (
               <div key={v.key} className="row" style={{ height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}>
-                <Row s={s} active={s.id === activeId} onSelect={onSelect} onRename={onRename} onDelete={deleteRow} />
+                <Row s={s} query={query} active={s.id === activeId} onSelect={onSelect} onRename={onRename} onDelete={deleteRow} />
               </div>
             );
           })}

@@ -16,5 +16,7 @@ export const SessionSummary = z.object({
   cwd: z.string().nullable(),
   /** Set on a child agent's conversation (the task tool): it is not listed, and opens read-only from its parent's card. */
   parent: SessionParent.optional(),
+  /** In a search's results: the words around the match in the conversation's messages. */
+  match: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

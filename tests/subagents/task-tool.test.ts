@@ -254,3 +254,21 @@ test('an agent definition shapes its child: the task tool lists it, and a read-o
   expect(child.system).toMatch(/You only take notes\.$/);
   expect(rows()[0]).toMatchObject({ agent: 'noter', state: 'done' });
 });
+
+test("deleting a conversation deletes its child agents' conversations too", async () => {
+  rig.route((r) =>
+    r.child
+      ? say('ok')
+      : r.turns === 0
+        ? task([
+            { description: 'a', prompt: 'a' },
+            { description: 'b', prompt: 'b' },
+          ])
+        : say('done'),
+  );
+  await rig.app.agent.prompt(rig.parentId, 'go');
+  const children = rows().map((v) => v.childSessionId!);
+  expect(rig.app.sessions.childSessions(rig.parentId).sort()).toEqual([...children].sort());
+  await rig.call('sessions.delete', { sessionId: rig.parentId });
+  for (const id of children) expect((await rig.refused('sessions.get', { sessionId: id })).code).toBe('not_found');
+});

@@ -125,6 +125,8 @@ export function prepareSessionStatements(db: Database.Database) {
     hashRowsSince: db.prepare(`SELECT seq, id, parent_id, type, payload, hash FROM entries WHERE +session_id = ? AND seq > ? ORDER BY seq`),
     // Changes when another connection commits (never for this one's own commits).
     dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
+    // A conversation's child agents' conversations (migration 8).
+    childSessions: db.prepare(`SELECT id FROM sessions WHERE parent_session_id = ?`).pluck(),
   };
 }
 

@@ -143,6 +143,11 @@ export class SessionStore extends SessionReader {
     return summary;
   }
 
+  /** The conversations of the child agents a conversation's task calls started (see `create`'s `parent`). */
+  childSessions(sessionId: string): string[] {
+    return this.q.childSessions.all(sessionId) as string[];
+  }
+
   rename(sessionId: string, title: string): SessionSummary {
     const clean = title.trim();
     if (!clean) throw new AmberError('invalid_input', 'A conversation title cannot be empty.');

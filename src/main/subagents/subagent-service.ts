@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentEvent } from '../../shared/agent/index.ts';
+import type { Disposable } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { type SubagentSettings, TASK_TOOL_NAME, TaskArgs, type SubagentTranscript, type SubagentView } from '../../shared/subagents/index.ts';
 import { AmberError } from '../errors.ts';
@@ -61,6 +62,7 @@ export class SubagentService {
   readonly #startedThisTurn = new Map<string, number>();
   readonly #running = new Map<string, number>();
   readonly #changed = new Emitter<SubagentView>();
+  readonly #forgetChildren: Disposable;
   /** A child's row changed: started, a turn, a tool call, its spend, its end. */
   readonly onDidChange: Event<SubagentView> = this.#changed.event;
   #spec: { text: string; spec: ToolSpec } | null = null;
@@ -73,6 +75,17 @@ export class SubagentService {
     this.#options = options;
     this.#agents = options.agents ?? generalOnly;
     this.#clock = options.clock ?? Date.now;
+    // A conversation deleted takes its children's conversations with it (the database forgets at once; its
+    // task results keep what they answered).
+    this.#forgetChildren = options.store.onDidDelete(({ sessionId }) => {
+      for (const child of options.store.childSessions(sessionId)) {
+        try {
+          options.store.delete(child);
+        } catch {
+          // One that cannot be deleted now stays, out of the list, until its parent's next deletion attempt.
+        }
+      }
+    });
     this.tools = {
       list: async () => (this.enabled() ? [await this.#taskSpec()] : []),
       execute: (name, args, execution) => {
@@ -324,6 +337,7 @@ export class SubagentService {
   /** Stops every child and waits for their calls to return. */
   async dispose(): Promise<void> {
     this.#disposed = true;
+    this.#forgetChildren.dispose();
     for (const call of this.#calls) for (const child of call.children) child.stop('stopped', 'Amber is shutting down.');
     this.#changed.dispose();
   }

@@ -1,5 +1,6 @@
 // A parallel task run as the user sees it: the task card's rows update live (one child done, one still
 // running), Stop on a row stops that child alone, and a child's transcript opens read-only.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
@@ -122,4 +123,26 @@ test('Settings switches child agents on and sets their limits (Conversations and
   await tokens.blur();
   await expect.poll(() => shell.app.settings.get('agent.subagents.budgetTokens')).toBe(0);
   await page.getByTestId('settings-subagents').screenshot({ path: shot('subagents-settings.png'), animations: 'disabled' });
+});
+
+test("a child agent's approval question opens in the same window, naming the child", async () => {
+  const outside = join(dir, 'elsewhere', 'notes.md');
+  model.setScript((raw) => {
+    const r = readRequest(raw);
+    if (r.confirm) return say('done');
+    if (!r.child) return r.turns === 0 ? task([{ description: 'Save the notes', prompt: 'save' }]) : say('The child could not save the notes.');
+    return r.turns === 0 ? call('write_file', { path: outside, content: '# Notes\n' }) : say('Not allowed to write there.');
+  });
+  amber = await startAmber({ core: coreFor(model, workspace), seed: (shell) => shell.app.settings.set('agent.subagents', true) });
+  const page = amber.page;
+  await amber.open();
+  await page.getByTestId('new-chat').click();
+  await page.getByTestId('composer').fill('Save my notes next to the project.');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('approval-dialog');
+  await dialog.filter({ hasText: 'notes.md' }).waitFor();
+  expect(await dialog.getByTestId('approval-label').textContent()).toBe('Asked by the child agent “Save the notes”');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await page.locator('[data-testid=message][data-role=assistant]').filter({ hasText: 'could not save the notes' }).waitFor();
+  expect(existsSync(outside)).toBe(false);
 });

@@ -1,6 +1,6 @@
 // A child agent can never do more than its parent conversation may: the same mode, stored rules and sandbox,
 // and its questions come to the same window, labelled with its description.
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { pluginToolSource } from '../../src/main/agent-bridge/index.ts';
@@ -123,4 +123,40 @@ test("the parent's sandbox holds inside a child: a shell write outside the works
   expect(existsSync(inside), textOf(result)).toBe(true);
   expect(result?.['details']).toMatchObject({ sandbox: 'write' });
   expect(asked.every((q) => q.label === 'shell')).toBe(true);
+});
+
+test('Stop on the parent ends children whose shell commands run in the real tool plugin: within 2 s no such process is left', async () => {
+  rig = await openSubagentRig({
+    app: (dir) => ({
+      tools: pluginToolSource(runtime!.service.registries.tools, { denied: [join(dir, 'data')], isBundled: () => true }),
+    }),
+    before: async (dir) => {
+      runtime = await startBundled(['workspace-tools'], { dataDir: join(dir, 'plugins') });
+    },
+  });
+  const r = rig;
+  // A marker no other process on the machine has in its command line.
+  const marker = `${30 + Math.floor(Math.random() * 1000) / 1000}`;
+  const sleepers = () =>
+    readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(`sleep ${marker}`);
+        } catch {
+          return false;
+        }
+      });
+  r.route((q) => {
+    if (!q.child) return q.sinceUser === 0 ? task(['one', 'two', 'three', 'four'].map((d) => ({ description: d, prompt: d }))) : say('ok');
+    return q.turns === 0 ? call('bash', { command: `sleep ${marker}` }) : say('slept');
+  });
+  const run = r.app.agent.start(r.parentId, 'go');
+  await expect.poll(() => sleepers().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+  const stoppedAt = performance.now();
+  r.app.agent.abort(r.parentId);
+  await run.done;
+  await expect.poll(() => sleepers().length, { timeout: 2000 }).toBe(0);
+  expect(performance.now() - stoppedAt).toBeLessThan(2000);
+  expect(rowsOf(r).map((v) => v.state)).toEqual(['stopped', 'stopped', 'stopped', 'stopped']);
 });

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { contentText, type Entry, isAssistant, isToolResult } from '../../shared/sessions/index.ts';
+import { transcriptRows } from './subagent-rows.ts';
 import type { SubagentTranscript as Transcript } from '../../shared/subagents/index.ts';
 import { useApi } from '../api/index.ts';
 import { describeError, Icon, Modal } from '../ui/index.ts';
@@ -18,39 +19,6 @@ function line(entry: Entry): { who: string; text: string } | null {
   return { who: 'task', text: contentText(m.content as Parameters<typeof contentText>[0]) };
 }
 
-interface Row {
-  entry: Entry;
-  depth: number;
-  /** The entry starts one of several branches below the same parent: which, of how many. */
-  branch?: { n: number; of: number };
-  onLeafPath: boolean;
-}
-
-/** Every entry in tree order: a branch point's children one after another, each branch indented below it. */
-function rowsOf(t: Transcript): Row[] {
-  const children = new Map<string | null, Entry[]>();
-  const byId = new Map<string, Entry>();
-  for (const e of t.entries) {
-    byId.set(e.id, e);
-    const list = children.get(e.parentId) ?? [];
-    list.push(e);
-    children.set(e.parentId, list);
-  }
-  const onPath = new Set<string>();
-  for (let id = t.leafId; id !== null; id = byId.get(id)?.parentId ?? null) onPath.add(id);
-  const rows: Row[] = [];
-  const walk = (parent: string | null, depth: number) => {
-    const kids = children.get(parent) ?? [];
-    kids.forEach((entry, i) => {
-      const forked = kids.length > 1;
-      rows.push({ entry, depth: forked ? depth + 1 : depth, ...(forked ? { branch: { n: i + 1, of: kids.length } } : {}), onLeafPath: onPath.has(entry.id) });
-      walk(entry.id, forked ? depth + 1 : depth);
-    });
-  };
-  walk(null, 0);
-  return rows;
-}
-
 /** A child agent's conversation, read-only: every message of it with its branches, the active one marked. */
 export function SubagentTranscript({ childSessionId, title, onClose }: { childSessionId: string; title: string; onClose: () => void }) {
   const api = useApi();
@@ -67,7 +35,7 @@ export function SubagentTranscript({ childSessionId, title, onClose }: { childSe
       live = false;
     };
   }, [api, childSessionId]);
-  const rows = useMemo(() => (transcript ? rowsOf(transcript) : []), [transcript]);
+  const rows = useMemo(() => (transcript ? transcriptRows(transcript) : []), [transcript]);
   return (
     <Modal className="modal subagent-transcript" labelledBy={titleId} testId="subagent-transcript" onEscape={onClose} onBackdrop={onClose}>
       <div className="modal-head">

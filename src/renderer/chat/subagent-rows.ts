@@ -1,4 +1,5 @@
-import { type SubagentView, TaskDetails } from '../../shared/subagents/index.ts';
+import type { Entry } from '../../shared/sessions/index.ts';
+import { type SubagentTranscript, type SubagentView, TaskDetails } from '../../shared/subagents/index.ts';
 
 /** The rows a task card starts from: the ones its result carries (the call has ended), else none yet. */
 export function rowsFromDetails(details: unknown): SubagentView[] {
@@ -41,4 +42,37 @@ export function elapsedLabel(ms: number): string {
 
 export function tokensLabel(tokens: number): string {
   return tokens < 1000 ? `${tokens}` : tokens < 1_000_000 ? `${(tokens / 1000).toFixed(1)}k` : `${(tokens / 1_000_000).toFixed(2)}M`;
+}
+
+export interface TranscriptRow {
+  entry: Entry;
+  depth: number;
+  /** The entry starts one of several branches below the same parent: which, of how many. */
+  branch?: { n: number; of: number };
+  onLeafPath: boolean;
+}
+
+/** Every entry in tree order: a branch point's children one after another, each branch indented below it. */
+export function transcriptRows(t: SubagentTranscript): TranscriptRow[] {
+  const children = new Map<string | null, Entry[]>();
+  const byId = new Map<string, Entry>();
+  for (const e of t.entries) {
+    byId.set(e.id, e);
+    const list = children.get(e.parentId) ?? [];
+    list.push(e);
+    children.set(e.parentId, list);
+  }
+  const onPath = new Set<string>();
+  for (let id = t.leafId; id !== null; id = byId.get(id)?.parentId ?? null) onPath.add(id);
+  const rows: TranscriptRow[] = [];
+  const walk = (parent: string | null, depth: number) => {
+    const kids = children.get(parent) ?? [];
+    kids.forEach((entry, i) => {
+      const forked = kids.length > 1;
+      rows.push({ entry, depth: forked ? depth + 1 : depth, ...(forked ? { branch: { n: i + 1, of: kids.length } } : {}), onLeafPath: onPath.has(entry.id) });
+      walk(entry.id, forked ? depth + 1 : depth);
+    });
+  };
+  walk(null, 0);
+  return rows;
 }

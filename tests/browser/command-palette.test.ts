@@ -3,8 +3,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, onTestFinished, test } from 'vitest';
 import { type Amber, startAmber } from './harness.ts';
+import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
 let dir: string;
@@ -49,4 +50,36 @@ test('the palette lists actions with their shortcuts and each command once; an a
   await page.keyboard.press('Enter');
   await page.getByTestId('command-palette').waitFor({ state: 'detached' });
   await page.getByTestId('panels').waitFor();
+});
+
+test('/help opens over the conversation without moving the message box; a short result is shown whole', async () => {
+  // A model is set up, so the message box takes input; no reply is asked for.
+  const model = await startModel();
+  onTestFinished(() => model.close());
+  amber = await startAmber({ core: coreFor(model, join(dir, 'workspace')) });
+  await amber.open();
+  const { page } = amber;
+  await page.getByTestId('new-chat').click();
+  const composer = page.getByTestId('composer');
+  await composer.waitFor();
+  const box = page.locator('.composer-box');
+  const before = (await box.boundingBox())!;
+  await composer.fill('/help');
+  await page.keyboard.press('Enter');
+  const output = page.getByTestId('status-output');
+  await output.filter({ hasText: '/set — Change a setting' }).waitFor();
+  const after = (await box.boundingBox())!;
+  expect(after.y).toBe(before.y);
+  expect(after.height).toBe(before.height);
+  const shown = (await output.boundingBox())!;
+  expect(shown.y + shown.height).toBeLessThanOrEqual(after.y);
+  await page.screenshot({ path: resolve(import.meta.dirname, '../../docs/images/help-output.png'), animations: 'disabled' });
+  await output.getByRole('button', { name: 'Close the command output' }).click();
+  await output.waitFor({ state: 'detached' });
+
+  await composer.fill('/set plugin off example');
+  await page.keyboard.press('Enter');
+  const note = page.getByTestId('status-message').filter({ hasText: 'Example is off.' });
+  await note.waitFor();
+  expect(await note.locator('.status-message-text').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
 });

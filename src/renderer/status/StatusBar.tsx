@@ -113,28 +113,18 @@ export function StatusBar({ sessionId }: { sessionId: string | null }) {
   const { line, measure, fit } = useFit(segments);
   const commands = useCommands();
   const message = commands?.message ?? null;
-  // A man page or a list (/help) does not fit on one line: it opens above the bar, in the page's flow, so
-  // the conversation above gives it room and the message box stays visible.
+  // A man page or a list (/help) does not fit on one line: the commands feature opens it over the conversation,
+  // just above the message box, which does not move; only a one-line result takes the note's line.
   const multiline = message !== null && message.text.includes('\n');
   const shown = segments.slice(0, fit.shown);
   const hidden = segments.slice(fit.shown);
   return (
     <>
-      {message && multiline && (
-        <section className={`status-output status-${message.kind}`} aria-label="Command output" data-testid="status-output">
-          <pre className="status-popover" data-testid="status-popover" tabIndex={0}>
-            {message.text}
-          </pre>
-          <button type="button" className="icon-btn" aria-label="Close the command output" title="Close" onClick={() => commands?.dismissMessage()}>
-            <Icon name="x" size={14} />
-          </button>
-        </section>
-      )}
-      {message && (
+      {message && !multiline && (
         <div className="status-note">
           <div className={`status-message status-${message.kind}`} role="status" data-testid="status-message" data-kind={message.kind} title={message.text}>
             <Icon name={message.kind === 'error' ? 'alert' : message.kind === 'help' ? 'info' : 'check'} size={13} />
-            <span className="status-message-text">{multiline ? message.text.split('\n')[0] : message.text}</span>
+            <span className="status-message-text">{message.text}</span>
             <button type="button" className="icon-btn status-dismiss" aria-label="Dismiss" onClick={() => commands?.dismissMessage()}>
               <Icon name="x" size={12} />
             </button>

@@ -183,6 +183,14 @@ test('an unknown wallet balance says unknown and why, never $0.00', async () => 
   await expect.poll(() => walletSegment.textContent()).toContain('balance unknown');
   expect(await walletSegment.textContent()).not.toContain('$0.00');
   await wallet.screenshot({ path: join(resolve(import.meta.dirname, '../../test-results/screenshots'), 'copy-wallet-unknown.png') });
+  // At 900 px the panels open as a drawer: the wallet's words wrap inside it, nothing scrolls sideways.
+  await page.setViewportSize({ width: 900, height: 700 });
+  await wallet.locator('.side-error').waitFor();
+  const panels = page.getByTestId('wallets-panel');
+  expect(await panels.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  const box = (await panels.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(900);
+  await a.screenshot('copy-wallet-unknown-900');
 });
 
 /** The bar is one line: as tall as one line of its text, every segment on the same line, nothing outside it. */

@@ -45,8 +45,19 @@ test('Settings opens on Models; a click or the arrow keys move to another page, 
     'Appearance',
     'Advanced',
   ]);
-  // Nothing saved yet: the page says so, and Add opens the setup form.
+  // Nothing saved yet: the page says so, and Add opens the setup form. "Other OpenAI-compatible server"
+  // starts with an empty address (none kept from the preset before) and a local one as the example.
   await page.getByText('No connection is saved yet').waitFor();
+  await page.getByTestId('setup-provider').click();
+  await page.getByTestId('first-run').waitFor();
+  const presets = page.getByRole('radio');
+  await presets.first().click();
+  expect(await page.getByLabel('Base URL').inputValue()).not.toBe('');
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).click();
+  expect(await page.getByLabel('Base URL').inputValue()).toBe('');
+  expect(await page.getByLabel('Base URL').getAttribute('placeholder')).toBe('http://localhost:8080/v1');
+  await page.getByRole('button', { name: 'Set up later' }).click();
+  await page.getByRole('heading', { name: 'Models', level: 2 }).waitFor();
 
   await tab('Policy').click();
   await page.getByRole('heading', { name: 'Tool policy', level: 2 }).waitFor();

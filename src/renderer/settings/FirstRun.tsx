@@ -47,7 +47,8 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
 
   const pick = (p: Preset) => {
     setPreset(p.id);
-    setBaseUrl(p.baseUrl || baseUrl);
+    // A preset brings its address; "Other" starts empty, so no other server's address is kept by mistake.
+    setBaseUrl(p.baseUrl);
     setTest({ state: 'idle', message: '' });
   };
 
@@ -125,7 +126,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
             onChange={(e) => {
               setBaseUrl(e.target.value);
             }}
-            placeholder="https://api.example.com/v1"
+            placeholder={chosen?.baseUrl === '' ? 'http://localhost:8080/v1' : 'https://api.example.com/v1'}
             spellCheck={false}
           />
         </label>

@@ -130,6 +130,9 @@ async function auditEveryScreen(theme: 'light' | 'dark'): Promise<string[]> {
   await page.getByTestId('settings-tab-policy').click();
   await page.getByTestId('settings-policy').waitFor();
   await check('settings-policy');
+  await page.getByTestId('settings-tab-advanced').click();
+  await page.getByTestId('plugin-process-row').first().waitFor();
+  await check('settings-advanced');
   await page.getByTestId('close-settings').click();
 
   await amber.shell.app.plugins.setState('example', true);

@@ -4,6 +4,7 @@
 // HTTP server that answers 401 shows needs authorization until an Authorization header is added.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
 import type { McpListing } from '../../src/shared/api/index.ts';
@@ -65,6 +66,18 @@ test('a stdio server added through the form connects with its tool count, its ti
   await form.getByTestId('mcp-form-pair').getByRole('checkbox').check();
   await form.getByTestId('mcp-form-timeout').fill('45');
   await expect.poll(() => form.getByTestId('mcp-form-error').count()).toBe(0);
+  // The transport is the app's own segmented control, and the form has no browser-default fieldsets or radios.
+  expect(await form.getByRole('radio', { name: 'Command (stdio)' }).getAttribute('aria-checked')).toBe('true');
+  expect(await form.locator('fieldset, input[type=radio]').count()).toBe(0);
+  // Test before saving: the server is connected once and its tools listed; nothing is saved.
+  await form.getByTestId('mcp-form-test').click();
+  const trial = form.locator('[data-testid=mcp-form-test-result][data-ok=true]');
+  await trial.waitFor({ timeout: 20_000 });
+  expect(await trial.textContent()).toMatch(/^Connected: \d+ tools\./);
+  expect(await trial.locator('li code').allTextContents()).toContain('echo');
+  expect(app().sessions.getSetting('plugin.mcp.config')).toBeNull();
+  await trial.scrollIntoViewIfNeeded();
+  await trial.screenshot({ path: join(import.meta.dirname, '../../docs/images/mcp-form-test.png'), animations: 'disabled' });
   await form.getByTestId('mcp-form-save').click();
 
   const row = section.locator('[data-testid=mcp-server][data-name=everything]');

@@ -42,9 +42,11 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   expect(tools).toBeGreaterThan(5);
   // The count shown is the server's tool count; read_resource is Amber's own tool beside them.
   await expect.poll(() => row.getByTestId('mcp-server-counts').textContent()).toMatch(new RegExp(`^${tools - 1} tools · \\d+ resources · \\d+ prompts$`));
+  await page.getByTestId('settings-tab-plugins').click();
   const mcpPlugin = page.locator('[data-testid=plugin-row][data-id=mcp]');
   await expect.poll(() => mcpPlugin.getAttribute('data-state')).toBe('active');
   await expect.poll(() => mcpPlugin.getByTestId('plugin-contributions').textContent()).toContain('mcp__everything__echo');
+  await page.getByTestId('settings-tab-mcp').click();
   await row.scrollIntoViewIfNeeded();
   await amber.screenshot('settings-mcp');
 
@@ -52,11 +54,13 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   const trust = () => JSON.parse(amber!.shell.app.sessions.getSetting('mcp.trust') ?? '{}') as unknown;
   await row.getByTestId('mcp-trust-server').click();
   await expect.poll(trust).toEqual({ servers: ['everything'], tools: [] });
-  await section.getByTestId('mcp-trust-tool-name').fill('mcp__everything__toggle-simulated-logging');
-  await section.getByTestId('mcp-trust-tool').click();
-  await expect
-    .poll(() => section.getByTestId('mcp-trusted-tool').allTextContents())
-    .toEqual([expect.stringContaining('mcp__everything__toggle-simulated-logging')]);
+  // One tool, from the server's list of tools, by its switch: no tool names to type.
+  await row.getByTestId('mcp-tools-toggle').click();
+  const toolSwitch = row.getByRole('switch', { name: 'Trust mcp__everything__toggle-simulated-logging' });
+  await toolSwitch.click();
+  await expect.poll(() => toolSwitch.getAttribute('aria-checked')).toBe('true');
+  expect(await row.locator('[data-testid=mcp-tool] code').allTextContents()).toContain('echo');
+  await page.screenshot({ path: join(import.meta.dirname, '../../docs/images/mcp-server-tools.png'), animations: 'disabled' });
   await expect.poll(() => row.getByTestId('mcp-trust-server').isChecked()).toBe(true);
   await row.getByTestId('mcp-trust-server').click();
   await expect.poll(trust).toEqual({ servers: [], tools: ['mcp__everything__toggle-simulated-logging'] });
@@ -64,6 +68,11 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   await row.getByRole('switch', { name: 'MCP server everything' }).click();
   await expect.poll(() => row.getAttribute('data-state')).toBe('off');
   await expect.poll(() => amber!.shell.app.plugins.registries.tools.specs().filter((t) => t.name.startsWith('mcp__')).length).toBe(0);
+  // The trusted tool of a server not connected now is listed apart, where its trust can be taken back.
+  await expect
+    .poll(() => section.getByTestId('mcp-trusted-tool').allTextContents())
+    .toEqual([expect.stringContaining('mcp__everything__toggle-simulated-logging')]);
+  await page.getByTestId('settings-tab-plugins').click();
   await expect.poll(async () => (await page.getByTestId('plugin-contributions').allTextContents()).join(' ')).not.toContain('mcp__everything__');
 });
 

@@ -2,7 +2,7 @@ import type { McpTrust } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
-import { McpServerSettings } from '../mcp/index.ts';
+import { McpServerSettings, mcpServerTools } from '../mcp/index.ts';
 import type { Handlers } from './api-router.ts';
 
 // Settings → MCP servers over the API: the servers' editing is McpServerSettings', what the plugin reports
@@ -20,7 +20,9 @@ type McpChannels =
   | 'mcp.trust'
   | 'mcp.setTrust'
   | 'mcp.resources'
-  | 'mcp.readResource';
+  | 'mcp.readResource'
+  | 'mcp.test'
+  | 'mcp.tools';
 
 export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handlers, McpChannels> } {
   const settings = app.settings;
@@ -40,6 +42,8 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
         if (!mcp.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
         return await mcp.readResource(server, uri);
       },
+      'mcp.test': ({ server, previousName }) => servers.test(server, previousName),
+      'mcp.tools': () => mcpServerTools(app.plugins.registries.tools.specs()),
       'mcp.trust': () => settings.get('mcp.trust'),
       // Trust lives in main's settings, apart from the plugin's config, so the plugin cannot grant it itself.
       'mcp.setTrust': (change) => {

@@ -7,6 +7,7 @@ import {
   McpServerName,
   McpServersFile,
   type McpStoredConfig,
+  type McpTestResult,
 } from '../../shared/api/index.ts';
 import { AmberError } from '../errors.ts';
 import type { PluginSecrets } from '../providers/index.ts';
@@ -141,6 +142,17 @@ export class McpServerSettings {
       config.off = [...config.off.filter((n) => n !== previousName), name];
     this.#save(config);
     return await this.#o.mcp.reload();
+  }
+
+  /**
+   * Settings' Test button: the server as the form would save it (a kept secret read from the key file, as
+   * Save would keep it) is connected once by the MCP plugin, which lists its tools and disconnects.
+   */
+  async test(server: McpServerForm, previousName?: string): Promise<McpTestResult> {
+    const before = previousName === undefined ? undefined : this.#withSecrets()[previousName];
+    const config = formToConfig(server, before);
+    await this.#o.mcp.startForTest();
+    return await this.#o.mcp.call('test', { config });
   }
 
   #save(config: McpStoredConfig): void {

@@ -175,6 +175,18 @@ export class McpService {
     return listing;
   }
 
+  /**
+   * For Settings' Test button: starts the plugin the first time, as adding a server would; once the user has
+   * switched it off, it stays off and the test is refused with what to do.
+   */
+  async startForTest(): Promise<void> {
+    if (this.pluginActive()) return;
+    if (this.#options.store.pluginStates().get(MCP_PLUGIN_ID) === false)
+      throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins to try a server.');
+    await this.#options.plugins.setState(MCP_PLUGIN_ID, true);
+    if (!this.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin did not start; Settings → Plugins says why.');
+  }
+
   /** An mcp.json brought from another app switches the plugin on the first time Amber sees it; after that the user's switch decides. */
   startWithMcpJson(): void {
     if (!this.#options.store.pluginStates().has(MCP_PLUGIN_ID) && readMcpJson(this.#options.dataDir).found) {

@@ -4,6 +4,7 @@ import type { McpCatalog, McpCommandActions, McpCommandState } from './mcp-comma
 import { promptText } from './mcp-command.ts';
 import type { McpConnection } from './mcp-connection.ts';
 import { mapResourceContents } from './mcp-result.ts';
+import { testServer } from './test-server.ts';
 
 // The methods main calls (MCP_METHODS in shared): each parses its arguments with the table's schema before
 // it acts, and answers plain data main parses with the same table. No text is parsed on either side.
@@ -35,6 +36,8 @@ export function mcpMethods(state: McpCommandState, actions: McpCommandActions & 
     prompt: async ({ server, prompt, arguments: values }) => ({ text: await promptText(find(server), prompt, values) }),
     // One character past the cap tells main the text was cut.
     resource: async ({ server, uri }) => ({ text: mapResourceContents(await find(server).readResource(uri)).slice(0, MAX_MCP_RESOURCE_CHARS + 1) }),
+    // A stdio server without a folder of its own starts where the saved ones would.
+    test: ({ config }) => testServer(config, actions.workspace() ?? process.cwd()),
   };
   return (Object.keys(MCP_METHODS) as (keyof McpMethods)[]).map((name) => ({
     kind: 'method',

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { type McpListing, type McpServerView, McpToolName, type McpTrust } from '../../shared/api/index.ts';
+import type { McpListing, McpServerTool, McpServerView, McpTrust } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
@@ -26,10 +26,51 @@ const NO_TRUST: McpTrust = { servers: [], tools: [] };
 
 const EXAMPLE = '{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}';
 
+/** A connected server's tools, each with a switch that trusts it to only read (kept by its mcp__server__tool name). */
+function ToolList({ tools, trusted, onTrust }: { tools: McpServerTool[]; trusted: readonly string[]; onTrust(tool: string, on: boolean): void }) {
+  if (tools.length === 0) return <p className="muted small">This server offers no tools.</p>;
+  return (
+    <ul className="mcp-tools" data-testid="mcp-tools">
+      {tools.map((t) => {
+        const on = trusted.includes(t.tool);
+        const short = t.tool.slice(`mcp__${t.server}__`.length);
+        return (
+          <li key={t.tool} className="mcp-tool" data-testid="mcp-tool" data-tool={t.tool}>
+            <div className="mcp-tool-main">
+              <code>{short}</code>
+              {t.readOnlyHint && (
+                <span className="chip" title="The server says this tool only reads; believed once you trust the server or the tool">
+                  says it only reads
+                </span>
+              )}
+              {t.description && <span className="mcp-tool-desc">{t.description}</span>}
+            </div>
+            <button
+              type="button"
+              role="switch"
+              aria-checked={on}
+              aria-label={`Trust ${t.tool}`}
+              title="Trusted, it runs as a read-only tool: without asking, and in read mode"
+              className={`switch${on ? ' is-on' : ''}`}
+              onClick={() => onTrust(t.tool, !on)}
+              data-testid="mcp-trust-tool-switch"
+            >
+              <span />
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function ServerRow({
   server,
   busy,
   trusted,
+  tools,
+  trustedTools,
+  onTrustTool,
   onToggle,
   onRestart,
   onRemove,
@@ -44,8 +85,12 @@ function ServerRow({
   onRemove(): void;
   onEdit(): void;
   onTrust(trusted: boolean): void;
+  tools: McpServerTool[];
+  trustedTools: readonly string[];
+  onTrustTool(tool: string, trusted: boolean): void;
 }) {
   const on = server.state !== 'off';
+  const [toolsOpen, setToolsOpen] = useState(false);
   return (
     <div className={`plugin-row state-${STATE_CLASS[server.state]}`} data-testid="mcp-server" data-name={server.name} data-state={server.state}>
       <div className="plugin-main">
@@ -101,7 +146,20 @@ function ServerRow({
           <label className="small" title="Its tools marked readOnlyHint then run without asking, and in read mode">
             <input type="checkbox" checked={trusted} onChange={(e) => onTrust(e.target.checked)} data-testid="mcp-trust-server" /> Trust its read-only tools
           </label>
+          {server.state === 'connected' && (
+            <button
+              type="button"
+              className="btn btn-small btn-ghost"
+              aria-expanded={toolsOpen}
+              aria-label={`Tools of ${server.name}`}
+              onClick={() => setToolsOpen((o) => !o)}
+              data-testid="mcp-tools-toggle"
+            >
+              Tools ({tools.length})
+            </button>
+          )}
         </div>
+        {toolsOpen && server.state === 'connected' && <ToolList tools={tools} trusted={trustedTools} onTrust={onTrustTool} />}
       </div>
       <button
         type="button"
@@ -134,7 +192,6 @@ export function McpSection() {
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [json, setJson] = useState('');
   const [importing, setImporting] = useState(false);
-  const [toolName, setToolName] = useState('');
   /** The form open: null for none, '' to add a server, else the name of the server being edited. */
   const [form, setForm] = useState<string | null>(null);
 
@@ -165,12 +222,17 @@ export function McpSection() {
   const changeTrust = async (change: { server: string; trusted: boolean } | { tool: string; trusted: boolean }) => {
     try {
       setTrust(await api.call('mcp.setTrust', change));
-      if ('tool' in change && change.trusted) setToolName('');
     } catch (e) {
       toasts.error('Could not change the trust', e);
     }
   };
-  const toolNameOk = McpToolName.safeParse(toolName.trim()).success;
+  // The connected servers' tools: read again whenever a server's state or tool count changes.
+  const toolsKey = listing?.servers.map((s) => `${s.name}:${s.state}:${s.tools}`).join(',') ?? '';
+  const toolsQuery = useQuery({ queryKey: ['mcp', 'tools', toolsKey], queryFn: () => api.call('mcp.tools', {}), enabled: listing !== null, staleTime: 0 });
+  const allTools = toolsQuery.data ?? [];
+  // Trusted tools whose server is not connected now: listed apart, so the trust can still be taken back.
+  const listed = new Set(allTools.map((t) => t.tool));
+  const elsewhere = trust.tools.filter((t) => !listed.has(t));
 
   const importJson = async () => {
     setImporting(true);
@@ -203,6 +265,9 @@ export function McpSection() {
               busy={busy.has(s.name)}
               trusted={trust.servers.includes(s.name)}
               onTrust={(t) => void changeTrust({ server: s.name, trusted: t })}
+              tools={allTools.filter((t) => t.server === s.name)}
+              trustedTools={trust.tools}
+              onTrustTool={(tool, t) => void changeTrust({ tool, trusted: t })}
               onToggle={(on) => void act(s.name, on ? 'connect' : 'disconnect', () => api.call('mcp.setEnabled', { name: s.name, enabled: on }))}
               onRestart={() => void act(s.name, 'restart', () => api.call('mcp.restart', { name: s.name }))}
               onRemove={() => void act(s.name, 'remove', () => api.call('mcp.remove', { name: s.name }))}
@@ -238,40 +303,24 @@ export function McpSection() {
           <Icon name="alert" size={13} /> {p}
         </p>
       ))}
-      <div className="folder-row" data-testid="mcp-trusted-tools">
-        <span className="small">Trusted tools:</span>
-        {trust.tools.length === 0 && <span className="muted small">none</span>}
-        {trust.tools.map((t) => (
-          <span key={t} className="chip" data-testid="mcp-trusted-tool">
-            {t}{' '}
-            <button
-              type="button"
-              className="btn btn-small btn-ghost"
-              aria-label={`Stop trusting ${t}`}
-              onClick={() => void changeTrust({ tool: t, trusted: false })}
-            >
-              ×
-            </button>
-          </span>
-        ))}
-        <input
-          className="input mono"
-          aria-label="MCP tool to trust"
-          placeholder="mcp__server__tool"
-          value={toolName}
-          onChange={(e) => setToolName(e.target.value)}
-          data-testid="mcp-trust-tool-name"
-        />
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-disabled={!toolNameOk || undefined}
-          onClick={() => toolNameOk && void changeTrust({ tool: toolName.trim(), trusted: true })}
-          data-testid="mcp-trust-tool"
-        >
-          Trust tool
-        </button>
-      </div>
+      {elsewhere.length > 0 && (
+        <div className="folder-row" data-testid="mcp-trusted-tools">
+          <span className="small">Trusted tools of servers not connected now:</span>
+          {elsewhere.map((t) => (
+            <span key={t} className="chip" data-testid="mcp-trusted-tool">
+              {t}{' '}
+              <button
+                type="button"
+                className="btn btn-small btn-ghost"
+                aria-label={`Stop trusting ${t}`}
+                onClick={() => void changeTrust({ tool: t, trusted: false })}
+              >
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
       <label className="small" htmlFor="mcp-import">
         Import servers (the mcpServers JSON other apps and editors use)
       </label>

@@ -1,8 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
-import { isSecretHeader, type McpListing, McpSaveServer, type McpServerForm as McpServerFormValue, mcpServerTarget } from '../../shared/api/index.ts';
+import {
+  isSecretHeader,
+  type McpListing,
+  McpSaveServer,
+  type McpServerForm as McpServerFormValue,
+  type McpTestResult,
+  mcpServerTarget,
+} from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
+import { Icon } from '../ui/index.ts';
+import { SegmentedControl } from './SegmentedControl.tsx';
+
+const TRANSPORTS = [
+  { value: 'stdio', label: 'Command (stdio)', testId: 'mcp-form-transport-stdio' },
+  { value: 'http', label: 'URL (HTTP)', testId: 'mcp-form-transport-http' },
+] as const;
 
 /** One variable or header row as typed. `keep`: a stored secret the user has not replaced. */
 interface PairDraft {
@@ -152,6 +166,8 @@ export function McpServerForm({
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
   const [saveError, setError] = useState<string | null>(null);
+  /** The last Test: running, or what it found (kept until the form changes). */
+  const [trial, setTrial] = useState<{ running: true } | { running: false; result: McpTestResult } | null>(null);
   const error = saveError ?? (stored.error ? stored.error.message : null);
 
   if (!draft) {
@@ -176,6 +192,7 @@ export function McpServerForm({
     </span>
   ) : null;
   const set = (patch: Partial<Draft>) => {
+    setTrial(null);
     setDraft({ ...draft, ...patch });
     setEdited(new Set([...edited, ...Object.keys(patch).map((k) => (k === 'timeout' ? 'timeoutSeconds' : k))]));
   };
@@ -205,13 +222,28 @@ export function McpServerForm({
     }
   };
 
+  /** Connects the server as it would be saved and lists its tools; nothing is saved. */
+  const test = async () => {
+    setTouched(true);
+    if (problems.size > 0 || trial?.running) return;
+    setTrial({ running: true });
+    try {
+      const result = await api.call('mcp.test', McpSaveServer.parse(toRequest(draft, editing)));
+      setTrial({ running: false, result });
+    } catch (e) {
+      setTrial({ running: false, result: { ok: false, message: e instanceof Error ? e.message : String(e), tools: [] } });
+    }
+  };
+
   const pairRows = (what: 'env' | 'headers') => {
     const rows = draft[what];
     const label = what === 'env' ? 'Environment variable' : 'Header';
     const update = (key: number, patch: Partial<PairDraft>) => set({ [what]: rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
     return (
-      <fieldset className="config-field" data-testid={`mcp-form-${what}`}>
-        <legend>{what === 'env' ? 'Environment variables' : 'Headers'}</legend>
+      <div className="config-field mcp-pairs" role="group" aria-labelledby={`${id}-${what}-label`} data-testid={`mcp-form-${what}`}>
+        <span id={`${id}-${what}-label`} className="mcp-pairs-label">
+          {what === 'env' ? 'Environment variables' : 'Headers'}
+        </span>
         {rows.map((r, i) => {
           const forced = what === 'headers' && isSecretHeader(r.name.trim());
           const secret = r.secret || forced;
@@ -267,7 +299,7 @@ export function McpServerForm({
             ? 'Every value is kept in the key file, never in the database; a secret one is also never shown here again. PATH always reaches the server.'
             : 'An Authorization header (for example Bearer and your token) is always secret. Servers that answer 401 need one.'}
         </span>
-      </fieldset>
+      </div>
     );
   };
 
@@ -298,20 +330,7 @@ export function McpServerForm({
         </span>
         {fieldError('name')}
       </div>
-      <div className="folder-row" role="radiogroup" aria-label="Transport">
-        {(['stdio', 'http'] as const).map((t) => (
-          <label key={t} className="small">
-            <input
-              type="radio"
-              name={`${id}-transport`}
-              checked={draft.transport === t}
-              onChange={() => set({ transport: t })}
-              data-testid={`mcp-form-transport-${t}`}
-            />{' '}
-            {t === 'stdio' ? 'Command (stdio)' : 'URL (HTTP)'}
-          </label>
-        ))}
-      </div>
+      <SegmentedControl label="Transport" options={TRANSPORTS} value={draft.transport} onChange={(transport) => set({ transport })} />
       {draft.transport === 'stdio' ? (
         <>
           <div className="field config-field">
@@ -395,7 +414,40 @@ export function McpServerForm({
           {error}
         </p>
       )}
+      {trial && (
+        <div
+          className={`test-result ${trial.running ? '' : trial.result.ok ? 'test-ok' : 'test-failed'} mcp-trial`}
+          role="status"
+          data-testid="mcp-form-test-result"
+          data-ok={trial.running ? undefined : String(trial.result.ok)}
+        >
+          {trial.running ? <span className="spinner" /> : <Icon name={trial.result.ok ? 'check' : 'alert'} size={14} />}
+          <div className="mcp-trial-body">
+            <span>{trial.running ? 'Connecting…' : trial.result.message}</span>
+            {!trial.running && trial.result.tools.length > 0 && (
+              <ul className="mcp-trial-tools" aria-label="Its tools">
+                {trial.result.tools.map((t) => (
+                  <li key={t.name} title={t.description}>
+                    <code>{t.name}</code>
+                    {t.readOnlyHint && <span className="muted"> · says it only reads</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
+      )}
       <div className="settings-row">
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-disabled={trial?.running || undefined}
+          onClick={() => void test()}
+          title="Connects to the server as it would be saved and lists its tools; nothing is saved"
+          data-testid="mcp-form-test"
+        >
+          {trial?.running ? <span className="spinner" /> : null} Test
+        </button>
         <button
           type="submit"
           className="btn btn-primary btn-small"

@@ -3,6 +3,7 @@ import { Icon, type ThemeChoice } from '../ui/index.ts';
 import { AppearanceSection } from './AppearanceSection.tsx';
 import { InstructionsSection } from './InstructionsSection.tsx';
 import { McpSection } from './McpSection.tsx';
+import { PluginProcessesSection } from './PluginProcessesSection.tsx';
 import { PluginsSection } from './PluginsSection.tsx';
 import { PolicySection } from './PolicySection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
@@ -113,6 +114,7 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
             )}
             {page === 'appearance' && <AppearanceSection theme={theme} onTheme={onTheme} />}
             {page === 'advanced' && <SandboxSection sessionId={sessionId} />}
+            {page === 'advanced' && <PluginProcessesSection />}
           </div>
         </div>
       </div>

@@ -15,6 +15,8 @@ export {
   McpServerState,
   McpServerView,
   McpStdioServer,
+  McpTestResult,
+  McpToolView,
 } from '../mcp/index.ts';
 
 // MCP servers as the user configures them and as Settings shows them. The configuration is the
@@ -217,3 +219,14 @@ export function mcpServerTarget(server: { command?: unknown; args?: unknown; url
   if (typeof server.url === 'string') return JSON.stringify(['http', server.url.trim()]);
   return JSON.stringify(['stdio', typeof server.command === 'string' ? server.command.trim() : null, Array.isArray(server.args) ? server.args : []]);
 }
+
+/** One tool of a connected server as Settings lists it, with the name Amber gives it (what trust is kept by). */
+export const McpServerTool = z.object({
+  server: McpServerName,
+  /** `mcp__<server>__<tool>`. */
+  tool: McpToolName,
+  description: z.string().max(2000).optional(),
+  /** The server says the tool only reads (a claim the policy believes only for a trusted server). */
+  readOnlyHint: z.boolean(),
+});
+export type McpServerTool = z.infer<typeof McpServerTool>;

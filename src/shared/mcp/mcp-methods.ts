@@ -17,6 +17,18 @@ export const McpPluginReport = z.object({
 });
 export type McpPluginReport = z.infer<typeof McpPluginReport>;
 
+/** One tool a server offers, as Settings lists it: its name on the server, what it says it does, whether it says it only reads. */
+export const McpToolView = z.object({
+  name: z.string().max(200),
+  description: z.string().max(2000).optional(),
+  readOnlyHint: z.boolean(),
+});
+export type McpToolView = z.infer<typeof McpToolView>;
+
+/** What a Test found: connected with the server's tools, or why not. */
+export const McpTestResult = z.object({ ok: z.boolean(), message: z.string().max(4000), tools: z.array(McpToolView).max(2000) });
+export type McpTestResult = z.infer<typeof McpTestResult>;
+
 const McpPromptName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a prompt name is 1-64 letters, digits, _ or -');
 
 export const MCP_METHODS = {
@@ -36,6 +48,11 @@ export const MCP_METHODS = {
     args: z.object({ server: McpServerName, uri: z.string().min(1).max(4096) }).strict(),
     result: z.object({ text: z.string().max(MAX_MCP_RESOURCE_CHARS + 1) }),
   },
+  /**
+   * Settings' Test button: connects to a server that is not saved (its config as it would be stored, secrets
+   * included), lists its tools and disconnects; nothing is kept. `ok` false: `message` says why in words.
+   */
+  test: { args: z.object({ config: z.record(z.string(), z.unknown()) }).strict(), result: McpTestResult },
 } satisfies PluginMethodTable;
 export type McpMethods = typeof MCP_METHODS;
 export type McpMethodName = keyof McpMethods;

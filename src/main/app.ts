@@ -50,6 +50,12 @@ export interface AppOptions {
   dataDir: string;
   /** Where models come from. Default: the provider plugins that are active, behind the allowances. */
   resolveProvider?: ProviderResolver;
+  /**
+   * Whether conversations are titled by their model after the first reply. Default: as the
+   * `conversations.autoTitle` setting says (on). Test fixtures turn it off, so a scripted model server's
+   * replies go to the conversation; the tests of titles turn it on.
+   */
+  autoTitle?: boolean;
   /** The tools the agent may call. Default: the tools the active plugins contribute. */
   tools?: ToolSource;
   /** The model of a session whose branch names none, when setup chose none. */
@@ -263,7 +269,7 @@ export function createApp(options: AppOptions): App {
     runs: agent.onDidEmit,
     sessions,
     resolveProvider,
-    enabled: () => settings.get('conversations.autoTitle'),
+    enabled: () => options.autoTitle !== false && settings.get('conversations.autoTitle'),
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     log: (m) => console.warn(m),
   });

@@ -30,6 +30,7 @@ beforeEach(async () => {
       home: join(dir, 'home'),
       workspace: join(dir, 'home', 'ws'),
       defaultModel: MODEL,
+      autoTitle: true,
       resolveProvider: () => ({
         stream,
         model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },

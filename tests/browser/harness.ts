@@ -64,7 +64,9 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
   let shell: HeadlessShell | null = null;
   let context: BrowserContext | null = null;
   try {
-    shell = await startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}) });
+    // No generated titles unless a test asks (`core.autoTitle: true`): a scripted model's replies go to the conversation.
+    const core = { autoTitle: false, ...options.core };
+    shell = await startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), core });
     await options.seed?.(shell);
     context = await launchChromium(join(dir, 'profile'), options.viewport, options.extraArgs);
     const skip = options.skipSetup ?? true;
@@ -80,8 +82,7 @@ export async function startAmber(options: AmberOptions = {}): Promise<Amber> {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const c = context;
-    const start = (same?: { port: number; token: string }) =>
-      startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), ...(options.core ? { core: options.core } : {}), ...same });
+    const start = (same?: { port: number; token: string }) => startHeadless({ dataDir, rendererDir: join(root, 'out', 'renderer'), core, ...same });
     const amber: Amber = {
       shell,
       context: c,

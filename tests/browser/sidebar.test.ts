@@ -65,7 +65,7 @@ test('a new conversation is named by its model after the first reply', async () 
   rig = await openModelRig('amber-sidebar-title-');
   const model: ProviderServer = rig.model;
   model.setScript((req) => (asksForTitle(req) ? openAiStream({ text: 'Planning a Lisbon weekend' }) : openAiStream({ text: 'Here is a plan for Lisbon.' })));
-  amber = await startAmber({ core: coreFor(model, rig.workspace) });
+  amber = await startAmber({ core: { ...coreFor(model, rig.workspace), autoTitle: true } });
   await amber.open();
   const { page } = amber;
   await page.getByTestId('new-chat').click();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
 
 const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
 
@@ -66,7 +66,8 @@ test('the picker offers every model of two connections grouped by connection, fi
   // The catalog's facts beside a model it knows (LM Studio runs locally: free).
   await expect.poll(() => list.getByRole('option', { name: /GPT-4o mini/ }).textContent()).toContain('128k context · free · images');
   expect(await list.getByRole('option', { selected: true }).textContent()).toContain('GPT-4o mini');
-  await page.screenshot({ path: join(DOCS_IMAGES, 'model-picker.png'), animations: 'disabled' });
+  // docs/images/model-picker.png is written only when asked (AMBER_DOCS_SCREENSHOT=1), so a test run leaves the docs alone.
+  await page.screenshot({ path: join(process.env.AMBER_DOCS_SCREENSHOT ? DOCS_IMAGES : SCREENSHOTS, 'model-picker.png'), animations: 'disabled' });
 
   // Typing filters; Enter picks the row shown.
   await page.keyboard.type('alpha lar');

@@ -4,7 +4,7 @@ import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { SessionStore } from '../sessions/index.ts';
 
 /** What the plan reads and writes of the sessions. */
-export type PlanStore = Pick<SessionStore, 'append' | 'leaf' | 'entry' | 'newestCustomOnPath' | 'onDidMoveLeaf' | 'onDidDelete'>;
+export type PlanStore = Pick<SessionStore, 'append' | 'leaf' | 'entry' | 'children' | 'newestCustomOnPath' | 'onDidMoveLeaf' | 'onDidDelete'>;
 
 export interface PlanServiceOptions {
   store: PlanStore;
@@ -26,6 +26,8 @@ interface Known {
 export class PlanService {
   readonly #store: PlanStore;
   readonly #known = new Map<string, Known>();
+  /** The conversation a plan is being written to (its append's leaf move is not read back). */
+  #writing: string | null = null;
   readonly #changes = new Emitter<PlanView>((e) => console.error('A plan listener failed', e));
   readonly #subscriptions = new DisposableStore();
   /** The plan of a conversation's branch changed, with the new one. */
@@ -49,9 +51,17 @@ export class PlanService {
 
   /** Replaces the branch's plan with `items`: one entry appended under the leaf. Returns the new plan. */
   write(sessionId: string, items: PlanItems): PlanView {
-    const entry = this.#store.append(sessionId, { type: 'custom', customType: PLAN_ENTRY_TYPE, data: { items } });
-    // The append moved the leaf: #leafMoved has recorded and announced the plan it holds.
-    return this.#known.get(sessionId)?.view ?? { sessionId, items, entryId: entry.id };
+    // The append moves the leaf: this write records and announces the plan itself, without reading it back.
+    this.#writing = sessionId;
+    let entryId: string;
+    try {
+      entryId = this.#store.append(sessionId, { type: 'custom', customType: PLAN_ENTRY_TYPE, data: { items } }).id;
+    } finally {
+      this.#writing = null;
+    }
+    const view: PlanView = { sessionId, items, entryId };
+    this.#set(sessionId, entryId, view);
+    return view;
   }
 
   dispose(): void {
@@ -61,21 +71,17 @@ export class PlanService {
   }
 
   #leafMoved(sessionId: string, leafId: string | null): void {
+    if (this.#writing === sessionId) return;
+    // Only conversations whose plan was read (the ones a window shows) are followed; the others are read when asked.
     const known = this.#known.get(sessionId);
-    const leaf = leafId === null ? null : this.#store.entry(sessionId, leafId);
-    const items = leaf ? planOfEntry(leaf) : null;
-    if (items) {
-      // A plan written: no need to read the branch.
-      this.#set(sessionId, leafId, { sessionId, items, entryId: leaf!.id });
-      return;
-    }
-    // Only conversations whose plan was read are followed; the others are read when asked.
     if (!known) return;
-    if (leaf && leaf.parentId === known.leafId) {
-      // An append that is not a plan: the branch's plan stays.
+    // An append under the known leaf keeps the branch's plan: plans are written through write(), which records
+    // its own. One look at the known leaf's children, no payload read.
+    if (leafId !== null && this.#store.children(sessionId, known.leafId).includes(leafId)) {
       known.leafId = leafId;
       return;
     }
+    // Another branch: its own plan.
     this.#set(sessionId, leafId, this.#read(sessionId));
   }
 

@@ -232,6 +232,8 @@ test('the status bar stays one line at 1360 and 900 px with Tree and Panels open
   await a.screenshot('copy-status-1360-tree-panels');
   await page.setViewportSize({ width: 900, height: 700 });
   await expectOneLine(page);
+  // The bar's off-screen measuring row never widens the page.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   await a.screenshot('copy-status-900-tree-panels');
   // Narrower still, the drawers closed: the lowest priorities go behind "…", listed whole in its popover.
   for (let i = 0; i < 3 && (await page.locator('.side-drawer').count()) > 0; i++) await page.keyboard.press('Escape');

@@ -95,8 +95,11 @@ test('copy a code block, a whole reply, a question, the tool output and the prom
   // "Copied", said to a screen reader through a live region too.
   await expect.poll(() => copyCode.locator('[aria-live=polite]').textContent()).toBe('Copied');
 
-  // A whole reply: its markdown source.
+  // Hovered, a reply says when it came, its tokens and their speed.
   await reply.hover();
+  await expect.poll(() => reply.getByTestId('message-info').evaluate((e) => getComputedStyle(e).opacity)).toBe('1');
+  expect(await reply.getByTestId('message-info').textContent()).toMatch(/^\d{1,2}:\d{2}( [AP]M)? · 48 tokens( · [\d,]+ tokens\/s)?$/);
+  // A whole reply: its markdown source.
   await reply.getByTestId('copy-message').click();
   await expect.poll(() => clipboard(page)).toBe(REPLY);
   // The user's own message.

@@ -288,7 +288,8 @@ test('a whole session from the keyboard alone: new chat, send, jump in the tree,
   // The palette: type a command and take it with Enter; it takes an argument, so it waits in the message box.
   await page.keyboard.press('Control+Shift+P');
   await expect.poll(focused).toBe('palette-input');
-  await page.keyboard.type('new');
+  // With a slash, the palette lists commands only (without one, the New conversation action would come first).
+  await page.keyboard.type('/new');
   // The list comes from main: take the command once it is there.
   await page.getByTestId('palette-item').filter({ hasText: '/new' }).first().waitFor();
   await page.keyboard.press('Enter');

@@ -44,6 +44,10 @@ test('the palette lists actions with their shortcuts and each command once; an a
   expect(await page.getByTestId('command-palette').locator('.chip').count()).toBe(0);
   await page.screenshot({ path: resolve(import.meta.dirname, '../../docs/images/command-palette.png'), animations: 'disabled' });
 
+  // A slash asks for commands only.
+  await page.getByTestId('palette-input').fill('/new');
+  await expect.poll(() => page.locator('[data-testid=palette-item][data-kind=action]').count()).toBe(0);
+  expect(await items.first().locator('.palette-path').textContent()).toBe('/new');
   // Typing narrows both; Enter takes the first, an action, which runs at once.
   await page.getByTestId('palette-input').fill('panels');
   await expect.poll(() => items.first().textContent()).toBe('Show or hide the panelsCtrl+Shift+B');

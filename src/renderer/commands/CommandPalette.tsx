@@ -58,7 +58,8 @@ export function CommandPalette({ shortcuts = {} }: { shortcuts?: Readonly<Record
         shortcut: shortcutLabel(keys, MAC),
         choose: () => {
           close();
-          shortcuts[keys]?.();
+          // After the palette has closed and handed the focus back, so the action's own focus (a new conversation's message box) stays.
+          requestAnimationFrame(() => shortcuts[keys]?.());
         },
       })),
     ...paletteCommands(all).map((c) => {
@@ -78,7 +79,10 @@ export function CommandPalette({ shortcuts = {} }: { shortcuts?: Readonly<Record
     }),
   ];
   const words = query.replace(/^\//, '').toLowerCase().split(/\s+/).filter(Boolean);
+  // Typed with a slash, the query asks for commands only.
+  const commandsOnly = query.trimStart().startsWith('/');
   const shown = entries.filter((e) => {
+    if (commandsOnly && e.kind !== 'command') return false;
     const hay = `${e.title} ${e.detail}`.toLowerCase();
     return words.every((w) => hay.includes(w));
   });

@@ -99,3 +99,16 @@ test('a session whose newest entries are deleted with another session keeps its 
       .map((e) => e.id),
   ).toEqual([root, next.id]);
 });
+
+test("a list after another connection appended shows that connection's appends, not the head this store kept", () => {
+  const mine = open();
+  const other = open();
+  const s = mine.create({ title: 'shared' });
+  mine.append(s.id, user('mine'));
+  expect(mine.list().find((x) => x.id === s.id)).toMatchObject({ messageCount: 1 });
+  const theirs = other.append(s.id, user('theirs')).id;
+  // The row was not rewritten by that append: the list derives it, once it knows its kept head is stale.
+  expect(storedRow(s.id).message_count).toBe(1);
+  expect(mine.list().find((x) => x.id === s.id)).toMatchObject({ leafId: theirs, messageCount: 2 });
+  expect(mine.append(s.id, user('mine again')).parentId).toBe(theirs);
+});

@@ -97,3 +97,20 @@ test("a refresh replaces an account's models with what its server lists now, kee
   expect(accounts.setModels('custom', [])).toBe(false);
   expect(accounts.setModels('nobody', ['x'])).toBe(false);
 });
+
+test('removing the account new conversations use moves them to the next account, and takes its key; the last one leaves none', () => {
+  accounts.save({ presetId: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama' });
+  accounts.save({ presetId: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-or-x', model: 'openai/gpt-4o' });
+  expect(accounts.defaultModel()).toEqual({ provider: 'openrouter', modelId: 'openai/gpt-4o' });
+  expect(accounts.apiKey('openrouter')).toBe('sk-or-x');
+  accounts.remove('openrouter');
+  expect(accounts.apiKey('openrouter')).toBeNull();
+  expect(accounts.defaultModel()).toEqual({ provider: 'ollama', modelId: 'llama' });
+  // Removing another account leaves the default alone.
+  accounts.save({ presetId: 'groq', baseUrl: 'https://api.groq.com/openai/v1', model: 'g' });
+  accounts.save({ presetId: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama' });
+  accounts.remove('groq');
+  expect(accounts.defaultModel()).toEqual({ provider: 'ollama', modelId: 'llama' });
+  accounts.remove('ollama');
+  expect(accounts.defaultModel()).toBeNull();
+});

@@ -223,7 +223,9 @@ test('an allowance that is used up blocks the call with its message; raising the
     openAiStream({ text: 'Third reply.', usage: { input: 10, output: 5 } }),
   ]);
   const a = await openChat();
-  await a.page.locator('[data-testid=status-segment][data-source=budget]').waitFor();
+  // No budget yet: the budget's segment has nothing to say and is left out of the bar.
+  await a.page.getByTestId('status-bar').waitFor();
+  expect(await a.page.locator('[data-testid=status-segment][data-source=budget]').count()).toBe(0);
   // A plugin command, typed with completion.
   await a.page.getByTestId('composer').fill('/bud');
   await a.page.getByTestId('command-completion').filter({ hasText: 'budget' }).waitFor();
@@ -232,6 +234,7 @@ test('an allowance that is used up blocks the call with its message; raising the
   await a.page.getByTestId('composer').pressSequentially('set session 100 tokens');
   await a.page.keyboard.press('Enter');
   await a.page.getByTestId('status-message').filter({ hasText: 'session budget is now' }).waitFor();
+  await a.page.locator('[data-testid=status-segment][data-source=budget]').waitFor();
 
   await type(a, 'First question');
   await assistantWith(a, 'First reply.').waitFor();

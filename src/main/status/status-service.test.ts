@@ -48,6 +48,46 @@ test('before the first reply the bar counts nothing: no tokens, no $0.00; the co
   expect(app.status.list(s.id).segments.some((seg) => seg.text === '$0.00')).toBe(false);
 });
 
+test('while the first reply streams the bar counts its tokens but shows no cost until the reply has its usage', async () => {
+  await app.dispose();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const stream: StreamFn = async function* (): AsyncGenerator<ProviderEvent> {
+    yield { type: 'text_delta', delta: 'a first reply streaming in' };
+    await held;
+    yield {
+      type: 'done',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'a first reply streaming in' }],
+        stopReason: 'stop',
+        usage: { input: 10, output: 6, cacheRead: 0, cacheWrite: 0 },
+      },
+    };
+  };
+  const workspace = join(dir, 'ws');
+  mkdirSync(workspace);
+  app = createApp({
+    dataDir: join(dir, 'data'),
+    startPlugins: false,
+    defaultModel: { provider: 'fake', modelId: 'm' },
+    resolveProvider: () => ({
+      stream,
+      model: { id: 'm', contextWindow: 100_000, reasoning: false, pricing: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },
+    }),
+  });
+  const s = app.sessions.create({ title: 'Streaming', cwd: workspace });
+  const streamed = new Promise<void>((resolve) => app.agent.onDidEmit((e) => e.type === 'message_update' && resolve()));
+  const run = app.agent.prompt(s.id, 'go');
+  await streamed;
+  const ids = app.status.list(s.id).segments.map((seg) => seg.id);
+  expect(ids).toContain('core.tokens');
+  expect(ids).not.toContain('core.cost');
+  release();
+  await run;
+  expect(app.status.list(s.id).segments.map((seg) => seg.id)).toContain('core.cost');
+});
+
 test('usage carried by a message of another role is not counted as a reply', () => {
   const totals = usageTotals(
     [reply('a', { input: 10, output: 5, cost: { total: 0.5 } }), reply('b', { input: 999, output: 999, cost: { total: 9 } }, 'custom')],

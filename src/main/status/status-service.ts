@@ -158,25 +158,27 @@ export class StatusService implements Disposable {
       source: 'core',
       tone: 'normal',
     });
-    out.push(
-      totals.unpriced === 0
-        ? {
-            id: 'core.cost',
-            text: money(totals.cost),
-            tooltip: 'Cost of the replies on this branch, at the model prices of the models.dev catalog or the provider.',
-            priority: PRIORITY.cost,
-            source: 'core',
-            tone: 'normal',
-          }
-        : {
-            id: 'core.cost',
-            text: totals.cost > 0 ? `${money(totals.cost)} + ?` : 'cost unknown',
-            tooltip: `${totals.unpriced} ${totals.unpriced === 1 ? 'reply' : 'replies'} on this branch came from a model whose prices are not known, so ${totals.cost > 0 ? 'the cost is more than shown' : 'the cost is unknown'}.`,
-            priority: PRIORITY.cost,
-            source: 'core',
-            tone: 'normal',
-          },
-    );
+    // While the first reply streams there is no cost to tell yet: the segment waits for the reply's usage.
+    if (totals.replies > 0)
+      out.push(
+        totals.unpriced === 0
+          ? {
+              id: 'core.cost',
+              text: money(totals.cost),
+              tooltip: 'Cost of the replies on this branch, at the model prices of the models.dev catalog or the provider.',
+              priority: PRIORITY.cost,
+              source: 'core',
+              tone: 'normal',
+            }
+          : {
+              id: 'core.cost',
+              text: totals.cost > 0 ? `${money(totals.cost)} + ?` : 'cost unknown',
+              tooltip: `${totals.unpriced} ${totals.unpriced === 1 ? 'reply' : 'replies'} on this branch came from a model whose prices are not known, so ${totals.cost > 0 ? 'the cost is more than shown' : 'the cost is unknown'}.`,
+              priority: PRIORITY.cost,
+              source: 'core',
+              tone: 'normal',
+            },
+      );
     out.push(this.#contextSegment(context.contextTokens + streamedOut, info));
     return out;
   }

@@ -32,7 +32,7 @@ export function TopBar({ active, connected, providerConfigured, side, sidebarSho
         className={`icon-btn${sidebarShown ? ' is-on' : ''}`}
         aria-label={sidebarShown ? 'Hide the sidebar' : 'Show the sidebar'}
         aria-expanded={sidebarShown}
-        title={`${sidebarShown ? 'Hide' : 'Show'} the conversations (Ctrl+B)`}
+        title={`${sidebarShown ? 'Hide' : 'Show'} the sidebar: your conversations (Ctrl+B)`}
         onClick={on.onToggleSidebar}
         data-testid="toggle-sidebar"
       >
@@ -57,21 +57,28 @@ export function TopBar({ active, connected, providerConfigured, side, sidebarSho
         type="button"
         className="icon-btn"
         aria-label="View prompt"
-        title="What the model was told in the last request"
+        title="View prompt: what the model was told in the last request"
         disabled={!active}
         onClick={on.onViewPrompt}
         data-testid="view-prompt"
       >
         <Icon name="info" />
       </button>
-      <button type="button" className="icon-btn" aria-label="Commands" title="Commands (Ctrl+Shift+P)" onClick={on.onOpenPalette} data-testid="open-palette">
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label="Commands"
+        title="Commands: every action and slash command (Ctrl+Shift+P)"
+        onClick={on.onOpenPalette}
+        data-testid="open-palette"
+      >
         <Icon name="command" />
       </button>
       <button
         type="button"
         className={`icon-btn${side === 'panels' ? ' is-on' : ''}`}
         aria-label="Panels"
-        title="Wallets, allowances and plugin panels (Ctrl+Shift+B)"
+        title="Panels: wallets, allowances and plugin panels (Ctrl+Shift+B)"
         onClick={() => on.onToggleSide('panels')}
         data-testid="toggle-panels"
       >
@@ -81,7 +88,7 @@ export function TopBar({ active, connected, providerConfigured, side, sidebarSho
         type="button"
         className={`icon-btn${side === 'tree' ? ' is-on' : ''}`}
         aria-label="Conversation tree"
-        title="Tree (Ctrl+Shift+T)"
+        title="Conversation tree: every branch of this conversation (Ctrl+Shift+T)"
         disabled={!active}
         onClick={() => on.onToggleSide('tree')}
         data-testid="toggle-tree"
@@ -92,7 +99,7 @@ export function TopBar({ active, connected, providerConfigured, side, sidebarSho
         type="button"
         className="icon-btn"
         aria-label={resolvedTheme === 'dark' ? 'Light theme' : 'Dark theme'}
-        title="Theme (Ctrl+Shift+L)"
+        title={`${resolvedTheme === 'dark' ? 'Light' : 'Dark'} theme (Ctrl+Shift+L)`}
         onClick={on.onToggleTheme}
         data-testid="toggle-theme"
       >

@@ -21,8 +21,11 @@ const asText = (value: ConfigValue | undefined): string => (value === undefined 
 
 const isFraction = (field: ConfigField): boolean => (field.setting.type === 'number' || field.setting.type === 'integer') && field.setting.unit === 'fraction';
 
-/** A fraction as the percentage the form shows (0.8 → "80"), rounded past float noise. */
-const asPercent = (value: ConfigValue | undefined): string => (typeof value === 'number' ? String(Math.round(value * 100 * 1e6) / 1e6) : asText(value));
+/** A fraction as a percentage (0.8 → 80), rounded past float noise. */
+const toPercent = (n: number): number => Math.round(n * 100 * 1e6) / 1e6;
+
+/** A fraction as the percentage the form shows (0.8 → "80"). */
+const asPercent = (value: ConfigValue | undefined): string => (typeof value === 'number' ? String(toPercent(value)) : asText(value));
 
 /** What a number means, shown beside its field: a prefix ($) or a suffix (tokens, %, ms…). */
 const UNIT_ADORNMENT: Record<NumberUnit, { prefix?: string; suffix?: string; name: string }> = {
@@ -36,18 +39,17 @@ const UNIT_ADORNMENT: Record<NumberUnit, { prefix?: string; suffix?: string; nam
 
 /** A fraction's bounds as a percentage range, in words ("above 0 and at most 100"). */
 function percentRange(setting: NumberSetting): string {
-  const pct = (n: number) => Math.round(n * 100 * 1e6) / 1e6;
   const low =
     setting.exclusiveMinimum !== undefined
-      ? `above ${pct(setting.exclusiveMinimum)}`
+      ? `above ${toPercent(setting.exclusiveMinimum)}`
       : setting.minimum !== undefined
-        ? `at least ${pct(setting.minimum)}`
+        ? `at least ${toPercent(setting.minimum)}`
         : null;
   const high =
     setting.exclusiveMaximum !== undefined
-      ? `below ${pct(setting.exclusiveMaximum)}`
+      ? `below ${toPercent(setting.exclusiveMaximum)}`
       : setting.maximum !== undefined
-        ? `at most ${pct(setting.maximum)}`
+        ? `at most ${toPercent(setting.maximum)}`
         : null;
   return [low, high].filter(Boolean).join(' and ');
 }
@@ -56,8 +58,10 @@ function percentRange(setting: NumberSetting): string {
  * Descriptions said once per group: a description two or more fields of a group share is shown under the
  * group's heading (and tied to each of those fields for screen readers) instead of under each field.
  */
+const descriptionKey = (f: ConfigField): string => `${f.group ?? ''}\n${f.setting.description ?? ''}`;
+
 function sharedDescriptions(fields: readonly ConfigField[]): Map<string | null, string[]> {
-  const key = (f: ConfigField) => `${f.group ?? ''}\n${f.setting.description ?? ''}`;
+  const key = descriptionKey;
   const counts = new Map<string, number>();
   for (const f of fields) if (f.setting.description) counts.set(key(f), (counts.get(key(f)) ?? 0) + 1);
   const out = new Map<string | null, string[]>();

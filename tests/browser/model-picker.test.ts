@@ -77,6 +77,13 @@ test('the picker offers every model of two connections grouped by connection, fi
   await expect.poll(() => picker.textContent()).toBe('alpha-large');
   expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('model-picker');
 
+  // Ctrl+Shift+M opens it from anywhere in the window.
+  await page.getByTestId('composer').focus();
+  await page.keyboard.press('Control+Shift+M');
+  await page.getByTestId('model-search').waitFor();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByTestId('model-popover').count()).toBe(0);
+
   // The arrow keys move, Escape closes without picking and gives the focus back.
   await page.keyboard.press('Enter');
   await page.getByTestId('model-search').waitFor();

@@ -1,2 +1,2 @@
-export { StatusService } from './status-service.ts';
+export { ENTRY_NOTIFY_MS, StatusService } from './status-service.ts';
 export type { StatusSources } from './status-service.ts';

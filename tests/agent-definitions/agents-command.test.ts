@@ -3,7 +3,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { createApp } from '../../src/main/app.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
 let t: AppUnderTest | undefined;
@@ -58,11 +57,12 @@ test('/agents lists the agents, says what replaced what and what waits; /agents 
   expect((await run('/agents', sessionId)).text).not.toContain('Waiting for your confirmation');
 
   // The confirmation is kept in the data folder: another core on it still offers scout.
-  const again = createApp({ dataDir: t.dataDir, startPlugins: false, home: t.dir });
+  const { dataDir, dir } = t;
+  const again = openApp({ prefix: 'amber-agents-cmd-again-', app: () => ({ dataDir, home: dir }) });
   try {
-    expect((await again.agentDefinitions.get('scout', ws))?.maxIterations).toBe(5);
+    expect((await again.app.agentDefinitions.get('scout', ws))?.maxIterations).toBe(5);
   } finally {
-    await again.dispose();
+    await again.close();
   }
 
   writeFileSync(join(ws, '.amber', 'agents', 'scout.md'), '---\nname: scout\ndescription: Scouts the repo, now differently.\nwrite: true\n---\nScout.\n');

@@ -73,6 +73,9 @@ test('Settings opens on Models; a click or the arrow keys move to another page, 
   await page.getByTestId('settings-policy').waitFor();
   await page.keyboard.press('End');
   await page.getByRole('heading', { name: 'Shell sandbox', level: 2 }).waitFor();
+  // Advanced: where each plugin runs, for looking into a problem.
+  await page.locator('[data-testid=plugin-process-row][data-id=workspace_tools]').waitFor();
+  expect(await page.locator('[data-testid=plugin-process-row][data-id=workspace_tools] td').first().textContent()).toMatch(/^(idle|active|registered)$/);
   await page.keyboard.press('ArrowUp');
   await page.getByRole('heading', { name: 'Appearance', level: 2 }).waitFor();
   // The theme is chosen here too, in the app's own segmented control.
@@ -106,6 +109,17 @@ test('a saved connection is listed with its address and models; Test says reacha
   // Tested when the page opens: the server answers with its two models.
   await row.locator('[data-testid=provider-state][data-state=reachable]').filter({ hasText: '2 models offered' }).waitFor();
   await page.screenshot({ path: join(DOCS_IMAGES, 'settings-after.png'), animations: 'disabled' });
+
+  // Edit: another model for new conversations, saved in place; the key field is a secret with Show.
+  await row.getByRole('button', { name: 'Edit Other OpenAI-compatible server' }).click();
+  const form = row.getByTestId('provider-edit');
+  expect(await form.getByLabel('API key', { exact: true }).getAttribute('type')).toBe('password');
+  await form.getByLabel('Model for new conversations').fill('loopback-large');
+  await form.getByTestId('provider-edit-save').click();
+  await form.waitFor({ state: 'detached' });
+  await expect.poll(() => row.getByTestId('provider-models').textContent()).toContain('2 models saved: loopback-large, loopback-chat');
+  expect(amber.shell.app.providers.defaultModel()).toEqual({ provider: 'custom', modelId: 'loopback-large' });
+  await row.locator('[data-testid=provider-state][data-state=reachable]').waitFor();
 
   await server.close();
   server = null;

@@ -85,6 +85,14 @@ test('Settings opens on Models; a click or the arrow keys move to another page, 
   await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
   // Only one tab is a Tab stop.
   expect(await nav.locator('[tabindex="0"]').count()).toBe(1);
+  // At 900 px nothing scrolls sideways, on the narrowest page list and the widest page.
+  await page.setViewportSize({ width: 900, height: 700 });
+  for (const name of ['Plugins', 'MCP servers', 'Models']) {
+    await tab(name).click();
+    await expect
+      .poll(() => page.getByTestId('settings').evaluate((e) => e.scrollWidth <= e.clientWidth && document.documentElement.scrollWidth <= window.innerWidth))
+      .toBe(true);
+  }
 });
 
 test('a saved connection is listed with its address and models; Test says reachable, and after its server stops, why it failed', async () => {

@@ -112,3 +112,15 @@ test("a title is the answer's first line without quotes, labels or a final stop,
   expect(cleanTitle('<think>hmm</think>Rust lifetimes explained')).toBe('Rust lifetimes explained');
   expect(cleanTitle('one two three four five six seven eight nine ten')).toBe('one two three four five six seven eight');
 });
+
+test('Settings turns titles off and on over the API, as /set does', async () => {
+  expect(await t.call('conversations.settings', {})).toEqual({ autoTitle: true });
+  expect(await t.call('conversations.setAutoTitle', { autoTitle: false })).toEqual({ autoTitle: false });
+  expect(app.settings.get('conversations.autoTitle')).toBe(false);
+  const s = app.sessions.create({ cwd: join(t.dir, 'home', 'ws') });
+  await reply(s.id, 'Can you plan my weekend in Lisbon?');
+  expect(await t.call('conversations.setAutoTitle', { autoTitle: true })).toEqual({ autoTitle: true });
+  await control();
+  expect(app.sessions.get(s.id).title).toBe('');
+  expect(titledOthers()).toHaveLength(0);
+});

@@ -76,3 +76,16 @@ test('a new conversation is named by its model after the first reply', async () 
   expect(await page.getByTestId('session-row').first().getByRole('button', { name: 'Planning a Lisbon weekend', exact: true }).count()).toBe(1);
   expect(model.requests.filter(asksForTitle)).toHaveLength(1);
 });
+
+test('Settings has a switch for generated titles, kept as the conversations.autoTitle setting', async () => {
+  amber = await startAmber();
+  await amber.open();
+  const { page } = amber;
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-conversations').click();
+  const toggle = page.getByRole('switch', { name: 'Name new conversations' });
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+  expect(amber.shell.app.settings.get('conversations.autoTitle')).toBe(false);
+});

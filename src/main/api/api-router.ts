@@ -17,6 +17,7 @@ import { createSessionRoutes } from './session-routes.ts';
 import { createStatusRoutes } from './status-routes.ts';
 import { createWorkspaceRoutes } from './workspace-routes.ts';
 import { createMcpRoutes } from './mcp-routes.ts';
+import { createConversationRoutes } from './conversation-routes.ts';
 import { createPlanRoutes } from './plan-routes.ts';
 import { createSubagentRoutes } from './subagent-routes.ts';
 
@@ -71,6 +72,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const workspace = subscriptions.add(createWorkspaceRoutes(app, options.pickFolder ? { pickFolder: options.pickFolder } : {}));
   const mcp = subscriptions.add(createMcpRoutes(app));
   const plan = subscriptions.add(createPlanRoutes(app));
+  const conversations = subscriptions.add(createConversationRoutes(app));
   const subagents = subscriptions.add(createSubagentRoutes(app));
   const chat = subscriptions.add(createChatRoutes(app));
 
@@ -87,6 +89,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...workspace.handlers,
     ...mcp.handlers,
     ...plan.handlers,
+    ...conversations.handlers,
     ...subagents.handlers,
   };
 

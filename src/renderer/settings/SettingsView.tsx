@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { TitlesSection } from '../sessions/index.ts';
 import { Icon, type ThemeChoice } from '../ui/index.ts';
 import { AppearanceSection } from './AppearanceSection.tsx';
 import { InstructionsSection } from './InstructionsSection.tsx';
@@ -98,6 +99,7 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
           >
             {page === 'models' && <ProvidersSection onAdd={onSetupProvider} />}
             {page === 'conversations' && <InstructionsSection sessionId={sessionId} />}
+            {page === 'conversations' && <TitlesSection />}
             {page === 'conversations' && <PlanSection />}
             {page === 'conversations' && <SubagentsSection />}
             {page === 'policy' && <PolicySection sessionId={sessionId} />}

@@ -21,7 +21,7 @@ import {
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
-import { ModelChoice, ModelsRefreshed } from './models-api.ts';
+import { ConversationSettings, ModelChoice, ModelsRefreshed } from './models-api.ts';
 import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 
@@ -320,6 +320,9 @@ export const API_METHODS = {
   /** Whether the todo tool is on (Settings, Conversations and tools; /set agent.todo). */
   'plan.settings': method(Nothing, PlanSettings),
   'plan.setEnabled': method(PlanSettings, PlanSettings),
+  /** Whether conversations are titled by their model after the first reply (Settings; /set conversations.autoTitle). */
+  'conversations.settings': method(Nothing, ConversationSettings),
+  'conversations.setAutoTitle': method(ConversationSettings, ConversationSettings),
   /**
    * The rows of the child agents of a conversation's (or one task call's) calls that are going now, for a card
    * opened mid-run; a call that has ended has its rows in its result.

@@ -86,6 +86,8 @@ export const CHANNEL_NAMES = [
   'plan.get',
   'plan.settings',
   'plan.setEnabled',
+  'conversations.settings',
+  'conversations.setAutoTitle',
   'subagents.list',
   'subagents.stop',
   'subagents.transcript',

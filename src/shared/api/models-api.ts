@@ -17,6 +17,10 @@ export const ModelChoice = z.object({
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
+/** Whether conversations get a short title from their model after the first reply (`conversations.autoTitle`). */
+export const ConversationSettings = z.object({ autoTitle: z.boolean() }).strict();
+export type ConversationSettings = z.infer<typeof ConversationSettings>;
+
 /** What "Refresh models" found: per connection, whether its server answered and how many models it lists. */
 export const ModelsRefreshed = z.object({
   accounts: z.array(z.object({ id: z.string(), name: z.string(), ok: z.boolean(), models: z.number().int().nonnegative(), message: z.string() })),

@@ -77,6 +77,13 @@ test('the picker offers every model of two connections grouped by connection, fi
   await expect.poll(() => picker.textContent()).toBe('alpha-large');
   expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('model-picker');
 
+  // Ctrl+Shift+M opens it from anywhere in the window.
+  await page.getByTestId('composer').focus();
+  await page.keyboard.press('Control+Shift+M');
+  await page.getByTestId('model-search').waitFor();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByTestId('model-popover').count()).toBe(0);
+
   // The arrow keys move, Escape closes without picking and gives the focus back.
   await page.keyboard.press('Enter');
   await page.getByTestId('model-search').waitFor();
@@ -110,4 +117,25 @@ test('"Refresh models" offers what a connection lists now', async () => {
   await expect
     .poll(() => options.allTextContents(), { timeout: 20_000 })
     .toEqual([expect.stringContaining('alpha-small'), expect.stringContaining('alpha-large')]);
+});
+
+test('setup offers every model the server listed, and after saving the picker has them all', async () => {
+  amber = await startAmber({ skipSetup: false, core: { workspace: join(dir, 'workspace'), home: dir } });
+  await amber.open();
+  const { page } = amber;
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).click();
+  await page.getByLabel('Base URL').fill(`${alpha.url}/v1`);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await page.getByRole('status').filter({ hasText: 'Connected: 2 models available.' }).waitFor();
+  // The field lists both (a datalist) and says both will be offered.
+  expect(await page.locator('datalist option').evaluateAll((els) => els.map((el) => el.getAttribute('value')))).toEqual(['alpha-small', 'alpha-large']);
+  expect(await page.getByTestId('first-run-models-hint').textContent()).toContain('All 2 models');
+  await page.getByLabel('Model').fill('alpha-large');
+  await page.getByRole('button', { name: 'Save and start' }).click();
+  const picker = page.getByTestId('model-picker');
+  await expect.poll(() => picker.textContent(), { timeout: 20_000 }).toBe('alpha-large');
+  await picker.click();
+  await expect
+    .poll(() => page.getByRole('listbox', { name: 'Models' }).getByRole('option').allTextContents(), { timeout: 20_000 })
+    .toEqual([expect.stringContaining('alpha-large'), expect.stringContaining('alpha-small')]);
 });

@@ -82,6 +82,20 @@ test('Ctrl+B and the header button fold the sidebar away and bring it back on a 
   const page = await open(1280);
   const sidebar = page.getByTestId('sidebar');
   expect(await sidebar.isVisible()).toBe(true);
+  // The transcript's text column and the message box line up (the same width, centred alike).
+  const columns = await page.evaluate(() => {
+    const text = document.querySelector('.msg-assistant')!.getBoundingClientRect();
+    const style = getComputedStyle(document.querySelector('.msg-assistant')!);
+    const box = document.querySelector('.composer-box')!.getBoundingClientRect();
+    return {
+      textLeft: text.left + parseFloat(style.paddingLeft),
+      textRight: text.right - parseFloat(style.paddingRight),
+      boxLeft: box.left,
+      boxRight: box.right,
+    };
+  });
+  expect(Math.abs(columns.textLeft - columns.boxLeft)).toBeLessThanOrEqual(8);
+  expect(Math.abs(columns.textRight - columns.boxRight)).toBeLessThanOrEqual(8);
   const before = await transcriptWidth(page);
   await page.keyboard.press('Control+b');
   await expect.poll(() => sidebar.isVisible()).toBe(false);

@@ -4,6 +4,7 @@ import { useApi } from '../api/index.ts';
 import { TreeView } from '../branches/index.ts';
 import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../chat/index.ts';
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
+import { openModelPicker } from '../models/index.ts';
 import { PanelsView } from '../panels/index.ts';
 import { SessionSidebar, type SidebarHandle, useSessions } from '../sessions/index.ts';
 import { FirstRun, SandboxNotice, type SettingsPage, SettingsView } from '../settings/index.ts';
@@ -111,6 +112,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     'mod+,': () => setSettingsOpen((v) => !v),
     'mod+shift+l': () => setTheme((t) => (resolvedTheme === 'dark' || t === 'dark' ? 'light' : 'dark')),
     'mod+l': () => composer.current?.focus(),
+    'mod+shift+m': openModelPicker,
   };
   useShortcuts(shortcuts);
 

@@ -38,4 +38,5 @@ export const SHORTCUT_TITLES: Readonly<Record<string, string>> = {
   'mod+,': 'Open or close Settings',
   'mod+shift+l': 'Switch between light and dark',
   'mod+l': 'Go to the message box',
+  'mod+shift+m': 'Choose the model',
 };

@@ -7,6 +7,12 @@ import { Icon, useToasts } from '../ui/index.ts';
 import './model-picker.css';
 
 type Models = ApiOutput<'chat.models'>;
+const OPEN_EVENT = 'amber:open-model-picker';
+
+/** Opens the open conversation's model picker (the window's Ctrl+Shift+M, and the palette's "Choose the model"). */
+export function openModelPicker(): void {
+  window.dispatchEvent(new Event(OPEN_EVENT));
+}
 const keyOf = (m: { provider: string; modelId: string }) => `${m.provider}/${m.modelId}`;
 const groupOf = (m: ModelChoice) => m.account ?? m.provider;
 
@@ -51,6 +57,13 @@ export function ModelPicker({ sessionId, running }: { sessionId: string; running
   const groups = useMemo(() => filterModels(models, query), [models, query]);
   const flat = useMemo(() => groups.flatMap((g) => g.models), [groups]);
 
+  const canOpen = !!data && !running && (data.models.length > 0 || data.current !== null);
+  useEffect(() => {
+    if (!canOpen) return;
+    const onOpen = () => setOpen(true);
+    window.addEventListener(OPEN_EVENT, onOpen);
+    return () => window.removeEventListener(OPEN_EVENT, onOpen);
+  }, [canOpen]);
   useEffect(() => {
     if (!open) return;
     const onDown = (e: PointerEvent) => {

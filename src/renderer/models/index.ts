@@ -1,2 +1,2 @@
-export { filterModels, ModelPicker } from './ModelPicker.tsx';
+export { filterModels, ModelPicker, openModelPicker } from './ModelPicker.tsx';
 export { ThinkingPicker } from './ThinkingPicker.tsx';

@@ -73,8 +73,12 @@ test('Settings opens on Models; a click or the arrow keys move to another page, 
   await page.getByTestId('settings-policy').waitFor();
   await page.keyboard.press('End');
   await page.getByRole('heading', { name: 'Shell sandbox', level: 2 }).waitFor();
-  // Advanced: where each plugin runs, for looking into a problem.
+  // Advanced: where each plugin runs, for looking into a problem, and each one's log.
   await page.locator('[data-testid=plugin-process-row][data-id=workspace_tools]').waitFor();
+  await amber.shell.app.plugins.setState('example', true);
+  await page.getByRole('button', { name: 'Log of Example' }).click();
+  await expect.poll(() => page.getByRole('log', { name: 'Log of Example' }).textContent()).toMatch(/info +example plugin started in /);
+  await tab('Advanced').focus();
   expect(await page.locator('[data-testid=plugin-process-row][data-id=workspace_tools] td').first().textContent()).toMatch(/^(idle|active|registered)$/);
   await page.keyboard.press('ArrowUp');
   await page.getByRole('heading', { name: 'Appearance', level: 2 }).waitFor();

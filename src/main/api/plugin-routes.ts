@@ -1,4 +1,4 @@
-import type { PluginListing, PluginView } from '../../shared/api/index.ts';
+import { PLUGIN_LOG_LINES_SHOWN, type PluginListing, type PluginView } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { PluginInfo } from '../plugins/index.ts';
@@ -16,7 +16,8 @@ type PluginChannels =
   | 'plugins.getConfig'
   | 'plugins.setConfig'
   | 'plugins.rescan'
-  | 'plugins.openFolder';
+  | 'plugins.openFolder'
+  | 'plugins.logs';
 
 export function pluginView(info: PluginInfo, hasSettings = false): PluginView {
   return {
@@ -51,6 +52,7 @@ export function createPluginRoutes(app: App, options: PluginRoutesOptions): Disp
       'plugins.setProcess': async ({ id, process }) => view(await plugins.setProcess(id, process)),
       'plugins.getConfig': ({ id }) => app.pluginConfig.get(plugins.get(id).id),
       'plugins.setConfig': ({ id, values }) => app.pluginConfig.set(plugins.get(id).id, values),
+      'plugins.logs': ({ id }) => ({ id: plugins.get(id).id, lines: plugins.logs(id).slice(-PLUGIN_LOG_LINES_SHOWN) }),
       'plugins.rescan': async () => {
         await plugins.rescan();
         return listing();

@@ -24,6 +24,7 @@ import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } fr
 import { ConversationSettings, ModelChoice, ModelsRefreshed } from './models-api.ts';
 import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
+import { PluginLogs } from './plugin-logs-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -227,6 +228,8 @@ export const API_METHODS = {
   'plugins.rescan': method(Nothing, PluginListing),
   /** Opens the user plugin folder with the system's file manager where there is one (`opened`); else only names it. */
   'plugins.openFolder': method(Nothing, z.object({ folder: z.string(), opened: z.boolean() })),
+  /** A plugin's newest log lines (PLUGIN_LOG_LINES_SHOWN at most), for Settings → Advanced. */
+  'plugins.logs': method(z.object({ id: z.string().min(1).max(64) }), PluginLogs),
   /** The status bar: the session's core segments and every plugin segment, highest priority first. */
   'status.list': method(z.object({ sessionId: SessionId.nullable().optional() }), StatusBarView),
   'panels.list': method(Nothing, z.array(PanelView)),

@@ -47,6 +47,7 @@ export const CHANNEL_NAMES = [
   'plugins.setConfig',
   'plugins.rescan',
   'plugins.openFolder',
+  'plugins.logs',
   'status.list',
   'panels.list',
   'panels.opened',

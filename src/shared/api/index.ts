@@ -10,3 +10,4 @@ export * from './mcp-api.ts';
 export * from './sandbox-api.ts';
 export * from './models-api.ts';
 export * from './providers-api.ts';
+export * from './plugin-logs-api.ts';

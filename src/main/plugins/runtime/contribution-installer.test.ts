@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import type { Contribution } from '../../../shared/plugins/index.ts';
 import type { ProviderEvent, ProviderRequest } from '../../../shared/providers/index.ts';
 import { MISSING_MESSAGES } from '../../../shared/sent-requests.ts';
-import { installContribution, type StreamSinks } from './contribution-installer.ts';
+import { INACTIVE_ALLOWANCE_HOLD_MS, installContribution, standingInactive, type StreamSinks } from './contribution-installer.ts';
 import type { PluginConnection } from '../edge/plugin-connection.ts';
 import { createPluginRegistries } from '../registries/plugin-registries.ts';
 
@@ -100,4 +100,39 @@ test('a call stopped before it was sent is never sent', async () => {
   const events = await drain(install(conn, sinks), [user('one')], controller.signal);
   expect(events).toEqual([expect.objectContaining({ type: 'error', kind: 'aborted' })]);
   expect(calls).toHaveLength(0);
+});
+
+test("an allowance's answer that it limits nothing stands until the plugin is called for anything else or the hold is over; other answers are asked for each time", async () => {
+  const conn = { activity: 1 } as { activity: number | undefined };
+  let now = 0;
+  let verdict: { allowed: boolean; inactive?: boolean; spent?: number } = { allowed: true, spent: 0, inactive: true };
+  let asked = 0;
+  const check = standingInactive(
+    conn as unknown as PluginConnection,
+    async () => (asked++, verdict),
+    () => now,
+  );
+  const request = { providerId: 'p', modelId: 'm' };
+  expect(await check(request)).toEqual({ allowed: true, spent: 0, inactive: true });
+  now = INACTIVE_ALLOWANCE_HOLD_MS - 1;
+  await check(request);
+  expect(asked).toBe(1);
+  // Another call into the plugin (a command, a panel action) may have set a limit.
+  conn.activity = 2;
+  await check(request);
+  expect(asked).toBe(2);
+  now += INACTIVE_ALLOWANCE_HOLD_MS;
+  await check(request);
+  expect(asked).toBe(3);
+  // A plugin that is not running has no activity: it is asked every time.
+  conn.activity = undefined;
+  await check(request);
+  await check(request);
+  expect(asked).toBe(5);
+  // An answer that limits something is never kept.
+  conn.activity = 3;
+  verdict = { allowed: true, spent: 10 };
+  await check(request);
+  await check(request);
+  expect(asked).toBe(7);
 });

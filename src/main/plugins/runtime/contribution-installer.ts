@@ -172,7 +172,7 @@ function executeTool(
  * An allowance check that keeps an answer of `inactive` (allowed, limits nothing) for INACTIVE_ALLOWANCE_HOLD_MS
  * while the plugin's `activity` stays the same; every other answer is asked for each time.
  */
-function standingInactive(
+export function standingInactive(
   conn: PluginCaller,
   ask: (request: AllowanceRequest) => Promise<AllowanceVerdict>,
   clock: () => number = () => performance.now(),

@@ -260,6 +260,7 @@ export function createApp(options: AppOptions): App {
     // The plugins' hooks shape each run: its input, system prompt, context, tool calls and results.
     hooks: plugins.registries.hooks,
     toolOutputs,
+    masking: () => ({ maskAfterTokens: settings.get('context.maskAfterTokens'), maskBatchTokens: settings.get('context.maskBatchTokens') }),
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));

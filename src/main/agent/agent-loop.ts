@@ -9,6 +9,7 @@ import type { CompactionSettings } from './compactor.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
 import type { ToolDispatcher, ToolSource } from './tool-dispatcher.ts';
+import type { MaskingSettings } from './tool-output-masking.ts';
 
 export { HOOK_MESSAGE_TYPE, NO_WORKSPACE } from './agent-run.ts';
 
@@ -58,6 +59,8 @@ export interface LoopDeps {
   clock: () => number;
   maxIterations: number;
   compaction: CompactionSettings;
+  /** Hiding old tool output from each request (see tool-output-masking.ts), read every turn. Default: DEFAULT_MASKING. */
+  masking?: () => MaskingSettings;
   recovery: Partial<RecoveryLimits>;
   defaultModel: ModelRef | null;
   /**

@@ -11,6 +11,7 @@ import { estimateContextTokens, estimateTextTokens } from './context-tokens.ts';
 import { assemblePrompt } from './prompt-assembly.ts';
 import { RecoveryMonitor, toolCallsOf, type RecoveryAction } from './recovery-monitor.ts';
 import { RunContext } from './run-context.ts';
+import { DEFAULT_MASKING, maskToolOutput } from './tool-output-masking.ts';
 import { streamReply, type StreamedReply } from './stream-reply.ts';
 import { toolResult } from './tool-dispatcher.ts';
 
@@ -206,8 +207,9 @@ export class AgentRun {
   async #callModel(context: ModelContext, setup: TurnSetup): Promise<StreamedReply> {
     const sessionId = this.#sessionId;
     const signal = this.#signal;
-    // The context hooks rewrite this request's messages only: the stored session stays as it is.
-    const hooked = await this.#hooks.hooks.run('context', { sessionId, messages: [...context.messages] }, this.#hooks);
+    // Masking and the context hooks rewrite this request's messages only: the stored session stays as it is.
+    const sent = maskToolOutput(context, this.#deps.masking?.() ?? DEFAULT_MASKING);
+    const hooked = await this.#hooks.hooks.run('context', { sessionId, messages: sent.messages }, this.#hooks);
     const assembled = await assemblePrompt({
       systemPrompt: setup.systemPrompt,
       blocks: this.#deps.promptBlocks(),
@@ -312,7 +314,7 @@ export class AgentRun {
       model: setup.provider.model,
       provider: setup.ref.provider,
       systemPrompt: setup.systemPrompt,
-      messages: this.#context.current().messages,
+      messages: maskToolOutput(this.#context.current(), this.#deps.masking?.() ?? DEFAULT_MASKING).messages,
       signal: this.#signal,
       clock: this.#deps.clock,
       append: (input) => void this.#append(input),

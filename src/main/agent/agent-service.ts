@@ -22,6 +22,7 @@ import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type Compac
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
 import { ToolDispatcher, emptyToolSource, type ToolSource } from './tool-dispatcher.ts';
+import type { MaskingSettings } from './tool-output-masking.ts';
 import type { ToolOutputKeeper } from './tool-output-store.ts';
 
 export interface AgentServiceOptions {
@@ -44,6 +45,8 @@ export interface AgentServiceOptions {
   /** Model calls per run before it stops with 'max_iterations'. */
   maxIterations?: number;
   compaction?: Partial<CompactionSettings>;
+  /** Old tool output hidden from each request, read every turn (the settings `context.mask*`). Default: DEFAULT_MASKING. */
+  masking?: () => MaskingSettings;
   recovery?: Partial<RecoveryLimits>;
   /** The model of a session whose branch has no model_change entry. */
   defaultModel?: ModelRef | null;
@@ -132,6 +135,7 @@ export class AgentService {
       clock,
       maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
       compaction: { ...DEFAULT_COMPACTION, ...options.compaction },
+      ...(options.masking ? { masking: options.masking } : {}),
       recovery: options.recovery ?? {},
       defaultModel: options.defaultModel ?? null,
       workspaceRoot: options.workspaceRoot ?? ((sessionId) => store.get(sessionId).cwd),

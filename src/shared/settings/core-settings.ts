@@ -168,6 +168,22 @@ export const CORE_SETTINGS = {
     format: 'flag',
     help: 'Whether the agent may keep a checklist (the todo tool) shown above the composer',
   }),
+  'context.maskAfterTokens': setting({
+    stored: 'context.maskAfterTokens',
+    scope: 'global',
+    schema: z.number().int().min(0).max(10_000_000),
+    default: 40_000,
+    format: 'number',
+    help: "Tool output older than the context's newest this many tokens is hidden from the model (a note says how to get it again); 0: never",
+  }),
+  'context.maskBatchTokens': setting({
+    stored: 'context.maskBatchTokens',
+    scope: 'global',
+    schema: z.number().int().min(0).max(10_000_000),
+    default: 20_000,
+    format: 'number',
+    help: "Hidden tool output grows by this many tokens at a time, so the provider's prompt cache holds between steps",
+  }),
   'agents.confirmed': setting({
     stored: 'agents.confirmed',
     scope: 'global',

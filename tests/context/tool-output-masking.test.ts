@@ -53,7 +53,9 @@ function toolTurn(tool: string, args: Record<string, unknown>, output: string, t
 /** A file's text of about `chars` characters, different per name. */
 const fileText = (name: string, chars = 2000) => `// ${name}\n`.padEnd(chars, `${name} line\n`);
 
-const request = () => maskToolOutput(store.context(sessionId), settings);
+/** No batches: every rewrite of the past happens at once. */
+const immediate: MaskingSettings = { maskAfterTokens: 4000, maskBatchTokens: 0 };
+const request = (with_: MaskingSettings = settings) => maskToolOutput(store.context(sessionId), with_);
 const results = (messages: readonly Message[]) => messages.filter((m): m is ToolResultMessage => m.role === 'toolResult');
 const textOf = (m: ToolResultMessage) => m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
@@ -132,7 +134,7 @@ describe('masking old tool output', () => {
     toolTurn('read', { path: 'b.ts' }, fileText('b'));
     const later = toolTurn('read', { path: 'a.ts' }, fileText('a'));
     toolTurn('read', { path: 'b.ts' }, fileText('b changed'));
-    const sent = request();
+    const sent = request(immediate);
     expect(sent.repeats).toBe(1);
     const [first, second, third, fourth] = results(sent.messages);
     expect(textOf(first!)).toBe(`[Same output as the later read call with the same arguments (entry ${later}); left out here.]`);
@@ -147,7 +149,7 @@ describe('masking old tool output', () => {
     for (let i = 0; i < 4; i++) toolTurn('bash', { command: 'npm run build' }, 'error TS2322: Type string is not assignable to number.', 'Trying again.');
     toolTurn('bash', { command: 'npm test' }, 'ok');
     const raw = store.context(sessionId).messages;
-    const sent = request();
+    const sent = request(immediate);
     expect(sent.loopPairs).toBe(3);
     expect(sent.messages).toHaveLength(raw.length - 6);
     const sentResults = results(sent.messages);
@@ -159,7 +161,36 @@ describe('masking old tool output', () => {
     const call = sent.messages[sent.messages.indexOf(sentResults[0]!) - 1]!;
     expect(call).toMatchObject({ role: 'assistant', content: [{ type: 'text' }, { type: 'toolCall', id: sentResults[0]!.toolCallId }] });
     // Two identical pairs are not a loop yet.
-    const two = maskToolOutput({ entries: store.context(sessionId).entries.slice(0, 5), messages: raw.slice(0, 5) }, settings);
+    const two = maskToolOutput({ entries: store.context(sessionId).entries.slice(0, 5), messages: raw.slice(0, 5) }, immediate);
     expect(two.loopPairs).toBe(0);
+  });
+
+  test('a file read again unchanged leaves the request before it as it was until the next batch jump', () => {
+    say('user', 'Read.');
+    const older: string[] = [];
+    for (let i = 0; i < 12; i++) older.push(toolTurn('read', { path: `f${i}` }, fileText(`f${i}`)));
+    const first = request();
+    const again = toolTurn('read', { path: 'f9' }, fileText('f9'));
+    let before = request();
+    expect(JSON.stringify(before.messages.slice(0, first.messages.length))).toBe(JSON.stringify(first.messages));
+    expect(before.repeats).toBe(0);
+    let jumped = false;
+    for (let step = 0; step < 8 && !jumped; step++) {
+      toolTurn('read', { path: `g${step}` }, fileText(`g${step}`));
+      const after = request();
+      const olderRead = results(after.messages)[9]!;
+      if (after.masked === before.masked) {
+        expect(after.repeats).toBe(0);
+        expect(textOf(olderRead)).toBe(fileText('f9'));
+        expect(JSON.stringify(after.messages.slice(0, before.messages.length))).toBe(JSON.stringify(before.messages));
+      } else {
+        jumped = true;
+        expect(after.repeats).toBe(1);
+        expect(textOf(olderRead)).toBe(`[Same output as the later read call with the same arguments (entry ${again}); left out here.]`);
+      }
+      before = after;
+    }
+    expect(jumped).toBe(true);
+    expect(older).toHaveLength(12);
   });
 });

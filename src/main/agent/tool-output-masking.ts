@@ -84,13 +84,15 @@ function loopKey(assistant: AssistantMessage, call: ToolCall, result: ToolResult
  * The messages a request carries for a context: the stored context itself is never changed. Deterministic:
  * the same context and settings give the same messages, byte for byte.
  *
+ * Positions are estimated tokens from the context's start. Everything here rewrites only what ends before
+ * the settled line, which moves by whole batches (`maskBatchTokens`), so between jumps a request starts with
+ * exactly the bytes the previous one started with and the provider's prompt cache holds:
  * - A loop (3 or more consecutive identical calls with identical results) is sent once, with its count.
  * - A tool result identical to a later one of the same call (same tool, arguments and text: a file read
  *   again unchanged) points to the later one's entry.
- * - Tool output that ends before the mask boundary is replaced by a placeholder naming the tool, its
- *   arguments, its size and its entry. The boundary is counted in estimated tokens from the context's start
- *   and moves by whole batches: it stays put while the output after it is under `maskAfterTokens` +
- *   `maskBatchTokens`, so between jumps a request starts with exactly the bytes the previous one started with.
+ * - Tool output that ends `maskAfterTokens` before the settled line is replaced by a placeholder naming the
+ *   tool, its arguments, its size and its entry: the output after this mask boundary stays between
+ *   `maskAfterTokens` and `maskAfterTokens` + `maskBatchTokens`.
  */
 export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages'>, settings: MaskingSettings): MaskedMessages {
   const { entries, messages } = context;
@@ -108,6 +110,10 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
     ends[i] = total;
   }
   const entryId = (i: number): string => (entries[i] as Entry | undefined)?.id ?? `#${i}`;
+  const after = Math.max(0, settings.maskAfterTokens);
+  const batch = Math.max(0, settings.maskBatchTokens);
+  // In the same phase as the mask boundary, so both jump together.
+  const settled = batch > 0 ? Math.max(0, Math.floor((total - after) / batch) * batch + after) : total;
 
   // Loops: consecutive pairs (a reply with one call, then its result) that are all the same.
   let loopPairs = 0;
@@ -138,7 +144,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
     runKey = '';
     runLength = 0;
   };
-  for (let i = 0; i + 1 < count; ) {
+  for (let i = 0; i + 1 < count && ends[i + 1]! <= settled; ) {
     const call = singleCall(messages[i]!);
     const result = messages[i + 1]!;
     if (call && result.role === 'toolResult' && (result as ToolResultMessage).toolCallId === call.id) {
@@ -164,7 +170,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
   const later = new Map<string, number>();
   for (let i = count - 1; i >= 0; i--) {
     const m = out[i];
-    if (!m || m.role !== 'toolResult') continue;
+    if (!m || m.role !== 'toolResult' || ends[i]! > settled) continue;
     const result = messages[i] as ToolResultMessage;
     const call = callOf[i];
     const key = JSON.stringify([result.toolName, call?.arguments ?? null, result.isError, resultText(result)]);
@@ -182,10 +188,8 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
 
   // Masking: whole tool results that end before the boundary, which moves by whole batches.
   let masked = 0;
-  const after = settings.maskAfterTokens;
-  if (after > 0 && total > after) {
-    const batch = Math.max(0, settings.maskBatchTokens);
-    const boundary = batch > 0 ? Math.floor((total - after) / batch) * batch : total - after;
+  if (after > 0) {
+    const boundary = settled - after;
     for (let i = 0; i < count && ends[i]! <= boundary; i++) {
       const m = out[i];
       if (!m || m.role !== 'toolResult' || pointed.has(i)) continue;

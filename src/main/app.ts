@@ -237,6 +237,7 @@ export function createApp(options: AppOptions): App {
     resolveProvider,
     tools: baseTools,
     gate: policy,
+    questions: approvals.onDidChange,
     agents: agentDefinitions,
     systemPrompt: (sessionId, specs) => systemPrompt.build(sessionId, specs),
     parentPrompt: (sessionId) => agent.lastPrompt(sessionId)?.systemPrompt ?? null,

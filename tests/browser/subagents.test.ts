@@ -125,7 +125,7 @@ test('Settings switches child agents on and sets their limits (Conversations and
   await page.getByTestId('settings-subagents').screenshot({ path: shot('subagents-settings.png'), animations: 'disabled' });
 });
 
-test("a child agent's approval question opens in the same window, naming the child", async () => {
+test("a child agent's approval question opens in the same window, naming the child, and its row says it waits", async () => {
   const outside = join(dir, 'elsewhere', 'notes.md');
   model.setScript((raw) => {
     const r = readRequest(raw);
@@ -142,6 +142,8 @@ test("a child agent's approval question opens in the same window, naming the chi
   const dialog = page.getByTestId('approval-dialog');
   await dialog.filter({ hasText: 'notes.md' }).waitFor();
   expect(await dialog.getByTestId('approval-label').textContent()).toBe('Asked by the child agent “Save the notes”');
+  // The child's row in the task card says it waits for the answer.
+  await page.locator('[data-testid=tool-card][data-tool=task]').getByTestId('subagent-asking').waitFor();
   await dialog.getByRole('button', { name: 'Deny' }).click();
   await page.locator('[data-testid=message][data-role=assistant]').filter({ hasText: 'could not save the notes' }).waitFor();
   expect(existsSync(outside)).toBe(false);

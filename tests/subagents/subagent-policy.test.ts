@@ -48,8 +48,14 @@ test("a child's approval question comes to the parent's window labelled with the
     asked.push(payload as ApprovalQuestion);
     void r.call('approvals.answer', { questionId: (payload as ApprovalQuestion).id, answer: 'deny' });
   });
+  const asking: boolean[] = [];
+  r.app.subagents.onDidChange((view) => asking.push(view.asking));
   oneChild(r, call('write', { path: target, content: 'x' }));
   await r.app.agent.prompt(r.parentId, 'go');
+  // Its row said it waited for the answer, and no longer once it was given.
+  expect(asking.indexOf(true)).toBeGreaterThan(-1);
+  expect(asking.slice(asking.indexOf(true)).includes(false)).toBe(true);
+  expect(asking.at(-1)).toBe(false);
   expect(asked).toHaveLength(1);
   expect(asked[0]).toMatchObject({ label: 'writer', sessionId: r.parentId, toolName: 'write', folder: r.outside });
   expect(existsSync(target)).toBe(false);

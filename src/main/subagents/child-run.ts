@@ -3,7 +3,7 @@ import { contentText, isAssistant, type AssistantMessage } from '../../shared/se
 import type { SubagentState, SubagentView } from '../../shared/subagents/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { AgentService, type AgentHooks, type ModelRef, type ProviderResolver, type ToolOutputKeeper, type ToolSource } from '../agent/index.ts';
-import type { ToolGate } from '../policy/index.ts';
+import type { ApprovalChange, ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { SubagentKind } from './agent-catalog.ts';
 import { childTools } from './child-tools.ts';
@@ -71,6 +71,9 @@ export class ChildRun {
   #service: AgentService | null = null;
   #cause: Cause | null = null;
   #ended = false;
+  /** Its tool calls, and which of their questions wait for an answer. */
+  readonly #calls = new Set<string>();
+  readonly #asked = new Set<string>();
 
   constructor(deps: ChildRunDeps, task: ChildTask, view: SubagentView) {
     this.#deps = deps;
@@ -96,6 +99,19 @@ export class ChildRun {
       // What it had cannot be read: the reason says what became of it.
     }
     return { view: { ...this.#snapshot(), state, reason }, reply };
+  }
+
+  /** A question was asked or settled: when it is about one of this child's calls, its row says it waits. */
+  questionChanged(change: ApprovalChange): void {
+    if (change.kind === 'requested') {
+      const q = change.question;
+      if (q.sessionId !== this.#task.parentSessionId || !this.#calls.has(q.toolCallId)) return;
+      this.#asked.add(q.id);
+    } else if (!this.#asked.delete(change.questionId)) return;
+    const asking = this.#asked.size > 0;
+    if (asking === this.#view.asking) return;
+    this.#view.asking = asking;
+    this.#changed();
   }
 
   /** Stops it (at most once: the first cause is the one reported). */
@@ -180,6 +196,7 @@ export class ChildRun {
       view.turns++;
       changed = true;
     } else if (event.type === 'tool_execution_start') {
+      this.#calls.add(event.toolCallId);
       view.toolCalls++;
       changed = true;
     } else if (event.type === 'message_end' && event.entry.type === 'message' && isAssistant(event.entry.message)) {
@@ -223,6 +240,7 @@ export class ChildRun {
       reason = ended.error ?? `It ended with ${ended.reason}.`;
     }
     view.state = state;
+    view.asking = false;
     if (reason !== undefined) view.reason = reason;
     view.elapsedMs = view.startedAt === null ? 0 : Math.max(0, this.#deps.clock() - view.startedAt);
     this.#changed();

@@ -6,6 +6,7 @@ import { type SubagentSettings, TASK_TOOL_NAME, TaskArgs, type SubagentTranscrip
 import { AmberError } from '../errors.ts';
 import type { ToolOutput, ToolSpec } from '../../shared/tools/index.ts';
 import type { ModelRef, ToolExecution, ToolSource } from '../agent/index.ts';
+import type { ApprovalChange } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { type AgentCatalog, DEFAULT_AGENT, generalOnly, type SubagentKind } from './agent-catalog.ts';
@@ -37,6 +38,8 @@ export interface SubagentServiceOptions extends Pick<ChildRunDeps, 'store' | 're
   onChildEvent?: (event: AgentEvent, parentSessionId: string) => void;
   clock?: () => number;
   stopGraceMs?: number;
+  /** The approval questions put to the user and settled: a child's row says when one of its calls waits for an answer. */
+  questions?: Event<ApprovalChange>;
   /** How long the wall-time setting's minute is (a test's seam). Default: 60,000 ms. */
   minuteMs?: number;
 }
@@ -63,6 +66,7 @@ export class SubagentService {
   readonly #running = new Map<string, number>();
   readonly #changed = new Emitter<SubagentView>();
   readonly #forgetChildren: Disposable;
+  readonly #followQuestions: Disposable | undefined;
   /** A child's row changed: started, a turn, a tool call, its spend, its end. */
   readonly onDidChange: Event<SubagentView> = this.#changed.event;
   #spec: { text: string; spec: ToolSpec } | null = null;
@@ -77,6 +81,9 @@ export class SubagentService {
     this.#clock = options.clock ?? Date.now;
     // A conversation deleted takes its children's conversations with it (the database forgets at once; its
     // task results keep what they answered).
+    this.#followQuestions = options.questions?.((change) => {
+      for (const call of this.#calls) for (const child of call.children) child.questionChanged(change);
+    });
     this.#forgetChildren = options.store.onDidDelete(({ sessionId }) => {
       for (const child of options.store.childSessions(sessionId)) {
         try {
@@ -208,6 +215,7 @@ export class SubagentService {
         tokens: 0,
         outputTokens: 0,
         cost: 0,
+        asking: false,
         startedAt: null,
         elapsedMs: 0,
       }),
@@ -338,6 +346,7 @@ export class SubagentService {
   async dispose(): Promise<void> {
     this.#disposed = true;
     this.#forgetChildren.dispose();
+    this.#followQuestions?.dispose();
     for (const call of this.#calls) for (const child of call.children) child.stop('stopped', 'Amber is shutting down.');
     this.#changed.dispose();
   }

@@ -67,10 +67,16 @@ export function SubagentRows({ tool }: { tool: ToolCallView }) {
                 {row.description}
               </span>
               <span className="subagent-agent muted">{row.agent}</span>
-              <span className={`chip ${STATE_CHIP[row.state]}`}>
-                {row.state === 'running' && <span className="spinner" aria-hidden="true" />}
-                {STATE_LABEL[row.state]}
-              </span>
+              {row.state === 'running' && row.asking ? (
+                <span className="chip chip-awaiting" data-testid="subagent-asking">
+                  needs approval
+                </span>
+              ) : (
+                <span className={`chip ${STATE_CHIP[row.state]}`}>
+                  {row.state === 'running' && <span className="spinner" aria-hidden="true" />}
+                  {STATE_LABEL[row.state]}
+                </span>
+              )}
               <span className="subagent-stat" title="Model calls">
                 {row.turns} {row.turns === 1 ? 'turn' : 'turns'}
               </span>

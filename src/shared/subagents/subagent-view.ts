@@ -29,6 +29,8 @@ export const SubagentView = z.object({
   startedAt: z.number().nullable(),
   /** Milliseconds it ran (so far, while it runs). */
   elapsedMs: z.number().nonnegative(),
+  /** A question of its (an approval) waits for the user's answer. */
+  asking: z.boolean().default(false),
   /** Why it failed, timed out, stopped or was refused, as a sentence. */
   reason: z.string().optional(),
 });

@@ -325,12 +325,16 @@ export class AgentRun {
 
   /** Summarises the older part of the context (see compactor.ts); false, with a notice, when it could not. */
   async #compact(provider: ResolvedProvider, why: string): Promise<boolean> {
+    const context = this.#context.current();
+    // The same model the turn resolved (see #setUp): the summary's usage is recorded under its provider.
+    const ref = context.model ?? this.#deps.defaultModel;
     const outcome = await compactSession({
       store: this.#deps.store,
       sessionId: this.#sessionId,
-      context: this.#context.current(),
+      context,
       stream: provider.stream,
       model: provider.model,
+      ...(ref ? { provider: ref.provider } : {}),
       keepRecentTokens: this.#deps.compaction.keepRecentTokens,
       signal: this.#signal,
     });

@@ -237,15 +237,19 @@ export class AgentService {
     } catch (e) {
       return { ok: false, reason: `The model ${ref.provider}/${ref.modelId} is not available: ${errorMessage(e)}` };
     }
-    return compactSession({
+    const outcome = await compactSession({
       store: this.store,
       sessionId,
       context,
       stream: provider.stream,
       model: provider.model,
+      provider: ref.provider,
       keepRecentTokens: this.#deps.compaction.keepRecentTokens,
       signal: options.signal ?? new AbortController().signal,
     });
+    // Told like a run's compaction: the window shows it and the budget charges the summary's usage.
+    if (outcome.ok) this.#broadcast({ type: 'entry_appended', sessionId, runId: '', entry: outcome.entry });
+    return outcome;
   }
 
   /** Stops every run and waits until they have settled. */

@@ -23,6 +23,8 @@ export interface CompactInput {
   context: ModelContext;
   stream: StreamFn;
   model: ModelInfo;
+  /** The provider's id, recorded with the summary's usage (its prices, the budget's providers). */
+  provider?: string;
   keepRecentTokens: number;
   signal: AbortSignal;
 }
@@ -53,7 +55,14 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
     messages: [{ role: 'user', content: `<conversation>\n${transcript}\n</conversation>\n\nWrite the summary of the conversation above now.` } as Message],
     tools: [],
   };
-  const reply = await streamReply({ stream: input.stream, request, signal: input.signal, provider: 'compaction', clock: Date.now, onDelta: () => {} });
+  const reply = await streamReply({
+    stream: input.stream,
+    request,
+    signal: input.signal,
+    provider: input.provider ?? 'compaction',
+    clock: Date.now,
+    onDelta: () => {},
+  });
   if (reply.errorKind !== null) {
     return {
       ok: false,
@@ -72,6 +81,10 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
     summary,
     firstKeptEntryId: context.entries[cut]!.id,
     tokensBefore: estimateContextTokens(context),
+    // The summary request is charged like a reply: its tokens and cost stay with the entry it wrote.
+    ...(reply.message.usage ? { usage: reply.message.usage } : {}),
+    ...(reply.message.provider !== undefined ? { provider: reply.message.provider } : {}),
+    ...(reply.message.model !== undefined ? { model: reply.message.model } : {}),
   });
   return { ok: true, entry: entry as Extract<Entry, { type: 'compaction' }> };
 }

@@ -304,11 +304,13 @@ export function usageTotals(
   /** Replies with tokens but no cost, from a model nobody prices. */
   let unpriced = 0;
   for (const e of entries) {
-    if (e.type !== 'message') continue;
-    const u = usageOf(e.message);
+    // A compaction's summary request is charged like a reply: its usage and model are on the entry.
+    const charged = e.type === 'message' ? e.message : e.type === 'compaction' ? e : null;
+    if (!charged) continue;
+    const u = e.type === 'message' ? usageOf(e.message) : e.type === 'compaction' ? e.usage : undefined;
     if (!u) {
       // A task call's child agents spent too: their tokens and cost, as its result records them.
-      const children = taskSpend(e.message);
+      const children = e.type === 'message' ? taskSpend(e.message) : null;
       if (children) {
         replies++;
         input += children.input;
@@ -321,7 +323,7 @@ export function usageTotals(
     const inTokens = (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
     input += inTokens;
     output += u.output ?? 0;
-    const m = e.message as { provider?: unknown; model?: unknown };
+    const m = charged as { provider?: unknown; model?: unknown };
     const own = typeof m.provider === 'string' && typeof m.model === 'string' ? infoOf(m.provider, m.model) : null;
     const price = own ?? info;
     if (u.cost) cost += u.cost.total ?? 0;

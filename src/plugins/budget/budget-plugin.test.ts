@@ -67,7 +67,7 @@ async function started(config: Record<string, unknown>, saveDelayMs: number) {
         },
       }),
     );
-  return { plugin, allowance, command, spend, seen };
+  return { plugin, allowance, command, spend, seen, listeners };
 }
 
 /** The day's spend in the file, or null while there is no file. */
@@ -123,5 +123,30 @@ it('the replies of a run redraw the panel once for all of them, a moment later, 
   await drawn;
   expect(seen.panels).toBe(before.panels + 1);
   expect(seen.configReads).toBe(before.configReads + 1);
+  await plugin.shutdown();
+});
+
+it('charges a compaction’s summary request like a reply: its usage on the compaction entry counts toward the budget', async () => {
+  const { plugin, allowance, listeners } = await started({ dataDir: dir, budgets: [{ period: 'day', limit: 5 }] }, 60_000);
+  expect((await allowance.check({ providerId: 'p', modelId: 'm' })).allowed).toBe(true);
+  for (const l of listeners)
+    l({
+      sessionId: 's1',
+      runId: '',
+      type: 'entry_appended',
+      entry: {
+        id: 'c1',
+        parentId: null,
+        timestamp: new Date().toISOString(),
+        type: 'compaction',
+        summary: 'the summary',
+        firstKeptEntryId: 'e1',
+        tokensBefore: 90_000,
+        provider: 'p',
+        model: 'm',
+        usage: { input: 90_000, output: 500, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 6 } },
+      },
+    });
+  expect((await allowance.check({ providerId: 'p', modelId: 'm' })).allowed).toBe(false);
   await plugin.shutdown();
 });

@@ -119,15 +119,24 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
    */
   const onAgentEvent = (payload: unknown) => {
     const type = typeof payload === 'object' && payload !== null ? (payload as { type?: unknown }).type : undefined;
-    if (type !== 'message_end' && type !== 'agent_start' && type !== 'turn_start') return;
+    if (type === 'entry_appended') {
+      // Of the entries a run appends, only a compaction is charged.
+      if ((payload as { entry?: { type?: unknown } }).entry?.type !== 'compaction') return;
+    } else if (type !== 'message_end' && type !== 'agent_start' && type !== 'turn_start') return;
     const parsed = AgentEvent.safeParse(payload);
     if (!parsed.success) return;
     const event = parsed.data;
     const sessionChanged = event.sessionId !== activeSession;
     activeSession = event.sessionId;
     let counted = false;
-    if (event.type === 'message_end' && event.entry.type === 'message' && isAssistant(event.entry.message)) {
-      const message = event.entry.message;
+    // A reply, or a compaction whose summary request is charged like one (its usage and model are on the entry).
+    const message =
+      event.type === 'message_end' && event.entry.type === 'message' && isAssistant(event.entry.message)
+        ? event.entry.message
+        : event.type === 'entry_appended' && event.entry.type === 'compaction'
+          ? event.entry
+          : null;
+    if (message && (event.type === 'message_end' || event.type === 'entry_appended')) {
       // Spend on a provider the budgets do not cover is not theirs to count.
       const covered = lastConfig.providers.length === 0 || (message.provider !== undefined && lastConfig.providers.includes(message.provider));
       if (message.usage && covered) {
@@ -253,7 +262,7 @@ export function createBudgetPlugin(seams: BudgetPluginSeams = {}): DefinedPlugin
         ledger = new BudgetLedger();
         notes.push('Spend is not saved: no data folder is set (dataDir), so it starts from zero when the app restarts.');
       }
-      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent, { types: ['agent_start', 'turn_start', 'message_end'] });
+      context.events.on(AGENT_EVENT_TOPIC, onAgentEvent, { types: ['agent_start', 'turn_start', 'message_end', 'entry_appended'] });
       return true;
     },
 

@@ -91,6 +91,10 @@ export const CompactionEntry = z.looseObject({
   summary: z.string(),
   firstKeptEntryId: EntryId,
   tokensBefore: z.number().nonnegative(),
+  /** What the summary request spent (charged like a reply: the status bar, the budget), and the model that wrote it. */
+  usage: Usage.optional(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
 });
 export const BranchSummaryEntry = z.looseObject({ ...base, type: z.literal('branch_summary'), fromId: EntryId, summary: z.string() });
 /** Plugin-owned state: never sent to a model. */

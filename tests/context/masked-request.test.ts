@@ -78,7 +78,7 @@ test('the model server receives old tool output as a placeholder naming the call
   const last = toolMessages(server.requests[3]!.body).map((m) => textOf(m.content));
   expect(last).toHaveLength(3);
   expect(last[0]).toContain(`[Output hidden to keep the context small: read({"path":"a.txt"}) returned`);
-  expect(last[0]).toContain(`entry ${readA!.id}; call read again if you need it.]`);
+  expect(last[0]).toContain(`entry ${readA!.id}; to see it again, repeat the call if it only reads, or ask for just the part you need.]`);
   expect(last[0]).not.toContain('a says hello');
   expect(last[2]).toContain('c says hello');
   expect(server.requests[3]!.bodyText).not.toContain('a says hello');

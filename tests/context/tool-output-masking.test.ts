@@ -73,7 +73,7 @@ describe('masking old tool output', () => {
     expect(masked.indexOf(false)).toBe(sent.masked);
     expect(masked.slice(sent.masked).every((m) => !m)).toBe(true);
     expect(textOf(sentResults[0]!)).toBe(
-      `[Output hidden to keep the context small: read({"path":"src/file-0.ts"}) returned 2,000 characters (about 500 tokens). The full text stays in the conversation as entry ${ids[0]}; call read again if you need it.]`,
+      `[Output hidden to keep the context small: read({"path":"src/file-0.ts"}) returned 2,000 characters (about 500 tokens). The full text stays in the conversation as entry ${ids[0]}; to see it again, repeat the call if it only reads, or ask for just the part you need.]`,
     );
     expect(textOf(sentResults[19]!)).toBe(fileText('file-19'));
     // The recent part keeps at least maskAfterTokens of the context whole.

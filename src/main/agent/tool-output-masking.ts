@@ -198,7 +198,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
       const args = shortArguments(callOf[i]);
       const note =
         `[Output hidden to keep the context small: ${result.toolName}(${args}) returned ${n(chars)} characters (about ${n(tokensOf(result))} tokens)` +
-        `${result.isError ? ' as an error' : ''}. The full text stays in the conversation as entry ${entryId(i)}; call ${result.toolName} again if you need it.]`;
+        `${result.isError ? ' as an error' : ''}. The full text stays in the conversation as entry ${entryId(i)}; to see it again, repeat the call if it only reads, or ask for just the part you need.]`;
       if (note.length >= chars) continue;
       out[i] = withText(result, note);
       masked++;

@@ -1,4 +1,4 @@
-// `npm run bench -- <name> [args…]`: runs bench/<name>-bench.ts (sessions, plugins, stream, ui, mcp, footprint, subagents). Each prints
+// `npm run bench -- <name> [args…]`: runs bench/<name>-bench.ts (sessions, plugins, stream, ui, mcp, footprint, subagents, compaction). Each prints
 // its figures as one JSON object on its last line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

@@ -108,6 +108,9 @@ function describe(app: AppCore, entry: SettingIndexEntry, context: CommandContex
     }
     case 'conversations.autoTitle':
       return defaulted(app.settings.find('conversations.autoTitle'), app.settings.get('conversations.autoTitle') ? 'on' : 'off');
+    case 'context.maskAfterTokens':
+    case 'context.maskBatchTokens':
+      return defaulted(app.settings.find(entry.name), `${app.settings.get(entry.name).toLocaleString('en')} tokens`);
     case 'agent.instructions':
       return quoted(app.systemPrompt.instructions(null).global);
     case 'agent.instructions.conversation':
@@ -176,6 +179,14 @@ async function setCore(app: AppCore, tree: CommandTree, entry: SettingIndexEntry
       return value
         ? 'The agent may now keep a plan with the todo tool; it shows above the message box.'
         : 'The todo tool is off: the agent keeps no plan (the plans kept so far stay on their branches).';
+    case 'context.maskAfterTokens':
+      app.settings.set('context.maskAfterTokens', value as number);
+      return value === 0
+        ? 'From the next request on, old tool output is sent whole again.'
+        : `From the next request on, tool output older than the newest ${(value as number).toLocaleString('en')} tokens is hidden from the model (the conversation keeps it).`;
+    case 'context.maskBatchTokens':
+      app.settings.set('context.maskBatchTokens', value as number);
+      return `Hidden tool output now grows ${(value as number).toLocaleString('en')} tokens at a time.`;
     case 'model':
       return await viaCommand(tree, `/model ${String(value)}`, context);
     case 'thinking':

@@ -94,6 +94,20 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     help: help('agent.subagents.budgetTokens'),
     input: { kind: 'range', min: 0, max: 1_000_000_000, unit: 'tokens (0: no limit)' },
   },
+  {
+    name: 'context.maskAfterTokens',
+    key: 'context.maskAfterTokens',
+    scope: 'global',
+    help: help('context.maskAfterTokens'),
+    input: { kind: 'range', min: 0, max: 10_000_000, unit: 'tokens (0: never hide)' },
+  },
+  {
+    name: 'context.maskBatchTokens',
+    key: 'context.maskBatchTokens',
+    scope: 'global',
+    help: help('context.maskBatchTokens'),
+    input: { kind: 'range', min: 0, max: 10_000_000, unit: 'tokens' },
+  },
   { name: 'model', scope: 'conversation', help: 'The model of this conversation (provider/model)', input: { kind: 'model' } },
   {
     name: 'thinking',

@@ -74,10 +74,27 @@ function singleCall(message: Message): ToolCall | null {
   return call;
 }
 
+/** Keys already built, by result message (context messages are shared and never change). */
+const loopKeys = new WeakMap<Message, { assistant: Message; key: string }>();
+const repeatKeys = new WeakMap<Message, { call: ToolCall | undefined; key: string }>();
+
 /** What makes two call-and-result pairs the same step of a loop: the call, the reply's text and the result. */
 function loopKey(assistant: AssistantMessage, call: ToolCall, result: ToolResultMessage): string {
+  const known = loopKeys.get(result);
+  if (known?.assistant === assistant) return known.key;
   const said = assistant.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  return JSON.stringify([call.name, call.arguments ?? {}, said, result.isError, resultText(result)]);
+  const key = JSON.stringify([call.name, call.arguments ?? {}, said, result.isError, resultText(result)]);
+  loopKeys.set(result, { assistant, key });
+  return key;
+}
+
+/** What makes two results the same read: the tool, the call's arguments and the result. */
+function repeatKey(result: ToolResultMessage, call: ToolCall | undefined): string {
+  const known = repeatKeys.get(result);
+  if (known && known.call === call) return known.key;
+  const key = JSON.stringify([result.toolName, call?.arguments ?? null, result.isError, resultText(result)]);
+  repeatKeys.set(result, { call, key });
+  return key;
 }
 
 /**
@@ -172,8 +189,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
     const m = out[i];
     if (!m || m.role !== 'toolResult' || ends[i]! > settled) continue;
     const result = messages[i] as ToolResultMessage;
-    const call = callOf[i];
-    const key = JSON.stringify([result.toolName, call?.arguments ?? null, result.isError, resultText(result)]);
+    const key = repeatKey(result, callOf[i]);
     const newer = later.get(key);
     if (newer === undefined) {
       later.set(key, i);

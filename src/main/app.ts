@@ -218,6 +218,8 @@ export function createApp(options: AppOptions): App {
       return !(e instanceof AmberError && e.code === 'not_found');
     }
   });
+  // Layer 1 of context compression for every run, the children's too: read at each request, so a /set applies at once.
+  const masking = () => ({ maskAfterTokens: settings.get('context.maskAfterTokens'), maskBatchTokens: settings.get('context.maskBatchTokens') });
   const resolveProvider =
     options.resolveProvider ??
     pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
@@ -244,6 +246,7 @@ export function createApp(options: AppOptions): App {
     parentModel: (sessionId) => sessions.branchState(sessionId).model ?? providers.defaultModel() ?? options.defaultModel ?? null,
     hooks: plugins.registries.hooks,
     toolOutputs,
+    masking,
     // A child's spend reaches the allowances as its parent's: the budget plugin counts it for the parent conversation.
     onChildEvent: (event, parentSessionId) => {
       if (event.type === 'message_end') plugins.events.emit(AGENT_EVENT_TOPIC, { ...event, sessionId: parentSessionId });
@@ -261,7 +264,7 @@ export function createApp(options: AppOptions): App {
     // The plugins' hooks shape each run: its input, system prompt, context, tool calls and results.
     hooks: plugins.registries.hooks,
     toolOutputs,
-    masking: () => ({ maskAfterTokens: settings.get('context.maskAfterTokens'), maskBatchTokens: settings.get('context.maskBatchTokens') }),
+    masking,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));

@@ -2,7 +2,15 @@ import type { AgentEvent } from '../../shared/agent/index.ts';
 import { contentText, isAssistant, type AssistantMessage } from '../../shared/sessions/index.ts';
 import type { SubagentState, SubagentView } from '../../shared/subagents/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
-import { AgentService, type AgentHooks, type ModelRef, type ProviderResolver, type ToolOutputKeeper, type ToolSource } from '../agent/index.ts';
+import {
+  AgentService,
+  type AgentHooks,
+  type MaskingSettings,
+  type ModelRef,
+  type ProviderResolver,
+  type ToolOutputKeeper,
+  type ToolSource,
+} from '../agent/index.ts';
 import type { ApprovalChange, ToolGate } from '../policy/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { SubagentKind } from './agent-catalog.ts';
@@ -25,6 +33,8 @@ export interface ChildRunDeps {
   parentPrompt: (parentSessionId: string) => string | null;
   hooks?: AgentHooks;
   toolOutputs?: ToolOutputKeeper;
+  /** Old tool output hidden from each request, as for the parent (the settings `context.mask*`). */
+  masking?: () => MaskingSettings;
   clock: () => number;
   /** The child's view changed. Must not throw. */
   onChange(view: SubagentView): void;
@@ -186,6 +196,7 @@ export class ChildRun {
       clock: deps.clock,
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
       ...(deps.toolOutputs ? { toolOutputs: deps.toolOutputs } : {}),
+      ...(deps.masking ? { masking: deps.masking } : {}),
     });
   }
 

@@ -23,7 +23,8 @@ const TRANSCRIPT_LIMIT = 5000;
 /** How long Stop waits for the children to end before the task call returns what it has. */
 export const STOP_GRACE_MS = 1500;
 
-export interface SubagentServiceOptions extends Pick<ChildRunDeps, 'store' | 'resolveProvider' | 'gate' | 'systemPrompt' | 'hooks' | 'toolOutputs'> {
+export interface SubagentServiceOptions
+  extends Pick<ChildRunDeps, 'store' | 'resolveProvider' | 'gate' | 'systemPrompt' | 'hooks' | 'toolOutputs' | 'masking'> {
   store: SessionStore;
   settings: SettingsService;
   /** The tools children may use: the parent's, without the task tool. */
@@ -296,6 +297,7 @@ export class SubagentService {
         clock: this.#clock,
         ...(o.hooks ? { hooks: o.hooks } : {}),
         ...(o.toolOutputs ? { toolOutputs: o.toolOutputs } : {}),
+        ...(o.masking ? { masking: o.masking } : {}),
         onChange: (changed) => this.#tell(changed),
         onEvent: (event) => o.onChildEvent?.(event, parent),
       },

@@ -74,3 +74,43 @@ test('/compact keeps the summary request’s usage on the compaction entry, the 
   expect(segments.find((seg) => seg.id === 'core.tokens')?.text).toBe('↑ 6.0k ↓ 300');
   expect(segments.find((seg) => seg.id === 'core.cost')?.text).toBe('$0.35');
 });
+
+test('a compaction inside a run keeps its summary request’s usage and the provider that served it', async () => {
+  const stream: StreamFn = async function* (request): AsyncGenerator<ProviderEvent> {
+    const summary = /working summary/.test(request.systemPrompt);
+    yield {
+      type: 'done',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: summary ? 'Earlier: three questions, all answered.' : 'Fresh answer.' }],
+        stopReason: 'stop',
+        model: 'm',
+        usage: summary ? { input: 700, output: 40, cacheRead: 0, cacheWrite: 0, cost: cost(0.07) } : { input: 300, output: 5, cacheRead: 0, cacheWrite: 0 },
+      },
+    };
+  };
+  under = openApp({
+    prefix: 'amber-compaction-charge-',
+    before: (dir) => mkdirSync(join(dir, 'ws')),
+    app: () => ({
+      defaultModel: { provider: 'fake', modelId: 'm' },
+      resolveProvider: () => ({
+        stream,
+        model: { id: 'm', contextWindow: 1000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      }),
+    }),
+  });
+  const { app } = under;
+  const s = app.sessions.create({ title: 'Run', cwd: join(under.dir, 'ws') });
+  for (let i = 1; i <= 3; i++) {
+    app.sessions.append(s.id, { type: 'message', message: { role: 'user', content: `question ${i} `.padEnd(400, 'q') } });
+    app.sessions.append(s.id, {
+      type: 'message',
+      message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i} `.padEnd(400, 'a') }], stopReason: 'stop' },
+    });
+  }
+  const result = await app.agent.prompt(s.id, 'next question');
+  expect(result.reason).toBe('stop');
+  const compaction = app.sessions.path(s.id).find((e) => e.type === 'compaction');
+  expect(compaction).toMatchObject({ provider: 'fake', model: 'm', usage: { input: 700, output: 40, cost: { total: 0.07 } } });
+});

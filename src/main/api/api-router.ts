@@ -20,6 +20,7 @@ import { createMcpRoutes } from './mcp-routes.ts';
 import { createConversationRoutes } from './conversation-routes.ts';
 import { createPlanRoutes } from './plan-routes.ts';
 import { createSubagentRoutes } from './subagent-routes.ts';
+import { createContextRoutes } from './context-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -75,6 +76,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const conversations = subscriptions.add(createConversationRoutes(app));
   const subagents = subscriptions.add(createSubagentRoutes(app));
   const chat = subscriptions.add(createChatRoutes(app));
+  const context = subscriptions.add(createContextRoutes(app));
 
   const handlers: Handlers = {
     ...sessions.handlers,
@@ -91,6 +93,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...plan.handlers,
     ...conversations.handlers,
     ...subagents.handlers,
+    ...context.handlers,
   };
 
   return {

@@ -25,6 +25,7 @@ import { ConversationSettings, ModelChoice, ModelsRefreshed } from './models-api
 import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 import { PluginLogs } from './plugin-logs-api.ts';
+import { ContextMasking } from './context-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -338,6 +339,9 @@ export const API_METHODS = {
   /** The task tool's switch and limits (Settings, Conversations and tools; /set agent.subagents…). */
   'subagents.settings': method(Nothing, SubagentSettings),
   'subagents.setSettings': method(SubagentSettings.partial(), SubagentSettings),
+  /** How old tool output is hidden from each model request (Settings, Conversations and tools; /set context.…). */
+  'context.masking': method(Nothing, ContextMasking),
+  'context.setMasking': method(ContextMasking.partial(), ContextMasking),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -94,6 +94,8 @@ export const CHANNEL_NAMES = [
   'subagents.transcript',
   'subagents.settings',
   'subagents.setSettings',
+  'context.masking',
+  'context.setMasking',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -11,3 +11,4 @@ export * from './sandbox-api.ts';
 export * from './models-api.ts';
 export * from './providers-api.ts';
 export * from './plugin-logs-api.ts';
+export * from './context-api.ts';

@@ -75,27 +75,29 @@ test('/compact keeps the summary request’s usage on the compaction entry, the 
   expect(segments.find((seg) => seg.id === 'core.cost')?.text).toBe('$0.35');
 });
 
-test('a compaction inside a run keeps its summary request’s usage and the provider that served it', async () => {
-  const stream: StreamFn = async function* (request): AsyncGenerator<ProviderEvent> {
-    const summary = /working summary/.test(request.systemPrompt);
-    yield {
-      type: 'done',
-      message: {
-        role: 'assistant',
-        content: [{ type: 'text', text: summary ? 'Earlier: three questions, all answered.' : 'Fresh answer.' }],
-        stopReason: 'stop',
-        model: 'm',
-        usage: summary ? { input: 700, output: 40, cacheRead: 0, cacheWrite: 0, cost: cost(0.07) } : { input: 300, output: 5, cacheRead: 0, cacheWrite: 0 },
-      },
-    };
+/** A model that answers a summary request and a turn, each with its own usage. */
+const summaryOrTurn: StreamFn = async function* (request): AsyncGenerator<ProviderEvent> {
+  const summary = /working summary/.test(request.systemPrompt);
+  yield {
+    type: 'done',
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: summary ? 'Earlier: three questions, all answered.' : 'Fresh answer.' }],
+      stopReason: 'stop',
+      model: 'm',
+      usage: summary ? { input: 700, output: 40, cacheRead: 0, cacheWrite: 0, cost: cost(0.07) } : { input: 300, output: 5, cacheRead: 0, cacheWrite: 0 },
+    },
   };
+};
+
+test('a compaction inside a run keeps its summary request’s usage and the provider that served it', async () => {
   under = openApp({
     prefix: 'amber-compaction-charge-',
     before: (dir) => mkdirSync(join(dir, 'ws')),
     app: () => ({
       defaultModel: { provider: 'fake', modelId: 'm' },
       resolveProvider: () => ({
-        stream,
+        stream: summaryOrTurn,
         model: { id: 'm', contextWindow: 1000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
       }),
     }),

@@ -65,7 +65,7 @@ async function systemMessageOfOneTurn(): Promise<{ text: string; sessionId: stri
   const sessionId = (created.value as { id: string }).id;
   const run = app.agent.start(sessionId, 'Hi');
   await run.done;
-  const body = server.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+  const body = server.requests.at(-1)!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
   const system = body.messages.find((m) => m.role === 'system');
   return { text: system?.content ?? '', sessionId };
 }
@@ -113,10 +113,13 @@ test("the user's instructions, global and per conversation, are sent; View promp
   await api.call('commands.run', { input: '/system Call me Ada.', sessionId: first.sessionId });
   server.setScript([openAiStream({ text: 'Bonjour Ada.' })]);
   await app.agent.start(first.sessionId, 'Again').done;
-  const body = server.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+  const body = server.requests.at(-1)!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
   const sent = body.messages.find((m) => m.role === 'system')!.content;
   expect(sent).toContain('Call me Ada.');
   const shown = await api.call('chat.lastPrompt', { sessionId: first.sessionId });
   expect(shown.ok && (shown.value as { systemPrompt: string }).systemPrompt).toBe(sent);
-  expect(shown.ok && (shown.value as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['read', 'write']);
+  // The tools shown are the tools sent: the plugin's two and the core's (the todo tool, listed and declined while off).
+  const sentTools = body.tools.map((t) => t.function.name);
+  expect(sentTools).toEqual(expect.arrayContaining(['read', 'write']));
+  expect(shown.ok && (shown.value as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(sentTools);
 });

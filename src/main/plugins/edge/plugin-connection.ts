@@ -79,6 +79,18 @@ let activityMarks = 0;
 /** See ConnectionOptions.notifyDelayMs: events for a plugin wait this long at most, to go to it together. */
 export const NOTIFY_DELAY_MS = 20;
 
+/** About the most bytes of events one note message carries (one event larger than this goes alone). */
+export const NOTE_MESSAGE_BYTES = 256 * 1024;
+
+/** A note's size as it will cross the pipe, near enough to bound a message (a value JSON cannot write counts as small). */
+function approximateBytes(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 interface Note {
   method: NoteMethod;
   args: unknown[];
@@ -253,8 +265,17 @@ export class PluginConnection {
     if (this.#noteTimer) clearTimeout(this.#noteTimer);
     this.#noteTimer = null;
     const notes = this.#notes.splice(0);
-    for (let i = 0; i < notes.length; i += MAX_NOTES_PER_MESSAGE) {
-      const part = notes.slice(i, i + MAX_NOTES_PER_MESSAGE);
+    let i = 0;
+    while (i < notes.length) {
+      // A message carries at most MAX_NOTES_PER_MESSAGE notes and about NOTE_MESSAGE_BYTES (always one), so a
+      // batch of large events cannot put megabytes on a pipe the plugin has stopped reading.
+      const part: Note[] = [];
+      let bytes = 0;
+      while (i < notes.length && part.length < MAX_NOTES_PER_MESSAGE && (part.length === 0 || bytes < NOTE_MESSAGE_BYTES)) {
+        const note = notes[i++]!;
+        bytes += approximateBytes(note.args);
+        part.push(note);
+      }
       // A plugin that leaves its pipe unread gets no more events queued in main (about 1 MB waits at most,
       // and one message more).
       if (this.process.congested) {

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, startAmber, docsShot } from './harness.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -76,7 +76,7 @@ test('the approval dialog says where the call runs, the folder it changes and th
     const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) n.textContent = (n.textContent ?? '').split(from).join('/home/ada');
   }, dir);
-  await dialog.screenshot({ path: join(import.meta.dirname, '../../docs/images/approval-dialog.png'), animations: 'disabled' });
+  await dialog.screenshot({ path: docsShot('approval-dialog.png'), animations: 'disabled' });
   await a.page.keyboard.press('Enter');
   await finished(a);
   expect(existsSync(outside)).toBe(false);

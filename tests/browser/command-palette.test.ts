@@ -2,9 +2,9 @@
 // once — no argument permutations, no internal source tags.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, onTestFinished, test } from 'vitest';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, startAmber, docsShot } from './harness.ts';
 import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -42,7 +42,7 @@ test('the palette lists actions with their shortcuts and each command once; an a
   expect(commands.filter((c) => c.startsWith('/set plugin on '))).toEqual([]);
   expect(commands.filter((c) => c.startsWith('/get plugin.'))).toEqual([]);
   expect(await page.getByTestId('command-palette').locator('.chip').count()).toBe(0);
-  await page.screenshot({ path: resolve(import.meta.dirname, '../../docs/images/command-palette.png'), animations: 'disabled' });
+  await page.screenshot({ path: docsShot('command-palette.png'), animations: 'disabled' });
 
   // A slash asks for commands only.
   await page.getByTestId('palette-input').fill('/new');
@@ -77,7 +77,7 @@ test('/help opens over the conversation without moving the message box; a short 
   expect(after.height).toBe(before.height);
   const shown = (await output.boundingBox())!;
   expect(shown.y + shown.height).toBeLessThanOrEqual(after.y);
-  await page.screenshot({ path: resolve(import.meta.dirname, '../../docs/images/help-output.png'), animations: 'disabled' });
+  await page.screenshot({ path: docsShot('help-output.png'), animations: 'disabled' });
   await output.getByRole('button', { name: 'Close the command output' }).click();
   await output.waitFor({ state: 'detached' });
 

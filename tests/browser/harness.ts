@@ -7,6 +7,16 @@ import { type HeadlessOptions, type HeadlessShell, startHeadless } from '../../s
 
 const root = resolve(import.meta.dirname, '../..');
 export const SCREENSHOTS = join(root, 'test-results', 'screenshots');
+
+/**
+ * Where a test writes a picture the docs show: docs/images when AMBER_DOCS_SCREENSHOT is set (making the docs'
+ * pictures), else beside the other screenshots, so a test run leaves the repository as it was.
+ */
+export function docsShot(name: string): string {
+  const folder = process.env.AMBER_DOCS_SCREENSHOT ? join(root, 'docs', 'images') : SCREENSHOTS;
+  mkdirSync(folder, { recursive: true });
+  return join(folder, name);
+}
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Amber {

@@ -4,13 +4,12 @@
 // HTTP server that answers 401 shows needs authorization until an Authorization header is added.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
 import type { McpListing } from '../../src/shared/api/index.ts';
 import { startAuthProxy } from '../mcp/auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from '../mcp/everything-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, startAmber, docsShot } from './harness.ts';
 
 let amber: Amber | null = null;
 
@@ -77,7 +76,7 @@ test('a stdio server added through the form connects with its tool count, its ti
   expect(await trial.locator('li code').allTextContents()).toContain('echo');
   expect(app().sessions.getSetting('plugin.mcp.config')).toBeNull();
   await trial.scrollIntoViewIfNeeded();
-  await trial.screenshot({ path: join(import.meta.dirname, '../../docs/images/mcp-form-test.png'), animations: 'disabled' });
+  await trial.screenshot({ path: docsShot('mcp-form-test.png'), animations: 'disabled' });
   await form.getByTestId('mcp-form-save').click();
 
   const row = section.locator('[data-testid=mcp-server][data-name=everything]');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { EVERYTHING_ENTRY } from '../mcp/everything-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, startAmber, docsShot } from './harness.ts';
 import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -60,7 +60,7 @@ test('importing an mcpServers JSON connects the server with its tool count; trus
   await toolSwitch.click();
   await expect.poll(() => toolSwitch.getAttribute('aria-checked')).toBe('true');
   expect(await row.locator('[data-testid=mcp-tool] code').allTextContents()).toContain('echo');
-  await page.screenshot({ path: join(import.meta.dirname, '../../docs/images/mcp-server-tools.png'), animations: 'disabled' });
+  await page.screenshot({ path: docsShot('mcp-server-tools.png'), animations: 'disabled' });
   await expect.poll(() => row.getByTestId('mcp-trust-server').isChecked()).toBe(true);
   await row.getByTestId('mcp-trust-server').click();
   await expect.poll(trust).toEqual({ servers: [], tools: ['mcp__everything__toggle-simulated-logging'] });

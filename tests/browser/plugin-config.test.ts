@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type AccountServer, OPENROUTER_PATH, startAccountServer } from '../plugins-bundled/account-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, startAmber, docsShot } from './harness.ts';
 
 const KEY = 'sk-or-v1-typed-into-the-settings-form';
 // The app's CSP forbids inline scripts, so axe goes in through the debugger protocol.
@@ -158,7 +158,7 @@ test('number fields show what they count ($, tokens, a percentage), help shared 
   await expect.poll(() => field('warnAt').getByTestId('plugin-config-field-error').textContent()).toBe('Warn at must be a percentage above 0 and at most 100.');
   await field('warnAt').locator('input').fill('50');
   await field('limits.dayUsd').locator('input').fill('2.5');
-  await page.screenshot({ path: new URL('../../docs/images/plugin-form-units.png', import.meta.url).pathname, animations: 'disabled' });
+  await page.screenshot({ path: docsShot('plugin-form-units.png'), animations: 'disabled' });
   await form.getByTestId('plugin-config-save').click();
   await form.getByTestId('plugin-config-saved').filter({ hasText: 'Saved' }).waitFor();
   expect(amber.shell.app.pluginConfig.get('budget').values).toMatchObject({ warnAt: 0.5, 'limits.dayUsd': 2.5 });

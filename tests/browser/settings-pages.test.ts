@@ -2,12 +2,10 @@
 // real loopback server through the real provider plugin, reachable and then stopped.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
-import { type Amber, startAmber } from './harness.ts';
-
-const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
+import { type Amber, startAmber, docsShot } from './harness.ts';
 
 let amber: Amber | null = null;
 let server: ProviderServer | null = null;
@@ -120,7 +118,7 @@ test('a saved connection is listed with its address and models; Test says reacha
   expect(await row.getByTestId('provider-models').textContent()).toContain('1 model saved: loopback-chat');
   // Tested when the page opens: the server answers with its two models.
   await row.locator('[data-testid=provider-state][data-state=reachable]').filter({ hasText: '2 models offered' }).waitFor();
-  await page.screenshot({ path: join(DOCS_IMAGES, 'settings-after.png'), animations: 'disabled' });
+  await page.screenshot({ path: docsShot('settings-after.png'), animations: 'disabled' });
 
   // Edit: another model for new conversations, saved in place; the key field is a secret with Show.
   await row.getByRole('button', { name: 'Edit Other OpenAI-compatible server' }).click();
@@ -140,7 +138,7 @@ test('a saved connection is listed with its address and models; Test says reacha
   const reason = (await row.getByTestId('provider-reason').textContent()) ?? '';
   expect(reason.trim().length).toBeGreaterThan(10);
   expect(reason).toMatch(/[a-z]{3,} [a-z]{2,}/i);
-  await page.screenshot({ path: join(DOCS_IMAGES, 'settings-provider-failed.png'), animations: 'disabled' });
+  await page.screenshot({ path: docsShot('settings-provider-failed.png'), animations: 'disabled' });
 
   // Remove asks first; confirmed, the row goes and the setup form is what is left.
   await row.getByTestId('provider-remove').click();

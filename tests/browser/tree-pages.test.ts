@@ -1,12 +1,9 @@
 // The tree view of a long conversation reads a page at a time: the newest part of the active branch first,
 // earlier pages on request, and a branch that leaves it where it is opened.
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { copyFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, docsShot, startAmber } from './harness.ts';
 import { seedLinear, user } from './seed.ts';
-
-const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
 
 let amber: Amber | null = null;
 afterEach(async () => {
@@ -62,7 +59,6 @@ test('a 1,200-message tree opens on its newest page, reads earlier pages on requ
   await tree.locator(`[data-testid=tree-node][data-entry-id="${ids.side}"]`).waitFor();
   await expect.poll(() => tree.getByTestId('tree-summary').textContent()).toBe('1203 messages · 2 branch points');
   const file = await amber.screenshot('tree-paged-branch-opened');
-  mkdirSync(DOCS_IMAGES, { recursive: true });
-  copyFileSync(file, resolve(DOCS_IMAGES, 'tree-paged-branch-opened.png'));
+  if (process.env.AMBER_DOCS_SCREENSHOT) copyFileSync(file, docsShot('tree-paged-branch-opened.png'));
   console.log(`tree view first screen: ${firstScreenMs} ms after the shortcut (1,200 messages, headless Chromium)`);
 });

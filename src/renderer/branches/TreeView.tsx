@@ -6,6 +6,7 @@ import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { collectTree, MORE_OF_BRANCH } from './collect-tree.ts';
+import { plainPreview } from './plain-preview.ts';
 import { layoutTree, type TreeRow, treeSummary } from './tree-layout.ts';
 import './tree-view.css';
 
@@ -46,7 +47,7 @@ function LabelEditor({ initial, onDone }: { initial: string; onDone: (label: str
 function BranchStub({ row, start, loading, onOpen }: { row: TreeRow; start: number; loading: boolean; onOpen(): void }) {
   const n = row.node;
   const more = n.type === MORE_OF_BRANCH;
-  const text = more ? 'More of this branch' : n.preview || '(empty)';
+  const text = more ? 'More of this branch' : plainPreview(n.preview) || '(empty)';
   return (
     <div
       className="tree-row tree-stub"
@@ -241,7 +242,7 @@ export function TreeView({ sessionId, onClose }: Props) {
                         void jump(row);
                       }}
                     >
-                      {n.preview || '(empty)'}
+                      {plainPreview(n.preview) || '(empty)'}
                     </button>
                     {n.label && (
                       <span className="tree-label" data-testid="tree-label">

@@ -1,27 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/index.ts';
+import { useSettingsChannel } from '../server-state/index.ts';
 
 const KEY = ['conversationSettings'] as const;
 
 /** Settings' switch of generated titles: whether a conversation is named by its model after the first reply. */
 export function TitlesSection() {
   const api = useApi();
-  const toasts = useToasts();
-  const queries = useQueryClient();
   const labelId = useId();
-  const { data, error } = useQuery({ queryKey: KEY, queryFn: () => api.call('conversations.settings', {}), staleTime: 0 });
-  useEffect(() => {
-    if (error) toasts.error('Could not read whether conversations get titles', error);
-  }, [error, toasts]);
-  const set = async (autoTitle: boolean) => {
-    try {
-      queries.setQueryData(KEY, await api.call('conversations.setAutoTitle', { autoTitle }));
-    } catch (e) {
-      toasts.error('Could not change the titles switch', e);
-    }
-  };
+  const { data, save: set } = useSettingsChannel(
+    KEY,
+    { read: 'whether conversations get titles', write: 'the titles switch' },
+    () => api.call('conversations.settings', {}),
+    (autoTitle: boolean) => api.call('conversations.setAutoTitle', { autoTitle }),
+  );
   const on = data?.autoTitle ?? true;
   return (
     <section className="settings-section" aria-labelledby="settings-titles" data-testid="settings-titles">

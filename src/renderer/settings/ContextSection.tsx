@@ -1,8 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { ContextMasking } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/index.ts';
+import { useSettingsChannel } from '../server-state/index.ts';
 import './context-section.css';
 
 const KEY = ['contextMasking'] as const;
@@ -13,20 +12,13 @@ const MAX = 10_000_000;
 /** How old tool output is hidden from each model request: a switch, the tokens kept whole and the batch size. */
 export function ContextSection() {
   const api = useApi();
-  const toasts = useToasts();
-  const queries = useQueryClient();
   const labelId = useId();
-  const { data, error } = useQuery({ queryKey: KEY, queryFn: () => api.call('context.masking', {}), staleTime: 0 });
-  useEffect(() => {
-    if (error) toasts.error('Could not read how old tool output is hidden', error);
-  }, [error, toasts]);
-  const save = async (changes: Partial<ContextMasking>) => {
-    try {
-      queries.setQueryData(KEY, await api.call('context.setMasking', changes));
-    } catch (e) {
-      toasts.error('Could not change how old tool output is hidden', e);
-    }
-  };
+  const { data, save } = useSettingsChannel(
+    KEY,
+    { read: 'how old tool output is hidden', write: 'how old tool output is hidden' },
+    () => api.call('context.masking', {}),
+    (changes: Partial<ContextMasking>) => api.call('context.setMasking', changes),
+  );
   const on = (data?.maskAfterTokens ?? DEFAULT_AFTER) > 0;
   return (
     <section className="settings-section" aria-labelledby="settings-context" data-testid="settings-context">

@@ -1,27 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/index.ts';
+import { useSettingsChannel } from '../server-state/index.ts';
 
 const KEY = ['planSettings'] as const;
 
 /** The switch of the todo tool: whether the agent may keep a plan, shown above the message box. */
 export function PlanSection() {
   const api = useApi();
-  const toasts = useToasts();
-  const queries = useQueryClient();
   const labelId = useId();
-  const { data, error } = useQuery({ queryKey: KEY, queryFn: () => api.call('plan.settings', {}), staleTime: 0 });
-  useEffect(() => {
-    if (error) toasts.error('Could not read whether the agent keeps a plan', error);
-  }, [error, toasts]);
-  const set = async (enabled: boolean) => {
-    try {
-      queries.setQueryData(KEY, await api.call('plan.setEnabled', { enabled }));
-    } catch (e) {
-      toasts.error('Could not change the plan switch', e);
-    }
-  };
+  const { data, save: set } = useSettingsChannel(
+    KEY,
+    { read: 'whether the agent keeps a plan', write: 'the plan switch' },
+    () => api.call('plan.settings', {}),
+    (enabled: boolean) => api.call('plan.setEnabled', { enabled }),
+  );
   const on = data?.enabled ?? false;
   return (
     <section className="settings-section" aria-labelledby="settings-plan" data-testid="settings-plan">

@@ -1,8 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { SubagentSettings } from '../../shared/subagents/index.ts';
 import { useApi } from '../api/index.ts';
-import { useToasts } from '../ui/index.ts';
+import { useSettingsChannel } from '../server-state/index.ts';
 import './subagents-section.css';
 
 const KEY = ['subagentSettings'] as const;
@@ -20,20 +19,13 @@ const LIMITS: readonly { key: Limit; label: string; min: number; max: number; no
 /** The task tool's switch and the limits every child agent runs under. */
 export function SubagentsSection() {
   const api = useApi();
-  const toasts = useToasts();
-  const queries = useQueryClient();
   const labelId = useId();
-  const { data, error } = useQuery({ queryKey: KEY, queryFn: () => api.call('subagents.settings', {}), staleTime: 0 });
-  useEffect(() => {
-    if (error) toasts.error('Could not read the child agent settings', error);
-  }, [error, toasts]);
-  const save = async (changes: Partial<SubagentSettings>) => {
-    try {
-      queries.setQueryData(KEY, await api.call('subagents.setSettings', changes));
-    } catch (e) {
-      toasts.error('Could not change the child agent settings', e);
-    }
-  };
+  const { data, save } = useSettingsChannel(
+    KEY,
+    { read: 'the child agent settings', write: 'the child agent settings' },
+    () => api.call('subagents.settings', {}),
+    (changes: Partial<SubagentSettings>) => api.call('subagents.setSettings', changes),
+  );
   const on = data?.enabled ?? false;
   return (
     <section className="settings-section" aria-labelledby="settings-subagents" data-testid="settings-subagents">

@@ -244,6 +244,17 @@ test('a call that outlasts the idle time keeps the plugin running until it has a
   await h.until('lazy', (i) => i.state === 'idle');
 });
 
+test('a call stopped while its plugin is starting is cancelled in the plugin once it runs, not left running there', async () => {
+  const { h } = lazyHarness();
+  await h.service.start();
+  const controller = new AbortController();
+  const cancelled = h.nextEvent('lazy.cancelled', 5000);
+  const out = h.service.registries.tools.execute('lazy_peek', { text: 'x', waitMs: 60_000 }, controller.signal);
+  controller.abort();
+  expect(await out).toMatchObject({ isError: true, content: [{ text: "The call to 'lazy_peek' was aborted." }] });
+  expect(await cancelled).toEqual({ waitMs: 60_000 });
+});
+
 test('events that pile up while it starts are capped: the first 64 are delivered in order, the rest dropped and counted', async () => {
   const { h } = lazyHarness();
   await h.service.start();

@@ -175,6 +175,21 @@ describe('bash', () => {
     }
   });
 
+  test('a stop that comes while the sandbox is still starting leaves nothing running: 60 stops, 0 to 12 ms after the call', async () => {
+    const marker = markedSleep();
+    for (let i = 0; i < 60; i++) {
+      const controller = new AbortController();
+      const result = bashTool.execute({ command: `sleep ${marker}` }, { root, signal: controller.signal, sandbox: { mode: 'write', network: false } });
+      await new Promise<void>((r) => setTimeout(r, i % 13));
+      controller.abort();
+      expect((await result).details).toMatchObject({ sandbox: 'write' });
+    }
+    // Before the sandbox reported its first process, about one stop in three left that process orphaned and running.
+    const deadline = Date.now() + 2000;
+    while (pidsWith(marker).length > 0 && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
+    expect(pidsWith(marker)).toEqual([]);
+  });
+
   test('the timeout ends the group; a process ignoring SIGTERM gets SIGKILL after the grace period', async () => {
     const tool = createBashTool({ graceMs: 200 });
     for (const sandbox of [undefined, unsandboxed]) {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type StdioOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import {
   type SandboxProbe,
   sandboxLaunch,
 } from './sandbox/index.ts';
+import { processEnder } from './process-ender.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from './truncate-output.ts';
 import { defineWorkspaceTool, errorOutput, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';
 
@@ -112,42 +113,6 @@ function bashOnPath(): boolean {
 }
 
 /**
- * Process groups of commands still running. When this process exits (main closed the pipe, or the plugin
- * is being let go of) they are killed with it: a detached group would otherwise outlive its parent.
- */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const group of liveGroups) {
-      try {
-        process.kill(-group, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  });
-}
-
-/** Ends a process and everything it started: its whole process group (a tree on Windows). */
-function killTree(child: ChildProcess, signal: NodeJS.Signals, platform: NodeJS.Platform): void {
-  if (child.pid === undefined) return;
-  if (platform === 'win32') {
-    spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
-    return;
-  }
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-/**
  * `bash`: runs one command line in the conversation's workspace folder inside the OS sandbox of the call's
  * mode (see sandboxLaunch: never unconfined unless main says the user chose it, or on Windows, which has
  * none), in a process group of its own, stdin from /dev/null, an allow-listed environment. Output (stdout
@@ -218,15 +183,17 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
    */
   function runLaunch(launch: Launch, shellName: string, timeoutS: number, ctx: WorkspaceToolContext): Promise<ToolOutput> {
     return new Promise((resolve) => {
+      const stdio: StdioOptions = ['ignore', 'pipe', 'pipe'];
+      // Descriptors between stderr and the launcher's info one stay closed.
+      if (launch.infoFd !== undefined) stdio.push(...Array<'ignore'>(launch.infoFd - 3).fill('ignore'), 'pipe');
       const child = spawn(launch.file, launch.args, {
         cwd: ctx.root,
         detached: platform !== 'win32',
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio,
         env: launch.env,
         windowsHide: true,
       });
-      const group = platform !== 'win32' ? child.pid : undefined;
-      if (group !== undefined) trackGroup(group);
+      const ender = processEnder(child, { platform, ...(launch.infoFd !== undefined ? { infoFd: launch.infoFd } : {}) });
       let output = '';
       let droppedBytes = 0;
       let newlines = 0;
@@ -249,8 +216,8 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
       const stop = (why: 'stop' | 'timeout') => {
         if (stopped || exit) return;
         stopped = why;
-        killTree(child, 'SIGTERM', platform);
-        killTimer = setTimeout(() => killTree(child, 'SIGKILL', platform), graceMs);
+        ender.end('SIGTERM');
+        killTimer = setTimeout(() => ender.end('SIGKILL'), graceMs);
       };
       const onAbort = () => stop('stop');
       ctx.signal?.addEventListener('abort', onAbort, { once: true });
@@ -259,7 +226,6 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
       const finish = (spawnError?: Error) => {
         if (done) return;
         done = true;
-        if (group !== undefined) liveGroups.delete(group);
         clearTimeout(timer);
         clearTimeout(killTimer);
         ctx.signal?.removeEventListener('abort', onAbort);
@@ -298,7 +264,7 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
       child.on('exit', (code, signal) => {
         exit = { code, signal };
         // Whatever the command left running in the background ends with it.
-        killTree(child, 'SIGKILL', platform);
+        ender.exited();
         // A process that left the group may still hold the pipes: stop reading after the grace period.
         setTimeout(() => {
           child.stdout?.destroy();

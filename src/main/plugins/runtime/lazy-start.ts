@@ -24,8 +24,9 @@ export class LazyStart {
     const rec = this.#supervisor.rec;
     return {
       call: (method, args, timeoutMs) => {
-        // Cancelling never starts a plugin: a call that is not running has nothing to cancel.
-        if (method === '$cancel' && !(rec.state === 'active' && rec.caller)) return Promise.resolve(undefined as never);
+        // Cancelling never starts a plugin: a call that is not running has nothing to cancel. While it starts,
+        // the cancel follows the call it would end, which is sent first once the plugin runs.
+        if (method === '$cancel' && !(rec.state === 'active' && rec.caller) && !rec.starting) return Promise.resolve(undefined as never);
         return this.started().then((caller) => caller.call(method, args, timeoutMs));
       },
       // The config is main's to read: a plugin that is not running yet need not start for it.

@@ -23,6 +23,13 @@ export interface Launch {
   network: boolean;
   /** A command killed by a signal is reported as exit code 128 + its number (bubblewrap passes it on so). */
   signalsAsExitCodes: boolean;
+  /**
+   * The descriptor on which the launcher writes the id of the sandbox's first process (bubblewrap's
+   * `--info-fd`: JSON with `child-pid`). Ending that process ends everything inside the sandbox, even what
+   * left the launcher's process group; and waiting for it before any signal means a stop that comes while
+   * the sandbox is being set up cannot leave its first process orphaned and running.
+   */
+  infoFd?: number;
   /** Removes what the launch made for the call (macOS: its temporary folder). Never throws. */
   cleanup(): void;
 }
@@ -45,6 +52,9 @@ export interface SandboxLaunchInput {
 }
 
 const nothing = () => {};
+
+/** The first descriptor after stdin, stdout and stderr. */
+const BWRAP_INFO_FD = 3;
 
 /**
  * How to run one shell call: inside bubblewrap (Linux) or Seatbelt (macOS) built from the call's profile;
@@ -77,7 +87,7 @@ export async function sandboxLaunch(input: SandboxLaunchInput): Promise<LaunchPl
       hidden: hiddenPaths(profile.home, profile.denied),
       protectedPaths: profile.mode === 'read' ? [] : input.protectedEntries(profile.root).paths,
     };
-    const args = [...bwrapArgs(profile, found), '--', shell.file, ...shell.args];
+    const args = [...bwrapArgs(profile, found), '--info-fd', String(BWRAP_INFO_FD), '--', shell.file, ...shell.args];
     return {
       ok: true,
       launch: {
@@ -87,6 +97,7 @@ export async function sandboxLaunch(input: SandboxLaunchInput): Promise<LaunchPl
         sandbox: profile.mode,
         network,
         signalsAsExitCodes: true,
+        infoFd: BWRAP_INFO_FD,
         cleanup: nothing,
       },
     };

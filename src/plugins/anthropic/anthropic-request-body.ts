@@ -85,7 +85,15 @@ export function anthropicRequestBody(request: ProviderRequest): Json {
   if (lastBlocks.length > 0) lastBlocks[lastBlocks.length - 1] = { ...lastBlocks[lastBlocks.length - 1], cache_control: EPHEMERAL };
   body.messages = messages;
   if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
-  const budget = request.thinkingLevel ? THINKING_BUDGETS[request.thinkingLevel] : undefined;
+  // An answer that must follow a schema is a call of a tool of that schema that the model is made to make.
+  const answer = request.responseSchema;
+  if (answer) {
+    const tool = { name: answer.name, description: answer.description ?? 'Give your answer.', input_schema: answer.schema };
+    body.tools = [...((body.tools as Json[] | undefined) ?? []), tool];
+    body.tool_choice = { type: 'tool', name: answer.name };
+  }
+  // A forced tool call and extended thinking do not go together: an answer to a schema is given without thinking.
+  const budget = request.thinkingLevel && !answer ? THINKING_BUDGETS[request.thinkingLevel] : undefined;
   if (budget !== undefined && request.model.reasoning) {
     // max_tokens must exceed the thinking budget; leave room for the answer after the thinking.
     if (maxTokens <= budget) maxTokens = budget + Math.min(DEFAULT_MAX_TOKENS, request.model.maxOutputTokens ?? DEFAULT_MAX_TOKENS);

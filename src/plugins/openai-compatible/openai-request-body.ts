@@ -68,6 +68,10 @@ export function openAiRequestBody(request: ProviderRequest, preset: OpenAiCompat
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
+  if (request.responseSchema) {
+    const { name, description, schema } = request.responseSchema;
+    body.response_format = { type: 'json_schema', json_schema: { name, ...(description !== undefined ? { description } : {}), schema } };
+  }
   if (request.maxTokens !== undefined) body[preset.maxTokensField] = request.maxTokens;
   const effort = request.thinkingLevel ? EFFORT[request.thinkingLevel] : undefined;
   if (effort && request.model.reasoning) {

@@ -8,8 +8,11 @@ export const AGENT_DELTA_TOPIC = 'agent.delta';
 /** A plugin's state changed: `{ id, state, reason, enabled }`. */
 export const PLUGIN_STATE_CHANGED_TOPIC = 'plugin.stateChanged';
 
+/** Memories a compaction's extraction found: `{ sessionId, entryId, memories }` (MemoriesExtracted in src/shared/context), for the memory plugin to take. */
+export const MEMORY_EXTRACTED_TOPIC = 'memory.extracted';
+
 /** Every topic main emits. */
-export const CORE_EVENT_TOPICS: readonly string[] = [AGENT_EVENT_TOPIC, AGENT_DELTA_TOPIC, PLUGIN_STATE_CHANGED_TOPIC];
+export const CORE_EVENT_TOPICS: readonly string[] = [AGENT_EVENT_TOPIC, AGENT_DELTA_TOPIC, PLUGIN_STATE_CHANGED_TOPIC, MEMORY_EXTRACTED_TOPIC];
 
 /** Namespaces main keeps for topics it may add later; a plugin emits under its own id instead (`example.greeted`). */
 export const CORE_TOPIC_PREFIXES: readonly string[] = ['agent.', 'plugin.'];

@@ -32,6 +32,20 @@ export interface ProviderRequest {
   tools: ToolSpec[];
   thinkingLevel?: string | null;
   maxTokens?: number;
+  /**
+   * The answer must be JSON that follows this schema. Each provider sends it in its own form (OpenAI-compatible:
+   * `response_format` json_schema; Anthropic: a tool of this name that the model is made to call).
+   */
+  responseSchema?: ResponseSchema;
+}
+
+/** A JSON schema an answer must follow (see ProviderRequest.responseSchema). */
+export interface ResponseSchema {
+  /** Letters, digits, `_` and `-` (both wire formats name it). */
+  name: string;
+  description?: string;
+  /** A JSON schema of an object. */
+  schema: Record<string, unknown>;
 }
 
 /** Why a call failed, as far as the agent loop needs to know (overflow ⇒ compact and retry once). */

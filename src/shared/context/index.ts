@@ -1,0 +1,1 @@
+export * from './compaction-schemas.ts';

@@ -119,3 +119,32 @@ test('an empty session has an empty overview, and a missing page start is named'
   expect(store.treePage(s.id)).toEqual({ nodes: [], before: null, leafId: null, branches: [] });
   expect(() => store.treePage(s.id, { before: 'nowhere' })).toThrow(/Entry nowhere is not in conversation/);
 });
+
+test('each node says when it was written, and a reply which model wrote it, on the path, down a branch and among the roots', () => {
+  const file = join(dir, 'clocked.db');
+  let now = Date.UTC(2026, 10, 30, 9, 0);
+  const clocked = SessionStore.open(file, { clock: () => (now += 60_000) });
+  try {
+    const s = clocked.create();
+    const reply = (model: string): EntryInput => ({
+      type: 'message',
+      message: { role: 'assistant', content: [{ type: 'text', text: `from ${model}` }], model, provider: 'p', stopReason: 'stop' },
+    });
+    const q = clocked.append(s.id, user('a question'));
+    const a = clocked.append(s.id, reply('model-a'));
+    clocked.branch(s.id, q.id);
+    const b = clocked.append(s.id, reply('model-b'));
+    const page = clocked.treePage(s.id);
+    const byId = new Map([...page.nodes, ...page.branches].map((n) => [n.id, n]));
+    expect(byId.get(q.id)).toMatchObject({ at: Date.parse(q.timestamp) });
+    expect(byId.get(q.id)!.model).toBeUndefined();
+    expect(byId.get(b.id)).toMatchObject({ model: 'model-b', at: Date.parse(b.timestamp) });
+    // The other reply leaves the path: named as a branch, and read down as one, with its own model and time.
+    expect(byId.get(a.id)).toMatchObject({ model: 'model-a', at: Date.parse(a.timestamp) });
+    expect(new Set([q, a, b].map((e) => Date.parse(e.timestamp))).size).toBe(3);
+    expect(clocked.treeBranch(s.id, a.id).nodes[0]).toMatchObject({ model: 'model-a', at: Date.parse(a.timestamp) });
+    expect(clocked.tree(s.id).map((n) => n.model ?? null)).toEqual([null, 'model-a', 'model-b']);
+  } finally {
+    clocked.close();
+  }
+});

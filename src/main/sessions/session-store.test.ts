@@ -156,7 +156,7 @@ describe('entries', () => {
     store.append(s.id, { type: 'label', targetId: a1.id, label: 'first' });
     store.append(s.id, { type: 'label', targetId: a1.id });
     const tree = store.tree(s.id);
-    expect(tree[0]).toEqual({ id: u1.id, parentId: null, type: 'message', role: 'user', preview: 'hello there', label: 'start' });
+    expect(tree[0]).toEqual({ id: u1.id, parentId: null, type: 'message', role: 'user', preview: 'hello there', label: 'start', at: expect.any(Number) });
     expect(tree[1]!.label).toBeNull();
     expect(tree).toHaveLength(5);
   });

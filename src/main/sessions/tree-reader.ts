@@ -9,6 +9,8 @@ interface TreeRow {
   type: string;
   role: string | null;
   preview: string;
+  created_at: number;
+  model: string | null;
 }
 
 type CountedRow = TreeRow & { children: number };
@@ -19,6 +21,11 @@ const BRANCHES_PER_POINT = 50;
 function labelOf(payload: string): string | null {
   const label = (JSON.parse(payload) as { label?: unknown }).label;
   return typeof label === 'string' && label ? label : null;
+}
+
+/** What tells versions of a message apart besides their words: when each was written, and a reply's model. */
+function when(row: TreeRow): { at: number; model?: string } {
+  return typeof row.model === 'string' && row.model ? { at: row.created_at, model: row.model } : { at: row.created_at };
 }
 
 /** The tree views of a session, read without payloads (labels aside): whole, or paged along a branch. */
@@ -35,7 +42,7 @@ export class TreeReader {
     for (const row of this.#q.labels.iterate(sessionId) as Iterable<{ target_id: string; payload: string }>) labels.set(row.target_id, labelOf(row.payload));
     const nodes: TreeNode[] = [];
     for (const r of this.#q.treeRows.iterate(sessionId) as Iterable<TreeRow>) {
-      nodes.push({ id: r.id, parentId: r.parent_id, type: r.type, role: r.role, preview: r.preview, label: labels.get(r.id) ?? null });
+      nodes.push({ id: r.id, parentId: r.parent_id, type: r.type, role: r.role, preview: r.preview, label: labels.get(r.id) ?? null, ...when(r) });
     }
     return nodes;
   }
@@ -106,6 +113,7 @@ export class TreeReader {
       role: r.role,
       preview: r.preview,
       label: labels.get(r.id) ?? null,
+      ...when(r),
       children: r.children,
     }));
   }

@@ -8,6 +8,10 @@ export const TreeNode = z.object({
   role: z.string().nullable(),
   preview: z.string(),
   label: z.string().nullable(),
+  /** When the entry was written (ms since the epoch): what tells versions of a message apart first. */
+  at: z.number().optional(),
+  /** The model that wrote a reply (absent on other entries). */
+  model: z.string().optional(),
 });
 export type TreeNode = z.infer<typeof TreeNode>;
 

@@ -34,6 +34,8 @@ export interface AppCore {
    * window, whether it reasons). Null when its provider is not available.
    */
   modelInfo(ref: ModelRef): ModelInfo | null;
+  /** The context window a run of this model works against (the same the compaction trigger uses); null when the model cannot be resolved. */
+  contextWindow(ref: ModelRef): Promise<number | null>;
   /** The plugin runtime: registries, on/off state, events (see src/main/plugins/index.ts). */
   readonly plugins: PluginService;
   /** The write path for a plugin's config whose settings marked secret go to the key file. */

@@ -296,6 +296,13 @@ export function createApp(options: AppOptions): App {
     plan,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,
+    contextWindow: async (ref) => {
+      try {
+        return (await resolveProvider(ref)).model.contextWindow;
+      } catch {
+        return null;
+      }
+    },
     health: () => ({ ok: true, schemaVersion: sessions.schemaVersion, sessions: sessions.count(), dataDir: options.dataDir }),
   };
   const status = new StatusService(core);

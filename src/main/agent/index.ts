@@ -12,8 +12,9 @@ export { SystemPromptBuilder, INSTRUCTIONS_LIMIT } from './system-prompt-builder
 export { BASE_PROMPT, buildSystemPrompt } from './system-prompt.ts';
 export { PROJECT_CONTEXT_LIMIT_BYTES, PROJECT_CONTEXT_TIMEOUT_MS, PROJECT_FILE_LIMIT_BYTES, readProjectContext } from './project-context.ts';
 export { capToolResult, MAX_TOOL_RESULT_CHARS } from './cap-tool-result.ts';
-export { DEFAULT_MASKING, maskToolOutput, type MaskedMessages, type MaskingSettings } from './tool-output-masking.ts';
+export { DEFAULT_MASKING, maskToolOutput, type MaskedMessages, type MaskingSettings, type SentState } from './tool-output-masking.ts';
 export { ToolOutputStore, type ToolOutputKeeper } from './tool-output-store.ts';
 export { assertIdle } from './assert-idle.ts';
 export { checkModelChoice, checkThinkingLevel } from './model-choice.ts';
 export { cleanTitle, ConversationTitler, type ConversationTitlerOptions } from './auto-title.ts';
+export { CONTEXT_VIEW_ITEMS, describeContext } from './context-view.ts';

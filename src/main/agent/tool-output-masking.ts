@@ -20,7 +20,11 @@ export interface MaskedMessages {
   repeats: number;
   /** Call-and-result pairs left out of loops of identical calls. */
   loopPairs: number;
+  /** By message of the context: sent as it is, as a placeholder, as a pointer to a later identical result, or left out of a loop. */
+  states: SentState[];
 }
+
+export type SentState = 'kept' | 'masked' | 'repeat' | 'loop';
 
 /** The most characters of a call's arguments a placeholder quotes. */
 const ARGUMENT_CHARS = 160;
@@ -115,6 +119,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
   const { entries, messages } = context;
   const count = messages.length;
   const out: (Message | null)[] = [...messages];
+  const states: SentState[] = new Array<SentState>(count).fill('kept');
   const calls = new Map<string, ToolCall>(); // by call id, the newest seen so far
   const callOf: (ToolCall | undefined)[] = []; // by result index: the call it answers
   const ends: number[] = []; // by index: estimated tokens from the context's start to the message's end
@@ -142,6 +147,8 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
       for (let k = 0; k < runLength - 1; k++) {
         out[runStart + 2 * k] = null;
         out[runStart + 2 * k + 1] = null;
+        states[runStart + 2 * k] = 'loop';
+        states[runStart + 2 * k + 1] = 'loop';
       }
       loopPairs += runLength - 1;
       const last = runStart + 2 * (runLength - 1) + 1;
@@ -198,6 +205,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
     const note = `[Same output as the later ${result.toolName} call with the same arguments (entry ${entryId(newer)}); left out here.]`;
     if (note.length >= resultChars(result)) continue;
     out[i] = withText(result, note);
+    states[i] = 'repeat';
     pointed.add(i);
     repeats++;
   }
@@ -217,8 +225,9 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
         `${result.isError ? ' as an error' : ''}. The full text stays in the conversation as entry ${entryId(i)}; to see it again, repeat the call if it only reads, or ask for just the part you need.]`;
       if (note.length >= chars) continue;
       out[i] = withText(result, note);
+      states[i] = 'masked';
       masked++;
     }
   }
-  return { messages: out.filter((m): m is Message => m !== null), masked, repeats, loopPairs };
+  return { messages: out.filter((m): m is Message => m !== null), masked, repeats, loopPairs, states };
 }

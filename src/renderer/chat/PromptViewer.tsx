@@ -4,10 +4,11 @@ import type { ApiOutput } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { CopyButton, Icon, Modal } from '../ui/index.ts';
+import { ContextTab } from './ContextTab.tsx';
 import './prompt-viewer.css';
 
 type Sent = NonNullable<ApiOutput<'chat.lastPrompt'>>;
-type Tab = 'system' | 'tools' | 'messages';
+type Tab = 'system' | 'tools' | 'messages' | 'context';
 
 /** About four characters a token: an estimate, and the viewer says so. */
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
@@ -18,12 +19,15 @@ const toolsText = (sent: Sent) => sent.tools.map((t) => `${t.name}${t.readOnly ?
 type SentMessages = NonNullable<Sent['messages']>;
 const messagesText = (messages: SentMessages) => messages.map((m) => `[${m.role}]\n${m.text}`).join('\n\n');
 
-/** "View prompt": the system message, the tools and the messages of the conversation's last model request, a tab each, with token estimates. */
-export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClose(): void }) {
+/**
+ * "View prompt": the system message, the tools and the messages of the conversation's last model request, a
+ * tab each, with token estimates; and "Context now", what the next request would carry and why.
+ */
+export function PromptViewer({ sessionId, onClose, initialTab = 'system' }: { sessionId: string; onClose(): void; initialTab?: Tab }) {
   const api = useApi();
   const titleId = useId();
   const tabsId = useId();
-  const [tab, setTab] = useState<Tab>('system');
+  const [tab, setTab] = useState<Tab>(initialTab);
   // Read each time the viewer opens: the last request changes with every run.
   const query = useQuery({ queryKey: serverKeys.lastPrompt(sessionId), queryFn: () => api.call('chat.lastPrompt', { sessionId }), staleTime: 0, gcTime: 0 });
   const sent = query.isFetching ? undefined : query.data;
@@ -36,10 +40,11 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
         ...(messages ? [{ id: 'messages' as const, label: `Messages (${messages.length})`, text: messagesText(messages) }] : []),
       ]
     : [];
+  const allTabs: { id: Tab; label: string; text?: string }[] = [...tabs, { id: 'context', label: 'Context now' }];
   const onTabKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const at = tabs.findIndex((t) => t.id === tab);
-    const next = tabs[(at + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+    const at = allTabs.findIndex((t) => t.id === tab);
+    const next = allTabs[(at + (e.key === 'ArrowRight' ? 1 : allTabs.length - 1)) % allTabs.length]!;
     setTab(next.id);
     document.getElementById(`${tabsId}-${next.id}-tab`)?.focus();
   };
@@ -59,30 +64,34 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
           </p>
         </div>
       </div>
-      {error && <p role="alert">{error}</p>}
-      {sent === null && <p className="muted">Nothing was sent from this conversation since Amber started. Send a message, then look again.</p>}
+      <div className="prompt-tabs" role="tablist" aria-label="Parts of the request" onKeyDown={onTabKey}>
+        {allTabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`${tabsId}-${t.id}-tab`}
+            aria-selected={tab === t.id}
+            aria-controls={`${tabsId}-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className="prompt-tab"
+            data-testid={`prompt-tab-${t.id}`}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label} {t.text !== undefined && <span className="prompt-tokens">{tokensLabel(estimateTokens(t.text))}</span>}
+          </button>
+        ))}
+        <span className="spacer" />
+        {tab !== 'context' && sent && (
+          <CopyButton key={tab} text={() => tabs.find((t) => t.id === tab)?.text ?? ''} label="Copy this part of the prompt" showLabel testId="copy-prompt" />
+        )}
+      </div>
+      {tab !== 'context' && error && <p role="alert">{error}</p>}
+      {tab !== 'context' && sent === null && (
+        <p className="muted">Nothing was sent from this conversation since Amber started. Send a message, then look again.</p>
+      )}
       {sent && (
         <>
-          <div className="prompt-tabs" role="tablist" aria-label="Parts of the request" onKeyDown={onTabKey}>
-            {tabs.map((t) => (
-              <button
-                key={t.id}
-                type="button"
-                role="tab"
-                id={`${tabsId}-${t.id}-tab`}
-                aria-selected={tab === t.id}
-                aria-controls={`${tabsId}-${t.id}`}
-                tabIndex={tab === t.id ? 0 : -1}
-                className="prompt-tab"
-                data-testid={`prompt-tab-${t.id}`}
-                onClick={() => setTab(t.id)}
-              >
-                {t.label} <span className="prompt-tokens">{tokensLabel(estimateTokens(t.text))}</span>
-              </button>
-            ))}
-            <span className="spacer" />
-            <CopyButton key={tab} text={() => tabs.find((t) => t.id === tab)?.text ?? ''} label="Copy this part of the prompt" showLabel testId="copy-prompt" />
-          </div>
           <div role="tabpanel" id={`${tabsId}-system`} aria-labelledby={`${tabsId}-system-tab`} hidden={tab !== 'system'}>
             <pre className="approval-args prompt-text" tabIndex={0} data-testid="prompt-system">
               {sent.systemPrompt}
@@ -113,6 +122,9 @@ export function PromptViewer({ sessionId, onClose }: { sessionId: string; onClos
           )}
         </>
       )}
+      <div role="tabpanel" id={`${tabsId}-context`} aria-labelledby={`${tabsId}-context-tab`} hidden={tab !== 'context'}>
+        {tab === 'context' && <ContextTab sessionId={sessionId} onRestored={onClose} />}
+      </div>
       <div className="modal-actions">
         <span className="spacer" />
         <button type="button" className="btn" autoFocus onClick={onClose}>

@@ -34,6 +34,8 @@ export const serverKeys = {
   /** The folders chosen last, which the workspace picker offers. */
   recentFolders: ['recentFolders'] as const,
   lastPrompt: (sessionId: string) => ['lastPrompt', sessionId] as const,
+  /** What the model sees now on the conversation's branch (the Context tab of View prompt). */
+  contextView: (sessionId: string) => ['contextView', sessionId] as const,
   presets: ['presets'] as const,
   /** The saved provider connections Settings lists. */
   providerConnections: ['providerConnections'] as const,

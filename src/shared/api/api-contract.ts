@@ -25,7 +25,7 @@ import { ConversationSettings, ModelChoice, ModelsRefreshed } from './models-api
 import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 import { PluginLogs } from './plugin-logs-api.ts';
-import { ContextMasking } from './context-api.ts';
+import { ContextMasking, ContextView } from './context-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -342,6 +342,10 @@ export const API_METHODS = {
   /** How old tool output is hidden from each model request (Settings, Conversations and tools; /set context.…). */
   'context.masking': method(Nothing, ContextMasking),
   'context.setMasking': method(ContextMasking.partial(), ContextMasking),
+  /** What the model sees now on the conversation's branch: kept, masked and summarised messages with token counts. */
+  'context.view': method(z.object({ sessionId: SessionId }), ContextView),
+  /** Branches back from the entry before a compaction of the branch, so the conversation goes on with its whole history. */
+  'context.restore': method(z.object({ sessionId: SessionId, compactionId: z.string().min(1).max(128) }), z.object({ leafId: z.string().nullable() })),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -96,6 +96,8 @@ export const CHANNEL_NAMES = [
   'subagents.setSettings',
   'context.masking',
   'context.setMasking',
+  'context.view',
+  'context.restore',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

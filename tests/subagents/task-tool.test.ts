@@ -272,3 +272,20 @@ test("deleting a conversation deletes its child agents' conversations too", asyn
   await rig.call('sessions.delete', { sessionId: rig.parentId });
   for (const id of children) expect((await rig.refused('sessions.get', { sessionId: id })).code).toBe('not_found');
 });
+
+test("undoing the deletion brings the child agents' conversations back with it, linked to the same task call", async () => {
+  rig.route((r) => (r.child ? say(`child ${r.sinceUser}`) : r.turns === 0 ? task([{ description: 'a', prompt: 'a' }]) : say('done')));
+  await rig.app.agent.prompt(rig.parentId, 'go');
+  const [row] = rows();
+  const childId = row!.childSessionId!;
+  const before = rig.app.sessions.get(childId);
+  const entries = rig.app.sessions.path(childId).map((e) => e.id);
+  await rig.call('sessions.delete', { sessionId: rig.parentId });
+  expect((await rig.refused('sessions.get', { sessionId: childId })).code).toBe('not_found');
+  await rig.call('sessions.restore', { sessionId: rig.parentId });
+  expect(rig.app.sessions.childSessions(rig.parentId)).toEqual([childId]);
+  expect(rig.app.sessions.get(childId)).toMatchObject({ parent: before.parent, leafId: before.leafId, title: before.title });
+  expect(rig.app.sessions.path(childId).map((e) => e.id)).toEqual(entries);
+  // Still out of the sidebar's list, as before.
+  expect((await rig.call<{ sessions: { id: string }[] }>('sessions.list', {})).sessions.map((x) => x.id)).not.toContain(childId);
+});

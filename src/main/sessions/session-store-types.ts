@@ -1,4 +1,4 @@
-import type { Entry, SessionIntegrity, SessionSummary } from '../../shared/sessions/index.ts';
+import type { Entry, SessionIntegrity, SessionParent, SessionSummary } from '../../shared/sessions/index.ts';
 import type { ParentRow } from './entry-row.ts';
 
 /** A session's row as stored. */
@@ -59,6 +59,8 @@ export interface ImportedSession {
   createdAt?: number;
   entries: Entry[];
   leafId: string | null;
+  /** A child agent's conversation: the conversation and task call that started it. */
+  parent?: SessionParent;
 }
 
 export function toSummary(row: SessionRow): SessionSummary {

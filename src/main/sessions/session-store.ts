@@ -255,8 +255,8 @@ export class SessionStore extends SessionReader {
         title: data.title ?? '',
         now: data.createdAt ?? now,
         cwd: data.cwd ?? null,
-        parentSessionId: null,
-        parentToolCallId: null,
+        parentSessionId: data.parent?.sessionId ?? null,
+        parentToolCallId: data.parent?.toolCallId ?? null,
       });
       // The session row is written once, after the entries; each parent's stored fields come from memory.
       const rows = new Map<string, ParentRow>();

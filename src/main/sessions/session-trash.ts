@@ -2,9 +2,14 @@ import type { Entry, SessionSummary } from '../../shared/sessions/index.ts';
 import type { SessionStore } from './session-store.ts';
 import { AmberError } from '../errors.ts';
 
-interface Trashed {
+interface Kept {
   summary: SessionSummary;
   entries: Entry[];
+}
+
+interface Trashed extends Kept {
+  /** The conversations of its child agents, deleted with it and restored with it. */
+  children: Kept[];
   deletedAt: number;
 }
 
@@ -28,11 +33,12 @@ export class SessionTrash {
 
   /** Deletes the session from the store, keeping a copy for `restore`. */
   delete(sessionId: string): void {
-    const summary = this.#store.get(sessionId);
-    const entries = [...this.#store.allEntries(sessionId)];
+    const keep = (id: string): Kept => ({ summary: this.#store.get(id), entries: [...this.#store.allEntries(id)] });
+    const { summary, entries } = keep(sessionId);
+    const children = this.#store.childSessions(sessionId).map(keep);
     this.#store.delete(sessionId);
     this.#prune();
-    this.#items.set(sessionId, { summary, entries, deletedAt: this.#clock() });
+    this.#items.set(sessionId, { summary, entries, children, deletedAt: this.#clock() });
     while (this.#items.size > this.#max) this.#items.delete(this.#items.keys().next().value!);
   }
 
@@ -40,15 +46,19 @@ export class SessionTrash {
     this.#prune();
     const item = this.#items.get(sessionId);
     if (!item) throw new AmberError('not_found', 'That conversation can no longer be restored: undo is kept for a few minutes only.');
-    const { summary, entries } = item;
-    const restored = this.#store.importSession({
-      id: summary.id,
-      title: summary.title,
-      cwd: summary.cwd,
-      createdAt: summary.createdAt,
-      entries,
-      leafId: summary.leafId,
-    });
+    const put = ({ summary, entries }: Kept) =>
+      this.#store.importSession({
+        id: summary.id,
+        title: summary.title,
+        cwd: summary.cwd,
+        createdAt: summary.createdAt,
+        entries,
+        leafId: summary.leafId,
+        ...(summary.parent ? { parent: summary.parent } : {}),
+      });
+    const restored = put(item);
+    // Its task results name their children's conversations: those come back too, linked as before.
+    for (const child of item.children) put(child);
     this.#items.delete(sessionId);
     return restored;
   }

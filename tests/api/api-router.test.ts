@@ -38,10 +38,20 @@ test('switching to a sibling follows it to its newest leaf, and the leaf is pers
   ]);
   app.sessions.branch(s.id, u1!.id);
   const [a2] = app.sessions.appendMany(s.id, [
-    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'second' }], stopReason: 'stop' } },
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'second' }], model: 'other-model', stopReason: 'stop' } },
   ]);
   const sib = await ok<Record<string, { ids: string[]; index: number }>>('sessions.siblings', { sessionId: s.id, entryIds: [u1!.id, a2!.id] });
-  expect(sib).toEqual({ [a2!.id]: { ids: [a1!.id, a2!.id], index: 1 } });
+  // Each version with what tells it apart: its preview, its time, and a reply's model.
+  expect(sib).toEqual({
+    [a2!.id]: {
+      ids: [a1!.id, a2!.id],
+      index: 1,
+      versions: [
+        { preview: 'first', at: Date.parse(a1!.timestamp) },
+        { preview: 'second', at: Date.parse(a2!.timestamp), model: 'other-model' },
+      ],
+    },
+  });
   expect(await ok('sessions.branch', { sessionId: s.id, entryId: a1!.id, follow: 'newest' })).toEqual({ leafId: u2!.id });
   expect(app.sessions.leaf(s.id)).toBe(u2!.id);
 });
@@ -101,7 +111,7 @@ test('a label hung beside a reply is not counted as another version of it', asyn
   expect(await ok('sessions.siblings', { sessionId: s.id, entryIds: [a1!.id] })).toEqual({});
   await ok('sessions.branch', { sessionId: s.id, entryId: u!.id });
   const [a2] = app.sessions.appendMany(s.id, [reply('two')]);
-  expect(await ok('sessions.siblings', { sessionId: s.id, entryIds: [a2!.id] })).toEqual({ [a2!.id]: { ids: [a1!.id, a2!.id], index: 1 } });
+  expect(await ok('sessions.siblings', { sessionId: s.id, entryIds: [a2!.id] })).toMatchObject({ [a2!.id]: { ids: [a1!.id, a2!.id], index: 1 } });
 });
 
 function user(content: string) {

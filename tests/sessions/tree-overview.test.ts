@@ -21,6 +21,10 @@ afterEach(() => {
 });
 
 const user = (text: string): EntryInput => ({ type: 'message', message: { role: 'user', content: text } });
+const reply = (model: string): EntryInput => ({
+  type: 'message',
+  message: { role: 'assistant', content: [{ type: 'text', text: `from ${model}` }], model, provider: 'p', stopReason: 'stop' },
+});
 
 test('pages the branch from the leaf up with child counts and labels, and agrees with the whole tree', () => {
   const s = store.create();
@@ -126,10 +130,6 @@ test('each node says when it was written, and a reply which model wrote it, on t
   const clocked = SessionStore.open(file, { clock: () => (now += 60_000) });
   try {
     const s = clocked.create();
-    const reply = (model: string): EntryInput => ({
-      type: 'message',
-      message: { role: 'assistant', content: [{ type: 'text', text: `from ${model}` }], model, provider: 'p', stopReason: 'stop' },
-    });
     const q = clocked.append(s.id, user('a question'));
     const a = clocked.append(s.id, reply('model-a'));
     clocked.branch(s.id, q.id);
@@ -144,6 +144,9 @@ test('each node says when it was written, and a reply which model wrote it, on t
     expect(new Set([q, a, b].map((e) => Date.parse(e.timestamp))).size).toBe(3);
     expect(clocked.treeBranch(s.id, a.id).nodes[0]).toMatchObject({ model: 'model-a', at: Date.parse(a.timestamp) });
     expect(clocked.tree(s.id).map((n) => n.model ?? null)).toEqual([null, 'model-a', 'model-b']);
+    // A message keeps its own time (an imported one was written long before it was stored).
+    const old = clocked.append(s.id, { ...user('from an import'), timestamp: '2024-01-02T03:04:05.000Z' });
+    expect(clocked.treePage(s.id).nodes.at(-1)).toMatchObject({ id: old.id, at: Date.UTC(2024, 0, 2, 3, 4, 5) });
   } finally {
     clocked.close();
   }

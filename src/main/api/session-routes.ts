@@ -1,8 +1,17 @@
-import type { Channel } from '../../shared/api/index.ts';
+import type { Channel, SiblingMap, SiblingVersion } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
+import { type Entry, entryPreview } from '../../shared/sessions/index.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
 import { assertIdle } from '../agent/index.ts';
+
+/** A version as the switcher tells it from its siblings: its preview, its time, and a reply's model. */
+function siblingVersion(entry: Entry): SiblingVersion {
+  const at = Date.parse(entry.timestamp);
+  const model = entry.type === 'message' && entry.message.role === 'assistant' ? entry.message.model : undefined;
+  const named = typeof model === 'string' && model !== '';
+  return { preview: entryPreview(entry), ...(Number.isNaN(at) ? {} : { at }), ...(named ? { model } : {}) };
+}
 
 type SessionChannels = 'app.bootstrap' | Exclude<Extract<Channel, `sessions.${string}`>, 'sessions.setWorkspace'> | 'entries.label';
 
@@ -58,11 +67,16 @@ export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Han
       'sessions.treePage': ({ sessionId, before, limit }) => store.treePage(sessionId, { before: before ?? null, limit }),
       'sessions.treeBranch': ({ sessionId, from, limit }) => store.treeBranch(sessionId, from, { limit }),
       'sessions.siblings': ({ sessionId, entryIds }) => {
-        const out: Record<string, { ids: string[]; index: number }> = {};
+        const out: SiblingMap = {};
         for (const id of entryIds) {
           // Versions are messages; a label or a setting hung on the same parent is not one.
-          const ids = store.siblings(sessionId, id).ids.filter((sid) => store.entry(sessionId, sid).type === 'message');
-          if (ids.length > 1) out[id] = { ids, index: ids.indexOf(id) };
+          const versions = store
+            .siblings(sessionId, id)
+            .ids.map((sid) => store.entry(sessionId, sid))
+            .filter((e) => e.type === 'message');
+          if (versions.length < 2) continue;
+          const ids = versions.map((e) => e.id);
+          out[id] = { ids, index: ids.indexOf(id), versions: versions.map(siblingVersion) };
         }
         return out;
       },

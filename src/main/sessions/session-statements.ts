@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 
 const ENTRY_COLS = 'seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash';
-// A reply's model, read out of its payload for the tree's rows (only replies' payloads are opened).
-const REPLY_MODEL = `CASE WHEN role = 'assistant' THEN json_extract(payload, '$.message.model') END`;
+// A message's time as written (an import keeps it) and a reply's model, as a JSON array, for the tree's rows: only
+// user and assistant messages' payloads are opened.
+const MESSAGE_FACTS = `CASE WHEN role IN ('user', 'assistant') THEN json_extract(payload, '$.timestamp', '$.message.model') END`;
 const BEHIND = `EXISTS (SELECT 1 FROM entries e WHERE e.session_id = sessions.id AND e.parent_id IS sessions.leaf_id AND e.seq > sessions.leaf_mark) AS behind`;
 
 /** The session store's statements, prepared once per connection. */
@@ -54,7 +55,7 @@ export function prepareSessionStatements(db: Database.Database) {
     newestChild: db.prepare(`SELECT id FROM entries WHERE session_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
     labels: db.prepare(`SELECT target_id, payload FROM entries WHERE session_id = ? AND type = 'label' ORDER BY seq`),
     allEntries: db.prepare(`SELECT ${ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq`),
-    treeRows: db.prepare(`SELECT id, parent_id, type, role, preview, created_at, ${REPLY_MODEL} AS model FROM entries WHERE session_id = ? ORDER BY seq`),
+    treeRows: db.prepare(`SELECT id, parent_id, type, role, preview, created_at, ${MESSAGE_FACTS} AS facts FROM entries WHERE session_id = ? ORDER BY seq`),
     // From an entry up toward the root, nearest first; LIMIT -1 walks the whole path.
     walkUp: db.prepare(
       `WITH RECURSIVE up(seq, id, parent_id, type, depth, model_ref, thinking_ref, payload, hash) AS (
@@ -63,7 +64,7 @@ export function prepareSessionStatements(db: Database.Database) {
          SELECT e.seq, e.id, e.parent_id, e.type, e.depth, e.model_ref, e.thinking_ref, e.payload, e.hash FROM entries e JOIN up ON e.session_id = @session AND e.id = up.parent_id
        ) SELECT * FROM up LIMIT @limit`,
     ),
-    // The tree overview's rows from an entry upward: no payloads (replies' models aside), each with its child count.
+    // The tree overview's rows from an entry upward: no payloads (messages' times and models aside), each with its child count.
     walkUpTree: db.prepare(
       `WITH RECURSIVE up(depth, id, parent_id, type, role, preview, created_at) AS (
          SELECT 0, id, parent_id, type, role, preview, created_at FROM entries WHERE session_id = @session AND id = @id
@@ -72,10 +73,10 @@ export function prepareSessionStatements(db: Database.Database) {
          LIMIT @limit
        ) SELECT id, parent_id, type, role, preview, created_at,
            (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = up.id) AS children,
-           (SELECT ${REPLY_MODEL} FROM entries m WHERE m.session_id = @session AND m.id = up.id) AS model
+           (SELECT ${MESSAGE_FACTS} FROM entries m WHERE m.session_id = @session AND m.id = up.id) AS facts
          FROM up ORDER BY depth`,
     ),
-    // A branch read downward from an entry, following the newest child at each step; no payloads (replies' models aside), each with its child count.
+    // A branch read downward from an entry, following the newest child at each step; no payloads (messages' times and models aside), each with its child count.
     walkDownTree: db.prepare(
       `WITH RECURSIVE down(depth, id, parent_id, type, role, preview, created_at) AS (
          SELECT 0, id, parent_id, type, role, preview, created_at FROM entries WHERE session_id = @session AND id = @id
@@ -85,12 +86,12 @@ export function prepareSessionStatements(db: Database.Database) {
          LIMIT @limit
        ) SELECT id, parent_id, type, role, preview, created_at,
            (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = down.id) AS children,
-           (SELECT ${REPLY_MODEL} FROM entries m WHERE m.session_id = @session AND m.id = down.id) AS model
+           (SELECT ${MESSAGE_FACTS} FROM entries m WHERE m.session_id = @session AND m.id = down.id) AS facts
          FROM down ORDER BY depth`,
     ),
     // The children of a branch point (null: the roots), oldest first, as tree overview rows.
     childTreeRows: db.prepare(
-      `SELECT id, parent_id, type, role, preview, created_at, ${REPLY_MODEL} AS model,
+      `SELECT id, parent_id, type, role, preview, created_at, ${MESSAGE_FACTS} AS facts,
          (SELECT count(*) FROM entries c WHERE c.session_id = @session AND c.parent_id = e.id) AS children
          FROM entries e WHERE session_id = @session AND parent_id IS @parent ORDER BY seq LIMIT @limit`,
     ),

@@ -10,7 +10,8 @@ interface TreeRow {
   role: string | null;
   preview: string;
   created_at: number;
-  model: string | null;
+  /** A message's `[timestamp, model]` as a JSON array (null for other entries). */
+  facts: string | null;
 }
 
 type CountedRow = TreeRow & { children: number };
@@ -23,9 +24,15 @@ function labelOf(payload: string): string | null {
   return typeof label === 'string' && label ? label : null;
 }
 
-/** What tells versions of a message apart besides their words: when each was written, and a reply's model. */
+/**
+ * What tells versions of a message apart besides their words: when each was written (the message's own time,
+ * which an import keeps; else when it was stored), and a reply's model.
+ */
 function when(row: TreeRow): { at: number; model?: string } {
-  return typeof row.model === 'string' && row.model ? { at: row.created_at, model: row.model } : { at: row.created_at };
+  const [time, model] = row.facts ? (JSON.parse(row.facts) as [unknown, unknown]) : [];
+  const written = typeof time === 'string' ? Date.parse(time) : Number.NaN;
+  const at = Number.isNaN(written) ? row.created_at : written;
+  return typeof model === 'string' && model ? { at, model } : { at };
 }
 
 /** The tree views of a session, read without payloads (labels aside): whole, or paged along a branch. */

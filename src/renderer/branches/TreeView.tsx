@@ -8,7 +8,10 @@ import { Icon, useToasts } from '../ui/index.ts';
 import { collectTree, MORE_OF_BRANCH } from './collect-tree.ts';
 import { plainPreview } from './plain-preview.ts';
 import { layoutTree, type TreeRow, treeSummary } from './tree-layout.ts';
+import { treeVersionMarks } from './tree-version-marks.ts';
+import type { VersionMark } from './version-marks.ts';
 import './tree-view.css';
+import './version-marks.css';
 
 interface Props {
   sessionId: string;
@@ -43,8 +46,33 @@ function LabelEditor({ initial, onDone }: { initial: string; onDone: (label: str
   );
 }
 
+/** A version's words from where it differs from its siblings, those words stressed; its plain preview when it has none of its own. */
+function VersionText({ text, mark }: { text: string; mark: VersionMark | undefined }) {
+  if (!mark?.words) return <>{text || '(empty)'}</>;
+  return (
+    <>
+      {mark.cutBefore && '…'}
+      <span className="version-words" data-testid="version-words">
+        {mark.words}
+      </span>
+      {mark.rest && ` ${mark.rest}`}
+    </>
+  );
+}
+
+/** When a version was written and, where its siblings' differ, its model. */
+function VersionMeta({ mark }: { mark: VersionMark | undefined }) {
+  const parts = [mark?.time, mark?.model].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <span className="version-meta" data-testid="version-meta">
+      {parts.join(' · ')}
+    </span>
+  );
+}
+
 /** A branch not read yet (or the rest of a long one): a row that opens it in place. */
-function BranchStub({ row, start, loading, onOpen }: { row: TreeRow; start: number; loading: boolean; onOpen(): void }) {
+function BranchStub({ row, start, loading, mark, onOpen }: { row: TreeRow; start: number; loading: boolean; mark: VersionMark | undefined; onOpen(): void }) {
   const n = row.node;
   const more = n.type === MORE_OF_BRANCH;
   const text = more ? 'More of this branch' : plainPreview(n.preview) || '(empty)';
@@ -63,13 +91,15 @@ function BranchStub({ row, start, loading, onOpen }: { row: TreeRow; start: numb
         className="tree-preview"
         aria-label={more ? 'Show more of this branch' : `Open the branch starting “${text}”`}
         aria-busy={loading || undefined}
+        title={more ? undefined : text}
         onClick={(e) => {
           e.stopPropagation();
           onOpen();
         }}
       >
-        {loading ? 'Reading…' : text}
+        {loading ? 'Reading…' : more ? text : <VersionText text={text} mark={mark} />}
       </button>
+      {!loading && <VersionMeta mark={mark} />}
     </div>
   );
 }
@@ -114,6 +144,7 @@ export function TreeView({ sessionId, onClose }: Props) {
   const leafId = pages?.[0]?.leafId ?? null;
   const collected = useMemo(() => collectTree(pages ?? [], branches), [pages, branches]);
   const rows = useMemo<TreeRow[]>(() => layoutTree(collected.nodes, leafId, collected.stubs), [collected, leafId]);
+  const marks = useMemo(() => treeVersionMarks(rows), [rows]);
   const complete = pages !== undefined && !path.hasNextPage && collected.stubs.size === 0;
 
   const open = (id: string) => setOpened((prev) => (prev.has(id) ? prev : new Set([...prev, id])));
@@ -213,7 +244,10 @@ export function TreeView({ sessionId, onClose }: Props) {
           {items.map((v) => {
             const row = rows[v.index]!;
             const n = row.node;
-            if (row.stub) return <BranchStub key={v.key} row={row} start={v.start} loading={opened.has(n.id)} onOpen={() => open(n.id)} />;
+            if (row.stub)
+              return <BranchStub key={v.key} row={row} start={v.start} loading={opened.has(n.id)} mark={marks.get(n.id)} onOpen={() => open(n.id)} />;
+            const mark = marks.get(n.id);
+            const text = plainPreview(n.preview);
             const cls = ['tree-row', row.onActivePath ? 'on-path' : '', row.isLeaf ? 'is-leaf' : '', `role-${n.role ?? n.type}`].join(' ');
             return (
               <div
@@ -237,13 +271,15 @@ export function TreeView({ sessionId, onClose }: Props) {
                       type="button"
                       className="tree-preview"
                       aria-current={row.isLeaf ? 'true' : undefined}
+                      title={mark ? text : undefined}
                       onClick={(e) => {
                         e.stopPropagation();
                         void jump(row);
                       }}
                     >
-                      {plainPreview(n.preview) || '(empty)'}
+                      <VersionText text={text} mark={mark} />
                     </button>
+                    <VersionMeta mark={mark} />
                     {n.label && (
                       <span className="tree-label" data-testid="tree-label">
                         {n.label}

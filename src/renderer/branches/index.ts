@@ -1,2 +1,2 @@
-export { SiblingSwitcher } from './SiblingSwitcher.tsx';
+export { SiblingSwitcher, type SiblingVersion } from './SiblingSwitcher.tsx';
 export { TreeView } from './TreeView.tsx';

@@ -3,6 +3,8 @@ import type { TreeNode } from '../../shared/sessions/index.ts';
 export interface TreeRow {
   node: TreeNode;
   indent: number;
+  /** The row drawn above it in the tree (null: a root); rows that fork from the same one are versions of a message. */
+  parent: string | null;
   /** First row of a branch that forks from its parent. */
   forks: boolean;
   /** The conversation forks right after this node. */
@@ -56,7 +58,16 @@ export function layoutTree(nodes: readonly TreeNode[], leafId: string | null, st
     const { node, indent, forks } = stack.pop()!;
     const kids = children.get(node.id) ?? [];
     const fork = kids.length > 1;
-    rows.push({ node, indent, forks, forkPoint: fork, onActivePath: active.has(node.id), isLeaf: node.id === displayedLeaf, stub: stubs.has(node.id) });
+    rows.push({
+      node,
+      parent: shownParent.get(node.id) ?? null,
+      indent,
+      forks,
+      forkPoint: fork,
+      onActivePath: active.has(node.id),
+      isLeaf: node.id === displayedLeaf,
+      stub: stubs.has(node.id),
+    });
     // The branch on the active path is shown first under a fork, so the current conversation reads straight down.
     const ordered = fork ? [...kids.filter((k) => active.has(k.id)), ...kids.filter((k) => !active.has(k.id))] : kids;
     for (let i = ordered.length - 1; i >= 0; i--) stack.push({ node: ordered[i]!, indent: fork ? indent + 1 : indent, forks: fork });

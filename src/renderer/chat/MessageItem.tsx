@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import { SiblingSwitcher } from '../branches/index.ts';
+import { SiblingSwitcher, type SiblingVersion } from '../branches/index.ts';
 import type { AssistantMessage } from '../../shared/sessions/index.ts';
 import { CopyButton, Icon } from '../ui/index.ts';
 import { ErrorText } from './ErrorText.tsx';
@@ -19,7 +19,7 @@ export interface MessageActions {
 
 interface Props {
   item: TranscriptItem;
-  siblings?: { ids: string[]; index: number };
+  siblings?: { ids: string[]; index: number; versions?: SiblingVersion[] | undefined };
   actions: MessageActions;
 }
 
@@ -86,7 +86,17 @@ function MessageInfo({ timestamp, figures = [] }: { timestamp: string; figures?:
 
 export const MessageItem = memo(function MessageItem({ item, siblings, actions }: Props) {
   const [editing, setEditing] = useState(false);
-  const switcher = siblings ? <SiblingSwitcher ids={siblings.ids} index={siblings.index} onSwitch={(id) => actions.onSwitchSibling(item.key, id)} /> : null;
+  // A finished reply names its model in its footer already.
+  const modelShown = item.kind === 'assistant' && item.midTurn !== true && Boolean(item.message.model);
+  const switcher = siblings ? (
+    <SiblingSwitcher
+      ids={siblings.ids}
+      index={siblings.index}
+      versions={siblings.versions}
+      modelShown={modelShown}
+      onSwitch={(id) => actions.onSwitchSibling(item.key, id)}
+    />
+  ) : null;
 
   if (item.kind === 'user') {
     return (

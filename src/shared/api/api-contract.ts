@@ -49,8 +49,14 @@ export type Bootstrap = z.infer<typeof Bootstrap>;
 export const SessionList = z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() });
 export type SessionList = z.infer<typeof SessionList>;
 
+/** What tells one version from its siblings: its words' preview, when it was written, and a reply's model. */
+export const SiblingVersion = z.object({ preview: z.string(), at: z.number().optional(), model: z.string().optional() });
+export type SiblingVersion = z.infer<typeof SiblingVersion>;
 /** Sibling groups of the entries asked about; entries without siblings are left out. */
-export const SiblingMap = z.record(z.string(), z.object({ ids: z.array(z.string()), index: z.number().int() }));
+export const SiblingMap = z.record(
+  z.string(),
+  z.object({ ids: z.array(z.string()), index: z.number().int(), /** In the order of `ids`. */ versions: z.array(SiblingVersion).optional() }),
+);
 export type SiblingMap = z.infer<typeof SiblingMap>;
 
 export const ProviderPresetView = z.object({

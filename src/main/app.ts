@@ -12,7 +12,7 @@ import {
   type ToolSource,
 } from './agent/index.ts';
 import { ApprovalBroker, PolicyService, type SandboxStatus, SandboxService, type UnattendedApprovals } from './policy/index.ts';
-import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC, secretBindings as bindingsOf, secretKeys } from '../shared/plugins/index.ts';
+import { AGENT_DELTA_TOPIC, AGENT_EVENT_TOPIC, MEMORY_EXTRACTED_TOPIC, secretBindings as bindingsOf, secretKeys } from '../shared/plugins/index.ts';
 import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
@@ -265,9 +265,12 @@ export function createApp(options: AppOptions): App {
     hooks: plugins.registries.hooks,
     toolOutputs,
     masking,
+    keepShare: () => settings.get('context.keepPercent') / 100,
     ...(options.defaultModel !== undefined ? { defaultModel: options.defaultModel } : {}),
   });
   const forwardToPlugins = agent.onDidEmit((event) => plugins.events.emit(event.type === 'message_update' ? AGENT_DELTA_TOPIC : AGENT_EVENT_TOPIC, event));
+  // What a compaction's extraction found: the memory plugin takes it from here.
+  const forwardMemories = agent.onDidExtractMemories((extracted) => plugins.events.emit(MEMORY_EXTRACTED_TOPIC, extracted));
   const countSubagents = agent.onDidEmit((event) => event.type === 'agent_start' && subagents.runStarted(event.sessionId));
   // A conversation gets a short title from its model after its first reply (unless the user named it).
   const titler = new ConversationTitler({
@@ -335,6 +338,7 @@ export function createApp(options: AppOptions): App {
       commands.dispose();
       status.dispose();
       forwardToPlugins.dispose();
+      forwardMemories.dispose();
       countSubagents.dispose();
       titler.dispose();
       sandbox.dispose();

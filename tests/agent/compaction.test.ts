@@ -10,7 +10,8 @@ afterEach(async () => {
 });
 
 const small = { ...MODEL, contextWindow: 1000 };
-const compaction = { enabled: true, threshold: 0.5, keepRecentTokens: 100 };
+// These tests are of the summary pass alone (layer 2's classify + extract: tests/context/layered-compaction.test.ts).
+const compaction = { enabled: true, threshold: 0.5, keepRecentTokens: 100, strategy: 'summary' as const };
 
 /** Six messages of about 100 tokens each (400 characters). */
 function fillHistory(harness: Harness, usage?: Usage): void {
@@ -147,7 +148,7 @@ describe('compaction', () => {
 
 describe('compacting by hand', () => {
   test('compact() summarises the older part now, below the threshold, with the branch model', async () => {
-    h = createHarness([text('HAND SUMMARY')], { model: MODEL, compaction: { enabled: true, threshold: 0.99, keepRecentTokens: 100 } });
+    h = createHarness([text('HAND SUMMARY')], { model: MODEL, compaction: { enabled: true, threshold: 0.99, keepRecentTokens: 100, strategy: 'summary' } });
     fillHistory(h);
     const outcome = await h.agent.compact(h.sessionId);
     expect(outcome).toMatchObject({ ok: true, entry: { type: 'compaction', summary: 'HAND SUMMARY' } });

@@ -1,5 +1,6 @@
-// The summary request of a compaction is charged like a reply: its usage and model are kept on the compaction
-// entry, the status bar counts them, and the window and plugins (the budget) are told of the entry.
+// The requests of a compaction (classify and extract, or the summary pass) are charged like a reply: their usage
+// and model are kept on the compaction entry, the status bar counts them, and the window and plugins (the budget)
+// are told of the entry.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -16,18 +17,34 @@ afterEach(async () => {
 
 const cost = (total: number) => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total });
 
-test('/compact keeps the summary request’s usage on the compaction entry, the status bar counts it, and listeners are told', async () => {
+/** Layer 2's answers: every message is context, and a summary with nothing in it. */
+function layeredAnswer(request: ProviderRequest): string | null {
+  if (request.responseSchema?.name === 'classify_messages') return JSON.stringify({ items: [] });
+  if (request.responseSchema?.name === 'extract_summary') {
+    return JSON.stringify({
+      summary: { goal: 'answer three questions', decisions: [], files: [], openErrors: [], nextStep: 'none' },
+      memories: [],
+      skills: [],
+    });
+  }
+  return null;
+}
+
+test('/compact keeps its requests’ usage on the compaction entry, the status bar counts it, and listeners are told', async () => {
   const summaries: ProviderRequest[] = [];
   const stream: StreamFn = async function* (request): AsyncGenerator<ProviderEvent> {
     summaries.push(request);
+    const classify = request.responseSchema?.name === 'classify_messages';
     yield {
       type: 'done',
       message: {
         role: 'assistant',
-        content: [{ type: 'text', text: 'The user asked three questions; all were answered.' }],
+        content: [{ type: 'text', text: layeredAnswer(request) ?? 'unexpected' }],
         stopReason: 'stop',
         model: 'm',
-        usage: { input: 5000, output: 200, cacheRead: 0, cacheWrite: 0, cost: cost(0.25) },
+        usage: classify
+          ? { input: 2000, output: 100, cacheRead: 0, cacheWrite: 0, cost: cost(0.1) }
+          : { input: 3000, output: 100, cacheRead: 0, cacheWrite: 0, cost: cost(0.15) },
       },
     };
   };
@@ -64,7 +81,8 @@ test('/compact keeps the summary request’s usage on the compaction entry, the 
   const outcome = await app.agent.compact(s.id);
   expect(outcome.ok).toBe(true);
   if (!outcome.ok) return;
-  expect(summaries).toHaveLength(1);
+  expect(summaries.map((r) => r.responseSchema?.name)).toEqual(['classify_messages', 'extract_summary']);
+  // The classify and extract requests, added up.
   expect(outcome.entry).toMatchObject({ type: 'compaction', provider: 'fake', model: 'm', usage: { input: 5000, output: 200, cost: { total: 0.25 } } });
   expect(app.sessions.entry(s.id, outcome.entry.id)).toMatchObject({ usage: { input: 5000, output: 200 } });
   expect(told).toContainEqual(expect.objectContaining({ type: 'entry_appended', sessionId: s.id, entry: expect.objectContaining({ id: outcome.entry.id }) }));
@@ -75,22 +93,28 @@ test('/compact keeps the summary request’s usage on the compaction entry, the 
   expect(segments.find((seg) => seg.id === 'core.cost')?.text).toBe('$0.35');
 });
 
-/** A model that answers a summary request and a turn, each with its own usage. */
+/** A model that answers layer 2's requests and a turn, each with its own usage. */
 const summaryOrTurn: StreamFn = async function* (request): AsyncGenerator<ProviderEvent> {
-  const summary = /working summary/.test(request.systemPrompt);
+  const answer = layeredAnswer(request);
+  const classify = request.responseSchema?.name === 'classify_messages';
   yield {
     type: 'done',
     message: {
       role: 'assistant',
-      content: [{ type: 'text', text: summary ? 'Earlier: three questions, all answered.' : 'Fresh answer.' }],
+      content: [{ type: 'text', text: answer ?? 'Fresh answer.' }],
       stopReason: 'stop',
       model: 'm',
-      usage: summary ? { input: 700, output: 40, cacheRead: 0, cacheWrite: 0, cost: cost(0.07) } : { input: 300, output: 5, cacheRead: 0, cacheWrite: 0 },
+      usage:
+        answer === null
+          ? { input: 300, output: 5, cacheRead: 0, cacheWrite: 0 }
+          : classify
+            ? { input: 300, output: 20, cacheRead: 0, cacheWrite: 0, cost: cost(0.03) }
+            : { input: 400, output: 20, cacheRead: 0, cacheWrite: 0, cost: cost(0.04) },
     },
   };
 };
 
-test('a compaction inside a run keeps its summary request’s usage and the provider that served it', async () => {
+test('a compaction inside a run keeps its requests’ usage and the provider that served them', async () => {
   under = openApp({
     prefix: 'amber-compaction-charge-',
     before: (dir) => mkdirSync(join(dir, 'ws')),

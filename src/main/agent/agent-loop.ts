@@ -1,4 +1,5 @@
 import type { AgentEndReason, AgentEvent } from '../../shared/agent/index.ts';
+import type { MemoriesExtracted } from '../../shared/context/index.ts';
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
 import type { Message, UserMessage } from '../../shared/sessions/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
@@ -59,6 +60,10 @@ export interface LoopDeps {
   clock: () => number;
   maxIterations: number;
   compaction: CompactionSettings;
+  /** The share of the window a layered compaction's kept context may fill (the setting context.keepPercent, as a share), read at each compaction. */
+  keepShare?: () => number;
+  /** Told of the memories a compaction's extraction found (the memory.extracted plugin topic). Must not throw. */
+  onMemories?: (extracted: MemoriesExtracted) => void;
   /** Hiding old tool output from each request (see tool-output-masking.ts), read every turn. Default: DEFAULT_MASKING. */
   masking?: () => MaskingSettings;
   recovery: Partial<RecoveryLimits>;

@@ -16,6 +16,8 @@ import { streamReply, type StreamedReply } from './stream-reply.ts';
 import { toolResult } from './tool-dispatcher.ts';
 
 const RECOVERY_STEER_TYPE = 'amber.recovery';
+/** A run compacts on its own only past this share of the window, whatever the threshold says. */
+const MIN_COMPACTION_SHARE = 0.5;
 /** Messages a plugin's before_agent_start hook added: sent to the model, not shown. */
 export const HOOK_MESSAGE_TYPE = 'amber.hook';
 
@@ -170,8 +172,10 @@ export class AgentRun {
       this.#notice('tools_unavailable', `The tools could not be listed, so this turn has none: ${errorMessage(e)}`);
     }
     const systemPrompt = await this.#systemPrompt(specs);
+    // Before every model call, so also after each round of tool results; never below half the window (only /compact is).
     if (this.#deps.compaction.enabled) {
-      if (estimateContextTokens(context, this.#overheadTokens(systemPrompt, specs)) > this.#deps.compaction.threshold * provider.model.contextWindow) {
+      const threshold = Math.max(MIN_COMPACTION_SHARE, this.#deps.compaction.threshold);
+      if (estimateContextTokens(context, this.#overheadTokens(systemPrompt, specs)) > threshold * provider.model.contextWindow) {
         await this.#compact(provider, 'the context is nearly full');
       }
     }
@@ -336,11 +340,15 @@ export class AgentRun {
       model: provider.model,
       ...(ref ? { provider: ref.provider } : {}),
       keepRecentTokens: this.#deps.compaction.keepRecentTokens,
+      strategy: this.#deps.compaction.strategy,
+      ...(this.#deps.keepShare ? { keepShare: this.#deps.keepShare() } : {}),
       signal: this.#signal,
+      clock: this.#deps.clock,
     });
     if (outcome.ok) {
       this.#context.forget();
       this.#run.emit({ type: 'entry_appended', entry: outcome.entry });
+      if (outcome.memories.length > 0) this.#deps.onMemories?.({ sessionId: this.#sessionId, entryId: outcome.entry.id, memories: outcome.memories });
       return true;
     }
     this.#notice('compaction_failed', `The conversation could not be summarised (${why}); the session was left as it was. ${outcome.reason}`);

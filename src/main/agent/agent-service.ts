@@ -19,6 +19,7 @@ import {
 import { type AgentHooks, applyInputHooks, noHooks } from './agent-hooks.ts';
 import { assertIdle } from './assert-idle.ts';
 import { compactSession, DEFAULT_COMPACTION, type CompactionOutcome, type CompactionSettings } from './compactor.ts';
+import type { MemoriesExtracted } from '../../shared/context/index.ts';
 import type { PromptBlock } from './prompt-assembly.ts';
 import type { RecoveryLimits } from './recovery-monitor.ts';
 import { ToolDispatcher, emptyToolSource, type ToolSource } from './tool-dispatcher.ts';
@@ -45,6 +46,8 @@ export interface AgentServiceOptions {
   /** Model calls per run before it stops with 'max_iterations'. */
   maxIterations?: number;
   compaction?: Partial<CompactionSettings>;
+  /** The share of the window a layered compaction keeps (the setting context.keepPercent, as a share), read at each compaction. Default: DEFAULT_KEEP_SHARE. */
+  keepShare?: () => number;
   /** Old tool output hidden from each request, read every turn (the settings `context.mask*`). Default: DEFAULT_MASKING. */
   masking?: () => MaskingSettings;
   recovery?: Partial<RecoveryLimits>;
@@ -111,6 +114,9 @@ export class AgentService {
   readonly #emitted = new Emitter<AgentEvent>();
   /** Every run's events, and a conversation opened or resumed (session_start), in order. */
   readonly onDidEmit: Event<AgentEvent> = this.#emitted.event;
+  readonly #extracted = new Emitter<MemoriesExtracted>();
+  /** The memories a compaction's extraction found, with the compaction entry they came with (for the memory.extracted topic). */
+  readonly onDidExtractMemories: Event<MemoriesExtracted> = this.#extracted.event;
   readonly #newRunId: () => string;
   readonly #runs = new Map<string, ActiveRun>();
   readonly #lastPrompts = new Map<string, SentPrompt>();
@@ -135,6 +141,8 @@ export class AgentService {
       clock,
       maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
       compaction: { ...DEFAULT_COMPACTION, ...options.compaction },
+      ...(options.keepShare ? { keepShare: options.keepShare } : {}),
+      onMemories: (extracted) => this.#memoriesExtracted(extracted),
       ...(options.masking ? { masking: options.masking } : {}),
       recovery: options.recovery ?? {},
       defaultModel: options.defaultModel ?? null,
@@ -245,10 +253,16 @@ export class AgentService {
       model: provider.model,
       provider: ref.provider,
       keepRecentTokens: this.#deps.compaction.keepRecentTokens,
+      strategy: this.#deps.compaction.strategy,
+      ...(this.#deps.keepShare ? { keepShare: this.#deps.keepShare() } : {}),
       signal: options.signal ?? new AbortController().signal,
+      clock: this.#deps.clock,
     });
     // Told like a run's compaction: the window shows it and the budget charges the summary's usage.
-    if (outcome.ok) this.#broadcast({ type: 'entry_appended', sessionId, runId: '', entry: outcome.entry });
+    if (outcome.ok) {
+      this.#broadcast({ type: 'entry_appended', sessionId, runId: '', entry: outcome.entry });
+      if (outcome.memories.length > 0) this.#memoriesExtracted({ sessionId, entryId: outcome.entry.id, memories: outcome.memories });
+    }
     return outcome;
   }
 
@@ -259,6 +273,7 @@ export class AgentService {
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((r) => r.done));
     this.#emitted.dispose();
+    this.#extracted.dispose();
   }
 
   async #execute(sessionId: string, active: Omit<ActiveRun, 'done'>, prompt: PromptContent | null, options: StartOptions): Promise<RunResult> {
@@ -305,6 +320,17 @@ export class AgentService {
     this.#runs.delete(sessionId);
     emit({ type: 'agent_settled' });
     return { runId, ...end, undelivered };
+  }
+
+  /** Tells listeners of a compaction's memories, with the conversation's workspace folder (project memories are kept per folder). */
+  #memoriesExtracted(extracted: MemoriesExtracted): void {
+    let workspace: string | null | undefined;
+    try {
+      workspace = this.store.get(extracted.sessionId).cwd;
+    } catch {
+      workspace = null; // a conversation deleted meanwhile: its memories are still told, as global ones
+    }
+    this.#extracted.fire(workspace ? { ...extracted, workspace } : extracted);
   }
 
   #broadcast(event: AgentEvent): void {

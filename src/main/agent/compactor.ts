@@ -1,20 +1,47 @@
+import type { ExtractedMemory } from '../../shared/context/index.ts';
 import type { ModelInfo, StreamFn } from '../../shared/providers/index.ts';
-import { type ContentPart, contentText, type Entry, isAssistant, isToolResult, isUser, type Message, type ModelContext } from '../../shared/sessions/index.ts';
+import {
+  type AssistantMessage,
+  type ContentPart,
+  contentText,
+  type Entry,
+  isAssistant,
+  isToolResult,
+  isUser,
+  type Message,
+  type ModelContext,
+} from '../../shared/sessions/index.ts';
+import { errorMessage } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
+import { classifyAndExtract } from './classify-and-extract.ts';
 import { estimateContextTokens, estimateMessageTokens } from './context-tokens.ts';
+import { layeredSummary } from './layered-summary.ts';
 import { streamReply } from './stream-reply.ts';
+import { sumUsage } from './sum-usage.ts';
 
 export interface CompactionSettings {
   enabled: boolean;
-  /** Compact before a turn when the context would use more than this share of the model's window. */
+  /** Compact before a model call when the context would use more than this share of the model's window (never below half). */
   threshold: number;
   /** Recent tokens kept word for word; capped at a third of the model's window. */
   keepRecentTokens: number;
+  /** 'layered': classify + extract (layer 2), falling back to the summary pass; 'summary': the summary pass alone. */
+  strategy: 'layered' | 'summary';
 }
 
-export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, threshold: 0.8, keepRecentTokens: 20_000 };
+export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, threshold: 0.8, keepRecentTokens: 20_000, strategy: 'layered' };
 
-export type CompactionOutcome = { ok: true; entry: Extract<Entry, { type: 'compaction' }> } | { ok: false; reason: string };
+/** The share of the model's window a layered compaction's kept context may fill (the setting context.keepPercent, as a share). */
+export const DEFAULT_KEEP_SHARE = 0.5;
+
+export type CompactionOutcome =
+  | {
+      ok: true;
+      entry: Extract<Entry, { type: 'compaction' }>;
+      /** What the extraction found worth remembering beyond the conversation (none from the summary pass). */
+      memories: ExtractedMemory[];
+    }
+  | { ok: false; reason: string };
 
 export interface CompactInput {
   store: SessionStore;
@@ -26,7 +53,12 @@ export interface CompactInput {
   /** The provider's id, recorded with the summary's usage (its prices, the budget's providers). */
   provider?: string;
   keepRecentTokens: number;
+  /** Default 'layered'. */
+  strategy?: CompactionSettings['strategy'];
+  /** Default DEFAULT_KEEP_SHARE. */
+  keepShare?: number;
   signal: AbortSignal;
+  clock?: () => number;
 }
 
 const TOOL_RESULT_CHARS = 2000;
@@ -38,34 +70,85 @@ export const SUMMARY_SYSTEM_PROMPT =
   'and what is left to do. Be concise and concrete; write no preamble.';
 
 /**
- * Summarises the older part of a context into a compaction entry appended under the leaf, keeping the
- * recent part word for word (the store cuts later contexts there). All or nothing: on any failure the
- * session is left exactly as it was.
+ * Replaces the older part of a context with a compaction entry appended under the leaf, keeping the recent
+ * part word for word (the store cuts later contexts there). Layered: a classify and an extract request give a
+ * structured summary and the messages kept word for word within the window's share; answers that fail their
+ * schema twice fall back to the summary pass. Every request is charged on the entry. All or nothing: on any
+ * failure (a call, the fallback, the write) the session is left exactly as it was.
  */
 export async function compactSession(input: CompactInput): Promise<CompactionOutcome> {
   const { context, model } = input;
+  const clock = input.clock ?? Date.now;
   const keep = Math.max(1, Math.min(input.keepRecentTokens, Math.floor(model.contextWindow / 3)));
   const cut = chooseCut(context, keep);
   if (cut === null) return { ok: false, reason: 'There is nothing older to summarise yet.' };
   const older = context.messages.slice(0, cut);
-  const transcript = serialize(older, model.contextWindow * 2);
+  const provider = input.provider ?? 'compaction';
+  const charged: AssistantMessage[] = [];
+  let written: { summary: string; strategy: CompactionSettings['strategy']; memories: ExtractedMemory[] } | null = null;
+
+  if ((input.strategy ?? 'layered') === 'layered') {
+    const layered = await classifyAndExtract({ stream: input.stream, model, provider, messages: older, signal: input.signal, clock });
+    charged.push(...layered.replies);
+    if (layered.ok) {
+      let recent = 0;
+      for (const m of context.messages.slice(cut)) recent += estimateMessageTokens(m);
+      const budget = Math.max(0, Math.floor((input.keepShare ?? DEFAULT_KEEP_SHARE) * model.contextWindow) - recent);
+      const kept = layeredSummary(older, layered.classes, layered.extract.summary, budget);
+      written = { summary: kept.text, strategy: 'layered', memories: layered.extract.memories };
+    } else if (layered.failure === 'aborted') return { ok: false, reason: 'The run was stopped while summarising.' };
+    else if (layered.failure === 'call') return { ok: false, reason: `The ${layered.step} request failed: ${layered.reason}` };
+    // Answers that did not follow their schema twice: the summary pass below.
+  }
+  if (written === null) {
+    const pass = await summaryPass(input, older, provider, clock);
+    charged.push(...pass.replies);
+    if (!pass.ok) return pass;
+    written = { summary: pass.summary, strategy: 'summary', memories: [] };
+  }
+  if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.' };
+  if (input.store.leaf(input.sessionId) !== context.leafId) return { ok: false, reason: 'The conversation changed while it was being summarised.' };
+  const usage = sumUsage(charged);
+  const last = charged.findLast((r) => r.stopReason !== 'error' && r.stopReason !== 'aborted');
+  let entry: Entry;
+  try {
+    entry = input.store.append(input.sessionId, {
+      type: 'compaction',
+      summary: written.summary,
+      firstKeptEntryId: context.entries[cut]!.id,
+      tokensBefore: estimateContextTokens(context),
+      strategy: written.strategy,
+      // Every request of the compaction is charged like a reply: their tokens and cost stay with the entry they wrote.
+      ...(usage ? { usage } : {}),
+      ...(last?.provider !== undefined ? { provider: last.provider } : {}),
+      ...(last?.model !== undefined ? { model: last.model } : {}),
+    });
+  } catch (e) {
+    return { ok: false, reason: `The summary could not be saved: ${errorMessage(e)}` };
+  }
+  return { ok: true, entry: entry as Extract<Entry, { type: 'compaction' }>, memories: written.memories };
+}
+
+/** The summary pass: one request that summarises the older messages as prose. */
+async function summaryPass(
+  input: CompactInput,
+  older: readonly Message[],
+  provider: string,
+  clock: () => number,
+): Promise<{ ok: true; summary: string; replies: AssistantMessage[] } | { ok: false; reason: string; replies: AssistantMessage[] }> {
+  const transcript = serialize(older, input.model.contextWindow * 2);
   const request = {
-    model,
+    model: input.model,
     systemPrompt: SUMMARY_SYSTEM_PROMPT,
     messages: [{ role: 'user', content: `<conversation>\n${transcript}\n</conversation>\n\nWrite the summary of the conversation above now.` } as Message],
     tools: [],
   };
-  const reply = await streamReply({
-    stream: input.stream,
-    request,
-    signal: input.signal,
-    provider: input.provider ?? 'compaction',
-    clock: Date.now,
-    onDelta: () => {},
-  });
+  const reply = await streamReply({ stream: input.stream, request, signal: input.signal, provider, clock, onDelta: () => {} });
+  const replies = [reply.message];
   if (reply.errorKind !== null) {
     return {
       ok: false,
+      replies,
       reason:
         reply.errorKind === 'aborted'
           ? 'The run was stopped while summarising.'
@@ -73,20 +156,9 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
     };
   }
   const summary = contentText(reply.message.content).trim();
-  if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.' };
-  if (summary === '') return { ok: false, reason: 'The model returned an empty summary.' };
-  if (input.store.leaf(input.sessionId) !== context.leafId) return { ok: false, reason: 'The conversation changed while it was being summarised.' };
-  const entry = input.store.append(input.sessionId, {
-    type: 'compaction',
-    summary,
-    firstKeptEntryId: context.entries[cut]!.id,
-    tokensBefore: estimateContextTokens(context),
-    // The summary request is charged like a reply: its tokens and cost stay with the entry it wrote.
-    ...(reply.message.usage ? { usage: reply.message.usage } : {}),
-    ...(reply.message.provider !== undefined ? { provider: reply.message.provider } : {}),
-    ...(reply.message.model !== undefined ? { model: reply.message.model } : {}),
-  });
-  return { ok: true, entry: entry as Extract<Entry, { type: 'compaction' }> };
+  if (input.signal.aborted) return { ok: false, reason: 'The run was stopped while summarising.', replies };
+  if (summary === '') return { ok: false, reason: 'The model returned an empty summary.', replies };
+  return { ok: true, summary, replies };
 }
 
 /**

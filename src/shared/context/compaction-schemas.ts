@@ -47,6 +47,8 @@ export const MemoriesExtracted = z.object({
   sessionId: z.string(),
   /** The compaction entry written with them. */
   entryId: z.string(),
+  /** The conversation's workspace folder (for project memories); absent when it has none. */
+  workspace: z.string().optional(),
   memories: z.array(ExtractedMemory),
 });
 export type MemoriesExtracted = z.infer<typeof MemoriesExtracted>;

@@ -95,6 +95,8 @@ export const CompactionEntry = z.looseObject({
   usage: Usage.optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** How the summary was made: 'layered' (classify + extract, messages kept word for word) or 'summary' (one summary request). Absent: 'summary'. */
+  strategy: z.enum(['layered', 'summary']).optional(),
 });
 export const BranchSummaryEntry = z.looseObject({ ...base, type: z.literal('branch_summary'), fromId: EntryId, summary: z.string() });
 /** Plugin-owned state: never sent to a model. */

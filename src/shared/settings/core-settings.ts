@@ -184,6 +184,14 @@ export const CORE_SETTINGS = {
     format: 'number',
     help: "Hidden tool output grows by this many tokens at a time, so the provider's prompt cache holds between steps",
   }),
+  'context.keepPercent': setting({
+    stored: 'context.keepPercent',
+    scope: 'global',
+    schema: z.number().int().min(10).max(90),
+    default: 50,
+    format: 'number',
+    help: "A compaction keeps at most this percent of the model's window: its summary, the messages it keeps word for word and the recent ones",
+  }),
   'agents.confirmed': setting({
     stored: 'agents.confirmed',
     scope: 'global',

@@ -108,6 +108,13 @@ export const SETTINGS_INDEX: readonly SettingIndexEntry[] = [
     help: help('context.maskBatchTokens'),
     input: { kind: 'range', min: 0, max: 10_000_000, unit: 'tokens' },
   },
+  {
+    name: 'context.keepPercent',
+    key: 'context.keepPercent',
+    scope: 'global',
+    help: help('context.keepPercent'),
+    input: { kind: 'range', min: 10, max: 90, unit: "percent of the model's window" },
+  },
   { name: 'model', scope: 'conversation', help: 'The model of this conversation (provider/model)', input: { kind: 'model' } },
   {
     name: 'thinking',

@@ -1,0 +1,55 @@
+import type { MessageClass, StructuredSummary } from '../../shared/context/index.ts';
+import type { Message } from '../../shared/sessions/index.ts';
+import { compactionTranscript } from './compaction-transcript.ts';
+import { estimateTextTokens } from './context-tokens.ts';
+import { messageId } from './classify-and-extract.ts';
+
+export interface LayeredSummary {
+  /** The compaction's summary: the structured summary as text, then the messages kept word for word. */
+  text: string;
+  /** How many messages were kept word for word, summarised (context left out for room) and pruned. */
+  kept: number;
+  summarised: number;
+  pruned: number;
+}
+
+/**
+ * What a layered compaction keeps of the messages it replaces: the structured summary, then core and context
+ * messages word for word, oldest first, as far as `budgetTokens` goes. When they do not all fit, the oldest
+ * context messages are left out first, then the oldest core ones; prune messages never stay.
+ */
+export function layeredSummary(
+  messages: readonly Message[],
+  classes: readonly MessageClass[],
+  summary: StructuredSummary,
+  budgetTokens: number,
+): LayeredSummary {
+  const head = renderSummary(summary);
+  const blocks = messages.map((m, i) => compactionTranscript(m, messageId(i)));
+  const keep = classes.map((c) => c !== 'prune');
+  let used = estimateTextTokens(head) + blocks.reduce((sum, b, i) => sum + (keep[i] ? estimateTextTokens(b) + 1 : 0), 0);
+  for (const dropping of ['context', 'core'] as const) {
+    for (let i = 0; i < blocks.length && used > budgetTokens; i++) {
+      if (!keep[i] || classes[i] !== dropping) continue;
+      keep[i] = false;
+      used -= estimateTextTokens(blocks[i]!) + 1;
+    }
+  }
+  const kept = blocks.filter((_, i) => keep[i]);
+  const text = kept.length === 0 ? head : `${head}\n\nKept word for word:\n\n${kept.join('\n\n')}`;
+  const pruned = classes.filter((c) => c === 'prune').length;
+  return { text, kept: kept.length, summarised: messages.length - kept.length - pruned, pruned };
+}
+
+const list = (items: readonly string[]): string => (items.length === 0 ? ' none' : `\n${items.map((i) => `- ${i}`).join('\n')}`);
+
+/** The structured summary as the text the model reads. */
+export function renderSummary(summary: StructuredSummary): string {
+  return [
+    `Goal: ${summary.goal}`,
+    `Decisions:${list(summary.decisions)}`,
+    `Files:${list(summary.files)}`,
+    `Open errors:${list(summary.openErrors)}`,
+    `Next step: ${summary.nextStep}`,
+  ].join('\n');
+}

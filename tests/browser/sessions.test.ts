@@ -130,7 +130,9 @@ test('keyboard shortcuts: new chat, search, tree, and the theme switch (kept acr
   await page.keyboard.press('Control+n');
   await expect.poll(() => rows.count()).toBe(1);
   await page.keyboard.press('Control+k');
-  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('conversation-search-input');
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByTestId('conversation-search').count()).toBe(0);
   await page.keyboard.press('Control+Shift+T');
   await page.getByTestId('tree-view').waitFor();
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');

@@ -6,7 +6,7 @@ import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
 import { openModelPicker } from '../models/index.ts';
 import { PanelsView } from '../panels/index.ts';
-import { SessionSidebar, type SidebarHandle, useSessions } from '../sessions/index.ts';
+import { ConversationSearch, SessionSidebar, type SidebarHandle, useSessions } from '../sessions/index.ts';
 import { FirstRun, SandboxNotice, type SettingsPage, SettingsView } from '../settings/index.ts';
 import { StatusBar } from '../status/index.ts';
 import { applyTheme, loadTheme, type ThemeChoice, useToasts } from '../ui/index.ts';
@@ -61,6 +61,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     setSettingsOpen(true);
   }, []);
   const [promptOpen, setPromptOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(loadTheme);
   const [resolvedTheme, setResolvedTheme] = useState<'light' | 'dark'>('light');
   const [connected, setConnected] = useState(true);
@@ -101,10 +102,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
   // The window's shortcuts; the palette lists them as actions with their keys.
   const shortcuts: Record<string, () => void> = {
     'mod+n': () => void newChat(),
-    'mod+k': () => {
-      if (!sidebarShown) toggleSidebar();
-      requestAnimationFrame(() => sidebar.current?.focusSearch());
-    },
+    'mod+k': () => setSearchOpen((open) => !open),
     'mod+b': toggleSidebar,
     'mod+shift+t': () => toggleSide('tree'),
     'mod+shift+b': () => toggleSide('panels'),
@@ -206,6 +204,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
         <ApprovalDialog />
         <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
+        {searchOpen && <ConversationSearch activeId={activeId} onOpen={select} onClose={() => setSearchOpen(false)} />}
       </div>
       <CommandPalette shortcuts={shortcuts} />
     </CommandsProvider>

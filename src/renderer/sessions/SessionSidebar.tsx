@@ -2,7 +2,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { Icon } from '../ui/index.ts';
+import { Highlighted } from './Highlighted.tsx';
 import { groupByDate } from './session-groups.ts';
+import { sessionTime } from './session-time.ts';
 import './sessions.css';
 
 interface Props {
@@ -24,34 +26,8 @@ export interface SidebarHandle {
 const ROW_HEIGHT = 56;
 const HEADING_HEIGHT = 30;
 
-// Formatters are made once: building one per row costs more than rendering the row.
-const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
-const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-
-function when(ms: number, now: number): string {
-  const startOfToday = new Date(now).setHours(0, 0, 0, 0);
-  if (ms >= startOfToday) return TIME.format(ms);
-  if (now - ms < 7 * 86_400_000) return WEEKDAY.format(ms);
-  return DAY.format(ms);
-}
-
 export function sessionTitle(s: SessionSummary): string {
   return s.title || s.preview || 'New chat';
-}
-
-/** `text` with the first place `query` occurs in it marked. */
-function Highlighted({ text, query }: { text: string; query: string }) {
-  const at = query.trim() ? text.toLowerCase().indexOf(query.trim().toLowerCase()) : -1;
-  if (at < 0) return <>{text}</>;
-  const end = at + query.trim().length;
-  return (
-    <>
-      {text.slice(0, at)}
-      <mark>{text.slice(at, end)}</mark>
-      {text.slice(end)}
-    </>
-  );
 }
 
 const Row = memo(function Row({
@@ -119,7 +95,7 @@ const Row = memo(function Row({
         >
           <span className="session-title">{sessionTitle(s)}</span>
         </button>
-        <span className="session-time">{when(s.updatedAt, Date.now())}</span>
+        <span className="session-time">{sessionTime(s.updatedAt, Date.now())}</span>
       </div>
       <div className="session-line">
         {s.match ? (

@@ -166,3 +166,28 @@ test('all or nothing: when the compaction cannot be written, the session is left
   expect(server.requests.map(kindOf)).toEqual(['classify', 'extract']);
   expect(snapshot(u, sessionId)).toEqual(before);
 });
+
+test('a second compaction classifies the messages the first kept one by one, and summaries are never nested', async () => {
+  const u = open();
+  server.setScript((r) => layeredReply(r));
+  const sessionId = seeded(u);
+  const first = await u.app.agent.compact(sessionId);
+  expect(first.ok).toBe(true);
+  if (!first.ok) return;
+  const firstKept = first.entry.keptEntryIds ?? [];
+  expect(firstKept.length).toBeGreaterThan(0);
+  u.app.sessions.appendMany(sessionId, history());
+
+  server.requests.length = 0;
+  const second = await u.app.agent.compact(sessionId);
+  expect(second.ok).toBe(true);
+  if (!second.ok) return;
+  const transcript = String(bodyOf(server.requests[0]!).messages.find((m) => m.role === 'user')!.content);
+  // m1 is the first compaction's structured summary alone; the messages it kept follow as messages of their own.
+  expect(transcript).toMatch(/^<conversation>\n\[m1\] User: The conversation so far, summarised:\n\nGoal: Port the parser/);
+  expect(transcript).not.toContain('Kept word for word');
+  expect(transcript).toContain('[m2] User: Port the parser in src/parser.ts');
+  // The new summary keeps the original message (again core), not the old summary.
+  expect(second.entry.summary.match(/Kept word for word/g)).toHaveLength(1);
+  expect(second.entry.keptEntryIds).toContain(firstKept[0]);
+});

@@ -15,7 +15,7 @@ import { errorMessage } from '../errors.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { classifyAndExtract } from './classify-and-extract.ts';
 import { estimateContextTokens, estimateMessageTokens } from './context-tokens.ts';
-import { layeredSummary } from './layered-summary.ts';
+import { KEPT_HEADING, layeredSummary } from './layered-summary.ts';
 import { streamReply } from './stream-reply.ts';
 import { sumUsage } from './sum-usage.ts';
 
@@ -85,17 +85,19 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   const older = context.messages.slice(0, cut);
   const provider = input.provider ?? 'compaction';
   const charged: AssistantMessage[] = [];
-  let written: { summary: string; strategy: CompactionSettings['strategy']; memories: ExtractedMemory[] } | null = null;
+  let written: { summary: string; strategy: CompactionSettings['strategy']; memories: ExtractedMemory[]; keptEntryIds?: string[] } | null = null;
 
   if ((input.strategy ?? 'layered') === 'layered') {
-    const layered = await classifyAndExtract({ stream: input.stream, model, provider, messages: older, signal: input.signal, clock });
+    const shown = layeredInput(input.store, input.sessionId, context, cut);
+    const layered = await classifyAndExtract({ stream: input.stream, model, provider, messages: shown.messages, signal: input.signal, clock });
     charged.push(...layered.replies);
     if (layered.ok) {
       let recent = 0;
       for (const m of context.messages.slice(cut)) recent += estimateMessageTokens(m);
       const budget = Math.max(0, Math.floor((input.keepShare ?? DEFAULT_KEEP_SHARE) * model.contextWindow) - recent);
-      const kept = layeredSummary(older, layered.classes, layered.extract.summary, budget);
-      written = { summary: kept.text, strategy: 'layered', memories: layered.extract.memories };
+      const kept = layeredSummary(shown.messages, layered.classes, layered.extract.summary, budget, shown.replaced);
+      const keptEntryIds = kept.keptIndexes.flatMap((i) => (shown.entryIds[i] ? [shown.entryIds[i]] : []));
+      written = { summary: kept.text, strategy: 'layered', memories: layered.extract.memories, keptEntryIds };
     } else if (layered.failure === 'aborted') return { ok: false, reason: 'The run was stopped while summarising.' };
     else if (layered.failure === 'call') return { ok: false, reason: `The ${layered.step} request failed: ${layered.reason}` };
     // Answers that did not follow their schema twice: the summary pass below.
@@ -118,6 +120,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
       firstKeptEntryId: context.entries[cut]!.id,
       tokensBefore: estimateContextTokens(context),
       strategy: written.strategy,
+      ...(written.keptEntryIds && written.keptEntryIds.length > 0 ? { keptEntryIds: written.keptEntryIds } : {}),
       // Every request of the compaction is charged like a reply: their tokens and cost stay with the entry they wrote.
       ...(usage ? { usage } : {}),
       ...(last?.provider !== undefined ? { provider: last.provider } : {}),
@@ -127,6 +130,39 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
     return { ok: false, reason: `The summary could not be saved: ${errorMessage(e)}` };
   }
   return { ok: true, entry: entry as Extract<Entry, { type: 'compaction' }>, memories: written.memories };
+}
+
+/**
+ * The messages layer 2 classifies: the older part of the context; when it starts with a layered compaction,
+ * that compaction's structured summary alone (the new summary replaces it, so it is never kept word for word)
+ * and the messages it kept, each classified again, instead of one message of all of them. Summaries are thus
+ * never summarised inside summaries.
+ */
+function layeredInput(
+  store: SessionStore,
+  sessionId: string,
+  context: ModelContext,
+  cut: number,
+): { messages: Message[]; entryIds: (string | null)[]; replaced: Set<number> } {
+  const messages = context.messages.slice(0, cut);
+  const entryIds: (string | null)[] = context.entries.slice(0, cut).map((e) => e.id);
+  const first = context.entries[0];
+  if (first?.type !== 'compaction') return { messages, entryIds, replaced: new Set() };
+  const kept: { id: string; message: Message }[] = [];
+  for (const id of first.keptEntryIds ?? []) {
+    try {
+      const entry = store.entry(sessionId, id);
+      if (entry.type === 'message') kept.push({ id, message: entry.message });
+    } catch {
+      // An entry that cannot be read is left to the structured summary, which covers it.
+    }
+  }
+  const structured = first.summary.split(KEPT_HEADING)[0]!;
+  return {
+    messages: [{ role: 'user', content: `The conversation so far, summarised:\n\n${structured}` }, ...kept.map((k) => k.message), ...messages.slice(1)],
+    entryIds: [null, ...kept.map((k) => k.id), ...entryIds.slice(1)],
+    replaced: new Set([0]),
+  };
 }
 
 /** The summary pass: one request that summarises the older messages as prose. */

@@ -4,9 +4,14 @@ import { compactionTranscript } from './compaction-transcript.ts';
 import { estimateTextTokens } from './context-tokens.ts';
 import { messageId } from './classify-and-extract.ts';
 
+/** Where a layered compaction's summary turns from the structured summary to the messages kept word for word. */
+export const KEPT_HEADING = '\n\nKept word for word:\n\n';
+
 export interface LayeredSummary {
   /** The compaction's summary: the structured summary as text, then the messages kept word for word. */
   text: string;
+  /** The indexes of the messages kept word for word. */
+  keptIndexes: number[];
   /** How many messages were kept word for word, summarised (context left out for room) and pruned. */
   kept: number;
   summarised: number;
@@ -23,10 +28,12 @@ export function layeredSummary(
   classes: readonly MessageClass[],
   summary: StructuredSummary,
   budgetTokens: number,
+  /** Messages never kept word for word (a previous summary, which the new one replaces). */
+  replaced: ReadonlySet<number> = new Set(),
 ): LayeredSummary {
   const head = renderSummary(summary);
   const blocks = messages.map((m, i) => compactionTranscript(m, messageId(i)));
-  const keep = classes.map((c) => c !== 'prune');
+  const keep = classes.map((c, i) => c !== 'prune' && !replaced.has(i));
   let used = estimateTextTokens(head) + blocks.reduce((sum, b, i) => sum + (keep[i] ? estimateTextTokens(b) + 1 : 0), 0);
   for (const dropping of ['context', 'core'] as const) {
     for (let i = 0; i < blocks.length && used > budgetTokens; i++) {
@@ -35,10 +42,11 @@ export function layeredSummary(
       used -= estimateTextTokens(blocks[i]!) + 1;
     }
   }
-  const kept = blocks.filter((_, i) => keep[i]);
-  const text = kept.length === 0 ? head : `${head}\n\nKept word for word:\n\n${kept.join('\n\n')}`;
+  const keptIndexes = keep.flatMap((k, i) => (k ? [i] : []));
+  const kept = keptIndexes.map((i) => blocks[i]!);
+  const text = kept.length === 0 ? head : `${head}${KEPT_HEADING}${kept.join('\n\n')}`;
   const pruned = classes.filter((c) => c === 'prune').length;
-  return { text, kept: kept.length, summarised: messages.length - kept.length - pruned, pruned };
+  return { text, keptIndexes, kept: kept.length, summarised: messages.length - kept.length - pruned, pruned };
 }
 
 const list = (items: readonly string[]): string => (items.length === 0 ? ' none' : `\n${items.map((i) => `- ${i}`).join('\n')}`);

@@ -97,6 +97,8 @@ export const CompactionEntry = z.looseObject({
   model: z.string().optional(),
   /** How the summary was made: 'layered' (classify + extract, messages kept word for word) or 'summary' (one summary request). Absent: 'summary'. */
   strategy: z.enum(['layered', 'summary']).optional(),
+  /** A layered compaction's messages kept word for word in its summary (older than firstKeptEntryId), classified again by the next compaction. */
+  keptEntryIds: z.array(EntryId).optional(),
 });
 export const BranchSummaryEntry = z.looseObject({ ...base, type: z.literal('branch_summary'), fromId: EntryId, summary: z.string() });
 /** Plugin-owned state: never sent to a model. */

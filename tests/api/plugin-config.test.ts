@@ -171,6 +171,7 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
   const complete = async (input: string) => (await ok<{ label: string; insert: string }[]>('commands.complete', { input })).map((c) => [c.label, c.insert]);
   expect(await complete('/set plugin.')).toEqual([
     ['plugin.budget.', '/set plugin.budget.'],
+    ['plugin.memory.', '/set plugin.memory.'],
     ['plugin.peek.', '/set plugin.peek.'],
     ['plugin.wallet.', '/set plugin.wallet.'],
   ]);
@@ -206,6 +207,12 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
   expect((await command('/set walletKey 1')).kind).toBe('error');
   expect((await ok<PluginConfigView>('plugins.getConfig', { id: 'wallet' })).values).toEqual({ refreshMinutes: 2.5, 'deepseek.currency': 'USD' });
   expect(events).toHaveLength(3);
+  // A plugin's setting may be named without plugin. where no core setting has the name.
+  expect(await command('/set memory.mode auto')).toEqual({ kind: 'ok', text: 'Memory: mode is now "auto".' });
+  expect(await command('/get memory.mode')).toEqual({ kind: 'ok', text: 'Memory: mode is "auto".' });
+  expect(await command('/set plugin.memory.mode')).toEqual({ kind: 'ok', text: 'Memory: mode is "auto".' });
+  expect(await command('/set memory.mode sometimes')).toEqual({ kind: 'error', text: "/set: The setting 'mode' must be one of suggest, auto, off." });
+  expect((await command('/set memory.nothing 1')).kind).toBe('error');
   // /set plugin on|off still walks to its own command.
   expect(await command('/set plugin off example')).toEqual({ kind: 'ok', text: 'Example is off.' });
 });
@@ -239,7 +246,7 @@ test('a user plugin whose settings schema is over a cap or outside the subset is
       .filter((p) => p.hasSettings)
       .map((p) => p.id)
       .sort(),
-  ).toEqual(['budget', 'peek', 'wallet']);
+  ).toEqual(['budget', 'memory', 'peek', 'wallet']);
 });
 
 test("changing the wallet's base URL drops its stored key: a server at the new URL never receives it, only a key entered again", async () => {

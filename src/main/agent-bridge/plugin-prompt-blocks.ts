@@ -11,6 +11,6 @@ export function pluginPromptBlocks(blocks: PromptBlockRegistry, workspace: (sess
       id: `${pluginId}:${value.id}`,
       position: value.position,
       priority: value.priority,
-      render: ({ sessionId }) => value.render({ sessionId, workspace: workspace(sessionId) }),
+      render: ({ sessionId, prompt }) => value.render({ sessionId, workspace: workspace(sessionId), ...(prompt !== undefined ? { prompt } : {}) }),
     }));
 }

@@ -25,7 +25,13 @@ export function pluginToolSource(tools: ToolRegistry, options: PluginToolSourceO
         name,
         args,
         execution.signal,
-        { sessionId: execution.sessionId, workspace: execution.workspaceRoot, denied, ...(execution.sandbox ? { sandbox: execution.sandbox } : {}) },
+        {
+          sessionId: execution.sessionId,
+          workspace: execution.workspaceRoot,
+          denied,
+          ...(execution.sandbox ? { sandbox: execution.sandbox } : {}),
+          ...(execution.subagent ? { subagent: true } : {}),
+        },
         (text) => execution.onUpdate(text),
       ),
     origin: (name) => {

@@ -1,9 +1,15 @@
 import type { Message } from '../../shared/sessions/index.ts';
 import { errorMessage } from '../errors.ts';
+import { recallPrompt } from './recall-prompt.ts';
 
 export interface PromptBlockContext {
   sessionId: string;
   signal: AbortSignal;
+  /**
+   * What the request is about (recall-prompt.ts): the latest user message and the turns before it, at most
+   * RECALL_PROMPT_CHARS. Filled from the request's messages when absent.
+   */
+  prompt?: string;
 }
 
 /** A piece of prompt a plugin contributes: head blocks follow the system prompt, tail blocks the conversation. */
@@ -39,7 +45,8 @@ export interface AssembleInput {
 export async function assemblePrompt(input: AssembleInput): Promise<AssembledPrompt> {
   const timeoutMs = input.renderTimeoutMs ?? 10_000;
   const ordered = input.blocks.map((block, order) => ({ block, order })).sort((a, b) => a.block.priority - b.block.priority || a.order - b.order);
-  const rendered = await Promise.all(ordered.map(({ block }) => renderOne(block, input.context, timeoutMs)));
+  const context: PromptBlockContext = { ...input.context, prompt: input.context.prompt ?? recallPrompt(input.messages) };
+  const rendered = await Promise.all(ordered.map(({ block }) => renderOne(block, context, timeoutMs)));
   const failures: AssembledPrompt['failures'] = [];
   const head: string[] = [];
   const tail: string[] = [];

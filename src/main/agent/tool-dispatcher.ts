@@ -17,6 +17,8 @@ export interface ToolExecution {
   signal: AbortSignal;
   /** For a shell tool: the sandbox the gate decided it runs in, sent with the call. Absent for other tools. */
   sandbox?: ShellSandbox;
+  /** True for a child agent's call (set by the child's tool source), passed on to the tool. */
+  subagent?: boolean;
   /** Progress text for the UI (tool_execution_update); never sent to the model. */
   onUpdate(text: string): void;
 }

@@ -50,6 +50,21 @@ export async function pluginSetting(app: AppCore, name: string, text: string | u
   return secret ? `${info.name}: ${key} is set.` : `${info.name}: ${key} is now ${JSON.stringify(parsed.value)}.`;
 }
 
+/**
+ * `<id>.<key>` for a plugin's setting without the `plugin.` prefix (`/set memory.mode auto`): the full name
+ * when a plugin of that id declares that key, else null. Core settings win: the caller asks only for names
+ * that are none of theirs.
+ */
+export function pluginSettingAlias(app: AppCore, name: string): string | null {
+  const dot = name.indexOf('.');
+  if (dot <= 0) return null;
+  const id = name.slice(0, dot);
+  const key = name.slice(dot + 1);
+  if (!app.plugins.list().some((p) => p.id === id)) return null;
+  const schema = app.plugins.configuration(id);
+  return schema && configFields(schema).some((f) => f.key === key) ? `${PLUGIN_SETTING_PREFIX}${name}` : null;
+}
+
 /** The values a setting can only take, to complete after its key. */
 function choices(setting: ConfigSetting): FeedItem[] | undefined {
   if (setting.type === 'boolean')

@@ -4,7 +4,7 @@ import { parseSettingInput, resolveSettingName, SETTINGS_INDEX, settingInputHint
 import type { AppCore } from '../app-core.ts';
 import { AmberError } from '../errors.ts';
 import type { CommandContext, CommandTree, FeedItem } from './command-tree.ts';
-import { PLUGIN_SETTING_PREFIX, pluginSetting, pluginSettingItems } from './plugin-settings-command.ts';
+import { PLUGIN_SETTING_PREFIX, pluginSetting, pluginSettingAlias, pluginSettingItems } from './plugin-settings-command.ts';
 
 /** What `/set` answers without an argument. */
 const USAGE =
@@ -48,6 +48,8 @@ export function settingsCommands(app: AppCore, tree: CommandTree): Disposable {
       if (name === '') return SETTINGS_INDEX.map((entry) => `${entry.name}: ${describe(app, entry, context)}`).join('\n');
       if (/\s/.test(name)) throw new AmberError('invalid_input', `/get takes one setting name; to change it, type /set ${shown(name.split(/\s+/)[0]!)} VALUE.`);
       if (name.startsWith(PLUGIN_SETTING_PREFIX)) return pluginSetting(app, name, undefined);
+      const alias = resolveSettingName(name).entry ? null : pluginSettingAlias(app, name);
+      if (alias) return pluginSetting(app, alias, undefined);
       const entry = resolved(name);
       return `${entry.name} is ${describe(app, entry, context)}.`;
     }),
@@ -59,6 +61,9 @@ export function settingsCommands(app: AppCore, tree: CommandTree): Disposable {
       if (!match) return USAGE;
       const [, name, text] = match as unknown as [string, string, string | undefined];
       if (name.startsWith(PLUGIN_SETTING_PREFIX)) return pluginSetting(app, name, text);
+      // A plugin's setting may be named without `plugin.` (`/set memory.mode auto`) when no core setting has the name.
+      const alias = resolveSettingName(name).entry ? null : pluginSettingAlias(app, name);
+      if (alias) return pluginSetting(app, alias, text);
       const entry = resolved(name);
       if (text === undefined || text.trim() === '') return `${entry.name} is ${describe(app, entry, context)}.`;
       return setCore(app, tree, entry, text, context);

@@ -1,3 +1,13 @@
 // The plugins that ship with Amber: folder names under src/plugins/ (each with a manifest.json), in the
 // order they are activated. The Electron build reads this list too and builds each as its own entry.
-export const BUNDLED_PLUGINS: readonly string[] = ['openai-compatible', 'anthropic', 'workspace-tools', 'budget', 'wallet', 'metrics', 'mcp', 'example'];
+export const BUNDLED_PLUGINS: readonly string[] = [
+  'openai-compatible',
+  'anthropic',
+  'workspace-tools',
+  'budget',
+  'wallet',
+  'metrics',
+  'mcp',
+  'memory',
+  'example',
+];

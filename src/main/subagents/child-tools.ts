@@ -22,7 +22,8 @@ export function childTools(base: ToolSource, kind: SubagentKind): ToolSource {
       }
       return allowed;
     },
-    execute: (name, args, execution) => base.execute(name, args, execution),
+    // The tool is told a child calls it: a child reads what the parent's tools read, but some refuse it (remembering).
+    execute: (name, args, execution) => base.execute(name, args, { ...execution, subagent: true }),
     ...(base.origin ? { origin: (name: string) => base.origin?.(name) } : {}),
   };
 }

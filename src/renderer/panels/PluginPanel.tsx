@@ -45,6 +45,30 @@ export function PluginPanel({ panel, embedded = false }: { panel: PanelView; emb
         <div key={i} className="panel-section">
           {section.title && <h4>{section.title}</h4>}
           {section.rows.map((row, j) => {
+            if (row.type === 'text' && row.actions && row.actions.length > 0)
+              return (
+                <div key={j} className="panel-item" data-testid="panel-item">
+                  <p className="panel-text">
+                    <GlyphText text={row.text} />
+                  </p>
+                  <div className="panel-item-actions">
+                    {row.actions.map((a) => (
+                      <button
+                        key={a.id}
+                        type="button"
+                        className="btn btn-small"
+                        aria-disabled={busy !== null || undefined}
+                        onClick={() => busy === null && void act(a.id, a.label)}
+                        data-testid="panel-row-action"
+                        data-action={a.id}
+                      >
+                        {busy === a.id && <span className="spinner" />}
+                        {a.label}
+                      </button>
+                    ))}
+                  </div>
+                </div>
+              );
             if (row.type === 'text')
               return (
                 <p key={j} className="panel-text">

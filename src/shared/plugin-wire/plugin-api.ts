@@ -24,6 +24,11 @@ import type { ProviderProbeRequest, ProviderProbeResult } from '../plugins/index
 export interface PromptBlockContext {
   sessionId: string | null;
   workspace: string;
+  /**
+   * What the request is about: the latest user message, then the turns before it, newest first (at most
+   * 4,000 characters). For blocks that choose what to add (memory recall). Absent outside a run.
+   */
+  prompt?: string;
 }
 
 /** Implemented by the plugin host (src/workers/plugin-host), called by main. */

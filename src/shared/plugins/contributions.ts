@@ -79,14 +79,21 @@ export type StatusSegmentDeclaration = z.infer<typeof StatusSegmentDeclaration>;
 /** A panel is data the renderer draws; plugin code never runs in the renderer. */
 const PanelText = Text(MAX_PANEL_TEXT_CHARS, 'a panel text');
 const PanelTitle = Text(MAX_PANEL_TITLE_CHARS, 'a panel title');
+export const PanelAction = z.object({ id: ContributionId, label: PanelTitle });
+export type PanelAction = z.infer<typeof PanelAction>;
+/** The most buttons one row carries (Accept / Dismiss, Pin / Delete …). */
+export const MAX_PANEL_ROW_ACTIONS = 4;
 export const PanelRow = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: PanelText }),
+  /** A text row may carry buttons of its own, acting on what it shows (one item of a list). */
+  z.object({
+    type: z.literal('text'),
+    text: PanelText,
+    actions: z.array(PanelAction).max(MAX_PANEL_ROW_ACTIONS, `a panel row has at most ${MAX_PANEL_ROW_ACTIONS} actions`).optional(),
+  }),
   z.object({ type: z.literal('keyValue'), key: PanelTitle, value: PanelText }),
   z.object({ type: z.literal('progress'), label: PanelTitle, value: z.number(), max: z.number().positive() }),
 ]);
 export type PanelRow = z.infer<typeof PanelRow>;
-export const PanelAction = z.object({ id: ContributionId, label: PanelTitle });
-export type PanelAction = z.infer<typeof PanelAction>;
 const panelShape = {
   id: ContributionId,
   title: PanelTitle,
@@ -100,6 +107,11 @@ const panelWithinBytes = (panel: unknown, ctx: z.RefinementCtx) => {
   if (jsonLimitExceeded(panel, { depth: 16, bytes: MAX_PANEL_BYTES }) !== null)
     ctx.addIssue({ code: 'custom', message: `a panel is at most ${n(MAX_PANEL_BYTES)} bytes as JSON` });
 };
+/** Every action a panel offers: its own and its rows'. */
+export function panelActionIds(panel: { sections: readonly { rows: readonly PanelRow[] }[]; actions: readonly PanelAction[] }): string[] {
+  const rowActions = panel.sections.flatMap((s) => s.rows.flatMap((r) => (r.type === 'text' ? (r.actions ?? []) : []))).map((a) => a.id);
+  return [...panel.actions.map((a) => a.id), ...rowActions];
+}
 /** A panel as data, declared or updated: capped field by field and at MAX_PANEL_BYTES in all. */
 export const PanelViewModel = z.object(panelShape).superRefine(panelWithinBytes);
 export type PanelViewModel = z.infer<typeof PanelViewModel>;

@@ -30,5 +30,7 @@ export const ToolCallContext = z.object({
   workspace: AbsolutePath,
   denied: z.array(AbsolutePath).max(16),
   sandbox: ShellSandbox.optional(),
+  /** True when a child agent (the task tool's sub-agent) makes the call: a tool that must act only for the user's own conversation refuses it. */
+  subagent: z.boolean().optional(),
 });
 export type ToolCallContext = z.infer<typeof ToolCallContext>;

@@ -58,14 +58,15 @@ export function requestBase(call: CallConfig | undefined): RequestBase | undefin
 }
 
 /** The call's context as main sent it, keeping only well-formed fields (main checks it before sending). */
-export function callContext(raw: unknown): { sessionId?: string; workspace?: string; denied?: readonly string[]; sandbox?: ShellSandbox } {
+export function callContext(raw: unknown): { sessionId?: string; workspace?: string; denied?: readonly string[]; sandbox?: ShellSandbox; subagent?: boolean } {
   if (typeof raw !== 'object' || raw === null) return {};
-  const { sessionId, workspace, denied, sandbox } = raw as Record<string, unknown>;
+  const { sessionId, workspace, denied, sandbox, subagent } = raw as Record<string, unknown>;
   const checked = shellSandbox(sandbox);
   return {
     ...(typeof sessionId === 'string' ? { sessionId } : {}),
     ...(typeof workspace === 'string' && workspace !== '' ? { workspace } : {}),
     ...(Array.isArray(denied) && denied.every((d) => typeof d === 'string') ? { denied: denied as string[] } : {}),
     ...(checked ? { sandbox: checked } : {}),
+    ...(subagent === true ? { subagent: true } : {}),
   };
 }

@@ -97,6 +97,8 @@ export interface ToolCallOptions {
    * confined as it can (read-only, no network), never unconfined.
    */
   sandbox?: ShellSandbox;
+  /** True when a child agent (the task tool's sub-agent) makes the call rather than the conversation's own agent. */
+  subagent?: boolean;
   /**
    * Shows progress text in the call's tool card as it happens (appended; never sent to the model). Cheap
    * to call often: the host batches it. Calls after the tool has returned are ignored.

@@ -1,4 +1,4 @@
-import type { PanelViewModel } from '../../../shared/plugins/index.ts';
+import { panelActionIds, type PanelViewModel } from '../../../shared/plugins/index.ts';
 import { AmberError } from '../../errors.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
@@ -30,7 +30,7 @@ export class PanelRegistry extends ContributionRegistry<InstalledPanel> {
   async action(panelId: string, actionId: string): Promise<void> {
     const panel = this.get(panelId);
     if (!panel) throw new AmberError('not_found', `There is no panel '${panelId}'.`);
-    if (!panel.value.view.actions.some((a) => a.id === actionId)) throw new AmberError('not_found', `The panel '${panelId}' has no action '${actionId}'.`);
+    if (!panelActionIds(panel.value.view).includes(actionId)) throw new AmberError('not_found', `The panel '${panelId}' has no action '${actionId}'.`);
     await panel.value.action(actionId);
   }
 }

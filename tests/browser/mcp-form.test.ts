@@ -47,15 +47,19 @@ test('a stdio server added through the form connects with its tool count, its ti
   await section.getByTestId('mcp-add').click();
   const form = section.getByTestId('mcp-form');
 
-  // Checked as it is typed: a bad name and a relative folder say what to change, and nothing is saved.
+  // Checked as it is typed: a bad name and a relative folder, once left, say what to change, and nothing is saved.
   await form.getByTestId('mcp-form-name').fill('every thing');
-  await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=name]').textContent()).toMatch(/^A server name is 1-64 letters/);
+  await form.getByTestId('mcp-form-name').blur();
+  await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=name]').textContent()).toMatch(/^Name: A server name is 1-64 letters/);
   await form.getByTestId('mcp-form-name').fill('everything');
   await form.getByTestId('mcp-form-command').fill(process.execPath);
   await form.getByTestId('mcp-form-args').fill(`${EVERYTHING_ENTRY}\nstdio`);
   await form.getByTestId('mcp-form-cwd').fill('relative/folder');
+  await form.getByTestId('mcp-form-cwd').blur();
   await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=cwd]').textContent()).toMatch(/must be a full path/);
-  await form.getByTestId('mcp-form-save').click();
+  // Save is off (aria-disabled, still pressable): pressed, it saves nothing.
+  expect(await form.getByTestId('mcp-form-save').getAttribute('aria-disabled')).toBe('true');
+  await form.getByTestId('mcp-form-save').click({ force: true });
   expect(app().sessions.getSetting('plugin.mcp.config')).toBeNull();
   await form.getByTestId('mcp-form-cwd').fill('');
   await expect.poll(() => form.getByTestId('mcp-form-cwd-hint').textContent()).toMatch(/^Empty: the default workspace.*shared by every conversation/);
@@ -155,6 +159,7 @@ test('an HTTP server that answers 401 shows needs authorization with what to do;
     await form.getByTestId('mcp-form-name').fill('remote');
     await form.getByTestId('mcp-form-transport-http').check();
     await form.getByTestId('mcp-form-url').fill('ftp://nowhere');
+    await form.getByTestId('mcp-form-url').blur();
     await expect.poll(() => form.locator('[data-testid=mcp-form-error][data-field=url]').textContent()).toMatch(/starting with http:\/\/ or https:\/\//);
     await form.getByTestId('mcp-form-url').fill(proxy.url);
     await form.getByTestId('mcp-form-save').click();

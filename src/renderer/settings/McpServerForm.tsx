@@ -102,6 +102,35 @@ function droppedSecrets(draft: Draft, original: Draft | null): string | null {
   return `Changing ${change} drops the stored ${what} ${kept.join(', ')}; enter ${kept.length === 1 ? 'it' : 'them'} again.`;
 }
 
+/** What each field is called on the form, for its error and for why Save is off: `name`, `env`, `env.2`… */
+function fieldLabel(key: string): string | null {
+  const [field, row] = key.split('.');
+  const n = row === undefined ? null : Number(row) + 1;
+  switch (field) {
+    case 'name':
+      return 'Name';
+    case 'command':
+      return 'Command';
+    case 'args':
+      return 'Arguments';
+    case 'cwd':
+      return 'Working folder';
+    case 'url':
+      return 'URL';
+    case 'timeoutSeconds':
+      return 'Call timeout';
+    case 'env':
+      return n === null ? 'Environment variables' : `Environment variable ${n}`;
+    case 'headers':
+      return n === null ? 'Headers' : `Header ${n}`;
+    default:
+      return null;
+  }
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
 /** Each problem keyed by the field it belongs to: `name`, `command`, `env`, `env.2`… */
 function problemsOf(draft: Draft, previousName: string | null, taken: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -127,7 +156,8 @@ function problemsOf(draft: Draft, previousName: string | null, taken: readonly s
 /**
  * Settings → MCP servers → Add server / Edit: a stdio server (command, arguments, working folder,
  * environment) or an HTTP one (URL, headers), and its call timeout. Checked as it is typed and again by
- * main; secret values are never shown again once saved — a stored one stays unless a new one is typed, or
+ * main: a field's problem shows, with the field named, once the user leaves the field (or tries to save), and
+ * Save stays off, saying which fields stop it, while any field is wrong; secret values are never shown again once saved — a stored one stays unless a new one is typed, or
  * the server's command, arguments or URL change (the form says so before saving).
  */
 export function McpServerForm({
@@ -162,8 +192,8 @@ export function McpServerForm({
   const draft = typed ?? (editing === null ? EMPTY : original);
   /** Save was tried: every problem shows. */
   const [touched, setTouched] = useState(false);
-  /** The fields typed in so far: their problems show as they are typed. */
-  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
+  /** The fields the user has left (`name`, `env`, `env.2`…): their problems show from then on, as they are typed. */
+  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
   const [saveError, setError] = useState<string | null>(null);
   /** The last Test: running, or what it found (kept until the form changes). */
@@ -194,18 +224,29 @@ export function McpServerForm({
   const set = (patch: Partial<Draft>) => {
     setTrial(null);
     setDraft({ ...draft, ...patch });
-    setEdited(new Set([...edited, ...Object.keys(patch).map((k) => (k === 'timeout' ? 'timeoutSeconds' : k))]));
   };
-  /** A field's problem, once the user typed in it or tried to save. */
-  const problem = (key: string) => (touched || edited.has(key.split('.')[0]!) ? problems.get(key) : undefined);
+  /** The user left a field (or a row of variables or headers: the row and its group). */
+  const leave = (...keys: string[]) => {
+    if (keys.some((k) => !left.has(k))) setLeft(new Set([...left, ...keys]));
+  };
+  /** A field's problem, once the user left the field or tried to save. */
+  const problem = (key: string) => (touched || left.has(key) ? problems.get(key) : undefined);
+  const errorId = (key: string) => `${id}-error-${key.replace('.', '-')}`;
+  /** What an input says of its field's problem: invalid, and described by the error under it. */
+  const invalid = (key: string) => (problem(key) ? { 'aria-invalid': true, 'aria-describedby': errorId(key) } : {});
   const fieldError = (key: string) => {
     const p = problem(key);
+    const label = fieldLabel(key);
     return p ? (
-      <span className="field-error" role="alert" data-testid="mcp-form-error" data-field={key}>
+      <span className="field-error" role="alert" id={errorId(key)} data-testid="mcp-form-error" data-field={key}>
+        {label && <strong>{label}: </strong>}
         {p}
       </span>
     ) : null;
   };
+  const blocking = [...new Set([...problems.keys()].map((k) => fieldLabel(k) ?? 'the form'))];
+  const action = editing === null ? 'Add' : 'Save';
+  const saveReason = blocking.length > 0 ? `${action} is off until ${listed(blocking)} ${blocking.length === 1 ? 'is' : 'are'} filled in correctly.` : null;
 
   const save = async () => {
     setTouched(true);
@@ -248,10 +289,11 @@ export function McpServerForm({
           const forced = what === 'headers' && isSecretHeader(r.name.trim());
           const secret = r.secret || forced;
           return (
-            <div key={r.key} className="config-secret" data-testid="mcp-form-pair">
+            <div key={r.key} className="config-secret" data-testid="mcp-form-pair" onBlur={() => leave(what, `${what}.${i}`)}>
               <input
                 className="input mono"
                 aria-label={`${label} ${i + 1} name`}
+                {...invalid(`${what}.${i}`)}
                 placeholder={what === 'env' ? 'NAME' : 'Header-Name'}
                 value={r.name}
                 // A stored secret belongs to its name: renamed, its value is typed again.
@@ -322,7 +364,8 @@ export function McpServerForm({
           className="mono"
           value={draft.name}
           onChange={(e) => set({ name: e.target.value })}
-          aria-invalid={problem('name') ? true : undefined}
+          onBlur={() => leave('name')}
+          {...invalid('name')}
           data-testid="mcp-form-name"
         />
         <span className="hint">
@@ -341,6 +384,8 @@ export function McpServerForm({
               placeholder="npx"
               value={draft.command}
               onChange={(e) => set({ command: e.target.value })}
+              onBlur={() => leave('command')}
+              {...invalid('command')}
               data-testid="mcp-form-command"
             />
             <span className="hint">Found on PATH, or a full path.</span>
@@ -355,6 +400,8 @@ export function McpServerForm({
               rows={3}
               value={draft.args}
               onChange={(e) => set({ args: e.target.value })}
+              onBlur={() => leave('args')}
+              {...invalid('args')}
               data-testid="mcp-form-args"
             />
             {fieldError('args')}
@@ -367,6 +414,8 @@ export function McpServerForm({
               placeholder={defaultFolder ?? 'the default workspace'}
               value={draft.cwd}
               onChange={(e) => set({ cwd: e.target.value })}
+              onBlur={() => leave('cwd')}
+              {...invalid('cwd')}
               data-testid="mcp-form-cwd"
             />
             <span className="hint" data-testid="mcp-form-cwd-hint">
@@ -387,6 +436,8 @@ export function McpServerForm({
               placeholder="http://127.0.0.1:3001/mcp"
               value={draft.url}
               onChange={(e) => set({ url: e.target.value })}
+              onBlur={() => leave('url')}
+              {...invalid('url')}
               data-testid="mcp-form-url"
             />
             {fieldError('url')}
@@ -403,6 +454,8 @@ export function McpServerForm({
           placeholder="60"
           value={draft.timeout}
           onChange={(e) => set({ timeout: e.target.value })}
+          onBlur={() => leave('timeoutSeconds')}
+          {...invalid('timeoutSeconds')}
           data-testid="mcp-form-timeout"
         />
         <span className="hint">How long one tool call may take; progress from the server restarts the clock.</span>
@@ -451,15 +504,21 @@ export function McpServerForm({
         <button
           type="submit"
           className="btn btn-primary btn-small"
-          aria-disabled={saving || (touched && problems.size > 0) || undefined}
+          aria-disabled={saving || problems.size > 0 || undefined}
+          aria-describedby={saveReason ? `${id}-save-reason` : undefined}
           data-testid="mcp-form-save"
         >
-          {saving ? <span className="spinner" /> : null} {editing === null ? 'Add' : 'Save'}
+          {saving ? <span className="spinner" /> : null} {action}
         </button>
         <button type="button" className="btn btn-small" onClick={onClose}>
           Cancel
         </button>
       </div>
+      {saveReason && (
+        <span className="hint" id={`${id}-save-reason`} data-testid="mcp-form-save-reason">
+          {saveReason}
+        </span>
+      )}
     </form>
   );
 }

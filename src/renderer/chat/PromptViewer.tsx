@@ -56,11 +56,13 @@ export function PromptViewer({ sessionId, onClose, initialTab = 'system' }: { se
           <Icon name="info" size={18} />
         </span>
         <div>
-          <h2 id={titleId}>What the model was told</h2>
+          <h2 id={titleId}>{tab === 'context' ? 'What the model sees now' : 'What the model was told'}</h2>
           <p className="muted">
-            {sent
-              ? `The last request, ${new Date(sent.at).toLocaleTimeString()}. Token counts are estimates (about 4 characters a token).`
-              : 'The system message, tools and messages of the last request.'}
+            {tab === 'context'
+              ? 'Each message of this branch as the next request would carry it. Token counts are estimates (about 4 characters a token).'
+              : sent
+                ? `The last request, ${new Date(sent.at).toLocaleTimeString()}. Token counts are estimates (about 4 characters a token).`
+                : 'The system message, tools and messages of the last request.'}
           </p>
         </div>
       </div>

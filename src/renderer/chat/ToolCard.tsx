@@ -1,5 +1,6 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { CopyButton, Icon } from '../ui/index.ts';
+import { outputPreview } from './output-preview.ts';
 import { sandboxChip } from './sandbox-chip.ts';
 import { exitCodeOf, toolSummary } from './tool-summary.ts';
 import type { ToolCallView } from './transcript-model.ts';
@@ -15,7 +16,6 @@ const STATUS_LABEL: Record<ToolCallView['status'], string> = {
   error: 'failed',
   denied: 'denied',
 };
-const PREVIEW_LINES = 12;
 
 function formatArgs(tool: ToolCallView): string {
   if (tool.args === undefined) return tool.argsText ?? '';
@@ -50,11 +50,10 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
   const [showArgs, setShowArgs] = useState(false);
   const [showAll, setShowAll] = useState(false);
   const elapsed = useElapsed(tool.status === 'running');
-  const lines = tool.output.split('\n');
-  const long = lines.length > PREVIEW_LINES;
-  // While a call runs its newest output matters (a build or test log streaming in): fold to the tail.
-  const preview = tool.status === 'running' ? lines.slice(-PREVIEW_LINES) : lines.slice(0, PREVIEW_LINES);
-  const output = long && !showAll ? preview.join('\n') : tool.output;
+  // While a call runs its newest output matters (a build or test log streaming in): fold to the tail. One long
+  // line (minified JSON) is folded too, so the page never lays out hundreds of kilobytes it was not asked for.
+  const running = tool.status === 'running';
+  const shown = useMemo(() => outputPreview(tool.output, { running, showAll }), [tool.output, running, showAll]);
   const summary = toolSummary(tool);
   const sandbox = sandboxChip(tool.details);
   const exitCode = exitCodeOf(tool.details);
@@ -98,10 +97,15 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
       {tool.output && (
         <div className="tool-output">
           <CopyButton text={tool.output} label="Copy the tool output" testId="copy-tool-output" className="tool-copy" />
-          <pre>{output}</pre>
-          {long && (
-            <button type="button" className="link-btn" onClick={() => setShowAll((v) => !v)}>
-              {showAll ? 'Show less' : `Show all ${lines.length} lines`}
+          <pre data-testid="tool-output-text">{shown.text}</pre>
+          {shown.cut && (
+            <p className="hint tool-output-cut" data-testid="tool-output-cut">
+              {shown.cut}
+            </p>
+          )}
+          {shown.folded && (
+            <button type="button" className="link-btn" data-testid="tool-output-more" onClick={() => setShowAll((v) => !v)}>
+              {showAll ? 'Show less' : shown.showAll}
             </button>
           )}
         </div>

@@ -10,6 +10,15 @@
 //                       provider's prompt cache), weighted by size; raw requests only grow, so theirs is 1;
 //   masked, repeats, loop_pairs — in the last request of each session, summed;
 //   mask_p50_ms, mask_max_ms — the time layer 1 takes per request.
+// Then layer 2 (classify + extract) against the summary pass on the same number of generated sessions with 12
+// probe facts each, a 64,000-token window and layer 1 on both (see bench-layers.ts); medians over the sessions:
+//   layered / summary.sent_share  — tokens sent / raw tokens, over every model call (compaction requests apart:
+//                                   .with_compaction adds their input);
+//   .accuracy                     — probes answered from the last request; .after_first, .after_third — from the
+//                                   request right after the 1st and the 3rd compaction; .third_vs_first — their ratio;
+//   .compactions                  — per session;  layered.extract_prefix — of each extract request's bytes, the
+//                                   share that repeats the classify request's (what the prompt cache serves);
+//   .prefix_unchanged             — as for layer 1, over the turn requests.
 // The last line is one JSON object.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_MASKING, maskToolOutput, type MaskingSettings } from '../src/main/agent/index.ts';
 import { SessionStore } from '../src/main/sessions/index.ts';
 import type { Message } from '../src/shared/sessions/index.ts';
+import { generateSession, type Replay, replay } from './bench-layers.ts';
 
 const sessions = Number(process.argv[2] ?? 20);
 const turns = Number(process.argv[3] ?? 150);
@@ -141,6 +151,26 @@ try {
     loopPairs += final?.loopPairs ?? 0;
   }
   times.sort((a, b) => a - b);
+  const median = (xs: readonly number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted.length === 0 ? null : round(sorted[Math.floor(sorted.length / 2)]!);
+  };
+  const layers: Record<'layered' | 'summary', Replay[]> = { layered: [], summary: [] };
+  for (let s = 0; s < sessions; s++) {
+    const session = generateSession(2000 + s, turns);
+    for (const strategy of ['layered', 'summary'] as const) layers[strategy].push(await replay(store, dir, session, strategy));
+  }
+  const figures = (runs: Replay[]) => ({
+    sent_share: median(runs.map((r) => r.sent / r.raw)),
+    sent_share_with_compaction: median(runs.map((r) => (r.sent + r.compactionSent) / r.raw)),
+    accuracy: median(runs.map((r) => r.final)),
+    accuracy_mean: round(runs.reduce((sum, r) => sum + r.final, 0) / runs.length),
+    after_first: median(runs.flatMap((r) => (r.afterFirst === null ? [] : [r.afterFirst]))),
+    after_third: median(runs.flatMap((r) => (r.afterThird === null ? [] : [r.afterThird]))),
+    third_vs_first: median(runs.flatMap((r) => (r.afterThird === null || !r.afterFirst ? [] : [r.afterThird / r.afterFirst]))),
+    compactions: median(runs.map((r) => r.compactions)),
+    prefix_unchanged: median(runs.map((r) => r.prefixKept / r.prefixTotal)),
+  });
   console.log(
     JSON.stringify({
       sessions,
@@ -156,6 +186,8 @@ try {
       loop_pairs: loopPairs,
       mask_p50_ms: round(times[Math.floor(times.length / 2)]!),
       mask_max_ms: round(times[times.length - 1]!),
+      layered: { ...figures(layers.layered), extract_prefix: median(layers.layered.flatMap((r) => r.extractPrefix)) },
+      summary: figures(layers.summary),
     }),
   );
 } finally {

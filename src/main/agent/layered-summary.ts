@@ -21,7 +21,8 @@ export interface LayeredSummary {
 /**
  * What a layered compaction keeps of the messages it replaces: the structured summary, then core and context
  * messages word for word, oldest first, as far as `budgetTokens` goes. When they do not all fit, the oldest
- * context messages are left out first, then the oldest core ones; prune messages never stay.
+ * context messages are left out first, then the oldest core tool results are cut to the part classify was shown
+ * (`clip` characters: what made them core), then the oldest core messages are left out; prune ones never stay.
  */
 export function layeredSummary(
   messages: readonly Message[],
@@ -30,18 +31,27 @@ export function layeredSummary(
   budgetTokens: number,
   /** Messages never kept word for word (a previous summary, which the new one replaces). */
   replaced: ReadonlySet<number> = new Set(),
+  clip = 2000,
 ): LayeredSummary {
   const head = renderSummary(summary);
   const blocks = messages.map((m, i) => compactionTranscript(m, messageId(i)));
   const keep = classes.map((c, i) => c !== 'prune' && !replaced.has(i));
   let used = estimateTextTokens(head) + blocks.reduce((sum, b, i) => sum + (keep[i] ? estimateTextTokens(b) + 1 : 0), 0);
-  for (const dropping of ['context', 'core'] as const) {
+  const leaveOut = (kind: MessageClass) => {
     for (let i = 0; i < blocks.length && used > budgetTokens; i++) {
-      if (!keep[i] || classes[i] !== dropping) continue;
+      if (!keep[i] || classes[i] !== kind) continue;
       keep[i] = false;
       used -= estimateTextTokens(blocks[i]!) + 1;
     }
+  };
+  leaveOut('context');
+  for (let i = 0; i < blocks.length && used > budgetTokens; i++) {
+    if (!keep[i] || classes[i] !== 'core' || messages[i]!.role !== 'toolResult') continue;
+    const cut = compactionTranscript(messages[i]!, messageId(i), clip);
+    used -= estimateTextTokens(blocks[i]!) - estimateTextTokens(cut);
+    blocks[i] = cut;
   }
+  leaveOut('core');
   const keptIndexes = keep.flatMap((k, i) => (k ? [i] : []));
   const kept = keptIndexes.map((i) => blocks[i]!);
   const text = kept.length === 0 ? head : `${head}${KEPT_HEADING}${kept.join('\n\n')}`;

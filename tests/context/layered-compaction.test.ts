@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { DATABASE_FILE } from '../../src/main/data-dir.ts';
+import { createAnthropicStream } from '../../src/plugins/anthropic/index.ts';
 import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { MEMORY_EXTRACTED_TOPIC } from '../../src/shared/plugins/index.ts';
 import { contentText, type Entry, type EntryInput } from '../../src/shared/sessions/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
-import { type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
-import { bodyOf, EXTRACTED, kindOf, layeredReply } from './layered-model.ts';
+import { anthropicStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
+import { bodyOf, classifyByRules, EXTRACTED, kindOf, layeredReply } from './layered-model.ts';
 
 let server: ProviderServer;
 let under: AppUnderTest | null = null;
@@ -141,6 +142,11 @@ test.each([
   { name: 'the classify call fails', fail: { step: 'classify', as: 'http' }, requests: ['classify'] },
   { name: 'classify answers junk twice and the summary pass fails', fail: { step: 'classify', as: 'junk' }, requests: ['classify', 'classify', 'summary'] },
   { name: 'the extract call fails', fail: { step: 'extract', as: 'http' }, requests: ['classify', 'extract'] },
+  {
+    name: 'extract answers junk twice and the summary pass fails',
+    fail: { step: 'extract', as: 'junk' },
+    requests: ['classify', 'extract', 'extract', 'summary'],
+  },
 ] as const)('all or nothing: when $name, the session is left exactly as it was', async ({ fail, requests }) => {
   const u = open();
   server.setScript((r) => (kindOf(r) === 'summary' ? layeredReply(r, { step: 'summary', as: 'http' }) : layeredReply(r, fail)));
@@ -190,4 +196,44 @@ test('a second compaction classifies the messages the first kept one by one, and
   // The new summary keeps the original message (again core), not the old summary.
   expect(second.entry.summary.match(/Kept word for word/g)).toHaveLength(1);
   expect(second.entry.keptEntryIds).toContain(firstKept[0]);
+});
+
+test('on the Anthropic wire the answers come as the forced tool calls, and the extract request replays the classify answer as text', async () => {
+  const stream = createAnthropicStream({ baseUrl: server.url, apiKey: 'sk-ant-test-0123456789', flavor: 'anthropic' });
+  under = openApp({
+    prefix: 'amber-layered-',
+    before: (dir) => mkdirSync(join(dir, 'ws')),
+    app: () => ({
+      defaultModel: { provider: 'claude', modelId: 'fixture-model' },
+      resolveProvider: () => ({
+        stream,
+        model: { id: 'fixture-model', contextWindow: 4000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+      }),
+    }),
+  });
+  const u = under;
+  server.setScript((r) => {
+    const choice = (r.body as { tool_choice?: { name?: string } }).tool_choice?.name;
+    if (choice === 'classify_messages') {
+      // The rules read the transcript as the OpenAI-compatible wire carries it: a user message's text.
+      const transcript = (r.body as { messages: { content: { text: string }[] }[] }).messages[0]!.content[0]!.text;
+      const items = JSON.parse(classifyByRules({ ...r, body: { messages: [{ role: 'user', content: transcript }] } })) as Record<string, unknown>;
+      return anthropicStream({ toolCalls: [{ id: 'toolu_1', name: 'classify_messages', arguments: items }] });
+    }
+    return anthropicStream({ toolCalls: [{ id: 'toolu_2', name: 'extract_summary', arguments: EXTRACTED }] });
+  });
+  const sessionId = seeded(u);
+  const outcome = await u.app.agent.compact(sessionId);
+  expect(outcome.ok).toBe(true);
+  if (!outcome.ok) return;
+  const [classify, extract] = server.requests.map(
+    (r) => r.body as { messages: { role: string; content: { type: string; text?: string }[] }[]; tool_choice: unknown },
+  );
+  expect(classify!.tool_choice).toEqual({ type: 'tool', name: 'classify_messages' });
+  expect(extract!.tool_choice).toEqual({ type: 'tool', name: 'extract_summary' });
+  expect(extract!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  expect(JSON.parse(extract!.messages[1]!.content[0]!.text!)).toHaveProperty('items');
+  expect(outcome.entry).toMatchObject({ strategy: 'layered' });
+  expect(outcome.entry.summary).toContain('[m1] User: Port the parser');
+  expect(outcome.memories).toEqual(EXTRACTED.memories);
 });

@@ -62,6 +62,8 @@ export interface CompactInput {
 }
 
 const TOOL_RESULT_CHARS = 2000;
+const MAX_MEMORIES = 20;
+const MAX_MEMORY_CHARS = 2000;
 
 export const SUMMARY_SYSTEM_PROMPT =
   'You write the working summary of a conversation between a user and an AI assistant that uses tools. ' +
@@ -97,7 +99,9 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
       const budget = Math.max(0, Math.floor((input.keepShare ?? DEFAULT_KEEP_SHARE) * model.contextWindow) - recent);
       const kept = layeredSummary(shown.messages, layered.classes, layered.extract.summary, budget, shown.replaced);
       const keptEntryIds = kept.keptIndexes.flatMap((i) => (shown.entryIds[i] ? [shown.entryIds[i]] : []));
-      written = { summary: kept.text, strategy: 'layered', memories: layered.extract.memories, keptEntryIds };
+      // A handful of short memories at most: what a model extracts beyond that is noise, and the event stays small.
+      const memories = layered.extract.memories.slice(0, MAX_MEMORIES).map((m) => ({ ...m, text: m.text.slice(0, MAX_MEMORY_CHARS) }));
+      written = { summary: kept.text, strategy: 'layered', memories, keptEntryIds };
     } else if (layered.failure === 'aborted') return { ok: false, reason: 'The run was stopped while summarising.' };
     else if (layered.failure === 'call') return { ok: false, reason: `The ${layered.step} request failed: ${layered.reason}` };
     // Answers that did not follow their schema twice: the summary pass below.

@@ -237,3 +237,19 @@ test('on the Anthropic wire the answers come as the forced tool calls, and the e
   expect(outcome.entry.summary).toContain('[m1] User: Port the parser');
   expect(outcome.memories).toEqual(EXTRACTED.memories);
 });
+
+test('older messages too long for one classify request go to the summary pass at once', async () => {
+  // A 1,000-token window takes a transcript of 2,000 characters at most; these older messages are far longer.
+  const u = open(1000);
+  server.setScript((r) => layeredReply(r));
+  const s = u.app.sessions.create({ title: 'Long', cwd: join(u.dir, 'ws') });
+  u.app.sessions.appendMany(s.id, [
+    msg('user', 'a'.repeat(3000)),
+    msg('assistant', 'b'.repeat(3000)),
+    msg('user', 'c'.repeat(3000)),
+    msg('assistant', 'd'.repeat(3000)),
+  ]);
+  const outcome = await u.app.agent.compact(s.id);
+  expect(server.requests.map(kindOf)).toEqual(['summary']);
+  expect(outcome).toMatchObject({ ok: true, entry: { strategy: 'summary', summary: 'SUMMARY PASS' } });
+});

@@ -36,7 +36,8 @@ export interface ClassifyAndExtractInput {
 
 export type ClassifyAndExtractResult =
   | { ok: true; classes: MessageClass[]; extract: ExtractAnswer; replies: AssistantMessage[]; requests: ProviderRequest[] }
-  | { ok: false; failure: 'schema' | 'call' | 'aborted'; step: 'classify' | 'extract'; reason: string; replies: AssistantMessage[] };
+  /** 'schema': answers failed their schema twice; 'too_long': the transcript would not fit the window (the summary pass shortens it). */
+  | { ok: false; failure: 'schema' | 'too_long' | 'call' | 'aborted'; step: 'classify' | 'extract'; reason: string; replies: AssistantMessage[] };
 
 export const messageId = (index: number): string => `m${index + 1}`;
 
@@ -47,6 +48,10 @@ export const messageId = (index: number): string => `m${index + 1}`;
  */
 export async function classifyAndExtract(input: ClassifyAndExtractInput): Promise<ClassifyAndExtractResult> {
   const transcript = input.messages.map((m, i) => compactionTranscript(m, messageId(i), TOOL_RESULT_CHARS)).join('\n\n');
+  // Half the window for the transcript (4 characters a token): the rest is for the instructions and the answers.
+  if (transcript.length > input.model.contextWindow * 2) {
+    return { ok: false, failure: 'too_long', step: 'classify', reason: 'The older messages do not fit one classify request.', replies: [] };
+  }
   const conversation: Message = { role: 'user', content: `<conversation>\n${transcript}\n</conversation>\n\n${CLASSIFY_INSTRUCTION}` };
   const base = { model: input.model, systemPrompt: LAYERED_SYSTEM_PROMPT, tools: [] };
   const common = { stream: input.stream, signal: input.signal, provider: input.provider, clock: input.clock };

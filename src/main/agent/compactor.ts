@@ -104,7 +104,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
       written = { summary: kept.text, strategy: 'layered', memories, keptEntryIds };
     } else if (layered.failure === 'aborted') return { ok: false, reason: 'The run was stopped while summarising.' };
     else if (layered.failure === 'call') return { ok: false, reason: `The ${layered.step} request failed: ${layered.reason}` };
-    // Answers that did not follow their schema twice: the summary pass below.
+    // Answers that did not follow their schema twice, or a transcript too long for one request: the summary pass below.
   }
   if (written === null) {
     const pass = await summaryPass(input, older, provider, clock);

@@ -4,6 +4,7 @@ export const BUNDLED_PLUGINS: readonly string[] = [
   'openai-compatible',
   'anthropic',
   'workspace-tools',
+  'workspace-search',
   'budget',
   'wallet',
   'metrics',

@@ -14,5 +14,6 @@ export { deniedFolderOf } from './denied-folder.ts';
 export { probeSandbox, sandboxLaunch, type SandboxLabel, type SandboxProbe, type SandboxProbeOptions } from './sandbox/index.ts';
 export { confinePath, isInsideFolder, resolveWorkspaceRoot, type ConfinedPath } from './workspace-path.ts';
 export { resolveWorkspaceTarget, type WorkspaceTarget } from './workspace-target.ts';
-export { defineWorkspaceTool, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';
+export { defineWorkspaceTool, textOutput, ToolFailure, type WorkspaceTool, type WorkspaceToolContext } from './workspace-tool.ts';
+export { looksBinary, SKIPPED_DIRS, walkFiles } from './walk-files.ts';
 export { default } from './workspace-tools-plugin.ts';

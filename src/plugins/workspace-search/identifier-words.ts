@@ -1,0 +1,34 @@
+/** Words as the index keeps them: letters, digits and `_`, so `snake_case` stays one word beside its parts. */
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+/**
+ * The parts of an identifier split on snake_case and camelCase (`parseHTTPResponse` → parse, http, response),
+ * lowercased; empty when the word has no parts other than itself. Indexed beside the whole word so a search
+ * for `user` finds `getUserName` and one for `getUserName` still ranks the exact identifier first.
+ */
+export function identifierWords(word: string): string[] {
+  const parts = word
+    .split('_')
+    .flatMap((piece) => piece.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u))
+    .filter((part) => part !== '')
+    .map((part) => part.toLowerCase());
+  return parts.length > 1 ? parts : [];
+}
+
+/** Every word of a text, in order (repeats kept). */
+export function wordsOf(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+/** The distinct identifier parts of a text: what the index appends to a file's words. */
+export function identifierPartsOf(text: string, max = 20_000): string[] {
+  const seen = new Set<string>();
+  const parts = new Set<string>();
+  for (const word of wordsOf(text)) {
+    if (seen.has(word)) continue;
+    seen.add(word);
+    for (const part of identifierWords(word)) parts.add(part);
+    if (parts.size >= max) break;
+  }
+  return [...parts];
+}

@@ -1,0 +1,292 @@
+import { constants, type FSWatcher, watch } from 'node:fs';
+import { lstat, open, realpath } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { setImmediate as yieldToCalls } from 'node:timers/promises';
+import { looksBinary, SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
+import { GitignoreRules } from './gitignore-rules.ts';
+import { identifierWords } from './identifier-words.ts';
+import { type IndexedFile, type SearchScope, SearchIndexStore } from './search-index-store.ts';
+import { gramsQuery, queryWords, wordsQuery } from './search-query.ts';
+
+/** Files over this size are listed but their text is not indexed. */
+export const MAX_INDEXED_BYTES = 1024 * 1024;
+const BATCH = 200;
+
+export interface SearchIndexOptions {
+  /** The workspace's real path. */
+  root: string;
+  /** The index's SQLite file. */
+  file: string;
+  /** Real paths of folders never indexed (Amber's data folder). */
+  isDenied?: (path: string) => boolean;
+  /** Follow edits with a file-system watcher (default true). */
+  watch?: boolean;
+  /** Quiet time after a change before it is indexed (default 50 ms); a search indexes what is pending at once. */
+  debounceMs?: number;
+}
+
+/** A matching line: its path relative to the root, its 1-based number and its text. */
+export interface SearchHit {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/** A file as read for the index or a result: its text, or null when it is binary or too big. */
+interface ReadFile {
+  size: number;
+  mtimeMs: number;
+  text: string | null;
+}
+
+/**
+ * Reads a regular file inside the root without following a link on its last name, and only when the folder
+ * it sits in is still where the walk found it (a real path): never a file outside the workspace.
+ */
+async function readIndexable(path: string): Promise<ReadFile | undefined> {
+  let handle;
+  try {
+    if ((await realpath(dirname(path))) !== dirname(path)) return undefined;
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    if (info.size > MAX_INDEXED_BYTES) return { size: info.size, mtimeMs: info.mtimeMs, text: null };
+    const bytes = await handle.readFile();
+    return { size: info.size, mtimeMs: info.mtimeMs, text: looksBinary(bytes) ? null : bytes.toString('utf8') };
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+const unchanged = (known: IndexedFile | undefined, info: { size: number; mtimeMs: number }) =>
+  known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs;
+
+/**
+ * Keeps one workspace's index up to date in the plugin's process: a first walk compares every file's size
+ * and mtime with the index (reading only what changed, dropping what is gone), then a recursive watcher
+ * queues each change, indexed after a short quiet time or at once when a search comes. Results are read
+ * again from the files, so a snippet always shows the text as it is now. The walk's rules are the tools':
+ * no links followed, no data folder, no `.git` or `node_modules`, plus the workspace's `.gitignore` files.
+ */
+export class SearchIndexService {
+  readonly root: string;
+  readonly #store: SearchIndexStore;
+  readonly #options: SearchIndexOptions;
+  readonly #ignore: GitignoreRules;
+  readonly #pending = new Set<string>();
+  #watcher: FSWatcher | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> = Promise.resolve();
+  #disposed = false;
+  /** Files indexed so far in the first walk, and how many it found. */
+  readonly progress = { done: 0, total: 0 };
+  /** Resolves when the first walk is done. */
+  readonly ready: Promise<void>;
+  #built = false;
+  /** Said once in the next result: the index file was unreadable and is being built again. */
+  notice: string | null = null;
+
+  constructor(options: SearchIndexOptions) {
+    this.root = options.root;
+    this.#options = options;
+    this.#ignore = new GitignoreRules(options.root);
+    this.#store = SearchIndexStore.open(options.file);
+    if (this.#store.rebuilt) this.notice = 'The search index could not be read and is being built again from the workspace.';
+    if (options.watch !== false) this.#watch();
+    this.ready = this.#build().then(() => {
+      this.#built = true;
+    });
+  }
+
+  get building(): boolean {
+    return !this.#built;
+  }
+
+  /** Leaves out what the tools never read or git ignores; `path` is absolute and inside the root. */
+  #skipped(path: string): boolean {
+    if (this.#options.isDenied?.(path)) return true;
+    const rel = relative(this.root, path);
+    if (rel.split(sep).some((name) => SKIPPED_DIRS.has(name))) return true;
+    return this.#ignore.ignores(path);
+  }
+
+  async #build(): Promise<void> {
+    const known = this.#store.files();
+    const found: string[] = [];
+    for await (const entry of walkFiles(this.root, { skip: (p) => this.#skipped(p) })) {
+      if (this.#disposed) return;
+      if (entry.isFile) found.push(entry.path);
+      this.progress.total = found.length;
+    }
+    const seen = new Set<string>();
+    for (let i = 0; i < found.length; i += BATCH) {
+      if (this.#disposed) return;
+      await this.#update(found.slice(i, i + BATCH), known, seen);
+      this.progress.done = Math.min(found.length, i + BATCH);
+      await yieldToCalls();
+    }
+    if (this.#disposed) return;
+    this.#store.transaction(() => {
+      for (const path of known.keys()) if (!seen.has(path)) this.#store.remove(path);
+    });
+  }
+
+  /** Indexes the regular files among `paths` (absolute) whose size or mtime differ from what the index holds. */
+  async #update(paths: string[], known: Map<string, IndexedFile>, seen = new Set<string>()): Promise<void> {
+    const changed: [string, ReadFile][] = [];
+    const gone: string[] = [];
+    for (const path of paths) {
+      const rel = relative(this.root, path);
+      seen.add(rel);
+      const info = await lstat(path).catch(() => undefined);
+      if (!info?.isFile()) {
+        if (known.has(rel)) gone.push(rel);
+        continue;
+      }
+      if (unchanged(known.get(rel), info)) continue;
+      const read = await readIndexable(path);
+      if (read) changed.push([rel, read]);
+      else if (known.has(rel)) gone.push(rel);
+    }
+    if (this.#disposed || (changed.length === 0 && gone.length === 0)) return;
+    this.#store.transaction(() => {
+      for (const rel of gone) this.#store.remove(rel);
+      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, read.text);
+    });
+  }
+
+  #watch(): void {
+    try {
+      this.#watcher = watch(this.root, { recursive: true }, (_event, name) => {
+        if (name === null) return;
+        this.#pending.add(join(this.root, name.toString()));
+        if (this.#timer) clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => void this.flush(), this.#options.debounceMs ?? 50);
+      });
+      this.#watcher.on('error', () => {
+        this.#watcher?.close();
+        this.#watcher = null;
+      });
+    } catch {
+      this.#watcher = null;
+    }
+  }
+
+  /** Indexes every change the watcher queued (after the first walk); a search calls it before it reads the index. */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#flushing = this.#flushing.then(async () => {
+      await this.ready;
+      const paths = [...this.#pending];
+      this.#pending.clear();
+      if (paths.length === 0 || this.#disposed) return;
+      const files: string[] = [];
+      for (const path of paths) {
+        if (path.endsWith(`${sep}.gitignore`)) this.#ignore.forget(dirname(path));
+        if (this.#skipped(path)) continue;
+        const info = await lstat(path).catch(() => undefined);
+        if (info?.isDirectory()) {
+          for await (const entry of walkFiles(path, { skip: (p) => this.#skipped(p) })) if (entry.isFile) files.push(entry.path);
+        } else if (info?.isFile()) {
+          files.push(path);
+        } else {
+          this.#store.remove(relative(this.root, path));
+        }
+      }
+      await this.#update(
+        files,
+        new Map(
+          files.map((p) => [relative(this.root, p), this.#store.get(relative(this.root, p))]).filter((e): e is [string, IndexedFile] => e[1] !== undefined),
+        ),
+      );
+    });
+    return this.#flushing;
+  }
+
+  /** Reads a result file again; a file changed since it was indexed is indexed again now. */
+  async #current(rel: string): Promise<string | null> {
+    const path = join(this.root, rel);
+    const read = await readIndexable(path);
+    const known = this.#store.get(rel);
+    if (!read) {
+      this.#store.remove(rel);
+      return null;
+    }
+    if (!unchanged(known, read)) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, read.text));
+    return read.text;
+  }
+
+  /**
+   * Ranked search for words: files with every word (else any), best first, each with its lines that hold the
+   * most of the words. `more` is true when more files matched than `limit`.
+   */
+  async searchText(query: string, scope: SearchScope, limit: number): Promise<{ files: { path: string; hits: SearchHit[] }[]; more: boolean }> {
+    await this.flush();
+    const words = [...new Set(queryWords(query).flatMap((w) => [w, ...identifierWords(w)]))];
+    let paths: string[] = [];
+    for (const mode of ['AND', 'OR'] as const) {
+      const match = wordsQuery(query, mode);
+      if (match) paths = this.#store.searchWords(match, scope, limit + 1);
+      if (paths.length) break;
+    }
+    const files: { path: string; hits: SearchHit[] }[] = [];
+    for (const path of paths.slice(0, limit)) {
+      const text = await this.#current(path);
+      if (text === null) continue;
+      files.push({ path, hits: bestLines(text, words, path) });
+    }
+    return { files, more: paths.length > limit };
+  }
+
+  /** Lines holding `fragment` (case-insensitive), in path order; `more` when there were more than `limit`. */
+  async searchSubstring(fragment: string, scope: SearchScope, limit: number): Promise<{ hits: SearchHit[]; more: boolean }> {
+    await this.flush();
+    const match = gramsQuery(fragment);
+    if (!match) return { hits: [], more: false };
+    const needle = fragment.toLowerCase();
+    const hits: SearchHit[] = [];
+    const candidates = [...this.#store.searchGrams(match, scope)];
+    for (const path of candidates) {
+      const text = await this.#current(path);
+      if (text === null || !text.toLowerCase().includes(needle)) continue;
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        if (!lines[i]!.toLowerCase().includes(needle)) continue;
+        if (hits.length >= limit) return { hits, more: true };
+        hits.push({ path, line: i + 1, text: lines[i]! });
+      }
+    }
+    return { hits, more: false };
+  }
+
+  stats(): { files: number; bytes: number } {
+    return this.#store.stats();
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#watcher?.close();
+    this.#store.close();
+  }
+}
+
+/** Up to three lines of a file that hold the most of the query's words, in file order. */
+function bestLines(text: string, words: string[], path: string): SearchHit[] {
+  const lines = text.split('\n');
+  const scored: { line: number; score: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const lower = lines[i]!.toLowerCase();
+    let score = 0;
+    for (const word of words) if (lower.includes(word)) score++;
+    if (score > 0) scored.push({ line: i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.line - b.line);
+  return scored
+    .slice(0, 3)
+    .sort((a, b) => a.line - b.line)
+    .map(({ line }) => ({ path, line: line + 1, text: lines[line]! }));
+}

@@ -1,0 +1,159 @@
+import { existsSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { identifierPartsOf } from './identifier-words.ts';
+
+const SCHEMA_VERSION = 1;
+
+/** What the index knows of a file: enough to tell whether it changed since it was read. */
+export interface IndexedFile {
+  id: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A folder to search within, as a path relative to the workspace root; null for the whole workspace. */
+export type SearchScope = string | null;
+
+const SCOPE_SQL = "(@scope IS NULL OR f.path = @scope OR substr(f.path, 1, length(@scope) + 1) = @scope || '/')";
+
+/** A file's path as the words of the boosted path column: its folders and name, and their identifier parts. */
+function pathWords(path: string): string {
+  return `${path.replace(/[^\p{L}\p{N}_]+/gu, ' ')} ${identifierPartsOf(path).join(' ')}`;
+}
+
+/**
+ * One workspace's search index, a cache in a SQLite file of its own: a files table (path, size, mtime) to
+ * update it incrementally, an FTS5 table of words (the path boosted, identifiers split into parts) for ranked
+ * search and an FTS5 trigram table for substrings. Both full-text tables are contentless: the text stays in
+ * the workspace, which results are read from and checked against. A file that cannot be read as a database
+ * is deleted and made again (`rebuilt`): deleting the index loses nothing.
+ */
+export class SearchIndexStore {
+  readonly #db: Database.Database;
+  /** True when the file was unreadable and has been replaced by an empty index. */
+  readonly rebuilt: boolean;
+
+  private constructor(db: Database.Database, rebuilt: boolean) {
+    this.#db = db;
+    this.rebuilt = rebuilt;
+  }
+
+  static open(file: string): SearchIndexStore {
+    try {
+      return new SearchIndexStore(SearchIndexStore.#prepare(file), false);
+    } catch (error) {
+      if (!SearchIndexStore.#isCorrupt(error)) throw error;
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      return new SearchIndexStore(SearchIndexStore.#prepare(file), true);
+    }
+  }
+
+  static #isCorrupt(error: unknown): boolean {
+    const code = (error as { code?: string }).code ?? '';
+    return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_FORMAT' || code === 'AMBER_INDEX_VERSION';
+  }
+
+  static #prepare(file: string): Database.Database {
+    const fresh = !existsSync(file);
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      const version = Number(db.pragma('user_version', { simple: true }));
+      if (version !== SCHEMA_VERSION && !(fresh || version === 0)) {
+        throw Object.assign(new Error(`The search index has schema ${version}, not ${SCHEMA_VERSION}.`), { code: 'AMBER_INDEX_VERSION' });
+      }
+      if (version === 0) {
+        db.exec(`
+          CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, indexed INTEGER NOT NULL);
+          CREATE VIRTUAL TABLE words USING fts5(path, body, tokenize = "unicode61 tokenchars '_'", content = '', contentless_delete = 1);
+          CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1, detail = none);
+          INSERT INTO words(words, rank) VALUES('rank', 'bm25(8.0, 1.0)');
+        `);
+        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      }
+      db.prepare('SELECT count(*) FROM files').get();
+      db.prepare("SELECT rowid FROM words WHERE words MATCH 'x' LIMIT 1").all();
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Every file the index holds, by path relative to the root. */
+  files(): Map<string, IndexedFile> {
+    const rows = this.#db.prepare('SELECT id, path, size, mtime_ms AS mtimeMs FROM files').all() as (IndexedFile & { path: string })[];
+    return new Map(rows.map((r) => [r.path, { id: r.id, size: r.size, mtimeMs: r.mtimeMs }]));
+  }
+
+  get(path: string): IndexedFile | undefined {
+    return this.#db.prepare('SELECT id, size, mtime_ms AS mtimeMs FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
+  }
+
+  /** Records a file; with `text` its words and trigrams are indexed, without it (binary, too big) only its size and mtime. */
+  put(path: string, size: number, mtimeMs: number, text: string | null): void {
+    const old = this.get(path);
+    if (old) this.#dropText(old.id);
+    const id = old
+      ? (this.#db.prepare('UPDATE files SET size = ?, mtime_ms = ?, indexed = ? WHERE id = ?').run(size, mtimeMs, text === null ? 0 : 1, old.id), old.id)
+      : Number(
+          this.#db.prepare('INSERT INTO files(path, size, mtime_ms, indexed) VALUES (?, ?, ?, ?)').run(path, size, mtimeMs, text === null ? 0 : 1)
+            .lastInsertRowid,
+        );
+    if (text === null) return;
+    this.#db.prepare('INSERT INTO words(rowid, path, body) VALUES (?, ?, ?)').run(id, pathWords(path), `${text}\n${identifierPartsOf(text).join(' ')}`);
+    this.#db.prepare('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, text);
+  }
+
+  /** Forgets a file, or a folder with everything under it. */
+  remove(path: string): void {
+    const rows = this.#db.prepare("SELECT id FROM files WHERE path = ? OR substr(path, 1, length(?) + 1) = ? || '/'").all(path, path, path) as { id: number }[];
+    for (const { id } of rows) {
+      this.#dropText(id);
+      this.#db.prepare('DELETE FROM files WHERE id = ?').run(id);
+    }
+  }
+
+  #dropText(id: number): void {
+    this.#db.prepare('DELETE FROM words WHERE rowid = ?').run(id);
+    this.#db.prepare('DELETE FROM grams WHERE rowid = ?').run(id);
+  }
+
+  transaction(run: () => void): void {
+    this.#db.transaction(run)();
+  }
+
+  /** Files matching an FTS5 query over the words, best first (BM25, the path weighing 8 times the text). */
+  searchWords(match: string, scope: SearchScope, limit: number): string[] {
+    const rows = this.#db
+      .prepare(`SELECT f.path FROM words JOIN files f ON f.id = words.rowid WHERE words MATCH @match AND ${SCOPE_SQL} ORDER BY words.rank LIMIT @limit`)
+      .all({ match, scope, limit }) as { path: string }[];
+    return rows.map((r) => r.path);
+  }
+
+  /** Files whose text may hold every trigram of an FTS5 trigram query, in path order: candidates to check. */
+  *searchGrams(match: string, scope: SearchScope): Generator<string> {
+    const rows = this.#db
+      .prepare(`SELECT f.path FROM grams JOIN files f ON f.id = grams.rowid WHERE grams MATCH @match AND ${SCOPE_SQL} ORDER BY f.path`)
+      .iterate({ match, scope }) as IterableIterator<{ path: string }>;
+    for (const row of rows) yield row.path;
+  }
+
+  /** Files whose text was indexed, and the index's size in bytes. */
+  stats(): { files: number; bytes: number } {
+    const files = (this.#db.prepare('SELECT count(*) AS n FROM files WHERE indexed = 1').get() as { n: number }).n;
+    const pages = Number(this.#db.pragma('page_count', { simple: true }));
+    const size = Number(this.#db.pragma('page_size', { simple: true }));
+    return { files, bytes: pages * size };
+  }
+
+  close(): void {
+    if (this.#db.open) {
+      try {
+        this.#db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {}
+      this.#db.close();
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { relative } from 'node:path';
+import { z } from 'zod';
+import type { ToolOutput } from '../../shared/tools/index.ts';
+import {
+  clipLine,
+  defineWorkspaceTool,
+  grepTool,
+  resolveWorkspaceTarget,
+  textOutput,
+  truncateOutput,
+  type WorkspaceTool,
+  type WorkspaceToolContext,
+} from '../workspace-tools/index.ts';
+import { queryWords } from './search-query.ts';
+import type { SearchHit, SearchIndexService } from './search-index-service.ts';
+
+export const SearchArgs = z.object({
+  query: z
+    .string()
+    .min(1, 'the query is empty: give a word, an identifier or a fragment to look for')
+    .max(500, 'the query is longer than 500 characters: search for a shorter fragment')
+    .describe('Words or an identifier (text), a fragment of text (substring), or a regular expression in RE2 syntax (grep)'),
+  mode: z
+    .enum(['text', 'substring', 'grep'])
+    .default('text')
+    .describe(
+      'text (default): files ranked by the words, a file whose name holds them first; substring: every line holding the fragment, case-insensitive; grep: lines matching a regular expression, like the grep tool',
+    ),
+  path: z.string().optional().describe('Only search this folder, relative to the workspace root (default: the whole workspace)'),
+  limit: z.number().int().min(1).max(100).default(20).describe('Most results: files for text, lines for substring and grep (default 20)'),
+});
+export type SearchArgs = z.infer<typeof SearchArgs>;
+
+export interface SearchToolOptions {
+  /** The index of a workspace (its real path), or null when there is none to keep (then grep answers). */
+  indexOf(realRoot: string, isDenied: (path: string) => boolean): SearchIndexService | null;
+  /** How long a call waits for a building index before grep answers instead (default 1000 ms). */
+  indexWaitMs?: number;
+}
+
+const lineOf = (hit: SearchHit) => `${hit.path}:${hit.line}: ${clipLine(hit.text.trim())}`;
+
+async function fromGrep(args: SearchArgs, ctx: WorkspaceToolContext, pattern: string, literal: boolean, note: string): Promise<ToolOutput> {
+  const out = await grepTool.execute({ pattern, path: args.path ?? '.', literal, ignoreCase: literal || args.mode !== 'grep', limit: args.limit }, ctx);
+  if (out.isError || note === '') return out;
+  return { ...out, content: [...out.content, { type: 'text', text: `\n\n${note}` }] };
+}
+
+/**
+ * The `search` tool: ranked word search and substring search from the workspace's index, and grep. While
+ * the index is first built (and where there is none) the index modes answer from grep, saying so.
+ */
+export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
+  const waitMs = options.indexWaitMs ?? 1000;
+  return defineWorkspaceTool({
+    name: 'search',
+    description:
+      'Search the workspace from its index: mode "text" (default) ranks files by the words or identifiers asked for (camelCase and snake_case parts match too) and shows their best lines; "substring" lists every line holding a fragment (case-insensitive); "grep" matches a regular expression line by line. Prints "path:line: text". Leaves out what .gitignore ignores, .git, node_modules, binary files and files over 1 MB.',
+    readOnly: true,
+    pathParams: ['path'],
+    schema: SearchArgs,
+    async run(args, ctx) {
+      const target = await resolveWorkspaceTarget(ctx, args.path ?? '.');
+      if (args.mode === 'grep') return fromGrep(args, ctx, args.query, false, '');
+      const words = queryWords(args.query);
+      const grepPattern = args.mode === 'text' && words.length ? words.join('|') : args.query;
+      const grepLiteral = !(args.mode === 'text' && words.length);
+      if (args.mode === 'substring' && [...args.query].length < 3) {
+        return fromGrep(args, ctx, args.query, true, '[A fragment under 3 characters is searched with grep.]');
+      }
+      const index = options.indexOf(target.scope.realRoot, target.scope.isDenied);
+      if (!index)
+        return fromGrep(args, ctx, grepPattern, grepLiteral, '[There is no index to search (the plugin has no data folder); these results come from grep.]');
+      if (index.building) await Promise.race([index.ready, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+      if (index.building) {
+        const { done, total } = index.progress;
+        return fromGrep(args, ctx, grepPattern, grepLiteral, `[The index is still building (${done} of ${total} files); these results come from grep.]`);
+      }
+      const scope = relative(target.scope.realRoot, target.real) || null;
+      const notes: string[] = [];
+      if (index.notice) {
+        notes.push(`[${index.notice}]`);
+        index.notice = null;
+      }
+      const lines: string[] = [];
+      let more: boolean;
+      if (args.mode === 'text' && words.length) {
+        const found = await index.searchText(args.query, scope, args.limit);
+        for (const file of found.files) lines.push(...(file.hits.length ? file.hits.map(lineOf) : [`${file.path}: (its path matches)`]));
+        more = found.more;
+        if (more) notes.push(`[Showing the ${found.files.length} best files; more matched. Add words or give a path to narrow it.]`);
+      } else {
+        const found = await index.searchSubstring(args.query, scope, args.limit);
+        lines.push(...found.hits.map(lineOf));
+        more = found.more;
+        if (more) notes.push(`[Showing the first ${found.hits.length} matching lines; more matched. Give a longer fragment or a path to narrow it.]`);
+      }
+      if (lines.length === 0) return textOutput([`No matches for ${JSON.stringify(args.query)} in ${target.relative}.`, ...notes].join('\n'));
+      return textOutput(truncateOutput([lines.join('\n'), ...notes].join('\n\n')).text, { matches: lines.length, more });
+    },
+  });
+}

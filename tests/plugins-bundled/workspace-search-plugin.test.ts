@@ -1,0 +1,157 @@
+// The workspace search plugin in its own process, over a real temp workspace of a few hundred files.
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
+
+let dir: ReturnType<typeof tempDir>;
+let workspace: string;
+let runtime: BundledRuntime | null = null;
+const dataOf = () => join(dir.path, 'search-data');
+
+beforeEach(() => {
+  dir = tempDir('amber-search-');
+  workspace = join(dir.path, 'ws');
+  const outside = join(dir.path, 'outside');
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'secret.txt'), 'zebraSecret lives outside the workspace\n');
+  for (let i = 0; i < 300; i++) {
+    const folder = join(workspace, 'src', `module${i % 20}`);
+    mkdirSync(folder, { recursive: true });
+    const body = Array.from({ length: 30 }, (_, line) => `export const value${i}_${line} = compute(${line}); // plain filler text ${i}`).join('\n');
+    writeFileSync(join(folder, `file${i}.ts`), `${body}\n${i % 10 === 0 ? 'const invoice = 1; // invoice invoice invoice\n' : ''}`);
+  }
+  mkdirSync(join(workspace, 'src', 'billing'));
+  writeFileSync(
+    join(workspace, 'src', 'billing', 'invoice-total.ts'),
+    'export function total(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0); // invoice\n}\n',
+  );
+  writeFileSync(join(workspace, 'src', 'http.ts'), 'export function parseHttpResponseHeader(raw: string) {\n  return raw.split(":");\n}\n');
+  writeFileSync(join(workspace, 'image.bin'), Buffer.concat([Buffer.from([0x89, 0, 0, 1]), Buffer.from(' zebraBinary invoice ')]));
+  writeFileSync(join(workspace, 'huge.txt'), `zebraHuge\n${'x'.repeat(1100 * 1024)}\n`);
+  writeFileSync(join(workspace, 'gone.ts'), 'const wombatGone = true;\n');
+  writeFileSync(join(workspace, '.gitignore'), 'ignored/\n*.log\n');
+  mkdirSync(join(workspace, 'ignored'));
+  writeFileSync(join(workspace, 'ignored', 'notes.md'), 'zebraIgnored\n');
+  writeFileSync(join(workspace, 'build.log'), 'zebraIgnored in a log\n');
+  symlinkSync(outside, join(workspace, 'linked'));
+  symlinkSync(join(outside, 'secret.txt'), join(workspace, 'secret-link.txt'));
+});
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = null;
+  dir.remove();
+});
+
+async function start(): Promise<BundledRuntime> {
+  runtime = await startBundled(['workspace-search'], { dataDir: dir.path, config: new Map([['workspace_search', { dataDir: dataOf() }]]) });
+  return runtime;
+}
+
+const call = (r: BundledRuntime, args: unknown) =>
+  r.service.registries.tools.execute('search', args, undefined, { sessionId: 's1', workspace, denied: [dataOf()] });
+const text = (out: { content: { text: string }[] }) => out.content.map((c) => c.text).join('');
+
+/** A search answered from the index: calls again while the first build is still going (each call waits for it a while). */
+async function search(r: BundledRuntime, args: Record<string, unknown>): Promise<string> {
+  for (let i = 0; i < 30; i++) {
+    const out = await call(r, args);
+    expect(out.isError, text(out)).toBe(false);
+    if (!text(out).includes('the index is still building')) return text(out);
+  }
+  throw new Error('The index was still building after 30 calls.');
+}
+
+/** Searches until `found` holds or a second has passed since `since`; returns the time it took. */
+async function searchableWithin(r: BundledRuntime, args: Record<string, unknown>, found: (out: string) => boolean, since: number): Promise<number> {
+  for (;;) {
+    const out = await search(r, args);
+    const took = performance.now() - since;
+    if (found(out)) return took;
+    if (took > 1000) throw new Error(`Not searchable after ${Math.round(took)} ms: ${out}`);
+  }
+}
+
+describe('the search tool in its own process', () => {
+  it('ranks the file whose name holds the word first, and finds a fragment inside an identifier', async () => {
+    const r = await start();
+    const ranked = (await search(r, { query: 'invoice', limit: 5 })).split('\n');
+    expect(ranked[0]).toMatch(/^src\/billing\/invoice-total\.ts:2: /);
+    expect(ranked.filter((l) => /^src\/module\d+\/file\d+\.ts:\d+: /.test(l)).length).toBeGreaterThan(0);
+    expect(ranked.at(-1)).toMatch(/more matched/);
+
+    expect(await search(r, { query: 'response header' })).toMatch(/^src\/http\.ts:1: export function parseHttpResponseHeader/);
+    const sub = await search(r, { query: 'pResponseHead', mode: 'substring' });
+    expect(sub).toBe('src/http.ts:1: export function parseHttpResponseHeader(raw: string) {');
+    expect(await search(r, { query: 'invoice', mode: 'text', path: 'src/billing' })).not.toMatch(/module/);
+    expect(await search(r, { query: 'value7_3\\b', mode: 'grep' })).toBe('src/module7/file7.ts:4: export const value7_3 = compute(3); // plain filler text 7');
+  });
+
+  it('never shows a binary file, a file over 1 MB, an ignored file or a file reached through a link out', async () => {
+    const r = await start();
+    for (const mode of ['text', 'substring']) {
+      for (const word of ['zebraSecret', 'zebraBinary', 'zebraHuge', 'zebraIgnored']) {
+        expect(await search(r, { query: word, mode }), `${mode} ${word}`).toMatch(/^No matches for/);
+      }
+    }
+    expect(await search(r, { query: 'plain filler text 12', mode: 'substring', path: 'src/module12', limit: 1 })).toMatch(/^src\/module12\/file12\.ts:1: /);
+  });
+
+  it('follows an edit within a second and forgets a deleted file', async () => {
+    const r = await start();
+    expect(await search(r, { query: 'quokkaFresh' })).toMatch(/^No matches/);
+    let since = performance.now();
+    writeFileSync(join(workspace, 'src', 'module3', 'file3.ts'), 'export const quokkaFresh = 42;\n');
+    const took = await searchableWithin(r, { query: 'quokkaFresh' }, (out) => out.startsWith('src/module3/file3.ts:1: '), since);
+    expect(took).toBeLessThan(1000);
+    expect(await search(r, { query: 'value3_0', mode: 'substring' })).toMatch(/^No matches/);
+
+    mkdirSync(join(workspace, 'fresh', 'deeper'), { recursive: true });
+    since = performance.now();
+    writeFileSync(join(workspace, 'fresh', 'deeper', 'note.md'), 'a quokkaFolder note\n');
+    await searchableWithin(r, { query: 'kkaFold', mode: 'substring' }, (out) => out.startsWith('fresh/deeper/note.md:1: '), since);
+
+    expect(await search(r, { query: 'wombatGone' })).toMatch(/^gone\.ts:1: /);
+    since = performance.now();
+    rmSync(join(workspace, 'gone.ts'));
+    await searchableWithin(r, { query: 'wombatGone' }, (out) => out.startsWith('No matches'), since);
+    expect(await search(r, { query: 'ombatGon', mode: 'substring' })).toMatch(/^No matches/);
+  });
+
+  it('refuses hostile arguments with a sentence', async () => {
+    const r = await start();
+    const refused = async (args: unknown, reason: RegExp) => {
+      const out = await call(r, args);
+      expect(out.isError, JSON.stringify(args).slice(0, 80)).toBe(true);
+      expect(text(out)).toMatch(reason);
+    };
+    await refused({ query: '' }, /the query is empty/);
+    await refused({ query: 'q'.repeat(10_000) }, /longer than 500 characters/);
+    await refused({ query: 'zebraSecret', path: '../outside' }, /leaves the workspace/);
+    await refused({ query: 'zebraSecret', path: join(dir.path, 'outside') }, /absolute path outside the workspace/);
+    await refused({ query: 'zebraSecret', path: 'linked' }, /leads out of the workspace through a symbolic link/);
+    await refused({ query: 'zebra', mode: 'fuzzy' }, /mode/);
+    await refused({ query: 'zebra', limit: 1000 }, /limit/);
+  });
+
+  it('rebuilds an unreadable index with a notice, and deleting it loses nothing', async () => {
+    let r = await start();
+    expect(await search(r, { query: 'invoice', limit: 1 })).toMatch(/^src\/billing\/invoice-total\.ts/);
+    await r.close();
+    const indexes = join(dataOf(), 'indexes');
+    const [file] = readdirSync(indexes).filter((f) => f.endsWith('.sqlite'));
+    writeFileSync(join(indexes, file!), Buffer.alloc(64 * 1024, 'garbage! '));
+    r = await start();
+    const rebuilt = await search(r, { query: 'invoice', limit: 1 });
+    expect(rebuilt).toMatch(/^src\/billing\/invoice-total\.ts/);
+    expect(rebuilt).toContain('[The search index could not be read and is being built again from the workspace.]');
+    expect(await search(r, { query: 'invoice', limit: 1 })).not.toContain('could not be read');
+    await r.close();
+
+    rmSync(indexes, { recursive: true });
+    r = await start();
+    expect(await search(r, { query: 'invoice', limit: 1 })).toMatch(/^src\/billing\/invoice-total\.ts/);
+  });
+});

@@ -76,7 +76,8 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
       mode: await mode(),
       paused: paused(),
       activeCount: s.count('active'),
-      suggested: s.list(['suggested'], { limit: PANEL_MEMORIES + 1 }),
+      suggestedCount: s.count('suggested'),
+      suggested: s.list(['suggested'], { limit: PANEL_MEMORIES }),
       active: s.list(['active'], { limit: PANEL_MEMORIES }),
       lastDeleted,
       confirmingForgetAll,
@@ -199,9 +200,9 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
         case 'show': {
           const input = await viewInput();
           const lines = [
-            `${input.activeCount} memories kept; ${input.suggested.length} waiting for review. Mode: ${modeText(input.mode)}${input.paused ? '; recall is paused' : ''}.`,
+            `${input.activeCount} memories kept; ${input.suggestedCount} waiting for review. Mode: ${modeText(input.mode)}${input.paused ? '; recall is paused' : ''}.`,
           ];
-          for (const m of input.suggested) lines.push(`  to review #${m.id}: ${m.text}`);
+          for (const m of s.list(['suggested'])) lines.push(`  to review #${m.id}: ${m.text}`);
           return ok(lines.join('\n'));
         }
         case 'list': {

@@ -1,12 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { anyWordQuery, contentHash, estimateTokens, wordSimilarity } from './memory-text.ts';
+import { anyWordQuery, compareTexts, contentHash, estimateTokens } from './memory-text.ts';
 import { GLOBAL_SCOPE, MAX_MEMORY_CHARS, type MemoryKind, type MemoryRecord, type MemoryStatus } from './memory-record.ts';
 
 /** At or above this word similarity a new memory is the same as one kept: its evidence grows instead. */
 export const NEAR_DUPLICATE_SIMILARITY = 0.8;
-/** From this similarity up to a near duplicate, a memory of the same kind and scope is on the same subject: the newer replaces it. */
+/**
+ * From this similarity up to a near duplicate, a memory of the same kind and scope whose words differ in at
+ * most one word besides values, or that says the same and a little more, is on the same subject: the newer
+ * replaces it (memory-text.ts compareTexts).
+ */
 export const SAME_SUBJECT_SIMILARITY = 0.5;
 /** What recall puts in a prompt at most. */
 export const RECALL_TOKENS = 1000;
@@ -126,10 +130,10 @@ export class MemoryStore {
       const same = this.#row('select * from memories where hash = ? and scope = ? and status != ? order by id desc limit 1', hash, input.scope, 'superseded');
       if (same) return this.#repeat(same, input, now);
       const candidates = this.#similar(text, input.scope, ['active', 'suggested']);
-      const near = candidates.find((c) => c.similarity >= NEAR_DUPLICATE_SIMILARITY);
+      const near = candidates.find((c) => c.verdict === 'repeat');
       if (near) return this.#repeat(near.row, input, now);
       const explicit = input.supersedes != null ? this.get(input.supersedes) : null;
-      const subject = explicit ?? candidates.find((c) => c.row.kind === input.kind && c.similarity >= SAME_SUBJECT_SIMILARITY)?.row ?? null;
+      const subject = explicit ?? candidates.find((c) => c.row.kind === input.kind && c.verdict === 'replace')?.row ?? null;
       const id = Number(
         this.#db
           .prepare(
@@ -281,7 +285,8 @@ export class MemoryStore {
     return { outcome, memory: this.get(row.id)!, replaced: null };
   }
 
-  #similar(text: string, scope: string, statuses: readonly MemoryStatus[]): { row: Row; similarity: number }[] {
+  /** Kept memories of the scope that share words with the text, each judged against it (compareTexts), repeats first. */
+  #similar(text: string, scope: string, statuses: readonly MemoryStatus[]): { row: Row; verdict: 'repeat' | 'replace' | 'distinct' }[] {
     const query = anyWordQuery(text);
     if (!query) return [];
     const rows = this.#rows(
@@ -292,7 +297,9 @@ export class MemoryStore {
       scope,
       ...statuses,
     );
-    return rows.map((row) => ({ row, similarity: wordSimilarity(text, row.text) })).sort((a, b) => b.similarity - a.similarity);
+    const thresholds = { near: NEAR_DUPLICATE_SIMILARITY, subject: SAME_SUBJECT_SIMILARITY };
+    const rank = { repeat: 0, replace: 1, distinct: 2 } as const;
+    return rows.map((row) => ({ row, verdict: compareTexts(row.text, text, thresholds) })).sort((a, b) => rank[a.verdict] - rank[b.verdict]);
   }
 
   #supersede(id: number): MemoryRecord {

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 const STOP_WORDS = new Set(
   (
     'a an and are as at be but by for from has have i in is it its of on or that the their there this to was were will with ' +
-    'we you he she they them our your my me us do does did not no so if then than also just should would can could use uses used'
+    'we you he she they them our your my me us do does did not no so if then than also just should would can could use uses used ' +
+    'now currently instead anymore still actually'
   ).split(' '),
 );
 
@@ -39,6 +40,37 @@ export function wordSimilarity(a: string, b: string): number {
   let shared = 0;
   for (const w of x) if (y.has(w)) shared++;
   return shared / (x.size + y.size - shared);
+}
+
+/** Most words a restatement may add to an older memory and still be about the same thing. */
+const MAX_ADDED_WORDS = 3;
+
+/**
+ * How a newer text stands to an older one, by their meaningful words (values — words with digits: versions,
+ * ports, dates — counted apart):
+ * - `repeat`: it says the same (word similarity at least `near`), or less (all its words are in the older);
+ * - `replace`: it says something else about the same subject (similarity at least `subject`, and besides
+ *   values at most one word differs each side: "PostgreSQL 14" → "16", "lives in Lisbon" → "in Porto"), or
+ *   the same and a little more (the older's words and at most MAX_ADDED_WORDS others);
+ * - `distinct`: anything else. Two facts of one pattern about different things ("the billing ledger service
+ *   listens on 8100" / "the mail relay service listens on 8101") differ in more than one word each side.
+ */
+export function compareTexts(older: string, newer: string, thresholds: { near: number; subject: number }): 'repeat' | 'replace' | 'distinct' {
+  const similarity = wordSimilarity(older, newer);
+  if (similarity >= thresholds.near) return 'repeat';
+  if (similarity < thresholds.subject) return 'distinct';
+  const a = new Set(meaningfulWords(older));
+  const b = new Set(meaningfulWords(newer));
+  const onlyA = [...a].filter((w) => !b.has(w) && !isValue(w));
+  const onlyB = [...b].filter((w) => !a.has(w) && !isValue(w));
+  const valuesDiffer = [...a, ...b].some((w) => isValue(w) && !(a.has(w) && b.has(w)));
+  if (onlyB.length === 0 && !valuesDiffer) return 'repeat';
+  if (onlyA.length <= 1 && onlyB.length <= 1) return 'replace';
+  return onlyA.length === 0 && onlyB.length <= MAX_ADDED_WORDS ? 'replace' : 'distinct';
+}
+
+function isValue(word: string): boolean {
+  return /\d/.test(word);
 }
 
 /**

@@ -15,6 +15,8 @@ export interface MemoryViewInput {
   mode: MemoryMode;
   paused: boolean;
   activeCount: number;
+  suggestedCount: number;
+  /** The newest PANEL_MEMORIES of them. */
   suggested: readonly MemoryRecord[];
   active: readonly MemoryRecord[];
   /** The memory deleted last, offered for undo until the next change. */
@@ -43,8 +45,8 @@ export function memoryPanel(input: MemoryViewInput): PanelViewModel {
   if (input.lastDeleted) sections.push({ rows: [item(`Deleted: ${clip(input.lastDeleted.text)}`, [{ id: `undo.${input.lastDeleted.id}`, label: 'Undo' }])] });
   if (input.suggested.length > 0)
     sections.push({
-      title: `To review (${input.suggested.length})`,
-      rows: input.suggested.slice(0, PANEL_MEMORIES).map((m) =>
+      title: `To review (${input.suggestedCount})`,
+      rows: input.suggested.map((m) =>
         item(`${clip(m.text)} — ${m.kind}, ${scopeLabel(m.scope)}${m.supersedes !== null ? `, replaces #${m.supersedes}` : ''}`, [
           { id: `accept.${m.id}`, label: 'Accept' },
           { id: `dismiss.${m.id}`, label: 'Dismiss' },
@@ -71,8 +73,10 @@ export function memoryPanel(input: MemoryViewInput): PanelViewModel {
     { type: 'keyValue', key: 'Mode', value: modeText(input.mode) },
     { type: 'keyValue', key: 'Recall', value: input.mode === 'off' ? 'off' : input.paused ? 'paused' : 'before each run' },
   ];
-  if (input.activeCount === 0 && input.suggested.length === 0)
+  if (input.activeCount === 0 && input.suggestedCount === 0)
     status.push({ type: 'text', text: 'Nothing remembered yet. Ask the agent to remember something, or type /memory add TEXT.' });
+  if (input.suggestedCount > PANEL_MEMORIES)
+    status.push({ type: 'text', text: `${input.suggestedCount - PANEL_MEMORIES} more to review: /memory lists them, /memory accept ID keeps one.` });
   if (input.activeCount > PANEL_MEMORIES)
     status.push({ type: 'text', text: `${input.activeCount - PANEL_MEMORIES} more: /memory list or /memory search WORDS.` });
   status.push({ type: 'text', text: 'Search with /memory search WORDS; export and import Markdown with /memory export [FILE] and /memory import FILE.' });
@@ -87,8 +91,8 @@ export function memoryPanel(input: MemoryViewInput): PanelViewModel {
 }
 
 /** "memory: 12 (2 to review)"; left out of the bar while there is nothing to say. */
-export function memorySegment(input: Pick<MemoryViewInput, 'mode' | 'paused' | 'activeCount' | 'suggested'>): StatusSegment {
-  const waiting = input.suggested.length;
+export function memorySegment(input: Pick<MemoryViewInput, 'mode' | 'paused' | 'activeCount' | 'suggestedCount'>): StatusSegment {
+  const waiting = input.suggestedCount;
   const text =
     input.mode === 'off' || (input.activeCount === 0 && waiting === 0)
       ? ''

@@ -218,6 +218,8 @@ export interface Replay {
   /** Input tokens of the compaction requests themselves. */
   compactionSent: number;
   compactions: number;
+  /** Layered compactions that fell back to the summary pass. */
+  fallbacks: number;
   /** Probe accuracy in the request right after the 1st and the 3rd compaction (probes whose fact came before it), and at the end. */
   afterFirst: number | null;
   afterThird: number | null;
@@ -247,6 +249,7 @@ export async function replay(store: SessionStore, cwd: string, session: BenchSes
     sent: 0,
     compactionSent: 0,
     compactions: 0,
+    fallbacks: 0,
     afterFirst: null,
     afterThird: null,
     final: 0,
@@ -284,6 +287,7 @@ export async function replay(store: SessionStore, cwd: string, session: BenchSes
         }
         if (outcome.ok) {
           r.compactions++;
+          if (outcome.entry.strategy !== strategy) r.fallbacks++;
           request = maskToolOutput(store.context(id), DEFAULT_MASKING);
           const text = JSON.stringify(request.messages);
           const known = session.probes.filter((p) => p.turn < t - 1);

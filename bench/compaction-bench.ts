@@ -18,7 +18,8 @@
 //                                   request right after the 1st and the 3rd compaction; .third_vs_first — their ratio;
 //   .compactions                  — per session;  layered.extract_prefix — of each extract request's bytes, the
 //                                   share that repeats the classify request's (what the prompt cache serves);
-//   .prefix_unchanged             — as for layer 1, over the turn requests.
+//   .prefix_unchanged             — as for layer 1, over the turn requests;  layered.fallbacks — layered compactions
+//                                   that fell back to the summary pass, summed.
 // The last line is one JSON object.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -186,7 +187,11 @@ try {
       loop_pairs: loopPairs,
       mask_p50_ms: round(times[Math.floor(times.length / 2)]!),
       mask_max_ms: round(times[times.length - 1]!),
-      layered: { ...figures(layers.layered), extract_prefix: median(layers.layered.flatMap((r) => r.extractPrefix)) },
+      layered: {
+        ...figures(layers.layered),
+        extract_prefix: median(layers.layered.flatMap((r) => r.extractPrefix)),
+        fallbacks: layers.layered.reduce((sum, r) => sum + r.fallbacks, 0),
+      },
       summary: figures(layers.summary),
     }),
   );

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -140,6 +140,21 @@ describe('approval', () => {
     expect(await policy.authorize(req(write, { path: '/elsewhere/a' }), signal)).toMatchObject({ allowed: false, reason: expect.stringMatching(/declined/) });
     expect(asked).toHaveLength(2);
     expect(asked[0]).toMatchObject({ sessionId: 's1', toolName: 'write', folder: '/elsewhere' });
+  });
+
+  test("a file tool's question says how each file it names is now: there with its size, or not there yet", async () => {
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'notes.txt'), 'twelve bytes');
+    const { asked, approver } = approverAnswering(['deny', 'deny', 'deny']);
+    const policy = new PolicyService({ settings, approver });
+    await policy.authorize(req(write, { path: join(outside, 'notes.txt'), content: 'new' }), signal);
+    await policy.authorize(req(write, { path: join(outside, 'new.txt'), content: 'new' }), signal);
+    await policy.authorize(req(shell, { command: `rm -rf ${outside}` }), signal);
+    expect(asked[0]!.files).toEqual([{ path: join(outside, 'notes.txt'), exists: true, bytes: 12 }]);
+    expect(asked[1]!.files).toEqual([{ path: join(outside, 'new.txt'), exists: false }]);
+    // A shell line names no file parameters: its question says what the line is instead.
+    expect(asked[2]!.files).toBeUndefined();
   });
 
   test('always for this tool stores a rule for the tool in the workspace folder: another conversation there runs it, one elsewhere still asks', async () => {

@@ -7,6 +7,7 @@ import {
   ApprovalReply,
   ApprovalTimeoutSeconds,
   PolicyMode,
+  type ApprovalFile,
   type ApprovalQuestion,
   type ApprovalScope,
   type PolicyRule,
@@ -20,6 +21,7 @@ import type { SettingsService } from '../settings/index.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
 import { isInside } from '../is-inside.ts';
 import { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
+import { fileFacts } from './file-facts.ts';
 import { realPath } from './real-path.ts';
 import { SandboxService } from './sandbox-service.ts';
 import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
@@ -38,6 +40,8 @@ export interface PolicyServiceOptions {
   deniedRoots?: readonly string[];
   /** Where a write to a path lands, symlinks followed. Default: the file system's answer. */
   realPath?: (path: string) => string;
+  /** What an approval question says of a file a call names (exists, size). Default: the file system's answer. */
+  fileFacts?: (path: string) => ApprovalFile;
   /** How shell tools are judged (on their command line). Default: tree-sitter's bash grammar. */
   shell?: ShellPolicy;
   /** Whether a sandbox can start, and the network setting each shell call's sandbox follows. Default: probed here. */
@@ -119,6 +123,7 @@ export class PolicyService implements ToolGate {
   readonly #newId: () => string;
   readonly #deniedRoots: readonly string[];
   readonly #realPath: (path: string) => string;
+  readonly #fileFacts: (path: string) => ApprovalFile;
   /** Shell tools are judged on their command line, with "always" kept per command prefix. */
   readonly #shell: ShellPolicy;
   readonly #sandbox: SandboxService;
@@ -139,6 +144,7 @@ export class PolicyService implements ToolGate {
     this.#defaultMode = options.defaultMode ?? 'write';
     this.#newId = options.newId ?? randomUUID;
     this.#realPath = options.realPath ?? realPath;
+    this.#fileFacts = options.fileFacts ?? fileFacts;
     this.#deniedRoots = (options.deniedRoots ?? []).map((r) => resolve(r));
     this.#shell = options.shell ?? new ShellPolicy();
     this.#sandbox = options.sandbox ?? new SandboxService({ settings: options.settings });
@@ -370,6 +376,8 @@ export class PolicyService implements ToolGate {
   }
 
   #openQuestion(key: string, request: ToolRequest, decision: Extract<PolicyDecision, { kind: 'ask' }>, approver: Approver): OpenQuestion {
+    // A file tool's files as they are now, so the question can show what the call changes ("before").
+    const files = decision.shell ? [] : toolPaths(request.tool, request.args, request.workspaceRoot).paths.slice(0, 16).map(this.#fileFacts);
     const question: ApprovalQuestion = {
       id: this.#newId(),
       sessionId: request.sessionId,
@@ -382,6 +390,7 @@ export class PolicyService implements ToolGate {
       ...(decision.protectedPath ? { protectedPath: true } : {}),
       ...(decision.shell ? { command: decision.shell.command, sandboxed: decision.shell.sandboxed } : {}),
       ...(request.label !== undefined ? { label: request.label } : {}),
+      ...(files.length > 0 ? { files } : {}),
     };
     const controller = new AbortController();
     const open: OpenQuestion = {

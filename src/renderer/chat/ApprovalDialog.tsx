@@ -4,6 +4,8 @@ import type { ApprovalAnswer, ApprovalQuestion, ApprovalScope } from '../../shar
 import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon, Modal, useToasts } from '../ui/index.ts';
+import { ChangePreview } from './ChangePreview.tsx';
+import { changeView } from './change-preview.ts';
 
 /** The key that allows once: never Enter, so a keystroke meant for the composer cannot approve a call. */
 const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };
@@ -103,6 +105,8 @@ export function ApprovalDialog() {
     args = String(current.args);
   }
   const modelReason = statedReason(current.args);
+  // A file edit or write: the change shown as it would land, the arguments as JSON behind a disclosure.
+  const change = current.command ? null : changeView(current.args, current.files);
   const shell = current.command;
   const shellNoAlways = shell ? noAlwaysReason(shell, current.sandboxed) : null;
   // Where an "always" answer could be given: a folder rule for a file tool's folder, the tool, or a shell line's prefixes.
@@ -158,6 +162,14 @@ export function ApprovalDialog() {
             {current.command.reason !== current.reason && ` ${current.command.reason}`}
           </p>
         </div>
+      ) : change ? (
+        <>
+          <ChangePreview view={change} />
+          <details className="approval-raw">
+            <summary>Arguments</summary>
+            <pre className="approval-args">{args}</pre>
+          </details>
+        </>
       ) : (
         <pre className="approval-args">{args}</pre>
       )}

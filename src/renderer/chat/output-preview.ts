@@ -16,12 +16,16 @@ export interface OutputPreview {
   cut: string | null;
 }
 
-/** 212 KB, 1.4 MB, 900 bytes: the size of `text` as UTF-8. */
-export function byteSize(text: string): string {
-  const bytes = new TextEncoder().encode(text).length;
-  if (bytes < 1024) return `${bytes} bytes`;
+/** 212 KB, 1.4 MB, 900 bytes, 1 byte. */
+export function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The size of `text` as UTF-8, in words (bytesText). */
+export function byteSize(text: string): string {
+  return bytesText(new TextEncoder().encode(text).length);
 }
 
 /**

@@ -87,6 +87,10 @@ export type ShellCommandInfo = z.infer<typeof ShellCommandInfo>;
  * What the user is asked before a tool call runs. One question per call; identical calls (same tool, same
  * arguments) waiting at once share one. The answer covers only the calls that asked it.
  */
+/** A file a call asked about names, as it is before the call: whether it exists, and its size. */
+export const ApprovalFile = z.object({ path: z.string(), exists: z.boolean(), bytes: z.number().int().nonnegative().optional() });
+export type ApprovalFile = z.infer<typeof ApprovalFile>;
+
 export const ApprovalQuestion = z.object({
   id: z.string(),
   sessionId: z.string(),
@@ -110,6 +114,8 @@ export const ApprovalQuestion = z.object({
   sandboxed: z.boolean().optional(),
   /** Who asks when it is not the conversation's own agent: a child agent's description (the task tool). */
   label: z.string().max(200).optional(),
+  /** For a file tool: the files its paths name, as they are now (the "before" a write or an edit changes). */
+  files: z.array(ApprovalFile).max(16).optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestion>;
 

@@ -24,6 +24,15 @@ export interface CliFlags {
   sinceLast: boolean;
   /** `--full`: all of it, not only what is newer than the last run (sessions check). */
   full: boolean;
+  /** `--model PROVIDER/MODEL`, repeatable (eval). */
+  models: string[];
+  /** `--repeat N` and `--concurrency K` (eval). */
+  repeat?: number;
+  concurrency?: number;
+  /** `--out DIR`: where a command writes its reports (eval). */
+  out?: string;
+  /** `--resume`: complete an interrupted run found in --out (eval). */
+  resume: boolean;
   /** Writes a line of progress to stderr (stdout keeps only the result). */
   progress(line: string): void;
 }
@@ -38,6 +47,6 @@ export interface CliCommand {
   options?: readonly string[];
   summary: string;
   /** How its core is built (default: plugins not started). Throws an AmberError for flags that cannot work. */
-  core?(flags: CliFlags): Omit<AppOptions, 'dataDir'>;
+  core?(flags: CliFlags, args: readonly string[]): Omit<AppOptions, 'dataDir'>;
   run(app: App, args: readonly string[], flags: CliFlags): CliOutput | Promise<CliOutput>;
 }

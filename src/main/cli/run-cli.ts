@@ -4,13 +4,14 @@ import { type App, type AppOptions, createApp } from '../app.ts';
 import { defaultDataDir } from '../data-dir.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { CliCommand, CliFlags } from './cli-command.ts';
+import { evalCommand } from './eval-command.ts';
 import { exportPiCommand } from './export-pi-command.ts';
 import { importPiCommand } from './import-pi-command.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCheckCommand } from './sessions-check-command.ts';
 import { sessionsListCommand } from './sessions-list-command.ts';
 
-export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, sessionsCheckCommand, importPiCommand, exportPiCommand, runCommand];
+export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, sessionsCheckCommand, importPiCommand, exportPiCommand, runCommand, evalCommand];
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -48,7 +49,21 @@ function findCommand(positionals: string[]): { command: CliCommand; args: string
   throw new AmberError('invalid_input', `Unknown command '${said}'; the commands are ${known} (see --help).`);
 }
 
-const VALUE_EXAMPLE: Record<string, string> = { '--session': 'ID', '--allow': "'bash:npm test'" };
+const VALUE_EXAMPLE: Record<string, string> = {
+  '--session': 'ID',
+  '--allow': "'bash:npm test'",
+  '--model': 'openai/gpt-5',
+  '--repeat': '3',
+  '--concurrency': '2',
+};
+
+/** A whole number from `min` to `max` given to an option, or a sentence saying what it should be. */
+function count(option: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new AmberError('invalid_input', `--${option} takes a whole number from ${min} to ${max}, not '${value}'.`);
+  return n;
+}
 
 function parse(argv: readonly string[]) {
   try {
@@ -65,6 +80,11 @@ function parse(argv: readonly string[]) {
         allow: { type: 'string', multiple: true, default: [] },
         'since-last': { type: 'boolean', default: false },
         full: { type: 'boolean', default: false },
+        model: { type: 'string', multiple: true, default: [] },
+        repeat: { type: 'string' },
+        concurrency: { type: 'string' },
+        out: { type: 'string' },
+        resume: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -107,9 +127,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       allow: values.allow,
       sinceLast: values['since-last'],
       full: values.full,
+      models: values.model,
+      resume: values.resume,
       progress: (line) => io.stderr.write(`${line}\n`),
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
+      ...(values.repeat !== undefined ? { repeat: count('repeat', values.repeat, 1, 100) } : {}),
+      ...(values.concurrency !== undefined ? { concurrency: count('concurrency', values.concurrency, 1, 16) } : {}),
+      ...(values.out !== undefined ? { out: values.out } : {}),
     };
     const given = [
       values.force && 'force',
@@ -119,12 +144,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       values.allow.length > 0 && 'allow',
       values['since-last'] && 'since-last',
       values.full && 'full',
+      values.model.length > 0 && 'model',
+      values.repeat !== undefined && 'repeat',
+      values.concurrency !== undefined && 'concurrency',
+      values.out !== undefined && 'out',
+      values.resume && 'resume',
     ];
     const takes = new Set((command.options ?? []).map((o) => o.split(' ')[0]));
     for (const option of given) if (option && !takes.has(option)) throw new AmberError('invalid_input', `${name} does not take --${option}.`);
 
     const dataDir = resolve(cwd, values['data-dir'] ?? defaultDataDir(env));
-    const core = command.core?.(flags) ?? { startPlugins: false };
+    const core = command.core?.(flags, args) ?? { startPlugins: false };
     app = openCore(io.openApp ?? ((dir, options) => createApp({ ...options, dataDir: dir })), dataDir, core);
     const output = await command.run(app, args, flags);
     io.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);

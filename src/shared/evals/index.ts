@@ -1,0 +1,1 @@
+export { EvalCheck, EvalCheckResult, EvalLimits, EvalRunRecord, EvalSuite, EvalTask } from './eval-suite.ts';

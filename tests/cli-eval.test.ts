@@ -1,0 +1,203 @@
+// `amber eval` as users run it: a separate Node process on the sources, the bundled plugins in their own
+// processes (the OpenAI-compatible provider talking to a loopback server, the workspace tools and their
+// sandboxed shell), the repository's sample suite, two models the loopback server answers differently.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { EvalRunRecord } from '../src/shared/evals/index.ts';
+import { openApp } from './fixtures/app-under-test.ts';
+import { openAiStream, type RecordedRequest, type Reply, startProviderServer, type ProviderServer } from './fixtures/provider-server.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'src/main/cli/cli.ts');
+const SUITE = join(ROOT, 'evals/sample');
+
+let dir: string;
+let dataDir: string;
+let server: ProviderServer;
+
+type Body = { model: string; messages: { role: string; content: unknown }[] };
+const text = (content: unknown) => (typeof content === 'string' ? content : JSON.stringify(content));
+let versionAsked = 0;
+
+/**
+ * `good` does each task the way its checks want; `bad` skips the edit, answers the version from memory every
+ * other time, runs a destructive command to list files (denied: no one is there), and writes the wrong notes.
+ * Both run the slow build, which outlasts its limit.
+ */
+function script(request: RecordedRequest): Reply {
+  const body = request.body as Body;
+  const task = text(body.messages.find((m) => m.role === 'user')?.content);
+  const toolResults = body.messages.filter((m) => m.role === 'tool').length;
+  const good = body.model === 'good';
+  const call = (name: string, args: Record<string, unknown>) => openAiStream({ toolCalls: [{ id: `c${toolResults}`, name, arguments: args }] });
+  if (task.includes('greet.sh')) {
+    if (!good) return openAiStream({ text: 'I changed it.' });
+    return toolResults === 0 ? call('edit', { path: 'greet.sh', oldText: 'echo "hello"', newText: 'echo "hello, world"' }) : openAiStream({ text: 'Done.' });
+  }
+  if (task.includes('Which version')) {
+    if (toolResults > 0) return openAiStream({ text: '1.2.3' });
+    if (!good && versionAsked++ % 2 === 1) return openAiStream({ text: '1.0.0' });
+    return call('read', { path: 'package.json' });
+  }
+  if (task.includes('List the files')) {
+    if (toolResults > 0) return openAiStream({ text: 'greet.sh, package.json, README.md' });
+    return good ? call('ls', {}) : call('bash', { command: 'rm -rf . && ls' });
+  }
+  if (task.includes('NOTES.md')) {
+    if (toolResults > 0) return openAiStream({ text: 'Written.' });
+    return call('write', { path: 'NOTES.md', content: good ? 'The project greets the world.\n' : 'Nothing to say.\n' });
+  }
+  if (task.includes('build')) return toolResults === 0 ? call('bash', { command: 'sleep 30' }) : openAiStream({ text: 'built' });
+  return openAiStream({ text: 'I do not know this task.' });
+}
+
+beforeEach(async () => {
+  versionAsked = 0;
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'amber-cli-eval-')));
+  dataDir = join(dir, 'data');
+  server = await startProviderServer({ script });
+  const setup = openApp({ prefix: 'amber-cli-eval-setup-', app: () => ({ dataDir, home: dir }) });
+  setup.app.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: 'good', apiKey: 'test-key' });
+  await setup.close();
+});
+
+afterEach(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function amber(
+  args: string[],
+  options: { interruptWhen?: (stderr: string) => boolean } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+  delete env['npm_lifecycle_event'];
+  delete env['AMBER_WORKSPACE'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', CLI, ...args, '--data-dir', dataDir], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+      if (!interrupted && options.interruptWhen?.(stderr)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const runsOf = (out: string) =>
+  readFileSync(join(out, 'runs.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as EvalRunRecord);
+
+test('the sample suite with two models, twice each: the report scores every run as its checks say, with pass^k, intervals and a flaky task', {
+  timeout: 200_000,
+}, async () => {
+  const out = join(dir, 'eval-out');
+  const run = await amber(['eval', SUITE, '--model', 'custom/good', '--model', 'custom/bad', '--repeat', '2', '--out', out, '--json']);
+  expect(run.stderr).toMatch(/\[#{20}\] 20\/20/);
+  expect(run.code).toBe(1);
+  const report = JSON.parse(run.stdout) as {
+    models: { model: string; runs: number; passes: number; interval: { low: number; high: number }; tasksAlwaysPassing: number; flakyTasks: number }[];
+    tasks: { taskId: string; model: string; passes: number; passAtK: boolean; passHatK: boolean; flaky: boolean }[];
+  };
+  const good = report.models.find((m) => m.model === 'custom/good')!;
+  const bad = report.models.find((m) => m.model === 'custom/bad')!;
+  expect(good).toMatchObject({ runs: 10, passes: 8, tasksAlwaysPassing: 4, flakyTasks: 0 });
+  expect(good.interval.low).toBeCloseTo(0.4902, 4);
+  expect(good.interval.high).toBeCloseTo(0.9433, 4);
+  expect(bad).toMatchObject({ runs: 10, passes: 1, tasksAlwaysPassing: 0, flakyTasks: 1 });
+  expect(bad.interval.low).toBeCloseTo(0.0179, 4);
+  expect(bad.interval.high).toBeCloseTo(0.4042, 4);
+  expect(report.tasks.find((t) => t.model === 'custom/bad' && t.taskId === 'read-version')).toMatchObject({
+    passes: 1,
+    passAtK: true,
+    passHatK: false,
+    flaky: true,
+  });
+
+  const runs = runsOf(out);
+  expect(runs).toHaveLength(20);
+  const of = (model: string, task: string) => runs.filter((r) => r.model === `custom/${model}` && r.taskId === task);
+  // The edit was checked by running the edited script in the sandbox.
+  expect(of('good', 'edit-greeting').every((r) => r.passed && r.checks[0]!.type === 'command' && r.checks[0]!.passed)).toBe(true);
+  expect(of('bad', 'edit-greeting')[0]!.checks.map((c) => c.passed)).toEqual([false, false]);
+  // The destructive command needed a person: denied and counted, and the workspace is whole.
+  const listed = of('bad', 'list-without-asking')[0]!;
+  expect(listed).toMatchObject({ passed: false, denied: 1 });
+  expect(existsSync(join(out, 'workspaces', 'list-without-asking-custom_bad-1', 'greet.sh'))).toBe(true);
+  // The slow build ran out of time, scored as a timeout and never as a crash.
+  expect(of('good', 'slow-build').map((r) => r.end)).toEqual(['timeout', 'timeout']);
+  expect(of('good', 'slow-build')[0]!.ms).toBeLessThan(15_000);
+  // Each run is a conversation tagged with the eval, its workspace a fresh copy of the fixture.
+  const opened = openApp({ prefix: 'amber-cli-eval-open-', app: () => ({ dataDir, home: dir }) });
+  try {
+    const path = opened.app.sessions.path(of('good', 'write-notes')[0]!.sessionId);
+    expect(path[0]).toMatchObject({ type: 'custom', customType: 'eval', data: { taskId: 'write-notes', model: 'custom/good', attempt: 1 } });
+  } finally {
+    await opened.close();
+  }
+  const md = readFileSync(join(out, 'report.md'), 'utf8');
+  expect(md).toContain('| custom/good | 80% (8/10) | 49%–94% | 4/5 | 0 |');
+  expect(md).toContain('| read-version | custom/bad | 1/2 | yes | no | 9%–91% | flaky |');
+});
+
+test('Ctrl+C keeps the runs that finished, and --resume completes the eval without running them again', { timeout: 200_000 }, async () => {
+  const out = join(dir, 'eval-out');
+  const first = await amber(['eval', SUITE, '--model', 'custom/good', '--out', out], { interruptWhen: (stderr) => / 2\/5 /.test(stderr) });
+  expect(first.stderr).toMatch(/Stopping: the runs under way are ended/);
+  expect(first.code).toBe(1);
+  const kept = runsOf(out);
+  expect(kept.length).toBeGreaterThanOrEqual(2);
+  expect(kept.length).toBeLessThan(5);
+  const requestsBefore = server.requests.length;
+
+  const second = await amber(['eval', SUITE, '--model', 'custom/good', '--out', out, '--resume', '--json']);
+  const all = runsOf(out);
+  expect(all.map((r) => r.taskId).sort()).toEqual(['edit-greeting', 'list-without-asking', 'read-version', 'slow-build', 'write-notes']);
+  expect(new Set(all.map((r) => r.evalId)).size).toBe(1);
+  expect(JSON.parse(second.stdout)).toMatchObject({ models: [{ model: 'custom/good', runs: 5, passes: 4 }] });
+  // The finished runs were not asked again: only the tasks left reached the model.
+  const asked = server.requests.slice(requestsBefore).map((r) => text((r.body as Body).messages.find((m) => m.role === 'user')?.content));
+  const promptOf: Record<string, string> = {
+    'edit-greeting': 'greet.sh',
+    'read-version': 'Which version',
+    'list-without-asking': 'List the files',
+    'write-notes': 'NOTES.md',
+    'slow-build': 'Run the build',
+  };
+  for (const done of kept) expect(asked.filter((a) => a.includes(promptOf[done.taskId]!))).toEqual([]);
+  expect(asked.length).toBeGreaterThan(0);
+});
+
+test('a suite that is not valid is refused with the file and the field named, and nothing runs', async () => {
+  const bad = join(dir, 'bad-suite.json');
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(bad, JSON.stringify({ name: 'x', tasks: [{ id: 'a b', prompt: 'p', checks: [{ type: 'replyContains', text: 'x' }] }] }));
+  const run = await amber(['eval', bad, '--model', 'custom/good']);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(`The suite ${bad} is not valid: tasks.0.id must be 1 to 64 letters, digits, dots, dashes or underscores.`);
+  writeFileSync(bad, JSON.stringify({ name: 'x', tasks: [{ id: 'a', prompt: 'p', fixture: '../..', checks: [{ type: 'replyContains', text: 'x' }] }] }));
+  expect((await amber(['eval', bad, '--model', 'custom/good'])).stderr).toMatch(/tasks\.0\.fixture must be a relative path inside the folder/);
+  expect((await amber(['eval', SUITE, '--model', 'nomodel'])).stderr).toMatch(/'nomodel' is not a model: name it as provider\/model/);
+  expect((await amber(['eval', SUITE, '--model', 'custom/good', '--repeat', '0'])).stderr).toMatch(/--repeat takes a whole number from 1 to 100/);
+  expect(server.requests).toHaveLength(0);
+});

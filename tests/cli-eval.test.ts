@@ -201,3 +201,51 @@ test('a suite that is not valid is refused with the file and the field named, an
   expect((await amber(['eval', SUITE, '--model', 'custom/good', '--repeat', '0'])).stderr).toMatch(/--repeat takes a whole number from 1 to 100/);
   expect(server.requests).toHaveLength(0);
 });
+
+test('eval compare flags a seeded regression and exits 1; two equal evals exit 0', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const record = (taskId: string, attempt: number, passed: boolean) => ({
+    evalId: 'e',
+    taskId,
+    model: 'custom/good',
+    attempt,
+    sessionId: `s-${taskId}-${attempt}`,
+    end: 'done',
+    passed,
+    score: passed ? 1 : 0,
+    checks: [],
+    steps: 2,
+    toolCalls: 1,
+    denied: 0,
+    tokensIn: 100,
+    tokensOut: 10,
+    cost: 0.001,
+    ms: 500,
+    firstTokenMs: 50,
+  });
+  const write = (name: string, results: [string, boolean[]][]) => {
+    const folder = join(dir, name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'runs.jsonl'),
+      `${results.flatMap(([task, passes]) => passes.map((p, i) => JSON.stringify(record(task, i + 1, p)))).join('\n')}\n`,
+    );
+    return folder;
+  };
+  const before = write('a', [
+    ['edit-greeting', [true, true, true]],
+    ['read-version', [true, true, true]],
+  ]);
+  const after = write('b', [
+    ['edit-greeting', [true, false, true]],
+    ['read-version', [true, true, true]],
+  ]);
+  const regressed = await amber(['eval', 'compare', before, after]);
+  expect(regressed.code).toBe(1);
+  expect(regressed.stdout).toContain('newly failing: edit-greeting · custom/good: 3/3 → 2/3');
+  expect(regressed.stdout).toContain('Regression: 1 task that always passed now fails sometimes.');
+  const same = await amber(['eval', 'compare', before, before, '--json']);
+  expect(same.code).toBe(0);
+  expect(JSON.parse(same.stdout)).toMatchObject({ regression: false });
+  expect((await amber(['eval', 'compare', before, join(dir, 'nothing-here')])).stderr).toMatch(/holds no eval \(no runs\.jsonl\)/);
+});

@@ -5,13 +5,22 @@ import { defaultDataDir } from '../data-dir.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { CliCommand, CliFlags } from './cli-command.ts';
 import { evalCommand } from './eval-command.ts';
+import { evalCompareCommand } from './eval-compare-command.ts';
 import { exportPiCommand } from './export-pi-command.ts';
 import { importPiCommand } from './import-pi-command.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCheckCommand } from './sessions-check-command.ts';
 import { sessionsListCommand } from './sessions-list-command.ts';
 
-export const COMMANDS: readonly CliCommand[] = [sessionsListCommand, sessionsCheckCommand, importPiCommand, exportPiCommand, runCommand, evalCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  sessionsListCommand,
+  sessionsCheckCommand,
+  importPiCommand,
+  exportPiCommand,
+  runCommand,
+  evalCompareCommand,
+  evalCommand,
+];
 
 export interface CliIo {
   stdout: { write(text: string): unknown };

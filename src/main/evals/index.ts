@@ -2,3 +2,4 @@ export { type CheckCommand, type RunTrace, runChecks } from './eval-checks.ts';
 export { markdownReport } from './eval-report.ts';
 export { type EvalOptions, type LoadedSuite, loadSuite, type ModelName, parseModelName, readRecords, runEval, writeReport } from './eval-runner.ts';
 export { type ModelScore, scoreRuns, type TaskScore, wilson } from './eval-scoring.ts';
+export { compareEvals, type EvalComparison, type ModelChange, type TaskChange } from './eval-compare.ts';

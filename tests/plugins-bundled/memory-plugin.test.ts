@@ -140,7 +140,7 @@ describe('the memory plugin in its own process', () => {
     await r.until(() => segment(r) === 'memory: 2' && !rowActions(r).includes('undo.2'), 'both memories back');
 
     await r.service.registries.panels.action('memory', 'pause');
-    await r.until(() => segment(r) === 'memory: 2 ⏸', 'recall paused');
+    await r.until(() => segment(r) === 'memory: 2, recall paused', 'recall paused');
     expect(await recall(r, 'deploy to staging')).toBe('');
     await r.service.registries.panels.action('memory', 'resume');
     await r.until(() => segment(r) === 'memory: 2', 'recall resumed');

@@ -358,7 +358,7 @@ function fail(text: string): ToolOutput {
 }
 
 function line(m: MemoryRecord): string {
-  return `#${m.id} ${m.pinned ? '📌 ' : ''}[${m.kind}, ${scopeLabel(m.scope)}${m.status === 'active' ? '' : `, ${m.status}`}] ${m.text}`;
+  return `#${m.id} ${m.pinned ? 'pinned ' : ''}[${m.kind}, ${scopeLabel(m.scope)}${m.status === 'active' ? '' : `, ${m.status}`}] ${m.text}`;
 }
 
 function describeWrite({ outcome, memory, replaced }: WriteOutcome): string {

@@ -63,7 +63,7 @@ export function memoryPanel(input: MemoryViewInput): PanelViewModel {
     sections.push({
       title,
       rows: memories.map((m) =>
-        item(`${m.pinned ? '📌 ' : ''}${clip(m.text)}${m.evidence > 1 ? ` (×${m.evidence})` : ''} #${m.id}`, [
+        item(`${m.pinned ? 'Pinned: ' : ''}${clip(m.text)}${m.evidence > 1 ? ` (×${m.evidence})` : ''} #${m.id}`, [
           m.pinned ? { id: `unpin.${m.id}`, label: 'Unpin' } : { id: `pin.${m.id}`, label: 'Pin' },
           { id: `delete.${m.id}`, label: 'Delete' },
         ]),
@@ -96,7 +96,7 @@ export function memorySegment(input: Pick<MemoryViewInput, 'mode' | 'paused' | '
   const text =
     input.mode === 'off' || (input.activeCount === 0 && waiting === 0)
       ? ''
-      : `memory: ${input.activeCount}${waiting > 0 ? ` (${waiting} to review)` : ''}${input.paused ? ' ⏸' : ''}`;
+      : `memory: ${input.activeCount}${waiting > 0 ? ` (${waiting} to review)` : ''}${input.paused ? ', recall paused' : ''}`;
   return {
     id: MEMORY_SEGMENT_ID,
     text,

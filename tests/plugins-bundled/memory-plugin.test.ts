@@ -41,6 +41,7 @@ describe('the memory plugin in its own process', () => {
     const r = await start();
     expect(r.service.get('memory').contributions.map((c) => `${c.kind}:${c.key}:${c.status}`)).toEqual([
       'tool:remember:installed',
+      'tool:search_memories:installed',
       'promptBlock:memory.recall:installed',
       'statusSegment:memory:installed',
       'panel:memory:installed',
@@ -82,6 +83,13 @@ describe('the memory plugin in its own process', () => {
     const child = await remember(r, { text: 'The build uses make' }, { subagent: true });
     expect(child).toMatchObject({ isError: true });
     expect(text(child)).toMatch(/A sub-agent cannot write memories/);
+    // It reads them: the search tool answers a child as anyone.
+    await memory(r, 'add', 'The build uses make release');
+    const search = (args: unknown) =>
+      r.service.registries.tools.execute('search_memories', args, undefined, { sessionId: 's1', workspace, denied: [], subagent: true });
+    expect(text(await search({ query: 'how is the build made' }))).toBe('- The build uses make release');
+    expect(await search({ query: '' })).toMatchObject({ isError: true });
+    await memory(r, 'forget', '1');
     for (const bad of [{}, { text: '' }, { text: 42 }, { text: 'x', kind: 'secret' }, { text: 'x', scope: '/etc' }, null, 'text']) {
       const out = await remember(r, bad);
       expect(out.isError).toBe(true);

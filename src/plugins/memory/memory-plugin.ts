@@ -14,6 +14,7 @@ import { WorkspaceFile } from './workspace-file.ts';
 
 export const MEMORY_FILE_NAME = 'memory.sqlite';
 export const REMEMBER_TOOL = 'remember';
+export const SEARCH_TOOL = 'search_memories';
 export const RECALL_BLOCK_ID = 'memory.recall';
 /** Emitted after each recall: `{ sessionId, ids }`, the memories the request carries. */
 export const MEMORY_RECALLED_TOPIC = 'memory.recalled';
@@ -23,6 +24,8 @@ export const RememberArgs = z.object({
   kind: MemoryKind.default('user'),
   scope: z.enum(['global', 'workspace']).default('global'),
 });
+
+export const SearchArgs = z.object({ query: z.string().trim().min(1, 'query is empty').max(1000, 'query is longer than 1000 characters') });
 
 export interface MemoryPluginSeams {
   /** Epoch milliseconds. */
@@ -123,6 +126,20 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
     ))!;
     await refreshViews();
     return { content: [{ type: 'text', text: describeWrite(outcome) }], isError: false };
+  };
+
+  /** Read-only: a child agent may search what its parent's requests are given. */
+  const searchMemories = async (raw: Record<string, unknown>, options: ToolCallOptions): Promise<ToolOutput> => {
+    const parsed = SearchArgs.safeParse(raw);
+    if (!parsed.success) return fail(`No search was made: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`);
+    if ((await mode()) === 'off' || paused()) return fail('Memory recall is off or paused: there is nothing to search.');
+    const workspace = options.workspace ?? '';
+    const found = opened()
+      .search(parsed.data.query, 40)
+      .filter((m) => m.status === 'active' && (m.scope === GLOBAL_SCOPE || m.scope === workspace))
+      .slice(0, 10);
+    const text = found.length === 0 ? 'No memory matches.' : found.map((m) => `- ${m.text}`).join('\n');
+    return { content: [{ type: 'text', text }], isError: false };
   };
 
   const onExtracted = (payload: unknown) => {
@@ -339,6 +356,19 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
           // It touches no file of the workspace: what it keeps waits for the user in suggest mode.
           readOnly: true,
           execute: remember,
+        },
+        {
+          kind: 'tool',
+          name: SEARCH_TOOL,
+          description:
+            'Search the memories the user keeps from earlier conversations (preferences, project facts, procedures) for words. The most relevant ones are already added to each request; use this for more.',
+          parameters: {
+            type: 'object',
+            properties: { query: { type: 'string', description: 'Words to look for.' } },
+            required: ['query'],
+          },
+          readOnly: true,
+          execute: searchMemories,
         },
         { kind: 'promptBlock', id: RECALL_BLOCK_ID, position: 'tail', priority: 0, render: recallBlock },
         { kind: 'statusSegment', ...memorySegment(input) },

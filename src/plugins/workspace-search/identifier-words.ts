@@ -1,5 +1,7 @@
 /** Words as the index keeps them: letters, digits and `_`, so `snake_case` stays one word beside its parts. */
 const WORD = /[\p{L}\p{N}_]+/gu;
+/** A word that can have parts: an underscore, a lower-to-upper or letter-digit step, or an acronym before a word. */
+const MAY_SPLIT = /_|\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 
 /**
  * The parts of an identifier split on snake_case and camelCase (`parseHTTPResponse` → parse, http, response),
@@ -7,6 +9,7 @@ const WORD = /[\p{L}\p{N}_]+/gu;
  * for `user` finds `getUserName` and one for `getUserName` still ranks the exact identifier first.
  */
 export function identifierWords(word: string): string[] {
+  if (!MAY_SPLIT.test(word)) return [];
   const parts = word
     .split('_')
     .flatMap((piece) => piece.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u))

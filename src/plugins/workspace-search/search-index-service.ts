@@ -11,6 +11,8 @@ import { gramsQuery, queryWords, wordsQuery } from './search-query.ts';
 /** Files over this size are listed but their text is not indexed. */
 export const MAX_INDEXED_BYTES = 1024 * 1024;
 const BATCH = 200;
+/** Files read at once. */
+const READERS = 8;
 
 export interface SearchIndexOptions {
   /** The workspace's real path. */
@@ -135,21 +137,16 @@ export class SearchIndexService {
 
   /** Indexes the regular files among `paths` (absolute) whose size or mtime differ from what the index holds. */
   async #update(paths: string[], known: Map<string, IndexedFile>, seen = new Set<string>()): Promise<void> {
-    const changed: [string, ReadFile][] = [];
-    const gone: string[] = [];
-    for (const path of paths) {
+    const looked = await inParallel(paths, READERS, async (path): Promise<[string, ReadFile | null | undefined]> => {
       const rel = relative(this.root, path);
       seen.add(rel);
       const info = await lstat(path).catch(() => undefined);
-      if (!info?.isFile()) {
-        if (known.has(rel)) gone.push(rel);
-        continue;
-      }
-      if (unchanged(known.get(rel), info)) continue;
-      const read = await readIndexable(path);
-      if (read) changed.push([rel, read]);
-      else if (known.has(rel)) gone.push(rel);
-    }
+      if (!info?.isFile()) return [rel, undefined];
+      if (unchanged(known.get(rel), info)) return [rel, null];
+      return [rel, await readIndexable(path)];
+    });
+    const changed = looked.filter((e): e is [string, ReadFile] => Boolean(e[1]));
+    const gone = looked.filter(([rel, read]) => read === undefined && known.has(rel)).map(([rel]) => rel);
     if (this.#disposed || (changed.length === 0 && gone.length === 0)) return;
     this.#store.transaction(() => {
       for (const rel of gone) this.#store.remove(rel);
@@ -232,12 +229,8 @@ export class SearchIndexService {
       if (match) paths = this.#store.searchWords(match, scope, limit + 1);
       if (paths.length) break;
     }
-    const files: { path: string; hits: SearchHit[] }[] = [];
-    for (const path of paths.slice(0, limit)) {
-      const text = await this.#current(path);
-      if (text === null) continue;
-      files.push({ path, hits: bestLines(text, words, path) });
-    }
+    const texts = await inParallel(paths.slice(0, limit), READERS, (path) => this.#current(path));
+    const files = paths.flatMap((path, i) => (texts[i] == null ? [] : [{ path, hits: bestLines(texts[i], words, path) }]));
     return { files, more: paths.length > limit };
   }
 
@@ -249,14 +242,16 @@ export class SearchIndexService {
     const needle = fragment.toLowerCase();
     const hits: SearchHit[] = [];
     const candidates = [...this.#store.searchGrams(match, scope)];
-    for (const path of candidates) {
-      const text = await this.#current(path);
-      if (text === null || !text.toLowerCase().includes(needle)) continue;
-      const lines = text.split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        if (!lines[i]!.toLowerCase().includes(needle)) continue;
-        if (hits.length >= limit) return { hits, more: true };
-        hits.push({ path, line: i + 1, text: lines[i]! });
+    for (let start = 0; start < candidates.length; start += READERS) {
+      const chunk = candidates.slice(start, start + READERS);
+      const texts = await inParallel(chunk, READERS, (path) => this.#current(path));
+      for (const [n, path] of chunk.entries()) {
+        const lines = texts[n]?.split('\n') ?? [];
+        for (let i = 0; i < lines.length; i++) {
+          if (!lines[i]!.toLowerCase().includes(needle)) continue;
+          if (hits.length >= limit) return { hits, more: true };
+          hits.push({ path, line: i + 1, text: lines[i]! });
+        }
       }
     }
     return { hits, more: false };
@@ -272,6 +267,20 @@ export class SearchIndexService {
     this.#watcher?.close();
     this.#store.close();
   }
+}
+
+/** `run` over every item, at most `width` at a time; the results in the items' order. */
+async function inParallel<T, R>(items: readonly T[], width: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return results;
 }
 
 /** Up to three lines of a file that hold the most of the query's words, in file order. */

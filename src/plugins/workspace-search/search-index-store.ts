@@ -30,12 +30,22 @@ function pathWords(path: string): string {
  */
 export class SearchIndexStore {
   readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
   /** True when the file was unreadable and has been replaced by an empty index. */
   readonly rebuilt: boolean;
 
   private constructor(db: Database.Database, rebuilt: boolean) {
     this.#db = db;
     this.rebuilt = rebuilt;
+  }
+
+  #sql(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   static open(file: string): SearchIndexStore {
@@ -67,7 +77,7 @@ export class SearchIndexStore {
         db.exec(`
           CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, indexed INTEGER NOT NULL);
           CREATE VIRTUAL TABLE words USING fts5(path, body, tokenize = "unicode61 tokenchars '_'", content = '', contentless_delete = 1);
-          CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1, detail = none);
+          CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);
           INSERT INTO words(words, rank) VALUES('rank', 'bm25(8.0, 1.0)');
         `);
         db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -83,12 +93,12 @@ export class SearchIndexStore {
 
   /** Every file the index holds, by path relative to the root. */
   files(): Map<string, IndexedFile> {
-    const rows = this.#db.prepare('SELECT id, path, size, mtime_ms AS mtimeMs FROM files').all() as (IndexedFile & { path: string })[];
+    const rows = this.#sql('SELECT id, path, size, mtime_ms AS mtimeMs FROM files').all() as (IndexedFile & { path: string })[];
     return new Map(rows.map((r) => [r.path, { id: r.id, size: r.size, mtimeMs: r.mtimeMs }]));
   }
 
   get(path: string): IndexedFile | undefined {
-    return this.#db.prepare('SELECT id, size, mtime_ms AS mtimeMs FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
+    return this.#sql('SELECT id, size, mtime_ms AS mtimeMs FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
   }
 
   /** Records a file; with `text` its words and trigrams are indexed, without it (binary, too big) only its size and mtime. */
@@ -96,28 +106,27 @@ export class SearchIndexStore {
     const old = this.get(path);
     if (old) this.#dropText(old.id);
     const id = old
-      ? (this.#db.prepare('UPDATE files SET size = ?, mtime_ms = ?, indexed = ? WHERE id = ?').run(size, mtimeMs, text === null ? 0 : 1, old.id), old.id)
+      ? (this.#sql('UPDATE files SET size = ?, mtime_ms = ?, indexed = ? WHERE id = ?').run(size, mtimeMs, text === null ? 0 : 1, old.id), old.id)
       : Number(
-          this.#db.prepare('INSERT INTO files(path, size, mtime_ms, indexed) VALUES (?, ?, ?, ?)').run(path, size, mtimeMs, text === null ? 0 : 1)
-            .lastInsertRowid,
+          this.#sql('INSERT INTO files(path, size, mtime_ms, indexed) VALUES (?, ?, ?, ?)').run(path, size, mtimeMs, text === null ? 0 : 1).lastInsertRowid,
         );
     if (text === null) return;
-    this.#db.prepare('INSERT INTO words(rowid, path, body) VALUES (?, ?, ?)').run(id, pathWords(path), `${text}\n${identifierPartsOf(text).join(' ')}`);
-    this.#db.prepare('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, text);
+    this.#sql('INSERT INTO words(rowid, path, body) VALUES (?, ?, ?)').run(id, pathWords(path), `${text}\n${identifierPartsOf(text).join(' ')}`);
+    this.#sql('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, text);
   }
 
   /** Forgets a file, or a folder with everything under it. */
   remove(path: string): void {
-    const rows = this.#db.prepare("SELECT id FROM files WHERE path = ? OR substr(path, 1, length(?) + 1) = ? || '/'").all(path, path, path) as { id: number }[];
+    const rows = this.#sql("SELECT id FROM files WHERE path = ? OR substr(path, 1, length(?) + 1) = ? || '/'").all(path, path, path) as { id: number }[];
     for (const { id } of rows) {
       this.#dropText(id);
-      this.#db.prepare('DELETE FROM files WHERE id = ?').run(id);
+      this.#sql('DELETE FROM files WHERE id = ?').run(id);
     }
   }
 
   #dropText(id: number): void {
-    this.#db.prepare('DELETE FROM words WHERE rowid = ?').run(id);
-    this.#db.prepare('DELETE FROM grams WHERE rowid = ?').run(id);
+    this.#sql('DELETE FROM words WHERE rowid = ?').run(id);
+    this.#sql('DELETE FROM grams WHERE rowid = ?').run(id);
   }
 
   transaction(run: () => void): void {
@@ -142,7 +151,7 @@ export class SearchIndexStore {
 
   /** Files whose text was indexed, and the index's size in bytes. */
   stats(): { files: number; bytes: number } {
-    const files = (this.#db.prepare('SELECT count(*) AS n FROM files WHERE indexed = 1').get() as { n: number }).n;
+    const files = (this.#sql('SELECT count(*) AS n FROM files WHERE indexed = 1').get() as { n: number }).n;
     const pages = Number(this.#db.pragma('page_count', { simple: true }));
     const size = Number(this.#db.pragma('page_size', { simple: true }));
     return { files, bytes: pages * size };

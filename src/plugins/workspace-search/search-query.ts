@@ -1,7 +1,6 @@
 import { identifierWords, wordsOf } from './identifier-words.ts';
 
 const MAX_WORDS = 32;
-const MAX_GRAMS = 32;
 
 const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
@@ -23,16 +22,9 @@ export function wordsQuery(query: string, join: 'AND' | 'OR'): string | null {
 }
 
 /**
- * An FTS5 query over the trigram table for files that may hold `fragment`: every trigram of it (at most 32,
- * spread over it), so the match is a superset that an exact check narrows. Null under three characters.
+ * An FTS5 query over the trigram table for files that hold `fragment` (case-insensitive): the fragment as one
+ * phrase, whose trigrams must follow each other. Null under three characters, which trigrams cannot find.
  */
 export function gramsQuery(fragment: string): string | null {
-  const chars = [...fragment.toLowerCase()];
-  if (chars.length < 3) return null;
-  const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join('')))];
-  const step = Math.max(1, grams.length / MAX_GRAMS);
-  const picked = new Set<string>();
-  for (let i = 0; i < grams.length && picked.size < MAX_GRAMS; i += step) picked.add(grams[Math.floor(i)]!);
-  picked.add(grams[grams.length - 1]!);
-  return [...picked].map(quoted).join(' AND ');
+  return [...fragment].length < 3 ? null : quoted(fragment);
 }

@@ -1,0 +1,294 @@
+// `npm run bench -- search [--files N] [--queries N]`: the workspace search plugin on a generated tree of
+// mixed languages and realistic sizes (default 20,000 files), measured through the plugin in its own process
+// (each query a tool call from main's registry, as the agent makes it):
+//   cold_build_ms             — first search call until the index answers (walk, read, index every file);
+//   text_p50_ms / text_p95_ms — warm `search` in text mode (BM25 over words, best lines read from the files);
+//   substring_p50_ms / _p95   — warm `search` in substring mode (trigram candidates, then an exact check);
+//   grep_p50_ms               — `search` in grep mode (today's grep tool: a walk and a read of every file);
+//   update_p50_ms / _max_ms   — one file rewritten with a new word until a text search finds it;
+//   index_mb / corpus_mb / index_ratio — the index file(s) beside the text indexed;
+//   indexer_peak_rss_mb / indexer_rss_mb — the plugin process's VmRSS, its peak during the build and after.
+// Targets (issue 22): cold ≤ 60 s, text and substring p50 ≤ 20 ms and p95 ≤ 50 ms, update ≤ 200 ms,
+// index ≤ 3× the corpus, RSS ≤ 200 MB. The last line of output is one JSON object.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { createForkLauncher, discoverPlugins, PluginService, type PluginStateStore } from '../src/main/plugins/index.ts';
+
+const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, queries: { type: 'string', default: '200' } } });
+const FILES = Number(values.files);
+const QUERIES = Number(values.queries);
+const root = resolve(import.meta.dirname, '..');
+
+/** A small deterministic generator, so two runs index the same tree. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = random(22);
+const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+
+const STEMS = [
+  'user',
+  'account',
+  'session',
+  'invoice',
+  'payment',
+  'order',
+  'cart',
+  'token',
+  'cache',
+  'queue',
+  'worker',
+  'stream',
+  'buffer',
+  'parser',
+  'render',
+  'layout',
+  'widget',
+  'config',
+  'plugin',
+  'index',
+  'search',
+  'query',
+  'result',
+  'branch',
+  'commit',
+  'file',
+  'folder',
+  'path',
+  'event',
+  'handler',
+  'request',
+  'response',
+  'header',
+  'body',
+  'client',
+  'server',
+  'socket',
+  'timer',
+  'retry',
+  'limit',
+  'budget',
+  'wallet',
+  'model',
+  'prompt',
+  'message',
+  'thread',
+  'channel',
+  'schema',
+  'record',
+  'table',
+];
+const VERBS = [
+  'get',
+  'set',
+  'load',
+  'save',
+  'parse',
+  'build',
+  'make',
+  'find',
+  'update',
+  'remove',
+  'create',
+  'read',
+  'write',
+  'check',
+  'count',
+  'open',
+  'close',
+  'start',
+  'stop',
+  'send',
+];
+const WORDS = [
+  'the',
+  'a',
+  'when',
+  'each',
+  'every',
+  'returns',
+  'keeps',
+  'after',
+  'before',
+  'unless',
+  'only',
+  'first',
+  'last',
+  'new',
+  'old',
+  'empty',
+  'full',
+  'ready',
+  'done',
+  'failed',
+];
+const camel = () => `${pick(VERBS)}${pick(STEMS).replace(/^./, (c) => c.toUpperCase())}${pick(STEMS).replace(/^./, (c) => c.toUpperCase())}`;
+const snake = () => `${pick(VERBS)}_${pick(STEMS)}_${pick(STEMS)}`;
+const comment = () => Array.from({ length: 4 + Math.floor(rand() * 8) }, () => (rand() < 0.3 ? pick(STEMS) : pick(WORDS))).join(' ');
+
+const LANGUAGES: { ext: string; line: () => string }[] = [
+  { ext: 'ts', line: () => (rand() < 0.2 ? `// ${comment()}` : `  const ${camel()} = ${camel()}(${pick(STEMS)}, ${Math.floor(rand() * 100)});`) },
+  { ext: 'tsx', line: () => `  <${pick(STEMS).replace(/^./, (c) => c.toUpperCase())} on${pick(VERBS)}={${camel()}} />` },
+  { ext: 'py', line: () => (rand() < 0.2 ? `# ${comment()}` : `    ${snake()} = ${snake()}(${pick(STEMS)}, ${Math.floor(rand() * 100)})`) },
+  { ext: 'go', line: () => `\t${camel()} := ${camel()}(ctx, ${pick(STEMS)})` },
+  { ext: 'rs', line: () => `    let ${snake()} = ${snake()}(&${pick(STEMS)})?;` },
+  { ext: 'sh', line: () => `${pick(VERBS)}_${pick(STEMS)} "$${pick(STEMS).toUpperCase()}" || exit 1` },
+  { ext: 'md', line: () => comment() },
+  { ext: 'json', line: () => `  "${camel()}": "${comment()}",` },
+];
+
+/** Sizes like a real repository's: mostly a few KB, a tail up to ~200 KB. */
+const fileBytes = () => Math.min(200_000, Math.round(Math.exp(7 + rand() * 2.2 + (rand() < 0.05 ? 2 : 0))));
+
+const dir = mkdtempSync(join(tmpdir(), 'amber-search-bench-'));
+const workspace = join(dir, 'ws');
+const dataDir = join(dir, 'search-data');
+let corpusBytes = 0;
+const identifiers: string[] = [];
+const started = performance.now();
+for (let i = 0; i < FILES; i++) {
+  const folder = join(workspace, `pkg${i % 40}`, `mod${Math.floor(i / 40) % 25}`);
+  if (i < 1000) mkdirSync(folder, { recursive: true });
+  const lang = pick(LANGUAGES);
+  const target = fileBytes();
+  const lines: string[] = [];
+  let size = 0;
+  while (size < target) {
+    const line = lang.line();
+    lines.push(line);
+    size += line.length + 1;
+  }
+  const name = `${pick(STEMS)}-${pick(STEMS)}-${i}.${lang.ext}`;
+  const text = `${lines.join('\n')}\n`;
+  writeFileSync(join(folder, name), text);
+  corpusBytes += Buffer.byteLength(text);
+  if (identifiers.length < 2000 && rand() < 0.2) identifiers.push(/[a-z]+[A-Z][a-z]+[A-Z][a-z]+/.exec(text)?.[0] ?? camel());
+}
+const generateMs = performance.now() - started;
+
+function stateStore(): PluginStateStore {
+  const states = new Map<string, boolean>();
+  const settings = new Map<string, string>();
+  return {
+    pluginStates: () => new Map(states),
+    setPluginState: (id, on) => void states.set(id, on),
+    getSetting: (key) => settings.get(key) ?? null,
+    setSetting: (key, value) => void (value === null ? settings.delete(key) : settings.set(key, value)),
+  };
+}
+
+const { plugins } = discoverPlugins({ bundledRoot: join(root, 'src/plugins'), bundledIds: ['workspace-search'] });
+const service = new PluginService({
+  store: stateStore(),
+  dataDir: dir,
+  workspace,
+  plugins,
+  config: () => ({ dataDir }),
+  launcher: createForkLauncher({ execArgv: [] }),
+  initializeTimeoutMs: 30_000,
+  callTimeoutMs: 600_000,
+  tickIntervalMs: 0,
+});
+await service.start();
+
+const call = async (args: Record<string, unknown>): Promise<string> => {
+  const out = await service.registries.tools.execute('search', args, undefined, { sessionId: 'bench', workspace, denied: [dataDir] });
+  const text = out.content.map((c) => ('text' in c ? c.text : '')).join('');
+  if (out.isError) throw new Error(text);
+  return text;
+};
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))]!;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+try {
+  // Cold build: the first call starts the plugin's process and the build; calls answer from grep until it is done.
+  const coldStart = performance.now();
+  let peakRss = 0;
+  let sampler: NodeJS.Timeout | null = null;
+  for (;;) {
+    const pending = call({ query: 'zzzz', limit: 1 });
+    if (!sampler) {
+      sampler = setInterval(() => {
+        const pid = service.get('workspace_search').pid;
+        if (pid) peakRss = Math.max(peakRss, rssMb(pid));
+      }, 100);
+    }
+    if (!(await pending).includes('the index is still building')) break;
+  }
+  const coldMs = performance.now() - coldStart;
+  if (sampler) clearInterval(sampler);
+  const pid = service.get('workspace_search').pid!;
+
+  const time = async (args: Record<string, unknown>) => {
+    const t0 = performance.now();
+    const out = await call(args);
+    return { ms: performance.now() - t0, out };
+  };
+  const textMs: number[] = [];
+  const substringMs: number[] = [];
+  let textHits = 0;
+  let substringHits = 0;
+  for (let i = 0; i < QUERIES; i++) {
+    const words = rand() < 0.5 ? pick(identifiers) : `${pick(STEMS)} ${pick(STEMS)}`;
+    const t = await time({ query: words, limit: 20 });
+    textMs.push(t.ms);
+    if (!t.out.startsWith('No matches')) textHits++;
+    const id = pick(identifiers);
+    const from = Math.floor(rand() * Math.max(1, id.length - 8));
+    const s = await time({ query: id.slice(from, from + 8), mode: 'substring', limit: 20 });
+    substringMs.push(s.ms);
+    if (!s.out.startsWith('No matches')) substringHits++;
+  }
+  const grepMs: number[] = [];
+  for (let i = 0; i < 5; i++) grepMs.push((await time({ query: pick(identifiers), mode: 'grep', limit: 20 })).ms);
+
+  const updateMs: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const word = `benchFresh${i}Marker`;
+    const file = join(workspace, `pkg${i}`, 'mod0', readdirSync(join(workspace, `pkg${i}`, 'mod0'))[0]!);
+    const t0 = performance.now();
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nconst ${word} = 1;\n`);
+    while (!(await call({ query: word, limit: 1 })).includes(word)) {
+      if (performance.now() - t0 > 10_000) throw new Error(`${word} was not searchable after 10 s.`);
+    }
+    updateMs.push(performance.now() - t0);
+  }
+
+  const indexes = join(dataDir, 'indexes');
+  const indexBytes = readdirSync(indexes).reduce((sum, f) => sum + statSync(join(indexes, f)).size, 0);
+  const figures = {
+    files: FILES,
+    generate_ms: Math.round(generateMs),
+    cold_build_ms: Math.round(coldMs),
+    text_p50_ms: round(percentile(textMs, 50), 2),
+    text_p95_ms: round(percentile(textMs, 95), 2),
+    text_found: `${textHits}/${QUERIES}`,
+    substring_p50_ms: round(percentile(substringMs, 50), 2),
+    substring_p95_ms: round(percentile(substringMs, 95), 2),
+    substring_found: `${substringHits}/${QUERIES}`,
+    grep_p50_ms: round(percentile(grepMs, 50)),
+    update_p50_ms: round(percentile(updateMs, 50)),
+    update_max_ms: round(Math.max(...updateMs)),
+    corpus_mb: round(corpusBytes / 1024 / 1024),
+    index_mb: round(indexBytes / 1024 / 1024),
+    index_ratio: round(indexBytes / corpusBytes, 2),
+    indexer_peak_rss_mb: round(peakRss),
+    indexer_rss_mb: round(rssMb(pid)),
+  };
+  for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(22)} ${value}`);
+  console.log(JSON.stringify(figures));
+} finally {
+  await service.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}

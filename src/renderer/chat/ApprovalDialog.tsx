@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import './approval-dialog.css';
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalScope } from '../../shared/agent/index.ts';
-import { ApiError } from '../../shared/api/index.ts';
-import { useApi } from '../api/index.ts';
-import { Icon, Modal, useToasts } from '../ui/index.ts';
+import { Icon, Modal } from '../ui/index.ts';
 import { ChangePreview } from './ChangePreview.tsx';
 import { changeView } from './change-preview.ts';
+import { useApprovalQueue } from './use-approval-queue.ts';
 
 /** The key that allows once: never Enter, so a keystroke meant for the composer cannot approve a call. */
 const ALLOW_ONCE_KEY = { altKey: true, key: 'a', label: 'Alt+A' };
@@ -42,35 +41,15 @@ function noAlwaysReason(command: NonNullable<ApprovalQuestion['command']>, sandb
  * a click, Space on the focused button, or Alt+A. Questions asked while no window was connected are read
  * from the list when the window connects (again). A shell command that would run in the sandbox may also be
  * run outside it, once, by its own button (never by a key); where no sandbox can start, the dialog says so.
+ * "Answer in the conversation" hides a question from the dialog: the call waits, answered on its tool card.
  */
 export function ApprovalDialog() {
-  const api = useApi();
-  const toasts = useToasts();
-  const [queue, setQueue] = useState<ApprovalQuestion[]>([]);
+  const { queue: all, answer: reply } = useApprovalQueue();
   const [busy, setBusy] = useState(false);
   const denyButton = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    const relist = () =>
-      api.call('approvals.list', {}).then(
-        // The list is the truth for what is open; events that arrived meanwhile are in it or settled.
-        (pending) => live && setQueue(pending),
-        () => {},
-      );
-    void relist();
-    const offReq = api.on('approval.requested', (r) => setQueue((q) => (q.some((x) => x.id === r.id) ? q : [...q, r])));
-    const offDone = api.on('approval.settled', (s) => setQueue((q) => q.filter((x) => x.id !== s.questionId)));
-    const offConnection = api.onConnectionChange((connected) => {
-      if (connected) void relist();
-    });
-    return () => {
-      live = false;
-      offReq();
-      offDone();
-      offConnection();
-    };
-  }, [api]);
+  // Questions the user chose to answer on the tool's card instead: the dialog moves on to the next one.
+  const [inCard, setInCard] = useState<ReadonlySet<string>>(() => new Set());
+  const queue = all.filter((q) => !inCard.has(q.id));
 
   const current = queue[0];
   const currentId = current?.id;
@@ -86,13 +65,7 @@ export function ApprovalDialog() {
   const answer = async (decision: ApprovalAnswer) => {
     setBusy(true);
     try {
-      const always = decision === 'always_tool' || decision === 'always_folder';
-      await api.call('approvals.answer', { questionId: current.id, answer: decision, ...(always ? { scope } : {}) });
-      setQueue((q) => q.filter((x) => x.id !== current.id));
-    } catch (e) {
-      // Already answered elsewhere, or its run ended: it is no longer open.
-      if (e instanceof ApiError && e.code === 'not_found') setQueue((q) => q.filter((x) => x.id !== current.id));
-      else toasts.error('Could not answer the approval', e);
+      await reply(current, decision, scope);
     } finally {
       setBusy(false);
     }
@@ -237,6 +210,16 @@ export function ApprovalDialog() {
             <Icon name="alert" size={14} /> Run unsandboxed
           </button>
         )}
+        <button
+          type="button"
+          className="btn btn-ghost"
+          disabled={busy}
+          onClick={() => setInCard((ids) => new Set([...ids, current.id]))}
+          title="Hides this question; the call waits, with Allow once and Deny on its card in the conversation"
+          data-testid="approval-in-card"
+        >
+          Answer in the conversation
+        </button>
         <span className="spacer" />
         {canAlways && (
           <select

@@ -1,5 +1,6 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { CopyButton, Icon } from '../ui/index.ts';
+import { InlineApproval } from './InlineApproval.tsx';
 import { outputPreview } from './output-preview.ts';
 import { sandboxChip } from './sandbox-chip.ts';
 import { exitCodeOf, toolSummary } from './tool-summary.ts';
@@ -93,6 +94,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
         <Icon name="chevronDown" className={showArgs ? 'rot-180' : ''} />
       </button>
       {showArgs && <pre className="tool-args">{formatArgs(tool) || '(no arguments)'}</pre>}
+      {tool.status === 'awaiting' && <InlineApproval toolCallId={tool.id} />}
       {tool.name === 'task' && <SubagentRows tool={tool} />}
       {tool.output && (
         <div className="tool-output">

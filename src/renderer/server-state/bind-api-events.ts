@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ApprovalQuestion } from '../../shared/agent/index.ts';
 import type { PluginListing, PluginView, StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import type { AmberClient } from '../api/index.ts';
@@ -100,6 +101,13 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     api.on('plugins.configChanged', ({ id }) => void queries.invalidateQueries({ queryKey: serverKeys.pluginConfig(id) })),
     api.on('workspace.requested', ({ sessionId }) => queries.setQueryData<Pending>(serverKeys.workspacePending, (list) => withPending(list, sessionId, true))),
     api.on('workspace.settled', ({ sessionId }) => queries.setQueryData<Pending>(serverKeys.workspacePending, (list) => withPending(list, sessionId, false))),
+    // The questions waiting for an answer: one asked joins the list, one answered (anywhere) leaves it.
+    api.on('approval.requested', (q) =>
+      queries.setQueryData<ApprovalQuestion[]>(serverKeys.approvals, (list) => (list && !list.some((x) => x.id === q.id) ? [...list, q] : list)),
+    ),
+    api.on('approval.settled', ({ questionId }) =>
+      queries.setQueryData<ApprovalQuestion[]>(serverKeys.approvals, (list) => list?.filter((x) => x.id !== questionId)),
+    ),
     // Events missed while the connection was down: everything is read again.
     api.onConnectionChange((connected) => connected && void queries.invalidateQueries()),
   ];

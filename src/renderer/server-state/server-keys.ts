@@ -39,6 +39,8 @@ export const serverKeys = {
   presets: ['presets'] as const,
   /** The saved provider connections Settings lists. */
   providerConnections: ['providerConnections'] as const,
+  /** The tool calls waiting for the user's answer (the approval dialog and the tool cards' own buttons). */
+  approvals: ['approvals'] as const,
   /** Under the commands' key: commands.changed has the completions read again too. */
   completions: (input: string) => ['commands', 'complete', input] as const,
 };

@@ -19,6 +19,7 @@ afterEach(async () => {
 
 const resultsOf = (r: SubagentRig, sessionId: string): ToolResultMessage[] =>
   r.app.sessions.path(sessionId).flatMap((e) => (e.type === 'message' && isToolResult(e.message) ? [e.message] : []));
+const memories = async () => (await runtime!.service.registries.commands.run(['memory'], ['list'])).output;
 const textOf = (m: ToolResultMessage | undefined) => (m?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 test("a child's remember call is refused and keeps nothing; the parent's own call is kept", async () => {
@@ -29,7 +30,6 @@ test("a child's remember call is refused and keeps nothing; the parent's own cal
     },
   });
   const r = rig;
-  const memories = async () => (await runtime!.service.registries.commands.run(['memory'], ['list'])).output;
   r.route((q) => {
     if (q.child) return q.turns === 0 ? call('remember', { text: 'The child says the build uses make' }) : say('child finished');
     if (q.turns === 0) return task([{ description: 'rememberer', prompt: 'Remember how the build runs.' }]);

@@ -97,9 +97,14 @@ export class SearchIndexService {
     this.#store = SearchIndexStore.open(options.file);
     if (this.#store.rebuilt) this.notice = 'The search index could not be read and is being built again from the workspace.';
     if (options.watch !== false) this.#watch();
-    this.ready = this.#build().then(() => {
-      this.#built = true;
-    });
+    // Never rejects: a build that fails (the disk full, the index closed under it) leaves what it indexed, and says so.
+    this.ready = this.#build()
+      .catch((error: unknown) => {
+        if (!this.#disposed) this.notice = `The search index could not be completed (${(error as Error).message}); results may miss files.`;
+      })
+      .finally(() => {
+        this.#built = true;
+      });
   }
 
   get building(): boolean {
@@ -175,38 +180,42 @@ export class SearchIndexService {
   flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#flushing = this.#flushing.then(async () => {
-      await this.ready;
-      const paths = [...this.#pending];
-      this.#pending.clear();
-      if (paths.length === 0 || this.#disposed) return;
-      const files: string[] = [];
-      for (const path of paths) {
-        if (path.endsWith(`${sep}.gitignore`)) this.#ignore.forget(dirname(path));
-        if (this.#skipped(path)) continue;
-        const info = await lstat(path).catch(() => undefined);
-        if (info?.isDirectory()) {
-          for await (const entry of walkFiles(path, { skip: (p) => this.#skipped(p) })) if (entry.isFile) files.push(entry.path);
-        } else if (info?.isFile()) {
-          files.push(path);
-        } else {
-          this.#store.remove(relative(this.root, path));
+    // Never rejects: a change that cannot be indexed now is read again when a result shows it.
+    this.#flushing = this.#flushing
+      .then(async () => {
+        await this.ready;
+        const paths = [...this.#pending];
+        this.#pending.clear();
+        if (paths.length === 0 || this.#disposed) return;
+        const files: string[] = [];
+        for (const path of paths) {
+          if (path.endsWith(`${sep}.gitignore`)) this.#ignore.forget(dirname(path));
+          if (this.#skipped(path)) continue;
+          const info = await lstat(path).catch(() => undefined);
+          if (info?.isDirectory()) {
+            for await (const entry of walkFiles(path, { skip: (p) => this.#skipped(p) })) if (entry.isFile) files.push(entry.path);
+          } else if (info?.isFile()) {
+            files.push(path);
+          } else {
+            this.#store.remove(relative(this.root, path));
+          }
         }
-      }
-      await this.#update(
-        files,
-        new Map(
-          files.map((p) => [relative(this.root, p), this.#store.get(relative(this.root, p))]).filter((e): e is [string, IndexedFile] => e[1] !== undefined),
-        ),
-      );
-    });
+        await this.#update(
+          files,
+          new Map(
+            files.map((p) => [relative(this.root, p), this.#store.get(relative(this.root, p))]).filter((e): e is [string, IndexedFile] => e[1] !== undefined),
+          ),
+        );
+      })
+      .catch(() => {});
     return this.#flushing;
   }
 
   /** Reads a result file again; a file changed since it was indexed is indexed again now. */
   async #current(rel: string): Promise<string | null> {
     const path = join(this.root, rel);
-    const read = await readIndexable(path);
+    // A file a changed .gitignore now leaves out is dropped when it would be shown.
+    const read = this.#skipped(path) ? undefined : await readIndexable(path);
     const known = this.#store.get(rel);
     if (!read) {
       this.#store.remove(rel);

@@ -71,7 +71,7 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
       const index = options.indexOf(target.scope.realRoot, target.scope.isDenied);
       if (!index)
         return fromGrep(args, ctx, grepPattern, grepLiteral, '[There is no index to search (the plugin has no data folder); these results come from grep.]');
-      if (index.building) await Promise.race([index.ready, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+      if (index.building && waitMs > 0) await Promise.race([index.ready, new Promise((resolve) => setTimeout(resolve, waitMs))]);
       if (index.building) {
         const { done, total } = index.progress;
         return fromGrep(args, ctx, grepPattern, grepLiteral, `[The index is still building (${done} of ${total} files); these results come from grep.]`);

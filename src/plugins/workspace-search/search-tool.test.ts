@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { ToolOutput } from '../../shared/tools/index.ts';
+import { SearchIndexService } from './search-index-service.ts';
+import { createSearchTool } from './search-tool.ts';
+
+let base: string;
+let root: string;
+let index: SearchIndexService | null = null;
+const text = (out: ToolOutput) => out.content.map((c) => c.text).join('');
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'amber-search-tool-'));
+  root = join(base, 'ws');
+  mkdirSync(join(root, 'src'), { recursive: true });
+  for (let i = 0; i < 50; i++) writeFileSync(join(root, 'src', `part${i}.ts`), `export const accountBalance${i} = ${i};\n`);
+});
+
+afterEach(() => {
+  index?.dispose();
+  index = null;
+  rmSync(base, { recursive: true, force: true });
+});
+
+test('while the index is first built, text and substring answer from grep and say how far the build is', async () => {
+  index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false });
+  const tool = createSearchTool({ indexOf: () => index, indexWaitMs: 0 });
+  expect(index.building).toBe(true);
+  const early = await tool.execute({ query: 'accountBalance7' }, { root });
+  expect(text(early)).toMatch(
+    /^src\/part7\.ts:1: export const accountBalance7 = 7;\n\n\[The index is still building \(\d+ of \d+ files\); these results come from grep\.\]$/,
+  );
+  await index.ready;
+  expect(text(await tool.execute({ query: 'accountBalance7' }, { root }))).toBe('src/part7.ts:1: export const accountBalance7 = 7;');
+  expect(text(await tool.execute({ query: 'Balance4', mode: 'substring', limit: 2 }, { root }))).toBe(
+    'src/part4.ts:1: export const accountBalance4 = 4;\nsrc/part40.ts:1: export const accountBalance40 = 40;\n\n[Showing the first 2 matching lines; more matched. Give a longer fragment or a path to narrow it.]',
+  );
+});
+
+test('without an index (no data folder) every mode still answers, from grep, saying so; a short fragment goes to grep', async () => {
+  const tool = createSearchTool({ indexOf: () => null });
+  expect(text(await tool.execute({ query: 'accountBalance3 nothing' }, { root }))).toMatch(
+    /^src\/part3\.ts:1: [^\n]*\nsrc\/part30\.ts:1: [\s\S]*\n\n\[There is no index to search/,
+  );
+  const short = await tool.execute({ query: '4;', mode: 'substring', path: 'src/part4.ts' }, { root });
+  expect(text(short)).toMatch(/^src\/part4\.ts:1: export const accountBalance4 = 4;\n\n\[A fragment under 3 characters is searched with grep\.\]$/);
+});

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { coreFor, startModel } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -75,6 +76,7 @@ for (const { theme, width } of [
     // The JSON arguments are there, behind a disclosure.
     expect(await dialog.locator('details.approval-raw').getAttribute('open')).toBeNull();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page, '[data-testid=approval-dialog]')).toEqual([]);
     const editShot = await amber.screenshot(`approval-change-edit-${theme}-${width}`);
     await dialog.getByRole('button', { name: 'Deny' }).click();
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -52,6 +53,7 @@ for (const { theme, width } of [
     expect(await inline.textContent()).toContain('a.txt');
     expect(existsSync(first)).toBe(false);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page, '[data-testid=tool-card]')).toEqual([]);
     const shot = await amber.screenshot(`approval-inline-${theme}-${width}`);
     if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') await card.screenshot({ path: docsShot('approval-inline.png'), animations: 'disabled' });
     expect(shot).toBeTruthy();

@@ -4,6 +4,7 @@ import { copyFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
@@ -57,6 +58,7 @@ for (const { theme, width } of [
     expect(await results.first().getAttribute('data-session-id')).toBe(ids['Trip to Lisbon']);
     expect(await results.first().getByTestId('conversation-result-match').textContent()).toContain('pastéis de nata');
     expect(await results.first().locator('mark').textContent()).toBe('pastéis');
+    expect(await seriousViolations(page, '[data-testid=conversation-search]')).toEqual([]);
     await amber.screenshot(`conversation-search-${theme}-${width}`);
     if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light')
       copyFileSync(await amber.screenshot('conversation-search'), docsShot('conversation-search.png'));

@@ -3,6 +3,7 @@
 // which fields stop it, while anything is wrong.
 import { afterEach, expect, test } from 'vitest';
 import { type Amber, startAmber } from './harness.ts';
+import { seriousViolations } from './axe-audit.ts';
 
 let amber: Amber | null = null;
 afterEach(async () => {
@@ -59,6 +60,7 @@ for (const { theme, width } of [
       .poll(() => form.locator('[data-testid=mcp-form-error][data-field=cwd]').textContent())
       .toMatch(/^Working folder: The working folder must be a full path/);
     expect(await reason.textContent()).toBe('Add is off until Name, Command and Working folder are filled in correctly.');
+    expect(await seriousViolations(page, '[data-testid=mcp-form]')).toEqual([]);
     await amber.screenshot(`mcp-form-errors-${theme}-${width}`);
 
     // Pressing the Add that is off (it stays focusable, so the reason can be read) saves nothing.

@@ -3,6 +3,7 @@
 import { afterEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import { type Amber, startAmber } from './harness.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { assistant, user } from './seed.ts';
 
 let amber: Amber | null = null;
@@ -69,6 +70,7 @@ for (const { theme, width } of [
     // The card stays a card: it does not grow with the text, and nothing scrolls sideways.
     expect((await card.boundingBox())!.height).toBeLessThan(600);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page, '[data-testid=tool-card]')).toEqual([]);
     await amber.screenshot(`tool-output-long-${theme}-${width}`);
 
     // Copy takes the whole line, not the preview.

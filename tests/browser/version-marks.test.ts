@@ -4,6 +4,7 @@ import { copyFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { assistant, user } from './seed.ts';
 
 let amber: Amber | null = null;
@@ -92,6 +93,7 @@ for (const { theme, width } of [
     });
     expect(inside).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     const treeShot = await amber.screenshot(`version-marks-tree-${theme}-${width}`);
     if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') {
       copyFileSync(chatShot, docsShot('version-marks-switcher.png'));

@@ -152,6 +152,14 @@ test('the sample suite with two models, twice each: the report scores every run 
   try {
     const path = opened.app.sessions.path(of('good', 'write-notes')[0]!.sessionId);
     expect(path[0]).toMatchObject({ type: 'custom', customType: 'eval', data: { taskId: 'write-notes', model: 'custom/good', attempt: 1 } });
+    // The window lists the eval (its folder was outside the data folder, so it was remembered) and pages its runs.
+    const { evals } = await opened.call<{ evals: { evalId: string; suite: string; runs: number; passes: number }[] }>('evals.list');
+    expect(evals).toMatchObject([{ suite: 'sample', runs: 20, passes: 9 }]);
+    const page = await opened.call<{ total: number; runs: unknown[]; models: unknown[] }>('evals.get', { evalId: evals[0]!.evalId, offset: 15, limit: 10 });
+    expect(page).toMatchObject({ total: 20, models: [{}, {}] });
+    expect(page.runs).toHaveLength(5);
+    expect((await opened.refused('evals.get', { evalId: 'no-such-eval' })).code).toBe('not_found');
+    expect((await opened.refused('evals.get', { evalId: 'x', limit: 5000 })).code).toBe('invalid_input');
   } finally {
     await opened.close();
   }

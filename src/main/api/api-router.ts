@@ -21,6 +21,7 @@ import { createConversationRoutes } from './conversation-routes.ts';
 import { createPlanRoutes } from './plan-routes.ts';
 import { createSubagentRoutes } from './subagent-routes.ts';
 import { createContextRoutes } from './context-routes.ts';
+import { createEvalsRoutes } from './evals-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -77,6 +78,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const subagents = subscriptions.add(createSubagentRoutes(app));
   const chat = subscriptions.add(createChatRoutes(app));
   const context = subscriptions.add(createContextRoutes(app));
+  const evals = subscriptions.add(createEvalsRoutes(app));
 
   const handlers: Handlers = {
     ...sessions.handlers,
@@ -94,6 +96,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...conversations.handlers,
     ...subagents.handlers,
     ...context.handlers,
+    ...evals.handlers,
   };
 
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { EvalRunRecord } from '../../shared/evals/index.ts';
 import { AmberError } from '../errors.ts';
-import { loadSuite, markdownReport, parseModelName, readRecords, runEval, scoreRuns, writeReport } from '../evals/index.ts';
+import { EvalLibrary, loadSuite, markdownReport, parseModelName, readRecords, runEval, scoreRuns, writeReport } from '../evals/index.ts';
 import { UnattendedApprovals } from '../policy/index.ts';
 import type { CliCommand } from './cli-command.ts';
 
@@ -38,6 +38,7 @@ export const evalCommand: CliCommand = {
       if (!app.plugins.registries.providers.get(m.provider))
         throw new AmberError('unavailable', `No provider '${m.provider}' is set up; set it up in the app first (the models are named provider/model).`);
 
+    new EvalLibrary(app.dataDir).begin(outDir, { evalId, suite: loaded.suite.name, models: models.map((m) => `${m.provider}/${m.modelId}`), startedAt: Date.now() });
     const controller = new AbortController();
     const onInterrupt = () => {
       flags.progress('Stopping: the runs under way are ended; what finished is kept (complete it with --resume).');

@@ -3,3 +3,4 @@ export { markdownReport } from './eval-report.ts';
 export { type EvalOptions, type LoadedSuite, loadSuite, type ModelName, parseModelName, readRecords, runEval, writeReport } from './eval-runner.ts';
 export { type ModelScore, scoreRuns, type TaskScore, wilson } from './eval-scoring.ts';
 export { compareEvals, type EvalComparison, type ModelChange, type TaskChange } from './eval-compare.ts';
+export { EVAL_PAGE, type EvalDetail, EvalLibrary, type EvalListing, type EvalMeta } from './eval-library.ts';

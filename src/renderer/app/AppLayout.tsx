@@ -3,6 +3,7 @@ import type { Bootstrap } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { TreeView } from '../branches/index.ts';
 import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../chat/index.ts';
+import { EvalsView } from '../evals/index.ts';
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
 import { openModelPicker } from '../models/index.ts';
 import { PanelsView } from '../panels/index.ts';
@@ -61,6 +62,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     setSettingsOpen(true);
   }, []);
   const [promptOpen, setPromptOpen] = useState(false);
+  const [evalsOpen, setEvalsOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(loadTheme);
   const [resolvedTheme, setResolvedTheme] = useState<'light' | 'dark'>('light');
@@ -111,6 +113,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     'mod+shift+l': () => setTheme((t) => (resolvedTheme === 'dark' || t === 'dark' ? 'light' : 'dark')),
     'mod+l': () => composer.current?.focus(),
     'mod+shift+m': openModelPicker,
+    'mod+shift+e': () => setEvalsOpen((open) => !open),
   };
   useShortcuts(shortcuts);
 
@@ -204,6 +207,15 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
         <ApprovalDialog />
         <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
+        {evalsOpen && (
+          <EvalsView
+            onClose={() => setEvalsOpen(false)}
+            onOpenSession={(id) => {
+              setEvalsOpen(false);
+              void select(id);
+            }}
+          />
+        )}
         {searchOpen && <ConversationSearch activeId={activeId} onOpen={select} onClose={() => setSearchOpen(false)} />}
       </div>
       <CommandPalette shortcuts={shortcuts} />

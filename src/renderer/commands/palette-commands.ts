@@ -39,4 +39,5 @@ export const SHORTCUT_TITLES: Readonly<Record<string, string>> = {
   'mod+shift+l': 'Switch between light and dark',
   'mod+l': 'Go to the message box',
   'mod+shift+m': 'Choose the model',
+  'mod+shift+e': 'Show the evals: suites of your tasks run with amber eval',
 };

@@ -36,6 +36,9 @@ export const serverKeys = {
   lastPrompt: (sessionId: string) => ['lastPrompt', sessionId] as const,
   /** What the model sees now on the conversation's branch (the Context tab of View prompt). */
   contextView: (sessionId: string) => ['contextView', sessionId] as const,
+  /** The evals `amber eval` ran, and one page of one of them. */
+  evals: ['evals'] as const,
+  evalDetail: (evalId: string, page: number) => ['evals', evalId, page] as const,
   presets: ['presets'] as const,
   /** The saved provider connections Settings lists. */
   providerConnections: ['providerConnections'] as const,

@@ -26,6 +26,7 @@ import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 import { PluginLogs } from './plugin-logs-api.ts';
 import { ContextMasking, ContextView } from './context-api.ts';
+import { EvalDetail, EvalListing } from './evals-api.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -352,6 +353,10 @@ export const API_METHODS = {
   'context.view': method(z.object({ sessionId: SessionId }), ContextView),
   /** Branches back from the entry before a compaction of the branch, so the conversation goes on with its whole history. */
   'context.restore': method(z.object({ sessionId: SessionId, compactionId: z.string().min(1).max(128) }), z.object({ leafId: z.string().nullable() })),
+  /** The evals run with `amber eval` (newest first), from their folders. */
+  'evals.list': method(Nothing, z.object({ evals: z.array(EvalListing) })),
+  /** One eval's scores per model and task, and a page of its runs (at most 200). */
+  'evals.get': method(z.object({ evalId: z.string().min(1).max(200), offset: z.number().int().min(0).max(10_000_000).optional(), limit: z.number().int().min(1).max(200).optional() }), EvalDetail),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -98,6 +98,8 @@ export const CHANNEL_NAMES = [
   'context.setMasking',
   'context.view',
   'context.restore',
+  'evals.list',
+  'evals.get',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -12,3 +12,4 @@ export * from './models-api.ts';
 export * from './providers-api.ts';
 export * from './plugin-logs-api.ts';
 export * from './context-api.ts';
+export * from './evals-api.ts';

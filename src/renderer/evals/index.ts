@@ -1,0 +1,1 @@
+export { EvalsView } from './EvalsView.tsx';

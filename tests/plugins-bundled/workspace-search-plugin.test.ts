@@ -59,7 +59,7 @@ async function search(r: BundledRuntime, args: Record<string, unknown>): Promise
   for (let i = 0; i < 30; i++) {
     const out = await call(r, args);
     expect(out.isError, text(out)).toBe(false);
-    if (!text(out).includes('the index is still building')) return text(out);
+    if (!text(out).includes('The index is still building')) return text(out);
   }
   throw new Error('The index was still building after 30 calls.');
 }

@@ -62,17 +62,25 @@ for (const { theme, width } of [
     await page.getByTestId('composer').fill('Tune the fetcher and write the notes.');
     await page.keyboard.press('Enter');
 
-    // The edit: the file is there (its size said), the old line out, the new lines in.
+    // The edit: the file is there (its size said), where the old text is in it, the old line out, the new lines in,
+    // framed by the file's own lines around them.
     const dialog = page.getByTestId('approval-dialog');
     const change = dialog.getByTestId('approval-change');
     await expect.poll(() => change.getAttribute('data-kind')).toBe('edit');
-    expect(await change.getByTestId('approval-change-head').textContent()).toBe(`Edits ${config}, ${CONFIG.length} bytes now.`);
+    expect(await change.getByTestId('approval-change-head').textContent()).toBe(`Edits ${config}, ${CONFIG.length} bytes now, at line 2.`);
     const diff = change.getByTestId('approval-diff').locator('.change-line');
     expect(
       await diff.evaluateAll((lines) =>
         lines.map((l) => `${l.getAttribute('data-mark')}${l.textContent!.replace(/^.(removed: |added: )?/, '').replace(/\n$/, '')}`),
       ),
-    ).toEqual(['-const retries = 3;', '+const retries = 5;', '+const backoffMs = 200;']);
+    ).toEqual([
+      ' export const name = "fetcher";',
+      '-const retries = 3;',
+      '+const retries = 5;',
+      '+const backoffMs = 200;',
+      ' const timeoutMs = 1000;',
+      ' export { retries, timeoutMs };',
+    ]);
     // The JSON arguments are there, behind a disclosure.
     expect(await dialog.locator('details.approval-raw').getAttribute('open')).toBeNull();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -40,8 +40,8 @@ export interface PolicyServiceOptions {
   deniedRoots?: readonly string[];
   /** Where a write to a path lands, symlinks followed. Default: the file system's answer. */
   realPath?: (path: string) => string;
-  /** What an approval question says of a file a call names (exists, size). Default: the file system's answer. */
-  fileFacts?: (path: string) => ApprovalFile;
+  /** What an approval question says of a file a call names (exists, size, where an edit lands). Default: the file system's answer. */
+  fileFacts?: (path: string, args: unknown) => ApprovalFile;
   /** How shell tools are judged (on their command line). Default: tree-sitter's bash grammar. */
   shell?: ShellPolicy;
   /** Whether a sandbox can start, and the network setting each shell call's sandbox follows. Default: probed here. */
@@ -123,7 +123,7 @@ export class PolicyService implements ToolGate {
   readonly #newId: () => string;
   readonly #deniedRoots: readonly string[];
   readonly #realPath: (path: string) => string;
-  readonly #fileFacts: (path: string) => ApprovalFile;
+  readonly #fileFacts: (path: string, args: unknown) => ApprovalFile;
   /** Shell tools are judged on their command line, with "always" kept per command prefix. */
   readonly #shell: ShellPolicy;
   readonly #sandbox: SandboxService;
@@ -377,7 +377,11 @@ export class PolicyService implements ToolGate {
 
   #openQuestion(key: string, request: ToolRequest, decision: Extract<PolicyDecision, { kind: 'ask' }>, approver: Approver): OpenQuestion {
     // A file tool's files as they are now, so the question can show what the call changes ("before").
-    const files = decision.shell ? [] : toolPaths(request.tool, request.args, request.workspaceRoot).paths.slice(0, 16).map(this.#fileFacts);
+    const files = decision.shell
+      ? []
+      : toolPaths(request.tool, request.args, request.workspaceRoot)
+          .paths.slice(0, 16)
+          .map((p) => this.#fileFacts(p, request.args));
     const question: ApprovalQuestion = {
       id: this.#newId(),
       sessionId: request.sessionId,

@@ -12,7 +12,10 @@ function said(view: ChangeView): { lead: string; after: string; tone: 'new' | 'r
   if (view.kind === 'edit') {
     if (!file) return { lead: 'Edits', after: every, tone: 'unknown' };
     if (!file.exists) return { lead: 'Edits', after: ', but there is no file there: the edit will fail', tone: 'missing' };
-    return { lead: 'Edits', after: `${now}${every}`, tone: 'edit' };
+    if (view.occurrences === 0) return { lead: 'Edits', after: `${now}, but the old text is not in it: the edit will fail`, tone: 'missing' };
+    if (view.occurrences !== undefined && view.occurrences > 1 && !view.replaceAll)
+      return { lead: 'Edits', after: `${now}, but the old text occurs ${view.occurrences} times: the edit will fail`, tone: 'missing' };
+    return { lead: 'Edits', after: `${now}${view.line === undefined ? '' : `, at line ${view.line}`}${every}`, tone: 'edit' };
   }
   const what = `${view.size} in ${plural(view.lineCount, 'line')}`;
   if (!file) return { lead: 'Writes', after: `: ${what}`, tone: 'unknown' };
@@ -21,7 +24,7 @@ function said(view: ChangeView): { lead: string; after: string; tone: 'new' | 'r
 
 /**
  * The approval dialog's picture of a file change before it runs: for an edit, the lines it takes out and puts
- * in (with a little context); for a write, whether it creates the file or replaces one that exists (and its
+ * in, framed by the file's own lines around them and where it lands (or why it will fail); for a write, whether it creates the file or replaces one that exists (and its
  * size), and the first lines of the new content.
  */
 export function ChangePreview({ view }: { view: ChangeView }) {

@@ -45,3 +45,11 @@ test('other calls have no change to show', () => {
   expect(changeView({ path: 'a' })).toBeNull();
   expect(changeView('text')).toBeNull();
 });
+
+test("an edit placed by main shows the file's own lines around it and where it lands", () => {
+  const view = changeView({ path: 'a.ts', oldText: 'b', newText: 'B' }, [
+    { path: '/ws/a.ts', exists: true, bytes: 10, edit: { line: 2, occurrences: 1, before: ['a'], after: ['c', 'd'] } },
+  ]);
+  expect(view).toMatchObject({ kind: 'edit', line: 2, occurrences: 1 });
+  expect(view?.kind === 'edit' && view.lines.map((l) => `${l.mark}${l.text}`)).toEqual([' a', '-b', '+B', ' c', ' d']);
+});

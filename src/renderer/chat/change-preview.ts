@@ -22,6 +22,9 @@ export type ChangeView =
       /** Changed lines not shown. */
       more: number;
       replaceAll: boolean;
+      /** Where main found the old text in the file: its first line, and how often it occurs. */
+      line: number | undefined;
+      occurrences: number | undefined;
     }
   | {
       kind: 'write';
@@ -79,12 +82,21 @@ export function changeView(args: unknown, files?: readonly ApprovalFile[]): Chan
   const oldText = text(a, 'oldText') ?? text(a, 'old_string') ?? text(a, 'old_text');
   const newText = text(a, 'newText') ?? text(a, 'new_string') ?? text(a, 'new_text');
   if (oldText !== undefined && newText !== undefined) {
+    const file = fileFor(path, files);
+    const diff = diffLines(oldText, newText);
+    // The file's own lines around the old text, as main read them, frame the change.
+    const place = file?.edit;
+    const around = (l: string): DiffLine => ({ mark: ' ', text: l });
+    const lines = place?.line !== undefined ? [...place.before.map(around), ...diff.lines, ...(diff.more === 0 ? place.after.map(around) : [])] : diff.lines;
     return {
       kind: 'edit',
       path,
-      file: fileFor(path, files),
-      ...diffLines(oldText, newText),
+      file,
+      lines,
+      more: diff.more,
       replaceAll: a['replaceAll'] === true || a['replace_all'] === true,
+      line: place?.line,
+      occurrences: place?.occurrences,
     };
   }
   const content = text(a, 'content');

@@ -88,7 +88,23 @@ export type ShellCommandInfo = z.infer<typeof ShellCommandInfo>;
  * arguments) waiting at once share one. The answer covers only the calls that asked it.
  */
 /** A file a call asked about names, as it is before the call: whether it exists, and its size. */
-export const ApprovalFile = z.object({ path: z.string(), exists: z.boolean(), bytes: z.number().int().nonnegative().optional() });
+export const ApprovalFile = z.object({
+  path: z.string(),
+  exists: z.boolean(),
+  bytes: z.number().int().nonnegative().optional(),
+  /**
+   * For an edit (arguments with the old text): where the old text is in the file now — its first line (1-based),
+   * how often it occurs, and the lines just around it.
+   */
+  edit: z
+    .object({
+      line: z.number().int().positive().optional(),
+      occurrences: z.number().int().nonnegative(),
+      before: z.array(z.string().max(400)).max(3),
+      after: z.array(z.string().max(400)).max(3),
+    })
+    .optional(),
+});
 export type ApprovalFile = z.infer<typeof ApprovalFile>;
 
 export const ApprovalQuestion = z.object({

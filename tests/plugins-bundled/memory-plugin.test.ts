@@ -137,8 +137,13 @@ describe('the memory plugin in its own process', () => {
     await memory(r, 'add', 'Answer in British English');
     await memory(r, 'add', 'The staging server is staging.example.org');
     await memory(r, 'pin', '1');
+    // An edit replaces the words, keeps the pin, and leaves the old wording in history.
+    expect((await memory(r, 'edit', '1', 'Answer in British English, briefly')).output).toBe('Memory #1 is now #3: Answer in British English, briefly');
+    expect((await memory(r, 'edit', '3', 'answer in British English, briefly.')).output).toBe('Memory #3 already says that.');
+    expect((await memory(r, 'list')).output).toContain('#3 pinned [user, global] Answer in British English, briefly');
+    expect((await memory(r, 'edit', '1', 'x')).isError).toBe(true);
     expect(await recall(r, 'deploy to staging')).toBe(
-      'Memories the user keeps from earlier conversations (use them where they apply; what the user says now wins):\n- Answer in British English\n- The staging server is staging.example.org',
+      'Memories the user keeps from earlier conversations (use them where they apply; what the user says now wins):\n- Answer in British English, briefly\n- The staging server is staging.example.org',
     );
     await r.until(() => rowActions(r).includes('delete.2'), 'the second memory in the panel');
     await r.service.registries.panels.action('memory', 'delete.2');
@@ -155,7 +160,7 @@ describe('the memory plugin in its own process', () => {
 
     await r.service.registries.panels.action('memory', 'forget-all');
     await r.until(() => rowActions(r).includes('forget-all.confirm'), 'the confirmation');
-    expect((await memory(r, 'list')).output).toContain('#1');
+    expect((await memory(r, 'list')).output).toContain('#2');
     await r.service.registries.panels.action('memory', 'forget-all.confirm');
     await r.until(() => segment(r) === '', 'nothing kept');
     expect((await memory(r, 'list')).output).toBe('No memories are kept.');

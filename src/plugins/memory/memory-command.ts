@@ -1,6 +1,7 @@
 import { MemoryKind } from './memory-record.ts';
 
-export const MEMORY_HELP = 'Memories kept across conversations: /memory add TEXT, list, search WORDS, accept|dismiss|pin|forget ID, export, import FILE.';
+export const MEMORY_HELP =
+  'Memories kept across conversations: /memory add TEXT, list, search WORDS, accept|dismiss|pin|forget ID, edit ID TEXT, export, import FILE.';
 
 export const MEMORY_MAN = `/memory — what Amber remembers across conversations.
 
@@ -11,6 +12,7 @@ export const MEMORY_MAN = `/memory — what Amber remembers across conversations
 /memory accept ID            keep a suggested memory
 /memory dismiss ID           turn a suggestion down (a repeat is not suggested again)
 /memory pin ID | unpin ID    a pinned memory is recalled before every run
+/memory edit ID TEXT         change a memory's words (the old wording stays in its history)
 /memory forget ID            delete a memory (/memory restore ID brings it back)
 /memory forget all --yes     remove every memory and its history for good
 /memory pause | resume       stop or restart recall without changing what is kept
@@ -27,6 +29,7 @@ export type MemoryCommand =
   | { action: 'search'; words: string }
   | { action: 'accept' | 'dismiss' | 'pin' | 'unpin' | 'forget' | 'restore'; id: number }
   | { action: 'forget-all' }
+  | { action: 'edit'; id: number; text: string }
   | { action: 'export'; file: string | null }
   | { action: 'import'; file: string };
 
@@ -78,6 +81,12 @@ export function parseMemoryCommand(args: readonly string[]): MemoryCommand | { e
       if (!Number.isSafeInteger(id) || id <= 0 || rest.length !== 1)
         return { error: `Name one memory by its number: /memory ${verb} 12 (/memory list shows them).` };
       return { action: verb, id };
+    }
+    case 'edit': {
+      const id = Number((rest[0] ?? '').replace(/^#/, ''));
+      const text = rest.slice(1).join(' ').trim();
+      if (!Number.isSafeInteger(id) || id <= 0 || text === '') return { error: 'Name the memory and its new words: /memory edit 12 The user prefers spaces.' };
+      return { action: 'edit', id, text };
     }
     case 'export':
       return { action: 'export', file: rest.join(' ').trim() || null };

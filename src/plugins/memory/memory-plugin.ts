@@ -9,6 +9,7 @@ import { MEMORY_HELP, MEMORY_MAN, parseMemoryCommand } from './memory-command.ts
 import { memoriesToMarkdown, parseMemoryMarkdown } from './memory-markdown.ts';
 import { GLOBAL_SCOPE, MAX_MEMORY_CHARS, MemoryKind, type MemoryRecord, scopeLabel } from './memory-record.ts';
 import { MemoryStore, type WriteOutcome } from './memory-store.ts';
+import { contentHash } from './memory-text.ts';
 import { type MemoryMode, memoryPanel, memorySegment, type MemoryViewInput, modeText, PANEL_MEMORIES } from './memory-views.ts';
 import { WorkspaceFile } from './workspace-file.ts';
 
@@ -243,6 +244,20 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
           const outcome = (await keep({ text: command.text, kind: command.kind, scope: command.workspace ? currentWorkspace : GLOBAL_SCOPE }, true))!;
           await refreshViews();
           return ok(describeWrite(outcome));
+        }
+        case 'edit': {
+          const old = s.get(command.id);
+          if (!old || (old.status !== 'active' && old.status !== 'suggested'))
+            return { output: `There is no memory ${command.id} to edit (/memory list shows them).`, isError: true };
+          if (contentHash(command.text) === old.hash) return ok(`Memory #${old.id} already says that.`);
+          // The new words replace the old memory, which stays in history; a pin carries over.
+          const outcome = s.batch(() => {
+            const written = s.write({ text: command.text, kind: old.kind, scope: old.scope, status: 'active', supersedes: old.id });
+            if (written.memory.id !== old.id && old.pinned) s.pin(written.memory.id, true);
+            return written;
+          });
+          await refreshViews();
+          return ok(`Memory #${old.id} is now #${outcome.memory.id}: ${outcome.memory.text}`);
         }
         case 'forget-all': {
           const n = s.forgetAll();

@@ -128,8 +128,10 @@ export class MemoryStore {
     const hash = contentHash(text);
     return this.#transaction(() => {
       const same = this.#row('select * from memories where hash = ? and scope = ? and status != ? order by id desc limit 1', hash, input.scope, 'superseded');
-      if (same) return this.#repeat(same, input, now);
-      const candidates = this.#similar(text, input.scope, ['active', 'suggested']);
+      // An explicit replacement (an edit) is never a repeat of what it replaces.
+      const replacing = input.supersedes ?? null;
+      if (same && same.id !== replacing) return this.#repeat(same, input, now);
+      const candidates = this.#similar(text, input.scope, ['active', 'suggested']).filter((c) => c.row.id !== replacing);
       const near = candidates.find((c) => c.verdict === 'repeat');
       if (near) return this.#repeat(near.row, input, now);
       const explicit = input.supersedes != null ? this.get(input.supersedes) : null;

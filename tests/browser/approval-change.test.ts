@@ -1,9 +1,10 @@
 // The approval dialog shows a file change before it runs: an edit as the lines it takes out and puts in, a
 // write as whether it replaces a file that exists (with its size) or creates one, and the new content's
 // first lines. Real workspace tools, a loopback model, the files outside the workspace so the policy asks.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
@@ -23,6 +24,16 @@ afterEach(async () => {
 
 const CONFIG = 'export const name = "fetcher";\nconst retries = 3;\nconst timeoutMs = 1000;\nexport { retries, timeoutMs };\n';
 const NOTES = Array.from({ length: 30 }, (_, i) => `- note ${i + 1}`).join('\n');
+
+/** The dialog alone for the docs, the test's temp folder written as a user's folder. */
+async function docsDialog(page: Page, from: string, name: string): Promise<void> {
+  const dialog = page.getByTestId('approval-dialog');
+  await dialog.evaluate((el, folder) => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) n.textContent = (n.textContent ?? '').split(folder).join('/home/ada');
+  }, from);
+  await dialog.screenshot({ path: docsShot(name), animations: 'disabled' });
+}
 
 for (const { theme, width } of [
   { theme: 'light', width: 1280 },
@@ -85,7 +96,8 @@ for (const { theme, width } of [
     expect(await dialog.locator('details.approval-raw').getAttribute('open')).toBeNull();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await seriousViolations(page, '[data-testid=approval-dialog]')).toEqual([]);
-    const editShot = await amber.screenshot(`approval-change-edit-${theme}-${width}`);
+    await amber.screenshot(`approval-change-edit-${theme}-${width}`);
+    if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') await docsDialog(page, dir, 'approval-edit-before.png');
     await dialog.getByRole('button', { name: 'Deny' }).click();
 
     // The write over an existing file: said plainly, with the file's size now and the new content's first lines.
@@ -95,7 +107,8 @@ for (const { theme, width } of [
       .toBe(`Replaces ${notes}, 10 bytes now, with ${NOTES.length} bytes in 30 lines.`);
     expect((await change.getByTestId('approval-new-content').textContent())!.split('\n')).toEqual(NOTES.split('\n').slice(0, 16));
     expect(await change.getByTestId('approval-change-more').textContent()).toBe('14 more lines not shown.');
-    const writeShot = await amber.screenshot(`approval-change-write-${theme}-${width}`);
+    await amber.screenshot(`approval-change-write-${theme}-${width}`);
+    if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') await docsDialog(page, dir, 'approval-write-before.png');
     await dialog.getByRole('button', { name: 'Deny' }).click();
 
     // A write where no file is yet says it creates one.
@@ -107,9 +120,5 @@ for (const { theme, width } of [
     // Denied, nothing was touched.
     expect(readFileSync(config, 'utf8')).toBe(CONFIG);
     expect(readFileSync(notes, 'utf8')).toBe('old notes\n');
-    if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') {
-      copyFileSync(editShot, docsShot('approval-edit-before.png'));
-      copyFileSync(writeShot, docsShot('approval-write-before.png'));
-    }
   });
 }

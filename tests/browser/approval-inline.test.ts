@@ -55,7 +55,14 @@ for (const { theme, width } of [
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await seriousViolations(page, '[data-testid=tool-card]')).toEqual([]);
     const shot = await amber.screenshot(`approval-inline-${theme}-${width}`);
-    if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') await card.screenshot({ path: docsShot('approval-inline.png'), animations: 'disabled' });
+    if (process.env.AMBER_DOCS_SCREENSHOT && theme === 'light') {
+      // For the docs only: the test's temp folder reads as a user's folder.
+      await card.evaluate((el, folder) => {
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) n.textContent = (n.textContent ?? '').split(folder).join('/home/ada');
+      }, dir);
+      await card.screenshot({ path: docsShot('approval-inline.png'), animations: 'disabled' });
+    }
     expect(shot).toBeTruthy();
 
     // Allow once, on the card: the call runs, and the card shows it done.

@@ -112,3 +112,28 @@ test('a run never compacts below half the window, even with a lower threshold; /
   const outcome = await h.agent.compact(h.sessionId);
   expect(outcome).toMatchObject({ ok: true, entry: { summary: 'HAND SUMMARY' } });
 });
+
+test('a run says so when its compaction fell back to the summary pass', async () => {
+  h = createHarness([text('not json'), text('still not json'), text('SUMMARY'), text('Answer.')], {
+    model: { ...MODEL, contextWindow: 1000 },
+    // Recent 300 tokens kept: the older half fits one classify request (at most half the window, 2,000 characters).
+    compaction: { enabled: true, threshold: 0.5, keepRecentTokens: 300, strategy: 'layered' },
+  });
+  for (let i = 1; i <= 3; i++) {
+    h.store.append(h.sessionId, { type: 'message', message: { role: 'user', content: `question ${i} `.padEnd(400, 'q') } });
+    h.store.append(h.sessionId, {
+      type: 'message',
+      message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i} `.padEnd(400, 'a') }], stopReason: 'stop' },
+    });
+  }
+  const result = await h.agent.prompt(h.sessionId, 'next');
+  expect(result.reason).toBe('stop');
+  expect(h.provider.requests.map((r) => r.responseSchema?.name ?? 'plain')).toEqual(['classify_messages', 'classify_messages', 'plain', 'plain']);
+  expect(h.path().find((e) => e.type === 'compaction')).toMatchObject({ strategy: 'summary', summary: 'SUMMARY' });
+  expect(h.events.find((e) => e.type === 'notice')).toMatchObject({
+    code: 'compaction_fallback',
+    message: expect.stringMatching(
+      /^The older messages were summarised in one request, not classified and kept: The classify_messages answer did not follow its schema twice/,
+    ),
+  });
+});

@@ -349,6 +349,9 @@ export class AgentRun {
       this.#context.forget();
       this.#run.emit({ type: 'entry_appended', entry: outcome.entry });
       if (outcome.memories.length > 0) this.#deps.onMemories?.({ sessionId: this.#sessionId, entryId: outcome.entry.id, memories: outcome.memories });
+      if (outcome.fallback !== undefined) {
+        this.#notice('compaction_fallback', `The older messages were summarised in one request, not classified and kept: ${outcome.fallback}`);
+      }
       return true;
     }
     this.#notice('compaction_failed', `The conversation could not be summarised (${why}); the session was left as it was. ${outcome.reason}`);

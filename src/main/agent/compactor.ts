@@ -40,6 +40,8 @@ export type CompactionOutcome =
       entry: Extract<Entry, { type: 'compaction' }>;
       /** What the extraction found worth remembering beyond the conversation (none from the summary pass). */
       memories: ExtractedMemory[];
+      /** Why a layered compaction was made by the summary pass instead, when it was. */
+      fallback?: string;
     }
   | { ok: false; reason: string };
 
@@ -88,6 +90,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   const provider = input.provider ?? 'compaction';
   const charged: AssistantMessage[] = [];
   let written: { summary: string; strategy: CompactionSettings['strategy']; memories: ExtractedMemory[]; keptEntryIds?: string[] } | null = null;
+  let fallback: string | undefined;
 
   if ((input.strategy ?? 'layered') === 'layered') {
     const shown = layeredInput(input.store, input.sessionId, context, cut);
@@ -105,6 +108,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
     } else if (layered.failure === 'aborted') return { ok: false, reason: 'The run was stopped while summarising.' };
     else if (layered.failure === 'call') return { ok: false, reason: `The ${layered.step} request failed: ${layered.reason}` };
     // Answers that did not follow their schema twice, or a transcript too long for one request: the summary pass below.
+    else fallback = layered.reason;
   }
   if (written === null) {
     const pass = await summaryPass(input, older, provider, clock);
@@ -133,7 +137,8 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   } catch (e) {
     return { ok: false, reason: `The summary could not be saved: ${errorMessage(e)}` };
   }
-  return { ok: true, entry: entry as Extract<Entry, { type: 'compaction' }>, memories: written.memories };
+  const done = { ok: true as const, entry: entry as Extract<Entry, { type: 'compaction' }>, memories: written.memories };
+  return fallback !== undefined ? { ...done, fallback } : done;
 }
 
 /**

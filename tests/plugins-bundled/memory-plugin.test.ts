@@ -125,6 +125,8 @@ describe('the memory plugin in its own process', () => {
     const shown = (await memory(r)).output;
     expect(shown).toContain('to review #1: The tests run with npm run test:unit');
     expect((await memory(r, 'accept', '1')).output).toMatch(/^Kept #1/);
+    // Each memory says where it came from.
+    expect((await memory(r, 'show', '1')).output.split('\n').slice(2)).toEqual(['from conversation s1, entry c1']);
     expect((await memory(r, 'list')).output).toBe(`#1 [project, ${workspace}] The tests run with npm run test:unit`);
     expect((await memory(r, 'dismiss', '2')).isError).toBe(false);
     r.service.events.emit(MEMORY_EXTRACTED_TOPIC, { sessionId: 's1', entryId: 'c2', memories: [{ text: 'The user wants short answers.', kind: 'user' }] });

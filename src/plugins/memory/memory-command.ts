@@ -8,6 +8,7 @@ export const MEMORY_MAN = `/memory — what Amber remembers across conversations
 /memory                      what is kept, what waits for review, and the mode
 /memory add TEXT             remember TEXT (global; --workspace for this workspace only; --kind user|project|procedure)
 /memory list                 every active memory, with its id
+/memory show ID              one memory: its status, evidence, dates and the conversation it came from
 /memory search WORDS         memories matching any of the words, best first
 /memory accept ID            keep a suggested memory
 /memory dismiss ID           turn a suggestion down (a repeat is not suggested again)
@@ -28,6 +29,7 @@ export type MemoryCommand =
   | { action: 'add'; text: string; kind: MemoryKind; workspace: boolean }
   | { action: 'search'; words: string }
   | { action: 'accept' | 'dismiss' | 'pin' | 'unpin' | 'forget' | 'restore'; id: number }
+  | { action: 'detail'; id: number }
   | { action: 'forget-all' }
   | { action: 'edit'; id: number; text: string }
   | { action: 'export'; file: string | null }
@@ -68,6 +70,7 @@ export function parseMemoryCommand(args: readonly string[]): MemoryCommand | { e
       return words === '' ? { error: 'Say what to look for: /memory search WORDS.' } : { action: 'search', words };
     }
     case 'forget':
+    case 'show':
     case 'accept':
     case 'dismiss':
     case 'pin':
@@ -80,7 +83,7 @@ export function parseMemoryCommand(args: readonly string[]): MemoryCommand | { e
       const id = Number((rest[0] ?? '').replace(/^#/, ''));
       if (!Number.isSafeInteger(id) || id <= 0 || rest.length !== 1)
         return { error: `Name one memory by its number: /memory ${verb} 12 (/memory list shows them).` };
-      return { action: verb, id };
+      return verb === 'show' ? { action: 'detail', id } : { action: verb, id };
     }
     case 'edit': {
       const id = Number((rest[0] ?? '').replace(/^#/, ''));

@@ -259,6 +259,11 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
           await refreshViews();
           return ok(`Memory #${old.id} is now #${outcome.memory.id}: ${outcome.memory.text}`);
         }
+        case 'detail': {
+          const m = s.get(command.id);
+          if (!m) return { output: `There is no memory ${command.id}.`, isError: true };
+          return ok(describeMemory(m));
+        }
         case 'forget-all': {
           const n = s.forgetAll();
           lastDeleted = null;
@@ -404,6 +409,19 @@ function fail(text: string): ToolOutput {
 
 function line(m: MemoryRecord): string {
   return `#${m.id} ${m.pinned ? 'pinned ' : ''}[${m.kind}, ${scopeLabel(m.scope)}${m.status === 'active' ? '' : `, ${m.status}`}] ${m.text}`;
+}
+
+function when(ms: number | null): string {
+  return ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+function describeMemory(m: MemoryRecord): string {
+  return [
+    line(m),
+    `status ${m.status}${m.pinned ? ', pinned' : ''}; noted ${m.evidence} time${m.evidence === 1 ? '' : 's'}; first ${when(m.firstSeen)}, last ${when(m.lastSeen)}; last recalled ${when(m.lastRecalled)}`,
+    m.sourceSession ? `from conversation ${m.sourceSession}${m.sourceEntry ? `, entry ${m.sourceEntry}` : ''}` : 'added by the user',
+    ...(m.supersedes !== null ? [`replaces #${m.supersedes}`] : []),
+  ].join('\n');
 }
 
 function describeWrite({ outcome, memory, replaced }: WriteOutcome): string {

@@ -33,7 +33,14 @@ function script(request: RecordedRequest): Reply {
   const toolResults = body.messages.filter((m) => m.role === 'tool').length;
   const good = body.model === 'good';
   const call = (name: string, args: Record<string, unknown>) => openAiStream({ toolCalls: [{ id: `c${toolResults}`, name, arguments: args }] });
-  if (task.includes('greet.sh')) {
+  if (body.model === 'judge') {
+    const graded = /It prints hello/.test(text(body.messages.at(-1)?.content));
+    return openAiStream({
+      text: JSON.stringify({ passed: graded, score: graded ? 0.9 : 0.1, reasoning: graded ? 'Says it prints hello.' : 'Says nothing about the greeting.' }),
+    });
+  }
+  if (task.includes('Explain in one sentence')) return openAiStream({ text: good ? 'It prints hello.' : 'No idea.' });
+  if (task.includes('Change greet.sh')) {
     if (!good) return openAiStream({ text: 'I changed it.' });
     return toolResults === 0 ? call('edit', { path: 'greet.sh', oldText: 'echo "hello"', newText: 'echo "hello, world"' }) : openAiStream({ text: 'Done.' });
   }
@@ -112,8 +119,22 @@ test('the sample suite with two models, twice each: the report scores every run 
   timeout: 200_000,
 }, async () => {
   const out = join(dir, 'eval-out');
-  const run = await amber(['eval', SUITE, '--model', 'custom/good', '--model', 'custom/bad', '--repeat', '2', '--out', out, '--json']);
-  expect(run.stderr).toMatch(/\[#{20}\] 20\/20/);
+  const run = await amber([
+    'eval',
+    SUITE,
+    '--model',
+    'custom/good',
+    '--model',
+    'custom/bad',
+    '--judge',
+    'custom/judge',
+    '--repeat',
+    '2',
+    '--out',
+    out,
+    '--json',
+  ]);
+  expect(run.stderr).toMatch(/\[#{20}\] 24\/24/);
   expect(run.code).toBe(1);
   const report = JSON.parse(run.stdout) as {
     models: { model: string; runs: number; passes: number; interval: { low: number; high: number }; tasksAlwaysPassing: number; flakyTasks: number }[];
@@ -121,12 +142,12 @@ test('the sample suite with two models, twice each: the report scores every run 
   };
   const good = report.models.find((m) => m.model === 'custom/good')!;
   const bad = report.models.find((m) => m.model === 'custom/bad')!;
-  expect(good).toMatchObject({ runs: 10, passes: 8, tasksAlwaysPassing: 4, flakyTasks: 0 });
-  expect(good.interval.low).toBeCloseTo(0.4902, 4);
-  expect(good.interval.high).toBeCloseTo(0.9433, 4);
-  expect(bad).toMatchObject({ runs: 10, passes: 1, tasksAlwaysPassing: 0, flakyTasks: 1 });
-  expect(bad.interval.low).toBeCloseTo(0.0179, 4);
-  expect(bad.interval.high).toBeCloseTo(0.4042, 4);
+  expect(good).toMatchObject({ runs: 12, passes: 10, tasksAlwaysPassing: 5, flakyTasks: 0 });
+  expect(good.interval.low).toBeCloseTo(0.552, 3);
+  expect(good.interval.high).toBeCloseTo(0.953, 3);
+  expect(bad).toMatchObject({ runs: 12, passes: 1, tasksAlwaysPassing: 0, flakyTasks: 1 });
+  expect(bad.interval.low).toBeCloseTo(0.0149, 4);
+  expect(bad.interval.high).toBeCloseTo(0.3539, 4);
   expect(report.tasks.find((t) => t.model === 'custom/bad' && t.taskId === 'read-version')).toMatchObject({
     passes: 1,
     passAtK: true,
@@ -135,7 +156,7 @@ test('the sample suite with two models, twice each: the report scores every run 
   });
 
   const runs = runsOf(out);
-  expect(runs).toHaveLength(20);
+  expect(runs).toHaveLength(24);
   const of = (model: string, task: string) => runs.filter((r) => r.model === `custom/${model}` && r.taskId === task);
   // The edit was checked by running the edited script in the sandbox.
   expect(of('good', 'edit-greeting').every((r) => r.passed && r.checks[0]!.type === 'command' && r.checks[0]!.passed)).toBe(true);
@@ -144,6 +165,9 @@ test('the sample suite with two models, twice each: the report scores every run 
   const listed = of('bad', 'list-without-asking')[0]!;
   expect(listed).toMatchObject({ passed: false, denied: 1 });
   expect(existsSync(join(out, 'workspaces', 'list-without-asking-custom_bad-1', 'greet.sh'))).toBe(true);
+  // The judge graded the explanations, its reasoning kept with the score.
+  expect(of('good', 'explain-greeting')[0]!.checks[0]).toMatchObject({ type: 'rubric', passed: true, detail: 'judged 0.90: Says it prints hello.' });
+  expect(of('bad', 'explain-greeting')[0]!.checks[0]).toMatchObject({ type: 'rubric', passed: false });
   // The slow build ran out of time, scored as a timeout and never as a crash.
   expect(of('good', 'slow-build').map((r) => r.end)).toEqual(['timeout', 'timeout']);
   expect(of('good', 'slow-build')[0]!.ms).toBeLessThan(15_000);
@@ -154,42 +178,45 @@ test('the sample suite with two models, twice each: the report scores every run 
     expect(path[0]).toMatchObject({ type: 'custom', customType: 'eval', data: { taskId: 'write-notes', model: 'custom/good', attempt: 1 } });
     // The window lists the eval (its folder was outside the data folder, so it was remembered) and pages its runs.
     const { evals } = await opened.call<{ evals: { evalId: string; suite: string; runs: number; passes: number }[] }>('evals.list');
-    expect(evals).toMatchObject([{ suite: 'sample', runs: 20, passes: 9 }]);
+    expect(evals).toMatchObject([{ suite: 'sample', runs: 24, passes: 11 }]);
     const page = await opened.call<{ total: number; runs: unknown[]; models: unknown[] }>('evals.get', { evalId: evals[0]!.evalId, offset: 15, limit: 10 });
-    expect(page).toMatchObject({ total: 20, models: [{}, {}] });
-    expect(page.runs).toHaveLength(5);
+    expect(page).toMatchObject({ total: 24, models: [{}, {}] });
+    expect(page.runs).toHaveLength(9);
     expect((await opened.refused('evals.get', { evalId: 'no-such-eval' })).code).toBe('not_found');
     expect((await opened.refused('evals.get', { evalId: 'x', limit: 5000 })).code).toBe('invalid_input');
   } finally {
     await opened.close();
   }
   const md = readFileSync(join(out, 'report.md'), 'utf8');
-  expect(md).toContain('| custom/good | 80% (8/10) | 49%–94% | 4/5 | 0 |');
+  expect(md).toContain('| custom/good | 83% (10/12) | 55%–95% | 5/6 | 0 |');
   expect(md).toContain('| read-version | custom/bad | 1/2 | yes | no | 9%–91% | flaky |');
 });
 
 test('Ctrl+C keeps the runs that finished, and --resume completes the eval without running them again', { timeout: 200_000 }, async () => {
   const out = join(dir, 'eval-out');
-  const first = await amber(['eval', SUITE, '--model', 'custom/good', '--out', out], { interruptWhen: (stderr) => / 2\/5 /.test(stderr) });
+  const first = await amber(['eval', SUITE, '--model', 'custom/good', '--out', out], { interruptWhen: (stderr) => / 2\/6 /.test(stderr) });
   expect(first.stderr).toMatch(/Stopping: the runs under way are ended/);
   expect(first.code).toBe(1);
   const kept = runsOf(out);
   expect(kept.length).toBeGreaterThanOrEqual(2);
-  expect(kept.length).toBeLessThan(5);
+  expect(kept.length).toBeLessThan(6);
   const requestsBefore = server.requests.length;
 
   const second = await amber(['eval', SUITE, '--model', 'custom/good', '--out', out, '--resume', '--json']);
   const all = runsOf(out);
-  expect(all.map((r) => r.taskId).sort()).toEqual(['edit-greeting', 'list-without-asking', 'read-version', 'slow-build', 'write-notes']);
+  expect(all.map((r) => r.taskId).sort()).toEqual(['edit-greeting', 'explain-greeting', 'list-without-asking', 'read-version', 'slow-build', 'write-notes']);
   expect(new Set(all.map((r) => r.evalId)).size).toBe(1);
-  expect(JSON.parse(second.stdout)).toMatchObject({ models: [{ model: 'custom/good', runs: 5, passes: 4 }] });
+  // Without a judge the rubric check cannot pass: it fails, saying so.
+  expect(JSON.parse(second.stdout)).toMatchObject({ models: [{ model: 'custom/good', runs: 6, passes: 4 }] });
+  expect(all.find((r) => r.taskId === 'explain-greeting')!.checks[0]!.detail).toMatch(/no judge model is named/);
   // The finished runs were not asked again: only the tasks left reached the model.
   const asked = server.requests.slice(requestsBefore).map((r) => text((r.body as Body).messages.find((m) => m.role === 'user')?.content));
   const promptOf: Record<string, string> = {
-    'edit-greeting': 'greet.sh',
+    'edit-greeting': 'Change greet.sh',
     'read-version': 'Which version',
     'list-without-asking': 'List the files',
     'write-notes': 'NOTES.md',
+    'explain-greeting': 'Explain in one sentence',
     'slow-build': 'Run the build',
   };
   for (const done of kept) expect(asked.filter((a) => a.includes(promptOf[done.taskId]!))).toEqual([]);

@@ -104,7 +104,10 @@ describe('amber CLI', () => {
   test('usage mistakes and missing things are one sentence on stderr with exit code 1', () => {
     const cases: [string[], string][] = [
       [[], 'Name a command, such as `amber sessions list`; see --help for all of them.\n'],
-      [['sessions', 'lust'], "Unknown command 'sessions lust'; the commands are sessions list, sessions check, import-pi, export-pi, run (see --help).\n"],
+      [
+        ['sessions', 'lust'],
+        "Unknown command 'sessions lust'; the commands are sessions list, sessions check, import-pi, export-pi, run, eval compare, eval (see --help).\n",
+      ],
       [['sessions', 'list', '--jsn'], 'Unknown option --jsn; see --help for the options.\n'],
       [['import-pi'], 'amber import-pi takes FILE, but was given none.\n'],
       [['export-pi', 'nope', join(dir, 'x.jsonl'), '--data-dir', dataDir], 'The conversation nope does not exist (it may have been deleted).\n'],

@@ -1,4 +1,4 @@
-import type { AgentService, ModelRef, SystemPromptBuilder } from './agent/index.ts';
+import type { AgentService, ModelRef, ProviderResolver, SystemPromptBuilder } from './agent/index.ts';
 import type { AgentDefinitions } from './agent-definitions/index.ts';
 import type { PlanService } from './plan/index.ts';
 import type { PluginConfigService, PluginService } from './plugins/index.ts';
@@ -36,6 +36,8 @@ export interface AppCore {
   modelInfo(ref: ModelRef): ModelInfo | null;
   /** The context window a run of this model works against (the same the compaction trigger uses); null when the model cannot be resolved. */
   contextWindow(ref: ModelRef): Promise<number | null>;
+  /** A model's stream and facts, as runs get them (the eval's judge calls a model with it). */
+  resolveProvider: ProviderResolver;
   /** The plugin runtime: registries, on/off state, events (see src/main/plugins/index.ts). */
   readonly plugins: PluginService;
   /** The write path for a plugin's config whose settings marked secret go to the key file. */

@@ -299,6 +299,7 @@ export function createApp(options: AppOptions): App {
     plan,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,
+    resolveProvider,
     contextWindow: async (ref) => {
       try {
         return (await resolveProvider(ref)).model.contextWindow;

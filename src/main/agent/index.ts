@@ -18,3 +18,4 @@ export { assertIdle } from './assert-idle.ts';
 export { checkModelChoice, checkThinkingLevel } from './model-choice.ts';
 export { cleanTitle, ConversationTitler, type ConversationTitlerOptions } from './auto-title.ts';
 export { CONTEXT_VIEW_ITEMS, describeContext } from './context-view.ts';
+export { type StructuredAnswer, structuredAnswer } from './structured-answer.ts';

@@ -29,6 +29,8 @@ export interface CliFlags {
   /** `--repeat N` and `--concurrency K` (eval). */
   repeat?: number;
   concurrency?: number;
+  /** `--judge PROVIDER/MODEL`: the model that grades rubric checks (eval). */
+  judge?: string;
   /** `--out DIR`: where a command writes its reports (eval). */
   out?: string;
   /** `--resume`: complete an interrupted run found in --out (eval). */

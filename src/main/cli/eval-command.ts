@@ -19,7 +19,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 export const evalCommand: CliCommand = {
   words: ['eval'],
   args: ['SUITE'],
-  options: ['model PROVIDER/MODEL', 'repeat N', 'concurrency K', 'out DIR', 'resume'],
+  options: ['model PROVIDER/MODEL', 'judge PROVIDER/MODEL', 'repeat N', 'concurrency K', 'out DIR', 'resume'],
   summary: 'Run a suite of tasks with one or more models and score them; writes JSON and Markdown reports.',
   core: (flags, [suitePath]) => ({
     startPlugins: false,
@@ -29,6 +29,7 @@ export const evalCommand: CliCommand = {
     const loaded = loadSuite(resolve(flags.cwd, suitePath!));
     if (flags.models.length === 0) throw new AmberError('invalid_input', 'Name at least one model to evaluate, as in --model openai/gpt-5.');
     const models = flags.models.map(parseModelName);
+    if (flags.judge !== undefined) parseModelName(flags.judge);
     if (flags.resume && flags.out === undefined) throw new AmberError('invalid_input', '--resume needs the --out DIR of the eval to complete.');
     const done = flags.resume ? readRecords(resolve(flags.cwd, flags.out!)) : [];
     const evalId = done[0]?.evalId ?? `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
@@ -38,7 +39,12 @@ export const evalCommand: CliCommand = {
       if (!app.plugins.registries.providers.get(m.provider))
         throw new AmberError('unavailable', `No provider '${m.provider}' is set up; set it up in the app first (the models are named provider/model).`);
 
-    new EvalLibrary(app.dataDir).begin(outDir, { evalId, suite: loaded.suite.name, models: models.map((m) => `${m.provider}/${m.modelId}`), startedAt: Date.now() });
+    new EvalLibrary(app.dataDir).begin(outDir, {
+      evalId,
+      suite: loaded.suite.name,
+      models: models.map((m) => `${m.provider}/${m.modelId}`),
+      startedAt: Date.now(),
+    });
     const controller = new AbortController();
     const onInterrupt = () => {
       flags.progress('Stopping: the runs under way are ended; what finished is kept (complete it with --resume).');
@@ -59,6 +65,7 @@ export const evalCommand: CliCommand = {
         done,
         signal: controller.signal,
         ...(flags.repeat !== undefined ? { repeat: flags.repeat } : {}),
+        ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         onRecord: (r, finished, total) => {
           if (r.passed) passing++;

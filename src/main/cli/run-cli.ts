@@ -93,6 +93,7 @@ function parse(argv: readonly string[]) {
         repeat: { type: 'string' },
         concurrency: { type: 'string' },
         out: { type: 'string' },
+        judge: { type: 'string' },
         resume: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -144,6 +145,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(values.repeat !== undefined ? { repeat: count('repeat', values.repeat, 1, 100) } : {}),
       ...(values.concurrency !== undefined ? { concurrency: count('concurrency', values.concurrency, 1, 16) } : {}),
       ...(values.out !== undefined ? { out: values.out } : {}),
+      ...(values.judge !== undefined ? { judge: values.judge } : {}),
     };
     const given = [
       values.force && 'force',
@@ -157,6 +159,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       values.repeat !== undefined && 'repeat',
       values.concurrency !== undefined && 'concurrency',
       values.out !== undefined && 'out',
+      values.judge !== undefined && 'judge',
       values.resume && 'resume',
     ];
     const takes = new Set((command.options ?? []).map((o) => o.split(' ')[0]));

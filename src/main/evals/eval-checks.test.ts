@@ -17,6 +17,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const trace = (over: Partial<Parameters<typeof runChecks>[1]> = {}) => ({
+  prompt: 'What is the answer?',
   reply: 'The answer is 42.',
   workspace: ws,
   calls: [
@@ -85,4 +86,22 @@ test('a file check never reads through a link out of the workspace, and a missin
   expect(results[2]!.detail).toBe('nope.txt does not exist');
   expect(results[3]!.detail).toContain('the shell tool is gone');
   expect(await runChecks([{ type: 'noApproval' }], trace({ denied: 0 }), never)).toMatchObject([{ passed: true }]);
+});
+
+test('a rubric check takes the judge’s grade and reasoning; a judge that is missing, fails or throws fails the check with the reason', async () => {
+  const rubric = { type: 'rubric' as const, rubric: 'Gives the answer as a number.' };
+  const asked: string[] = [];
+  const graded = await runChecks([rubric], trace(), never, async (input) => {
+    asked.push(`${input.prompt}|${input.reply}|${input.rubric}`);
+    return { passed: true, score: 0.9, reasoning: 'It says 42.' };
+  });
+  expect(asked).toEqual(['What is the answer?|The answer is 42.|Gives the answer as a number.']);
+  expect(graded).toEqual([{ type: 'rubric', passed: true, weight: 1, detail: 'judged 0.90: It says 42.' }]);
+  expect((await runChecks([rubric], trace(), never))[0]).toMatchObject({ passed: false, detail: expect.stringMatching(/no judge model is named/) });
+  const garbage = await runChecks([rubric], trace(), never, async () => ({ error: "the judge's answer did not follow its schema twice" }));
+  expect(garbage[0]).toMatchObject({ passed: false, detail: "the judge gave no grade: the judge's answer did not follow its schema twice" });
+  const thrown = await runChecks([rubric], trace(), never, async () => {
+    throw new Error('connection refused');
+  });
+  expect(thrown[0]).toMatchObject({ passed: false, detail: 'the judge gave no grade: connection refused' });
 });

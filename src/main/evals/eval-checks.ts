@@ -5,6 +5,8 @@ import { isInside } from '../is-inside.ts';
 
 /** What the agent did in a run, as the checks see it. */
 export interface RunTrace {
+  /** What the user asked (the turns, joined). */
+  prompt: string;
   /** The last reply's text. */
   reply: string;
   /** The run's workspace folder (a real path). */
@@ -19,6 +21,12 @@ export interface RunTrace {
 
 /** Runs a command in the workspace inside the shell tool's sandbox: whether it exited 0, and what it said. */
 export type CheckCommand = (command: string) => Promise<{ ok: boolean; output: string }>;
+
+/** A judge model's grade of a reply against a rubric, or why there is none. */
+export type JudgeVerdict = { passed: boolean; score: number; reasoning: string } | { error: string };
+export type CheckJudge = (input: { rubric: string; judge: string | undefined; prompt: string; reply: string }) => Promise<JudgeVerdict>;
+
+const noJudge: CheckJudge = async () => ({ error: 'no judge model is named (the suite\'s "judge" or --judge provider/model)' });
 
 /** The most bytes a file check reads. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -53,7 +61,7 @@ function inOrder(names: readonly string[], wanted: readonly string[], exact: boo
 }
 
 /** Each check's result for a run; a check that cannot be evaluated fails with the reason, never throws. */
-export async function runChecks(checks: readonly EvalCheck[], trace: RunTrace, command: CheckCommand): Promise<EvalCheckResult[]> {
+export async function runChecks(checks: readonly EvalCheck[], trace: RunTrace, command: CheckCommand, judge: CheckJudge = noJudge): Promise<EvalCheckResult[]> {
   const results: EvalCheckResult[] = [];
   const names = trace.calls.map((c) => c.name);
   for (const check of checks) {
@@ -113,6 +121,14 @@ export async function runChecks(checks: readonly EvalCheck[], trace: RunTrace, c
       case 'noApproval':
         result(trace.denied === 0, trace.denied === 0 ? 'no call needed a person' : `${trace.denied} calls needed a person and were denied`);
         break;
+      case 'rubric': {
+        const verdict = await judge({ rubric: check.rubric, judge: check.judge, prompt: trace.prompt, reply: trace.reply }).catch((e: unknown) => ({
+          error: e instanceof Error ? e.message : String(e),
+        }));
+        if ('error' in verdict) result(false, `the judge gave no grade: ${clip(verdict.error)}`);
+        else result(verdict.passed, `judged ${verdict.score.toFixed(2)}: ${clip(verdict.reasoning, 1000)}`);
+        break;
+      }
     }
   }
   return results;

@@ -7,11 +7,8 @@ import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
 import { isInside } from '../is-inside.ts';
 import { runChecks } from './eval-checks.ts';
-
-export interface ModelName {
-  provider: string;
-  modelId: string;
-}
+import { createJudge } from './eval-judge.ts';
+import type { ModelName } from './model-name.ts';
 
 /** A suite read from its folder: the suite, and the folder its fixtures are in. */
 export interface LoadedSuite {
@@ -46,18 +43,12 @@ export function loadSuite(path: string): LoadedSuite {
   return { suite: parsed.data, dir };
 }
 
-/** `provider/model` as the command line names a model. */
-export function parseModelName(text: string): ModelName {
-  const at = text.indexOf('/');
-  if (at <= 0 || at === text.length - 1)
-    throw new AmberError('invalid_input', `'${text}' is not a model: name it as provider/model, as in --model openai/gpt-5.`);
-  return { provider: text.slice(0, at), modelId: text.slice(at + 1) };
-}
-
 export interface EvalOptions {
   app: App;
   loaded: LoadedSuite;
   models: readonly ModelName[];
+  /** The model that grades rubric checks, as provider/model (else the suite's). */
+  judge?: string;
   /** Tries per task (a task's own `repeat` wins). */
   repeat?: number;
   concurrency?: number;
@@ -187,8 +178,16 @@ async function runOne(o: EvalOptions, { task, model, attempt }: Planned, clock: 
       .map((m) => contentText(m.content))
       .filter((t) => t.trim() !== '')
       .at(-1) ?? '';
-  const trace = { reply, workspace: root, calls, steps: replies.length, denied: calls.filter((c) => c.status === 'denied').length };
-  const checks = await runChecks(task.checks, trace, (command) => checkCommand(app, session.id, root, command));
+  const trace = {
+    prompt: (task.turns ?? [task.prompt!]).join('\n\n'),
+    reply,
+    workspace: root,
+    calls,
+    steps: replies.length,
+    denied: calls.filter((c) => c.status === 'denied').length,
+  };
+  const judge = createJudge(app.resolveProvider, o.judge ?? o.loaded.suite.judge, o.signal);
+  const checks = await runChecks(task.checks, trace, (command) => checkCommand(app, session.id, root, command), judge);
   const weight = checks.reduce((a, c) => a + c.weight, 0);
   const score = weight === 0 ? 0 : checks.reduce((a, c) => a + (c.passed ? c.weight : 0), 0) / weight;
   return {

@@ -45,6 +45,8 @@ export const EvalCheck = z.discriminatedUnion('type', [
   z.object({ type: z.literal('maxSteps'), steps: z.number().int().min(0).max(1000), weight: Weight }).strict(),
   /** No call waited for a person (in an unattended run such a call is denied). */
   z.object({ type: z.literal('noApproval'), weight: Weight }).strict(),
+  /** A judge model grades the final reply against the rubric (the suite's or the command line's judge, unless named here). */
+  z.object({ type: z.literal('rubric'), rubric: z.string().min(1).max(5000), judge: z.string().min(3).max(300).optional(), weight: Weight }).strict(),
 ]);
 export type EvalCheck = z.infer<typeof EvalCheck>;
 
@@ -82,6 +84,8 @@ export const EvalSuite = z
     description: z.string().max(5000).optional(),
     /** Tool calls that would need a person and may run anyway: a tool (`read`) or a shell prefix (`bash:npm test`). */
     allow: z.array(z.string().min(1).max(200)).max(50).optional(),
+    /** The model that grades rubric checks, as provider/model (`--judge` overrides it). */
+    judge: z.string().min(3).max(300).optional(),
     repeat: z.number().int().min(1).max(100).optional(),
     limits: EvalLimits.optional(),
     tasks: z.array(EvalTask).min(1).max(1000),

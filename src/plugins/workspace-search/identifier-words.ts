@@ -23,11 +23,12 @@ export function wordsOf(text: string): string[] {
   return text.match(WORD) ?? [];
 }
 
-/** The distinct identifier parts of a text: what the index appends to a file's words. */
+/** The distinct identifier parts of a text: what the index keeps beside a file's words. */
 export function identifierPartsOf(text: string, max = 20_000): string[] {
   const seen = new Set<string>();
   const parts = new Set<string>();
-  for (const word of wordsOf(text)) {
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
     if (seen.has(word)) continue;
     seen.add(word);
     for (const part of identifierWords(word)) parts.add(part);

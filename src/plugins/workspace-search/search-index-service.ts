@@ -4,8 +4,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToCalls } from 'node:timers/promises';
 import { looksBinary, SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
 import { GitignoreRules } from './gitignore-rules.ts';
-import { identifierWords } from './identifier-words.ts';
-import { type IndexedFile, type SearchScope, SearchIndexStore } from './search-index-store.ts';
+import { identifierPartsOf, identifierWords } from './identifier-words.ts';
+import { type IndexedFile, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
 import { gramsQuery, queryWords, wordsQuery } from './search-query.ts';
 
 /** Files over this size are listed but their text is not indexed. */
@@ -34,11 +34,16 @@ export interface SearchHit {
   text: string;
 }
 
-/** A file as read for the index or a result: its text, or null when it is binary or too big. */
+/** A file as read for the index or a result: its bytes, or null when it is binary or too big. */
 interface ReadFile {
   size: number;
   mtimeMs: number;
-  text: string | null;
+  bytes: Buffer | null;
+}
+
+/** What the index keeps of a file read: its bytes and its identifiers' parts, or null (binary, too big). */
+function indexedText(read: ReadFile): IndexedText | null {
+  return read.bytes === null ? null : { bytes: read.bytes, parts: identifierPartsOf(read.bytes.toString('utf8')) };
 }
 
 /**
@@ -52,9 +57,9 @@ async function readIndexable(path: string): Promise<ReadFile | undefined> {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const info = await handle.stat();
     if (!info.isFile()) return undefined;
-    if (info.size > MAX_INDEXED_BYTES) return { size: info.size, mtimeMs: info.mtimeMs, text: null };
+    if (info.size > MAX_INDEXED_BYTES) return { size: info.size, mtimeMs: info.mtimeMs, bytes: null };
     const bytes = await handle.readFile();
-    return { size: info.size, mtimeMs: info.mtimeMs, text: looksBinary(bytes) ? null : bytes.toString('utf8') };
+    return { size: info.size, mtimeMs: info.mtimeMs, bytes: looksBinary(bytes) ? null : bytes };
   } catch {
     return undefined;
   } finally {
@@ -155,7 +160,7 @@ export class SearchIndexService {
     if (this.#disposed || (changed.length === 0 && gone.length === 0)) return;
     this.#store.transaction(() => {
       for (const rel of gone) this.#store.remove(rel);
-      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, read.text);
+      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, indexedText(read));
     });
   }
 
@@ -221,8 +226,8 @@ export class SearchIndexService {
       this.#store.remove(rel);
       return null;
     }
-    if (!unchanged(known, read)) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, read.text));
-    return read.text;
+    if (!unchanged(known, read)) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, indexedText(read)));
+    return read.bytes === null ? null : read.bytes.toString('utf8');
   }
 
   /**
@@ -243,18 +248,19 @@ export class SearchIndexService {
     return { files, more: paths.length > limit };
   }
 
-  /** Lines holding `fragment` (case-insensitive), in path order; `more` when there were more than `limit`. */
+  /** Lines holding `fragment` (case-insensitive), file by file in index order; `more` when there were more than `limit`. */
   async searchSubstring(fragment: string, scope: SearchScope, limit: number): Promise<{ hits: SearchHit[]; more: boolean }> {
     await this.flush();
     const match = gramsQuery(fragment);
     if (!match) return { hits: [], more: false };
     const needle = fragment.toLowerCase();
     const hits: SearchHit[] = [];
-    const candidates = [...this.#store.searchGrams(match, scope)];
-    for (let start = 0; start < candidates.length; start += READERS) {
-      const chunk = candidates.slice(start, start + READERS);
-      const texts = await inParallel(chunk, READERS, (path) => this.#current(path));
-      for (const [n, path] of chunk.entries()) {
+    for (let after = 0; ; ) {
+      const page = this.#store.searchGrams(match, scope, after, READERS);
+      if (page.length === 0) return { hits, more: false };
+      after = page.at(-1)!.id;
+      const texts = await inParallel(page, READERS, ({ path }) => this.#current(path));
+      for (const [n, { path }] of page.entries()) {
         const lines = texts[n]?.split('\n') ?? [];
         for (let i = 0; i < lines.length; i++) {
           if (!lines[i]!.toLowerCase().includes(needle)) continue;
@@ -263,7 +269,6 @@ export class SearchIndexService {
         }
       }
     }
-    return { hits, more: false };
   }
 
   stats(): { files: number; bytes: number } {

@@ -2,13 +2,19 @@ import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { identifierPartsOf } from './identifier-words.ts';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /** What the index knows of a file: enough to tell whether it changed since it was read. */
 export interface IndexedFile {
   id: number;
   size: number;
   mtimeMs: number;
+}
+
+/** A file's text as the index takes it: its UTF-8 bytes, and the parts of its identifiers (see identifierPartsOf). */
+export interface IndexedText {
+  bytes: Uint8Array;
+  parts: readonly string[];
 }
 
 /** A folder to search within, as a path relative to the workspace root; null for the whole workspace. */
@@ -68,7 +74,8 @@ export class SearchIndexStore {
     const db = new Database(file);
     try {
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      // A cache: a crash may lose the last writes or spoil the file, and a spoiled file is rebuilt (see open).
+      db.pragma('synchronous = OFF');
       const version = Number(db.pragma('user_version', { simple: true }));
       if (version !== SCHEMA_VERSION && !(fresh || version === 0)) {
         throw Object.assign(new Error(`The search index has schema ${version}, not ${SCHEMA_VERSION}.`), { code: 'AMBER_INDEX_VERSION' });
@@ -76,9 +83,9 @@ export class SearchIndexStore {
       if (version === 0) {
         db.exec(`
           CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, indexed INTEGER NOT NULL);
-          CREATE VIRTUAL TABLE words USING fts5(path, body, tokenize = "unicode61 tokenchars '_'", content = '', contentless_delete = 1);
+          CREATE VIRTUAL TABLE words USING fts5(path, body, parts, tokenize = "unicode61 tokenchars '_'", content = '', contentless_delete = 1);
           CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);
-          INSERT INTO words(words, rank) VALUES('rank', 'bm25(8.0, 1.0)');
+          INSERT INTO words(words, rank) VALUES('rank', 'bm25(8.0, 1.0, 1.0)');
         `);
         db.pragma(`user_version = ${SCHEMA_VERSION}`);
       }
@@ -101,18 +108,21 @@ export class SearchIndexStore {
     return this.#sql('SELECT id, size, mtime_ms AS mtimeMs FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
   }
 
-  /** Records a file; with `text` its words and trigrams are indexed, without it (binary, too big) only its size and mtime. */
-  put(path: string, size: number, mtimeMs: number, text: string | null): void {
+  /**
+   * Records a file; with `content` (its UTF-8 bytes and its identifiers' parts) its words and trigrams are
+   * indexed, without it (binary, too big) only its size and mtime. The bytes go to SQLite as they are read.
+   */
+  put(path: string, size: number, mtimeMs: number, content: IndexedText | null): void {
     const old = this.get(path);
     if (old) this.#dropText(old.id);
     const id = old
-      ? (this.#sql('UPDATE files SET size = ?, mtime_ms = ?, indexed = ? WHERE id = ?').run(size, mtimeMs, text === null ? 0 : 1, old.id), old.id)
+      ? (this.#sql('UPDATE files SET size = ?, mtime_ms = ?, indexed = ? WHERE id = ?').run(size, mtimeMs, content === null ? 0 : 1, old.id), old.id)
       : Number(
-          this.#sql('INSERT INTO files(path, size, mtime_ms, indexed) VALUES (?, ?, ?, ?)').run(path, size, mtimeMs, text === null ? 0 : 1).lastInsertRowid,
+          this.#sql('INSERT INTO files(path, size, mtime_ms, indexed) VALUES (?, ?, ?, ?)').run(path, size, mtimeMs, content === null ? 0 : 1).lastInsertRowid,
         );
-    if (text === null) return;
-    this.#sql('INSERT INTO words(rowid, path, body) VALUES (?, ?, ?)').run(id, pathWords(path), `${text}\n${identifierPartsOf(text).join(' ')}`);
-    this.#sql('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, text);
+    if (content === null) return;
+    this.#sql('INSERT INTO words(rowid, path, body, parts) VALUES (?, ?, ?, ?)').run(id, pathWords(path), content.bytes, content.parts.join(' '));
+    this.#sql('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, content.bytes);
   }
 
   /** Forgets a file, or a folder with everything under it. */
@@ -133,7 +143,7 @@ export class SearchIndexStore {
     this.#db.transaction(run)();
   }
 
-  /** Files matching an FTS5 query over the words, best first (BM25, the path weighing 8 times the text). */
+  /** Files matching an FTS5 query over the words, best first (BM25, the path weighing 8 times the text or its identifiers' parts). */
   searchWords(match: string, scope: SearchScope, limit: number): string[] {
     const rows = this.#db
       .prepare(`SELECT f.path FROM words JOIN files f ON f.id = words.rowid WHERE words MATCH @match AND ${SCOPE_SQL} ORDER BY words.rank LIMIT @limit`)
@@ -141,12 +151,14 @@ export class SearchIndexStore {
     return rows.map((r) => r.path);
   }
 
-  /** Files whose text may hold every trigram of an FTS5 trigram query, in path order: candidates to check. */
-  *searchGrams(match: string, scope: SearchScope): Generator<string> {
-    const rows = this.#db
-      .prepare(`SELECT f.path FROM grams JOIN files f ON f.id = grams.rowid WHERE grams MATCH @match AND ${SCOPE_SQL} ORDER BY f.path`)
-      .iterate({ match, scope }) as IterableIterator<{ path: string }>;
-    for (const row of rows) yield row.path;
+  /**
+   * A page of the files whose text holds an FTS5 trigram phrase, in index order from after `after` (a file's
+   * id; 0 for the first page): a caller that needs only the first matches stops paging.
+   */
+  searchGrams(match: string, scope: SearchScope, after: number, page: number): { id: number; path: string }[] {
+    return this.#sql(
+      `SELECT f.id, f.path FROM grams JOIN files f ON f.id = grams.rowid WHERE grams MATCH @match AND grams.rowid > @after AND ${SCOPE_SQL} ORDER BY grams.rowid LIMIT @page`,
+    ).all({ match, scope, after, page }) as { id: number; path: string }[];
   }
 
   /** Files whose text was indexed, and the index's size in bytes. */

@@ -27,6 +27,8 @@ function readText(path: string, bytes: number): string | null {
   }
 }
 
+const clip = (l: string) => (l.length > LINE_MAX ? `${l.slice(0, LINE_MAX - 1)}…` : l);
+
 /** Where `old` is in `text`: its first line, how often it occurs, and the lines around it. */
 function place(text: string, old: string): NonNullable<ApprovalFile['edit']> {
   const at = text.indexOf(old);
@@ -35,7 +37,6 @@ function place(text: string, old: string): NonNullable<ApprovalFile['edit']> {
   const lines = text.split('\n');
   const first = text.slice(0, at).split('\n').length - 1;
   const last = first + old.split('\n').length - 1;
-  const clip = (l: string) => (l.length > LINE_MAX ? `${l.slice(0, LINE_MAX - 1)}…` : l);
   return {
     line: first + 1,
     occurrences,

@@ -48,6 +48,9 @@ function fileFor(path: string, files: readonly ApprovalFile[] | undefined): Appr
   return files.find((f) => f.path === path || f.path.endsWith(`/${clean}`)) ?? (files.length === 1 ? files[0] : undefined);
 }
 
+/** A line of the file around a change, shown as it is. */
+const around = (l: string): DiffLine => ({ mark: ' ', text: l });
+
 /** old → new as diff lines: the lines both share at the start and end kept as a little context, the rest − and +. */
 export function diffLines(before: string, after: string): { lines: DiffLine[]; more: number } {
   const a = before.split('\n');
@@ -86,7 +89,6 @@ export function changeView(args: unknown, files?: readonly ApprovalFile[]): Chan
     const diff = diffLines(oldText, newText);
     // The file's own lines around the old text, as main read them, frame the change.
     const place = file?.edit;
-    const around = (l: string): DiffLine => ({ mark: ' ', text: l });
     const lines = place?.line !== undefined ? [...place.before.map(around), ...diff.lines, ...(diff.more === 0 ? place.after.map(around) : [])] : diff.lines;
     return {
       kind: 'edit',

@@ -278,11 +278,12 @@ test("mcp.changed replaces the cached listing; a plugin's changed settings have 
   expect(queries.getQueryData(serverKeys.workspacePending)).toEqual([{ sessionId: 's1' }]);
 });
 
+const question = (id: string) => ({ id, sessionId: 's', toolName: 'write', toolCallId: `call_${id}`, args: {}, folder: null, reason: 'Asks.' });
+
 test('a question asked joins the waiting approvals once, and leaves them when it is answered anywhere', () => {
   const { client, emit } = fakeClient();
   const queries = createServerQueryClient();
   bindApiEvents(client, queries);
-  const question = (id: string) => ({ id, sessionId: 's', toolName: 'write', toolCallId: `call_${id}`, args: {}, folder: null, reason: 'Asks.' });
   queries.setQueryData(serverKeys.approvals, [question('q1')]);
   emit('approval.requested', question('q2'));
   emit('approval.requested', question('q2'));

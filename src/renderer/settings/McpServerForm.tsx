@@ -104,8 +104,8 @@ function droppedSecrets(draft: Draft, original: Draft | null): string | null {
 
 /** What each field is called on the form, for its error and for why Save is off: `name`, `env`, `env.2`… */
 function fieldLabel(key: string): string | null {
-  const [field, row] = key.split('.');
-  const n = row === undefined ? null : Number(row) + 1;
+  const [field, index] = key.split('.');
+  const n = index === undefined ? null : Number(index) + 1;
   switch (field) {
     case 'name':
       return 'Name';

@@ -187,6 +187,10 @@ test('the sample suite with two models, twice each: the report scores every run 
   } finally {
     await opened.close();
   }
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  expect(html).toContain('<svg role="img" aria-label="Pass rate per model with its 95% interval"');
+  expect(html).toContain('<th scope="row">custom/good</th><td>83% (10/12)</td><td>55%–95%</td>');
+  expect(html).not.toMatch(/<script|src="http|href="http/);
   const md = readFileSync(join(out, 'report.md'), 'utf8');
   expect(md).toContain('| custom/good | 83% (10/12) | 55%–95% | 5/6 | 0 |');
   expect(md).toContain('| read-version | custom/bad | 1/2 | yes | no | 9%–91% | flaky |');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { EvalRunRecord } from '../../shared/evals/index.ts';
 import { AmberError } from '../errors.ts';
-import { EvalLibrary, loadSuite, markdownReport, parseModelName, readRecords, runEval, scoreRuns, writeReport } from '../evals/index.ts';
+import { EvalLibrary, htmlReport, loadSuite, markdownReport, parseModelName, readRecords, runEval, scoreRuns, writeReport } from '../evals/index.ts';
 import { UnattendedApprovals } from '../policy/index.ts';
 import type { CliCommand } from './cli-command.ts';
 
@@ -12,7 +12,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
  * `amber eval SUITE --model P/M [--model …]`: every task of the suite for every model, `--repeat` times,
  * through the same core as the window, each run a conversation of its own. Unattended: a call that would
  * need a person is denied and counted, unless the suite's `allow` covers it. Writes `runs.jsonl` as it
- * goes, then `report.json` and `report.md` in `--out DIR` (default: the data folder's evals/<id>); Ctrl+C
+ * goes, then `report.json`, `report.md` and a self-contained `report.html` in `--out DIR` (default: the data folder's evals/<id>); Ctrl+C
  * stops after the runs under way and keeps what finished; `--resume` with the same --out completes it.
  * Exits 1 when a run could not be scored as passing.
  */
@@ -85,6 +85,7 @@ export const evalCommand: CliCommand = {
     const title = `Eval of ${loaded.suite.name}`;
     writeReport(outDir, 'report.json', `${JSON.stringify({ evalId, suite: loaded.suite.name, models: scores.models, tasks: scores.tasks }, null, 2)}\n`);
     const md = writeReport(outDir, 'report.md', markdownReport(title, records));
+    writeReport(outDir, 'report.html', htmlReport(title, records));
     const interrupted = controller.signal.aborted;
     const lines = [`${title}: ${records.length} runs${interrupted ? ' (interrupted: complete it with --resume)' : ''}.`, ''];
     const width = Math.max(5, ...scores.models.map((m) => m.model.length));
@@ -93,7 +94,7 @@ export const evalCommand: CliCommand = {
       lines.push(
         `${m.model.padEnd(width)}  ${`${pct(m.passRate)} (${m.passes}/${m.runs})`.padEnd(15)}  ${`${pct(m.interval.low)}–${pct(m.interval.high)}`.padEnd(12)}  ${`${m.tasksAlwaysPassing}/${m.tasks}`.padEnd(6)}  ${String(m.flakyTasks).padEnd(5)}  ${`$${m.meanCostPerRun.toFixed(4)}`.padEnd(9)}  ${(m.meanMs / 1000).toFixed(1)} s`,
       );
-    lines.push('', `Reports: ${md} and report.json, runs.jsonl beside it. Each run is a conversation you can open in the app.`);
+    lines.push('', `Reports: ${md}, with report.html, report.json and runs.jsonl beside it. Each run is a conversation you can open in the app.`);
     return {
       json: { evalId, outDir, interrupted, models: scores.models, tasks: scores.tasks },
       text: lines.join('\n'),

@@ -1,5 +1,5 @@
 export { type CheckCommand, type CheckJudge, type JudgeVerdict, type RunTrace, runChecks } from './eval-checks.ts';
-export { markdownReport } from './eval-report.ts';
+export { htmlReport, markdownReport } from './eval-report.ts';
 export { type EvalOptions, type LoadedSuite, loadSuite, readRecords, runEval, writeReport } from './eval-runner.ts';
 export { type ModelName, parseModelName } from './model-name.ts';
 export { type ModelScore, scoreRuns, type TaskScore, wilson } from './eval-scoring.ts';

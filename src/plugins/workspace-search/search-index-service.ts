@@ -4,9 +4,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToCalls } from 'node:timers/promises';
 import { looksBinary, SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
 import { GitignoreRules } from './gitignore-rules.ts';
-import { identifierPartsOf, identifierWords } from './identifier-words.ts';
+import { identifierPartsOf } from './identifier-words.ts';
 import { type IndexedFile, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
-import { gramsQuery, queryWords, wordsQuery } from './search-query.ts';
+import { gramsQuery, queryTerms, wordsQuery } from './search-query.ts';
 
 /** Files over this size are listed but their text is not indexed. */
 export const MAX_INDEXED_BYTES = 1024 * 1024;
@@ -236,7 +236,7 @@ export class SearchIndexService {
    */
   async searchText(query: string, scope: SearchScope, limit: number): Promise<{ files: { path: string; hits: SearchHit[] }[]; more: boolean }> {
     await this.flush();
-    const words = [...new Set(queryWords(query).flatMap((w) => [w, ...identifierWords(w)]))];
+    const words = [...new Set(queryTerms(query).flatMap((t) => [t.word, ...t.parts]))];
     let paths: string[] = [];
     for (const mode of ['AND', 'OR'] as const) {
       const match = wordsQuery(query, mode);

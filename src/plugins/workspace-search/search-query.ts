@@ -6,7 +6,21 @@ const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
 /** The query's words, lowercased and distinct: what a text search looks for and what its snippets show. */
 export function queryWords(query: string): string[] {
-  return [...new Set(wordsOf(query).map((w) => w.toLowerCase()))].slice(0, MAX_WORDS);
+  return queryTerms(query).map((t) => t.word);
+}
+
+/**
+ * The query's distinct words (lowercased), each with its identifier parts, split before lowercasing so that
+ * `getUserName` gives get, user and name.
+ */
+export function queryTerms(query: string): { word: string; parts: string[] }[] {
+  const terms = new Map<string, string[]>();
+  for (const word of wordsOf(query)) {
+    const lower = word.toLowerCase();
+    if (!terms.has(lower)) terms.set(lower, identifierWords(word));
+    if (terms.size >= MAX_WORDS) break;
+  }
+  return [...terms].map(([word, parts]) => ({ word, parts }));
 }
 
 /**
@@ -14,10 +28,7 @@ export function queryWords(query: string): string[] {
  * (`userName` also finds `user_name`), joined by AND (every word) or OR (any); null when the query has no word.
  */
 export function wordsQuery(query: string, join: 'AND' | 'OR'): string | null {
-  const terms = queryWords(query).map((word) => {
-    const parts = identifierWords(word);
-    return parts.length ? `(${quoted(word)} OR (${parts.map(quoted).join(' AND ')}))` : quoted(word);
-  });
+  const terms = queryTerms(query).map(({ word, parts }) => (parts.length ? `(${quoted(word)} OR (${parts.map(quoted).join(' AND ')}))` : quoted(word)));
   return terms.length ? terms.join(` ${join} `) : null;
 }
 

@@ -241,27 +241,29 @@ test('a suite that is not valid is refused with the file and the field named, an
   expect(server.requests).toHaveLength(0);
 });
 
+/** A run's record as runs.jsonl holds it, for the compare test. */
+const record = (taskId: string, attempt: number, passed: boolean) => ({
+  evalId: 'e',
+  taskId,
+  model: 'custom/good',
+  attempt,
+  sessionId: `s-${taskId}-${attempt}`,
+  end: 'done',
+  passed,
+  score: passed ? 1 : 0,
+  checks: [],
+  steps: 2,
+  toolCalls: 1,
+  denied: 0,
+  tokensIn: 100,
+  tokensOut: 10,
+  cost: 0.001,
+  ms: 500,
+  firstTokenMs: 50,
+});
+
 test('eval compare flags a seeded regression and exits 1; two equal evals exit 0', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
-  const record = (taskId: string, attempt: number, passed: boolean) => ({
-    evalId: 'e',
-    taskId,
-    model: 'custom/good',
-    attempt,
-    sessionId: `s-${taskId}-${attempt}`,
-    end: 'done',
-    passed,
-    score: passed ? 1 : 0,
-    checks: [],
-    steps: 2,
-    toolCalls: 1,
-    denied: 0,
-    tokensIn: 100,
-    tokensOut: 10,
-    cost: 0.001,
-    ms: 500,
-    firstTokenMs: 50,
-  });
   const write = (name: string, results: [string, boolean[]][]) => {
     const folder = join(dir, name);
     mkdirSync(folder, { recursive: true });

@@ -119,7 +119,7 @@ export function maskToolOutput(context: Pick<ModelContext, 'entries' | 'messages
   const { entries, messages } = context;
   const count = messages.length;
   const out: (Message | null)[] = [...messages];
-  const states: SentState[] = new Array<SentState>(count).fill('kept');
+  const states: SentState[] = Array.from({ length: count }, (): SentState => 'kept');
   const calls = new Map<string, ToolCall>(); // by call id, the newest seen so far
   const callOf: (ToolCall | undefined)[] = []; // by result index: the call it answers
   const ends: number[] = []; // by index: estimated tokens from the context's start to the message's end

@@ -4,6 +4,7 @@ import { AmberError } from '../errors.ts';
 import { compareEvals, readRecords } from '../evals/index.ts';
 import type { CliCommand } from './cli-command.ts';
 
+const counts = (c: { passes: number; runs: number } | null) => (c ? `${c.passes}/${c.runs}` : '—');
 const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
 
 /**
@@ -29,7 +30,6 @@ export const evalCompareCommand: CliCommand = {
     const listed = result.tasks.filter((t) => t.change !== 'same');
     lines.push('', listed.length === 0 ? 'No task changed.' : 'Tasks that changed:');
     for (const t of listed) {
-      const counts = (c: { passes: number; runs: number } | null) => (c ? `${c.passes}/${c.runs}` : '—');
       const cost = t.costDelta === 0 ? '' : `, cost ${t.costDelta > 0 ? '+' : '−'}$${Math.abs(t.costDelta).toFixed(4)} a run`;
       lines.push(`  ${t.change}: ${t.taskId} · ${t.model}: ${counts(t.before)} → ${counts(t.after)}${t.beyondNoise ? ' (beyond the noise)' : ''}${cost}`);
     }

@@ -28,6 +28,8 @@ export interface EvalComparison {
   regression: boolean;
 }
 
+const key = (t: { taskId: string; model: string }) => `${t.model}\u0000${t.taskId}`;
+const counts = (t: TaskScore | undefined) => (t ? { passes: t.passes, runs: t.runs } : null);
 const apart = (a: { low: number; high: number }, b: { low: number; high: number }) => a.high < b.low || b.high < a.low;
 
 function changeOf(a: TaskScore, b: TaskScore): TaskChange['change'] {
@@ -42,14 +44,12 @@ function changeOf(a: TaskScore, b: TaskScore): TaskChange['change'] {
 export function compareEvals(a: readonly EvalRunRecord[], b: readonly EvalRunRecord[], threshold = 0.05): EvalComparison {
   const before = scoreRuns(a);
   const after = scoreRuns(b);
-  const key = (t: { taskId: string; model: string }) => `${t.model}\u0000${t.taskId}`;
   const old = new Map(before.tasks.map((t) => [key(t), t]));
   const now = new Map(after.tasks.map((t) => [key(t), t]));
   const tasks: TaskChange[] = [];
   for (const k of new Set([...old.keys(), ...now.keys()])) {
     const x = old.get(k);
     const y = now.get(k);
-    const counts = (t: TaskScore | undefined) => (t ? { passes: t.passes, runs: t.runs } : null);
     tasks.push({
       taskId: (x ?? y)!.taskId,
       model: (x ?? y)!.model,

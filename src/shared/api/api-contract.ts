@@ -356,7 +356,14 @@ export const API_METHODS = {
   /** The evals run with `amber eval` (newest first), from their folders. */
   'evals.list': method(Nothing, z.object({ evals: z.array(EvalListing) })),
   /** One eval's scores per model and task, and a page of its runs (at most 200). */
-  'evals.get': method(z.object({ evalId: z.string().min(1).max(200), offset: z.number().int().min(0).max(10_000_000).optional(), limit: z.number().int().min(1).max(200).optional() }), EvalDetail),
+  'evals.get': method(
+    z.object({
+      evalId: z.string().min(1).max(200),
+      offset: z.number().int().min(0).max(10_000_000).optional(),
+      limit: z.number().int().min(1).max(200).optional(),
+    }),
+    EvalDetail,
+  ),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -44,7 +44,8 @@ test('panels show one Wallets card and one Allowances card, and an allowance tha
   // The wallet plugin's and the budget plugin's panels are part of the app's cards, not cards of the same name.
   await panels.locator('[data-testid=wallets-panel] [data-testid=plugin-panel][data-plugin=wallet]').waitFor();
   await panels.locator('[data-testid=allowances-panel] [data-testid=plugin-panel][data-plugin=budget]').waitFor();
-  await expect.poll(() => panels.getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Wallets', 'Allowances']);
+  // One Wallets and one Allowances card (the memory plugin's panel follows them, a card of its own).
+  await expect.poll(() => panels.getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Wallets', 'Allowances', 'Memory']);
   // No card contradicts the plugin that is active: the app's "no wallet" line gives way to the plugin's word.
   await expect.poll(() => panels.textContent()).not.toContain('No wallet: a plugin such as Wallet');
   expect(await panels.getByTestId('wallets-panel').textContent()).toContain('Not set up');

@@ -25,6 +25,13 @@ export interface SearchIndexOptions {
   watch?: boolean;
   /** Quiet time after a change before it is indexed (default 50 ms); a search indexes what is pending at once. */
   debounceMs?: number;
+  /**
+   * Without a watcher (off, or it could not start or failed, e.g. past the system's limit of watches), a search
+   * starts a new walk in the background when the last one ended longer ago than this (default 30 s).
+   */
+  rescanAfterMs?: number;
+  /** Epoch milliseconds. */
+  now?: () => number;
 }
 
 /** A matching line: its path relative to the root, its 1-based number and its text. */
@@ -92,6 +99,8 @@ export class SearchIndexService {
   /** Resolves when the first walk is done. */
   readonly ready: Promise<void>;
   #built = false;
+  #lastScan = 0;
+  #rescanning: Promise<void> | null = null;
   /** Said once in the next result: the index file was unreadable and is being built again. */
   notice: string | null = null;
 
@@ -109,6 +118,32 @@ export class SearchIndexService {
       })
       .finally(() => {
         this.#built = true;
+        this.#lastScan = this.#now();
+      });
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  /** True while a watcher reports changes; else searches walk the workspace again now and then (see rescanAfterMs). */
+  get watching(): boolean {
+    return this.#watcher !== null;
+  }
+
+  /** Resolves when the walk a search started in the background (if any) is done. */
+  async settled(): Promise<void> {
+    await this.#rescanning;
+  }
+
+  #rescanIfStale(): void {
+    if (this.#watcher || this.#rescanning || !this.#built || this.#disposed) return;
+    if (this.#now() - this.#lastScan < (this.#options.rescanAfterMs ?? 30_000)) return;
+    this.#rescanning = this.#build()
+      .catch(() => {})
+      .finally(() => {
+        this.#lastScan = this.#now();
+        this.#rescanning = null;
       });
   }
 
@@ -189,6 +224,7 @@ export class SearchIndexService {
     this.#flushing = this.#flushing
       .then(async () => {
         await this.ready;
+        this.#rescanIfStale();
         const paths = [...this.#pending];
         this.#pending.clear();
         if (paths.length === 0 || this.#disposed) return;
@@ -231,17 +267,20 @@ export class SearchIndexService {
   }
 
   /**
-   * Ranked search for words: files with every word (else any), best first, each with its lines that hold the
-   * most of the words. `more` is true when more files matched than `limit`.
+   * Ranked search for words, best first, each file with its lines that hold the most of the words. `more` is
+   * true when more files matched than `limit`.
    */
   async searchText(query: string, scope: SearchScope, limit: number): Promise<{ files: { path: string; hits: SearchHit[] }[]; more: boolean }> {
     await this.flush();
     const words = [...new Set(queryTerms(query).flatMap((t) => [t.word, ...t.parts]))];
-    let paths: string[] = [];
-    for (const mode of ['AND', 'OR'] as const) {
-      const match = wordsQuery(query, mode);
-      if (match) paths = this.#store.searchWords(match, scope, limit + 1);
-      if (paths.length) break;
+    // Files with every word as written first, then with every word or its identifier parts, then with any:
+    // each stage ranked on its own, a later one only while fewer than `limit` files were found.
+    const paths: string[] = [];
+    const stages = [...new Set([wordsQuery(query, 'AND', false), wordsQuery(query, 'AND'), wordsQuery(query, 'OR')])];
+    for (const match of stages) {
+      if (match === null) continue;
+      for (const path of this.#store.searchWords(match, scope, limit + 1)) if (!paths.includes(path)) paths.push(path);
+      if (paths.length > limit) break;
     }
     const texts = await inParallel(paths.slice(0, limit), READERS, (path) => this.#current(path));
     const files = paths.flatMap((path, i) => (texts[i] == null ? [] : [{ path, hits: bestLines(texts[i], words, path) }]));

@@ -24,11 +24,14 @@ export function queryTerms(query: string): { word: string; parts: string[] }[] {
 }
 
 /**
- * An FTS5 query for the words of a text search: each word as itself or as all of its identifier parts
- * (`userName` also finds `user_name`), joined by AND (every word) or OR (any); null when the query has no word.
+ * An FTS5 query for the words of a text search: each word as itself or (`withParts`, the default) as all of its
+ * identifier parts (`userName` also finds `user_name`), joined by AND (every word) or OR (any); null when the
+ * query has no word.
  */
-export function wordsQuery(query: string, join: 'AND' | 'OR'): string | null {
-  const terms = queryTerms(query).map(({ word, parts }) => (parts.length ? `(${quoted(word)} OR (${parts.map(quoted).join(' AND ')}))` : quoted(word)));
+export function wordsQuery(query: string, join: 'AND' | 'OR', withParts = true): string | null {
+  const terms = queryTerms(query).map(({ word, parts }) =>
+    withParts && parts.length ? `(${quoted(word)} OR (${parts.map(quoted).join(' AND ')}))` : quoted(word),
+  );
   return terms.length ? terms.join(` ${join} `) : null;
 }
 

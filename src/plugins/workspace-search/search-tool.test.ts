@@ -47,3 +47,27 @@ test('without an index (no data folder) every mode still answers, from grep, say
   const short = await tool.execute({ query: '4;', mode: 'substring', path: 'src/part4.ts' }, { root });
   expect(text(short)).toMatch(/^src\/part4\.ts:1: export const accountBalance4 = 4;\n\n\[A fragment under 3 characters is searched with grep\.\]$/);
 });
+
+test('without a watcher, a search walks the workspace again in the background and later searches see new and deleted files', async () => {
+  index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false, rescanAfterMs: 0 });
+  const tool = createSearchTool({ indexOf: () => index });
+  await index.ready;
+  expect(index.watching).toBe(false);
+  writeFileSync(join(root, 'src', 'late.ts'), 'export const lateArrival = 1;\n');
+  rmSync(join(root, 'src', 'part9.ts'));
+  await tool.execute({ query: 'lateArrival' }, { root });
+  await index.settled();
+  expect(text(await tool.execute({ query: 'lateArrival' }, { root }))).toBe('src/late.ts:1: export const lateArrival = 1;');
+  expect(text(await tool.execute({ query: 'accountBalance9' }, { root }))).toBe('No matches for "accountBalance9" in the workspace.');
+});
+
+test('the exact identifier ranks before files that only hold its parts, however long the file that has it', async () => {
+  writeFileSync(join(root, 'src', 'long.ts'), `${'// filler line of words\n'.repeat(5000)}export const benchFresh1Marker = 1;\n`);
+  writeFileSync(join(root, 'src', 'short.ts'), 'export const benchFresh0Marker = 1;\n');
+  index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false });
+  const tool = createSearchTool({ indexOf: () => index });
+  await index.ready;
+  expect(text(await tool.execute({ query: 'benchFresh1Marker', limit: 1 }, { root }))).toMatch(
+    /^src\/long\.ts:5001: export const benchFresh1Marker = 1;\n\n\[Showing the 1 best files; more matched/,
+  );
+});

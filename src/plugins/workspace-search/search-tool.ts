@@ -95,7 +95,10 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
         more = found.more;
         if (more) notes.push(`[Showing the first ${found.hits.length} matching lines; more matched. Give a longer fragment or a path to narrow it.]`);
       }
-      if (lines.length === 0) return textOutput([`No matches for ${JSON.stringify(args.query)} in ${target.relative}.`, ...notes].join('\n'));
+      if (lines.length === 0) {
+        const where = target.relative === '.' ? 'the workspace' : target.relative;
+        return textOutput([`No matches for ${JSON.stringify(args.query)} in ${where}.`, ...notes].join('\n'));
+      }
       return textOutput(truncateOutput([lines.join('\n'), ...notes].join('\n\n')).text, { matches: lines.length, more });
     },
   });

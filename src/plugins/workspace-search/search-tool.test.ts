@@ -61,13 +61,14 @@ test('without a watcher, a search walks the workspace again in the background an
   expect(text(await tool.execute({ query: 'accountBalance9' }, { root }))).toBe('No matches for "accountBalance9" in the workspace.');
 });
 
-test('the exact identifier ranks before files that only hold its parts, however long the file that has it', async () => {
-  writeFileSync(join(root, 'src', 'long.ts'), `${'// filler line of words\n'.repeat(5000)}export const benchFresh1Marker = 1;\n`);
-  writeFileSync(join(root, 'src', 'short.ts'), 'export const benchFresh0Marker = 1;\n');
+test('the exact identifier ranks before a file that only holds its parts, even one named after them', async () => {
+  writeFileSync(join(root, 'src', 'long.ts'), `${'// filler line of words\n'.repeat(3000)}export const benchFresh1Marker = 1;\n`);
+  mkdirSync(join(root, 'src', 'bench'));
+  writeFileSync(join(root, 'src', 'bench', 'fresh-marker.ts'), 'export const freshMarker = 1;\n');
   index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false });
   const tool = createSearchTool({ indexOf: () => index });
   await index.ready;
-  expect(text(await tool.execute({ query: 'benchFresh1Marker', limit: 1 }, { root }))).toMatch(
-    /^src\/long\.ts:5001: export const benchFresh1Marker = 1;\n\n\[Showing the 1 best files; more matched/,
+  expect(text(await tool.execute({ query: 'benchFresh1Marker', limit: 2 }, { root }))).toBe(
+    'src/long.ts:3001: export const benchFresh1Marker = 1;\nsrc/bench/fresh-marker.ts:1: export const freshMarker = 1;',
   );
 });

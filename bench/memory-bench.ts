@@ -144,8 +144,10 @@ async function startMemory(): Promise<PluginService> {
   return service;
 }
 
-const render = (service: PluginService, prompt: string) =>
-  service.registries.promptBlocks.get('memory.recall')!.value.render({ sessionId: 'probe', workspace, prompt });
+const render = async (service: PluginService, prompt: string): Promise<string> => {
+  const rendered = await service.registries.promptBlocks.get('memory.recall')!.value.render({ sessionId: 'probe', workspace, prompt });
+  return typeof rendered === 'string' ? rendered : rendered.text;
+};
 const recalledLines = (block: string) =>
   block
     .split('\n')

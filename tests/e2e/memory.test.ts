@@ -102,7 +102,13 @@ test('remembered in suggest mode, a memory waits in the tray; accepted, a new co
   expect(after.request.bodyText).toContain(FACT);
   expect(after.request.bodyText).toContain('Memories the user keeps from earlier conversations');
   const stored = await c.call<TranscriptPage>('sessions.page', { sessionId: after.sessionId });
-  expect(JSON.stringify(stored.entries)).not.toContain(FACT);
+  expect(JSON.stringify(stored.entries.map((e) => (e.type === 'message' ? e.message : e)))).not.toContain(FACT);
+  // The reply records the memory it drew on, beside its message; the request the model got names no sources.
+  const reply = stored.entries.find((e) => e.type === 'message' && e.message.role === 'assistant');
+  expect(reply).toMatchObject({ sources: [{ pluginId: 'memory', id: '1', label: FACT }] });
+  expect(after.request.bodyText).not.toContain('sources');
+  const userEntry = stored.entries.find((e) => e.type === 'message' && e.message.role === 'user');
+  expect(userEntry).not.toHaveProperty('sources');
 
   // Off: nothing recalled, and a new remember keeps nothing.
   const set = await c.call<{ result: { kind: string; text: string } }>('commands.run', { input: '/set memory.mode off' });

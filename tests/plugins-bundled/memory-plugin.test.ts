@@ -29,8 +29,12 @@ const remember = (r: BundledRuntime, args: unknown, extra: Record<string, unknow
   r.service.registries.tools.execute('remember', args, undefined, { sessionId: 's1', workspace, denied: [dir.path], ...extra });
 const text = (out: { content: { text: string }[] }) => out.content.map((c) => c.text).join('');
 const memory = (r: BundledRuntime, ...args: string[]) => r.service.registries.commands.run(['memory'], args);
-const recall = (r: BundledRuntime, prompt: string, sessionId = 's2') =>
+const rendered = (r: BundledRuntime, prompt: string, sessionId = 's2') =>
   r.service.registries.promptBlocks.get('memory.recall')!.value.render({ sessionId, workspace, prompt });
+const recall = async (r: BundledRuntime, prompt: string, sessionId = 's2') => {
+  const out = await rendered(r, prompt, sessionId);
+  return typeof out === 'string' ? out : out.text;
+};
 const panel = (r: BundledRuntime) => r.service.registries.panels.list().find((p) => p.id === 'memory')!;
 const segment = (r: BundledRuntime) => r.service.registries.statusSegments.get('memory')?.value.text;
 const rowActions = (r: BundledRuntime) =>
@@ -63,6 +67,10 @@ describe('the memory plugin in its own process', () => {
     await r.until(() => segment(r) === 'memory: 1', 'the accepted memory in the status bar');
     const block = await recall(r, 'fix the indentation please');
     expect(block).toContain('- The user prefers tabs over spaces for indentation');
+    // The recalled memories are the block's sources: the reply records them, the window shows them as chips.
+    expect(await rendered(r, 'fix the indentation please')).toMatchObject({
+      sources: [{ id: '1', label: 'The user prefers tabs over spaces for indentation' }],
+    });
     expect(await recall(r, 'what is the weather in Oslo')).toBe('');
   });
 

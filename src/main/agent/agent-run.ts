@@ -1,5 +1,5 @@
 import { thinkingLevelOf } from '../../shared/agent/index.ts';
-import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
+import type { AssistantMessage, Entry, EntryInput, Message, ModelContext, ReplySource, ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
 import { isAssistant, isToolResult } from '../../shared/sessions/index.ts';
 import type { ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
@@ -129,7 +129,7 @@ export class AgentRun {
         continue;
       }
       const previous = previousToolTurn(before.messages);
-      this.#persistReply(reply.message);
+      this.#persistReply(reply.message, reply.sources);
       if (reply.errorKind === null && reply.message.stopReason !== 'length' && toolCallsOf(reply.message).length > 0 && !this.#signal.aborted) {
         try {
           setup.provider.prepare?.();
@@ -208,7 +208,8 @@ export class AgentRun {
     return text === '' ? this.#hookSystemPrompt : `${text}\n\n${this.#hookSystemPrompt}`;
   }
 
-  async #callModel(context: ModelContext, setup: TurnSetup): Promise<StreamedReply> {
+  /** The reply, and what the request's prompt blocks drew on (recorded on the reply, never sent). */
+  async #callModel(context: ModelContext, setup: TurnSetup): Promise<StreamedReply & { sources: ReplySource[] }> {
     const sessionId = this.#sessionId;
     const signal = this.#signal;
     // Masking and the context hooks rewrite this request's messages only: the stored session stays as it is.
@@ -234,7 +235,7 @@ export class AgentRun {
       // Recording what was sent must never break the turn.
     }
     this.#run.emit({ type: 'message_start', role: 'assistant' });
-    return streamReply({
+    const reply = await streamReply({
       stream: setup.provider.stream,
       request: {
         model: setup.provider.model,
@@ -249,6 +250,7 @@ export class AgentRun {
       onDelta: (delta) => this.#run.emit({ type: 'message_update', delta }),
       onNotice: (message) => this.#notice('provider_notice', message),
     });
+    return { ...reply, sources: assembled.sources };
   }
 
   /** The reply's tool calls, recovery, steering and follow-ups: 'continue' when another turn follows. */
@@ -373,8 +375,9 @@ export class AgentRun {
     return entry;
   }
 
-  #persistReply(message: AssistantMessage): Entry {
-    const entry = this.#write({ type: 'message', message });
+  #persistReply(message: AssistantMessage, sources: readonly ReplySource[] = []): Entry {
+    // On the entry beside the message, so that building a context (which sends messages) never carries them.
+    const entry = this.#write({ type: 'message', message, ...(sources.length > 0 ? { sources: [...sources] } : {}) });
     this.#run.emit({ type: 'message_end', entry });
     return entry;
   }

@@ -59,4 +59,41 @@ describe('prompt assembly', () => {
     expect(out.systemPrompt).toBe('S');
     expect(out.failures).toEqual([{ blockId: 'hang', error: 'it did not render within 5 ms' }]);
   });
+
+  test('the sources of the blocks that rendered into the request are collected, each once; a plain string still renders', async () => {
+    const memory = { pluginId: 'memory', id: '3', label: 'The user prefers tabs' };
+    const out = await assemblePrompt({
+      systemPrompt: 'S',
+      blocks: [
+        block('plain', 'head', 0, () => 'plain text'),
+        block('recall', 'tail', 0, async () => ({ text: 'Memories:\n- tabs', sources: [memory] })),
+        block('again', 'tail', 1, () => ({ text: 'again', sources: [memory, { pluginId: 'notes', id: 'n1', label: 'A note' }] })),
+        block('empty', 'tail', 2, () => ({ text: ' ', sources: [{ pluginId: 'memory', id: '9', label: 'not rendered' }] })),
+      ],
+      messages: [{ role: 'user', content: 'hi' }],
+      context,
+    });
+    expect(out.systemPrompt).toBe('S\n\nplain text');
+    expect(out.messages.at(-1)).toEqual({ role: 'user', content: 'Memories:\n- tabs\n\nagain' });
+    expect(out.sources).toEqual([memory, { pluginId: 'notes', id: 'n1', label: 'A note' }]);
+    expect(JSON.stringify(out.messages)).not.toContain('sources');
+    expect(out.failures).toEqual([]);
+  });
+
+  test('a block that answers a malformed object is left out and reported; the others still render', async () => {
+    const out = await assemblePrompt({
+      systemPrompt: 'S',
+      blocks: [
+        block('bad', 'head', 0, () => ({ text: 'sneaky', sources: [{ id: 1 }] }) as unknown as string),
+        block('no-text', 'head', 1, () => ({ sources: [] }) as unknown as string),
+        block('ok', 'head', 2, () => 'fine'),
+      ],
+      messages: [],
+      context,
+    });
+    expect(out.systemPrompt).toBe('S\n\nfine');
+    expect(out.sources).toEqual([]);
+    expect(out.failures.map((f) => f.blockId)).toEqual(['bad', 'no-text']);
+    expect(out.failures[0]!.error).toContain('sources');
+  });
 });

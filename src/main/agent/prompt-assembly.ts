@@ -1,6 +1,10 @@
-import type { Message } from '../../shared/sessions/index.ts';
+import { z } from 'zod';
+import { type Message, ReplySource } from '../../shared/sessions/index.ts';
 import { errorMessage } from '../errors.ts';
 import { recallPrompt } from './recall-prompt.ts';
+
+/** At most this many sources count from one block (a plugin's are checked to this limit as they arrive). */
+const MAX_SOURCES_PER_BLOCK = 20;
 
 export interface PromptBlockContext {
   sessionId: string;
@@ -19,13 +23,21 @@ export interface PromptBlock {
   /** Lower first; ties keep insertion order. */
   priority: number;
   /** May throw or reject: the block is then skipped and reported; the turn goes on. */
-  render(context: PromptBlockContext): string | Promise<string>;
+  render(context: PromptBlockContext): PromptBlockOutput | Promise<PromptBlockOutput>;
 }
+
+/** A block's text, or its text and the things it drew on (recorded on the reply, never sent). */
+export type PromptBlockOutput = string | { text: string; sources?: readonly ReplySource[] | undefined };
+
+/** What a render may answer; anything else leaves the block out of the turn. */
+const PromptBlockOutput = z.union([z.string(), z.object({ text: z.string(), sources: z.array(ReplySource).max(MAX_SOURCES_PER_BLOCK).optional() })]);
 
 export interface AssembledPrompt {
   systemPrompt: string;
   messages: Message[];
   failures: { blockId: string; error: string }[];
+  /** What the blocks that rendered into this request drew on, in block order, each once. */
+  sources: ReplySource[];
 }
 
 export interface AssembleInput {
@@ -50,18 +62,22 @@ export async function assemblePrompt(input: AssembleInput): Promise<AssembledPro
   const failures: AssembledPrompt['failures'] = [];
   const head: string[] = [];
   const tail: string[] = [];
+  const sources = new Map<string, ReplySource>();
   rendered.forEach((r, i) => {
     const block = ordered[i]!.block;
     if (!r.ok) failures.push({ blockId: block.id, error: r.error });
-    else if (r.text.trim() !== '') (block.position === 'head' ? head : tail).push(r.text);
+    else if (r.text.trim() !== '') {
+      (block.position === 'head' ? head : tail).push(r.text);
+      for (const source of r.sources) sources.set(JSON.stringify([source.pluginId, source.id]), source);
+    }
   });
   const systemPrompt = [input.systemPrompt, ...head].filter((s) => s.trim() !== '').join('\n\n');
   const messages: Message[] = [...input.messages];
   if (tail.length > 0) messages.push({ role: 'user', content: tail.join('\n\n') });
-  return { systemPrompt, messages, failures };
+  return { systemPrompt, messages, failures, sources: [...sources.values()] };
 }
 
-type Rendered = { ok: true; text: string } | { ok: false; error: string };
+type Rendered = { ok: true; text: string; sources: readonly ReplySource[] } | { ok: false; error: string };
 
 async function renderOne(block: PromptBlock, context: PromptBlockContext, timeoutMs: number): Promise<Rendered> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -71,7 +87,13 @@ async function renderOne(block: PromptBlock, context: PromptBlockContext, timeou
   const rendering = Promise.resolve()
     .then(() => block.render(context))
     .then(
-      (text): Rendered => (typeof text === 'string' ? { ok: true, text } : { ok: false, error: 'it rendered something other than text' }),
+      (answer): Rendered => {
+        const parsed = PromptBlockOutput.safeParse(answer);
+        if (!parsed.success) return { ok: false, error: 'it rendered something other than text, or text and the sources it drew on' };
+        return typeof parsed.data === 'string'
+          ? { ok: true, text: parsed.data, sources: [] }
+          : { ok: true, text: parsed.data.text, sources: parsed.data.sources ?? [] };
+      },
       (e: unknown): Rendered => ({ ok: false, error: errorMessage(e) }),
     );
   try {

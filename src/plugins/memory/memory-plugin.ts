@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MemoriesExtracted } from '../../shared/context/index.ts';
-import { MEMORY_EXTRACTED_TOPIC } from '../../shared/plugins/index.ts';
-import type { PromptBlockContext } from '../../shared/plugin-wire/index.ts';
+import { MAX_BLOCK_SOURCE_LABEL_CHARS, MAX_BLOCK_SOURCES, MEMORY_EXTRACTED_TOPIC } from '../../shared/plugins/index.ts';
+import type { PromptBlockContext, PromptBlockRender } from '../../shared/plugin-wire/index.ts';
 import type { DefinedPlugin, PluginCommandResult, PluginContext, ToolCallOptions, ToolOutput } from '../../workers/sdk/index.ts';
 import { definePlugin } from '../../workers/sdk/index.ts';
 import { MEMORY_HELP, MEMORY_MAN, parseMemoryCommand } from './memory-command.ts';
@@ -168,16 +168,18 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
     })().catch((e: unknown) => ctx?.log.error(`Extracted memories were not kept: ${e instanceof Error ? e.message : String(e)}`));
   };
 
-  const recallBlock = async (context: PromptBlockContext): Promise<string> => {
+  // The recalled memories are the block's sources: the reply records them and the window shows them as chips.
+  const recallBlock = async (context: PromptBlockContext): Promise<PromptBlockRender> => {
     seen(context.sessionId, context.workspace);
     if ((await mode()) === 'off' || paused()) return '';
     const recalled = opened().recall({ prompt: context.prompt ?? '', workspace: context.workspace });
     if (recalled.length === 0) return '';
     ctx?.events.emit(MEMORY_RECALLED_TOPIC, { sessionId: context.sessionId, ids: recalled.map((m) => m.id) });
-    return [
+    const text = [
       'Memories the user keeps from earlier conversations (use them where they apply; what the user says now wins):',
       ...recalled.map((m) => `- ${m.text}`),
     ].join('\n');
+    return { text, sources: recalled.slice(0, MAX_BLOCK_SOURCES).map((m) => ({ id: String(m.id), label: clipLabel(m.text) })) };
   };
 
   const act = async (verb: string, id: number): Promise<string> => {
@@ -405,6 +407,12 @@ function ok(output: string): PluginCommandResult {
 
 function fail(text: string): ToolOutput {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A chip's label: the memory's text on one line, at most MAX_BLOCK_SOURCE_LABEL_CHARS characters. */
+function clipLabel(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= MAX_BLOCK_SOURCE_LABEL_CHARS ? flat : `${flat.slice(0, MAX_BLOCK_SOURCE_LABEL_CHARS - 1)}…`;
 }
 
 function line(m: MemoryRecord): string {

@@ -31,6 +31,9 @@ export interface PromptBlockContext {
   prompt?: string;
 }
 
+/** What a prompt block renders: its text, or its text and what it drew on (at most 20, labels at most 200 characters). */
+export type PromptBlockRender = string | { text: string; sources?: { id: string; label: string }[] };
+
 /** Implemented by the plugin host (src/workers/plugin-host), called by main. */
 export interface PluginApi {
   /** Loads the plugin module and checks the protocol. */
@@ -46,7 +49,8 @@ export interface PluginApi {
    */
   $executeTool(callId: string, name: string, args: unknown, context: ToolCallContext | null): Promise<ToolOutput>;
   $cancel(callId: string): Promise<void>;
-  $renderBlock(id: string, context: PromptBlockContext): Promise<string>;
+  /** The block's text, or its text and the things it drew on (checked in main: RenderedBlock in src/shared/plugins). */
+  $renderBlock(id: string, context: PromptBlockContext): Promise<PromptBlockRender>;
   /**
    * Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. `call`
    * carries the plugin's config as main read it for this call, so the plugin need not ask for it, and

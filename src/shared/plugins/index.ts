@@ -12,3 +12,4 @@ export * from './hooks.ts';
 export * from './provider-probe.ts';
 export * from './static-contributions.ts';
 export * from './plugin-method.ts';
+export * from './rendered-block.ts';

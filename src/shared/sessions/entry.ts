@@ -82,7 +82,12 @@ const base = {
   timestamp: z.string(),
 };
 
-export const MessageEntry = z.looseObject({ ...base, type: z.literal('message'), message: Message });
+/** A thing a prompt block drew on for the request a reply answers (a memory): shown under the reply, never sent to a model. */
+export const ReplySource = z.looseObject({ pluginId: z.string(), id: z.string(), label: z.string() });
+export type ReplySource = z.infer<typeof ReplySource>;
+
+/** `sources`: on an assistant reply, what the prompt blocks of its request drew on; absent in older sessions. */
+export const MessageEntry = z.looseObject({ ...base, type: z.literal('message'), message: Message, sources: z.array(ReplySource).optional() });
 export const ModelChangeEntry = z.looseObject({ ...base, type: z.literal('model_change'), provider: z.string(), modelId: z.string() });
 export const ThinkingLevelChangeEntry = z.looseObject({ ...base, type: z.literal('thinking_level_change'), thinkingLevel: z.string() });
 export const CompactionEntry = z.looseObject({

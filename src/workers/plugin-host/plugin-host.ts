@@ -11,6 +11,7 @@ import {
   MAX_TOOL_UPDATE_CHARS,
   type PluginApi,
   type PromptBlockContext,
+  type PromptBlockRender,
 } from '../../shared/plugin-wire/index.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
@@ -245,7 +246,7 @@ export class PluginHost implements PluginApi {
     this.#running.get(callId)?.abort();
   }
 
-  async $renderBlock(id: string, context: PromptBlockContext): Promise<string> {
+  async $renderBlock(id: string, context: PromptBlockContext): Promise<PromptBlockRender> {
     const block = this.#blocks.get(id);
     if (!block) throw new Error(`This plugin has no prompt block '${id}'.`);
     return await block.render(context);

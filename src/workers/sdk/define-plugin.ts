@@ -19,7 +19,7 @@ import type {
   WalletState,
 } from '../../shared/plugins/index.ts';
 import type { HookPayloads, HookPoint, HookResults } from '../../shared/plugins/index.ts';
-import type { PromptBlockContext } from '../../shared/plugin-wire/index.ts';
+import type { PromptBlockContext, PromptBlockRender } from '../../shared/plugin-wire/index.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
 import type { AbortSignalLike, StreamFn } from '../../shared/providers/index.ts';
@@ -110,7 +110,8 @@ export interface ToolContribution extends In<typeof ToolDeclaration> {
   execute(args: Record<string, unknown>, options: ToolCallOptions): Awaitable<ToolOutput | string>;
 }
 export interface PromptBlockContribution extends In<typeof PromptBlockDeclaration> {
-  render(context: PromptBlockContext): Awaitable<string>;
+  /** Its text, or its text and the things it drew on (`sources`, at most 20): they are recorded on the reply and shown under it. */
+  render(context: PromptBlockContext): Awaitable<PromptBlockRender>;
 }
 export type StatusSegmentContribution = In<typeof StatusSegmentDeclaration>;
 export interface PanelContribution extends In<typeof PanelDeclaration> {

@@ -1,11 +1,12 @@
-import type { PromptBlockContext } from '../../../shared/plugins/index.ts';
+import type { PromptBlockContext, RenderedBlock } from '../../../shared/plugins/index.ts';
 import { ContributionRegistry } from './contribution-registry.ts';
 
 export interface InstalledPromptBlock {
   id: string;
   position: 'head' | 'tail';
   priority: number;
-  render(context: PromptBlockContext): Promise<string>;
+  /** Checked as it arrives from the plugin: text, or text and the things it drew on. */
+  render(context: PromptBlockContext): Promise<RenderedBlock>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Disposable } from '../../../shared/disposable.ts';
-import { MAX_PROMPT_BLOCK_CHARS } from '../../../shared/plugins/index.ts';
+import { MAX_BLOCK_SOURCE_LABEL_CHARS, MAX_BLOCK_SOURCES, MAX_PROMPT_BLOCK_CHARS, RenderedBlock } from '../../../shared/plugins/index.ts';
 import { type AllowanceRequest, AllowanceVerdict, PluginCommandResult, type Contribution, WalletState } from '../../../shared/plugins/index.ts';
 import type { AssistantMessage } from '../../../shared/sessions/index.ts';
 import type { AbortSignalLike, ProviderErrorKind, ProviderEvent, ProviderRequest, StreamFn } from '../../../shared/providers/index.ts';
@@ -68,14 +68,21 @@ export function installContribution(
         position: decl.position,
         priority: decl.priority,
         render: async (context) => {
-          const text: unknown = await conn.call('$renderBlock', [decl.id, context], timeouts.callMs);
+          const answer: unknown = await conn.call('$renderBlock', [decl.id, context], timeouts.callMs);
+          const text = typeof answer === 'object' && answer !== null && 'text' in answer ? answer.text : answer;
           if (typeof text !== 'string') throw new Error(`The prompt block '${decl.id}' rendered something that is not text.`);
           if (text.length > MAX_PROMPT_BLOCK_CHARS) {
             throw new Error(
               `The prompt block '${decl.id}' rendered ${text.length.toLocaleString('en')} characters; a block is at most ${MAX_PROMPT_BLOCK_CHARS.toLocaleString('en')}, so it was left out.`,
             );
           }
-          return text;
+          const parsed = RenderedBlock.safeParse(answer);
+          if (!parsed.success) {
+            throw new Error(
+              `The prompt block '${decl.id}' named what it drew on in a shape Amber does not take (at most ${MAX_BLOCK_SOURCES} sources of { id, label }, labels at most ${MAX_BLOCK_SOURCE_LABEL_CHARS} characters), so it was left out.`,
+            );
+          }
+          return parsed.data;
         },
       });
     case 'statusSegment': {

@@ -4,6 +4,7 @@ import type { AssistantMessage } from '../../shared/sessions/index.ts';
 import { CopyButton, Icon } from '../ui/index.ts';
 import { ErrorText } from './ErrorText.tsx';
 import { Markdown } from './Markdown.tsx';
+import { ReplySources } from './ReplySources.tsx';
 import { Thinking } from './Thinking.tsx';
 import './message.css';
 import { ToolCard } from './ToolCard.tsx';
@@ -171,6 +172,7 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
           </div>
         )}
         {aborted && <div className="msg-stopped">Stopped — the partial reply is kept.</div>}
+        {item.kind === 'assistant' && !midTurn && item.entry.sources && <ReplySources sources={item.entry.sources} />}
         {!live && (!midTurn || switcher || item.text) && (
           <div className={midTurn ? 'msg-meta is-mid' : 'msg-meta'}>
             {switcher}

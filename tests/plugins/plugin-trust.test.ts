@@ -88,6 +88,32 @@ test('a prompt block rendering past its cap is left out of the prompt with the r
   expect(h.service.get('overreach').state).toBe('active');
 });
 
+test('a prompt block naming more sources than a render may is left out with the reason; a block within the caps brings its sources', async () => {
+  h = createHarness([fixture('overreach')]);
+  h.config.set('overreach', { mode: 'many-sources' });
+  await h.service.start();
+  const workspace = h.dir;
+  const assembled = await assemblePrompt({
+    systemPrompt: 'base',
+    blocks: pluginPromptBlocks(h.service.registries.promptBlocks, () => workspace)(),
+    messages: [],
+    context: { sessionId: 's', signal: new AbortController().signal },
+  });
+  expect(assembled.systemPrompt).toBe('base\n\nsourced');
+  expect(assembled.failures).toEqual([
+    {
+      blockId: 'overreach:crowded',
+      error:
+        "The prompt block 'crowded' named what it drew on in a shape Amber does not take (at most 20 sources of { id, label }, labels at most 200 characters), so it was left out.",
+    },
+  ]);
+  expect(assembled.sources).toEqual([
+    { pluginId: 'overreach', id: 'm0', label: 'memory 0' },
+    { pluginId: 'overreach', id: 'm1', label: 'memory 1' },
+  ]);
+  expect(h.service.get('overreach').state).toBe('active');
+});
+
 test('a panel update past a cap is refused: the panel stays as it was, the plugin stays Active, and its log says why', async () => {
   // The executor runs at once, so the harness exists when the next line runs.
   const logged = new Promise<string>((resolve) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { EvalRunRecord } from '../src/shared/evals/index.ts';
 import { openApp } from './fixtures/app-under-test.ts';
-import { openAiStream, type RecordedRequest, type Reply, startProviderServer, type ProviderServer } from './fixtures/provider-server.ts';
+import { jsonError, openAiStream, type RecordedRequest, type Reply, startProviderServer, type ProviderServer } from './fixtures/provider-server.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'src/main/cli/cli.ts');
@@ -32,6 +32,7 @@ function script(request: RecordedRequest): Reply {
   const task = text(body.messages.find((m) => m.role === 'user')?.content);
   const toolResults = body.messages.filter((m) => m.role === 'tool').length;
   const good = body.model === 'good';
+  if (body.model === 'broken') return jsonError(400, 'The model is down.');
   const call = (name: string, args: Record<string, unknown>) => openAiStream({ toolCalls: [{ id: `c${toolResults}`, name, arguments: args }] });
   if (body.model === 'judge') {
     const graded = /It prints hello/.test(text(body.messages.at(-1)?.content));
@@ -289,4 +290,17 @@ test('eval compare flags a seeded regression and exits 1; two equal evals exit 0
   expect(same.code).toBe(0);
   expect(JSON.parse(same.stdout)).toMatchObject({ regression: false });
   expect((await amber(['eval', 'compare', before, join(dir, 'nothing-here')])).stderr).toMatch(/holds no eval \(no runs\.jsonl\)/);
+});
+
+test('a model that errors is scored as an error with its message, never a crash, and the reports are still written', { timeout: 60_000 }, async () => {
+  const { writeFileSync } = await import('node:fs');
+  const suite = join(dir, 'one-task.json');
+  writeFileSync(suite, JSON.stringify({ name: 'one', tasks: [{ id: 'hello', prompt: 'Say hello.', checks: [{ type: 'replyContains', text: 'hello' }] }] }));
+  const out = join(dir, 'broken-out');
+  const run = await amber(['eval', suite, '--model', 'custom/broken', '--out', out]);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toMatch(/custom\/broken\s+0% \(0\/1\)/);
+  const [record] = runsOf(out);
+  expect(record).toMatchObject({ end: 'error', passed: false, error: expect.stringContaining('The model is down') });
+  expect(existsSync(join(out, 'report.html'))).toBe(true);
 });

@@ -243,7 +243,7 @@ test('a suite that is not valid is refused with the file and the field named, an
 });
 
 /** A run's record as runs.jsonl holds it, for the compare test. */
-const record = (taskId: string, attempt: number, passed: boolean) => ({
+const recordOf = (taskId: string, attempt: number, passed: boolean) => ({
   evalId: 'e',
   taskId,
   model: 'custom/good',
@@ -270,7 +270,7 @@ test('eval compare flags a seeded regression and exits 1; two equal evals exit 0
     mkdirSync(folder, { recursive: true });
     writeFileSync(
       join(folder, 'runs.jsonl'),
-      `${results.flatMap(([task, passes]) => passes.map((p, i) => JSON.stringify(record(task, i + 1, p)))).join('\n')}\n`,
+      `${results.flatMap(([task, passes]) => passes.map((p, i) => JSON.stringify(recordOf(task, i + 1, p)))).join('\n')}\n`,
     );
     return folder;
   };

@@ -335,6 +335,29 @@ describe('the loop', () => {
     expect(transcript(h.pathMessages())).toEqual(['user:hi', 'assistant:ok']);
   });
 
+  test("a reply records what its request's blocks drew on, beside its message; a reopened store still has it and later requests never carry it", async () => {
+    const memory = { pluginId: 'memory', id: '7', label: 'The user likes short answers' };
+    h = createHarness([text('Short.'), text('Again.')], {
+      promptBlocks: () => [
+        { id: 'memory:recall', position: 'tail', priority: 0, render: () => ({ text: 'Memories: short answers', sources: [memory] }) },
+        { id: 'odd', position: 'head', priority: 0, render: () => ({ text: 'odd', sources: 'everything' }) as unknown as string },
+      ],
+    });
+    expect((await h.agent.prompt(h.sessionId, 'hi')).reason).toBe('stop');
+    expect(h.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'prompt_block_failed', message: expect.stringContaining('odd') });
+    const replyOf = (store: SessionStore) => store.path(h!.sessionId).find((e) => e.type === 'message' && e.message.role === 'assistant');
+    expect(replyOf(h.store)).toMatchObject({ sources: [memory] });
+    expect(h.path().find((e) => e.type === 'message' && e.message.role === 'user')).not.toHaveProperty('sources');
+    expect((await h.agent.prompt(h.sessionId, 'more')).reason).toBe('stop');
+    expect(JSON.stringify(h.provider.requests)).not.toContain('The user likes short answers');
+    const reopened = SessionStore.open(join(h.dir, 'amber.db'));
+    try {
+      expect(replyOf(reopened)).toMatchObject({ sources: [memory] });
+    } finally {
+      reopened.close();
+    }
+  });
+
   test('tool execution updates reach the event stream', async () => {
     const tools: ToolSource = {
       list: () => [echo],

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,4 +38,12 @@ test('a binary file is not placed in, only sized', () => {
   const file = join(dir, 'blob.bin');
   writeFileSync(file, Buffer.from([0, 1, 2, 3]));
   expect(fileFacts(file, { oldText: 'x', newText: 'y' })).toEqual({ path: file, exists: true, bytes: 4 });
+});
+
+test('a FIFO named by an edit is said to be there and never read: main does not wait on it', () => {
+  const fifo = join(dir, 'pipe');
+  execFileSync('mkfifo', [fifo]);
+  const started = Date.now();
+  expect(fileFacts(fifo, { path: fifo, oldText: 'x', newText: 'y' })).toEqual({ path: fifo, exists: true });
+  expect(Date.now() - started).toBeLessThan(1000);
 });

@@ -1,4 +1,4 @@
-import { openSync, readSync, closeSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { ApprovalFile } from '../../shared/agent/index.ts';
 
 /** A file larger than this is not read to place an edit in it (its size is still said). */
@@ -16,8 +16,10 @@ function oldTextOf(args: unknown): string | null {
 }
 
 function readText(path: string, bytes: number): string | null {
-  const fd = openSync(path, 'r');
+  // Non-blocking, and checked again once open: a path swapped for a FIFO after the stat cannot stall main.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!fstatSync(fd).isFile()) return null;
     const buffer = Buffer.alloc(bytes);
     const read = readSync(fd, buffer, 0, bytes, 0);
     const text = buffer.subarray(0, read).toString('utf8');

@@ -44,7 +44,7 @@ function runMarked(command: string, options: { timeout?: number; signal?: AbortS
 
 describe('bash through the workspace-tools plugin process', () => {
   test('is installed as a shell tool', () => {
-    expect(runtime!.service.registries.tools.get('bash')?.value.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true });
+    expect(runtime!.service.registries.tools.get('bash')?.value.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true, parallel: false });
   });
 
   test("ls and node --version run in the conversation's workspace folder", async () => {

@@ -330,3 +330,87 @@ describe('the sandbox of a shell call', () => {
     expect(reports).toHaveLength(1);
   });
 });
+
+const pathed = (name: string, readOnly: boolean): ToolSpec => ({
+  name,
+  description: `${name} a file`,
+  parameters: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } } },
+  readOnly,
+  pathParams: ['path'],
+});
+
+describe('calls that must not overlap', () => {
+  const bash: ToolSpec = { name: 'bash', description: 'run a line', parameters: { type: 'object' }, readOnly: false, shell: true, parallel: false };
+  const edit = pathed('edit', false);
+  const read = pathed('read', true);
+  const specs = [bash, edit, read, echo];
+
+  /** A source whose every call takes 40 ms of real time and records when it ran, to see which calls overlapped. */
+  function timedTools() {
+    const spans = new Map<string, { start: number; end: number }>();
+    const tools: ToolSource = {
+      list: () => specs,
+      execute: async (_n, _args, execution) => {
+        const start = performance.now();
+        await new Promise((res) => setTimeout(res, 40));
+        spans.set(execution.toolCallId, { start, end: performance.now() });
+        return ok(execution.toolCallId);
+      },
+    };
+    const overlap = (a: string, b: string): boolean => {
+      const x = spans.get(a)!;
+      const y = spans.get(b)!;
+      return x.start < y.end && y.start < x.end;
+    };
+    const before = (a: string, b: string): boolean => spans.get(a)!.end <= spans.get(b)!.start;
+    return { tools, overlap, before };
+  }
+
+  test('calls of a tool declared parallel: false run one after another in call order; other tools run alongside them', async () => {
+    const { tools, overlap, before } = timedTools();
+    const results = await new ToolDispatcher({ tools, gate: allowAll }).dispatch(
+      base([call('1', 'bash', { command: 'mkdir out' }), call('2', 'bash', { command: 'ls out' }), call('3', 'echo', { text: 'a' })], { specs }),
+    );
+    expect(results.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(before('1', '2')).toBe(true);
+    expect(overlap('1', '3')).toBe(true);
+  });
+
+  test('edits of one path run in call order however the path is spelled; edits of different paths and reads of the same path run in parallel', async () => {
+    const { tools, overlap, before } = timedTools();
+    await new ToolDispatcher({ tools, gate: allowAll }).dispatch(
+      base(
+        [
+          call('1', 'edit', { path: 'a.txt', text: 'one' }),
+          call('2', 'edit', { path: './a.txt', text: 'two' }),
+          call('3', 'edit', { path: 'b.txt', text: 'three' }),
+          call('4', 'read', { path: 'a.txt' }),
+          call('5', 'edit', { path: '/ws/a.txt', text: 'four' }),
+        ],
+        { specs },
+      ),
+    );
+    expect(before('1', '2')).toBe(true);
+    expect(before('2', '5')).toBe(true);
+    expect(overlap('1', '3')).toBe(true);
+    expect(overlap('1', '4')).toBe(true);
+  });
+
+  test('a stop while calls wait their turn ends them at once without running them', async () => {
+    const ran: string[] = [];
+    const controller = new AbortController();
+    const tools: ToolSource = {
+      list: () => specs,
+      execute: (_n, _a, execution) => {
+        ran.push(execution.toolCallId);
+        return new Promise<ToolOutput>(() => controller.abort());
+      },
+    };
+    const results = await new ToolDispatcher({ tools, gate: allowAll }).dispatch(
+      base([call('1', 'bash', { command: 'sleep 9' }), call('2', 'bash', { command: 'ls' })], { specs, signal: controller.signal }),
+    );
+    expect(ran).toEqual(['1']);
+    expect(results.map((r) => r.status)).toEqual(['error', 'error']);
+    expect(text(results[1]!)).toMatch(/Not run: the run was stopped/);
+  });
+});

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
 import { canonicalJson, callSignature, type ShellSandbox, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
 import { errorMessage } from '../errors.ts';
@@ -90,7 +91,8 @@ export function toolResult(call: ToolCall, status: ToolStatus, text: string, tim
 
 /**
  * Runs one assistant message's tool calls: each is checked (known tool, arguments valid against its JSON
- * schema, not a repeat of the previous turn, allowed by the gate), then all run in parallel. Exactly one
+ * schema, not a repeat of the previous turn, allowed by the gate), then all run in parallel, except that
+ * calls of a `parallel: false` tool, and calls changing the same path, run one after another. Exactly one
  * result per call, in call order however they finish, its text cut at `maxResultChars`; nothing here
  * throws for a failing tool.
  */
@@ -114,10 +116,18 @@ export class ToolDispatcher {
 
   async dispatch(request: DispatchRequest): Promise<ToolResultMessage[]> {
     const previous = new Set(request.previousCalls.map(callSignature));
+    // Calls that share a turn key (see turnKeys) run in call order: each waits for the ones before it to finish.
+    const tails = new Map<string, Promise<void>>();
     const running = request.calls.map((call) => {
       request.onStart?.(call);
+      const keys = turnKeys(call, request);
+      const before = Promise.all(keys.map((key) => tails.get(key)));
+      const { done, finished } = turnDone();
+      for (const key of keys) tails.set(key, done);
       // Every result, whichever tool (MCP's included) and whatever the hooks made of it, within one cap.
-      return this.#runOne(call, request, previous).then((result) => capToolResult(result, request.sessionId, this.#cap));
+      return this.#runOne(call, request, previous, before)
+        .finally(finished)
+        .then((result) => capToolResult(result, request.sessionId, this.#cap));
     });
     const results: ToolResultMessage[] = [];
     for (const [index, pending] of running.entries()) {
@@ -128,7 +138,7 @@ export class ToolDispatcher {
     return results;
   }
 
-  async #runOne(call: ToolCall, request: DispatchRequest, previous: ReadonlySet<string>): Promise<ToolResultMessage> {
+  async #runOne(call: ToolCall, request: DispatchRequest, previous: ReadonlySet<string>, before: Promise<unknown>): Promise<ToolResultMessage> {
     const denied = (text: string): ToolResultMessage => toolResult(call, 'denied', text, this.#clock());
     const failed = (text: string): ToolResultMessage => toolResult(call, 'error', text, this.#clock());
     if (request.signal.aborted) return failed('Not run: the run was stopped.');
@@ -169,6 +179,7 @@ export class ToolDispatcher {
     } catch (e) {
       return denied(`The tool policy could not decide, so ${call.name} was not run: ${errorMessage(e)}`);
     }
+    await before;
     if (request.signal.aborted) return failed('Not run: the run was stopped.');
     const result = await this.#execute(args === call.arguments ? call : { ...call, arguments: args }, request, sandbox);
     if (sandbox && sandbox.unsandboxed !== true && sandboxReport(result) === 'unavailable') {
@@ -262,6 +273,31 @@ export class ToolDispatcher {
     const why = this.#schemas.errorsText(validate);
     return `The arguments for ${spec.name} do not match its schema: ${why}. Fix them and call it again.`;
   }
+}
+
+/** A promise and the function that settles it: a call's place in the queues of its turn keys. */
+function turnDone(): { done: Promise<void>; finished: () => void } {
+  let finished = (): void => {};
+  const done = new Promise<void>((res) => (finished = res));
+  return { done, finished };
+}
+
+/**
+ * What a call must not run alongside within its turn: its tool, for a tool declared `parallel: false`;
+ * each path it names, for a tool that changes things (resolved against the workspace, so `a.txt` and
+ * `./a.txt` are one path).
+ */
+function turnKeys(call: ToolCall, request: DispatchRequest): string[] {
+  const spec = request.specs.find((s) => s.name === call.name);
+  if (!spec) return [];
+  const keys = spec.parallel === false ? [`tool:${spec.name}`] : [];
+  if (spec.readOnly) return keys;
+  for (const param of spec.pathParams ?? []) {
+    const value = call.arguments[param];
+    const paths = Array.isArray(value) ? value : [value];
+    for (const p of paths) if (typeof p === 'string' && p !== '') keys.push(`path:${resolve(request.workspaceRoot, p)}`);
+  }
+  return keys;
 }
 
 /** What a shell tool's result says about its sandbox (`details.sandbox`), or null when it says nothing. */

@@ -246,7 +246,7 @@ describe('bash', () => {
   });
 
   test('the spec marks it a shell tool that is not read-only', () => {
-    expect(bashTool.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true, parameters: { required: ['command'] } });
+    expect(bashTool.spec).toMatchObject({ name: 'bash', readOnly: false, shell: true, parallel: false, parameters: { required: ['command'] } });
   });
 });
 

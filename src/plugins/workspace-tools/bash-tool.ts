@@ -276,7 +276,8 @@ export function createBashTool(options: BashToolOptions = {}): WorkspaceTool {
       if (ctx.signal?.aborted) stop('stop');
     });
   }
-  return { ...tool, spec: { ...tool.spec, shell: true } };
+  // Commands of one turn may build on each other (cd, files one writes and the next reads): they run in order.
+  return { ...tool, spec: { ...tool.spec, shell: true, parallel: false } };
 }
 
 /** ", as for SIGKILL" for 137 and the like: how a shell reports a command a signal ended; '' for other codes. */

@@ -17,6 +17,12 @@ const ToolSpecFields = {
    * "always" answers are kept per command prefix, never for the tool as a whole).
    */
   shell: z.boolean().optional(),
+  /**
+   * false: the tool's calls in one assistant turn run one after another, in call order (a shell, whose
+   * commands may rely on each other's effects). Absent or true: they run in parallel. Either way, calls of
+   * tools that change things and name the same path (by `pathParams`) run in call order.
+   */
+  parallel: z.boolean().optional(),
 };
 
 /** Why a spec's `pathParams` do not fit its `parameters`, or null when they do. */

@@ -1,5 +1,6 @@
 import type { AgentService, ModelRef, ProviderResolver, SystemPromptBuilder } from './agent/index.ts';
 import type { AgentDefinitions } from './agent-definitions/index.ts';
+import type { SkillLibrary } from './skills/index.ts';
 import type { PlanService } from './plan/index.ts';
 import type { PluginConfigService, PluginService } from './plugins/index.ts';
 import type { ApprovalBroker, PolicyService, SandboxService } from './policy/index.ts';
@@ -50,6 +51,8 @@ export interface AppCore {
   readonly systemPrompt: SystemPromptBuilder;
   /** The kinds of child agent the task tool can start: built-ins, the user's and the workspace's confirmed ones. */
   readonly agentDefinitions: AgentDefinitions;
+  /** The skills the skill tool loads: the user's and the workspace's confirmed ones. */
+  readonly skills: SkillLibrary;
   /** The checklist the agent keeps with the todo tool, per branch of each conversation. */
   readonly plan: PlanService;
   health(): { ok: true; schemaVersion: number; sessions: number; dataDir: string };

@@ -41,6 +41,7 @@ import { type CoreEvent, windowEvents } from './api/index.ts';
 import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
 import { AgentDefinitions, settingsConfirmations } from './agent-definitions/index.ts';
+import { SKILL_TOOL, SkillLibrary, skillToolSource } from './skills/index.ts';
 import { PlanService, todoToolSource } from './plan/index.ts';
 import { SubagentService } from './subagents/index.ts';
 
@@ -207,7 +208,19 @@ export function createApp(options: AppOptions): App {
   };
   // The catalog is a few megabytes: loaded in the background, awaited by the first model call.
   if (options.startPlugins !== false) void catalog.ready();
-  const systemPrompt = new SystemPromptBuilder({ settings, workspaceOf: (sessionId) => workspaces.of(sessionId), log: (m) => console.warn(m) });
+  // The skills the skill tool loads on demand: the user's, and the workspace's once confirmed; the prompt lists them one line each.
+  const skills = new SkillLibrary({
+    userDir: join(options.dataDir, 'skills'),
+    confirmations: settingsConfirmations(settings, 'skills.confirmed'),
+    confirmedAnywhere: () => Object.values(settings.get('skills.confirmed')).some((r) => Object.keys(r).length > 0),
+  });
+  const systemPrompt = new SystemPromptBuilder({
+    settings,
+    workspaceOf: (sessionId) => workspaces.of(sessionId),
+    log: (m) => console.warn(m),
+    // Listed only where the skill tool is offered (a child agent's run has no skill tool).
+    skills: async (workspace, tools) => (tools.some((t) => t.name === SKILL_TOOL) ? skills.list(workspace ?? undefined) : []),
+  });
   // The full text of tool results cut for the model; what deleted conversations left is removed at start.
   const toolOutputs = new ToolOutputStore(join(options.dataDir, 'tool-output'));
   void toolOutputs.sweep((id) => {
@@ -256,7 +269,7 @@ export function createApp(options: AppOptions): App {
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
     resolveProvider,
-    tools: composeToolSources([baseTools, subagents.tools, todoToolSource({ plan, enabled: () => settings.get('agent.todo') })]),
+    tools: composeToolSources([baseTools, subagents.tools, todoToolSource({ plan, enabled: () => settings.get('agent.todo') }), skillToolSource({ skills })]),
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     gate: policy,
     // Tools and the policy take the root from the conversation, so they can never disagree.
@@ -296,6 +309,7 @@ export function createApp(options: AppOptions): App {
     workspaces,
     systemPrompt,
     agentDefinitions,
+    skills,
     plan,
     defaultModel: () => providers.defaultModel() ?? options.defaultModel ?? null,
     modelInfo,

@@ -14,6 +14,8 @@ export interface SystemPromptBuilderOptions {
   env?: Record<string, string | undefined>;
   /** Where files that could not be read into the prompt are reported. */
   log?: (message: string) => void;
+  /** The skills a run with these tools may load in a workspace (null: none), listed one line each. Default: none. */
+  skills?: (workspace: string | null, tools: readonly ToolSpec[]) => Promise<readonly { name: string; description: string }[]>;
 }
 
 export { INSTRUCTIONS_LIMIT };
@@ -49,6 +51,7 @@ export class SystemPromptBuilder {
     for (const why of context.skipped) this.#options.log?.(`A project instruction file was left out of the prompt: ${why}`);
     const env = this.#options.env ?? process.env;
     const now = new Date((this.#options.clock ?? Date.now)());
+    const skills = this.#options.skills ? await this.#options.skills(workspace, tools).catch(() => []) : [];
     return buildSystemPrompt({
       tools,
       environment: {
@@ -60,6 +63,7 @@ export class SystemPromptBuilder {
       },
       projectFiles: context.files,
       instructions: this.instructions(sessionId),
+      ...(skills.length > 0 ? { skills } : {}),
     });
   }
 }

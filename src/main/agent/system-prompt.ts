@@ -29,6 +29,8 @@ export interface SystemPromptParts {
   projectFiles: readonly ProjectFile[];
   /** The user's own instructions: for every conversation, then for this one. */
   instructions: { global: string; conversation: string };
+  /** The skills the skill tool can load, one line each; none leaves the prompt as it was. */
+  skills?: readonly { name: string; description: string }[];
 }
 
 /**
@@ -45,6 +47,7 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
   if (parts.instructions.global.trim() !== '') sections.push(`# The user's instructions\n\n${parts.instructions.global.trim()}`);
   if (parts.instructions.conversation.trim() !== '')
     sections.push(`# The user's instructions for this conversation\n\n${parts.instructions.conversation.trim()}`);
+  if (parts.skills && parts.skills.length > 0) sections.push(skillsSection(parts.skills));
   return sections.join('\n\n');
 }
 
@@ -52,6 +55,11 @@ function toolsSection(tools: readonly ToolSpec[]): string {
   if (tools.length === 0) return '# Tools\n\nNo tools are available in this conversation: answer from what you know and what the user tells you.';
   const lines = tools.map((t) => `- ${t.name}${t.readOnly ? ' (read-only)' : ''}: ${oneLine(t.description)}`);
   return `# Tools\n\n${lines.join('\n')}`;
+}
+
+function skillsSection(skills: readonly { name: string; description: string }[]): string {
+  const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ').trim()}`);
+  return `# Skills\n\nLoad a skill with the skill tool when the task matches its description; its instructions come back as the result.\n\n${lines.join('\n')}`;
 }
 
 function environmentSection(env: EnvironmentFacts): string {

@@ -200,6 +200,14 @@ export const CORE_SETTINGS = {
     format: 'json',
     help: "The workspaces' agent files the user confirmed: per workspace folder, each agent's name and content hash",
   }),
+  'skills.confirmed': setting({
+    stored: 'skills.confirmed',
+    scope: 'global',
+    schema: z.record(z.string().max(4096), z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{64}$/))),
+    default: {},
+    format: 'json',
+    help: "The workspaces' skills the user confirmed: per workspace folder, each skill's name and content hash",
+  }),
   'conversations.autoTitle': setting({
     stored: 'conversations.autoTitle',
     scope: 'global',

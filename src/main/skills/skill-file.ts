@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { FrontMatterError, type FrontMatterValue, parseFrontMatter } from '../agent-definitions/index.ts';
+
+/** A skill's name: what the model passes to the skill tool, and its folder's name. */
+export const SkillName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[a-z0-9-]+$/, 'must use only a-z, 0-9 and -');
+export type SkillName = z.infer<typeof SkillName>;
+
+const scalar = (what: string) => z.string({ error: `must be ${what}, not a list` }).transform((s) => s.trim());
+
+/** The front matter a SKILL.md may hold (the Agent Skills layout); any other field is refused by name. */
+const SkillFrontMatter = z.strictObject({
+  name: scalar('a name').pipe(SkillName),
+  description: scalar('a sentence').pipe(z.string().min(1, 'must not be empty').max(1024, 'must be at most 1,024 characters')),
+  // Fields of the open layout Amber reads past: they are checked to be plain text, not used.
+  license: scalar('a short text').optional(),
+  compatibility: scalar('a short text').optional(),
+  'allowed-tools': z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+/** What a SKILL.md says: its name and description (listed in the system prompt) and its body (the skill tool's answer). */
+export interface SkillText {
+  name: string;
+  description: string;
+  body: string;
+}
+
+/** A SKILL.md read, or the sentence naming the file and what is wrong with it. */
+export type SkillFileRead = { ok: true; skill: SkillText } | { ok: false; problem: string };
+
+/**
+ * Reads one SKILL.md: front matter (`name`, `description`) then Markdown instructions. The name must be the
+ * skill folder's name. Never throws: a bad file gives a sentence naming the file and the field.
+ */
+export function parseSkillFile(text: string, from: { path: string; folderName: string }): SkillFileRead {
+  let fields: Record<string, FrontMatterValue>;
+  let body: string;
+  try {
+    ({ fields, body } = parseFrontMatter(text));
+  } catch (e) {
+    if (e instanceof FrontMatterError) return { ok: false, problem: `${from.path}: ${e.message}` };
+    throw e;
+  }
+  const parsed = SkillFrontMatter.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'front matter');
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? 'is not a field a SKILL.md has (name, description, license, compatibility, allowed-tools)'
+        : issue.code === 'invalid_type' && issue.input === undefined
+          ? 'is missing'
+          : issue.message;
+    return { ok: false, problem: `${from.path}: the field ${field} ${message}.` };
+  }
+  if (parsed.data.name !== from.folderName)
+    return { ok: false, problem: `${from.path}: the field name is ${parsed.data.name}, but it must be the folder's name, ${from.folderName}.` };
+  return { ok: true, skill: { name: parsed.data.name, description: parsed.data.description, body } };
+}

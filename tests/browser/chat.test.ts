@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, jsonError, type ProviderServer } from '../fixtures/provider-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, docsShot, startAmber } from './harness.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
 let amber: Amber | null = null;
@@ -163,6 +163,25 @@ test('steer a reply while it streams', async () => {
   await assistantWith(a, 'Steered answer.').waitFor();
   await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'Actually, be brief.' }).waitFor();
   await a.screenshot('steered');
+});
+
+test('a /command typed while a reply streams runs at once; the reply goes on and the model never reads it', async () => {
+  model.setScript([openAiStream({ text: words(40, 'slow') }, { pace: { framesPerSecond: 20 } }), openAiStream({ text: 'Not expected.' })]);
+  const a = await openNewChat();
+  await send(a, 'Start slowly.');
+  const streaming = a.page.locator('[data-testid=message][data-streaming]');
+  await streaming.filter({ hasText: 'slow2' }).waitFor();
+  await send(a, '/help');
+  await a.page.getByTestId('status-output').filter({ hasText: '/set — Change a setting' }).waitFor();
+  // Still the same reply, still streaming, and the command line left the box.
+  expect(await streaming.count()).toBe(1);
+  expect(await a.page.getByTestId('composer').inputValue()).toBe('');
+  await a.page.screenshot({ path: docsShot('command-while-streaming.png'), animations: 'disabled' });
+  await assistantWith(a, 'slow39').waitFor();
+  // Had the line been steering text, a second request would carry it.
+  expect(model.requests).toHaveLength(1);
+  expect(JSON.stringify(model.requests[0]!.body)).not.toContain('/help');
+  expect(await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: '/help' }).count()).toBe(0);
 });
 
 test('queue a follow-up while a reply streams; it is sent when the reply ends', async () => {

@@ -22,7 +22,7 @@ export interface ComposerHandle {
   focus(): boolean;
 }
 
-/** The message box. While a run streams, Enter steers it and Alt+Enter queues a follow-up. */
+/** The message box. While a run streams, Enter steers it and Alt+Enter queues a follow-up; a /command runs at once. */
 export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
   { running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort, toolbar },
   ref,
@@ -39,9 +39,10 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
     }),
     [],
   );
-  // Slash commands: completed as they are typed, run on Enter (their result goes to the status line).
+  // Slash commands: completed as they are typed, run on Enter (their result goes to the status line) — at
+  // once, even while a reply streams: a command line is never steering text.
   const commands = useCommands();
-  const slash = useSlashCompletion(text, setText, commands !== null && !running);
+  const slash = useSlashCompletion(text, setText, commands !== null);
   useEffect(
     () =>
       commands?.attachComposer((inserted) => {
@@ -61,7 +62,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
   const submit = async (mode: 'send' | 'steer' | 'followUp') => {
     const value = text.trim();
     if (!value || disabled) return;
-    if (mode === 'send' && slash.isCommand && commands) {
+    if (slash.isCommand && commands) {
       // An inserted result (an MCP prompt) has replaced the text already.
       const { kind } = await commands.run(value);
       if (kind === 'ok' || kind === 'help') setText('');

@@ -50,7 +50,7 @@ test('the system prompt lists the skills one line each; a skill call returns the
   expect(rig.requests.at(-1)!.results.at(-1)).toMatch(/The skill deploy of this workspace is not confirmed.*available: haiku\./);
 
   const listed = await run('/skills');
-  expect(listed.text).toContain('• haiku (yours, ');
+  expect(listed.text).toContain(`• haiku (yours, ${join('skills', 'haiku')}) — Write a haiku about the code. On.`);
   expect(listed.text).toContain(`• deploy (this workspace, ${join('.amber', 'skills', 'deploy')}) — Deploy this repository.`);
   expect(listed.text).toContain('/skills confirm deploy');
   expect(await run('/skills confirm deploy')).toMatchObject({ kind: 'ok', text: expect.stringMatching(/^Confirmed deploy/) });

@@ -28,7 +28,7 @@ export function skillCommands(app: AppCore, tree: CommandTree): Disposable {
       const root = workspaceOf(context);
       const scan = await app.skills.scan(root);
       waiting = scan.pending;
-      return describeSkills(scan, root);
+      return describeSkills(scan, root, app.dataDir);
     }),
   );
   store.add(
@@ -47,25 +47,33 @@ export function skillCommands(app: AppCore, tree: CommandTree): Disposable {
   return store;
 }
 
-function where(s: Skill, root: string | undefined): string {
-  const inside = root && s.source === 'workspace' ? relative(root, s.dir) : null;
+/** Where a skill lives: a workspace's named from the workspace folder, yours from your Amber folder (unless a link puts it elsewhere). */
+function where(s: Skill, places: Places): string {
+  const from = s.source === 'workspace' ? places.root : places.dataDir;
+  const inside = from ? relative(from, s.dir) : null;
   return `${SOURCE_NAMES[s.source]}, ${inside && !inside.startsWith('..') ? inside : s.dir}`;
 }
 
-const line = (s: Skill, root: string | undefined): string => `• ${s.name} (${where(s, root)}) — ${s.description}`;
+interface Places {
+  root: string | undefined;
+  dataDir: string | undefined;
+}
+
+const line = (s: Skill, places: Places): string => `• ${s.name} (${where(s, places)}) — ${s.description}`;
 
 /** The text `/skills` prints. */
-export function describeSkills(scan: SkillScan, root: string | undefined): string {
+export function describeSkills(scan: SkillScan, root: string | undefined, dataDir?: string): string {
+  const places = { root, dataDir };
   const out: string[] = [];
   if (scan.skills.length === 0)
     out.push('No skill is available: put a folder with a SKILL.md in your Amber folder’s skills/ or the workspace’s .amber/skills/.');
   else {
     out.push('Skills the model may load (a workspace’s replaces yours of the same name):');
-    for (const s of scan.skills) out.push(`${line(s, root)} On.`);
+    for (const s of scan.skills) out.push(`${line(s, places)} On.`);
   }
   if (scan.pending.length > 0) {
     out.push('', 'Waiting for your confirmation (they come with the workspace’s repository; not offered until confirmed):');
-    for (const p of scan.pending) out.push(line(p.skill, root) + (p.changed ? ' Changed since you confirmed it.' : ''));
+    for (const p of scan.pending) out.push(line(p.skill, places) + (p.changed ? ' Changed since you confirmed it.' : ''));
     out.push(`Confirm one with /skills confirm ${scan.pending[0]!.skill.name}, or every one with /skills confirm all.`);
   }
   if (scan.problems.length > 0) {

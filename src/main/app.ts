@@ -212,6 +212,10 @@ export function createApp(options: AppOptions): App {
   const skills = new SkillLibrary({
     userDir: join(options.dataDir, 'skills'),
     confirmations: settingsConfirmations(settings, 'skills.confirmed'),
+    switches: {
+      isOff: (name) => settings.get('skills.off').includes(name),
+      setOff: (name, off) => settings.set('skills.off', [...settings.get('skills.off').filter((n) => n !== name), ...(off ? [name] : [])].sort()),
+    },
     confirmedAnywhere: () => Object.values(settings.get('skills.confirmed')).some((r) => Object.keys(r).length > 0),
   });
   const systemPrompt = new SystemPromptBuilder({

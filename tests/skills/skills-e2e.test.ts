@@ -66,4 +66,18 @@ test('the system prompt lists the skills one line each; a skill call returns the
   await rig.app.agent.prompt(rig.parentId, 'haiku');
   expect(rig.requests[again]!.system).not.toContain('deploy');
   expect((await run('/skills')).text).toContain('Changed since you confirmed it.');
+
+  // Switched off: out of the prompt, a call is refused naming how to switch it on; on again, back.
+  expect(await run('/skills off haiku')).toMatchObject({ kind: 'ok', text: expect.stringMatching(/^Switched haiku off/) });
+  expect((await run('/skills')).text).toContain('Off (/skills on haiku).');
+  const off = rig.requests.length;
+  await rig.app.agent.prompt(rig.parentId, 'haiku');
+  expect(rig.requests[off]!.system).not.toContain('- haiku:');
+  expect(rig.requests.at(-1)!.results.at(-1)).toMatch(/The skill haiku is switched off by the user \(Settings → Skills, or \/skills on haiku\)/);
+  expect(rig.app.settings.get('skills.off')).toEqual(['haiku']);
+  expect(await run('/skills on haiku')).toMatchObject({ kind: 'ok' });
+  const on = rig.requests.length;
+  await rig.app.agent.prompt(rig.parentId, 'haiku');
+  expect(rig.requests[on]!.system).toContain('\n- haiku: Write a haiku about the code.');
+  expect(await run('/skills off Not_A_Name')).toMatchObject({ kind: 'error', text: expect.stringMatching(/is not a skill name/) });
 });

@@ -9,7 +9,7 @@ const SOURCE_NAMES = { user: 'yours', workspace: 'this workspace' } as const;
 
 /**
  * `/skills`: the skills the model may load, where each comes from, the workspace's skills waiting for a
- * confirmation and the ones refused; `/skills confirm NAME|all` confirms waiting ones.
+ * confirmation and the ones refused; `/skills confirm NAME|all` confirms waiting ones; `/skills on|off NAME` switches one.
  */
 export function skillCommands(app: AppCore, tree: CommandTree): Disposable {
   const store = new DisposableStore();
@@ -44,6 +44,17 @@ export function skillCommands(app: AppCore, tree: CommandTree): Disposable {
       return `Confirmed ${confirmed.join(', ')}: the model may now load ${one ? 'it' : 'them'}. A later change to ${one ? 'it' : 'them'} asks again.`;
     }),
   );
+  for (const enabled of [true, false])
+    store.add(
+      tree.registerAction(enabled ? 'skills.on' : 'skills.off', (argument) => {
+        const name = argument.trim();
+        if (!name) throw new AmberError('invalid_input', `Name the skill to switch ${enabled ? 'on' : 'off'}: /skills ${enabled ? 'on' : 'off'} <name>.`);
+        app.skills.setEnabled(name, enabled);
+        return enabled
+          ? `Switched ${name} on: the model may load it again.`
+          : `Switched ${name} off: it is no longer listed in the system prompt or loaded. /skills on ${name} switches it back on.`;
+      }),
+    );
   return store;
 }
 
@@ -69,7 +80,7 @@ export function describeSkills(scan: SkillScan, root: string | undefined, dataDi
     out.push('No skill is available: put a folder with a SKILL.md in your Amber folder’s skills/ or the workspace’s .amber/skills/.');
   else {
     out.push('Skills the model may load (a workspace’s replaces yours of the same name):');
-    for (const s of scan.skills) out.push(`${line(s, places)} On.`);
+    for (const s of scan.skills) out.push(`${line(s, places)} ${s.enabled ? 'On.' : `Off (/skills on ${s.name}).`}`);
   }
   if (scan.pending.length > 0) {
     out.push('', 'Waiting for your confirmation (they come with the workspace’s repository; not offered until confirmed):');

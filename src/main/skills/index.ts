@@ -7,6 +7,7 @@ export {
   SkillLibrary,
   type SkillLibraryOptions,
   type SkillScan,
+  type SkillSwitches,
   type SkillSource,
   WORKSPACE_SKILLS_DIR,
 } from './skill-library.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AgentConfirmations } from '../agent-definitions/index.ts';
 import { AmberError } from '../errors.ts';
 import { isInside } from '../is-inside.ts';
-import { parseSkillFile } from './skill-file.ts';
+import { parseSkillFile, SkillName } from './skill-file.ts';
 
 /** The workspace's skills, relative to its root. */
 export const WORKSPACE_SKILLS_DIR = join('.amber', 'skills');
@@ -31,6 +31,8 @@ export interface Skill {
   moreFiles: boolean;
   /** SKILL.md's text and the listed files' names: what a confirmation remembers. */
   hash: string;
+  /** False when the user switched it off: it is neither listed nor loaded. */
+  enabled: boolean;
 }
 
 /** A workspace skill waiting for the user's confirmation (new, or changed since it was confirmed). */
@@ -42,10 +44,17 @@ export interface PendingSkill {
 
 /** Everything `/skills` shows: what may be used, what waits for a confirmation, what was skipped. */
 export interface SkillScan {
+  /** The user's and the workspace's confirmed skills, those switched off included (`enabled` false). */
   skills: Skill[];
   pending: PendingSkill[];
   /** Skills refused, each a sentence naming the file and what is wrong with it. */
   problems: string[];
+}
+
+/** The user's on/off choice per skill name. */
+export interface SkillSwitches {
+  isOff(name: string): boolean;
+  setOff(name: string, off: boolean): void;
 }
 
 export interface SkillLibraryOptions {
@@ -53,6 +62,8 @@ export interface SkillLibraryOptions {
   userDir: string;
   /** The workspace skills the user confirmed, per workspace: name → hash (the agent definitions' kind of record). */
   confirmations: AgentConfirmations;
+  /** Which skills the user switched off, by name (the app keeps them in the `skills.off` setting). Default: none, and none can be. */
+  switches?: SkillSwitches;
   /** True when some workspace skill was ever confirmed (so some conversation may have one). Default: never. */
   confirmedAnywhere?: () => boolean;
   /** Where a refused skill is reported besides scan().problems. Default: console.warn. */
@@ -78,15 +89,25 @@ export class SkillLibrary {
     this.#log = options.log ?? ((m) => console.warn(m));
   }
 
-  /** The skills that may be used: the user's and the workspace's confirmed ones, by name. */
+  /** The skills that may be used: the user's and the workspace's confirmed ones, by name, less those switched off. */
   async list(workspaceRoot?: string): Promise<Skill[]> {
-    return (await this.scan(workspaceRoot)).skills;
+    return (await this.scan(workspaceRoot)).skills.filter((s) => s.enabled);
   }
 
   /** True when some skill could be offered in some conversation: the user has one, or confirmed a workspace's. */
   async any(): Promise<boolean> {
     if (this.#options.confirmedAnywhere?.() === true) return true;
     return (await this.#readRoot(this.#options.userDir, 'user', [])).length > 0;
+  }
+
+  /**
+   * Switches a skill on or off by name, for every workspace (a name that is not found now still is switched, so
+   * a skill that appears later keeps the choice). Throws `invalid_input` for a name no skill can have.
+   */
+  setEnabled(name: string, enabled: boolean): void {
+    if (!SkillName.safeParse(name).success) throw new AmberError('invalid_input', `${name} is not a skill name (1–64 of a-z, 0-9 and -).`);
+    if (!this.#options.switches) throw new AmberError('conflict', 'Skills cannot be switched off here.');
+    this.#options.switches.setOff(name, !enabled);
   }
 
   /**
@@ -206,7 +227,7 @@ export class SkillLibrary {
       return null;
     }
     const { files, more } = await listFiles(dir);
-    return { ...read.skill, source, dir, files, moreFiles: more, hash: hashOf(text, files) };
+    return { ...read.skill, source, dir, files, moreFiles: more, hash: hashOf(text, files), enabled: this.#options.switches?.isOff(read.skill.name) !== true };
   }
 }
 

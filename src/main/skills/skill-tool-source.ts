@@ -36,8 +36,11 @@ export function skillToolSource(options: { skills: SkillLibrary }): ToolSource {
       const parsed = SkillArgs.safeParse(args);
       if (!parsed.success) throw new Error('Give the skill name as listed in the system prompt: { "name": "…" }.');
       const scan = await options.skills.scan(execution.workspaceRoot);
-      const skill = scan.skills.find((s) => s.name === parsed.data.name);
-      const available = scan.skills.length === 0 ? 'no skill is available' : `available: ${scan.skills.map((s) => s.name).join(', ')}`;
+      const on = scan.skills.filter((s) => s.enabled);
+      const skill = on.find((s) => s.name === parsed.data.name);
+      const available = on.length === 0 ? 'no skill is available' : `available: ${on.map((s) => s.name).join(', ')}`;
+      if (scan.skills.some((s) => s.name === parsed.data.name && !s.enabled))
+        throw new Error(`The skill ${parsed.data.name} is switched off by the user (Settings → Skills, or /skills on ${parsed.data.name}); ${available}.`);
       if (!skill) {
         const waiting = scan.pending.some((p) => p.skill.name === parsed.data.name);
         throw new Error(

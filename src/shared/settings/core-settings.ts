@@ -208,6 +208,14 @@ export const CORE_SETTINGS = {
     format: 'json',
     help: "The workspaces' skills the user confirmed: per workspace folder, each skill's name and content hash",
   }),
+  'skills.off': setting({
+    stored: 'skills.off',
+    scope: 'global',
+    schema: z.array(z.string().max(64)).max(1000),
+    default: [],
+    format: 'json',
+    help: 'The skills switched off (Settings → Skills or /skills off NAME): not listed in the system prompt, not loaded',
+  }),
   'conversations.autoTitle': setting({
     stored: 'conversations.autoTitle',
     scope: 'global',

@@ -70,3 +70,44 @@ test('/skills lists the skills and the workspace one waiting; once confirmed the
   await a.screenshot('skills-loaded');
   await card.screenshot({ path: docsShot('skill-tool.png'), animations: 'disabled' });
 });
+
+test('Settings lists the skills with a switch; off takes one out of the prompt; the workspace one says it waits', async () => {
+  const systems: string[] = [];
+  model.setScript((request) => {
+    systems.push(String((request.body as { messages: { content: unknown }[] }).messages[0]?.content ?? ''));
+    return openAiStream({ text: 'ok' });
+  });
+  amber = await startAmber({
+    core: coreFor(model, workspace),
+    viewport: { width: 1120, height: 760 },
+    seed: (shell) => {
+      writeSkill(join(shell.app.dataDir, 'skills'), 'haiku', 'Answer in a haiku.', 'Count 5-7-5.');
+      writeSkill(join(shell.app.dataDir, 'skills'), 'changelog', 'Keep the changelog in order.', 'Newest first.');
+    },
+  });
+  const { page, shell } = amber;
+  await amber.open();
+  await page.getByTestId('new-chat').click();
+  await run(amber, 'hello');
+  await page.locator('[data-testid=message][data-role=assistant]').filter({ hasText: 'ok' }).waitFor();
+  expect(systems[0]).toContain('- haiku: Answer in a haiku.');
+
+  await page.getByTestId('open-settings').click();
+  await page.getByRole('tablist', { name: 'Settings pages' }).getByRole('tab', { name: 'Conversations and tools', exact: true }).click();
+  const section = page.getByTestId('settings-skills');
+  const haiku = section.locator('[data-testid=skill-row][data-skill=haiku]');
+  const toggle = haiku.getByTestId('skill-enabled');
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+  await expect.poll(() => section.locator('[data-testid=skill-row][data-skill=release-notes]').getAttribute('data-state')).toBe('waiting');
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+  expect(shell.app.settings.get('skills.off')).toEqual(['haiku']);
+  await section.scrollIntoViewIfNeeded();
+  await section.screenshot({ path: docsShot('skills-settings.png'), animations: 'disabled' });
+
+  await page.getByTestId('close-settings').click();
+  await run(amber, 'again');
+  await expect.poll(() => systems.length).toBe(2);
+  expect(systems[1]).not.toContain('- haiku:');
+  expect(systems[1]).toContain('- changelog: Keep the changelog in order.');
+});

@@ -80,4 +80,14 @@ test('the system prompt lists the skills one line each; a skill call returns the
   await rig.app.agent.prompt(rig.parentId, 'haiku');
   expect(rig.requests[on]!.system).toContain('\n- haiku: Write a haiku about the code.');
   expect(await run('/skills off Not_A_Name')).toMatchObject({ kind: 'error', text: expect.stringMatching(/is not a skill name/) });
+
+  // What Settings reads and writes: the states, the places, the switch.
+  const listing = await rig.call<{ skills: { name: string; state: string; where: string }[] }>('skills.list', { sessionId: rig.parentId });
+  expect(listing.skills.map((s) => [s.name, s.state, s.where])).toEqual([
+    ['haiku', 'on', join('skills', 'haiku')],
+    ['deploy', 'changed', join('.amber', 'skills', 'deploy')],
+  ]);
+  const switched = await rig.call<{ skills: { name: string; state: string }[] }>('skills.setEnabled', { name: 'haiku', enabled: false, sessionId: null });
+  expect(switched.skills).toEqual([expect.objectContaining({ name: 'haiku', state: 'off' })]);
+  expect((await rig.refused('skills.setEnabled', { name: 'Bad Name', enabled: false })).code).toBe('invalid_input');
 });

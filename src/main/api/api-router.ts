@@ -22,6 +22,7 @@ import { createPlanRoutes } from './plan-routes.ts';
 import { createSubagentRoutes } from './subagent-routes.ts';
 import { createContextRoutes } from './context-routes.ts';
 import { createEvalsRoutes } from './evals-routes.ts';
+import { createSkillRoutes } from './skill-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -79,6 +80,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const chat = subscriptions.add(createChatRoutes(app));
   const context = subscriptions.add(createContextRoutes(app));
   const evals = subscriptions.add(createEvalsRoutes(app));
+  const skills = subscriptions.add(createSkillRoutes(app));
 
   const handlers: Handlers = {
     ...sessions.handlers,
@@ -97,6 +99,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...subagents.handlers,
     ...context.handlers,
     ...evals.handlers,
+    ...skills.handlers,
   };
 
   return {

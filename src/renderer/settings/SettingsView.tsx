@@ -11,6 +11,7 @@ import { ProvidersSection } from './ProvidersSection.tsx';
 import { SandboxSection } from './SandboxSection.tsx';
 import { PlanSection } from './PlanSection.tsx';
 import { SubagentsSection } from './SubagentsSection.tsx';
+import { SkillsSection } from './SkillsSection.tsx';
 import { ContextSection } from './ContextSection.tsx';
 import { SETTINGS_PAGES, type SettingsPage, settingsPageAfterKey } from './settings-pages.ts';
 import './settings.css';
@@ -103,6 +104,7 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
             {page === 'conversations' && <TitlesSection />}
             {page === 'conversations' && <PlanSection />}
             {page === 'conversations' && <SubagentsSection />}
+            {page === 'conversations' && <SkillsSection sessionId={sessionId} />}
             {page === 'conversations' && <ContextSection />}
             {page === 'policy' && <PolicySection sessionId={sessionId} />}
             {page === 'plugins' && <PluginsSection />}

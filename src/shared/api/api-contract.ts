@@ -23,6 +23,7 @@ import {
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
 import { ConversationSettings, ModelChoice, ModelsRefreshed } from './models-api.ts';
 import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
+import { SkillListing } from '../skills/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
 import { PluginLogs } from './plugin-logs-api.ts';
 import { ContextMasking, ContextView } from './context-api.ts';
@@ -364,6 +365,10 @@ export const API_METHODS = {
     }),
     EvalDetail,
   ),
+  /** The skills (Settings, Conversations and tools; /skills): yours and, given a conversation, its workspace's. */
+  'skills.list': method(z.object({ sessionId: SessionId.nullable().optional() }), SkillListing),
+  /** Switches a skill on or off by name, in every conversation (also /skills on|off NAME). */
+  'skills.setEnabled': method(z.object({ name: z.string().min(1).max(64), enabled: z.boolean(), sessionId: SessionId.nullable().optional() }), SkillListing),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -100,6 +100,8 @@ export const CHANNEL_NAMES = [
   'context.restore',
   'evals.list',
   'evals.get',
+  'skills.list',
+  'skills.setEnabled',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -58,7 +58,8 @@ describe('amber CLI', () => {
           id: session.id,
           title: 'Retry with backoff for the weather CLI',
           leafId: '3f4a5b6c',
-          messageCount: 17,
+          // 17 message entries, 3 of them tool results: the user's and the model's messages are counted, as the tree counts them.
+          messageCount: 14,
           cwd: '/home/dev/projects/weather-cli',
         }),
       ],
@@ -83,7 +84,7 @@ describe('amber CLI', () => {
     );
     const listed = amber(['sessions', 'list'], { env }).stdout.split('\n');
     expect(listed[0]).toMatch(/^ID +UPDATED +MESSAGES +TITLE$/);
-    expect(listed[1]).toMatch(/^7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57 +\d{4}-\d\d-\d\d \d\d:\d\dZ +17 +Retry with backoff for the weather CLI$/);
+    expect(listed[1]).toMatch(/^7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57 +\d{4}-\d\d-\d\d \d\d:\d\dZ +14 +Retry with backoff for the weather CLI$/);
   });
 
   test('a malformed file fails with every bad line on stderr, exit 1, and nothing imported', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
-import { type Amber, startAmber } from './harness.ts';
+import { type Amber, docsShot, startAmber } from './harness.ts';
 import { coreFor, startModel } from './loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
@@ -166,7 +166,13 @@ test('the tree counts the edit of the first message as a branch point; a reply t
 
   await page.getByTestId('toggle-tree').click();
   await expect.poll(() => page.getByTestId('tree-summary').textContent()).toBe('6 messages · 2 branch points');
+  // The sidebar counts the same six (the tool result is part of its reply), and both say what they count.
+  const listed = page.locator(`[data-session-id="${sessionId}"] .session-preview`);
+  expect(await listed.textContent()).toBe('6 messages');
+  expect(await listed.getAttribute('title')).toBe(await page.getByTestId('tree-summary').getAttribute('title'));
+  expect(await listed.getAttribute('title')).toMatch(/every branch.*tool results not counted/);
   await amber.screenshot('rough-tree-summary');
+  await page.screenshot({ path: docsShot('message-count.png'), animations: 'disabled' });
 });
 
 test('a plugin that is off reads Off, a word the README lists', async () => {

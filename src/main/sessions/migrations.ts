@@ -98,6 +98,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN parent_session_id TEXT;
   ALTER TABLE sessions ADD COLUMN parent_tool_call_id TEXT;
   `,
+  // 9: a conversation's message count is of the user's and the model's messages in every branch, as the tree
+  // counts them: tool results, counted until now, are taken out of the stored counts (those appended after
+  // the row's mark are left out as the head is derived).
+  `
+  UPDATE sessions SET message_count = max(0, message_count - (
+    SELECT count(*) FROM entries e WHERE e.session_id = sessions.id AND e.type = 'message' AND e.role = 'toolResult' AND e.seq <= sessions.leaf_mark));
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

@@ -1,4 +1,4 @@
-import type { Entry, ModelContext, SessionSummary, TranscriptPage, TreeNode } from '../../shared/sessions/index.ts';
+import { countsAsMessage, type Entry, type ModelContext, type SessionSummary, type TranscriptPage, type TreeNode } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
 import { ChainVerifier, integrityOf, type PathMark } from './chain-verifier.ts';
 import { type BranchState, branchStateOf, ContextBuilder, type ContextRows } from './context-builder.ts';
@@ -61,12 +61,12 @@ export class SessionReader {
     const head = { leafId: row.leaf_id, pending: 0, pendingMessages: 0, updatedAt: row.updated_at };
     for (;;) {
       const next = this.q.newerChild.get({ session: row.id, parent: head.leafId, mark: row.leaf_mark }) as
-        | { id: string; type: string; created_at: number }
+        | { id: string; type: string; role: string | null; created_at: number }
         | undefined;
       if (!next) return head;
       head.leafId = next.id;
       head.pending++;
-      if (next.type === 'message') head.pendingMessages++;
+      if (countsAsMessage(next.type, next.role)) head.pendingMessages++;
       head.updatedAt = Math.max(head.updatedAt, next.created_at);
     }
   }

@@ -40,7 +40,7 @@ export function prepareSessionStatements(db: Database.Database) {
     ),
     // The entry appended under `parent` since the session's row was written (the newest child above the mark).
     newerChild: db.prepare(
-      `SELECT seq, id, type, created_at FROM entries WHERE session_id = @session AND parent_id IS @parent AND seq > @mark ORDER BY seq DESC LIMIT 1`,
+      `SELECT seq, id, type, role, created_at FROM entries WHERE session_id = @session AND parent_id IS @parent AND seq > @mark ORDER BY seq DESC LIMIT 1`,
     ),
     childMark: db.prepare(`SELECT max(seq) FROM entries WHERE session_id = @session AND parent_id IS @parent`).pluck(),
     insertEntry: db.prepare(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { Entry, EntryInput, SessionParent, SessionSummary } from '../../shared/sessions/index.ts';
+import { countsAsMessage, type Entry, type EntryInput, type SessionParent, type SessionSummary } from '../../shared/sessions/index.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
@@ -271,7 +271,7 @@ export class SessionStore extends SessionReader {
         mark = stored.seq;
         const written = stored.entry;
         if (written.type === 'message') {
-          messages++;
+          if (countsAsMessage(written.type, written.message.role)) messages++;
           // The session's preview is its first user message's text (an empty text leaves it to the next).
           if (preview === null && written.message.role === 'user' && stored.preview !== '') preview = stored.preview;
         }
@@ -358,7 +358,7 @@ export class SessionStore extends SessionReader {
     const firstUserText = isMessage && entry.message.role === 'user' && !head.hasPreview ? preview : null;
     const title = entry.type === 'session_info' && entry.name ? entry.name.slice(0, 200) : null;
     head.pending++;
-    if (isMessage) head.pendingMessages++;
+    if (isMessage && countsAsMessage(entry.type, entry.message.role)) head.pendingMessages++;
     head.updatedAt = Math.max(head.updatedAt, now);
     if (firstUserText !== null || title !== null || head.pending >= ROW_STRIDE) {
       this.q.writeHead.run({ id: sessionId, leaf: entry.id, mark: seq, now, messages: head.pendingMessages, preview: firstUserText, title });

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { TreeBranchPage } from '../../shared/sessions/index.ts';
+import { MESSAGE_COUNT_MEANING, type TreeBranchPage } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
@@ -220,7 +220,7 @@ export function TreeView({ sessionId, onClose }: Props) {
         <Icon name="branch" />
         <div className="panel-title">
           <strong>Tree</strong>
-          <span className="muted small" data-testid="tree-summary">
+          <span className="muted small" data-testid="tree-summary" title={MESSAGE_COUNT_MEANING}>
             {pages ? treeSummary(rows, complete) : ''}
           </span>
         </div>

@@ -1,4 +1,4 @@
-import type { TreeNode } from '../../shared/sessions/index.ts';
+import { countsAsMessage, type TreeNode } from '../../shared/sessions/index.ts';
 
 export interface TreeRow {
   node: TreeNode;
@@ -91,7 +91,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function treeSummary(rows: readonly TreeRow[], complete = true): string {
   const forks = countBranchPoints(rows);
-  const read = rows.filter((r) => !r.stub).length;
+  // Counted as the sidebar counts them (countsAsMessage): a compaction's or a branch's summary row is not a message.
+  const read = rows.filter((r) => !r.stub && countsAsMessage(r.node.type, r.node.role)).length;
   const messages = complete ? plural(read, 'message') : `${plural(read, 'message')} so far`;
   return forks > 0 ? `${messages} · ${plural(forks, 'branch point')}` : messages;
 }

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
-import type { SessionSummary } from '../../shared/sessions/index.ts';
+import { MESSAGE_COUNT_MEANING, type SessionSummary } from '../../shared/sessions/index.ts';
 import { Icon } from '../ui/index.ts';
 import { Highlighted } from './Highlighted.tsx';
 import { groupByDate } from './session-groups.ts';
@@ -103,7 +103,9 @@ const Row = memo(function Row({
             <Highlighted text={s.match} query={query} />
           </span>
         ) : (
-          <span className="session-preview">{s.messageCount > 0 ? `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}` : 'Empty'}</span>
+          <span className="session-preview" title={s.messageCount > 0 ? MESSAGE_COUNT_MEANING : undefined}>
+            {s.messageCount > 0 ? `${s.messageCount} message${s.messageCount === 1 ? '' : 's'}` : 'Empty'}
+          </span>
         )}
         <span className="session-actions">
           <button

@@ -6,3 +6,4 @@ export type { ModelContext } from './model-context.ts';
 export * from './entry-preview.ts';
 export * from './session-integrity.ts';
 export * from './message-guards.ts';
+export * from './counts-as-message.ts';

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
 
@@ -102,6 +103,7 @@ test('Settings lists the skills with a switch; off takes one out of the prompt; 
   await toggle.click();
   await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
   expect(shell.app.settings.get('skills.off')).toEqual(['haiku']);
+  expect(await seriousViolations(page, '[data-testid=settings-skills]')).toEqual([]);
   await section.scrollIntoViewIfNeeded();
   await section.screenshot({ path: docsShot('skills-settings.png'), animations: 'disabled' });
 

@@ -177,10 +177,14 @@ test('a /command typed while a reply streams runs at once; the reply goes on and
   expect(await streaming.count()).toBe(1);
   expect(await a.page.getByTestId('composer').inputValue()).toBe('');
   await a.page.screenshot({ path: docsShot('command-while-streaming.png'), animations: 'disabled' });
+  // A slash line naming no command says so, as it does when no reply streams, and stays in the box to fix.
+  await send(a, '/nosuch thing');
+  await a.page.getByTestId('status-message').filter({ hasText: 'unknown command' }).waitFor();
+  expect(await a.page.getByTestId('composer').inputValue()).toBe('/nosuch thing');
   await assistantWith(a, 'slow39').waitFor();
   // Had the line been steering text, a second request would carry it.
   expect(model.requests).toHaveLength(1);
-  expect(JSON.stringify(model.requests[0]!.body)).not.toContain('/help');
+  expect(JSON.stringify(model.requests[0]!.body)).not.toMatch(/\/help|nosuch/);
   expect(await a.page.locator('[data-testid=message][data-role=user]').filter({ hasText: '/help' }).count()).toBe(0);
 });
 

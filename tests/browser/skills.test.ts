@@ -72,7 +72,7 @@ test('/skills lists the skills and the workspace one waiting; once confirmed the
   await card.screenshot({ path: docsShot('skill-tool.png'), animations: 'disabled' });
 });
 
-test('Settings lists the skills with a switch; off takes one out of the prompt; the workspace one says it waits', async () => {
+test('Settings lists the skills with a switch; off takes one out of the prompt; the workspace one waits until confirmed there', async () => {
   const systems: string[] = [];
   model.setScript((request) => {
     systems.push(String((request.body as { messages: { content: unknown }[] }).messages[0]?.content ?? ''));
@@ -106,10 +106,16 @@ test('Settings lists the skills with a switch; off takes one out of the prompt; 
   expect(await seriousViolations(page, '[data-testid=settings-skills]')).toEqual([]);
   await section.scrollIntoViewIfNeeded();
   await section.screenshot({ path: docsShot('skills-settings.png'), animations: 'disabled' });
+  // Confirmed from Settings: the workspace skill gets its switch, on.
+  const release = section.locator('[data-testid=skill-row][data-skill=release-notes]');
+  await release.getByTestId('skill-confirm').click();
+  await expect.poll(() => release.getAttribute('data-state')).toBe('on');
+  expect(await release.getByTestId('skill-enabled').getAttribute('aria-checked')).toBe('true');
 
   await page.getByTestId('close-settings').click();
   await run(amber, 'again');
   await expect.poll(() => systems.length).toBe(2);
   expect(systems[1]).not.toContain('- haiku:');
   expect(systems[1]).toContain('- changelog: Keep the changelog in order.');
+  expect(systems[1]).toContain('- release-notes: Write release notes from the git log.');
 });

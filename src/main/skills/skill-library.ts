@@ -13,6 +13,8 @@ export const WORKSPACE_SKILLS_DIR = join('.amber', 'skills');
 export const SKILL_FILE_LIMIT = 64 * 1024;
 /** The most files of a skill folder the skill tool lists besides SKILL.md. */
 export const SKILL_FILES_LISTED = 50;
+/** The most folders of a skill walked to list its files. */
+const SKILL_FOLDERS_WALKED = 200;
 
 export type SkillSource = 'user' | 'workspace';
 
@@ -267,7 +269,13 @@ async function listFiles(dir: string): Promise<{ files: string[]; more: boolean 
   const files: string[] = [];
   const queue: string[] = [''];
   let more = false;
+  // A deep tree of empty folders is not walked to its end.
+  let folders = 0;
   while (queue.length > 0) {
+    if (++folders > SKILL_FOLDERS_WALKED) {
+      more = true;
+      break;
+    }
     const rel = queue.shift()!;
     const entries = await readdir(join(dir, rel), { withFileTypes: true }).catch(() => []);
     entries.sort((a, b) => a.name.localeCompare(b.name));

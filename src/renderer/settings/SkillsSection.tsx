@@ -1,12 +1,14 @@
 import type { SkillView } from '../../shared/skills/index.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../api/index.ts';
 import { useSettingsChannel } from '../server-state/index.ts';
+import { useToasts } from '../ui/index.ts';
 
 const STATE_NOTE = {
   on: null,
   off: null,
-  waiting: 'Waiting for your confirmation: /skills confirm NAME in its conversation.',
-  changed: 'Changed since you confirmed it: /skills confirm NAME again.',
+  waiting: 'It came with the workspace: read its SKILL.md, then confirm it to offer it to the model.',
+  changed: 'Changed since you confirmed it: read it again, then confirm it.',
 } as const;
 
 /**
@@ -22,6 +24,16 @@ export function SkillsSection({ sessionId }: { sessionId: string | null }) {
     (change: { name: string; enabled: boolean }) => api.call('skills.setEnabled', { ...change, sessionId }),
   );
   const skills = data?.skills ?? [];
+  const queries = useQueryClient();
+  const toasts = useToasts();
+  const confirm = async (name: string) => {
+    if (!sessionId) return;
+    try {
+      queries.setQueryData(['skills', sessionId], await api.call('skills.confirm', { name, sessionId }));
+    } catch (e) {
+      toasts.error(`Could not confirm ${name}`, e);
+    }
+  };
   return (
     <section className="settings-section" aria-labelledby="settings-skills" data-testid="settings-skills">
       <h2 id="settings-skills">Skills</h2>
@@ -32,7 +44,12 @@ export function SkillsSection({ sessionId }: { sessionId: string | null }) {
       {data !== undefined && skills.length === 0 && <p className="hint">No skill yet.</p>}
       <div className="plugin-list">
         {skills.map((s) => (
-          <SkillRow key={`${s.source}:${s.name}`} skill={s} onSwitch={(enabled) => void save({ name: s.name, enabled })} />
+          <SkillRow
+            key={`${s.source}:${s.name}`}
+            skill={s}
+            onSwitch={(enabled) => void save({ name: s.name, enabled })}
+            onConfirm={() => void confirm(s.name)}
+          />
         ))}
       </div>
       {(data?.problems.length ?? 0) > 0 && (
@@ -46,10 +63,10 @@ export function SkillsSection({ sessionId }: { sessionId: string | null }) {
   );
 }
 
-function SkillRow({ skill, onSwitch }: { skill: SkillView; onSwitch(enabled: boolean): void }) {
+function SkillRow({ skill, onSwitch, onConfirm }: { skill: SkillView; onSwitch(enabled: boolean): void; onConfirm(): void }) {
   const labelId = `skill-${skill.source}-${skill.name}`;
   const switchable = skill.state === 'on' || skill.state === 'off';
-  const note = STATE_NOTE[skill.state]?.replace('NAME', skill.name);
+  const note = STATE_NOTE[skill.state];
   return (
     <div className="plugin-row" data-testid="skill-row" data-skill={skill.name} data-state={skill.state}>
       <div className="plugin-main">
@@ -60,6 +77,11 @@ function SkillRow({ skill, onSwitch }: { skill: SkillView; onSwitch(enabled: boo
         <p className="plugin-desc">{skill.description}</p>
         {note && <p className="hint">{note}</p>}
       </div>
+      {!switchable && (
+        <button type="button" className="btn btn-small" onClick={onConfirm} aria-describedby={labelId} data-testid="skill-confirm">
+          Confirm
+        </button>
+      )}
       {switchable && (
         <button
           type="button"

@@ -369,6 +369,8 @@ export const API_METHODS = {
   'skills.list': method(z.object({ sessionId: SessionId.nullable().optional() }), SkillListing),
   /** Switches a skill on or off by name, in every conversation (also /skills on|off NAME). */
   'skills.setEnabled': method(z.object({ name: z.string().min(1).max(64), enabled: z.boolean(), sessionId: SessionId.nullable().optional() }), SkillListing),
+  /** Confirms a workspace skill waiting in the conversation's workspace, as it is now (also /skills confirm NAME). */
+  'skills.confirm': method(z.object({ name: z.string().min(1).max(64), sessionId: SessionId }), SkillListing),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {

@@ -102,6 +102,7 @@ export const CHANNEL_NAMES = [
   'evals.get',
   'skills.list',
   'skills.setEnabled',
+  'skills.confirm',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

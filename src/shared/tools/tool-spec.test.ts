@@ -21,3 +21,13 @@ describe('tool spec path parameters', () => {
     expect(ToolSpec.safeParse({ ...bad, pathParams: 'path' }).success).toBe(false);
   });
 });
+
+describe('tool spec parallel flag', () => {
+  test('parallel: false crosses the plugin edge as declared; a flag that is not a boolean is refused', () => {
+    const spec = { name: 'bash', description: 'run', parameters, readOnly: false, parallel: false };
+    expect(ToolDeclaration.parse({ kind: 'tool', ...spec }).parallel).toBe(false);
+    expect(ToolSpec.parse({ ...spec, parallel: undefined }).parallel).toBeUndefined();
+    expect(ToolDeclaration.safeParse({ kind: 'tool', ...spec, parallel: 'no' }).success).toBe(false);
+    expect(ToolSpec.safeParse({ ...spec, parallel: 0 }).success).toBe(false);
+  });
+});

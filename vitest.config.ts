@@ -15,6 +15,8 @@ export default defineConfig({
           include: ['tests/browser/**/*.test.ts'],
           globalSetup: ['tests/browser/global-setup.ts'],
           testTimeout: 60_000,
+          // A window on a loaded 2-core machine can take more than a second to show what a test waits for.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: true,
           maxWorkers: 2,
         },

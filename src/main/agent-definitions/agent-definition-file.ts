@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentDefinition, AgentName, type AgentSource, AgentToolName } from '../../shared/agent-definitions/index.ts';
-import { FrontMatterError, type FrontMatterValue, parseFrontMatter } from './front-matter.ts';
+import { readFrontMatter } from './front-matter.ts';
 
 /** A definition read from a file, or the sentence saying which field of which file is wrong. */
 export type AgentDefinitionRead = { ok: true; definition: AgentDefinition } | { ok: false; problem: string };
@@ -42,27 +42,9 @@ const AgentFrontMatter = z.strictObject({
  * and a Markdown body, the prompt. Never throws: a bad file gives a sentence naming the file and the field.
  */
 export function parseAgentDefinition(text: string, from: { source: Exclude<AgentSource, 'builtin'>; path: string }): AgentDefinitionRead {
-  let fields: Record<string, FrontMatterValue>;
-  let body: string;
-  try {
-    ({ fields, body } = parseFrontMatter(text));
-  } catch (e) {
-    if (e instanceof FrontMatterError) return { ok: false, problem: `${from.path}: ${e.message}` };
-    throw e;
-  }
-  const parsed = AgentFrontMatter.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'front matter');
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? `is not a field an agent file has (name, description, tools, model, maxIterations, write)`
-        : issue.code === 'invalid_type' && issue.input === undefined
-          ? 'is missing'
-          : issue.message;
-    return { ok: false, problem: `${from.path}: the field ${field} ${message}.` };
-  }
-  const f = parsed.data;
+  const read = readFrontMatter(text, AgentFrontMatter, from.path, 'is not a field an agent file has (name, description, tools, model, maxIterations, write)');
+  if (!read.ok) return read;
+  const { fields: f, body } = read;
   if (f.maxIterations !== undefined && f.iterations !== undefined && f.maxIterations !== f.iterations)
     return { ok: false, problem: `${from.path}: the fields maxIterations and iterations disagree; give one.` };
   const maxIterations = f.maxIterations ?? f.iterations;

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /** A front-matter value: a scalar as written (quotes removed), or a `[a, b]` list. */
 export type FrontMatterValue = string | string[];
 
@@ -69,4 +71,29 @@ export function parseFrontMatter(text: string): FrontMatter {
     fields[key] = valueOf(match[2]!, at);
   }
   throw new FrontMatterError(lines.length, 'the front matter is not closed by a --- line.');
+}
+
+/**
+ * A file's front matter checked against `schema`: its fields and body, or a sentence naming the file and the
+ * first wrong field. `unknownField` completes "the field X …" for a field the file kind does not have.
+ */
+export function readFrontMatter<T>(
+  text: string,
+  schema: z.ZodType<T>,
+  path: string,
+  unknownField: string,
+): { ok: true; fields: T; body: string } | { ok: false; problem: string } {
+  let read: FrontMatter;
+  try {
+    read = parseFrontMatter(text);
+  } catch (e) {
+    if (e instanceof FrontMatterError) return { ok: false, problem: `${path}: ${e.message}` };
+    throw e;
+  }
+  const parsed = schema.safeParse(read.fields);
+  if (parsed.success) return { ok: true, fields: parsed.data, body: read.body };
+  const issue = parsed.error.issues[0]!;
+  const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'front matter');
+  const message = issue.code === 'unrecognized_keys' ? unknownField : issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
+  return { ok: false, problem: `${path}: the field ${field} ${message}.` };
 }

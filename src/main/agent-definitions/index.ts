@@ -13,4 +13,4 @@ export {
 export { BUILTIN_AGENTS } from './builtin-agents.ts';
 export { settingsConfirmations } from './settings-confirmations.ts';
 export { parseAgentDefinition, type AgentDefinitionRead } from './agent-definition-file.ts';
-export { FrontMatterError, parseFrontMatter, type FrontMatter, type FrontMatterValue } from './front-matter.ts';
+export { FrontMatterError, parseFrontMatter, readFrontMatter, type FrontMatter, type FrontMatterValue } from './front-matter.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FrontMatterError, type FrontMatterValue, parseFrontMatter } from '../agent-definitions/index.ts';
+import { readFrontMatter } from '../agent-definitions/index.ts';
 
 /** A skill's name: what the model passes to the skill tool, and its folder's name. */
 export const SkillName = z
@@ -36,27 +36,10 @@ export type SkillFileRead = { ok: true; skill: SkillText } | { ok: false; proble
  * skill folder's name. Never throws: a bad file gives a sentence naming the file and the field.
  */
 export function parseSkillFile(text: string, from: { path: string; folderName: string }): SkillFileRead {
-  let fields: Record<string, FrontMatterValue>;
-  let body: string;
-  try {
-    ({ fields, body } = parseFrontMatter(text));
-  } catch (e) {
-    if (e instanceof FrontMatterError) return { ok: false, problem: `${from.path}: ${e.message}` };
-    throw e;
-  }
-  const parsed = SkillFrontMatter.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : String(issue.path[0] ?? 'front matter');
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? 'is not a field a SKILL.md has (name, description, license, compatibility, allowed-tools)'
-        : issue.code === 'invalid_type' && issue.input === undefined
-          ? 'is missing'
-          : issue.message;
-    return { ok: false, problem: `${from.path}: the field ${field} ${message}.` };
-  }
-  if (parsed.data.name !== from.folderName)
-    return { ok: false, problem: `${from.path}: the field name is ${parsed.data.name}, but it must be the folder's name, ${from.folderName}.` };
-  return { ok: true, skill: { name: parsed.data.name, description: parsed.data.description, body } };
+  const read = readFrontMatter(text, SkillFrontMatter, from.path, 'is not a field a SKILL.md has (name, description, license, compatibility, allowed-tools)');
+  if (!read.ok) return read;
+  const { fields: skill, body } = read;
+  if (skill.name !== from.folderName)
+    return { ok: false, problem: `${from.path}: the field name is ${skill.name}, but it must be the folder's name, ${from.folderName}.` };
+  return { ok: true, skill: { name: skill.name, description: skill.description, body } };
 }

@@ -2,6 +2,7 @@ import type { AgentService, ModelRef, ProviderResolver, SystemPromptBuilder } fr
 import type { AgentDefinitions } from './agent-definitions/index.ts';
 import type { SkillLibrary } from './skills/index.ts';
 import type { PlanService } from './plan/index.ts';
+import type { ProjectService } from './projects/index.ts';
 import type { PluginConfigService, PluginService } from './plugins/index.ts';
 import type { ApprovalBroker, PolicyService, SandboxService } from './policy/index.ts';
 import type { PluginSecrets, ProviderAccounts } from './providers/index.ts';
@@ -47,6 +48,8 @@ export interface AppCore {
   readonly pluginConfig: PluginConfigService;
   /** Each conversation's workspace folder: tools and the policy read their root from here only. */
   readonly workspaces: WorkspaceService;
+  /** The projects: named workspace folders with their own instructions and defaults for new conversations. */
+  readonly projects: ProjectService;
   /** Each run's system message, and the user's own instructions in it. */
   readonly systemPrompt: SystemPromptBuilder;
   /** The kinds of child agent the task tool can start: built-ins, the user's and the workspace's confirmed ones. */

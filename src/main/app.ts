@@ -44,6 +44,7 @@ import { AgentDefinitions, settingsConfirmations } from './agent-definitions/ind
 import { SKILL_TOOL, SkillLibrary, skillToolSource } from './skills/index.ts';
 import { PlanService, todoToolSource } from './plan/index.ts';
 import { SubagentService } from './subagents/index.ts';
+import { ProjectService } from './projects/index.ts';
 
 export type { AppCore } from './app-core.ts';
 
@@ -168,6 +169,8 @@ export function createApp(options: AppOptions): App {
     },
     configuredDefault: configuredWorkspace,
   });
+  // A project's folder is checked as a conversation's workspace is.
+  const projects = new ProjectService({ settings, resolveFolder: (folder) => workspaces.forNewConversation(folder) });
   const plugins = new PluginService({
     store: sessions,
     settings,
@@ -221,6 +224,7 @@ export function createApp(options: AppOptions): App {
   const systemPrompt = new SystemPromptBuilder({
     settings,
     workspaceOf: (sessionId) => workspaces.of(sessionId),
+    projectInstructions: (workspace) => projects.ofFolder(workspace),
     log: (m) => console.warn(m),
     // Listed only where the skill tool is offered (a child agent's run has no skill tool).
     skills: async (workspace, tools) => (tools.some((t) => t.name === SKILL_TOOL) ? skills.list(workspace ?? undefined) : []),
@@ -311,6 +315,7 @@ export function createApp(options: AppOptions): App {
     pluginSecrets,
     pluginConfig,
     workspaces,
+    projects,
     systemPrompt,
     agentDefinitions,
     skills,
@@ -366,6 +371,7 @@ export function createApp(options: AppOptions): App {
       await plugins.dispose();
       approvals.dispose();
       plan.dispose();
+      projects.dispose();
       workspaces.dispose();
       settings.dispose();
       sessions.close();

@@ -10,6 +10,8 @@ export interface SystemPromptBuilderOptions {
   settings: SettingsService;
   /** The conversation's workspace folder, or null. */
   workspaceOf(sessionId: string): string | null;
+  /** The project a workspace folder belongs to (its name and instructions), or null. Default: none. */
+  projectInstructions?: (workspace: string | null) => { name: string; instructions: string } | null;
   clock?: () => number;
   env?: Record<string, string | undefined>;
   /** Where files that could not be read into the prompt are reported. */
@@ -63,9 +65,14 @@ export class SystemPromptBuilder {
       },
       projectFiles: context.files,
       instructions: this.instructions(sessionId),
+      ...projectPart(this.#options.projectInstructions?.(workspace) ?? null),
       ...(skills.length > 0 ? { skills } : {}),
     });
   }
+}
+
+function projectPart(project: { name: string; instructions: string } | null): { project?: { name: string; instructions: string } } {
+  return project && project.instructions.trim() !== '' ? { project } : {};
 }
 
 function osName(p: NodeJS.Platform): string {

@@ -29,6 +29,8 @@ export interface SystemPromptParts {
   projectFiles: readonly ProjectFile[];
   /** The user's own instructions: for every conversation, then for this one. */
   instructions: { global: string; conversation: string };
+  /** The instructions of the project the workspace belongs to: after the project's files, before the user's own. */
+  project?: { name: string; instructions: string };
   /** The skills the skill tool can load, one line each; none leaves the prompt as it was. */
   skills?: readonly { name: string; description: string }[];
 }
@@ -44,6 +46,8 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
     const note = file.truncated ? `\n[${file.name} was cut at ${file.limitBytes} bytes; read the file for the rest.]` : '';
     sections.push(`# Project instructions from ${file.path}\n\n${file.text.trim()}${note}`);
   }
+  if (parts.project && parts.project.instructions.trim() !== '')
+    sections.push(`# Instructions of the project "${parts.project.name}"\n\n${parts.project.instructions.trim()}`);
   if (parts.instructions.global.trim() !== '') sections.push(`# The user's instructions\n\n${parts.instructions.global.trim()}`);
   if (parts.instructions.conversation.trim() !== '')
     sections.push(`# The user's instructions for this conversation\n\n${parts.instructions.conversation.trim()}`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalTimeoutSeconds, PolicyMode, PolicyRules } from '../agent/index.ts';
 import { McpTrust } from '../api/index.ts';
 import { ProviderAccount } from '../providers/index.ts';
+import { Project } from '../projects/index.ts';
 
 /** Whose a setting is: the app's, one conversation's or one plugin's (the stored key then holds its id). */
 export type SettingScope = 'global' | 'conversation' | 'plugin';
@@ -303,6 +304,14 @@ export const CORE_SETTINGS = {
     default: null,
     format: 'json',
     help: 'The model new conversations start with',
+  }),
+  'projects.list': setting({
+    stored: 'projects.list',
+    scope: 'global',
+    schema: z.array(Project),
+    default: [],
+    format: 'json',
+    help: 'The projects: named workspace folders with their own instructions and defaults',
   }),
 } as const;
 

@@ -1,0 +1,2 @@
+// Projects: named workspace folders with their own instructions and defaults for new conversations.
+export { ProjectService, type ProjectChangeEvent, type ProjectDefaults, type ProjectServiceOptions } from './project-service.ts';

@@ -4,6 +4,6 @@ export { MCP_SERVERS_TOPIC } from './mcp-plugin.ts';
 export { loadServers, McpServerConfig, McpServerName, parseMcpServers } from './mcp-config.ts';
 export type { McpServerEntry, ParsedServers } from './mcp-config.ts';
 export { McpConnection } from './mcp-connection.ts';
-export type { McpServerState, McpServerStatus } from './mcp-connection.ts';
+export type { McpConnectionOptions, McpServerState, McpServerStatus } from './mcp-connection.ts';
 export { mapCallResult } from './mcp-result.ts';
 export { mcpToolName } from './mcp-tool-name.ts';

@@ -88,7 +88,7 @@ export async function runScenario(scenario: Scenario, outDir: string): Promise<S
 
 /** Runs `items` through `work`, at most `limit` at a time, answers in order. */
 async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results: R[] = [];
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -23,6 +23,7 @@ import { createSubagentRoutes } from './subagent-routes.ts';
 import { createContextRoutes } from './context-routes.ts';
 import { createEvalsRoutes } from './evals-routes.ts';
 import { createSkillRoutes } from './skill-routes.ts';
+import { createProjectRoutes } from './project-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
 export type Handlers = { [C in Channel]: (input: ParsedInput<C>) => ApiOutput<C> | Promise<ApiOutput<C>> };
@@ -81,6 +82,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const context = subscriptions.add(createContextRoutes(app));
   const evals = subscriptions.add(createEvalsRoutes(app));
   const skills = subscriptions.add(createSkillRoutes(app));
+  const projects = subscriptions.add(createProjectRoutes(app));
 
   const handlers: Handlers = {
     ...sessions.handlers,
@@ -100,6 +102,7 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...context.handlers,
     ...evals.handlers,
     ...skills.handlers,
+    ...projects.handlers,
   };
 
   return {

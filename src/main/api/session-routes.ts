@@ -4,6 +4,8 @@ import { type Entry, entryPreview } from '../../shared/sessions/index.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
 import { assertIdle } from '../agent/index.ts';
+import { AmberError } from '../errors.ts';
+import { newProjectConversation } from '../projects/index.ts';
 
 /** A version as the switcher tells it from its siblings: its preview, its time, and a reply's model. */
 function siblingVersion(entry: Entry): SiblingVersion {
@@ -36,11 +38,19 @@ export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Han
         }
         return { health: app.health(), lastSessionId, providerConfigured: app.defaultModel() !== null };
       },
-      'sessions.list': (input) => ({ sessions: store.list(input), total: store.count() }),
+      'sessions.list': ({ projectId, ...input }) => ({
+        sessions: store.list({ ...input, ...(projectId !== undefined ? { cwd: app.projects.folderOf(projectId) } : {}) }),
+        total: store.count(),
+      }),
       'sessions.get': ({ sessionId }) => store.get(sessionId),
       'sessions.create': (input) => {
+        if (input.projectId !== undefined && input.cwd)
+          throw new AmberError('invalid_input', 'A conversation started in a project works in its folder: give no folder.');
         // The folder is checked before anything is made: a refused one creates no conversation.
-        const summary = store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
+        const summary =
+          input.projectId !== undefined
+            ? newProjectConversation(app, input.projectId, input.title !== undefined ? { title: input.title } : {})
+            : store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
         settings.set('ui.lastSessionId', summary.id);
         return summary;
       },

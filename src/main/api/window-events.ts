@@ -26,6 +26,7 @@ export type WindowEventSources = Pick<
   | 'wallets'
   | 'plan'
   | 'subagents'
+  | 'projects'
 >;
 
 export interface WindowEvents extends Disposable {
@@ -75,6 +76,7 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
     sessions.onDidMoveLeaf((move) => app.agent.isRunning(move.sessionId) || app.subagents.isRunningChild(move.sessionId) || emit('session.leafMoved', move)),
   );
   on.add(app.subagents.onDidChange((view) => emit('subagent.changed', view)));
+  on.add(app.projects.onDidChange(() => emit('projects.changed', { projects: app.projects.list() })));
   on.add(app.agent.onDidEmit((event) => emit('agent.emitted', event)));
   on.add(
     app.approvals.onDidChange((change) => {

@@ -89,10 +89,11 @@ export class SessionReader {
     const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
     const offset = Math.max(0, options.offset ?? 0);
     const query = options.query?.trim();
+    const cwd = options.cwd ?? null;
     const pattern = query ? `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
     const rows = query
-      ? (this.q.searchSessions.all({ pattern, limit, offset }) as (SessionRow & { behind: number })[])
-      : (this.q.listSessions.all({ limit, offset }) as (SessionRow & { behind: number })[]);
+      ? (this.q.searchSessions.all({ pattern, limit, offset, cwd }) as (SessionRow & { behind: number })[])
+      : (this.q.listSessions.all({ limit, offset, cwd }) as (SessionRow & { behind: number })[]);
     // The rows' order is by the time each row was last written; the page is ordered by the derived time.
     this.syncDataVersion();
     const summaries = rows.map((row) => this.summaryOf(row, true)).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

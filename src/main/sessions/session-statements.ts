@@ -14,9 +14,10 @@ export function prepareSessionStatements(db: Database.Database) {
     ),
     session: db.prepare(`SELECT * FROM sessions WHERE id = ?`),
     // `behind`: whether entries were appended below the row's leaf since it was written (then it is derived).
-    listSessions: db.prepare(`SELECT *, ${BEHIND} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
+    listSessions: db.prepare(`SELECT *, ${BEHIND} FROM sessions WHERE parent_session_id IS NULL AND (@cwd IS NULL OR cwd = @cwd)
+       ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`),
     searchSessions: db.prepare(
-      `SELECT *, ${BEHIND} FROM sessions WHERE parent_session_id IS NULL AND (title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
+      `SELECT *, ${BEHIND} FROM sessions WHERE parent_session_id IS NULL AND (@cwd IS NULL OR cwd = @cwd) AND (title LIKE @pattern ESCAPE '\\' OR preview LIKE @pattern ESCAPE '\\'
        OR id IN (SELECT session_id FROM entries WHERE type = 'message' AND preview LIKE @pattern ESCAPE '\\'))
        ORDER BY updated_at DESC, id LIMIT @limit OFFSET @offset`,
     ),

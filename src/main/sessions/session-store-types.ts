@@ -50,6 +50,8 @@ export interface ListOptions {
   query?: string;
   limit?: number;
   offset?: number;
+  /** Only the conversations working in this folder (a project's). */
+  cwd?: string;
 }
 
 export interface ImportedSession {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AgentEvent, ApprovalAnswer, ApprovalQuestion, ApprovalScope, ApprovalTimeoutSeconds, PolicyMode, ThinkingLevel } from '../agent/index.ts';
-import { SessionSummary, TranscriptPage, TreeBranchPage, TreeNode, TreeOverviewPage } from '../sessions/index.ts';
+import { Project, ProjectChange, ProjectCreate, ProjectId } from '../projects/index.ts';
+import { BlobHash, SessionSummary, TranscriptPage, TreeBranchPage, TreeNode, TreeOverviewPage } from '../sessions/index.ts';
+import { Attachment, MAX_ATTACHMENTS } from '../attachments/index.ts';
 import { CommandResult, CommandView, Completion } from '../commands/index.ts';
 import { AllowanceView, PanelView, WalletListing, WalletView } from './panels-api.ts';
 import { PluginConfigChanges, PluginConfigView, PluginListing, PluginView, PolicyView } from './settings-api.ts';
@@ -81,11 +83,21 @@ type MethodSpec = { input: z.ZodType; output: z.ZodType };
 export const API_METHODS = {
   'app.bootstrap': method(Nothing, Bootstrap),
   'sessions.list': method(
-    z.object({ query: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional(), offset: z.number().int().min(0).optional() }),
+    z.object({
+      query: z.string().max(500).optional(),
+      limit: z.number().int().min(1).max(10_000).optional(),
+      offset: z.number().int().min(0).optional(),
+      /** Only the conversations of this project (whose folder is its folder). */
+      projectId: ProjectId.optional(),
+    }),
     SessionList,
   ),
   'sessions.get': method(z.object({ sessionId: SessionId }), SessionSummary),
-  'sessions.create': method(z.object({ title: z.string().max(200).optional(), cwd: z.string().max(4096).nullable().optional() }), SessionSummary),
+  /** `projectId`: started in the project (its folder, model, thinking level and policy mode); `cwd` is then not given. */
+  'sessions.create': method(
+    z.object({ title: z.string().max(200).optional(), cwd: z.string().max(4096).nullable().optional(), projectId: ProjectId.optional() }),
+    SessionSummary,
+  ),
   /** Marks the session as the one the window shows, so a restart opens it again. */
   'sessions.open': method(z.object({ sessionId: SessionId }), SessionSummary),
   'sessions.rename': method(z.object({ sessionId: SessionId, title: z.string().min(1).max(200) }), SessionSummary),
@@ -121,8 +133,16 @@ export const API_METHODS = {
     z.object({ leafId: z.string().nullable() }),
   ),
   /** Sends a user message. With `parentId`, the message forks there (editing an earlier message). */
+  /** `attachments`: images (PNG, JPEG, WebP, GIF) as data URLs, scaled down by the window, and text files; words or an attachment at least. */
   'chat.send': method(
-    z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000), parentId: EntryId.nullable().optional() }),
+    z
+      .object({
+        sessionId: SessionId,
+        text: z.string().max(200_000),
+        parentId: EntryId.nullable().optional(),
+        attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+      })
+      .refine((m) => m.text !== '' || (m.attachments?.length ?? 0) > 0, { message: 'A message needs words or an attachment.', path: ['text'] }),
     z.object({ runId: z.string() }),
   ),
   /** Runs the model again from `entryId`'s parent: a sibling reply. */
@@ -371,6 +391,16 @@ export const API_METHODS = {
   'skills.setEnabled': method(z.object({ name: z.string().min(1).max(64), enabled: z.boolean(), sessionId: SessionId.nullable().optional() }), SkillListing),
   /** Confirms a workspace skill waiting in the conversation's workspace, as it is now (also /skills confirm NAME). */
   'skills.confirm': method(z.object({ name: z.string().min(1).max(64), sessionId: SessionId }), SkillListing),
+  /** The projects (named workspace folders with their own instructions and defaults), by name. */
+  'projects.list': method(Nothing, z.array(Project)),
+  /** Creates a project from a folder; `conflict` when its name (any case) or its folder is another project's. */
+  'projects.create': method(ProjectCreate, Project),
+  /** Changes the fields given (null clears a default); moving its folder moves its conversations out of it. */
+  'projects.update': method(z.object({ id: ProjectId, change: ProjectChange }).strict(), Project),
+  /** Removes a project; its conversations stay, under "No project". */
+  'projects.remove': method(z.object({ id: ProjectId }).strict(), z.object({ ok: z.literal(true) })),
+  /** A stored image a message or a tool result names by its sha-256, as a data URL for the window to show. */
+  'blobs.get': method(z.object({ hash: BlobHash }), z.object({ mimeType: z.string(), dataUrl: z.string() })),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -414,6 +444,8 @@ export const API_EVENTS = {
   'plan.changed': PlanView,
   /** A child agent's row changed: it started, made a model or tool call, spent, or ended. */
   'subagent.changed': SubagentView,
+  /** A project was created, changed or removed, with the projects as they are now. */
+  'projects.changed': z.object({ projects: z.array(Project) }),
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

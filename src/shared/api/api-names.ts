@@ -103,6 +103,11 @@ export const CHANNEL_NAMES = [
   'skills.list',
   'skills.setEnabled',
   'skills.confirm',
+  'projects.list',
+  'projects.create',
+  'projects.update',
+  'projects.remove',
+  'blobs.get',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -127,6 +132,7 @@ export const EVENT_NAME_LIST = [
   'mcp.changed',
   'plan.changed',
   'subagent.changed',
+  'projects.changed',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 

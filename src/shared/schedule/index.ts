@@ -1,0 +1,3 @@
+export * from './schedule-rule.ts';
+export * from './next-run.ts';
+export * from './scheduled-task.ts';

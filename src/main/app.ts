@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource } from './agent-bridge/index.ts';
+import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource, withStoredImages } from './agent-bridge/index.ts';
 import {
   AgentService,
   composeToolSources,
@@ -44,6 +44,7 @@ import { AgentDefinitions, settingsConfirmations } from './agent-definitions/ind
 import { SKILL_TOOL, SkillLibrary, skillToolSource } from './skills/index.ts';
 import { PlanService, todoToolSource } from './plan/index.ts';
 import { SubagentService } from './subagents/index.ts';
+import { checkTaskInput, ScheduledTaskStore, scheduleCommands, startScheduledRun, TaskScheduler, type TaskSchedulerOptions } from './schedule/index.ts';
 import { ProjectService } from './projects/index.ts';
 
 export type { AppCore } from './app-core.ts';
@@ -86,6 +87,12 @@ export interface AppOptions {
    * questions wait for a window.
    */
   unattended?: UnattendedApprovals;
+  /**
+   * Scheduled tasks: the clock, timer and notification seams, and whether the scheduler runs here. Default: the
+   * real clock and timer, no notification, and it runs where plugins start and someone may be asked (the shells;
+   * never `amber run`, an eval or a core with `startPlugins: false`).
+   */
+  scheduler?: Pick<TaskSchedulerOptions, 'clock' | 'timer' | 'notify'> & { start?: boolean };
 }
 
 export type { CoreEvent } from './api/index.ts';
@@ -103,6 +110,8 @@ export interface App extends AppCore {
   readonly wallets: WalletService;
   /** The task tool's child agents: their limits, rows and Stop. */
   readonly subagents: SubagentService;
+  /** The scheduled tasks, their runs and the one timer that starts them while Amber runs. */
+  readonly scheduler: TaskScheduler;
   /** Every change the core's owners announced, as window events (one map: see api/window-events.ts). */
   readonly onDidEmit: Event<CoreEvent>;
   dispose(): Promise<void>;
@@ -241,12 +250,15 @@ export function createApp(options: AppOptions): App {
   });
   // Layer 1 of context compression for every run, the children's too: read at each request, so a /set applies at once.
   const masking = () => ({ maskAfterTokens: settings.get('context.maskAfterTokens'), maskBatchTokens: settings.get('context.maskBatchTokens') });
-  const resolveProvider =
+  // Every request reads the images its messages name back from the blob store (none for a model without images).
+  const resolveProvider = withStoredImages(
     options.resolveProvider ??
-    pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
-      await catalog.ready();
-      return describeModel(ref, listed, fallback);
-    });
+      pluginProviderResolver(plugins.registries.providers, plugins.registries.allowances, async (ref, listed, fallback) => {
+        await catalog.ready();
+        return describeModel(ref, listed, fallback);
+      }),
+    sessions.blobs,
+  );
   const baseTools =
     options.tools ??
     pluginToolSource(plugins.registries.tools, { denied: [resolve(options.dataDir)], isBundled: (id) => plugins.get(id).source === 'bundled' });
@@ -273,11 +285,17 @@ export function createApp(options: AppOptions): App {
       if (event.type === 'message_end') plugins.events.emit(AGENT_EVENT_TOPIC, { ...event, sessionId: parentSessionId });
     },
   });
+  const agentTools = composeToolSources([
+    baseTools,
+    subagents.tools,
+    todoToolSource({ plan, enabled: () => settings.get('agent.todo') }),
+    skillToolSource({ skills }),
+  ]);
   const agent = new AgentService({
     systemPrompt: (sessionId, tools) => systemPrompt.build(sessionId, tools),
     store: sessions,
     resolveProvider,
-    tools: composeToolSources([baseTools, subagents.tools, todoToolSource({ plan, enabled: () => settings.get('agent.todo') }), skillToolSource({ skills })]),
+    tools: agentTools,
     promptBlocks: pluginPromptBlocks(plugins.registries.promptBlocks, (sessionId) => workspaces.of(sessionId) ?? ''),
     gate: policy,
     // Tools and the policy take the root from the conversation, so they can never disagree.
@@ -345,10 +363,40 @@ export function createApp(options: AppOptions): App {
   if (options.startPlugins !== false) mcp.startWithMcpJson();
   const wallets = new WalletService({ wallets: plugins.registries.wallets, settings });
   // Owners announce their own changes; this one map turns them into the windows' events.
-  const events = windowEvents({ ...core, status, commands, mcp, wallets, subagents });
+  // Scheduled tasks: one timer for the nearest due task; each run a conversation of its own, with no one to ask.
+  const taskStore = ScheduledTaskStore.open(join(options.dataDir, DATABASE_FILE));
+  const scheduler = new TaskScheduler({
+    store: taskStore,
+    startRun: (task, runId, at) => startScheduledRun(core, task, runId, at),
+    check: (input) =>
+      checkTaskInput(
+        {
+          folder: (folder) => workspaces.forNewConversation(folder),
+          projectFolder: (id) => projects.folderOf(id),
+          toolNames: async () => (await agentTools.list()).map((t) => t.name),
+        },
+        input,
+      ),
+    folderOf: (task) => (task.projectId ? (projects.find(task.projectId)?.folder ?? null) : null),
+    ...options.scheduler,
+  });
+  const scheduleCommandsAdded = scheduleCommands(scheduler, commands.tree, {
+    placeOf: (sessionId) => {
+      const folder = (sessionId ? workspaces.of(sessionId) : null) ?? workspaces.defaultForNew();
+      const project = projects.ofFolder(folder);
+      return project ? { project: project.id } : { folder };
+    },
+    modelOf: (sessionId) => {
+      const model = (sessionId ? sessions.branchState(sessionId).model : null) ?? core.defaultModel();
+      return model ? `${model.provider}/${model.modelId}` : null;
+    },
+  });
+  if (options.scheduler?.start ?? (options.startPlugins !== false && !options.unattended)) scheduler.start();
+  const events = windowEvents({ ...core, status, commands, mcp, wallets, subagents, scheduler });
   return {
     ...core,
     subagents,
+    scheduler,
     status,
     commands,
     trash,
@@ -357,6 +405,8 @@ export function createApp(options: AppOptions): App {
     onDidEmit: events.event,
     async dispose() {
       events.dispose();
+      scheduleCommandsAdded.dispose();
+      scheduler.dispose();
       wallets.dispose();
       mcp.dispose();
       commands.dispose();
@@ -374,6 +424,7 @@ export function createApp(options: AppOptions): App {
       projects.dispose();
       workspaces.dispose();
       settings.dispose();
+      taskStore.close();
       sessions.close();
     },
   };

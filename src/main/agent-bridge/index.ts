@@ -2,3 +2,4 @@
 export { pluginToolSource, userReadOnlyTools, type PluginToolSourceOptions } from './plugin-tool-source.ts';
 export { pluginPromptBlocks } from './plugin-prompt-blocks.ts';
 export { EARLY_CHECK_MAX_AGE_MS, EarlyAllowanceChecks, guardWithAllowances, type ModelDescriber, pluginProviderResolver } from './plugin-provider-resolver.ts';
+export { imagesForModel, unseenImageNote, withStoredImages } from './stored-images.ts';

@@ -10,3 +10,6 @@ export type { ParsedPiSession, ParsePiSessionOptions } from './pi-session-format
 export { PiSessionFormatError } from './pi-session-format-error.ts';
 export type { PiLineProblem } from './pi-session-format-error.ts';
 export { SessionTrash } from './session-trash.ts';
+export { BlobStore, blobHash, type StoredBlob } from './blob-store.ts';
+export { externalizeImages, inlineEntryImages, inlineImages, MISSING_IMAGE_NOTE } from './image-blobs.ts';
+export { decodeImage, formatBytes, sniffImageType } from './image-check.ts';

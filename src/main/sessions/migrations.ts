@@ -105,6 +105,18 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE sessions SET message_count = max(0, message_count - (
     SELECT count(*) FROM entries e WHERE e.session_id = sessions.id AND e.type = 'message' AND e.role = 'toolResult' AND e.seq <= sessions.leaf_mark));
   `,
+  // Images of messages and tool results, each stored once under the sha-256 of its bytes; entries name the
+  // hash (so an entry's chained hash covers the reference), never carry the bytes inline.
+  // (IF NOT EXISTS: a file set back to an older version to run an earlier migration again runs this one again too.)
+  `
+  CREATE TABLE IF NOT EXISTS blobs (
+    hash       TEXT PRIMARY KEY,
+    mime_type  TEXT NOT NULL,
+    size       INTEGER NOT NULL,
+    data       BLOB NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

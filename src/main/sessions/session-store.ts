@@ -4,9 +4,11 @@ import { countsAsMessage, type Entry, type EntryInput, type SessionParent, type 
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
+import { BlobStore } from './blob-store.ts';
 import { integrityOf, TreeVerifier } from './chain-verifier.ts';
 import type { HashedRow } from './entry-hash.ts';
 import type { ParentRow } from './entry-row.ts';
+import { externalizeImages } from './image-blobs.ts';
 import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
 import { SessionReader } from './session-reader.ts';
@@ -44,6 +46,8 @@ export class SessionStore extends SessionReader {
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
   /** The settings and plugin on/off tables of the same file. */
   readonly settings: SettingsStore;
+  /** The images entries name by hash (see image-blobs.ts). */
+  readonly blobs: BlobStore;
   readonly #created = new Emitter<SessionSummary>(listenerFailed);
   readonly #changed = new Emitter<SessionSummary>(listenerFailed);
   readonly #deleted = new Emitter<{ sessionId: string }>(listenerFailed);
@@ -84,6 +88,7 @@ export class SessionStore extends SessionReader {
     this.#clock = options.clock ?? Date.now;
     this.#newId = options.newId ?? (() => orderedId());
     this.settings = new SettingsStore(db, this.#clock);
+    this.blobs = new BlobStore(db, this.#clock);
     this.#tx = db.transaction((fn: () => unknown) => fn());
     if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
   }
@@ -377,7 +382,7 @@ export class SessionStore extends SessionReader {
    */
   #insert(sessionId: string, input: EntryInput, parentId: string | null, parent?: ParentRow | null, now = this.#clock()): StoredEntry & { seq: number } {
     const above = parentId === null ? null : (parent ?? (this.q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null);
-    const stored = storedEntry(sessionId, input, parentId, above, { newId: this.#newId, now });
+    const stored = storedEntry(sessionId, externalizeImages(input, this.blobs), parentId, above, { newId: this.#newId, now });
     const { entry } = stored;
     if (entry.type === 'compaction' && !this.#onPath(sessionId, parentId, entry.firstKeptEntryId)) {
       throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);

@@ -8,7 +8,17 @@ export type EntryId = z.infer<typeof EntryId>;
 
 export const TextContent = z.looseObject({ type: z.literal('text'), text: z.string() });
 export const ThinkingContent = z.looseObject({ type: z.literal('thinking'), thinking: z.string() });
-export const ImageContent = z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() });
+/** The sha-256 of a stored blob, 64 lowercase hex digits. */
+export const BlobHash = z.string().regex(/^[0-9a-f]{64}$/, 'a blob hash is 64 lowercase hex digits (sha-256)');
+export type BlobHash = z.infer<typeof BlobHash>;
+/**
+ * An image: pi's shape carries its bytes as base64 `data`; Amber stores them once as a blob and the entry
+ * names it by `blob` (its sha-256), so the entry's hash covers the reference. Exactly one of the two.
+ */
+export const ImageContent = z
+  .looseObject({ type: z.literal('image'), mimeType: z.string(), data: z.string().optional(), blob: BlobHash.optional() })
+  .refine((i) => (i.data === undefined) !== (i.blob === undefined), 'an image carries either its data or the hash of a stored blob');
+export type ImageContent = z.infer<typeof ImageContent>;
 export const ToolCall = z.looseObject({
   type: z.literal('toolCall'),
   id: z.string(),

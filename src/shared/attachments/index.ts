@@ -1,0 +1,2 @@
+export * from './attachment.ts';
+export * from './image-limits.ts';

@@ -61,7 +61,7 @@ test('in read mode the model is offered search, calls it, and reads the file wit
   await settled;
 
   const [asked, answered] = server.requests.slice(first);
-  expect(toolNames(asked!)).toContain('search');
+  expect(toolNames(asked!)).toEqual(expect.arrayContaining(['search', 'repo_map']));
   const toolMessage = (answered!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'tool')!;
   expect(String(toolMessage.content)).toMatch(/^src\/billing\/invoice-total\.ts:1: export function invoiceTotal\(lines: number\[\]\) \{/);
   expect(readdirSync(join(dir, 'data', 'plugin-data', 'workspace_search', 'indexes')).filter((f) => f.endsWith('.sqlite'))).toHaveLength(1);

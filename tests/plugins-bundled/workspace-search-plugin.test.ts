@@ -89,6 +89,33 @@ describe('the search tool in its own process', () => {
     expect(await search(r, { query: 'value7_3\\b', mode: 'grep' })).toBe('src/module7/file7.ts:4: export const value7_3 = compute(3); // plain filler text 7');
   });
 
+  it('finds where a symbol is defined and who uses it, and draws a repo map that leans toward the focus', async () => {
+    writeFileSync(
+      join(workspace, 'src', 'client.ts'),
+      "import { parseHttpResponseHeader } from './http.ts';\nexport const header = parseHttpResponseHeader('a: b');\n",
+    );
+    const r = await start();
+    expect(await search(r, { query: 'parseHttpResponseHeader', mode: 'symbol' })).toBe(
+      [
+        'Definitions of parseHttpResponseHeader:',
+        'src/http.ts:1: export function parseHttpResponseHeader(raw: string) {  (function)',
+        '',
+        'Files that use parseHttpResponseHeader:',
+        "src/client.ts:1: import { parseHttpResponseHeader } from './http.ts';  (2 uses in this file)",
+      ].join('\n'),
+    );
+    const map = await r.service.registries.tools.execute('repo_map', { focus: ['src/client.ts'], tokens: 200 }, undefined, {
+      sessionId: 's1',
+      workspace,
+      denied: [dataOf()],
+    });
+    expect(map.isError).toBe(false);
+    expect(text(map).split('\n').slice(0, 2)).toEqual(['src/http.ts:', '  1: export function parseHttpResponseHeader(raw: string) {']);
+    const outside = await r.service.registries.tools.execute('repo_map', { path: '../outside' }, undefined, { sessionId: 's1', workspace, denied: [dataOf()] });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toMatch(/leaves the workspace/);
+  });
+
   it('never shows a binary file, a file over 1 MB, an ignored file or a file reached through a link out', async () => {
     const r = await start();
     for (const mode of ['text', 'substring']) {

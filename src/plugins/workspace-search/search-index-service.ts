@@ -5,8 +5,10 @@ import { setImmediate as yieldToCalls } from 'node:timers/promises';
 import { looksBinary, SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
 import { GitignoreRules } from './gitignore-rules.ts';
 import { identifierPartsOf } from './identifier-words.ts';
-import { type IndexedFile, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
+import { type IndexedFile, type IndexedSymbol, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
 import { gramsQuery, queryTerms, wordsQuery } from './search-query.ts';
+import { type RankedDef, rankDefinitions, type SymbolGraph } from './repo-map-rank.ts';
+import { SymbolTagger } from './symbol-tagger.ts';
 
 /** Files over this size are listed but their text is not indexed. */
 export const MAX_INDEXED_BYTES = 1024 * 1024;
@@ -32,7 +34,11 @@ export interface SearchIndexOptions {
   rescanAfterMs?: number;
   /** Epoch milliseconds. */
   now?: () => number;
+  /** Finds definitions and references (default: one tagger shared by the process's indexes, its grammars loaded once). */
+  tagger?: SymbolTagger;
 }
+
+let sharedTagger: SymbolTagger | null = null;
 
 /** A matching line: its path relative to the root, its 1-based number and its text. */
 export interface SearchHit {
@@ -48,9 +54,11 @@ interface ReadFile {
   bytes: Buffer | null;
 }
 
-/** What the index keeps of a file read: its bytes and its identifiers' parts, or null (binary, too big). */
-function indexedText(read: ReadFile): IndexedText | null {
-  return read.bytes === null ? null : { bytes: read.bytes, parts: identifierPartsOf(read.bytes.toString('utf8')) };
+/** What the index keeps of a file read: its bytes, its identifiers' parts and its symbols, or null (binary, too big). */
+function indexedText(read: ReadFile, rel: string, tagger: SymbolTagger): IndexedText | null {
+  if (read.bytes === null) return null;
+  const text = read.bytes.toString('utf8');
+  return { bytes: read.bytes, parts: identifierPartsOf(text), symbols: tagger.tags(rel, text) };
 }
 
 /**
@@ -89,6 +97,7 @@ export class SearchIndexService {
   readonly #store: SearchIndexStore;
   readonly #options: SearchIndexOptions;
   readonly #ignore: GitignoreRules;
+  readonly #tagger: SymbolTagger;
   readonly #pending = new Set<string>();
   #watcher: FSWatcher | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -101,6 +110,8 @@ export class SearchIndexService {
   #built = false;
   #lastScan = 0;
   #rescanning: Promise<void> | null = null;
+  /** The last symbol graph read from the index, while the index has not changed since. */
+  #graph: { generation: number; scope: SearchScope; graph: SymbolGraph } | null = null;
   /** Said once in the next result: the index file was unreadable and is being built again. */
   notice: string | null = null;
 
@@ -108,6 +119,7 @@ export class SearchIndexService {
     this.root = options.root;
     this.#options = options;
     this.#ignore = new GitignoreRules(options.root);
+    this.#tagger = options.tagger ?? (sharedTagger ??= new SymbolTagger());
     this.#store = SearchIndexStore.open(options.file);
     if (this.#store.rebuilt) this.notice = 'The search index could not be read and is being built again from the workspace.';
     if (options.watch !== false) this.#watch();
@@ -160,6 +172,7 @@ export class SearchIndexService {
   }
 
   async #build(): Promise<void> {
+    await this.#tagger.load();
     const known = this.#store.files();
     const found: string[] = [];
     for await (const entry of walkFiles(this.root, { skip: (p) => this.#skipped(p) })) {
@@ -195,7 +208,7 @@ export class SearchIndexService {
     if (this.#disposed || (changed.length === 0 && gone.length === 0)) return;
     this.#store.transaction(() => {
       for (const rel of gone) this.#store.remove(rel);
-      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, indexedText(read));
+      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, indexedText(read, rel, this.#tagger));
     });
   }
 
@@ -262,7 +275,7 @@ export class SearchIndexService {
       this.#store.remove(rel);
       return null;
     }
-    if (!unchanged(known, read)) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, indexedText(read)));
+    if (!unchanged(known, read)) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, indexedText(read, rel, this.#tagger)));
     return read.bytes === null ? null : read.bytes.toString('utf8');
   }
 
@@ -310,6 +323,81 @@ export class SearchIndexService {
     }
   }
 
+  /**
+   * Where a symbol is defined, then the files that refer to it (most references first), each with its line as
+   * the file reads now; `more` when there were more than `limit`.
+   */
+  async searchSymbol(name: string, scope: SearchScope, limit: number): Promise<{ hits: (IndexedSymbol & { text: string })[]; more: boolean }> {
+    await this.flush();
+    const first = this.#store.searchSymbols(name, scope, limit + 1);
+    const paths = [...new Set(first.map((r) => r.path))];
+    const texts = new Map(paths.map((p, i) => [p, i] as const));
+    const read = await inParallel(paths, READERS, (path) => this.#current(path));
+    // A file read again because it changed was indexed again: ask once more, so that lines match the text.
+    const rows = this.#store.searchSymbols(name, scope, limit + 1);
+    const hits = rows.flatMap((row) => {
+      const i = texts.get(row.path);
+      const text = i === undefined ? undefined : read[i];
+      if (text == null) return [];
+      return [{ ...row, text: text.split('\n')[row.line - 1] ?? '' }];
+    });
+    return { hits: hits.slice(0, limit), more: rows.length > limit };
+  }
+
+  /**
+   * An outline of the workspace's most central definitions (see rankDefinitions), leaning toward `focus`,
+   * within about `tokens` tokens (4 characters each): files by their best definition's rank, each with its
+   * definitions' lines as the file reads now, in file order.
+   */
+  async repoMap(options: { focus?: readonly string[]; scope: SearchScope; tokens: number }): Promise<{ text: string; files: number; symbols: number }> {
+    await this.flush();
+    const generation = this.#store.generation;
+    if (!this.#graph || this.#graph.generation !== generation || this.#graph.scope !== options.scope) {
+      this.#graph = { generation, scope: options.scope, graph: this.#store.symbolGraph(options.scope) };
+    }
+    const ranked = rankDefinitions(this.#graph.graph, { focus: options.focus ?? [] });
+    const budget = options.tokens * 4;
+    // Candidates by an estimate of 50 characters a line, then laid out with their real lines.
+    const candidates: RankedDef[] = [];
+    const candidateFiles = new Set<string>();
+    let estimate = 0;
+    for (const def of ranked) {
+      if (estimate > budget * 1.5) break;
+      estimate += 50 + (candidateFiles.has(def.path) ? 0 : def.path.length + 2);
+      candidateFiles.add(def.path);
+      candidates.push(def);
+    }
+    const paths = [...candidateFiles];
+    const texts = await inParallel(paths, READERS, (path) => this.#current(path));
+    const linesOf = new Map(paths.map((p, i) => [p, texts[i]?.split('\n') ?? null]));
+    const chosen = new Map<string, { rank: number; lines: Map<number, string> }>();
+    let used = 0;
+    for (const def of candidates) {
+      const line = linesOf.get(def.path)?.[def.line - 1];
+      if (line === undefined || line.trim() === '') continue;
+      const shown = clip(line.trim(), 120);
+      const file = chosen.get(def.path);
+      if (file?.lines.has(def.line)) continue;
+      const cost = shown.length + 8 + (file ? 0 : def.path.length + 2);
+      if (used + cost > budget) {
+        if (used > budget * 0.9) break;
+        continue;
+      }
+      used += cost;
+      if (file) file.lines.set(def.line, shown);
+      else chosen.set(def.path, { rank: def.rank, lines: new Map([[def.line, shown]]) });
+    }
+    const width = String(Math.max(1, ...[...chosen.values()].flatMap((f) => [...f.lines.keys()]))).length;
+    const blocks = [...chosen].map(
+      ([path, file]) =>
+        `${path}:\n${[...file.lines]
+          .sort((a, b) => a[0] - b[0])
+          .map(([line, text]) => `  ${String(line).padStart(width)}: ${text}`)
+          .join('\n')}`,
+    );
+    return { text: blocks.join('\n'), files: chosen.size, symbols: [...chosen.values()].reduce((n, f) => n + f.lines.size, 0) };
+  }
+
   stats(): { files: number; bytes: number } {
     return this.#store.stats();
   }
@@ -321,6 +409,8 @@ export class SearchIndexService {
     this.#store.close();
   }
 }
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** `run` over every item, at most `width` at a time; the results in the items' order. */
 async function inParallel<T, R>(items: readonly T[], width: number, run: (item: T) => Promise<R>): Promise<R[]> {

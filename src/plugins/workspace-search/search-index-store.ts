@@ -1,8 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { identifierPartsOf } from './identifier-words.ts';
+import type { SymbolGraph } from './repo-map-rank.ts';
+import type { SymbolTag } from './symbol-tagger.ts';
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** What the index knows of a file: enough to tell whether it changed since it was read. */
 export interface IndexedFile {
@@ -11,10 +13,21 @@ export interface IndexedFile {
   mtimeMs: number;
 }
 
-/** A file's text as the index takes it: its UTF-8 bytes, and the parts of its identifiers (see identifierPartsOf). */
+/** A file's text as the index takes it: its UTF-8 bytes, the parts of its identifiers (see identifierPartsOf) and its symbols. */
 export interface IndexedText {
   bytes: Uint8Array;
   parts: readonly string[];
+  symbols?: readonly SymbolTag[];
+}
+
+/** A symbol as the index holds it: a definition, or a file's references to a name (the first line, and how many). */
+export interface IndexedSymbol {
+  path: string;
+  name: string;
+  kind: 'def' | 'ref';
+  type: string;
+  line: number;
+  count: number;
 }
 
 /** A folder to search within, as a path relative to the workspace root; null for the whole workspace. */
@@ -41,6 +54,8 @@ export class SearchIndexStore {
   readonly #statements = new Map<string, Database.Statement>();
   /** True when the file was unreadable and has been replaced by an empty index. */
   readonly rebuilt: boolean;
+  /** Counts writes: a cache of what was read from the index is current while this has not moved. */
+  generation = 0;
 
   private constructor(db: Database.Database, rebuilt: boolean) {
     this.#db = db;
@@ -88,6 +103,9 @@ export class SearchIndexStore {
           CREATE VIRTUAL TABLE words USING fts5(path, body, parts, tokenize = "unicode61 tokenchars '_'", content = '', contentless_delete = 1, detail = column);
           CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);
           INSERT INTO words(words, rank) VALUES('rank', 'bm25(8.0, 1.0, 1.0)');
+          CREATE TABLE symbols(file_id INTEGER NOT NULL, name TEXT NOT NULL, def INTEGER NOT NULL, type TEXT NOT NULL, line INTEGER NOT NULL, count INTEGER NOT NULL);
+          CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE, def);
+          CREATE INDEX symbols_file ON symbols(file_id);
         `);
         db.pragma(`user_version = ${SCHEMA_VERSION}`);
       }
@@ -115,6 +133,7 @@ export class SearchIndexStore {
    * indexed, without it (binary, too big) only its size and mtime. The bytes go to SQLite as they are read.
    */
   put(path: string, size: number, mtimeMs: number, content: IndexedText | null): void {
+    this.generation++;
     const old = this.get(path);
     if (old) this.#dropText(old.id);
     const id = old
@@ -125,10 +144,23 @@ export class SearchIndexStore {
     if (content === null) return;
     this.#sql('INSERT INTO words(rowid, path, body, parts) VALUES (?, ?, ?, ?)').run(id, pathWords(path), content.bytes, content.parts.join(' '));
     this.#sql('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, content.bytes);
+    // Every definition; a file's references to a name as one row (its first line and how many).
+    const refs = new Map<string, { tag: SymbolTag; count: number }>();
+    const insert = this.#sql('INSERT INTO symbols(file_id, name, def, type, line, count) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const tag of content.symbols ?? []) {
+      if (tag.kind === 'def') insert.run(id, tag.name, 1, tag.type, tag.line, 1);
+      else {
+        const known = refs.get(tag.name);
+        if (known) known.count++;
+        else refs.set(tag.name, { tag, count: 1 });
+      }
+    }
+    for (const { tag, count } of refs.values()) insert.run(id, tag.name, 0, tag.type, tag.line, count);
   }
 
   /** Forgets a file, or a folder with everything under it. */
   remove(path: string): void {
+    this.generation++;
     const rows = this.#sql("SELECT id FROM files WHERE path = ? OR substr(path, 1, length(?) + 1) = ? || '/'").all(path, path, path) as { id: number }[];
     for (const { id } of rows) {
       this.#dropText(id);
@@ -139,6 +171,7 @@ export class SearchIndexStore {
   #dropText(id: number): void {
     this.#sql('DELETE FROM words WHERE rowid = ?').run(id);
     this.#sql('DELETE FROM grams WHERE rowid = ?').run(id);
+    this.#sql('DELETE FROM symbols WHERE file_id = ?').run(id);
   }
 
   transaction(run: () => void): void {
@@ -161,6 +194,40 @@ export class SearchIndexStore {
     return this.#sql(
       `SELECT f.id, f.path FROM grams JOIN files f ON f.id = grams.rowid WHERE grams MATCH @match AND grams.rowid > @after AND ${SCOPE_SQL} ORDER BY grams.rowid LIMIT @page`,
     ).all({ match, scope, after, page }) as { id: number; path: string }[];
+  }
+
+  /**
+   * Definitions of a name, then the files that refer to it (most references first), matched exactly or, when
+   * nothing matches so, regardless of case; at most `limit` rows.
+   */
+  searchSymbols(name: string, scope: SearchScope, limit: number): IndexedSymbol[] {
+    const query = (exact: boolean) =>
+      this.#sql(
+        `SELECT f.path, s.name, s.def, s.type, s.line, s.count FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = @name COLLATE NOCASE ${exact ? 'AND s.name = @name' : ''} AND ${SCOPE_SQL}
+         ORDER BY s.def DESC, s.count DESC, f.path, s.line LIMIT @limit`,
+      ).all({ name, scope, limit }) as (Omit<IndexedSymbol, 'kind'> & { def: number })[];
+    let rows = query(true);
+    if (rows.length === 0) rows = query(false);
+    return rows.map(({ def, ...row }) => ({ ...row, kind: def ? 'def' : 'ref' }));
+  }
+
+  /** Every definition and every file's uses of a name that some file defines, within a folder: the repo map's graph. */
+  symbolGraph(scope: SearchScope): SymbolGraph {
+    const paths = new Map<number, string>();
+    const defs: SymbolGraph['defs'] = [];
+    const refs: SymbolGraph['refs'] = [];
+    const rows = this.#sql(
+      `SELECT s.file_id, f.path, s.name, s.def, s.type, s.line, s.count FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${SCOPE_SQL}`,
+    )
+      .raw()
+      .iterate({ scope }) as IterableIterator<[number, string, string, number, string, number, number]>;
+    for (const [file, path, name, def, type, line, count] of rows) {
+      if (!paths.has(file)) paths.set(file, path);
+      if (def) defs.push({ file, name, type, line });
+      else refs.push({ file, name, count, imported: type === 'import' });
+    }
+    return { paths, defs, refs };
   }
 
   /** Files whose text was indexed, and the index's size in bytes. */

@@ -72,3 +72,42 @@ test('the exact identifier ranks before a file that only holds its parts, even o
     'src/long.ts:3001: export const benchFresh1Marker = 1;\nsrc/bench/fresh-marker.ts:1: export const freshMarker = 1;',
   );
 });
+
+test('symbol mode lists where a name is defined first, then the files that use it, and follows an edit', async () => {
+  writeFileSync(join(root, 'src', 'store.ts'), 'export class LedgerStore {\n  open() {}\n}\n');
+  writeFileSync(join(root, 'src', 'use.ts'), "import { LedgerStore } from './store.ts';\nconst a = new LedgerStore();\nconst b = new LedgerStore();\n");
+  writeFileSync(join(root, 'src', 'tool.py'), 'def ledger_store():\n    return LedgerStore()\n');
+  index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false });
+  const tool = createSearchTool({ indexOf: () => index });
+  await index.ready;
+  expect(text(await tool.execute({ query: 'LedgerStore', mode: 'symbol' }, { root }))).toBe(
+    [
+      'Definitions of LedgerStore:',
+      'src/store.ts:1: export class LedgerStore {  (class)',
+      '',
+      'Files that use LedgerStore:',
+      "src/use.ts:1: import { LedgerStore } from './store.ts';  (3 uses in this file)",
+      'src/tool.py:2: return LedgerStore()',
+    ].join('\n'),
+  );
+  writeFileSync(join(root, 'src', 'store.ts'), '// moved\n\nexport class LedgerStore {}\n');
+  expect(text(await tool.execute({ query: 'LedgerStore', mode: 'symbol', limit: 1 }, { root }))).toBe(
+    'Definitions of LedgerStore:\nsrc/store.ts:3: export class LedgerStore {}  (class)\n\n[Showing the first 1; more matched. Give a path to narrow it.]',
+  );
+  expect(text(await tool.execute({ query: 'ledgerstore', mode: 'symbol', path: 'src/use.ts' }, { root }))).toMatch(
+    /^Files that use ledgerstore:\nsrc\/use\.ts:1: /,
+  );
+});
+
+test('symbol mode refuses what is not a name, and answers from grep while the index builds', async () => {
+  index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false });
+  const tool = createSearchTool({ indexOf: () => index, indexWaitMs: 0 });
+  const early = await tool.execute({ query: 'accountBalance7', mode: 'symbol' }, { root });
+  expect(text(early)).toMatch(/^src\/part7\.ts:1: export const accountBalance7 = 7;\n\n\[The index is still building/);
+  for (const query of ['a b', "x' OR 1=1 --", '.*', '9lives', '../../etc/passwd']) {
+    const out = await tool.execute({ query, mode: 'symbol' }, { root });
+    expect(out.isError).toBe(true);
+    expect(text(out)).toContain('is not one: use mode text for words.');
+  }
+  await index.ready;
+});

@@ -7,6 +7,7 @@ import {
   grepTool,
   resolveWorkspaceTarget,
   textOutput,
+  ToolFailure,
   truncateOutput,
   type WorkspaceTool,
   type WorkspaceToolContext,
@@ -19,15 +20,15 @@ export const SearchArgs = z.object({
     .string()
     .min(1, 'the query is empty: give a word, an identifier or a fragment to look for')
     .max(500, 'the query is longer than 500 characters: search for a shorter fragment')
-    .describe('Words or an identifier (text), a fragment of text (substring), or a regular expression in RE2 syntax (grep)'),
+    .describe('Words or an identifier (text), a fragment of text (substring), a name (symbol), or a regular expression in RE2 syntax (grep)'),
   mode: z
-    .enum(['text', 'substring', 'grep'])
+    .enum(['text', 'substring', 'symbol', 'grep'])
     .default('text')
     .describe(
-      'text (default): files ranked by the words, a file whose name holds them first; substring: every line holding the fragment, case-insensitive; grep: lines matching a regular expression, like the grep tool',
+      'text (default): files ranked by the words, a file whose name holds them first; substring: every line holding the fragment, case-insensitive; symbol: where a function, class, type or constant of that name is defined, then the files that use it; grep: lines matching a regular expression, like the grep tool',
     ),
   path: z.string().optional().describe('Only search this folder, relative to the workspace root (default: the whole workspace)'),
-  limit: z.number().int().min(1).max(100).default(20).describe('Most results: files for text, lines for substring and grep (default 20)'),
+  limit: z.number().int().min(1).max(100).default(20).describe('Most results: files for text, lines for substring, symbol and grep (default 20)'),
 });
 export type SearchArgs = z.infer<typeof SearchArgs>;
 
@@ -37,6 +38,9 @@ export interface SearchToolOptions {
   /** How long a call waits for a building index before grep answers instead (default 1000 ms). */
   indexWaitMs?: number;
 }
+
+/** A name symbol mode looks for: letters, digits, `_` and `$`, not starting with a digit. */
+const SYMBOL_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 const lineOf = (hit: SearchHit) => `${hit.path}:${hit.line}: ${clipLine(hit.text.trim())}`;
 
@@ -55,7 +59,7 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
   return defineWorkspaceTool({
     name: 'search',
     description:
-      'Search the workspace from its index: mode "text" (default) ranks files by the words or identifiers asked for (camelCase and snake_case parts match too) and shows their best lines; "substring" lists every line holding a fragment (case-insensitive); "grep" matches a regular expression line by line. Prints "path:line: text". Leaves out what .gitignore ignores, .git, node_modules, binary files and files over 1 MB.',
+      'Search the workspace from its index: mode "text" (default) ranks files by the words or identifiers asked for (camelCase and snake_case parts match too) and shows their best lines; "substring" lists every line holding a fragment (case-insensitive); "symbol" lists where a name is defined (TypeScript, JavaScript, Python, Go, Rust, shell), then the files that use it; "grep" matches a regular expression line by line. Prints "path:line: text". Leaves out what .gitignore ignores, .git, node_modules, binary files and files over 1 MB.',
     readOnly: true,
     pathParams: ['path'],
     schema: SearchArgs,
@@ -63,8 +67,13 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
       const target = await resolveWorkspaceTarget(ctx, args.path ?? '.');
       if (args.mode === 'grep') return fromGrep(args, ctx, args.query, false, '');
       const words = queryWords(args.query);
-      const grepPattern = args.mode === 'text' && words.length ? words.join('|') : args.query;
-      const grepLiteral = !(args.mode === 'text' && words.length);
+      const name = args.query.trim();
+      const symbolName = args.mode === 'symbol' && SYMBOL_NAME.test(name);
+      const grepPattern = symbolName ? `\\b${name.replace(/[$]/g, '\\$')}\\b` : args.mode === 'text' && words.length ? words.join('|') : args.query;
+      const grepLiteral = !symbolName && !(args.mode === 'text' && words.length);
+      if (args.mode === 'symbol' && !symbolName) {
+        throw new ToolFailure(`symbol looks for one name such as getUserName or User, and ${JSON.stringify(args.query)} is not one: use mode text for words.`);
+      }
       if (args.mode === 'substring' && [...args.query].length < 3) {
         return fromGrep(args, ctx, args.query, true, '[A fragment under 3 characters is searched with grep.]');
       }
@@ -89,6 +98,18 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
         for (const file of found.files) lines.push(...(file.hits.length ? file.hits.map(lineOf) : [`${file.path}: (its path matches)`]));
         more = found.more;
         if (more) notes.push(`[Showing the ${found.files.length} best files; more matched. Add words or give a path to narrow it.]`);
+      } else if (args.mode === 'symbol') {
+        const found = await index.searchSymbol(name, scope, args.limit);
+        const defs = found.hits.filter((h) => h.kind === 'def');
+        const refs = found.hits.filter((h) => h.kind === 'ref');
+        if (defs.length) lines.push(`Definitions of ${name}:`, ...defs.map((h) => `${lineOf(h)}  (${h.type})`));
+        if (refs.length)
+          lines.push(
+            `${defs.length ? '\n' : ''}Files that use ${name}:`,
+            ...refs.map((h) => `${lineOf(h)}${h.count > 1 ? `  (${h.count} uses in this file)` : ''}`),
+          );
+        more = found.more;
+        if (more) notes.push(`[Showing the first ${found.hits.length}; more matched. Give a path to narrow it.]`);
       } else {
         const found = await index.searchSubstring(args.query, scope, args.limit);
         lines.push(...found.hits.map(lineOf));

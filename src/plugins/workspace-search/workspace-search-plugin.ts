@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type DefinedPlugin, definePlugin, type ToolCallOptions } from '../../workers/sdk/index.ts';
+import { createRepoMapTool } from './repo-map-tool.ts';
 import { createSearchTool } from './search-tool.ts';
 import { WorkspaceIndexes } from './workspace-indexes.ts';
 
@@ -9,13 +10,14 @@ export interface WorkspaceSearchSeams {
 }
 
 /**
- * The `search` tool over an index per workspace, kept in this plugin's own process and data folder
+ * The `search` and `repo_map` tools over an index per workspace, kept in this plugin's own process and data folder
  * (`<plugin data>/indexes/<hash of the real path>.sqlite`, a cache). The workspace comes with each call, as
  * for the workspace tools; a call without one is refused.
  */
 export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): DefinedPlugin {
   let indexes = new WorkspaceIndexes(null);
-  const tool = createSearchTool({ indexOf: (root, isDenied) => indexes.get(root, isDenied), indexWaitMs: seams.indexWaitMs });
+  const toolOptions = { indexOf: (root: string, isDenied: (path: string) => boolean) => indexes.get(root, isDenied), indexWaitMs: seams.indexWaitMs };
+  const tools = [createSearchTool(toolOptions), createRepoMapTool(toolOptions)];
   return definePlugin({
     async initialize(context) {
       const dataDir = await context.config<string>('dataDir');
@@ -26,21 +28,19 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
       indexes.dispose();
     },
     capabilities() {
-      return [
-        {
-          kind: 'tool' as const,
-          ...tool.spec,
-          execute: async (args: Record<string, unknown>, options: ToolCallOptions) => {
-            if (!options.workspace) {
-              return {
-                content: [{ type: 'text' as const, text: "search needs a conversation's workspace folder, and this call came without one." }],
-                isError: true,
-              };
-            }
-            return tool.execute(args, { root: options.workspace, signal: options.signal, ...(options.denied ? { denied: options.denied } : {}) });
-          },
+      return tools.map((tool) => ({
+        kind: 'tool' as const,
+        ...tool.spec,
+        execute: async (args: Record<string, unknown>, options: ToolCallOptions) => {
+          if (!options.workspace) {
+            return {
+              content: [{ type: 'text' as const, text: `${tool.spec.name} needs a conversation's workspace folder, and this call came without one.` }],
+              isError: true,
+            };
+          }
+          return tool.execute(args, { root: options.workspace, signal: options.signal, ...(options.denied ? { denied: options.denied } : {}) });
         },
-      ];
+      }));
     },
   });
 }

@@ -56,3 +56,41 @@ test('the search tool card lists path:line results, the file named after the wor
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: docsShot('search-tool-card.png'), animations: 'disabled' });
 });
+
+test('the repo_map tool card shows the map as an outline: files as headings, their definitions with line numbers', async () => {
+  mkdirSync(join(rig.workspace, 'src', 'billing'), { recursive: true });
+  writeFileSync(
+    join(rig.workspace, 'src', 'billing', 'ledger.ts'),
+    'export class Ledger {\n  add(amount: number) {}\n}\n\nexport function openLedger(): Ledger {\n  return new Ledger();\n}\n',
+  );
+  for (let i = 0; i < 4; i++)
+    writeFileSync(
+      join(rig.workspace, 'src', `report${i}.ts`),
+      `import { openLedger } from './billing/ledger.ts';\nexport function report${i}() {\n  return openLedger();\n}\n`,
+    );
+  writeFileSync(join(rig.workspace, 'src', 'main.ts'), "import { report0 } from './report0.ts';\nexport function main() {\n  report0();\n}\n");
+  rig.model.setScript([
+    openAiStream({ text: 'Mapping.', toolCalls: [{ id: 'call_1', name: 'repo_map', arguments: { focus: ['src/main.ts'] } }] }),
+    openAiStream({ text: 'The ledger is at the centre.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  const a = (amber = await startAmber({ core: pluginToolsCore() }));
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await a.page.getByTestId('composer').fill('Give me a map of this code.');
+  await a.page.keyboard.press('Enter');
+  await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'at the centre' }).waitFor();
+  const card = a.page.locator('[data-testid=tool-card][data-tool=repo_map][data-status=ok]');
+  await card.waitFor();
+  await expect.poll(() => card.getByTestId('tool-summary').textContent()).toBe('toward src/main.ts');
+  const output = (await card.getByTestId('tool-output-text').textContent()) ?? '';
+  expect(output.split('\n').slice(0, 2)).toEqual(['src/report0.ts', '  2 export function report0() {']);
+  await expect.poll(() => card.locator('.repo-map-file').allTextContents()).toContain('src/billing/ledger.ts\n');
+  const weight = await card
+    .locator('.repo-map-file')
+    .first()
+    .evaluate((el) => getComputedStyle(el).fontWeight);
+  expect(Number(weight)).toBeGreaterThanOrEqual(600);
+  await card.scrollIntoViewIfNeeded();
+  await card.screenshot({ path: docsShot('repo-map-tool-card.png'), animations: 'disabled' });
+});

@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { CopyButton, Icon } from '../ui/index.ts';
 import { InlineApproval } from './InlineApproval.tsx';
 import { outputPreview } from './output-preview.ts';
+import { RepoMapText } from './RepoMapText.tsx';
 import { sandboxChip } from './sandbox-chip.ts';
 import { exitCodeOf, toolSummary } from './tool-summary.ts';
 import type { ToolCallView } from './transcript-model.ts';
@@ -99,7 +100,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
       {tool.output && (
         <div className="tool-output">
           <CopyButton text={tool.output} label="Copy the tool output" testId="copy-tool-output" className="tool-copy" />
-          <pre data-testid="tool-output-text">{shown.text}</pre>
+          {tool.name === 'repo_map' && tool.status === 'ok' ? <RepoMapText text={shown.text} /> : <pre data-testid="tool-output-text">{shown.text}</pre>}
           {shown.cut && (
             <p className="hint tool-output-cut" data-testid="tool-output-cut">
               {shown.cut}

@@ -23,6 +23,14 @@ test('read shows the file; an MCP tool its server and tool', () => {
   expect(toolSummary({ name: 'mcp__everything__get-sum', args: { a: 1, b: 2 } }).text).toBe('everything · get-sum — 1 · 2');
 });
 
+test('search shows its query, mode and folder; repo_map what it leans toward', () => {
+  expect(toolSummary({ name: 'search', args: { query: 'LedgerStore', mode: 'symbol', path: 'src' } }).text).toBe('LedgerStore (symbol) in src');
+  expect(toolSummary({ name: 'search', args: { query: 'invoice total' } }).text).toBe('invoice total');
+  expect(toolSummary({ name: 'repo_map', args: { focus: ['src/app.ts', 'createApp', 7] } }).text).toBe('toward src/app.ts, createApp');
+  expect(toolSummary({ name: 'repo_map', args: {} }).text).toBe('the most used definitions');
+  expect(toolSummary({ name: 'repo_map', args: { focus: 'not a list', path: 'src' } }).text).toBe('the most used definitions in src');
+});
+
 test('the exit code is read from the details only when it is a whole number', () => {
   expect(exitCodeOf({ exitCode: 0 })).toBe(0);
   expect(exitCodeOf({ exitCode: 2, sandbox: 'write' })).toBe(2);

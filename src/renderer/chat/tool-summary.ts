@@ -29,7 +29,7 @@ function argsOf(tool: Pick<ToolCallView, 'args' | 'argsText'>): Record<string, u
 
 /**
  * The header line of a tool card: bash shows its command line; edit and write the file and how many lines
- * change; read, ls, find and grep what they look at; an MCP tool (`mcp__server__tool`) its server and tool;
+ * change; read, ls, find, grep and search what they look at; repo_map what it leans toward; an MCP tool (`mcp__server__tool`) its server and tool;
  * any other tool its first few text arguments.
  */
 export function toolSummary(tool: Pick<ToolCallView, 'name' | 'args' | 'argsText'>): ToolSummary {
@@ -50,6 +50,15 @@ export function toolSummary(tool: Pick<ToolCallView, 'name' | 'args' | 'argsText
     case 'grep':
     case 'find':
       return { text: [str(args['pattern']), path].filter(Boolean).join(' in ') };
+    case 'search': {
+      const query = str(args['query']);
+      const mode = str(args['mode']);
+      return { text: [query && `${query}${mode ? ` (${mode})` : ''}`, path].filter(Boolean).join(' in ') };
+    }
+    case 'repo_map': {
+      const focus = Array.isArray(args['focus']) ? args['focus'].filter((f): f is string => typeof f === 'string').join(', ') : '';
+      return { text: [focus ? `toward ${focus}` : 'the most used definitions', path].filter(Boolean).join(' in ') };
+    }
     default:
   }
   const mcp = /^mcp__(.+?)__(.+)$/.exec(tool.name);

@@ -23,7 +23,7 @@ const SERVERS_TOPIC = 'mcp.serversChanged';
 
 export { McpPluginReport };
 
-const EMPTY: McpPluginReport = { servers: [], problems: [], prompts: [], resources: [] };
+const EMPTY: McpPluginReport = { servers: [], problems: [], prompts: [], resources: [], credentialsRevision: 0 };
 const names = (report: McpPluginReport) => report.servers.map((s) => s.name).join('\0');
 
 const SERVER_VERBS: Record<string, string> = {

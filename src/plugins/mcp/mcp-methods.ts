@@ -3,6 +3,7 @@ import type { MethodContribution } from '../../workers/sdk/index.ts';
 import type { McpCatalog, McpCommandActions, McpCommandState } from './mcp-command.ts';
 import { promptText } from './mcp-command.ts';
 import type { McpConnection } from './mcp-connection.ts';
+import type { McpOAuthSessions } from './mcp-oauth-sessions.ts';
 import { mapResourceContents } from './mcp-result.ts';
 import { testServer } from './test-server.ts';
 
@@ -11,7 +12,7 @@ import { testServer } from './test-server.ts';
 
 type Handlers = { [M in keyof McpMethods]: (args: ReturnType<McpMethods[M]['args']['parse']>) => Promise<unknown> | unknown };
 
-export function mcpMethods(state: McpCommandState, actions: McpCommandActions & { catalog(): McpCatalog }): MethodContribution[] {
+export function mcpMethods(state: McpCommandState, actions: McpCommandActions & { catalog(): McpCatalog; oauth: McpOAuthSessions }): MethodContribution[] {
   const find = (name: string): McpConnection => {
     const conn = state.servers.get(name);
     if (!conn) throw new Error(`There is no MCP server '${name}'. /mcp list names them.`);
@@ -23,6 +24,7 @@ export function mcpMethods(state: McpCommandState, actions: McpCommandActions & 
       problems: state.problems,
       ...actions.catalog(),
       ...(actions.workspace() ? { workspace: actions.workspace()! } : {}),
+      credentialsRevision: actions.oauth.revision,
     }),
     reload: async () => {
       await actions.reload();
@@ -38,6 +40,13 @@ export function mcpMethods(state: McpCommandState, actions: McpCommandActions & 
     resource: async ({ server, uri }) => ({ text: mapResourceContents(await find(server).readResource(uri)).slice(0, MAX_MCP_RESOURCE_CHARS + 1) }),
     // A stdio server without a folder of its own starts where the saved ones would.
     test: ({ config }) => testServer(config, actions.workspace() ?? process.cwd()),
+    signIn: ({ server }) => actions.oauth.signIn(find(server)),
+    signOut: async ({ server }) => {
+      const conn = find(server);
+      await actions.oauth.signOut(conn);
+      return { server: conn.status() };
+    },
+    credentials: () => actions.oauth.credentials(),
   };
   return (Object.keys(MCP_METHODS) as (keyof McpMethods)[]).map((name) => ({
     kind: 'method',

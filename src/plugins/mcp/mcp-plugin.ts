@@ -12,6 +12,7 @@ import { loadServers } from './mcp-config.ts';
 import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
 import { type McpCatalog, mcpCommand } from './mcp-command.ts';
 import { mcpMethods } from './mcp-methods.ts';
+import { McpOAuthSessions } from './mcp-oauth-sessions.ts';
 import { mapCallResult, mapResourceContents } from './mcp-result.ts';
 import { mcpToolName } from './mcp-tool-name.ts';
 import { shareTools } from './share-tools.ts';
@@ -32,9 +33,11 @@ export interface McpPluginState {
   problems: string[];
   /** The servers that could not be read, from the last reload. */
   configProblems: string[];
+  /** OAuth sign-in: the HTTP servers' clients and the credentials main keeps in the key file. */
+  oauth: McpOAuthSessions;
 }
 
-const state: McpPluginState = { ctx: null, servers: new Map(), problems: [], configProblems: [] };
+const state: McpPluginState = { ctx: null, servers: new Map(), problems: [], configProblems: [], oauth: new McpOAuthSessions(() => void publish()) };
 /** The tools-left-out sentences last logged, so that each is logged once, not at every publish. */
 let loggedToolProblems = new Set<string>();
 
@@ -76,7 +79,13 @@ async function publish(): Promise<void> {
     announced = true;
     queueMicrotask(() => {
       announced = false;
-      state.ctx?.events.emit(MCP_SERVERS_TOPIC, { servers: statuses(), problems: state.problems, ...catalog(), workspace: state.ctx.workspace });
+      state.ctx?.events.emit(MCP_SERVERS_TOPIC, {
+        servers: statuses(),
+        problems: state.problems,
+        ...catalog(),
+        workspace: state.ctx.workspace,
+        credentialsRevision: state.oauth.revision,
+      });
     });
   }
   if (publishing) {
@@ -192,6 +201,9 @@ export async function reload(): Promise<void> {
   state.problems = [...problems];
   for (const p of problems) ctx.log.warn(p);
   const wanted = new Map(servers.map((s) => [s.name, s]));
+  // Each server's OAuth credentials, from the key file (main merges them into this plugin's config alone).
+  const oauth = typeof config['oauth'] === 'object' && config['oauth'] !== null ? (config['oauth'] as Record<string, unknown>) : {};
+  state.oauth.retain(new Set(wanted.keys()));
   for (const [name, conn] of state.servers) {
     const next = wanted.get(name);
     if (!next || JSON.stringify(next) !== JSON.stringify(conn.entry)) {
@@ -201,7 +213,8 @@ export async function reload(): Promise<void> {
   }
   for (const entry of wanted.values()) {
     if (state.servers.has(entry.name)) continue;
-    const conn = new McpConnection(entry, { workspace: ctx.workspace, onChange: () => void publish() });
+    const provider = state.oauth.providerFor(entry, Object.hasOwn(oauth, entry.name) ? oauth[entry.name] : null);
+    const conn = new McpConnection(entry, { workspace: ctx.workspace, onChange: () => void publish(), ...(provider ? { oauth: provider } : {}) });
     state.servers.set(entry.name, conn);
     if (!entry.config.disabled) void conn.connect();
   }
@@ -229,7 +242,7 @@ export default definePlugin({
   },
 
   capabilities: () => {
-    const actions = { reload, statuses, catalog, workspace: () => state.ctx?.workspace ?? null };
+    const actions = { reload, statuses, catalog, workspace: () => state.ctx?.workspace ?? null, oauth: state.oauth };
     return [mcpCommand(state, actions), ...mcpMethods(state, actions)];
   },
 });

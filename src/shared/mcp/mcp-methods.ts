@@ -14,6 +14,8 @@ export const McpPluginReport = z.object({
   resources: z.array(McpResourceView).max(2000).default([]),
   /** The folder stdio servers without one of their own start in. */
   workspace: z.string().max(4096).optional(),
+  /** Bumped whenever a server's OAuth credentials change (signed in, refreshed, dropped): main then reads them with `credentials`. */
+  credentialsRevision: z.number().int().nonnegative().default(0),
 });
 export type McpPluginReport = z.infer<typeof McpPluginReport>;
 
@@ -53,6 +55,31 @@ export const MCP_METHODS = {
    * included), lists its tools and disconnects; nothing is kept. `ok` false: `message` says why in words.
    */
   test: { args: z.object({ config: z.record(z.string(), z.unknown()) }).strict(), result: McpTestResult },
+  /**
+   * Starts the OAuth sign-in of an HTTP server: discovers its authorization server, registers Amber where it
+   * must, opens a one-use loopback redirect listener and answers the authorization page's URL for the
+   * browser. The rest (the redirect, the code's exchange, the reconnect) follows in the plugin; the report says how it went.
+   */
+  signIn: { args: z.object({ server: McpServerName }).strict(), result: z.object({ url: z.url().max(8192) }) },
+  /** Forgets a server's OAuth credentials and disconnects it: its row says Sign in again. */
+  signOut: { args: z.object({ server: McpServerName }).strict(), result: z.object({ server: McpServerView }) },
+  /**
+   * Every server's OAuth credentials as one sealed text each (null: none), for main to keep in the key file,
+   * never in the database. Read by main when `credentialsRevision` moves; only main calls it.
+   */
+  credentials: {
+    args: z.object({}).strict(),
+    result: z.object({
+      revision: z.number().int().nonnegative(),
+      servers: z.record(
+        McpServerName,
+        z
+          .string()
+          .max(64 * 1024)
+          .nullable(),
+      ),
+    }),
+  },
 } satisfies PluginMethodTable;
 export type McpMethods = typeof MCP_METHODS;
 export type McpMethodName = keyof McpMethods;

@@ -35,6 +35,12 @@ export const McpHttpServer = z.object({
   headers: z.record(z.string(), z.string()).default({}),
   /** The headers marked secret in Settings (Authorization always is): their values are never shown again. */
   secretHeaders: z.array(z.string().max(128)).max(100).optional(),
+  /**
+   * The OAuth client id to sign in with, where the server's authorization server offers neither dynamic
+   * registration nor client ID metadata documents (the user registered Amber there by hand). Unset: Amber
+   * registers itself.
+   */
+  oauthClientId: z.string().min(1).max(512).optional(),
   ...Common,
 });
 export type McpHttpServer = z.infer<typeof McpHttpServer>;

@@ -18,6 +18,12 @@ export const McpServerView = z.object({
   tools: z.number().int().nonnegative(),
   resources: z.number().int().nonnegative(),
   prompts: z.number().int().nonnegative(),
+  /**
+   * OAuth sign-in, for an HTTP server whose authorization server Amber found: `needed` (it answered 401, or
+   * a refresh failed: `error` says why), `waiting` (a sign-in page is open in the browser), `signedIn`
+   * (Amber holds its tokens, in the key file). Absent: the server does not sign in with OAuth.
+   */
+  signIn: z.enum(['needed', 'waiting', 'signedIn']).optional(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 

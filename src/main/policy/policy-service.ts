@@ -136,6 +136,8 @@ export class PolicyService implements ToolGate {
   readonly #open = new Map<string, OpenQuestion>();
   /** Waiting calls to wake when a grant, rule, mode or trust changes. */
   readonly #wakers = new Set<() => void>();
+  /** Conversations run with no one to ask (scheduled runs): their allowances, and whether unlisted tools are refused outright. */
+  readonly #unattendedRuns = new Map<string, { approvals: UnattendedApprovals; onlyListed: boolean }>();
   #approver: Approver | undefined;
 
   constructor(options: PolicyServiceOptions) {
@@ -317,11 +319,28 @@ export class PolicyService implements ToolGate {
     };
   }
 
+  /**
+   * Runs one conversation with no one to ask, whatever window is open (a scheduled task's run): a call that
+   * would ask is decided by these allowances at once, as a whole unattended core's are; with `onlyListed`, a
+   * tool the allowances do not name is refused before anything else. Disposing ends it.
+   */
+  runUnattended(sessionId: string, approvals: UnattendedApprovals, options: { onlyListed?: boolean } = {}): Disposable {
+    const run = { approvals, onlyListed: options.onlyListed ?? false };
+    this.#unattendedRuns.set(sessionId, run);
+    return toDisposable(() => {
+      if (this.#unattendedRuns.get(sessionId) === run) this.#unattendedRuns.delete(sessionId);
+    });
+  }
+
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
+    const run = this.#unattendedRuns.get(request.sessionId);
+    if (run?.onlyListed && !run.approvals.entries().some((e) => e.tool === request.tool.name))
+      return { allowed: false, reason: `${request.tool.name} is not among the tools this run may use, so it was not run.` };
     if (isShellTool(request.tool, request.origin)) await Promise.all([this.#shell.ready(), this.#sandbox.status()]);
     const decision = this.#safeDecide(request);
     if (decision.kind === 'allow') return this.#allowed(request);
     if (decision.kind === 'deny') return { allowed: false, reason: decision.reason };
+    if (run) return this.#unattended(request, decision, run.approvals);
     const approver = this.#approver;
     if (!approver) return this.#unattended(request, decision);
     const stopped: GateDecision = { allowed: false, reason: `The run was stopped while ${request.tool.name} waited for approval, so it was not run.` };
@@ -518,9 +537,9 @@ export class PolicyService implements ToolGate {
   }
 
   /** A question with no one to ask: the run's allowances decide it at once, else it is denied. */
-  #unattended(request: ToolRequest, decision: Extract<PolicyDecision, { kind: 'ask' }>): GateDecision {
+  #unattended(request: ToolRequest, decision: Extract<PolicyDecision, { kind: 'ask' }>, approvals = this.unattended): GateDecision {
     const verdict = decision.shell?.verdict;
-    const allowed = this.unattended?.decide({
+    const allowed = approvals?.decide({
       toolName: request.tool.name,
       shell: isShellTool(request.tool, request.origin),
       protectedPath: decision.protectedPath || (decision.shell?.protectedPaths.length ?? 0) > 0,

@@ -117,6 +117,35 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // Scheduled tasks (a prompt, a project or folder, a model, a schedule, the tools a run may use without asking)
+  // and their runs; a run's conversation is an ordinary session whose first entry tags it with the task.
+  `
+  CREATE TABLE scheduled_tasks (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    prompt      TEXT NOT NULL,
+    project_id  TEXT,
+    folder      TEXT NOT NULL,
+    model       TEXT,
+    schedule    TEXT NOT NULL,
+    tools       TEXT NOT NULL,
+    paused      INTEGER NOT NULL,
+    created_at  INTEGER NOT NULL,
+    anchor      INTEGER NOT NULL,
+    next_run_at INTEGER
+  );
+  CREATE TABLE scheduled_runs (
+    id         TEXT PRIMARY KEY,
+    task_id    TEXT NOT NULL REFERENCES scheduled_tasks(id) ON DELETE CASCADE,
+    session_id TEXT,
+    state      TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at   INTEGER,
+    error      TEXT,
+    missed     INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX scheduled_runs_by_task ON scheduled_runs(task_id, started_at);
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

@@ -27,15 +27,25 @@ const ok = <T>(channel: string, input: unknown) => t.call<T>(channel, input);
 test('saving a provider at another origin without a new key clears the stored key, and the result says so', async () => {
   expect(await ok('providers.save', { providerId: 'custom', baseUrl: 'https://models.example/v1', apiKey: KEY, model: 'm' })).toEqual({
     ok: true,
+    accountId: 'custom',
     keyCleared: false,
   });
-  expect(await ok('providers.save', { providerId: 'custom', baseUrl: 'https://models.example/v2', model: 'm' })).toEqual({ ok: true, keyCleared: false });
+  expect(await ok('providers.save', { providerId: 'custom', baseUrl: 'https://models.example/v2', model: 'm' })).toEqual({
+    ok: true,
+    accountId: 'custom',
+    keyCleared: false,
+  });
   const moved = await ok<{ keyCleared: boolean; notice?: string }>('providers.save', {
     providerId: 'custom',
     baseUrl: 'https://elsewhere.example/v1',
     model: 'm',
   });
-  expect(moved).toEqual({ ok: true, keyCleared: true, notice: expect.stringContaining('https://elsewhere.example), so the stored API key was removed') });
+  expect(moved).toEqual({
+    ok: true,
+    accountId: 'custom',
+    keyCleared: true,
+    notice: expect.stringContaining('https://elsewhere.example), so the stored API key was removed'),
+  });
   expect(app.providers.pluginConfig('openai_compatible')).toEqual({
     accounts: [expect.objectContaining({ baseUrl: 'https://elsewhere.example/v1', apiKey: undefined })],
   });

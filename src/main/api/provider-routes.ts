@@ -14,9 +14,11 @@ export function createProviderRoutes(app: App, probe: Probe): Disposable & { han
       'providers.presets': () => providerPresets(probe),
       'providers.test': ({ baseUrl, apiKey, dialect, flavor }) =>
         probe({ baseUrl, ...(apiKey ? { apiKey } : {}), ...(dialect ? { dialect } : {}), ...(flavor ? { flavor } : {}) }, TEST_TIMEOUT_MS),
-      'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor, models }) => {
+      'providers.save': async ({ providerId, baseUrl, apiKey, model, flavor, models, accountId, name }) => {
         const saved = await saveProvider(app, {
           providerId,
+          ...(accountId !== undefined ? { accountId } : {}),
+          ...(name !== undefined ? { name } : {}),
           baseUrl,
           model,
           ...(apiKey ? { apiKey } : {}),

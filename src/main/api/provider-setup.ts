@@ -71,6 +71,9 @@ export async function providerPresets(probe: Probe): Promise<ProviderPresetView[
 
 export interface ProviderChoice {
   providerId: string;
+  /** The saved connection to change; absent: a new one when `name` is given, else the preset's own. */
+  accountId?: string;
+  name?: string;
   baseUrl: string;
   apiKey?: string;
   flavor?: string;
@@ -80,6 +83,8 @@ export interface ProviderChoice {
 }
 
 export interface SavedProvider {
+  /** The id of the connection saved (a new one's is made from its name). */
+  accountId: string;
   keyCleared: boolean;
   /** A sentence for the user when saving did more than asked (the stored key was removed). */
   notice?: string;
@@ -92,6 +97,8 @@ export interface SavedProvider {
 export async function saveProvider(app: App, choice: ProviderChoice): Promise<SavedProvider> {
   const { account, keyCleared } = app.providers.save({
     presetId: presetById(choice.flavor ?? choice.providerId).id,
+    ...(choice.accountId !== undefined ? { accountId: choice.accountId } : {}),
+    ...(choice.name !== undefined ? { name: choice.name } : {}),
     baseUrl: choice.baseUrl,
     model: choice.model,
     ...(choice.models ? { listed: choice.models } : {}),
@@ -99,10 +106,11 @@ export async function saveProvider(app: App, choice: ProviderChoice): Promise<Sa
   });
   const saved: SavedProvider = keyCleared
     ? {
+        accountId: account.id,
         keyCleared,
         notice: `The base URL now points to another server (${new URL(account.baseUrl).origin}), so the stored API key was removed. Paste the key for that server and save again.`,
       }
-    : { keyCleared };
+    : { accountId: account.id, keyCleared };
   const pluginId = DIALECT_PLUGINS[account.dialect];
   if (!app.plugins.list().some((p) => p.id === pluginId)) return saved;
   // Settles once the plugin offers the account; a plugin that fails shows Failed with its reason in Settings.

@@ -210,14 +210,19 @@ function session(context: CommandContext): string {
   return context.sessionId;
 }
 
-/** `provider/model`, or a model id that one active provider lists. */
+/**
+ * `account/model` (the account by its id, or by its name in any case: `/model vLLM box/qwen3`), or a model
+ * id that one active provider lists. The model part may hold slashes itself (`openrouter/openai/gpt-4o`).
+ */
 function resolveModel(app: AppCore, argument: string): { provider: string; modelId: string } {
   const providers = app.plugins.registries.providers.list();
   const slash = argument.indexOf('/');
   if (slash > 0) {
-    const provider = argument.slice(0, slash);
-    const modelId = argument.slice(slash + 1);
+    const typed = argument.slice(0, slash).trim();
+    const modelId = argument.slice(slash + 1).trim();
     if (!modelId) throw new AmberError('invalid_input', 'Name the model after the slash: /model provider/model.');
+    const byName = app.providers.list().find((a) => a.name.toLowerCase() === typed.toLowerCase());
+    const provider = providers.some((p) => p.id === typed) || !byName ? typed : byName.id;
     return { provider, modelId };
   }
   const matches = providers.filter((p) => p.models.some((m) => m.id === argument));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -113,4 +113,100 @@ test('removing the account new conversations use moves them to the next account,
   expect(accounts.defaultModel()).toEqual({ provider: 'ollama', modelId: 'llama' });
   accounts.remove('ollama');
   expect(accounts.defaultModel()).toBeNull();
+});
+
+test('two accounts of one preset live side by side, each with its own id, name and key', () => {
+  const box = accounts.save({ presetId: 'custom', name: 'vLLM box', baseUrl: 'http://10.0.0.5:8000/v1', apiKey: 'key-vllm', model: 'qwen3' }).account;
+  const laptop = accounts.save({ presetId: 'custom', name: 'llama.cpp', baseUrl: 'http://127.0.0.1:8080/v1', apiKey: 'key-llama', model: 'gemma' }).account;
+  expect(box).toMatchObject({ id: 'vllm-box', name: 'vLLM box', presetId: 'custom' });
+  expect(laptop).toMatchObject({ id: 'llama-cpp', name: 'llama.cpp' });
+  expect(accounts.apiKey('vllm-box')).toBe('key-vllm');
+  expect(accounts.apiKey('llama-cpp')).toBe('key-llama');
+  const config = accounts.pluginConfig('openai_compatible').accounts as { id: string; label: string; apiKey?: string; baseUrl: string }[];
+  expect(config.map((a) => [a.id, a.label, a.apiKey, a.baseUrl])).toEqual([
+    ['vllm-box', 'vLLM box', 'key-vllm', 'http://10.0.0.5:8000/v1'],
+    ['llama-cpp', 'llama.cpp', 'key-llama', 'http://127.0.0.1:8080/v1'],
+  ]);
+  // Changing one by its id leaves the other as it was.
+  accounts.save({ accountId: 'vllm-box', name: 'GPU box', baseUrl: 'http://10.0.0.5:8000/v1', model: 'qwen3' });
+  expect(accounts.list().map((a) => [a.id, a.name])).toEqual([
+    ['llama-cpp', 'llama.cpp'],
+    ['vllm-box', 'GPU box'],
+  ]);
+  expect(accounts.apiKey('vllm-box')).toBe('key-vllm');
+  accounts.remove('vllm-box');
+  expect(accounts.apiKey('vllm-box')).toBeNull();
+  expect(accounts.apiKey('llama-cpp')).toBe('key-llama');
+});
+
+test('a second OpenAI key is a second account; the first keeps the preset id and saving without a name still changes it', () => {
+  accounts.save({ presetId: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-work', model: 'gpt-4o' });
+  const second = accounts.save({ presetId: 'openai', name: 'OpenAI personal', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-home', model: 'gpt-4o' });
+  expect(second.account.id).toBe('openai-personal');
+  accounts.save({ presetId: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-work-2', model: 'gpt-4o-mini' });
+  expect(accounts.list().map((a) => [a.id, a.name])).toEqual([
+    ['openai-personal', 'OpenAI personal'],
+    ['openai', 'OpenAI'],
+  ]);
+  expect(accounts.apiKey('openai')).toBe('sk-work-2');
+  expect(accounts.apiKey('openai-personal')).toBe('sk-home');
+});
+
+test('hostile: a duplicate name (any case), a name with a slash, and a key for an unknown account are refused and store nothing', () => {
+  accounts.save({ presetId: 'custom', name: 'Box', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'k-box', model: 'm' });
+  const before = accounts.list();
+  expect(() => accounts.save({ presetId: 'custom', name: 'BOX', baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'k', model: 'm' })).toThrow(
+    /already a connection named "Box"/,
+  );
+  expect(() => accounts.save({ presetId: 'custom', name: 'a/b', baseUrl: 'http://127.0.0.1:9000/v1', model: 'm' })).toThrow(/without a slash/);
+  expect(() => accounts.save({ presetId: 'custom', name: '   ', baseUrl: 'http://127.0.0.1:9000/v1', model: 'm' })).toThrow(/name of 1 to 60/);
+  expect(() => accounts.save({ accountId: 'ghost', baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'sk-ghost', model: 'm' })).toThrow(
+    /no saved connection "ghost"/,
+  );
+  expect(accounts.list()).toEqual(before);
+  expect(accounts.apiKey('ghost')).toBeNull();
+  expect(readFileSync(join(dir, 'secrets.json'), 'utf8').includes('sk-ghost')).toBe(false);
+  // A name that would make a taken id gets a number; a name another account has after a rename is refused.
+  expect(accounts.save({ presetId: 'custom', name: 'box!', baseUrl: 'http://127.0.0.1:9000/v1', model: 'm' }).account.id).toBe('box-2');
+  expect(() => accounts.save({ accountId: 'box-2', name: 'box', baseUrl: 'http://127.0.0.1:9000/v1', model: 'm' })).toThrow(/already a connection named/);
+});
+
+test('accounts and keys stored before several accounts per provider keep their ids, names, keys and default model', () => {
+  // The settings row and the key file exactly as the previous version wrote them.
+  store.setSetting(
+    'providers.accounts',
+    JSON.stringify([
+      {
+        id: 'openai',
+        presetId: 'openai',
+        dialect: 'openai-compatible',
+        name: 'OpenAI',
+        baseUrl: 'https://api.openai.com/v1',
+        models: ['gpt-4o'],
+        contextWindow: 128000,
+      },
+      {
+        id: 'custom',
+        presetId: 'custom',
+        dialect: 'openai-compatible',
+        name: 'Other OpenAI-compatible server',
+        baseUrl: 'http://127.0.0.1:8000/v1',
+        models: ['m'],
+        contextWindow: 32768,
+      },
+    ]),
+  );
+  store.setSetting('providers.defaultModel', JSON.stringify({ provider: 'custom', modelId: 'm' }));
+  writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ 'provider.openai.apiKey': 'sk-old', 'provider.custom.apiKey': 'k-old' }), { mode: 0o600 });
+  const reopened = new ProviderAccounts(new SettingsService({ store }), new FileSecretStore(join(dir, 'secrets.json'), { warn: () => {} }));
+  expect(reopened.list().map((a) => [a.id, a.name])).toEqual([
+    ['openai', 'OpenAI'],
+    ['custom', 'Other OpenAI-compatible server'],
+  ]);
+  expect(reopened.apiKey('openai')).toBe('sk-old');
+  expect(reopened.defaultModel()).toEqual({ provider: 'custom', modelId: 'm' });
+  // Saving the preset again, as the first-run screen does, still changes that same account.
+  reopened.save({ presetId: 'custom', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm2' });
+  expect(reopened.list().map((a) => a.id)).toEqual(['openai', 'custom']);
+  expect(reopened.apiKey('custom')).toBe('k-old');
 });

@@ -16,6 +16,13 @@ export const DIALECT_PLUGINS: Readonly<Record<ProviderAccount['dialect'], string
 
 export interface SaveAccountInput {
   presetId?: string;
+  /**
+   * The saved account to change. Absent: a new account when `name` is given, else the preset's own account
+   * (the one whose id is the preset's id, as every account was before several were allowed).
+   */
+  accountId?: string;
+  /** The account's name as the user gives it (the model picker's group); unique among accounts, any case. */
+  name?: string;
   baseUrl: string;
   apiKey?: string;
   model: string;
@@ -31,6 +38,9 @@ export interface SavedAccount {
    */
   keyCleared: boolean;
 }
+
+/** A name the user can type after `/model` (before the slash) and tell apart in the picker. */
+const validName = (name: string): boolean => name.length >= 1 && name.length <= 60 && !name.includes('/');
 
 const originOf = (url: string): string | null => {
   try {
@@ -63,18 +73,29 @@ export class ProviderAccounts {
    * account to another origin without a new key clears its stored key (see SavedAccount).
    */
   save(input: SaveAccountInput): SavedAccount {
-    const preset: ProviderPreset = presetById(input.presetId ?? this.#guessPreset(input.baseUrl));
+    const accounts = this.list();
+    const named = input.accountId !== undefined ? accounts.find((a) => a.id === input.accountId) : undefined;
+    if (input.accountId !== undefined && !named)
+      throw new AmberError('not_found', `There is no saved connection "${input.accountId}"; it may have been removed.`);
+    const preset: ProviderPreset = presetById(input.presetId ?? named?.presetId ?? this.#guessPreset(input.baseUrl));
     const baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
     if (!/^https?:\/\//.test(baseUrl)) throw new AmberError('invalid_input', 'The base URL must start with http:// or https://.');
     const model = input.model.trim();
     if (!model) throw new AmberError('invalid_input', 'Choose a model: type its id or pick one after a connection test.');
-    const accounts = this.list();
-    const existing = accounts.find((a) => a.id === preset.id);
+    const name = input.name?.trim().replace(/\s+/g, ' ');
+    if (name !== undefined && !validName(name))
+      throw new AmberError('invalid_input', 'Give the connection a name of 1 to 60 characters, without a slash (/model names it: /model name/model).');
+    // A name alone asks for a new account; no name and no id: the preset's own account, as before.
+    const existing = named ?? (name === undefined ? accounts.find((a) => a.id === preset.id) : undefined);
+    const id = existing?.id ?? this.#newId(accounts, name === undefined ? preset.id : name);
+    const finalName = name ?? existing?.name ?? this.#freeName(accounts, preset.name);
+    const clash = accounts.find((a) => a.id !== id && a.name.toLowerCase() === finalName.toLowerCase());
+    if (clash) throw new AmberError('conflict', `There is already a connection named "${clash.name}"; choose another name.`);
     const account: ProviderAccount = {
-      id: preset.id,
+      id,
       presetId: preset.id,
       dialect: preset.dialect,
-      name: preset.name,
+      name: finalName,
       baseUrl,
       models: [...new Set([model, ...(input.listed ?? []).map((m) => m.trim()).filter(Boolean), ...(existing?.models ?? [])])],
       contextWindow: preset.contextWindow,
@@ -153,6 +174,27 @@ export class ProviderAccounts {
         ),
       }));
     return { accounts };
+  }
+
+  /** An id for a new account: the preset's or the name's slug, with a number when taken. */
+  #newId(accounts: readonly ProviderAccount[], base: string): string {
+    const stem =
+      base
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/[^a-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 36) || 'account';
+    let id = stem;
+    for (let n = 2; accounts.some((a) => a.id === id); n++) id = `${stem}-${n}`;
+    return id;
+  }
+
+  /** The preset's name, with a number when another account has it. */
+  #freeName(accounts: readonly ProviderAccount[], base: string): string {
+    let name = base;
+    for (let n = 2; accounts.some((a) => a.name.toLowerCase() === name.toLowerCase()); n++) name = `${base} ${n}`;
+    return name;
   }
 
   #guessPreset(baseUrl: string): string {

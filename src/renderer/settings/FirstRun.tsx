@@ -26,6 +26,7 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   const preset = picked ?? first?.id ?? 'custom';
   const baseUrl = typedUrl ?? first?.baseUrl ?? '';
   const [apiKey, setApiKey] = useState('');
+  const [name, setName] = useState('');
   const [model, setModel] = useState('');
   const [models, setModels] = useState<string[]>([]);
   const [test, setTest] = useState<{ state: 'idle' | 'testing' | 'ok' | 'failed'; message: string }>({ state: 'idle', message: '' });
@@ -63,6 +64,8 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
         apiKey: apiKey || undefined,
         model,
         flavor: chosen.flavor,
+        // A name makes a connection of its own (a second server or key of the same kind); none changes the preset's own.
+        ...(name.trim() ? { name: name.trim() } : {}),
         ...listed,
       });
       if (saved.notice) {
@@ -128,6 +131,18 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
             }}
             placeholder={chosen?.baseUrl === '' ? 'http://localhost:8080/v1' : 'https://api.example.com/v1'}
             spellCheck={false}
+          />
+        </label>
+        <label className="field">
+          <span>
+            Name <em className="muted">(a second connection of the same kind needs its own)</em>
+          </span>
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={chosen?.name ?? 'My server'}
+            spellCheck={false}
+            data-testid="first-run-name"
           />
         </label>
         <label className="field">

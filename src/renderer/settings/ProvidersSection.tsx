@@ -37,6 +37,7 @@ function EditConnection({ connection, onDone }: { connection: ProviderConnection
   const api = useApi();
   const toasts = useToasts();
   const id = useId();
+  const [name, setName] = useState(connection.name);
   const [baseUrl, setBaseUrl] = useState(connection.baseUrl);
   const [apiKey, setApiKey] = useState('');
   const [model, setModel] = useState(connection.models[0] ?? '');
@@ -47,6 +48,8 @@ function EditConnection({ connection, onDone }: { connection: ProviderConnection
     try {
       const saved = await api.call('providers.save', {
         providerId: connection.id,
+        accountId: connection.id,
+        ...(name.trim() !== connection.name ? { name } : {}),
         baseUrl,
         model,
         flavor: connection.presetId,
@@ -69,6 +72,10 @@ function EditConnection({ connection, onDone }: { connection: ProviderConnection
         void save();
       }}
     >
+      <label className="field" htmlFor={`${id}-name`}>
+        <span>Name</span>
+      </label>
+      <input id={`${id}-name`} className="input" value={name} onChange={(e) => setName(e.target.value)} spellCheck={false} />
       <label className="field" htmlFor={`${id}-url`}>
         <span>Base URL</span>
       </label>

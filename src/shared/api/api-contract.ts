@@ -30,6 +30,7 @@ import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts
 import { PluginLogs } from './plugin-logs-api.ts';
 import { ContextMasking, ContextView } from './context-api.ts';
 import { EvalDetail, EvalListing } from './evals-api.ts';
+import { ScheduledRun, ScheduledRunEnded, ScheduledTask, ScheduledTaskInput, ScheduledTaskList, TaskId } from '../schedule/index.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -37,6 +38,8 @@ import { EvalDetail, EvalListing } from './evals-api.ts';
 const SessionId = z.string().min(1).max(128);
 const EntryId = z.string().min(1).max(128);
 const Nothing = z.object({}).strict();
+/** A saved connection's id: as the accounts store them (never a slash: `/model account/model` splits there). */
+const ProviderAccountId = z.string().regex(/^[a-z0-9_-]{1,40}$/, 'A connection id is 1 to 40 lowercase letters, digits, _ or -.');
 
 export const Health = z.object({ ok: z.literal(true), schemaVersion: z.number().int(), sessions: z.number().int(), dataDir: z.string() });
 export type Health = z.infer<typeof Health>;
@@ -223,8 +226,12 @@ export const API_METHODS = {
       flavor: z.string().max(50).optional(),
       /** Every model the connection test listed: all are offered in the model picker, not only `model`. */
       models: z.array(z.string().min(1).max(200)).max(2000).optional(),
+      /** The saved connection to change (its id); absent: a new one when `name` is given, else the preset's own. */
+      accountId: ProviderAccountId.optional(),
+      /** The connection's name (the model picker's group, `/model name/model`): unique, no slash. */
+      name: z.string().max(200).optional(),
     }),
-    z.object({ ok: z.literal(true), keyCleared: z.boolean(), notice: z.string().optional() }),
+    z.object({ ok: z.literal(true), keyCleared: z.boolean(), notice: z.string().optional(), accountId: z.string().optional() }),
   ),
   /** "Refresh models": asks each saved connection's server for its models again, and offers what it lists. */
   'providers.refreshModels': method(Nothing, ModelsRefreshed),
@@ -343,6 +350,14 @@ export const API_METHODS = {
   'mcp.test': method(McpSaveServer, McpTestResult),
   /** The connected servers' tools, each with the name trust is kept by. */
   'mcp.tools': method(Nothing, z.array(McpServerTool)),
+  /**
+   * Starts the OAuth sign-in of an HTTP server whose row says "Sign in needed": answers the authorization page
+   * for the window to open (the desktop app's window guard sends it to the system browser). The sign-in
+   * finishes when the browser comes back to Amber's loopback listener; `mcp.changed` says how it went.
+   */
+  'mcp.signIn': method(z.object({ name: McpServerName }).strict(), z.object({ url: z.url().max(8192) })),
+  /** Forgets a server's OAuth sign-in (the key file's tokens with it) and disconnects it. */
+  'mcp.signOut': method(z.object({ name: McpServerName }).strict(), McpListing),
   /** Whether shell commands run in an OS sandbox here (and if not, why and how to fix it), and the network setting of write mode. */
   'policy.sandbox': method(SandboxGet, SandboxView),
   /** Turns the global network switch of write mode's sandbox on or off; a conversation's own choice still wins. */
@@ -401,6 +416,15 @@ export const API_METHODS = {
   'projects.remove': method(z.object({ id: ProjectId }).strict(), z.object({ ok: z.literal(true) })),
   /** A stored image a message or a tool result names by its sha-256, as a data URL for the window to show. */
   'blobs.get': method(z.object({ hash: BlobHash }), z.object({ mimeType: z.string(), dataUrl: z.string() })),
+  /** The scheduled tasks (Settings → Scheduled tasks; /schedule), each with its next run and its last runs. */
+  'schedule.list': method(Nothing, ScheduledTaskList),
+  /** Adds a task: a project or a folder, a prompt, a model, an RRULE-like schedule and the tools its runs may use without asking. */
+  'schedule.add': method(ScheduledTaskInput, ScheduledTask),
+  /** Runs a task now (its schedule is unchanged); `conflict` while a run of it is going. */
+  'schedule.runNow': method(z.object({ id: TaskId }).strict(), ScheduledRun),
+  'schedule.setPaused': method(z.object({ id: TaskId, paused: z.boolean() }).strict(), ScheduledTask),
+  /** Deletes a task and its list of runs; the runs' conversations stay. */
+  'schedule.delete': method(z.object({ id: TaskId }).strict(), z.object({ ok: z.literal(true) })),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -446,6 +470,10 @@ export const API_EVENTS = {
   'subagent.changed': SubagentView,
   /** A project was created, changed or removed, with the projects as they are now. */
   'projects.changed': z.object({ projects: z.array(Project) }),
+  /** The scheduled tasks changed (added, paused, deleted, a run started or ended), with the whole list. */
+  'schedule.changed': ScheduledTaskList,
+  /** A scheduled run ended, done or failed: the window says so. */
+  'schedule.runEnded': ScheduledRunEnded,
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

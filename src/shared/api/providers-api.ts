@@ -16,5 +16,6 @@ export const ProviderConnectionView = z.object({
 });
 export type ProviderConnectionView = z.infer<typeof ProviderConnectionView>;
 
-export const ProviderConnectionId = z.object({ id: z.string().min(1).max(100) });
+/** A saved connection by its id, as the accounts store them (never a slash). */
+export const ProviderConnectionId = z.object({ id: z.string().regex(/^[a-z0-9_-]{1,40}$/, 'A connection id is 1 to 40 lowercase letters, digits, _ or -.') });
 export type ProviderConnectionId = z.infer<typeof ProviderConnectionId>;

@@ -1,0 +1,95 @@
+// Several accounts per provider over the API: a new connection under a name of its own, changed by its id,
+// addressed by `/model account/model` (its id or its name), with hostile ids, names and keys refused.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+
+let t: AppUnderTest;
+
+beforeEach(() => {
+  t = openApp({ prefix: 'amber-accounts-api-', app: (dir) => ({ home: dir }) });
+});
+
+afterEach(() => t.close());
+
+const save = (input: Record<string, unknown>) =>
+  t.result<{ accountId: string }>('providers.save', { providerId: 'custom', flavor: 'custom', model: 'm', ...input });
+const keyFile = () => {
+  try {
+    return readFileSync(join(t.dataDir, 'secrets.json'), 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+test('a named connection is a new account; its id comes back, and changing it by id keeps the other', async () => {
+  const first = await t.call<{ accountId: string }>('providers.save', {
+    providerId: 'custom',
+    flavor: 'custom',
+    name: 'vLLM box',
+    baseUrl: 'http://127.0.0.1:8000/v1',
+    apiKey: 'k1',
+    model: 'qwen',
+  });
+  const second = await t.call<{ accountId: string }>('providers.save', {
+    providerId: 'custom',
+    flavor: 'custom',
+    name: 'llama.cpp',
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    apiKey: 'k2',
+    model: 'gemma',
+  });
+  expect([first.accountId, second.accountId]).toEqual(['vllm-box', 'llama-cpp']);
+  await t.call('providers.save', {
+    providerId: 'custom',
+    flavor: 'custom',
+    accountId: 'vllm-box',
+    name: 'GPU box',
+    baseUrl: 'http://127.0.0.1:8001/v1',
+    model: 'qwen',
+  });
+  const listed = await t.call<{ id: string; name: string; baseUrl: string; hasKey: boolean }[]>('providers.connections');
+  expect(listed.map((c) => [c.id, c.name, c.baseUrl, c.hasKey])).toEqual([
+    ['llama-cpp', 'llama.cpp', 'http://127.0.0.1:8080/v1', true],
+    // Same origin's host and scheme but another port: the key is not sent there, so it was removed.
+    ['vllm-box', 'GPU box', 'http://127.0.0.1:8001/v1', false],
+  ]);
+});
+
+test('/model account/model addresses an account by its id or its name; a model id with slashes stays whole', async () => {
+  await t.call('providers.save', { providerId: 'custom', flavor: 'custom', name: 'vLLM box', baseUrl: 'http://127.0.0.1:8000/v1', model: 'org/qwen' });
+  await t.call('providers.save', { providerId: 'custom', flavor: 'custom', name: 'llama.cpp', baseUrl: 'http://127.0.0.1:8080/v1', model: 'gemma' });
+  // Saving restarted the OpenAI-compatible plugin: it offers both accounts under their ids.
+  expect(
+    t.app.plugins.registries.providers
+      .list()
+      .map((p) => p.id)
+      .sort(),
+  ).toEqual(['llama-cpp', 'vllm-box']);
+  const s = t.app.sessions.create({ cwd: null });
+  const run = async (input: string) => (await t.call<{ result: { kind: string; text: string } }>('commands.run', { sessionId: s.id, input })).result;
+  expect((await run('/model vLLM box/org/qwen')).text).toContain('vllm-box/org/qwen');
+  expect(t.app.sessions.branchState(s.id).model).toEqual({ provider: 'vllm-box', modelId: 'org/qwen' });
+  expect((await run('/model llama-cpp/gemma')).text).toContain('llama-cpp/gemma');
+  expect(t.app.sessions.branchState(s.id).model).toEqual({ provider: 'llama-cpp', modelId: 'gemma' });
+  expect(await run('/model nobody/gemma')).toMatchObject({ kind: 'error' });
+});
+
+test('hostile: an id with a slash, an unknown account with a key, and duplicate names are refused and store nothing', async () => {
+  await save({ name: 'Box', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'k-box' });
+  const before = await t.call('providers.connections');
+  const slash = await save({ accountId: 'box/../x', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'sk-slash' });
+  expect(slash).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  const ghost = await save({ accountId: 'ghost', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'sk-ghost' });
+  expect(ghost).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringContaining('no saved connection "ghost"') } });
+  const twin = await save({ name: 'bOX', baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'sk-twin' });
+  expect(twin).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringContaining('already a connection named "Box"') } });
+  const slashName = await save({ name: 'a/b', baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'sk-slash-name' });
+  expect(slashName).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  expect(await save({ name: 'x'.repeat(201), baseUrl: 'http://127.0.0.1:9000/v1' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  expect(await t.call('providers.connections')).toEqual(before);
+  for (const key of ['sk-slash', 'sk-ghost', 'sk-twin', 'sk-slash-name']) expect(keyFile()).not.toContain(key);
+  expect(await t.refused('providers.remove', { id: 'a/b' })).toMatchObject({ code: 'invalid_input' });
+  expect(await t.refused('providers.testConnection', { id: 'ghost' })).toMatchObject({ code: 'not_found' });
+});

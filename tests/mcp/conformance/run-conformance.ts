@@ -14,6 +14,8 @@ import { pathToFileURL } from 'node:url';
 const require = createRequire(import.meta.url);
 const CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
 const CLIENT = join(import.meta.dirname, 'conformance-client.ts');
+/** The client under test, as the suite runs it (it appends the server's URL). */
+export const CLIENT_COMMAND = `"${process.execPath}" "${CLIENT}"`;
 export const EXPECTED_FILE = join(import.meta.dirname, 'expected-passing.json');
 /** The groups that must pass; the others (draft, extension) are reported only. */
 export const REQUIRED_GROUPS = ['2025-06-18', '2025-11-25', '2025-03-26'] as const;
@@ -75,9 +77,8 @@ function findChecks(dir: string): string | null {
 }
 
 /** Runs one scenario with the suite's own runner; passed when it exits 0 and no check failed. */
-export async function runScenario(scenario: Scenario, outDir: string): Promise<ScenarioOutcome> {
+export async function runScenario(scenario: Scenario, outDir: string, command = CLIENT_COMMAND): Promise<ScenarioOutcome> {
   const dir = mkdtempSync(join(outDir, 'scenario-'));
-  const command = `"${process.execPath}" "${CLIENT}"`;
   const { code, stdout, stderr } = await run(['client', '--command', command, '--scenario', scenario.name, '-o', dir, '--timeout', '30000']);
   const file = findChecks(dir);
   const checks = file ? (JSON.parse(readFileSync(file, 'utf8')) as { id: string; status: string; errorMessage?: string }[]) : [];
@@ -105,15 +106,15 @@ export function readExpected(): string[] {
 }
 
 /** Runs every client scenario of the pinned suite and compares with the expected list. */
-export async function runConformance(options: { concurrency?: number; only?: readonly string[] } = {}): Promise<ConformanceReport> {
+export async function runConformance(options: { concurrency?: number; only?: readonly string[]; command?: string } = {}): Promise<ConformanceReport> {
   const all = await listScenarios();
   const scenarios = options.only ? all.filter((s) => options.only!.includes(s.name)) : all;
   const expected = readExpected();
   const outDir = mkdtempSync(join(tmpdir(), 'amber-mcp-conformance-'));
   try {
     const outcomes = await pool(scenarios, options.concurrency ?? 3, async (scenario) => {
-      const first = await runScenario(scenario, outDir);
-      return first.passed || !expected.includes(scenario.name) ? first : await runScenario(scenario, outDir);
+      const first = await runScenario(scenario, outDir, options.command);
+      return first.passed || !expected.includes(scenario.name) ? first : await runScenario(scenario, outDir, options.command);
     });
     const groups: ConformanceReport['groups'] = {};
     for (const o of outcomes) {

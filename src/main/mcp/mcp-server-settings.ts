@@ -90,8 +90,8 @@ export class McpServerSettings {
     const config = this.#o.mcp.storedConfig();
     if (!Object.hasOwn(config.servers, name))
       throw new AmberError('not_found', `The server '${name}' was not added in Settings; if it is in mcp.json in the data folder, remove it there.`);
-    // Its environment values and headers leave the key file with it.
-    this.#o.secrets.forget(MCP_PLUGIN_ID, secretPaths(name, this.#withSecrets()[name]));
+    // Its environment values, headers and OAuth sign-in leave the key file with it.
+    this.#o.secrets.forget(MCP_PLUGIN_ID, [...secretPaths(name, this.#withSecrets()[name]), `oauth.${name}`]);
     delete config.servers[name];
     config.off = config.off.filter((n) => n !== name);
     this.#save(config);
@@ -134,7 +134,8 @@ export class McpServerSettings {
     const next = formToConfig(server, before);
     // The old values leave the key file first, so a value emptied or a variable removed is not revived.
     if (previousName !== undefined) {
-      this.#o.secrets.forget(MCP_PLUGIN_ID, secretPaths(previousName, before));
+      // A renamed server signs in again: its sign-in was kept under its old name.
+      this.#o.secrets.forget(MCP_PLUGIN_ID, [...secretPaths(previousName, before), ...(previousName !== name ? [`oauth.${previousName}`] : [])]);
       delete config.servers[previousName];
     }
     config.servers[name] = next;

@@ -6,6 +6,7 @@ import { AmberError } from '../errors.ts';
 import { MCP_METHODS, type McpMethodName, type McpMethods, McpPluginReport, promptArguments } from '../../shared/mcp/index.ts';
 import type { MethodArgs, MethodResult } from '../../shared/plugins/index.ts';
 import type { PluginService } from '../plugins/index.ts';
+import type { PluginSecrets } from '../providers/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { readMcpJson } from './mcp-json.ts';
 
@@ -44,6 +45,11 @@ export interface McpServiceOptions {
   settings: SettingsService;
   /** Which plugins have an on/off state stored (the MCP plugin has none until first switched). */
   store: { pluginStates(): Map<string, boolean> };
+  /**
+   * Where the servers' OAuth credentials are kept: the key file, as the plugin's secret setting `oauth.<server>`
+   * (never the database). Unset, sign-ins last as long as the plugin runs.
+   */
+  secrets?: Pick<PluginSecrets, 'stored' | 'write' | 'forget'>;
 }
 
 export class McpService {
@@ -59,6 +65,9 @@ export class McpService {
   readonly onDidChangeServers: Event<void> = this.#serversChanged.event;
   /** Counts the reports the plugin pushed, so a listing asked for before the newest push does not replace it. */
   #pushed = 0;
+  /** The plugin's credentials revision last kept in the key file (-1: none yet since it started). */
+  #keptRevision = -1;
+  #keeping: Promise<void> = Promise.resolve();
 
   constructor(options: McpServiceOptions) {
     this.#options = options;
@@ -84,14 +93,18 @@ export class McpService {
         if (!report.success) return;
         this.#pushed++;
         this.#take(report.data);
+        this.#keepCredentials(report.data.credentialsRevision);
         this.#changed.fire(this.#listing(report.data));
       }),
     );
     this.#subscriptions.add(
       plugins.onDidChange((info) => {
         if (info.id !== MCP_PLUGIN_ID || info.state === 'activating') return;
-        // Its prompts go with it at once, before the listing comes back.
-        if (info.state !== 'active') this.#take(EMPTY);
+        // Its prompts go with it at once, before the listing comes back; a new process counts its revisions from 0.
+        if (info.state !== 'active') {
+          this.#take(EMPTY);
+          this.#keptRevision = -1;
+        }
         void this.list().then(
           (l) => this.#changed.fire(l),
           () => {},
@@ -127,6 +140,21 @@ export class McpService {
     const methods = this.#options.plugins.registries.methods;
     if (!methods.has(MCP_PLUGIN_ID, name)) throw new AmberError('unavailable', 'The MCP plugin is not running; switch it on in Settings → Plugins.');
     return await methods.call(MCP_PLUGIN_ID, MCP_METHODS, name, args);
+  }
+
+  /**
+   * Starts the OAuth sign-in of a server: answers the authorization page the window opens (in the desktop app
+   * the window's guard sends it to the system browser). The plugin finishes it when the browser comes back.
+   */
+  async signIn(server: string): Promise<{ url: string }> {
+    return await this.call('signIn', { server });
+  }
+
+  /** Drops a server's OAuth credentials (in the plugin and in the key file) and disconnects it. */
+  async signOut(server: string): Promise<void> {
+    await this.call('signOut', { server });
+    this.#options.secrets?.forget(MCP_PLUGIN_ID, [`oauth.${server}`]);
+    await this.#keeping;
   }
 
   /** Disconnects a server and connects it again. */
@@ -219,6 +247,35 @@ export class McpService {
       })),
       problems: [],
     };
+  }
+
+  /**
+   * Reads the servers' OAuth credentials from the plugin when its revision moved, and keeps them in the key
+   * file (a null drops a server's). Writes go one after another; a failure is logged, never thrown.
+   */
+  #keepCredentials(revision: number): void {
+    const secrets = this.#options.secrets;
+    if (!secrets || revision === this.#keptRevision || revision === 0) return;
+    this.#keeping = this.#keeping.then(async () => {
+      if (revision <= this.#keptRevision) return;
+      try {
+        const { revision: read, servers } = await this.call('credentials', {});
+        const stored = secrets.stored(MCP_PLUGIN_ID);
+        const oauth = { ...(typeof stored['oauth'] === 'object' && stored['oauth'] !== null ? (stored['oauth'] as Record<string, unknown>) : {}) };
+        const dropped: string[] = [];
+        for (const [name, record] of Object.entries(servers)) {
+          if (record === null) {
+            delete oauth[name];
+            dropped.push(`oauth.${name}`);
+          } else oauth[name] = record;
+        }
+        if (dropped.length > 0) secrets.forget(MCP_PLUGIN_ID, dropped);
+        secrets.write(MCP_PLUGIN_ID, { ...stored, oauth });
+        this.#keptRevision = Math.max(this.#keptRevision, read);
+      } catch (e) {
+        console.error(`amber: the MCP servers' sign-ins could not be kept in the key file: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
   }
 
   #take(report: McpPluginReport): void {

@@ -13,13 +13,13 @@ export type SecretFields = Readonly<Record<string, readonly string[]>>;
 /**
  * Secret settings known without a manifest: the wallet plugin's account keys (kept so that keys stored
  * before its manifest declared them are still moved out of the database), and every environment value and
- * header of an MCP server. Manifests add theirs (`secret: true`). A `*` stands for every key at that level
+ * header of an MCP server, and its OAuth sign-in (`oauth.<server>`: tokens and client registration as one JSON text). Manifests add theirs (`secret: true`). A `*` stands for every key at that level
  * (a key holding a `.` is left out); a wildcard field moved out keeps its key in the database with an empty
  * value, so the shape is known.
  */
 export const PLUGIN_SECRET_FIELDS: SecretFields = {
   wallet: ['openrouter.apiKey', 'deepseek.apiKey'],
-  mcp: ['servers.*.env.*', 'servers.*.headers.*'],
+  mcp: ['servers.*.env.*', 'servers.*.headers.*', 'oauth.*'],
 };
 
 /**
@@ -40,7 +40,11 @@ export const PLUGIN_SECRET_BINDINGS: SecretBindings = {
     { secret: 'openrouter.apiKey', target: 'openrouter.baseUrl' },
     { secret: 'deepseek.apiKey', target: 'deepseek.baseUrl' },
   ],
-  mcp: ['env', 'headers'].flatMap((kind) => ['command', 'args', 'url'].map((target) => ({ secret: `servers.*.${kind}.*`, target: `servers.*.${target}` }))),
+  mcp: [
+    ...['env', 'headers'].flatMap((kind) => ['command', 'args', 'url'].map((target) => ({ secret: `servers.*.${kind}.*`, target: `servers.*.${target}` }))),
+    // A server's OAuth sign-in goes when its URL changes (the plugin also drops a record made for another URL).
+    { secret: 'oauth.*', target: 'servers.*.url' },
+  ],
 };
 
 /** Plugin ids are `[a-z0-9_]+`, so these names never meet another plugin's or a provider's (`provider.<id>.apiKey`). */

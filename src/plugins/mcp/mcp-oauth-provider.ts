@@ -72,6 +72,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   #verifier = '';
   #refreshing: Promise<void> | null = null;
   #inAuth = 0;
+  /** The last refusal of a fetch during this auth run (see `fetch`). */
+  #refusal: OAuthRefusal | null = null;
   /** Why the last refresh or sign-in failed, in words; cleared by a success. */
   lastFailure: string | null = null;
   /** Whether this server was seen to sign in with OAuth (metadata found, or credentials held). */
@@ -83,7 +85,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const bounded = oauthFetch(options.fetch);
     // A refused refresh says why here: the SDK then drops the tokens and only knows a sign-in is needed.
     this.fetch = async (url, init) => {
-      const response = await bounded(url, init);
+      let response: Response;
+      try {
+        response = await bounded(url, init);
+      } catch (e) {
+        // The SDK's discovery swallows a failed metadata fetch and tries the next place: the reason is kept.
+        if (e instanceof OAuthRefusal) this.#refusal = e;
+        throw e;
+      }
       if (!response.ok && String(init?.body ?? '').includes('grant_type=refresh_token'))
         this.lastFailure = `its authorization server refused to renew the sign-in (${await oauthErrorText(response.clone())})`;
       return response;
@@ -221,7 +230,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** Checked before anything is sent to the authorization server discovery named; a refusal stops auth() there. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    checkDiscovery(state, this.#o.serverUrl, this.#o.legacyFallback === true);
+    try {
+      checkDiscovery(state, this.#o.serverUrl, this.#o.legacyFallback === true);
+    } catch (e) {
+      // No metadata because a fetch of it was refused: the refusal says why.
+      throw e instanceof SignInNeeded && this.#refusal ? this.#refusal : e;
+    }
     this.#usesOAuth = true;
     if (this.#interactive) this.#interactive.discovery = state;
     else if (this.#record) this.#update({ discovery: state as unknown as Record<string, unknown> });
@@ -290,6 +304,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   /** auth() with this provider and the bounded fetch; `inAuth` keeps tokens() from refreshing inside it. */
   async #run(options: { authorizationCode?: string; scope?: string; resourceMetadataUrl?: URL }): Promise<'AUTHORIZED' | 'REDIRECT'> {
     this.#inAuth++;
+    this.#refusal = null;
     try {
       return await auth(this, { serverUrl: this.#o.serverUrl, fetchFn: this.fetch, ...options });
     } catch (e) {

@@ -1,6 +1,6 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { openLoopbackRedirect } from './loopback-redirect.ts';
-import type { McpOAuthProvider } from './mcp-oauth-provider.ts';
+import { type McpOAuthProvider, SignInNeeded } from './mcp-oauth-provider.ts';
 import { OAuthRefusal } from './oauth-fetch.ts';
 
 // A sign-in the user started: the server is asked once without a token to learn where its metadata is and
@@ -39,8 +39,9 @@ export async function startSignIn(serverUrl: string, provider: McpOAuthProvider,
     if (result !== 'REDIRECT' || url === null) throw new OAuthRefusal('The authorization server did not give an authorization page.');
   } catch (e) {
     redirect.close();
-    provider.abort(describe(e));
-    throw e;
+    const refusal = inWords(e);
+    provider.abort(refusal.message);
+    throw refusal;
   }
   // RFC 9207: an `iss` on the redirect must be the issuer discovery found.
   const metadata = provider.discoveryState()?.authorizationServerMetadata;
@@ -54,8 +55,9 @@ export async function startSignIn(serverUrl: string, provider: McpOAuthProvider,
       if (result !== 'AUTHORIZED') throw new OAuthRefusal('The authorization server did not accept the sign-in.');
       provider.finish();
     } catch (e) {
-      provider.abort(describe(e));
-      throw e;
+      const refusal = inWords(e);
+      provider.abort(refusal.message);
+      throw refusal;
     } finally {
       redirect.close();
     }
@@ -84,6 +86,9 @@ async function probeChallenge(serverUrl: string, provider: McpOAuthProvider): Pr
   return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
 }
 
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** A failure as a sentence for the row: Amber's refusals as they are, anything else (the SDK's parse errors, a network error) said so. */
+function inWords(e: unknown): OAuthRefusal | SignInNeeded {
+  if (e instanceof OAuthRefusal || e instanceof SignInNeeded) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new OAuthRefusal(`The sign-in failed: ${message.slice(0, 300)}${/[.!?]$/.test(message) ? '' : '.'} Nothing was kept.`, { cause: e });
 }

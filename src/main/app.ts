@@ -359,9 +359,9 @@ export function createApp(options: AppOptions): App {
       return `Summarised the older messages (about ${outcome.entry.tokensBefore.toLocaleString('en')} tokens before).`;
     },
   });
-  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, store: sessions, settings });
+  const mcp = new McpService({ plugins, commands: commands.tree, dataDir: options.dataDir, store: sessions, settings, secrets: pluginSecrets });
   if (options.startPlugins !== false) mcp.startWithMcpJson();
-  const wallets = new WalletService({ wallets: plugins.registries.wallets, settings });
+  const wallets = new WalletService({ wallets: plugins.registries.wallets, settings, accountName: (id) => providers.list().find((a) => a.id === id)?.name });
   // Owners announce their own changes; this one map turns them into the windows' events.
   // Scheduled tasks: one timer for the nearest due task; each run a conversation of its own, with no one to ask.
   const taskStore = ScheduledTaskStore.open(join(options.dataDir, DATABASE_FILE));

@@ -93,3 +93,32 @@ test('hostile: an id with a slash, an unknown account with a key, and duplicate 
   expect(await t.refused('providers.remove', { id: 'a/b' })).toMatchObject({ code: 'invalid_input' });
   expect(await t.refused('providers.testConnection', { id: 'ghost' })).toMatchObject({ code: 'not_found' });
 });
+
+test('wallets and allowances name the saved account their provider id is, and keep the id where none is saved', async () => {
+  await t.call('providers.save', {
+    providerId: 'openrouter',
+    flavor: 'openrouter',
+    name: 'OpenRouter work',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    model: 'm',
+  });
+  const { wallets, allowances } = t.app.plugins.registries;
+  const state = { balance: 12.5, currency: 'USD' };
+  wallets.register('wallet', 'w1', { id: 'w1', provider: 'openrouter-work', state, refresh: async () => state });
+  wallets.register('wallet', 'w2', { id: 'w2', provider: 'deepseek', state, refresh: async () => state });
+  const check = async () => ({ allowed: true }) as const;
+  allowances.register('budget', 'a1', { id: 'a1', scope: 'openrouter-work', limit: 10, unit: 'usd', spent: 1, check });
+  allowances.register('budget', 'a2', { id: 'a2', scope: '*', limit: 10, unit: 'usd', spent: 1, check });
+  const listed = await t.call<{ wallets: { id: string; provider: string; account?: string }[] }>('wallets.list');
+  expect(listed.wallets.map((w) => [w.id, w.provider, w.account])).toEqual([
+    ['w1', 'openrouter-work', 'OpenRouter work'],
+    ['w2', 'deepseek', undefined],
+  ]);
+  const views = await t.call<{ id: string; scope: string; account?: string }[]>('allowances.list');
+  expect(views.map((a) => [a.id, a.scope, a.account])).toEqual([
+    ['a1', 'openrouter-work', 'OpenRouter work'],
+    ['a2', '*', undefined],
+  ]);
+  const heard = t.events.filter((e) => e.event === 'allowances.changed').at(-1)?.payload as { allowances: { account?: string }[] };
+  expect(heard.allowances.map((a) => a.account)).toEqual(['OpenRouter work', undefined]);
+});

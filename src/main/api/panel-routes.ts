@@ -23,7 +23,7 @@ export function createPanelRoutes(app: App): Disposable & { handlers: Pick<Handl
       'wallets.list': () => app.wallets.listing(),
       'wallets.refresh': ({ id }) => app.wallets.refresh(id),
       'wallets.setThreshold': ({ threshold }) => app.wallets.setThreshold(threshold),
-      'allowances.list': () => allowanceViews(registries.allowances),
+      'allowances.list': () => allowanceViews(registries.allowances, (id) => app.providers.list().find((a) => a.id === id)?.name),
     },
     dispose: () => {},
   };

@@ -11,6 +11,8 @@ export interface WalletServiceOptions {
   /** Where the low-balance threshold the user set is kept. */
   settings: SettingsService;
   clock?: () => number;
+  /** The name of the saved account a provider id names, shown beside its wallet. Default: none. */
+  accountName?: (providerId: string) => string | undefined;
 }
 
 /**
@@ -22,6 +24,7 @@ export class WalletService implements Disposable {
   readonly #wallets: WalletServiceOptions['wallets'];
   readonly #settings: WalletServiceOptions['settings'];
   readonly #clock: () => number;
+  readonly #accountName: (providerId: string) => string | undefined;
   readonly #subscriptions = new DisposableStore();
   readonly #changed = new Emitter<WalletListing>((e) => console.error('A wallet listener failed', e));
   /** Per wallet: when it was last refreshed, and the last refresh's failure, as this run saw them. */
@@ -37,6 +40,7 @@ export class WalletService implements Disposable {
     this.#wallets = options.wallets;
     this.#settings = options.settings;
     this.#clock = options.clock ?? Date.now;
+    this.#accountName = options.accountName ?? (() => undefined);
     this.#subscriptions.add(
       this.#wallets.onDidChange(() => {
         // A balance that changed was just refreshed (by a panel, a tick or a refresh call). A wallet that
@@ -104,9 +108,11 @@ export class WalletService implements Disposable {
   #view(w: ListedWallet & { refreshedAt?: number; error?: string }): WalletView {
     // The plugin's own word on when it read the balance wins (it also reads on tick); else what this run saw.
     const seen = this.#refreshed.get(w.id);
+    const account = this.#accountName(w.provider);
     return {
       id: w.id,
       provider: w.provider,
+      ...(account !== undefined ? { account } : {}),
       pluginId: w.pluginId,
       balance: w.balance,
       currency: w.currency,

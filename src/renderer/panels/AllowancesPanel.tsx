@@ -50,7 +50,7 @@ export function AllowancesPanel({ children }: { children?: ReactNode }) {
               <span style={{ width: `${share * 100}%` }} />
             </div>
             <div className="allowance-meta">
-              <span className="chip">{a.scope === '*' ? 'every provider' : a.scope}</span>
+              <span className="chip">{a.scope === '*' ? 'every provider' : (a.account ?? a.scope)}</span>
               {a.period && <span className="chip">{a.period}</span>}
               <span className="chip">{a.measure === 'other' ? a.unit : a.measure}</span>
               {reset && <span className="muted">{reset}</span>}

@@ -41,7 +41,7 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
     try {
       await api.call('wallets.refresh', { id: w.id });
     } catch (e) {
-      toasts.error(`Could not refresh ${w.provider}`, e);
+      toasts.error(`Could not refresh ${w.account ?? w.provider}`, e);
     } finally {
       setBusy((b) => {
         const next = new Set(b);
@@ -93,7 +93,7 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
         return (
           <div key={w.id} className={`wallet${low ? ' is-low' : ''}`} data-testid="wallet" data-id={w.id}>
             <div className="wallet-line">
-              <span className="wallet-name">{w.provider}</span>
+              <span className="wallet-name">{w.account ?? w.provider}</span>
               {known ? (
                 <span className="wallet-balance">{formatMoney(w.balance!, w.currency)}</span>
               ) : (
@@ -104,7 +104,7 @@ export function WalletsPanel({ children }: { children?: ReactNode }) {
               <button
                 type="button"
                 className="icon-btn"
-                aria-label={`Refresh ${w.provider}`}
+                aria-label={`Refresh ${w.account ?? w.provider}`}
                 title="Refresh"
                 aria-disabled={busy.has(w.id) || undefined}
                 onClick={() => !busy.has(w.id) && void refresh(w)}

@@ -9,6 +9,8 @@ export type PanelView = z.infer<typeof PanelView>;
 export const WalletView = z.object({
   id: z.string(),
   provider: z.string(),
+  /** The name of the saved account whose id `provider` is (what the window shows); absent when none is saved. */
+  account: z.string().optional(),
   pluginId: z.string(),
   /** Null while the balance is not known (never read, or every read failed): the window says so, never "0". */
   balance: z.number().nullable(),
@@ -38,6 +40,8 @@ export const AllowanceView = z.object({
   measure: z.enum(['money', 'tokens', 'other']),
   /** The provider it guards, or '*' for every provider call. */
   scope: z.string(),
+  /** The name of the saved account whose id `scope` is (what the window shows); absent for '*' or when none is saved. */
+  account: z.string().optional(),
   /** When it counts from zero again, if the plugin says. */
   period: z.enum(['session', 'day', 'month']).nullable(),
   resetsAt: z.number().nullable(),

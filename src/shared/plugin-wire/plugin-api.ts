@@ -1,6 +1,7 @@
 import type { ProviderEvent, ProviderRequest } from '../providers/index.ts';
 import type { RequestBase } from '../sent-requests.ts';
 import type { ToolCallContext, ToolOutput } from '../tools/index.ts';
+import type { ElicitationAnswer, ElicitationRequest } from '../elicitation/index.ts';
 import type {
   AllowanceRequest,
   AllowanceVerdict,
@@ -49,8 +50,11 @@ export interface PluginApi {
    */
   $executeTool(callId: string, name: string, args: unknown, context: ToolCallContext | null): Promise<ToolOutput>;
   $cancel(callId: string): Promise<void>;
-  /** The block's text, or its text and the things it drew on (checked in main: RenderedBlock in src/shared/plugins). */
-  $renderBlock(id: string, context: PromptBlockContext): Promise<PromptBlockRender>;
+  /**
+   * The block's text, or its text and the things it drew on (checked in main: RenderedBlock in src/shared/plugins).
+   * `call` as for $streamProvider: a block renders before every model call, so it is spared the round trip.
+   */
+  $renderBlock(id: string, context: PromptBlockContext, call?: CallConfig): Promise<PromptBlockRender>;
   /**
    * Streams through HostApi.$providerEvent(streamId, …) and resolves once the last event is sent. `call`
    * carries the plugin's config as main read it for this call, so the plugin need not ask for it, and
@@ -122,6 +126,14 @@ export interface HostApi {
    * no tool of the set installed, when one is invalid or its name is taken.
    */
   $setTools(tools: ToolDeclaration[]): Promise<void>;
+  /**
+   * Asks the user to fill a form (an MCP server's elicitation) and answers what they chose: accept with the
+   * values (checked against the form), decline or cancel. With no one to ask (an unattended run) it is
+   * declined at once. Rejects with a sentence when the request is malformed or names a call not running.
+   */
+  $elicit(request: ElicitationRequest): Promise<ElicitationAnswer>;
+  /** Withdraws a form this plugin asked for and no longer needs (its asker gave up): it is answered as cancelled. */
+  $elicitCancel(requestId: string): Promise<void>;
 }
 
 /** The most text one `$toolUpdate` may carry; main refuses longer ones. */

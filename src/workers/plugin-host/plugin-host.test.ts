@@ -48,6 +48,8 @@ function recorder(): Recorder {
       r.updates.push({ callId, text });
     },
     $setTools: async () => {},
+    $elicit: async () => ({ action: 'decline' }),
+    $elicitCancel: async () => {},
   };
   return r;
 }
@@ -285,6 +287,34 @@ test('a provider stream and an allowance check read the config main sent with th
   // Something that is not a config object is not taken for one.
   expect(await plugin.$checkAllowance('cap', { providerId: 'acct', modelId: 'm' }, { config: ['sent'] as never })).toEqual({ allowed: false });
   expect(asked).toBe(3);
+});
+
+test('a prompt block renders with the config main sent with the call, without asking main; sent none, it asks as before', async () => {
+  const r = recorder();
+  let asked = 0;
+  r.$getConfig = async () => {
+    asked++;
+    return { mode: 'asked' };
+  };
+  const plugin = await load(
+    `let ctx; export default { protocolVersion: 1, initialize(c) { ctx = c; return true; }, shutdown() {},
+    capabilities() { return [
+      { kind: 'promptBlock', id: 'b', position: 'tail', priority: 1, render: async () => {
+        const mode = await ctx.config('mode');
+        await new Promise((r) => setTimeout(r, 1));
+        return mode + '/' + (await ctx.configAll()).mode;
+      } },
+    ]; } };`,
+    r,
+  );
+  await plugin.$initialize();
+  const context = { sessionId: 's', workspace: dir };
+  expect(await plugin.$renderBlock('b', context, { config: { mode: 'sent' } })).toBe('sent/sent');
+  expect(asked).toBe(0);
+  expect(await plugin.$renderBlock('b', context)).toBe('asked/asked');
+  // Something that is not a config object is not taken for one.
+  expect(await plugin.$renderBlock('b', context, { config: 'sent' as never })).toBe('asked/asked');
+  expect(asked).toBe(4);
 });
 
 test('a provider request is rebuilt from the earlier one it builds on, and one that builds on a request this process does not hold is refused before the provider runs', async () => {

@@ -70,6 +70,8 @@ export type HostNote = <M extends HostNoteMethod>(method: M, args: Parameters<Ho
  */
 export class PluginHost implements PluginApi {
   readonly #host: Remote<HostApi>;
+  /** Forms asked for so far: each gets its own request id. */
+  #elicitations = 0;
   #hello: Handshake | null = null;
   #plugin: DefinedPlugin | null = null;
   readonly #tools = new Map<string, ToolContribution>();
@@ -191,7 +193,12 @@ export class PluginHost implements PluginApi {
     this.#running.set(callId, controller);
     const updates = this.#toolUpdates(callId);
     try {
-      const out = await tool.execute((args ?? {}) as Record<string, unknown>, { signal: controller.signal, update: updates.update, ...callContext(context) });
+      const out = await tool.execute((args ?? {}) as Record<string, unknown>, {
+        signal: controller.signal,
+        update: updates.update,
+        callId,
+        ...callContext(context),
+      });
       return typeof out === 'string' ? { content: [{ type: 'text', text: out }], isError: false } : out;
     } catch (e) {
       return errorOutput(`The tool '${name}' failed: ${describe(e)}`);
@@ -246,9 +253,11 @@ export class PluginHost implements PluginApi {
     this.#running.get(callId)?.abort();
   }
 
-  async $renderBlock(id: string, context: PromptBlockContext): Promise<PromptBlockRender> {
+  async $renderBlock(id: string, context: PromptBlockContext, call?: CallConfig): Promise<PromptBlockRender> {
     const block = this.#blocks.get(id);
     if (!block) throw new Error(`This plugin has no prompt block '${id}'.`);
+    const config = sentConfig(call);
+    if (config) return await this.#callConfig.run(config, () => block.render(context));
     return await block.render(context);
   }
 
@@ -514,6 +523,17 @@ export class PluginHost implements PluginApi {
       updateStatus: (segment) => this.#update(`status:${segment.id}`, () => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e)))),
       updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e)))),
       updateWallet: (id, state) => this.#update(`wallet:${id}`, () => void host.$updateWallet(id, state).catch((e) => this.#log('error', describe(e)))),
+      elicit: async (request, signal) => {
+        const requestId = `e${((this.#elicitations = this.#elicitations + 1)).toString(36)}`;
+        if (signal?.aborted) return { action: 'cancel' };
+        const withdraw = () => void host.$elicitCancel(requestId).catch(() => {});
+        signal?.addEventListener('abort', withdraw, { once: true });
+        try {
+          return await host.$elicit({ ...request, requestId });
+        } finally {
+          signal?.removeEventListener('abort', withdraw);
+        }
+      },
       setTools: async (tools) => {
         if (!Array.isArray(tools)) throw new Error('setTools takes an array of tools.');
         // Calls already running keep their function; new calls find the new set. Main may call a new tool

@@ -136,3 +136,26 @@ test("an allowance's answer that it limits nothing stands until the plugin is ca
   await check(request);
   expect(asked).toBe(7);
 });
+
+test('each render of a prompt block carries the config as main reads it then', async () => {
+  const sent: unknown[][] = [];
+  let configReads = 0;
+  const conn = {
+    config: async () => ({ mode: `read ${++configReads}` }),
+    call: async (method: string, args: unknown[]) => {
+      sent.push([method, ...args]);
+      return 'text';
+    },
+  } as unknown as PluginConnection;
+  const registries = createPluginRegistries();
+  const decl = { kind: 'promptBlock', id: 'b', position: 'tail', priority: 1 } as unknown as Contribution;
+  installContribution(registries, 'p', conn, decl, timeouts, new Map());
+  const block = registries.promptBlocks.get('b')!.value;
+  const context = { sessionId: 's', workspace: '/w' };
+  expect(await block.render(context)).toBe('text');
+  await block.render(context);
+  expect(sent).toEqual([
+    ['$renderBlock', 'b', context, { config: { mode: 'read 1' } }],
+    ['$renderBlock', 'b', context, { config: { mode: 'read 2' } }],
+  ]);
+});

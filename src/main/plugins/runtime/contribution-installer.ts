@@ -35,7 +35,7 @@ export const INACTIVE_ALLOWANCE_HOLD_MS = 2000;
 /** Where `$providerEvent` calls from one plugin process are routed, by stream id. */
 export type StreamSinks = Map<string, (event: ProviderEvent) => void>;
 /** Where `$toolUpdate` calls from one plugin process are routed, by call id, while the call runs. */
-export type ToolUpdateSinks = Map<string, { deliver: (text: string) => void; streamed: number }>;
+export type ToolUpdateSinks = Map<string, { deliver: (text: string) => void; streamed: number; tool?: string; sessionId?: string }>;
 
 let nextId = 0;
 const newId = (prefix: string) => `${prefix}${(++nextId).toString(36)}`;
@@ -68,7 +68,8 @@ export function installContribution(
         position: decl.position,
         priority: decl.priority,
         render: async (context) => {
-          const answer: unknown = await conn.call('$renderBlock', [decl.id, context], timeouts.callMs);
+          // The config goes with the call (a block renders before every model call): the plugin need not ask for it.
+          const answer: unknown = await conn.call('$renderBlock', [decl.id, context, { config: await conn.config() }], timeouts.callMs);
           const text = typeof answer === 'object' && answer !== null && 'text' in answer ? answer.text : answer;
           if (typeof text !== 'string') throw new Error(`The prompt block '${decl.id}' rendered something that is not text.`);
           if (text.length > MAX_PROMPT_BLOCK_CHARS) {
@@ -157,7 +158,7 @@ function executeTool(
   updates?: { sinks: ToolUpdateSinks; onUpdate: (text: string) => void },
 ): Promise<ToolOutput> {
   const callId = newId('t');
-  if (updates) updates.sinks.set(callId, { deliver: updates.onUpdate, streamed: 0 });
+  if (updates) updates.sinks.set(callId, { deliver: updates.onUpdate, streamed: 0, tool: name, ...(context ? { sessionId: context.sessionId } : {}) });
   const call = conn.call('$executeTool', [callId, name, args, context ?? null], timeouts.toolMs);
   if (updates) void call.finally(() => updates.sinks.delete(callId)).catch(() => {});
   // A call that timed out may still be running in the plugin: ask it to stop.

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,6 +17,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { GroupStdioTransport } from './group-stdio-transport.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, isStdio, type McpServerEntry } from './mcp-config.ts';
+import { answerElicitations, type McpElicitationHandler } from './mcp-elicitation.ts';
+import { type McpOAuthProvider, SignInNeeded } from './mcp-oauth-provider.ts';
+import { OAuthRefusal } from './oauth-fetch.ts';
 
 // One MCP server: connect (stdio, or streamable HTTP falling back to the older HTTP+SSE), initialize, list
 // tools, resources and prompts (every page), follow their list_changed notifications, call. A server that
@@ -35,6 +39,8 @@ export interface McpServerStatus {
   tools: number;
   resources: number;
   prompts: number;
+  /** OAuth sign-in where the server uses it (see McpServerView). */
+  signIn?: 'needed' | 'waiting' | 'signedIn';
 }
 
 export interface McpTool {
@@ -64,6 +70,10 @@ export interface McpConnectionOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   clock?: () => number;
+  /** Asks the user to fill a server's form (elicitation, form mode). Unset, servers are not told Amber can. */
+  onElicit?: McpElicitationHandler;
+  /** An HTTP server's OAuth client (mcp-oauth-provider.ts); unused when the server has an Authorization header of its own. */
+  oauth?: McpOAuthProvider;
 }
 
 const MAX_PAGES = 50;
@@ -89,6 +99,8 @@ export class McpConnection {
   #nextAttemptAt = 0;
   /** The end of the last stdio server's stderr, kept after it exited. */
   #lastStderr: () => string = () => '';
+  /** Main's ids of the tool calls running on this server, oldest first: a form the server asks for belongs to the newest. */
+  #running: string[] = [];
 
   constructor(entry: McpServerEntry, options: McpConnectionOptions) {
     this.entry = entry;
@@ -129,7 +141,17 @@ export class McpConnection {
       tools: this.tools.length,
       resources: this.resources.length,
       prompts: this.prompts.length,
+      ...(this.#oauthState() ? { signIn: this.#oauthState()! } : {}),
     };
+  }
+
+  /** The server's OAuth client, where it signs in with one. */
+  get oauth(): McpOAuthProvider | undefined {
+    return this.#options.oauth;
+  }
+
+  #oauthState(): McpServerStatus['signIn'] | null {
+    return this.#options.oauth?.signInState(this.#state === 'connected') ?? null;
   }
 
   /** Connects unless connected; resolves once it is connected or has failed (never throws). */
@@ -167,9 +189,13 @@ export class McpConnection {
     options: {
       signal?: AbortSignal | undefined;
       onProgress?: ((progress: number, total: number | undefined, message: string | undefined) => void) | undefined;
+      /** Main's id of the tool call, for a form the server asks for while it runs. */
+      callId?: string | undefined;
     } = {},
   ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }> {
     const client = await this.#ready();
+    const callId = options.callId;
+    if (callId) this.#running.push(callId);
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
@@ -182,6 +208,8 @@ export class McpConnection {
     } catch (e) {
       if (!options.signal?.aborted) this.#dropIfTransportFailed(e);
       throw this.#failure(`did not complete the call to '${tool}'`, e);
+    } finally {
+      if (callId) this.#running = this.#running.filter((id) => id !== callId);
     }
   }
 
@@ -241,8 +269,8 @@ export class McpConnection {
       await (transport ?? this.#transport)?.close().catch(() => {});
       this.#client = null;
       this.#transport = null;
-      const refused = refusedStatus(e);
-      if (refused !== null) return this.#unauthorized(refused);
+      const refused = this.#refused(e);
+      if (refused !== null) return this.#unauthorized(refused, e);
       const tail = this.#lastStderr().trim();
       this.#fail(`The MCP server '${this.name}' could not be connected: ${describe(e)}${tail ? `; its last words: ${tail.slice(-800)}` : ''}`);
     }
@@ -265,7 +293,10 @@ export class McpConnection {
     }
     const url = new URL(config.url);
     const requestInit = { headers: config.headers };
-    const streamable = new StreamableHTTPClientTransport(url, { requestInit });
+    // A server with an Authorization header of its own is signed in by that header, never by OAuth.
+    const oauth = this.#options.oauth && !Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization') ? this.#options.oauth : null;
+    const auth = oauth ? { authProvider: oauth, fetch: oauth.transportFetch } : {};
+    const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...auth });
     const client = this.#newClient(generation, () => '');
     try {
       await client.connect(streamable, connectOptions);
@@ -274,9 +305,9 @@ export class McpConnection {
     } catch (first) {
       await streamable.close().catch(() => {});
       // A server that refused the credentials would refuse them over the older transport too.
-      if (refusedStatus(first) !== null) throw first;
+      if (this.#refused(first) !== null) throw first;
       // A server that only speaks the older HTTP+SSE transport answers the streamable POST with an error.
-      const sse = new SSEClientTransport(url, { requestInit });
+      const sse = new SSEClientTransport(url, { requestInit, ...auth });
       const legacy = this.#newClient(generation, () => '');
       try {
         await legacy.connect(sse, connectOptions);
@@ -290,7 +321,10 @@ export class McpConnection {
   }
 
   #newClient(generation: number, stderrTail: () => string): Client {
-    const client = new Client({ name: 'amber', version: '1.0.0' }, { capabilities: { roots: { listChanged: false } } });
+    const elicit = this.#options.onElicit;
+    const capabilities = { roots: { listChanged: false }, ...(elicit ? { elicitation: { form: {} } } : {}) };
+    const client = new Client({ name: 'amber', version: '1.0.0' }, { capabilities });
+    if (elicit) answerElicitations(client, this.name, elicit, () => this.#running);
     // A stdio server with a working folder of its own is offered that folder as its root.
     const root = isStdio(this.entry.config) && this.entry.config.cwd ? this.entry.config.cwd : this.#options.workspace;
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'workspace' }] }));
@@ -376,8 +410,8 @@ export class McpConnection {
     this.#client = null;
     this.#transport = null;
     void transport?.close().catch(() => {});
-    const refused = refusedStatus(e);
-    if (refused !== null) return this.#unauthorized(refused);
+    const refused = this.#refused(e);
+    if (refused !== null) return this.#unauthorized(refused, e);
     this.#fail(`The MCP server '${this.name}' could not be reached: ${describe(e)}`);
   }
 
@@ -387,8 +421,26 @@ export class McpConnection {
     return new Error(reason, { cause: e });
   }
 
+  /** refusedStatus, and with an OAuth client, its refusals and a sign-in it needs (401). */
+  #refused(e: unknown): 401 | 403 | null {
+    const status = refusedStatus(e);
+    if (status !== null || !this.#options.oauth) return status;
+    for (let cause: unknown = e, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
+      if (cause instanceof SignInNeeded || cause instanceof OAuthRefusal || cause instanceof OAuthError) return 401;
+    return null;
+  }
+
   /** No reconnect on the next call: the same credentials would be refused again. */
-  #unauthorized(status: 401 | 403): void {
+  #unauthorized(status: 401 | 403, e?: unknown): void {
+    const oauth = this.#options.oauth;
+    if (oauth && this.#oauthState() !== null) {
+      const why = oauth.lastFailure ?? (e instanceof SignInNeeded ? null : e instanceof Error ? e.message : null);
+      this.#setState(
+        'unauthorized',
+        `The MCP server '${this.name}' needs you to sign in${why ? `: ${why}` : ''}. Press Sign in on its row in Settings → MCP servers.`,
+      );
+      return;
+    }
     const what =
       status === 401
         ? 'it answered 401 Unauthorized. Add an Authorization header (for example Bearer and your token) to this server in Settings → MCP servers → Edit, and save'

@@ -9,6 +9,7 @@
 // provider goes there; by default there is none) and `approveSignIn`, which completes a browser step as a user
 // who approves it (follows the authorization URL to the redirect).
 import { pathToFileURL } from 'node:url';
+import { checkElicitation, type ElicitationAnswer, type ElicitationField, elicitationDefaults } from '../../../src/shared/elicitation/index.ts';
 import { McpConnection, type McpConnectionOptions, McpServerConfig } from '../../../src/plugins/mcp/index.ts';
 
 /** What one run of the client needs besides the server's URL. */
@@ -56,12 +57,26 @@ export function sampleArguments(schema: Record<string, unknown>): Record<string,
   return args;
 }
 
+/** A user who presses Accept on the form as it opens: its defaults, when they make an answer; else Decline. */
+export function acceptDefaults(fields: readonly ElicitationField[]): ElicitationAnswer {
+  const checked = checkElicitation(fields, elicitationDefaults(fields));
+  return checked.ok ? { action: 'accept', content: checked.content } : { action: 'decline' };
+}
+
 /** Runs one scenario against `url`; throws what went wrong, in a sentence. */
 export async function runConformanceClient(url: string, options: ConformanceClientOptions): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
   const conn = new McpConnection(
     { name: 'conformance', source: 'settings', config: McpServerConfig.parse({ url }) },
-    { workspace: process.cwd(), ...options.connectionOptions },
+    {
+      workspace: process.cwd(),
+      onElicit: async (request) => {
+        const answer = acceptDefaults(request.fields);
+        log(`${request.server} asks: ${request.message} → ${JSON.stringify(answer)}`);
+        return answer;
+      },
+      ...options.connectionOptions,
+    },
   );
   try {
     await conn.connect();

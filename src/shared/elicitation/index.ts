@@ -1,0 +1,2 @@
+export * from './elicitation-form.ts';
+export * from './elicitation-values.ts';

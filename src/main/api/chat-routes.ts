@@ -3,11 +3,12 @@ import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { Message } from '../../shared/sessions/index.ts';
 import type { App } from '../app.ts';
-import { assertIdle, checkModelChoice, checkThinkingLevel } from '../agent/index.ts';
+import { assertIdle, checkModelChoice, checkThinkingLevel, type ModelRef } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
+import { type AttachmentTarget, messageContent } from './message-attachments.ts';
 import type { Handlers } from './api-router.ts';
 
-type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}`>;
+type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}` | `blobs.${string}`>;
 
 /** A sent message as View prompt shows it: its role and its text, tool calls and results written out. */
 function sentMessageText(m: Message): { role: string; text: string } {
@@ -45,16 +46,31 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
     return model ? { model } : noModel();
   };
 
+  /** The model a message goes to (the branch's, else the default), as attachments are checked against it. */
+  const attachmentTarget = (sessionId: string, leafId: string | null | undefined, starting?: ModelRef): AttachmentTarget => {
+    const ref = starting ?? store.branchState(sessionId, leafId).model ?? app.defaultModel();
+    if (!ref) return { modelId: 'the model', images: null, dialect: null };
+    const dialect = app.providers.list().find((a) => a.id === ref.provider)?.dialect ?? null;
+    return { modelId: ref.modelId, images: app.modelInfo(ref)?.images ?? null, dialect };
+  };
+
   return {
     handlers: {
-      'chat.send': ({ sessionId, text, parentId }) => {
+      'chat.send': ({ sessionId, text, parentId, attachments }) => {
         assertIdle(agent, sessionId, 'send another message');
         const runOptions = startOptions(sessionId, parentId);
+        // Checked before the branch moves: a refused attachment changes nothing.
+        const content = messageContent(text, attachments ?? [], attachmentTarget(sessionId, parentId, runOptions.model));
         if (parentId !== undefined) {
           // Editing an earlier message: the new one forks where the old one hung.
           store.branch(sessionId, parentId);
         }
-        return { runId: agent.start(sessionId, text, runOptions).runId };
+        return { runId: agent.start(sessionId, content, runOptions).runId };
+      },
+      'blobs.get': ({ hash }) => {
+        const blob = store.blobs.get(hash);
+        if (!blob) throw new AmberError('not_found', `No stored image has the hash ${hash.slice(0, 12)}… (it may belong to a deleted conversation).`);
+        return { mimeType: blob.mimeType, dataUrl: `data:${blob.mimeType};base64,${blob.bytes.toString('base64')}` };
       },
       'chat.regenerate': ({ sessionId, entryId }) => {
         assertIdle(agent, sessionId, 'regenerate');

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef } from 'react';
+import type { Attachment } from '../../shared/attachments/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { ModelPicker, ThinkingPicker } from '../models/index.ts';
@@ -9,6 +10,7 @@ import { ErrorText } from './ErrorText.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { Transcript } from './Transcript.tsx';
 import { type TranscriptItem, toTranscriptItems } from './transcript-model.ts';
+import { useImageSupport } from './use-image-support.ts';
 import { useSiblings } from './use-siblings.ts';
 import { useTranscript } from './use-transcript.ts';
 
@@ -32,6 +34,7 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
   const { state, loadOlder, reload } = useTranscript(sessionId);
   const siblings = useSiblings(sessionId, state.entries);
   const sending = useRef(false);
+  const imageSupport = useImageSupport(sessionId);
 
   // Settled items are rebuilt only when entries or tool states change; a streaming delta touches the last row only.
   // While the run goes on (a tool running, the next reply on its way), a reply that called tools is not yet
@@ -97,11 +100,13 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
     );
   }
 
-  const send = (text: string) =>
+  const send = (text: string, attachments: Attachment[]) =>
     sending.current
       ? Promise.resolve(false)
       : ((sending.current = true),
-        guard('Could not send the message', () => api.call('chat.send', { sessionId: session.id, text })).finally(() => (sending.current = false)));
+        guard('Could not send the message', () =>
+          api.call('chat.send', { sessionId: session.id, text, ...(attachments.length > 0 ? { attachments } : {}) }),
+        ).finally(() => (sending.current = false)));
 
   return (
     <section className="chat" data-testid="chat" data-leaf-id={state.leafId ?? ''}>
@@ -167,6 +172,7 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
             : 'Set up a model to send messages (the button at the top right).'
         }
         onSend={send}
+        imageSupport={imageSupport}
         onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}
         onFollowUp={(text) => guard('Could not queue the follow-up', () => api.call('chat.followUp', { sessionId: session.id, text }))}
         onAbort={() => void guard('Could not stop the reply', () => api.call('chat.abort', { sessionId: session.id }))}

@@ -1,20 +1,30 @@
 import { forwardRef, type ReactNode, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { type Attachment, imageLimitsFor, MAX_ATTACHMENTS } from '../../shared/attachments/index.ts';
 import { CommandCompletions, useCommands, useSlashCompletion } from '../commands/index.ts';
 import { useApi } from '../api/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { expandResourceMentions, type ResourceSource } from './expand-resource-mentions.ts';
 import { ResourceAttach, resourceNote } from './ResourceAttach.tsx';
+import { AttachButton, AttachmentChips } from './AttachmentChips.tsx';
+import { type PendingAttachment, readAttachment, toAttachment } from './read-attachment.ts';
+
+/** The window scales images to the tighter provider's limits, so an image fits whichever model it goes to; main checks it again. */
+const IMAGE_LIMITS = imageLimitsFor(null);
+/** What one message's images may add up to (the headless shell's WebSocket carries at most 4 MB a frame). */
+const MAX_MESSAGE_IMAGE_BYTES = 3 * 1024 * 1024;
 
 interface Props {
   running: boolean;
   disabled: boolean;
   disabledReason?: string;
-  onSend(text: string): Promise<boolean>;
+  onSend(text: string, attachments: Attachment[]): Promise<boolean>;
   onSteer(text: string): Promise<boolean>;
   onFollowUp(text: string): Promise<boolean>;
   onAbort(): void;
   /** Controls shown under the message box, left of Send (the model and thinking level). */
   toolbar?: ReactNode;
+  /** The chosen model and whether it reads images (null: the catalog does not say), for the notice before sending. */
+  imageSupport?: { modelName: string; accepted: boolean | null };
 }
 
 export interface ComposerHandle {
@@ -24,10 +34,12 @@ export interface ComposerHandle {
 
 /** The message box. While a run streams, Enter steers it and Alt+Enter queues a follow-up; a /command runs at once. */
 export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
-  { running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort, toolbar },
+  { running, disabled, disabledReason, onSend, onSteer, onFollowUp, onAbort, toolbar, imageSupport },
   ref,
 ) {
   const [text, setText] = useState('');
+  const [attachments, setAttachments] = useState<PendingAttachment[]>([]);
+  const [dropping, setDropping] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(
     ref,
@@ -59,9 +71,40 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
     read: async (server, uri) => resourceNote(await api.call('mcp.readResource', { server, uri })),
   };
 
+  // Files pasted, dropped or picked: read here (nothing but their contents goes to main), refused with a sentence.
+  const addFiles = async (files: readonly File[]) => {
+    for (const file of files) {
+      try {
+        const read = await readAttachment(file, IMAGE_LIMITS);
+        setAttachments((list) => {
+          if (list.length >= MAX_ATTACHMENTS) {
+            toasts.error('Could not attach the file', new Error(`A message carries at most ${MAX_ATTACHMENTS} attachments.`));
+            return list;
+          }
+          const imageBytes = [...list, read].reduce((n, a) => n + (a.kind === 'image' ? a.bytes : 0), 0);
+          if (imageBytes > MAX_MESSAGE_IMAGE_BYTES) {
+            toasts.error('Could not attach the image', new Error(`${read.name} would take this message's images over 3 MB; send it in another message.`));
+            return list;
+          }
+          return [...list, read];
+        });
+      } catch (e) {
+        toasts.error('Could not attach the file', e);
+      }
+    }
+  };
+  const imageCount = attachments.filter((a) => a.kind === 'image').length;
+  const imagesRefused = imageCount > 0 && imageSupport?.accepted === false;
+  const canSubmit = (text.trim() !== '' || attachments.length > 0) && !imagesRefused;
+
   const submit = async (mode: 'send' | 'steer' | 'followUp') => {
     const value = text.trim();
-    if (!value || disabled) return;
+    if (disabled) return;
+    if (mode === 'send' && !value && attachments.length > 0 && !imagesRefused) {
+      if (await onSend('', attachments.map(toAttachment))) setAttachments([]);
+      return;
+    }
+    if (!value) return;
     if (slash.isCommand && commands) {
       // An inserted result (an MCP prompt) has replaced the text already.
       const { kind } = await commands.run(value);
@@ -76,8 +119,13 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
       toasts.error('Could not read the MCP resource the message names', e);
       return;
     }
-    const ok = await (mode === 'send' ? onSend(message) : mode === 'steer' ? onSteer(message) : onFollowUp(message));
-    if (ok) setText('');
+    if (mode === 'send' && imagesRefused) return;
+    const sent = mode === 'send' ? attachments : [];
+    const ok = await (mode === 'send' ? onSend(message, sent.map(toAttachment)) : mode === 'steer' ? onSteer(message) : onFollowUp(message));
+    if (ok) {
+      setText('');
+      if (sent.length > 0) setAttachments((list) => list.filter((a) => !sent.includes(a)));
+    }
   };
 
   return (
@@ -85,7 +133,28 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
       <div className="slash-anchor">
         <CommandCompletions completion={slash} />
       </div>
-      <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
+      <div
+        className={`composer-box${disabled ? ' is-disabled' : ''}${dropping ? ' is-dropping' : ''}`}
+        onDragOver={(e) => {
+          if (disabled || !e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          setDropping(true);
+        }}
+        onDragLeave={() => setDropping(false)}
+        onDrop={(e) => {
+          setDropping(false);
+          if (disabled || e.dataTransfer.files.length === 0) return;
+          e.preventDefault();
+          void addFiles([...e.dataTransfer.files]);
+        }}
+      >
+        <AttachmentChips items={attachments} onRemove={(id) => setAttachments((list) => list.filter((a) => a.id !== id))} />
+        {imagesRefused && (
+          <div className="attachment-notice" role="alert" data-testid="images-refused">
+            {imageSupport?.modelName} does not accept images: remove {imageCount === 1 ? 'the image' : `the ${imageCount} images`} or choose a model that reads
+            images.
+          </div>
+        )}
         <textarea
           ref={area}
           data-testid="composer"
@@ -101,6 +170,12 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
           disabled={disabled}
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            const files = [...e.clipboardData.files];
+            if (files.length === 0 || disabled) return;
+            e.preventDefault();
+            void addFiles(files);
+          }}
           onKeyDown={(e) => {
             if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -115,6 +190,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
         <div className="composer-row">
           <div className="composer-toolbar">{toolbar}</div>
           <div className="composer-actions">
+            <AttachButton disabled={disabled} onFiles={(files) => void addFiles(files)} />
             <ResourceAttach
               disabled={disabled}
               onInsert={(inserted) => {
@@ -140,7 +216,8 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
                 className="btn btn-primary send-btn"
                 data-testid="send"
                 aria-label="Send"
-                disabled={!text.trim() || disabled}
+                disabled={!canSubmit || disabled}
+                title={imagesRefused ? `${imageSupport?.modelName} does not accept images` : undefined}
                 onClick={() => void submit('send')}
               >
                 <Icon name="send" />

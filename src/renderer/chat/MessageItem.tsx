@@ -8,6 +8,7 @@ import { ReplySources } from './ReplySources.tsx';
 import { Thinking } from './Thinking.tsx';
 import './message.css';
 import { ToolCard } from './ToolCard.tsx';
+import { UserContent } from './UserContent.tsx';
 import type { TranscriptItem } from './transcript-model.ts';
 
 export interface MessageActions {
@@ -113,7 +114,7 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
           />
         ) : (
           <div className="bubble">
-            <div className="plain-text">{item.text}</div>
+            <UserContent message={item.message} text={item.text} />
           </div>
         )}
         {!editing && (

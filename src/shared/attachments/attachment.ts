@@ -14,8 +14,8 @@ export const ImageAttachment = z.object({
   name: z.string().min(1).max(255),
   /** `data:<type>;base64,<data>` of one of IMAGE_MIME_TYPES. */
   dataUrl: z
-    .string()
-    .max(MAX_BASE64_CHARS + 40)
+    .string({ error: 'an image attachment carries its contents as a data URL, never a file path' })
+    .max(MAX_BASE64_CHARS + 40, `an image is at most ${MAX_STORED_IMAGE_BYTES / (1024 * 1024)} MB`)
     .regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}$/, `an image is sent as a base64 data URL of ${IMAGE_MIME_TYPES.join(', ')}`),
 });
 export type ImageAttachment = z.infer<typeof ImageAttachment>;
@@ -23,7 +23,9 @@ export type ImageAttachment = z.infer<typeof ImageAttachment>;
 export const TextAttachment = z.object({
   kind: z.literal('text'),
   name: z.string().min(1).max(255),
-  text: z.string().max(MAX_TEXT_ATTACHMENT_CHARS),
+  text: z
+    .string({ error: 'a text attachment carries its words, never a file path' })
+    .max(MAX_TEXT_ATTACHMENT_CHARS, `a text file is attached up to ${MAX_TEXT_ATTACHMENT_CHARS.toLocaleString('en')} characters`),
 });
 export type TextAttachment = z.infer<typeof TextAttachment>;
 

@@ -1,0 +1,132 @@
+// Images in the message box, as a user meets them: an image pasted into the box shows as a chip, goes with
+// the message to a loopback model (asserted on the bytes the server received: an image_url data URL holding
+// a PNG scaled down to 1568 px in the window), shows as a thumbnail in the transcript and opens in the
+// viewer (Escape closes it). A model the catalog says reads no images gets a notice before sending, and Send
+// waits. Screenshots in both themes.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
+import { type Amber, docsShot, startAmber } from './harness.ts';
+
+let amber: Amber | null = null;
+let server: ProviderServer;
+let dir: string;
+
+const script: Script = (req) =>
+  req.method === 'GET'
+    ? { kind: 'json', body: { object: 'list', data: [{ id: 'gpt-4o-mini' }, { id: 'gpt-3.5-turbo' }] } }
+    : openAiStream({ text: ['An orange square.'] });
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'amber-image-attach-'));
+  mkdirSync(join(dir, 'workspace'));
+  server = await startProviderServer({ script });
+});
+
+afterEach(async () => {
+  await amber?.close();
+  amber = null;
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(theme: 'light' | 'dark', model: string): Promise<Page> {
+  amber = await startAmber({
+    theme,
+    core: { workspace: join(dir, 'workspace'), home: dir },
+    seed: async ({ api }) => {
+      await api.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model, models: ['gpt-4o-mini', 'gpt-3.5-turbo'] });
+    },
+  });
+  await amber.open();
+  const { page } = amber;
+  await page.getByTestId('new-chat').click();
+  await expect.poll(() => page.getByTestId('model-picker').textContent(), { timeout: 20_000 }).toMatch(/GPT/);
+  return page;
+}
+
+/** Pastes a PNG the page draws (width × height, orange with a dark band) into the message box, as a clipboard paste does. */
+async function pasteImage(page: Page, width: number, height: number): Promise<void> {
+  await page.getByTestId('composer').evaluate(
+    async (area, [w, h]) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = w!;
+      canvas.height = h!;
+      const g = canvas.getContext('2d')!;
+      g.fillStyle = '#f08c1a';
+      g.fillRect(0, 0, w!, h!);
+      g.fillStyle = '#3a2200';
+      g.fillRect(0, Math.round(h! * 0.4), w!, Math.round(h! * 0.2));
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'screenshot.png', { type: 'image/png' }));
+      area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [width, height],
+  );
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
+
+test('an image pasted into the box reaches the model as an image_url data URL, scaled down, and shows as a thumbnail that opens in the viewer', async () => {
+  const page = await open('light', 'gpt-4o-mini');
+  await pasteImage(page, 3000, 2000);
+  const chip = page.getByTestId('attachment-chip');
+  await expect.poll(() => chip.count()).toBe(1);
+  expect(await chip.textContent()).toContain('1568×1045');
+  // The chip's Remove button is reachable from the keyboard and named after the file.
+  await expect.poll(() => page.getByRole('button', { name: 'Remove screenshot.png' }).isVisible()).toBe(true);
+  await page.getByTestId('composer').fill('What is in this picture?');
+  await page.screenshot({ path: docsShot('image-attach-chip.png'), animations: 'disabled' });
+  const before = server.requests.length;
+  await page.getByTestId('send').click();
+  await expect.poll(() => page.locator('[data-role=assistant]').last().textContent(), { timeout: 20_000 }).toContain('An orange square.');
+  expect(await chip.count()).toBe(0);
+
+  const request = server.requests.slice(before).find((r) => r.method === 'POST')!;
+  const user = (request.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'user')!;
+  const parts = user.content as { type: string; text?: string; image_url?: { url: string } }[];
+  expect(parts[0]).toEqual({ type: 'text', text: 'What is in this picture?' });
+  expect(parts[1]?.type).toBe('image_url');
+  const url = parts[1]!.image_url!.url;
+  expect(url.startsWith('data:image/png;base64,')).toBe(true);
+  const bytes = Buffer.from(url.slice('data:image/png;base64,'.length), 'base64');
+  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(pngSize(bytes)).toEqual({ width: 1568, height: 1045 });
+
+  // The transcript shows the stored image as a thumbnail; it opens in the viewer, and Escape closes it.
+  const thumb = page.getByTestId('image-thumb');
+  await expect.poll(() => thumb.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1568);
+  await page.screenshot({ path: docsShot('image-attach-sent.png'), animations: 'disabled' });
+  await thumb.click();
+  const viewer = page.getByTestId('image-viewer');
+  await expect.poll(() => viewer.isVisible()).toBe(true);
+  expect(await viewer.getByRole('heading').textContent()).toBe('Attached image');
+  await page.screenshot({ path: docsShot('image-viewer.png'), animations: 'disabled' });
+  await page.keyboard.press('Escape');
+  await expect.poll(() => viewer.count()).toBe(0);
+});
+
+test('a model that reads no images gets a notice before sending, Send waits, and removing the image lets the words go (dark theme)', async () => {
+  const page = await open('dark', 'gpt-3.5-turbo');
+  await pasteImage(page, 64, 48);
+  await expect.poll(() => page.getByTestId('attachment-chip').count()).toBe(1);
+  await page.getByTestId('composer').fill('Describe it');
+  const notice = page.getByTestId('images-refused');
+  await expect.poll(() => notice.textContent()).toBe('GPT-3.5-turbo does not accept images: remove the image or choose a model that reads images.');
+  expect(await page.getByTestId('send').isDisabled()).toBe(true);
+  await page.screenshot({ path: docsShot('image-refused-dark.png'), animations: 'disabled' });
+  const posts = () => server.requests.filter((r) => r.method === 'POST').length;
+  expect(posts()).toBe(0);
+
+  await page.getByRole('button', { name: 'Remove screenshot.png' }).click();
+  await expect.poll(() => notice.count()).toBe(0);
+  await page.getByTestId('send').click();
+  await expect.poll(() => page.locator('[data-role=assistant]').last().textContent(), { timeout: 20_000 }).toContain('An orange square.');
+  const request = server.requests.find((r) => r.method === 'POST')!;
+  expect((request.body as { messages: unknown[] }).messages.at(-1)).toEqual({ role: 'user', content: 'Describe it' });
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentConfirmations } from '../agent-definitions/index.ts';
@@ -127,6 +127,9 @@ export class SkillLibrary {
   /** True when some skill could be offered in some conversation: the user has one, or confirmed a workspace's. */
   async any(): Promise<boolean> {
     if (this.#options.confirmedAnywhere?.() === true) return true;
+    // Asked before every model call (the skill tool is listed only while this holds): without a skills folder,
+    // one synchronous check answers, instead of a round trip through the file system's thread pool.
+    if (!existsSync(this.#options.userDir)) return false;
     return (await this.#readRoot(this.#options.userDir, 'user', [])).length > 0;
   }
 

@@ -22,7 +22,9 @@ type McpChannels =
   | 'mcp.resources'
   | 'mcp.readResource'
   | 'mcp.test'
-  | 'mcp.tools';
+  | 'mcp.tools'
+  | 'mcp.signIn'
+  | 'mcp.signOut';
 
 export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handlers, McpChannels> } {
   const settings = app.settings;
@@ -55,6 +57,15 @@ export function createMcpRoutes(app: App): Disposable & { handlers: Pick<Handler
         // A call waiting for approval that the trust now covers runs without the answer.
         app.policy.reconsider();
         return next;
+      },
+      'mcp.signIn': async ({ name }) => {
+        if (!mcp.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
+        return await mcp.signIn(name);
+      },
+      'mcp.signOut': async ({ name }) => {
+        if (!mcp.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');
+        await mcp.signOut(name);
+        return await mcp.list();
       },
       'mcp.restart': async ({ name }) => {
         if (!mcp.pluginActive()) throw new AmberError('unavailable', 'The MCP plugin is off; switch it on in Settings → Plugins first.');

@@ -5,6 +5,7 @@ import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { McpServerForm } from './McpServerForm.tsx';
+import { McpSignIn } from './McpSignIn.tsx';
 
 const STATE_LABELS: Record<McpServerView['state'], string> = {
   off: 'Off',
@@ -104,7 +105,11 @@ function ServerRow({
           )}
           <span className={`plugin-state state-${STATE_CLASS[server.state]}`} data-testid="mcp-server-state">
             {busy || server.state === 'connecting' ? <span className="spinner" /> : null}
-            {STATE_LABELS[server.state]}
+            {server.state === 'unauthorized' && server.signIn === 'needed'
+              ? 'Sign in needed'
+              : server.signIn === 'waiting'
+                ? 'Waiting for sign-in…'
+                : STATE_LABELS[server.state]}
           </span>
         </div>
         {server.state === 'connected' && (
@@ -118,6 +123,7 @@ function ServerRow({
           </p>
         )}
         <div className="folder-row">
+          <McpSignIn server={server} />
           <button
             type="button"
             className="btn btn-small"

@@ -1,7 +1,9 @@
 // The status service's pure parts; the bar through the whole core is tested in tests/status/status-bar.test.ts.
 import { expect, test } from 'vitest';
+import { toDisposable } from '../../shared/disposable.ts';
+import type { Event } from '../../shared/emitter.ts';
 import { Entry } from '../../shared/sessions/index.ts';
-import { usageTotals } from './status-service.ts';
+import { type StatusSources, StatusService, usageTotals } from './status-service.ts';
 
 const reply = (id: string, usage: Record<string, unknown>, role = 'assistant') =>
   Entry.parse({
@@ -33,4 +35,45 @@ test("a reply without a cost is priced by its own model when known, so a branch'
   expect(usageTotals([own], null, infoOf)).toMatchObject({ cost: 3, unpriced: 0 });
   // Without its own model's prices, and no branch model: unknown, never $0.00.
   expect(usageTotals([own], null)).toMatchObject({ cost: 0, unpriced: 1 });
+});
+
+test('a bar describes each model once, however many of the branch’s replies it wrote', () => {
+  const priced = { id: 'm1', contextWindow: 1000, reasoning: false, pricing: { input: 2, output: 10, cacheRead: 0, cacheWrite: 0 } };
+  const replies = Array.from({ length: 50 }, (_, i) =>
+    Entry.parse({
+      id: `r${i}`,
+      parentId: i === 0 ? null : `r${i - 1}`,
+      timestamp: new Date(0).toISOString(),
+      type: 'message',
+      message: {
+        role: 'assistant',
+        provider: 'p',
+        model: i % 2 ? 'm1' : 'm2',
+        content: [{ type: 'text', text: 'ok' }],
+        stopReason: 'stop',
+        usage: { input: 1e6, output: 0 },
+      },
+    }),
+  );
+  const described: string[] = [];
+  const silent: Event<never> = () => toDisposable(() => {});
+  const sources = {
+    sessions: {
+      leaf: () => 'r49',
+      context: () => ({ leafId: 'r49', entries: replies, messages: [], model: { provider: 'p', modelId: 'm1' }, thinkingLevel: null }),
+    },
+    agent: { onDidEmit: silent },
+    plugins: { registries: { statusSegments: { onDidChange: silent, list: () => [] }, providers: { onDidChange: silent } } },
+    defaultModel: () => null,
+    modelInfo: (ref: { provider: string; modelId: string }) => {
+      described.push(ref.modelId);
+      return ref.modelId === 'm1' ? priced : null;
+    },
+  } as unknown as StatusSources;
+  const status = new StatusService(sources);
+  const bar = status.list('s');
+  status.dispose();
+  expect(described.sort()).toEqual(['m1', 'm2']);
+  // 50 replies of a million tokens in at $2 per million: m2 has no prices, so its replies take the branch's model's.
+  expect(bar.segments.find((s) => s.id === 'core.cost')?.text).toBe('$100.00');
 });

@@ -119,8 +119,15 @@ export class StatusService implements Disposable {
   #core(sessionId: string): StatusSegmentView[] {
     const context = this.#contextFacts(sessionId);
     if (!context) return []; // a deleted session has no status
+    // One bar asks for each reply's model: each model is described once per bar (a description reads the accounts).
+    const described = new Map<string, ModelInfo | null>();
+    const modelInfo = (provider: string, modelId: string): ModelInfo | null => {
+      const key = `${provider}\u0000${modelId}`;
+      if (!described.has(key)) described.set(key, this.#modelInfo(provider, modelId));
+      return described.get(key)!;
+    };
     const ref = context.model ?? this.#app.defaultModel();
-    const info = ref ? this.#modelInfo(ref.provider, ref.modelId) : null;
+    const info = ref ? modelInfo(ref.provider, ref.modelId) : null;
     const out: StatusSegmentView[] = [];
     out.push(
       ref
@@ -141,7 +148,7 @@ export class StatusService implements Disposable {
             tone: 'warning',
           },
     );
-    const totals = usageTotals(context.entries, info, (provider, modelId) => this.#modelInfo(provider, modelId));
+    const totals = usageTotals(context.entries, info, modelInfo);
     const live = this.#live.get(sessionId);
     const streamedOut = live ? Math.ceil(live.streamedChars / 4) : 0;
     // Before the first reply there is nothing to count: no "↑ 0 ↓ 0", no "$0.00" — the segments wait.

@@ -37,6 +37,9 @@ test("a reply without a cost is priced by its own model when known, so a branch'
   expect(usageTotals([own], null)).toMatchObject({ cost: 0, unpriced: 1 });
 });
 
+/** An event that never fires. */
+const silent: Event<never> = () => toDisposable(() => {});
+
 test('a bar describes each model once, however many of the branch’s replies it wrote', () => {
   const priced = { id: 'm1', contextWindow: 1000, reasoning: false, pricing: { input: 2, output: 10, cacheRead: 0, cacheWrite: 0 } };
   const replies = Array.from({ length: 50 }, (_, i) =>
@@ -56,7 +59,6 @@ test('a bar describes each model once, however many of the branch’s replies it
     }),
   );
   const described: string[] = [];
-  const silent: Event<never> = () => toDisposable(() => {});
   const sources = {
     sessions: {
       leaf: () => 'r49',

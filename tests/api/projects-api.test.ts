@@ -89,3 +89,25 @@ test('hostile: a duplicate name or folder, a refused folder, a slash in an id an
   expect((await t.call<Project[]>('projects.list')).map((p) => p.name)).toEqual(['Site']);
   expect(t.app.sessions.count()).toBe(0);
 });
+
+test('/project makes, lists, starts in, instructs and removes a project from the command line', async () => {
+  const first = await t.call<{ id: string }>('sessions.create', { cwd: site });
+  const run = async (input: string, sessionId = first.id) =>
+    await t.call<{ result: { kind: string; text: string }; openSessionId: string | null }>('commands.run', { input, sessionId });
+  expect((await run('/project')).result.text).toContain('No project yet');
+  expect((await run('/project new Web site')).result).toEqual({ kind: 'ok', text: expect.stringContaining(`Made ${site} the project Web site`) });
+  expect((await run('/project')).result.text).toContain('This conversation is in Web site.');
+  expect((await run('/project instructions Use British spelling.')).result.text).toContain('every conversation in Web site');
+  expect(t.app.projects.get('web-site').instructions).toBe('Use British spelling.');
+  const started = await run('/project start web site');
+  expect(started.result.text).toBe('Started a conversation in Web site.');
+  expect(started.openSessionId).not.toBeNull();
+  expect(t.app.sessions.get(started.openSessionId!).cwd).toBe(site);
+  expect((await run('/project new Again')).result).toMatchObject({
+    kind: 'error',
+    text: expect.stringContaining('already the folder of the project "Web site"'),
+  });
+  expect((await run('/project start nowhere')).result).toMatchObject({ kind: 'error', text: expect.stringContaining('There is no project "nowhere"') });
+  expect((await run('/project remove Web site')).result.text).toContain('Removed the project Web site');
+  expect(await t.call('projects.list')).toEqual([]);
+});

@@ -10,6 +10,7 @@ import { settingsCommands } from './settings-commands.ts';
 import { sandboxCommands } from './sandbox-commands.ts';
 import { agentCommands } from './agent-commands.ts';
 import { skillCommands } from './skill-commands.ts';
+import { projectCommands } from './project-commands.ts';
 import { planCommands } from './plan-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
@@ -199,6 +200,7 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
   store.add(sandboxCommands(app, tree));
   store.add(agentCommands(app, tree));
   store.add(skillCommands(app, tree));
+  store.add(projectCommands(app, tree));
   store.add(planCommands(app, tree));
   store.add(bridgePluginCommands(app, tree));
 

@@ -10,7 +10,8 @@ export interface ActiveSession {
   active: SessionSummary | null;
   select(id: string): void;
   /** Starts a conversation and opens it; resolves once it is open (or the failure is shown). */
-  newChat(): Promise<void>;
+  /** Starts a conversation; in a project, it works in the project's folder with its defaults. */
+  newChat(projectId?: string): Promise<void>;
   rename(id: string, title: string): void;
   /** Deletes a conversation, with an Undo toast that brings it back. */
   remove(id: string): void;
@@ -50,15 +51,18 @@ export function useActiveSession(initialId: string | null, sessions: readonly Se
     [api, toasts],
   );
 
-  const newChat = useCallback(async () => {
-    try {
-      const s = await api.call('sessions.create', {});
-      setActiveId(s.id);
-      onCreated();
-    } catch (e) {
-      toasts.error('Could not start a new chat', e);
-    }
-  }, [api, onCreated, toasts]);
+  const newChat = useCallback(
+    async (projectId?: string) => {
+      try {
+        const s = await api.call('sessions.create', projectId ? { projectId } : {});
+        setActiveId(s.id);
+        onCreated();
+      } catch (e) {
+        toasts.error('Could not start a new chat', e);
+      }
+    },
+    [api, onCreated, toasts],
+  );
 
   const rename = useCallback(
     (id: string, title: string) => {

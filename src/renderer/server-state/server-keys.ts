@@ -38,8 +38,12 @@ export const serverKeys = {
   contextView: (sessionId: string) => ['contextView', sessionId] as const,
   /** The evals `amber eval` ran, and one page of one of them. */
   evals: ['evals'] as const,
+  /** The scheduled tasks with their last runs (Settings → Scheduled tasks), replaced by schedule.changed. */
+  schedule: ['schedule'] as const,
   evalDetail: (evalId: string, page: number) => ['evals', evalId, page] as const,
   presets: ['presets'] as const,
+  /** The projects (the sidebar's groups, Settings → Projects), replaced by projects.changed. */
+  projects: ['projects'] as const,
   /** The saved provider connections Settings lists. */
   providerConnections: ['providerConnections'] as const,
   /** The tool calls waiting for the user's answer (the approval dialog and the tool cards' own buttons). */

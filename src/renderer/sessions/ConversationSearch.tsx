@@ -5,6 +5,8 @@ import { serverKeys } from '../server-state/index.ts';
 import { Icon, Modal } from '../ui/index.ts';
 import './conversation-search.css';
 import { Highlighted } from './Highlighted.tsx';
+import type { SidebarProject } from './session-groups.ts';
+import './project-groups.css';
 import { sessionTitle } from './SessionSidebar.tsx';
 import { sessionTime } from './session-time.ts';
 
@@ -15,6 +17,8 @@ const SEARCH_DELAY_MS = 120;
 
 interface Props {
   activeId: string | null;
+  /** The projects a search can be scoped to (none: no scope offered). */
+  projects?: readonly SidebarProject[];
   onOpen(id: string): void;
   onClose(): void;
 }
@@ -23,9 +27,11 @@ interface Props {
  * Search over the conversations (Ctrl+K), over whatever the window shows: results as the user types (titles
  * and the words around a match in the messages), arrows to move, Enter to open, Escape to close.
  */
-export function ConversationSearch({ activeId, onOpen, onClose }: Props) {
+export function ConversationSearch({ activeId, projects = [], onOpen, onClose }: Props) {
   const api = useApi();
   const [query, setQuery] = useState('');
+  /** The project the search is scoped to; '' for every conversation. */
+  const [scope, setScope] = useState('');
   const [asked, setAsked] = useState('');
   const [index, setIndex] = useState(0);
   const list = useRef<HTMLDivElement>(null);
@@ -34,14 +40,15 @@ export function ConversationSearch({ activeId, onOpen, onClose }: Props) {
     return () => clearTimeout(t);
   }, [query]);
   const found = useQuery({
-    queryKey: [...serverKeys.sessions(asked), 'search', SHOWN],
-    queryFn: () => api.call('sessions.list', { query: asked || undefined, limit: SHOWN }),
+    queryKey: [...serverKeys.sessions(asked), 'search', SHOWN, scope],
+    queryFn: () => api.call('sessions.list', { query: asked || undefined, limit: SHOWN, ...(scope ? { projectId: scope } : {}) }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
   const results = found.data?.sessions ?? [];
   const settled = !found.isPending && !found.isPlaceholderData && asked === query.trim();
-  useEffect(() => setIndex(0), [asked]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query or scope starts at the first result
+  useEffect(() => setIndex(0), [asked, scope]);
   useEffect(() => {
     list.current?.querySelector(`#conversation-result-${index}`)?.scrollIntoView({ block: 'nearest' });
   }, [index]);
@@ -85,6 +92,22 @@ export function ConversationSearch({ activeId, onOpen, onClose }: Props) {
         />
         <kbd>Esc</kbd>
       </div>
+      {projects.length > 0 && (
+        <select
+          className="input conversation-search-scope"
+          aria-label="Search in"
+          value={scope}
+          onChange={(e) => setScope(e.target.value)}
+          data-testid="conversation-search-scope"
+        >
+          <option value="">All conversations</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              In {p.name}
+            </option>
+          ))}
+        </select>
+      )}
       <div
         className="conversation-results"
         id="conversation-results"

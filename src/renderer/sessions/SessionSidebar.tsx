@@ -3,9 +3,10 @@ import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo,
 import { MESSAGE_COUNT_MEANING, type SessionSummary } from '../../shared/sessions/index.ts';
 import { Icon } from '../ui/index.ts';
 import { Highlighted } from './Highlighted.tsx';
-import { groupByDate } from './session-groups.ts';
+import { groupByProject, type SidebarProject } from './session-groups.ts';
 import { sessionTime } from './session-time.ts';
 import './sessions.css';
+import './project-groups.css';
 
 interface Props {
   sessions: SessionSummary[];
@@ -17,6 +18,10 @@ interface Props {
   onNew(): void;
   onRename(id: string, title: string): void;
   onDelete(id: string): void;
+  /** The projects the list is grouped by (none: by date only). */
+  projects?: readonly SidebarProject[];
+  /** "New conversation" in a project's group: started in the project, with its defaults. */
+  onNewInProject?(projectId: string): void;
 }
 
 export interface SidebarHandle {
@@ -24,6 +29,7 @@ export interface SidebarHandle {
 }
 
 const ROW_HEIGHT = 56;
+const NO_PROJECTS: readonly SidebarProject[] = [];
 const HEADING_HEIGHT = 30;
 
 export function sessionTitle(s: SessionSummary): string {
@@ -141,7 +147,7 @@ const Row = memo(function Row({
 
 /** The conversations, newest first under date headings (Today, Yesterday, …), virtualized: thousands scroll as smoothly as ten. */
 export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionSidebar(props, ref) {
-  const { sessions, query, loading, activeId, onQuery, onSelect, onNew, onRename, onDelete } = props;
+  const { sessions, query, loading, activeId, onQuery, onSelect, onNew, onRename, onDelete, projects = NO_PROJECTS, onNewInProject } = props;
   const scrollRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focusSearch: () => searchRef.current?.focus() }), []);
@@ -168,11 +174,11 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
     (next ?? searchRef.current)?.focus();
   }, [sessions]);
   // Regrouped when the list changes; a list left open past midnight regroups with the next change.
-  const items = useMemo(() => groupByDate(sessions, Date.now()), [sessions]);
+  const items = useMemo(() => groupByProject(sessions, projects, Date.now()), [sessions, projects]);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (items[i]!.kind === 'heading' ? HEADING_HEIGHT : ROW_HEIGHT),
+    estimateSize: (i) => (items[i]!.kind === 'session' ? ROW_HEIGHT : HEADING_HEIGHT),
     overscan: 12,
     getItemKey: (i) => items[i]!.key,
     // Rows render in React's scheduler, not synchronously inside each scroll event: overscan covers the gap.
@@ -207,6 +213,35 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const item = items[v.index]!;
+            if (item.kind === 'project') {
+              const name = item.project?.name ?? 'No project';
+              return (
+                <h2
+                  key={v.key}
+                  className="row session-heading project-heading"
+                  style={{ height: HEADING_HEIGHT, transform: `translateY(${v.start}px)` }}
+                  data-testid="project-heading"
+                  data-project-id={item.project?.id ?? ''}
+                  title={item.project?.folder}
+                >
+                  <span className="project-heading-name">
+                    {name} · {item.count}
+                  </span>
+                  {item.project && onNewInProject && (
+                    <button
+                      type="button"
+                      className="icon-btn"
+                      aria-label={`New conversation in ${name}`}
+                      title={`New conversation in ${name}`}
+                      onClick={() => onNewInProject(item.project!.id)}
+                      data-testid="project-new"
+                    >
+                      <Icon name="plus" size={14} />
+                    </button>
+                  )}
+                </h2>
+              );
+            }
             if (item.kind === 'heading') {
               return (
                 <h2

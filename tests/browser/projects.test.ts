@@ -52,6 +52,13 @@ test('a project made from a folder with instructions: a conversation started in 
   await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
   expect(await row.textContent()).toContain(site);
   expect(await row.textContent()).toContain('policy read');
+  // For the docs, the test's temp folder written as a user's folder.
+  const section = page.getByTestId('settings-projects');
+  await section.evaluate((el, folder) => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) n.textContent = (n.textContent ?? '').split(folder).join('/home/ada');
+  }, dir);
+  await section.screenshot({ path: docsShot('projects-settings.png'), animations: 'disabled' });
   await page.getByTestId('close-settings').click();
 
   // The sidebar now has the project's group (empty) and "No project" with the first conversation.

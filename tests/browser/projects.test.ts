@@ -1,7 +1,8 @@
 // Projects as a user meets them: a project made in Settings from a folder, with instructions; a conversation
 // started in it from its group in the sidebar; the instructions reach the loopback model's request (its
-// system message); the sidebar groups the conversation under the project, the rest under "No project"; and
-// Ctrl+K searches within the project when asked to.
+// system message); the sidebar groups the conversation under the project, the rest under "No project";
+// Ctrl+K searches within the project when asked to; and moving a conversation to the project's folder moves it
+// to the project's group.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,4 +102,17 @@ test('a project made from a folder with instructions: a conversation started in 
   await expect.poll(() => results.evaluateAll((els) => els.map((el) => el.getAttribute('data-session-id')))).toEqual([inProject.id]);
   await page.getByTestId('conversation-search-scope').selectOption({ label: 'All conversations' });
   await expect.poll(() => results.count()).toBe(2);
+  await page.keyboard.press('Escape');
+
+  // Moving the other conversation to the project's folder (the folder dialog offers the projects) moves it to the project's group.
+  await page.locator(`[data-testid=session-row][data-session-id="${outside.id}"] .session-open`).click();
+  await page.getByTestId('workspace-button').click();
+  await page
+    .getByTestId('workspace-projects')
+    .getByRole('button', { name: /Web site/ })
+    .click();
+  expect(await page.getByTestId('workspace-path').inputValue()).toBe(site);
+  await page.getByTestId('workspace-choose').click();
+  await expect.poll(() => headings.allTextContents(), { timeout: 20_000 }).toEqual(['Web site · 2']);
+  expect(amber.shell.app.sessions.get(outside.id).cwd).toBe(site);
 });

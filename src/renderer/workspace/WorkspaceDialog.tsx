@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { Icon, Modal } from '../ui/index.ts';
+import { useProjects } from '../projects/index.ts';
 
 const NONE: string[] = [];
 
@@ -43,7 +44,8 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
   });
   const folders = completion.isError ? NONE : (completion.data?.folders ?? NONE);
   const recent = useQuery({ queryKey: serverKeys.recentFolders, queryFn: () => api.call('workspace.recent', {}), staleTime: 0 }).data?.folders ?? NONE;
-  const recentShown = recent.filter((f) => f !== current).slice(0, 5);
+  const projects = useProjects();
+  const recentShown = recent.filter((f) => f !== current && !projects.some((p) => p.folder === f)).slice(0, 5);
 
   const cancel = () => {
     if (requested) void api.call('workspace.decline', { sessionId }).catch(() => {});
@@ -129,6 +131,21 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
             </li>
           ))}
         </ul>
+      )}
+      {projects.length > 0 && (
+        <section className="workspace-recent">
+          <h3 className="workspace-recent-title">Projects</h3>
+          <ul className="workspace-folders" aria-label="Projects" data-testid="workspace-projects">
+            {projects.map((p) => (
+              <li key={p.id}>
+                <button type="button" className="btn btn-ghost btn-small" onClick={() => setPath(p.folder)} title={p.folder} aria-pressed={path === p.folder}>
+                  <Icon name="folder" size={13} /> {p.name}
+                  {p.folder === current ? ' (this conversation’s)' : ''}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
       {recentShown.length > 0 && (
         <section className="workspace-recent">

@@ -37,6 +37,7 @@ import { StatusService } from './status/index.ts';
 import type { Event } from '../shared/emitter.ts';
 import { WorkspaceService } from './workspace/index.ts';
 import { McpService } from './mcp/index.ts';
+import { ElicitationBroker } from './elicitation/index.ts';
 import { type CoreEvent, windowEvents } from './api/index.ts';
 import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
@@ -108,6 +109,8 @@ export interface App extends AppCore {
   readonly mcp: McpService;
   /** The wallets' balances as the window shows them, and the low-balance threshold. */
   readonly wallets: WalletService;
+  /** Plugins' forms for the user (an MCP server's elicitation), and the answers. */
+  readonly elicitations: ElicitationBroker;
   /** The task tool's child agents: their limits, rows and Stop. */
   readonly subagents: SubagentService;
   /** The scheduled tasks, their runs and the one timer that starts them while Amber runs. */
@@ -180,7 +183,10 @@ export function createApp(options: AppOptions): App {
   });
   // A project's folder is checked as a conversation's workspace is.
   const projects = new ProjectService({ settings, resolveFolder: (folder) => workspaces.forNewConversation(folder) });
+  // Plugins' forms (an MCP server's elicitation) go to the window, unless no one can be asked (as the policy knows).
+  const elicitations = new ElicitationBroker({ canAsk: (sessionId) => policy.canAsk(sessionId) });
   const plugins = new PluginService({
+    elicitations,
     store: sessions,
     settings,
     dataDir: options.dataDir,
@@ -392,7 +398,7 @@ export function createApp(options: AppOptions): App {
     },
   });
   if (options.scheduler?.start ?? (options.startPlugins !== false && !options.unattended)) scheduler.start();
-  const events = windowEvents({ ...core, status, commands, mcp, wallets, subagents, scheduler });
+  const events = windowEvents({ ...core, status, commands, mcp, wallets, subagents, scheduler, elicitations });
   return {
     ...core,
     subagents,
@@ -402,6 +408,7 @@ export function createApp(options: AppOptions): App {
     trash,
     mcp,
     wallets,
+    elicitations,
     onDidEmit: events.event,
     async dispose() {
       events.dispose();
@@ -420,6 +427,7 @@ export function createApp(options: AppOptions): App {
       await agent.dispose();
       await plugins.dispose();
       approvals.dispose();
+      elicitations.dispose();
       plan.dispose();
       projects.dispose();
       workspaces.dispose();

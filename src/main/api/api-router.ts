@@ -23,6 +23,8 @@ import { createSubagentRoutes } from './subagent-routes.ts';
 import { createContextRoutes } from './context-routes.ts';
 import { createEvalsRoutes } from './evals-routes.ts';
 import { createSkillRoutes } from './skill-routes.ts';
+import { createScheduleRoutes } from './schedule-routes.ts';
+import { createElicitationRoutes } from './elicitation-routes.ts';
 import { createProjectRoutes } from './project-routes.ts';
 
 type ParsedInput<C extends Channel> = z.output<(typeof API_METHODS)[C]['input']>;
@@ -82,7 +84,9 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
   const context = subscriptions.add(createContextRoutes(app));
   const evals = subscriptions.add(createEvalsRoutes(app));
   const skills = subscriptions.add(createSkillRoutes(app));
+  const schedule = subscriptions.add(createScheduleRoutes(app));
   const projects = subscriptions.add(createProjectRoutes(app));
+  const elicitations = subscriptions.add(createElicitationRoutes(app));
 
   const handlers: Handlers = {
     ...sessions.handlers,
@@ -102,7 +106,9 @@ export function createApiRouter(app: App, options: ApiRouterOptions = {}): ApiRo
     ...context.handlers,
     ...evals.handlers,
     ...skills.handlers,
+    ...schedule.handlers,
     ...projects.handlers,
+    ...elicitations.handlers,
   };
 
   return {

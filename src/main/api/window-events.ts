@@ -27,6 +27,9 @@ export type WindowEventSources = Pick<
   | 'plan'
   | 'subagents'
   | 'projects'
+  | 'elicitations'
+  | 'scheduler'
+  | 'providers'
 >;
 
 export interface WindowEvents extends Disposable {
@@ -45,6 +48,7 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   const on = new DisposableStore();
   const { sessions, plugins } = app;
   const registries = plugins.registries;
+  const accountName = (id: string) => app.providers.list().find((a) => a.id === id)?.name;
 
   // Ordered as the windows heard them before (plugins, status, panels, commands, policy, workspace, sessions,
   // then the agent and the approvals last): one change that several owners announce arrives in that order.
@@ -53,7 +57,7 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   on.add(app.status.onDidChange((bar) => emit('status.changed', bar)));
   on.add(registries.panels.onDidChange(() => emit('panels.changed', { panels: panelViews(registries.panels) })));
   on.add(app.wallets.onDidChange((listing) => emit('wallets.changed', listing)));
-  on.add(registries.allowances.onDidChange(() => emit('allowances.changed', { allowances: allowanceViews(registries.allowances) })));
+  on.add(registries.allowances.onDidChange(() => emit('allowances.changed', { allowances: allowanceViews(registries.allowances, accountName) })));
   // What the command line offers: the tree, and its live feeds (plugins, models, MCP servers).
   const commandsChanged = () => emit('commands.changed', {});
   on.add(app.commands.tree.onDidChange(commandsChanged));
@@ -76,12 +80,20 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
     sessions.onDidMoveLeaf((move) => app.agent.isRunning(move.sessionId) || app.subagents.isRunningChild(move.sessionId) || emit('session.leafMoved', move)),
   );
   on.add(app.subagents.onDidChange((view) => emit('subagent.changed', view)));
+  on.add(app.scheduler.onDidChange((tasks) => emit('schedule.changed', { tasks })));
+  on.add(app.scheduler.onDidEndRun((ended) => emit('schedule.runEnded', ended)));
   on.add(app.projects.onDidChange(() => emit('projects.changed', { projects: app.projects.list() })));
   on.add(app.agent.onDidEmit((event) => emit('agent.emitted', event)));
   on.add(
     app.approvals.onDidChange((change) => {
       if (change.kind === 'requested') emit('approval.requested', change.question);
       else emit('approval.settled', { questionId: change.questionId, answer: change.answer });
+    }),
+  );
+  on.add(
+    app.elicitations.onDidChange((change) => {
+      if (change.kind === 'requested') emit('elicitation.requested', change.question);
+      else emit('elicitation.settled', { questionId: change.questionId, action: change.action });
     }),
   );
   return {

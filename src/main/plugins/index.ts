@@ -69,6 +69,7 @@ export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './launc
 export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './launchers/plugin-launcher.ts';
 export { findDescendants, parseStat, signalAll } from './launchers/process-tree.ts';
 export { PluginConnection, type ConnectionDrops } from './edge/plugin-connection.ts';
+export type { ElicitationAsker } from './edge/main-host-api.ts';
 export { throttleOutput } from './launchers/output-throttle.ts';
 export { ProcessEvents } from './launchers/process-events.ts';
 export { discoverPlugins } from './runtime/plugin-discovery.ts';

@@ -332,6 +332,15 @@ export class PolicyService implements ToolGate {
     });
   }
 
+  /**
+   * Whether anyone can be asked about this conversation (or, without one, about anything): false in a core with
+   * no one to ask (`amber run`, an eval) and in a run with no one to ask (a scheduled task's). A plugin's form is
+   * declined at once where this is false, as a question of the policy is decided without asking.
+   */
+  canAsk(sessionId?: string): boolean {
+    return this.#approver !== undefined && (sessionId === undefined || !this.#unattendedRuns.has(sessionId));
+  }
+
   async authorize(request: ToolRequest, signal: AbortSignal): Promise<GateDecision> {
     const run = this.#unattendedRuns.get(request.sessionId);
     if (run?.onlyListed && !run.approvals.entries().some((e) => e.tool === request.tool.name))

@@ -37,6 +37,7 @@ async function started(config: Record<string, unknown>, saveDelayMs: number) {
     },
     updateWallet: () => {},
     setTools: async () => {},
+    elicit: async () => ({ action: 'decline' }),
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   };
   const plugin = createBudgetPlugin({ saveDelayMs });

@@ -100,7 +100,7 @@ export class McpConnection {
   /** The end of the last stdio server's stderr, kept after it exited. */
   #lastStderr: () => string = () => '';
   /** Main's ids of the tool calls running on this server, oldest first: a form the server asks for belongs to the newest. */
-  #running: string[] = [];
+  #running: { callId: string; signal?: AbortSignal | undefined }[] = [];
 
   constructor(entry: McpServerEntry, options: McpConnectionOptions) {
     this.entry = entry;
@@ -195,7 +195,8 @@ export class McpConnection {
   ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }> {
     const client = await this.#ready();
     const callId = options.callId;
-    if (callId) this.#running.push(callId);
+    const running = callId ? { callId, signal: options.signal } : null;
+    if (running) this.#running.push(running);
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
@@ -209,7 +210,7 @@ export class McpConnection {
       if (!options.signal?.aborted) this.#dropIfTransportFailed(e);
       throw this.#failure(`did not complete the call to '${tool}'`, e);
     } finally {
-      if (callId) this.#running = this.#running.filter((id) => id !== callId);
+      if (running) this.#running = this.#running.filter((r) => r !== running);
     }
   }
 

@@ -13,7 +13,7 @@ import { McpConnection, type McpServerStatus } from './mcp-connection.ts';
 import { type McpCatalog, mcpCommand } from './mcp-command.ts';
 import { mcpMethods } from './mcp-methods.ts';
 import { McpOAuthSessions } from './mcp-oauth-sessions.ts';
-import { mapCallResult, mapResourceContents } from './mcp-result.ts';
+import { mapCallResult, mapResourceContents, resourceImages } from './mcp-result.ts';
 import { mcpToolName } from './mcp-tool-name.ts';
 import { shareTools } from './share-tools.ts';
 
@@ -152,9 +152,10 @@ function buildTools(): ToolContribution[] {
         parameters,
         readOnly: tool.annotations?.readOnlyHint === true,
         pathParams: [],
-        async execute(args, { signal, update }) {
+        async execute(args, { signal, update, callId }) {
           const result = await conn.callTool(tool.name, args, {
             signal: signal as AbortSignal,
+            callId,
             onProgress: (progress, total, message) => update?.(`${total ? `${progress}/${total}` : String(progress)}${message ? ` ${message}` : ''}\n`),
           });
           return mapCallResult(result);
@@ -173,8 +174,9 @@ function buildTools(): ToolContribution[] {
         readOnly: true,
         pathParams: [],
         async execute(args, { signal }) {
-          const text = mapResourceContents(await conn.readResource(String(args['uri']), signal as AbortSignal));
-          return { content: [{ type: 'text', text }], isError: false };
+          const contents = await conn.readResource(String(args['uri']), signal as AbortSignal);
+          const images = resourceImages(contents);
+          return { content: [{ type: 'text', text: mapResourceContents(contents) }], ...(images.length > 0 ? { images } : {}), isError: false };
         },
       });
     }
@@ -214,7 +216,17 @@ export async function reload(): Promise<void> {
   for (const entry of wanted.values()) {
     if (state.servers.has(entry.name)) continue;
     const provider = state.oauth.providerFor(entry, Object.hasOwn(oauth, entry.name) ? oauth[entry.name] : null);
-    const conn = new McpConnection(entry, { workspace: ctx.workspace, onChange: () => void publish(), ...(provider ? { oauth: provider } : {}) });
+    const conn = new McpConnection(entry, {
+      workspace: ctx.workspace,
+      onChange: () => void publish(),
+      // A server's form is put to the user through main (in the window, on the card of the call that asked).
+      onElicit: (request, signal) =>
+        ctx.elicit(
+          { source: request.server, message: request.message.slice(0, 4000), fields: request.fields, ...(request.callId ? { callId: request.callId } : {}) },
+          signal,
+        ),
+      ...(provider ? { oauth: provider } : {}),
+    });
     state.servers.set(entry.name, conn);
     if (!entry.config.disabled) void conn.connect();
   }

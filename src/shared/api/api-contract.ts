@@ -31,6 +31,7 @@ import { PluginLogs } from './plugin-logs-api.ts';
 import { ContextMasking, ContextView } from './context-api.ts';
 import { EvalDetail, EvalListing } from './evals-api.ts';
 import { ScheduledRun, ScheduledRunEnded, ScheduledTask, ScheduledTaskInput, ScheduledTaskList, TaskId } from '../schedule/index.ts';
+import { ElicitationAnswer, ElicitationQuestion } from '../elicitation/index.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
 // Main parses every input with these schemas; the renderer parses every output and event on arrival.
@@ -425,6 +426,13 @@ export const API_METHODS = {
   'schedule.setPaused': method(z.object({ id: TaskId, paused: z.boolean() }).strict(), ScheduledTask),
   /** Deletes a task and its list of runs; the runs' conversations stay. */
   'schedule.delete': method(z.object({ id: TaskId }).strict(), z.object({ ok: z.literal(true) })),
+  /** Forms plugins ask the user to fill (an MCP server's elicitation) still waiting (a reloaded window shows them again). */
+  'elicitations.list': method(Nothing, z.array(ElicitationQuestion)),
+  /**
+   * Answers a form: accept with its values (checked against the form: a wrong one is `invalid_input` with a
+   * sentence naming the field, and the form stays open), decline or cancel. `not_found` when it is no longer waiting.
+   */
+  'elicitations.answer': method(z.object({ questionId: z.string().min(1).max(128), answer: ElicitationAnswer }).strict(), z.object({ ok: z.literal(true) })),
 } as const satisfies { [C in ChannelName]: MethodSpec };
 
 export const API_EVENTS = {
@@ -474,6 +482,10 @@ export const API_EVENTS = {
   'schedule.changed': ScheduledTaskList,
   /** A scheduled run ended, done or failed: the window says so. */
   'schedule.runEnded': ScheduledRunEnded,
+  /** A plugin asks the user to fill a form (on the running tool card that asked, else in a dialog). */
+  'elicitation.requested': ElicitationQuestion,
+  /** A form was answered (here or in another window), withdrawn by its asker, or its plugin stopped. */
+  'elicitation.settled': z.object({ questionId: z.string(), action: z.enum(['accept', 'decline', 'cancel']) }),
 } as const satisfies { [E in EventNameOf]: z.ZodType };
 
 export type ApiMethods = typeof API_METHODS;

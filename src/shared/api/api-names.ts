@@ -82,6 +82,8 @@ export const CHANNEL_NAMES = [
   'mcp.readResource',
   'mcp.test',
   'mcp.tools',
+  'mcp.signIn',
+  'mcp.signOut',
   'policy.sandbox',
   'policy.setNetwork',
   'plan.get',
@@ -108,6 +110,13 @@ export const CHANNEL_NAMES = [
   'projects.update',
   'projects.remove',
   'blobs.get',
+  'schedule.list',
+  'schedule.add',
+  'schedule.runNow',
+  'schedule.setPaused',
+  'schedule.delete',
+  'elicitations.list',
+  'elicitations.answer',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -133,6 +142,10 @@ export const EVENT_NAME_LIST = [
   'plan.changed',
   'subagent.changed',
   'projects.changed',
+  'schedule.changed',
+  'schedule.runEnded',
+  'elicitation.requested',
+  'elicitation.settled',
 ] as const;
 export type EventNameOf = (typeof EVENT_NAME_LIST)[number];
 

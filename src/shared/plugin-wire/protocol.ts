@@ -42,6 +42,8 @@ export const HOST_API_METHODS = [
   '$providerEvent',
   '$toolUpdate',
   '$setTools',
+  '$elicit',
+  '$elicitCancel',
 ] as const;
 export type HostApiMethod = (typeof HOST_API_METHODS)[number];
 

@@ -4,6 +4,7 @@ import { PanelViewModel, StatusSegment, ToolDeclaration, WalletState } from './c
 import { MAX_DECLARATIONS } from './declaration-limits.ts';
 import { LOG_LEVELS, MAX_TOOL_UPDATE_CHARS } from '../plugin-wire/index.ts';
 import type { HostApiMethod } from '../plugin-wire/index.ts';
+import { ElicitationRequest } from '../elicitation/index.ts';
 
 // The arguments of each HostApi method, as main accepts them from a plugin process: one tuple schema per
 // method. A call whose arguments fail its schema never reaches main's HostApi; it is dropped and counted.
@@ -35,6 +36,10 @@ export const ToolUpdateArgs = z.tuple([z.string().min(1).max(128), z.string().ma
 /** The whole set of tools a plugin offers beside its declared ones, each within the declaration caps. */
 export const SetToolsArgs = z.tuple([z.array(ToolDeclaration).max(MAX_DECLARATIONS, `a plugin may set at most ${MAX_DECLARATIONS} tools`)]);
 
+/** A form for the user, checked whole: a malformed one is refused with a sentence and never shown. */
+export const ElicitArgs = z.tuple([ElicitationRequest]);
+export const ElicitCancelArgs = z.tuple([ElicitationRequest.shape.requestId]);
+
 /** Per HostApi method, the schema of its argument tuple. */
 export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> } = {
   $getConfig: GetConfigArgs,
@@ -48,4 +53,6 @@ export const HostApiArgs: { readonly [M in HostApiMethod]: z.ZodType<unknown[]> 
   $providerEvent: ProviderEventArgs,
   $toolUpdate: ToolUpdateArgs,
   $setTools: SetToolsArgs,
+  $elicit: ElicitArgs,
+  $elicitCancel: ElicitCancelArgs,
 };

@@ -25,6 +25,7 @@ import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
 import type { AbortSignalLike, StreamFn } from '../../shared/providers/index.ts';
 import type { ShellSandbox } from '../../shared/tools/index.ts';
 import type { ToolOutput } from '../../shared/tools/index.ts';
+import type { ElicitationAnswer, ElicitationRequest } from '../../shared/elicitation/index.ts';
 
 // What a plugin author writes: `export default definePlugin({ initialize, shutdown, capabilities })`.
 // Declarations are plain data that main validates; the functions beside them run in the plugin's process.
@@ -74,6 +75,13 @@ export interface PluginContext {
    * installed. Switching the plugin off removes them with everything else.
    */
   setTools(tools: ToolContribution[]): Promise<void>;
+  /**
+   * Asks the user to fill a form (an MCP server's elicitation): shown on the card of the running tool call
+   * `callId` names (ToolCallOptions.callId), else in a dialog. Resolves with accept (the values, checked against
+   * the form), decline or cancel; declined at once where no one can be asked (an unattended run). Aborting
+   * `signal` withdraws the form (answered as cancel). Rejects with a sentence when main refuses the form.
+   */
+  elicit(request: Omit<ElicitationRequest, 'requestId'>, signal?: AbortSignalLike): Promise<ElicitationAnswer>;
   log: PluginLogger;
 }
 
@@ -82,6 +90,8 @@ type In<T extends z.ZodType> = z.input<T>;
 /** What a tool call comes with besides its arguments. */
 export interface ToolCallOptions {
   signal: AbortSignalLike;
+  /** Main's id of this call: name it when asking the user something for it (PluginContext.elicit). */
+  callId?: string;
   /** The conversation the call belongs to; absent for a call made outside a conversation. */
   sessionId?: string;
   /**

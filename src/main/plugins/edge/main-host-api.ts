@@ -5,9 +5,18 @@ import type { ToolDeclaration } from '../../../shared/plugins/index.ts';
 import { LogLevel } from '../../../shared/plugins/index.ts';
 import { type HostApi, MAX_TOOL_STREAM_CHARS, MAX_TOOL_UPDATE_CHARS } from '../../../shared/plugins/index.ts';
 import type { ProviderEvent } from '../../../shared/providers/index.ts';
+import { type ElicitationAnswer, ElicitationRequest } from '../../../shared/elicitation/index.ts';
 import type { StreamSinks, ToolUpdateSinks } from '../runtime/contribution-installer.ts';
 import type { PluginEventBus } from '../runtime/plugin-event-bus.ts';
 import type { PluginRegistries } from '../registries/plugin-registries.ts';
+
+/** Who puts a plugin's form to the user (main's ElicitationBroker). */
+export interface ElicitationAsker {
+  ask(pluginId: string, request: ElicitationRequest, call: { sessionId?: string; toolName?: string }): Promise<ElicitationAnswer>;
+  cancel(pluginId: string, requestId: string): void;
+  /** Every form the plugin still waits on is withdrawn (answered as cancelled): it stopped. */
+  withdrawAll(pluginId: string): void;
+}
 
 export interface MainHostApiDeps {
   pluginId: string;
@@ -28,6 +37,8 @@ export interface MainHostApiDeps {
   log(level: LogLevel, message: string, dropped: number): void;
   /** Replaces the plugin's runtime tools (see HostApi.$setTools); throws a sentence when the set is refused. */
   setTools?(tools: ToolDeclaration[]): void;
+  /** Puts the plugin's forms to the user; absent, every form is declined (no one to ask). */
+  elicitations?: ElicitationAsker;
 }
 
 const Topic = StatusSegment.shape.id;
@@ -37,6 +48,7 @@ export function createMainHostApi(deps: MainHostApiDeps): HostApi {
   const subscriptions = new Map<string, { filter: string; disposable: Disposable }>();
   // One ledger entry per topic for the plugin's life, however often it subscribes and unsubscribes.
   const owned = new Set<string>();
+  let formsOwned = false;
   const drop = (topic: string) => {
     subscriptions.get(topic)?.disposable.dispose();
     subscriptions.delete(topic);
@@ -102,6 +114,30 @@ export function createMainHostApi(deps: MainHostApiDeps): HostApi {
       const part = text.slice(0, MAX_TOOL_STREAM_CHARS - sink.streamed);
       sink.streamed += part.length;
       sink.deliver(part);
+    },
+    async $elicit(raw) {
+      const parsed = ElicitationRequest.safeParse(raw);
+      if (!parsed.success) {
+        const first = parsed.error.issues[0];
+        throw new Error(
+          `A form to ask the user was refused${first?.path.length ? ` at ${first.path.join('.')}` : ''}: ${first?.message ?? 'it is malformed'}.`,
+        );
+      }
+      const request = parsed.data;
+      if (!deps.elicitations) return { action: 'decline' };
+      // Only this plugin's own running calls are in its map: a form cannot be put on another's tool card.
+      const call = request.callId === undefined ? null : deps.toolUpdates?.get(request.callId);
+      if (call === undefined) throw new Error('A form to ask the user was refused: it names a tool call of this plugin that is not running.');
+      // Forms still open when the plugin stops are withdrawn with its other contributions.
+      if (!formsOwned) formsOwned = deps.own('elicitations', { dispose: () => deps.elicitations?.withdrawAll(deps.pluginId) });
+      if (!formsOwned) return { action: 'cancel' };
+      return await deps.elicitations.ask(deps.pluginId, request, {
+        ...(call?.sessionId ? { sessionId: call.sessionId } : {}),
+        ...(call?.tool ? { toolName: call.tool } : {}),
+      });
+    },
+    async $elicitCancel(requestId) {
+      deps.elicitations?.cancel(deps.pluginId, String(requestId));
     },
     async $setTools(tools) {
       if (!deps.setTools) throw new Error('This host does not accept tools set at run time.');

@@ -81,6 +81,8 @@ const quietHost = (log: string[] = []): HostApi => ({
   $providerEvent: async () => {},
   $toolUpdate: async () => {},
   $setTools: async () => {},
+  $elicit: async () => ({ action: 'decline' }),
+  $elicitCancel: async () => {},
 });
 
 const never = () => new Promise<never>(() => {});

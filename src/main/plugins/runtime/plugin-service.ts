@@ -12,6 +12,7 @@ import { PLUGIN_SETTING_ID } from '../../../shared/settings/index.ts';
 import { AmberError } from '../../errors.ts';
 import { SettingsService, type SettingsStore } from '../../settings/index.ts';
 import { BUNDLED_PLUGINS } from '../bundled-plugins.ts';
+import type { ElicitationAsker } from '../edge/main-host-api.ts';
 import { createForkLauncher } from '../launchers/fork-launcher.ts';
 import type { PluginLauncher } from '../launchers/plugin-launcher.ts';
 import { createSharedHostLauncher, type SharedHostLauncher } from '../launchers/shared-host-launcher.ts';
@@ -86,6 +87,8 @@ export interface PluginServiceOptions {
   maxEventsInFlight?: number;
   clock?: () => number;
   onLog?: (pluginId: string, line: PluginLogLine) => void;
+  /** Who puts a plugin's forms (an MCP server's elicitation) to the user; absent, every form is declined. */
+  elicitations?: ElicitationAsker;
 }
 
 /**
@@ -138,6 +141,7 @@ export class PluginService {
       workspace: () => options.workspace ?? process.cwd(),
       notify: (rec) => this.#notify(rec),
       log: (rec, level, message) => this.#log(rec, level, message),
+      ...(options.elicitations ? { elicitations: options.elicitations } : {}),
     };
     let descriptors = options.plugins;
     if (!descriptors) {

@@ -15,7 +15,7 @@ import {
   startsAtLaunch,
 } from '../../../shared/plugins/index.ts';
 import { AmberError, errorMessage } from '../../errors.ts';
-import { createMainHostApi } from '../edge/main-host-api.ts';
+import { createMainHostApi, type ElicitationAsker } from '../edge/main-host-api.ts';
 import { CongestedError, PluginConnection } from '../edge/plugin-connection.ts';
 import { describeExit, type PluginLauncher, type PluginProcess } from '../launchers/plugin-launcher.ts';
 import type { SharedHostLauncher } from '../launchers/shared-host-launcher.ts';
@@ -64,6 +64,8 @@ export interface SupervisorContext {
   /** Tells the catalog's listeners what the plugin looks like now, and returns that. */
   notify(rec: PluginRecord): PluginInfo;
   log(rec: PluginRecord, level: LogLevel, message: string): void;
+  /** Who puts the plugin's forms to the user; absent, every form is declined. */
+  readonly elicitations?: ElicitationAsker;
 }
 
 /**
@@ -262,6 +264,7 @@ export class PluginSupervisor {
         ctx.log(rec, level, message);
       },
       setTools: (tools) => runtimeTools.replace(tools),
+      ...(ctx.elicitations ? { elicitations: ctx.elicitations } : {}),
     });
     const conn = new PluginConnection(id, proc, hostApi, { inboundPerSecond: ctx.limits.inboundPerSecond, clock: ctx.clock });
     rec.conn = conn;

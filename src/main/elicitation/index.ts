@@ -1,0 +1,1 @@
+export { ElicitationBroker, type ElicitationBrokerOptions, type ElicitationChange } from './elicitation-broker.ts';

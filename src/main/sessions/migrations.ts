@@ -119,8 +119,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Scheduled tasks (a prompt, a project or folder, a model, a schedule, the tools a run may use without asking)
   // and their runs; a run's conversation is an ordinary session whose first entry tags it with the task.
+  // (IF NOT EXISTS: a file set back to an older version to run an earlier migration again runs this one again too.)
   `
-  CREATE TABLE scheduled_tasks (
+  CREATE TABLE IF NOT EXISTS scheduled_tasks (
     id          TEXT PRIMARY KEY,
     name        TEXT NOT NULL,
     prompt      TEXT NOT NULL,
@@ -134,7 +135,7 @@ export const MIGRATIONS: readonly string[] = [
     anchor      INTEGER NOT NULL,
     next_run_at INTEGER
   );
-  CREATE TABLE scheduled_runs (
+  CREATE TABLE IF NOT EXISTS scheduled_runs (
     id         TEXT PRIMARY KEY,
     task_id    TEXT NOT NULL REFERENCES scheduled_tasks(id) ON DELETE CASCADE,
     session_id TEXT,
@@ -144,7 +145,7 @@ export const MIGRATIONS: readonly string[] = [
     error      TEXT,
     missed     INTEGER NOT NULL DEFAULT 0
   );
-  CREATE INDEX scheduled_runs_by_task ON scheduled_runs(task_id, started_at);
+  CREATE INDEX IF NOT EXISTS scheduled_runs_by_task ON scheduled_runs(task_id, started_at);
   `,
 ];
 

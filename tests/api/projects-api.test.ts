@@ -45,6 +45,13 @@ test('a conversation started in a project works in its folder with its model, th
   expect(t.app.sessions.branchState(session.id).model).toEqual({ provider: 'local', modelId: 'tiny' });
   expect(await t.call('chat.getThinking', { sessionId: session.id })).toEqual({ level: 'low' });
   expect(await t.call<{ mode: string }>('policy.get', { sessionId: session.id })).toMatchObject({ mode: 'read' });
+  // Started in the project's folder any other way (a folder given, /new when that folder was chosen last), it takes them too.
+  const byFolder = await t.call<{ id: string }>('sessions.create', { cwd: site });
+  expect(t.app.sessions.branchState(byFolder.id).model).toEqual({ provider: 'local', modelId: 'tiny' });
+  await t.call('sessions.setWorkspace', { sessionId: byFolder.id, path: site });
+  const viaNew = await t.call<{ openSessionId: string | null }>('commands.run', { input: '/new', sessionId: byFolder.id });
+  expect(t.app.sessions.get(viaNew.openSessionId!).cwd).toBe(site);
+  expect(await t.call<{ mode: string }>('policy.get', { sessionId: viaNew.openSessionId! })).toMatchObject({ mode: 'read' });
   // A conversation started elsewhere keeps the app's defaults.
   const plain = await t.call<{ id: string }>('sessions.create', { cwd: api });
   expect(t.app.sessions.branchState(plain.id).model).toBeNull();

@@ -5,7 +5,7 @@ import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
 import { assertIdle } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
-import { newProjectConversation } from '../projects/index.ts';
+import { newConversation, newProjectConversation } from '../projects/index.ts';
 
 /** A version as the switcher tells it from its siblings: its preview, its time, and a reply's model. */
 function siblingVersion(entry: Entry): SiblingVersion {
@@ -50,7 +50,7 @@ export function createSessionRoutes(app: App): Disposable & { handlers: Pick<Han
         const summary =
           input.projectId !== undefined
             ? newProjectConversation(app, input.projectId, input.title !== undefined ? { title: input.title } : {})
-            : store.create({ title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
+            : newConversation(app, { title: input.title, cwd: app.workspaces.forNewConversation(input.cwd) });
         settings.set('ui.lastSessionId', summary.id);
         return summary;
       },

@@ -11,6 +11,7 @@ import { sandboxCommands } from './sandbox-commands.ts';
 import { agentCommands } from './agent-commands.ts';
 import { skillCommands } from './skill-commands.ts';
 import { projectCommands } from './project-commands.ts';
+import { newConversation } from '../projects/index.ts';
 import { planCommands } from './plan-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
@@ -42,7 +43,8 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
 
   store.add(
     tree.registerAction('session.new', (title, context) => {
-      const summary = sessions.create({ title: title || undefined, cwd: app.workspaces.forNewConversation(null) });
+      // In a project's folder, the new conversation takes the project's defaults.
+      const summary = newConversation(app, { title: title || undefined, cwd: app.workspaces.forNewConversation(null) });
       (context as AppCommandContext).openSession?.(summary.id);
       return title ? `Started “${title}”.` : 'Started a new conversation.';
     }),

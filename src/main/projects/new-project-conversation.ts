@@ -1,3 +1,4 @@
+import type { Project } from '../../shared/projects/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import type { AppCore } from '../app-core.ts';
 
@@ -11,9 +12,23 @@ export type ProjectConversationCore = Pick<AppCore, 'sessions' | 'projects' | 'a
  */
 export function newProjectConversation(core: ProjectConversationCore, projectId: string, options: { title?: string } = {}): SessionSummary {
   const project = core.projects.get(projectId);
-  const summary = core.sessions.create({ ...(options.title !== undefined ? { title: options.title } : {}), cwd: project.folder });
-  if (project.model) core.agent.setModel(summary.id, project.model);
-  if (project.thinkingLevel) core.agent.setThinkingLevel(summary.id, project.thinkingLevel);
-  if (project.policyMode) core.policy.setMode(summary.id, project.policyMode);
+  return newConversation(core, { ...options, cwd: project.folder });
+}
+
+/**
+ * Starts a conversation in a folder (already checked); when the folder is a project's, the conversation takes
+ * that project's defaults, however it was started (the project's New, `/new`, the API with a folder).
+ */
+export function newConversation(core: ProjectConversationCore, options: { title?: string | undefined; cwd: string | null }): SessionSummary {
+  const summary = core.sessions.create({ ...(options.title !== undefined ? { title: options.title } : {}), cwd: options.cwd });
+  const project = core.projects.ofFolder(options.cwd);
+  if (!project) return summary;
+  applyDefaults(core, summary.id, project);
   return core.sessions.get(summary.id);
+}
+
+function applyDefaults(core: ProjectConversationCore, sessionId: string, project: Project): void {
+  if (project.model) core.agent.setModel(sessionId, project.model);
+  if (project.thinkingLevel) core.agent.setThinkingLevel(sessionId, project.thinkingLevel);
+  if (project.policyMode) core.policy.setMode(sessionId, project.policyMode);
 }

@@ -6,6 +6,7 @@ export { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits } from './recovery-monitor
 export { callSignature, type ToolExecution, type ToolSource } from './tool-dispatcher.ts';
 export { composeToolSources } from './compose-tool-sources.ts';
 export { estimateContextTokens } from './context-tokens.ts';
+export { RunContext } from './run-context.ts';
 export type { SentPrompt } from './agent-loop.ts';
 export { noHooks, type AgentHooks } from './agent-hooks.ts';
 export { SystemPromptBuilder, INSTRUCTIONS_LIMIT } from './system-prompt-builder.ts';

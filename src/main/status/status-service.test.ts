@@ -1,7 +1,8 @@
 // The status service's pure parts; the bar through the whole core is tested in tests/status/status-bar.test.ts.
 import { expect, test } from 'vitest';
+import type { AgentEvent } from '../../shared/agent/index.ts';
 import { toDisposable } from '../../shared/disposable.ts';
-import type { Event } from '../../shared/emitter.ts';
+import { Emitter, type Event } from '../../shared/emitter.ts';
 import { Entry } from '../../shared/sessions/index.ts';
 import { type StatusSources, StatusService, usageTotals } from './status-service.ts';
 
@@ -78,4 +79,47 @@ test('a bar describes each model once, however many of the branch’s replies it
   expect(described.sort()).toEqual(['m1', 'm2']);
   // 50 replies of a million tokens in at $2 per million: m2 has no prices, so its replies take the branch's model's.
   expect(bar.segments.find((s) => s.id === 'core.cost')?.text).toBe('$100.00');
+});
+
+/** A reply of model m under `parentId`, with `input` tokens in and one out. */
+const replyUnder = (id: string, parentId: string | null, input: number) =>
+  Entry.parse({
+    id,
+    parentId,
+    timestamp: new Date(0).toISOString(),
+    type: 'message',
+    message: { role: 'assistant', provider: 'p', model: 'm', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input, output: 1 } },
+  });
+test('the bar follows a run’s appends from its events, and reads the context again only when the leaf moved otherwise', () => {
+  const first = replyUnder('a', null, 100);
+  let leaf = 'a';
+  let reads = 0;
+  const emitted = new Emitter<AgentEvent>();
+  const sources = {
+    sessions: {
+      leaf: () => leaf,
+      context: () => {
+        reads++;
+        return { leafId: leaf, entries: [first], messages: [first.message], model: { provider: 'p', modelId: 'm' }, thinkingLevel: null };
+      },
+    },
+    agent: { onDidEmit: emitted.event },
+    plugins: { registries: { statusSegments: { onDidChange: silent, list: () => [] }, providers: { onDidChange: silent } } },
+    defaultModel: () => null,
+    modelInfo: () => null,
+  } as unknown as StatusSources;
+  const status = new StatusService(sources);
+  const tokens = () => status.list('s').segments.find((s) => s.id === 'core.tokens')?.text;
+  expect(tokens()).toBe('↑ 100 ↓ 1');
+  // The run appends a reply under the leaf and says so: the bar counts it without reading the context again.
+  const second = replyUnder('b', 'a', 200);
+  leaf = 'b';
+  emitted.fire({ type: 'message_end', sessionId: 's', runId: 'r', entry: second });
+  expect(tokens()).toBe('↑ 300 ↓ 2');
+  expect(reads).toBe(1);
+  // The leaf moved with no event of a run (a branch): the context is read again.
+  leaf = 'a';
+  expect(tokens()).toBe('↑ 100 ↓ 1');
+  expect(reads).toBe(2);
+  status.dispose();
 });

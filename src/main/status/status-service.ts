@@ -5,7 +5,7 @@ import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { ModelInfo } from '../../shared/providers/index.ts';
 import { type Entry, usageOf } from '../../shared/sessions/index.ts';
 import { taskSpend } from '../../shared/subagents/index.ts';
-import { estimateContextTokens } from '../agent/index.ts';
+import { estimateContextTokens, RunContext } from '../agent/index.ts';
 import type { AgentService, ModelRef } from '../agent/index.ts';
 import type { PluginService } from '../plugins/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
@@ -60,6 +60,11 @@ export class StatusService implements Disposable {
   readonly #live = new Map<string, LiveRun>();
   /** Building a long session's context is not free; a streaming reply asks many times while the leaf stays put. */
   readonly #facts = new Map<string, ContextFacts>();
+  /**
+   * Each shown session's context, kept across a run's appends (told by its events) as the run keeps its own,
+   * instead of built again at every bar: read from the store when the leaf is anywhere else.
+   */
+  readonly #contexts = new Map<string, RunContext>();
   readonly #timers = new Map<string, { due: number; timer: ReturnType<typeof setTimeout> }>();
   /** When each session's bar was last sent. */
   readonly #sentAt = new Map<string, number>();
@@ -217,12 +222,15 @@ export class StatusService implements Disposable {
       const leafId = this.#app.sessions.leaf(sessionId);
       const known = this.#facts.get(sessionId);
       if (known && known.leafId === leafId) return known;
-      const context = this.#app.sessions.context(sessionId);
+      let kept = this.#contexts.get(sessionId);
+      if (!kept) this.#contexts.set(sessionId, (kept = new RunContext(this.#app.sessions, sessionId)));
+      const context = kept.current();
       const facts = { leafId: context.leafId, model: context.model, entries: context.entries, contextTokens: estimateContextTokens(context) };
       this.#facts.set(sessionId, facts);
       return facts;
     } catch {
       this.#facts.delete(sessionId);
+      this.#contexts.delete(sessionId);
       return null;
     }
   }
@@ -233,6 +241,9 @@ export class StatusService implements Disposable {
 
   #onAgentEvent(event: AgentEvent): void {
     const { sessionId } = event;
+    // Told before the bar is built: what the run appended joins the kept context.
+    if (event.type === 'entry_appended' || event.type === 'message_end' || event.type === 'tool_execution_end')
+      this.#contexts.get(sessionId)?.appended(event.entry);
     switch (event.type) {
       case 'message_start':
         this.#live.set(sessionId, { streamedChars: 0 });

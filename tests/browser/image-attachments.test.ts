@@ -130,3 +130,82 @@ test('a model that reads no images gets a notice before sending, Send waits, and
   const request = server.requests.find((r) => r.method === 'POST')!;
   expect((request.body as { messages: unknown[] }).messages.at(-1)).toEqual({ role: 'user', content: 'Describe it' });
 });
+
+test("a tool's image shows on its card as a thumbnail, opens in the viewer, and goes to the model after the tool's text", async () => {
+  // 40×30 orange PNG, drawn once in Node for the tool to return.
+  const { deflateSync } = await import('node:zlib');
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(40 * 3, 0)]);
+  for (let x = 0; x < 40; x++) row.set([0xf0, 0x8c, 0x1a], 1 + x * 3);
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(40, 0);
+  header.writeUInt32BE(30, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: 30 }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]).toString('base64');
+  server.setScript((req) =>
+    req.method === 'GET'
+      ? { kind: 'json', body: { object: 'list', data: [{ id: 'gpt-4o-mini' }] } }
+      : server.requests.filter((r) => r.method === 'POST').length === 1
+        ? openAiStream({ toolCalls: [{ id: 'call_shot', name: 'screenshot', arguments: {} }] })
+        : openAiStream({ text: ['The screen is orange.'] }),
+  );
+  amber = await startAmber({
+    core: {
+      workspace: join(dir, 'workspace'),
+      home: dir,
+      tools: {
+        list: () => [
+          { name: 'screenshot', description: 'Takes a screenshot.', parameters: { type: 'object', properties: {} }, readOnly: true, pathParams: [] },
+        ],
+        execute: async () => ({ content: [{ type: 'text', text: 'Took a screenshot.' }], images: [{ data: png, mimeType: 'image/png' }], isError: false }),
+      },
+    },
+    seed: async ({ api }) => {
+      await api.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'gpt-4o-mini' });
+    },
+  });
+  await amber.open();
+  const { page } = amber;
+  await page.getByTestId('new-chat').click();
+  await page.getByTestId('composer').fill('Take a screenshot');
+  await page.getByTestId('send').click();
+  await expect.poll(() => page.locator('[data-role=assistant]').last().textContent(), { timeout: 20_000 }).toContain('The screen is orange.');
+  const thumb = page.locator('.tool-card [data-testid=image-thumb]');
+  await expect.poll(() => thumb.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
+  await page.screenshot({ path: docsShot('image-tool-card.png'), animations: 'disabled' });
+  await thumb.click();
+  await expect.poll(() => page.getByTestId('image-viewer').getByRole('heading').textContent()).toBe('Image from screenshot');
+  await page.keyboard.press('Escape');
+
+  const second = server.requests.filter((r) => r.method === 'POST')[1]!;
+  const messages = (second.body as { messages: { role: string; content: unknown }[] }).messages;
+  const tool = messages.findIndex((m) => m.role === 'tool');
+  // The tool message marks where the image was; the image follows it.
+  expect(messages[tool]).toMatchObject({ role: 'tool', content: 'Took a screenshot.\n[image]' });
+  expect(messages[tool + 1]!.content).toEqual([
+    { type: 'text', text: 'The images the tool results above returned:' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+  ]);
+});
+
+/** CRC-32 of PNG chunks. */
+function crc32(bytes: Buffer): number {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}

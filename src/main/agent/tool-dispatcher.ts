@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ToolCall, ToolResultMessage } from '../../shared/sessions/index.ts';
 import { canonicalJson, callSignature, type ShellSandbox, ToolOutput, type ToolSpec } from '../../shared/tools/index.ts';
+import { toolResultImages } from './tool-result-images.ts';
 import { errorMessage } from '../errors.ts';
 import type { ToolGate, ToolOrigin } from '../policy/index.ts';
 import type { RunHooks } from './agent-hooks.ts';
@@ -241,13 +242,13 @@ export class ToolDispatcher {
         (raw) => {
           const output = ToolOutput.safeParse(raw);
           if (!output.success) return toolResult(call, 'error', `${call.name} returned a result in the wrong shape, so it cannot be shown.`, this.#clock());
-          const { content, isError, details } = output.data;
+          const { content, images, isError, details } = output.data;
           const status: ToolStatus = isError ? 'error' : 'ok';
           const result: ToolResultMessage = {
             role: 'toolResult',
             toolCallId: call.id,
             toolName: call.name,
-            content,
+            content: images ? [...content, ...toolResultImages(images)] : content,
             isError,
             status,
             timestamp: this.#clock(),

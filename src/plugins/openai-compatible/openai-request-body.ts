@@ -32,7 +32,15 @@ function userContent(content: unknown): unknown {
 export function toOpenAiMessages(systemPrompt: string, messages: Message[]): Json[] {
   const out: Json[] = [];
   if (systemPrompt !== '') out.push({ role: 'system', content: systemPrompt });
+  // A tool message carries text only: the images of a run of tool results follow it as one user message.
+  let toolImages: Json[] = [];
+  const flushToolImages = () => {
+    if (toolImages.length === 0) return;
+    out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tool results above returned:' }, ...toolImages] });
+    toolImages = [];
+  };
   for (const m of messages) {
+    if (m.role !== 'toolResult') flushToolImages();
     if (m.role === 'user') {
       out.push({ role: 'user', content: userContent(m.content) });
     } else if (m.role === 'assistant') {
@@ -49,11 +57,14 @@ export function toOpenAiMessages(systemPrompt: string, messages: Message[]): Jso
     } else if (m.role === 'toolResult') {
       const r = m as Extract<Message, { role: 'toolResult' }>;
       out.push({ role: 'tool', tool_call_id: r.toolCallId, content: textOf(r.content) || '(no output)' });
+      for (const c of r.content)
+        if (c.type === 'image') toolImages.push({ type: 'image_url', image_url: { url: `data:${String(c.mimeType)};base64,${String(c.data)}` } });
     } else if ('content' in m) {
       const text = textOf((m as Json).content);
       if (text !== '') out.push({ role: 'user', content: text });
     }
   }
+  flushToolImages();
   return out;
 }
 

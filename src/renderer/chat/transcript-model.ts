@@ -11,6 +11,15 @@ export interface ToolCallView {
   output: string;
   /** The result's `details` (tool-specific, unchecked: read it defensively), once there is a result. */
   details?: unknown;
+  /** The images the result carries (stored blobs, by hash), shown on the card. */
+  images?: { blob?: string; data?: string; mimeType: string }[];
+}
+
+/** A result's images, as the tool card shows them. */
+function resultImages(message: ToolResultMessage): NonNullable<ToolCallView['images']> {
+  return message.content.flatMap((c) =>
+    c.type === 'image' ? [{ mimeType: c.mimeType, ...(c.blob !== undefined ? { blob: c.blob } : {}), ...(c.data !== undefined ? { data: c.data } : {}) }] : [],
+  );
 }
 
 export type TranscriptItem =
@@ -36,8 +45,10 @@ export type TranscriptItem =
       tools: ToolCallView[];
     };
 
+/** A result's text; its images show on the card as thumbnails (a result of images only reads "[image]"). */
 function resultText(message: ToolResultMessage): string {
-  return contentText(message.content, { separator: '\n', image: '[image]' });
+  const text = message.content.filter((c) => c.type !== 'image');
+  return text.length > 0 ? contentText(text, { separator: '\n' }) : contentText(message.content, { separator: '\n', image: '[image]' });
 }
 
 function toolStatus(message: ToolResultMessage | undefined): ToolCallView['status'] {
@@ -85,6 +96,7 @@ export function toTranscriptItems(
               status: result ? toolStatus(result) : (liveState?.status ?? 'pending'),
               output: result ? resultText(result) : (liveState?.output ?? ''),
               ...(result && 'details' in result ? { details: result['details'] } : {}),
+              ...(result && result.content.some((c) => c.type === 'image') ? { images: resultImages(result) } : {}),
             });
           }
         }

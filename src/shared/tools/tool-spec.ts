@@ -51,6 +51,15 @@ export type ToolSpec = z.infer<typeof ToolSpec>;
 /** What a tool returns; `isError` results are shown to the model as errors it can read and act on. */
 export const ToolOutput = z.object({
   content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+  /**
+   * Images the result carries (an MCP tool's screenshot), base64: main checks each one's bytes are the type it
+   * says (one that is not becomes a note), stores it as a blob and shows it on the tool card; models that read
+   * images get it after the text.
+   */
+  images: z
+    .array(z.object({ data: z.string(), mimeType: z.string() }))
+    .max(16)
+    .optional(),
   isError: z.boolean().default(false),
   details: z.unknown().optional(),
 });

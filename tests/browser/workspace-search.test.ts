@@ -1,6 +1,6 @@
 // Workspace search as a user sees it: the model calls `search`, and its tool card shows the ranked lines, the
 // file whose name holds the words first.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
@@ -93,4 +93,39 @@ test('the repo_map tool card shows the map as an outline: files as headings, the
   expect(Number(weight)).toBeGreaterThanOrEqual(600);
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: docsShot('repo-map-tool-card.png'), animations: 'disabled' });
+});
+
+test('Settings → Plugins lists the workspace searched with its index state, size and last update, and Rebuild builds it again', async () => {
+  mkdirSync(join(rig.workspace, 'src'), { recursive: true });
+  for (let i = 0; i < 20; i++) writeFileSync(join(rig.workspace, 'src', `part${i}.ts`), `export const part${i} = ${i}; // the invoice of part ${i}\n`);
+  rig.model.setScript([
+    openAiStream({ text: 'Searching.', toolCalls: [{ id: 'call_1', name: 'search', arguments: { query: 'invoice', limit: 3 } }] }),
+    openAiStream({ text: 'Found the parts.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  const a = (amber = await startAmber({ core: pluginToolsCore() }));
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await a.page.getByTestId('composer').fill('Which parts mention an invoice?');
+  await a.page.keyboard.press('Enter');
+  await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'Found the parts.' }).waitFor();
+
+  await a.page.getByTestId('open-settings').click();
+  await a.page.getByTestId('settings-tab-plugins').click();
+  const row = a.page.locator('[data-testid=plugin-row][data-id=workspace_search]');
+  const folded = row.getByTestId('plugin-settings-panel');
+  await folded.locator('summary').filter({ hasText: 'Search indexes' }).click();
+  const item = folded.getByTestId('panel-item').filter({ hasText: rig.workspace });
+  await expect.poll(() => item.locator('.panel-text').textContent()).toMatch(/ — ready · \d+ KB · updated just now$/);
+  await row.scrollIntoViewIfNeeded();
+  await row.screenshot({ path: docsShot('search-index-settings.png'), animations: 'disabled' });
+  // The index's own panel is in Settings, not in the Panels column.
+  expect(await a.page.locator('[data-testid=panels] [data-id="workspace_search.settings"]').count()).toBe(0);
+
+  const indexes = join(a.dataDir, 'plugin-data', 'workspace_search', 'indexes');
+  const before = statSync(join(indexes, readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!)).ino;
+  await item.getByTestId('panel-row-action').filter({ hasText: 'Rebuild' }).click();
+  await expect.poll(() => item.locator('.panel-text').textContent()).toMatch(/ — ready · \d+ KB · updated just now$/);
+  const file = readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!;
+  await expect.poll(() => statSync(join(indexes, file)).ino).not.toBe(before);
 });

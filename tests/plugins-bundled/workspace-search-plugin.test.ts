@@ -116,6 +116,30 @@ describe('the search tool in its own process', () => {
     expect(text(outside)).toMatch(/leaves the workspace/);
   });
 
+  it('lists each searched workspace in its Settings panel (state, size, last update) and rebuilds one on Rebuild', async () => {
+    const r = await start();
+    const panel = () => r.service.registries.panels.list().find((p) => p.id === 'workspace_search.settings')!;
+    expect(panel().title).toBe('Search indexes');
+    await search(r, { query: 'invoice', limit: 1 });
+    const row = () => panel().sections[0]!.rows[0]! as { type: 'text'; text: string; actions?: { id: string; label: string }[] };
+    await expect.poll(() => row().text, { timeout: 10_000 }).toMatch(new RegExp(` — ready · [\\d.]+ (KB|MB) · updated (just now|1 minute ago)$`));
+    expect(row().text.startsWith(workspace)).toBe(true);
+    const rebuild = row().actions![0]!;
+    expect(rebuild.label).toBe('Rebuild');
+    const indexes = join(dataOf(), 'indexes');
+    const [file] = readdirSync(indexes).filter((f) => f.endsWith('.sqlite'));
+    expect(rebuild.id).toBe(`rebuild.${file!.replace('.sqlite', '')}`);
+    await r.service.registries.panels.action('workspace_search.settings', rebuild.id);
+    await expect.poll(() => row().text, { timeout: 10_000 }).toMatch(/ — (building \(\d+ of \d+ files\)|ready · .*)$/);
+    expect(await search(r, { query: 'invoice', limit: 1 })).toMatch(/^src\/billing\/invoice-total\.ts/);
+    // Actions it does not offer change nothing.
+    for (const hostile of ['rebuild.../../outside', 'rebuild.', 'delete.all', `rebuild.${'0'.repeat(24)}`]) {
+      await r.service.registries.panels.action('workspace_search.settings', hostile).catch(() => {});
+    }
+    expect(readdirSync(join(dir.path, 'outside'))).toEqual(['secret.txt']);
+    expect(await search(r, { query: 'invoice', limit: 1 })).toMatch(/^src\/billing\/invoice-total\.ts/);
+  });
+
   it('never shows a binary file, a file over 1 MB, an ignored file or a file reached through a link out', async () => {
     const r = await start();
     for (const mode of ['text', 'substring']) {

@@ -2,13 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { PluginManifest } from '../../shared/plugins/index.ts';
+import { INDEXES_PANEL_ID, INDEXES_PANEL_TITLE } from './indexes-panel.ts';
 import { createRepoMapTool } from './repo-map-tool.ts';
 import { createSearchTool } from './search-tool.ts';
 
-test('the manifest declares the search and repo_map tools exactly as the plugin does, read-only, started on first use', () => {
+test('the manifest declares the search and repo_map tools exactly as the plugin does, read-only, with its Settings panel, started on first use', () => {
   const manifest = PluginManifest.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'manifest.json'), 'utf8')));
   const tools = [createSearchTool({ indexOf: () => null }), createRepoMapTool({ indexOf: () => null })];
-  expect(manifest.contributes).toEqual(tools.map((tool) => ({ kind: 'tool', ...tool.spec })));
+  expect(manifest.contributes).toEqual([
+    ...tools.map((tool) => ({ kind: 'tool', ...tool.spec })),
+    { kind: 'panel', id: INDEXES_PANEL_ID, title: INDEXES_PANEL_TITLE, sections: [], actions: [] },
+  ]);
   for (const tool of tools) expect(tool.spec.readOnly).toBe(true);
-  expect(manifest.activationEvents).toEqual(['onTool']);
+  expect(manifest.activationEvents).toEqual(['onTool', 'onPanel']);
 });

@@ -138,6 +138,11 @@ export class SearchIndexService {
     return (this.#options.now ?? Date.now)();
   }
 
+  /** The rule that keeps Amber's data folder out of this index (as the tool call that opened it gave it). */
+  get isDenied(): (path: string) => boolean {
+    return this.#options.isDenied ?? (() => false);
+  }
+
   /** True while a watcher reports changes; else searches walk the workspace again now and then (see rescanAfterMs). */
   get watching(): boolean {
     return this.#watcher !== null;

@@ -1,46 +1,104 @@
 import { join } from 'node:path';
-import { type DefinedPlugin, definePlugin, type ToolCallOptions } from '../../workers/sdk/index.ts';
+import { type DefinedPlugin, definePlugin, type PluginContext, type ToolCallOptions } from '../../workers/sdk/index.ts';
+import { indexesPanel } from './indexes-panel.ts';
 import { createRepoMapTool } from './repo-map-tool.ts';
 import { createSearchTool } from './search-tool.ts';
-import { WorkspaceIndexes } from './workspace-indexes.ts';
+import { UNUSED_AFTER_MS, WorkspaceIndexes } from './workspace-indexes.ts';
 
 export interface WorkspaceSearchSeams {
   /** How long a search waits for a building index before grep answers (default 1000 ms). */
   indexWaitMs?: number;
+  /** An index unused for longer is removed when the plugin starts (default 30 days). */
+  unusedAfterMs?: number;
+  /** Epoch milliseconds. */
+  now?: () => number;
 }
+
+/** How often the Settings row is redrawn while an index is being built. */
+const PROGRESS_MS = 1000;
 
 /**
  * The `search` and `repo_map` tools over an index per workspace, kept in this plugin's own process and data folder
  * (`<plugin data>/indexes/<hash of the real path>.sqlite`, a cache). The workspace comes with each call, as
- * for the workspace tools; a call without one is refused.
+ * for the workspace tools; a call without one is refused. Its Settings row lists each workspace's index (state,
+ * size, last update) with Rebuild.
  */
 export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): DefinedPlugin {
+  const now = seams.now ?? Date.now;
+  const unusedAfterMs = seams.unusedAfterMs ?? UNUSED_AFTER_MS;
   let indexes = new WorkspaceIndexes(null);
-  const toolOptions = { indexOf: (root: string, isDenied: (path: string) => boolean) => indexes.get(root, isDenied), indexWaitMs: seams.indexWaitMs };
+  let ctx: PluginContext | null = null;
+  let progress: NodeJS.Timeout | null = null;
+  const panel = () => indexesPanel(indexes.views(), now(), Math.round(unusedAfterMs / 86_400_000));
+  /** Redraws the Settings row, and again every second while an index is being built. Must not throw. */
+  const refresh = () => {
+    try {
+      ctx?.updatePanel(panel());
+    } catch {
+      // A closed connection: nothing to redraw.
+    }
+    if (indexes.building && !progress) {
+      progress = setInterval(() => {
+        if (!indexes.building && progress) {
+          clearInterval(progress);
+          progress = null;
+        }
+        try {
+          ctx?.updatePanel(panel());
+        } catch {
+          // As above.
+        }
+      }, PROGRESS_MS);
+      progress.unref();
+    }
+  };
+  const toolOptions = {
+    indexOf: (root: string, isDenied: (path: string) => boolean) => indexes.get(root, isDenied),
+    indexWaitMs: seams.indexWaitMs,
+  };
   const tools = [createSearchTool(toolOptions), createRepoMapTool(toolOptions)];
   return definePlugin({
     async initialize(context) {
+      ctx = context;
       const dataDir = await context.config<string>('dataDir');
-      indexes = new WorkspaceIndexes(typeof dataDir === 'string' && dataDir !== '' ? join(dataDir, 'indexes') : null);
+      indexes = new WorkspaceIndexes(typeof dataDir === 'string' && dataDir !== '' ? join(dataDir, 'indexes') : null, { now, unusedAfterMs });
       return true;
     },
     async shutdown() {
+      if (progress) clearInterval(progress);
+      progress = null;
+      ctx = null;
       indexes.dispose();
     },
     capabilities() {
-      return tools.map((tool) => ({
-        kind: 'tool' as const,
-        ...tool.spec,
-        execute: async (args: Record<string, unknown>, options: ToolCallOptions) => {
-          if (!options.workspace) {
-            return {
-              content: [{ type: 'text' as const, text: `${tool.spec.name} needs a conversation's workspace folder, and this call came without one.` }],
-              isError: true,
-            };
-          }
-          return tool.execute(args, { root: options.workspace, signal: options.signal, ...(options.denied ? { denied: options.denied } : {}) });
+      return [
+        ...tools.map((tool) => ({
+          kind: 'tool' as const,
+          ...tool.spec,
+          execute: async (args: Record<string, unknown>, options: ToolCallOptions) => {
+            if (!options.workspace) {
+              return {
+                content: [{ type: 'text' as const, text: `${tool.spec.name} needs a conversation's workspace folder, and this call came without one.` }],
+                isError: true,
+              };
+            }
+            try {
+              return await tool.execute(args, { root: options.workspace, signal: options.signal, ...(options.denied ? { denied: options.denied } : {}) });
+            } finally {
+              refresh();
+            }
+          },
+        })),
+        {
+          kind: 'panel' as const,
+          ...panel(),
+          onAction(actionId: string) {
+            const file = /^rebuild\.([0-9a-f]{24})$/.exec(actionId)?.[1];
+            if (file) indexes.rebuild(`${file}.sqlite`);
+            refresh();
+          },
         },
-      }));
+      ];
     },
   });
 }

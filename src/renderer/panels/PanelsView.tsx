@@ -7,7 +7,8 @@ import './panels.css';
 
 /** The side column of panels: wallets, allowances, then every other panel a plugin contributes, live. */
 export function PanelsView({ onClose }: { onClose: () => void }) {
-  const panels = usePanels();
+  // A panel whose id ends in `.settings` belongs to its plugin's row in Settings → Plugins.
+  const panels = usePanels().filter((p) => !p.id.endsWith('.settings'));
   const concepts = usePanelConcepts();
   const about = (concept: string) => panels.filter((p) => concepts.get(p.pluginId) === concept);
   const embed = (list: typeof panels) => list.map((p) => <PluginPanel key={`${p.pluginId}:${p.id}`} panel={p} embedded />);

@@ -5,6 +5,7 @@ import { useApi } from '../api/index.ts';
 import { serverKeys, usePluginListing, withPlugin } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { PluginConfigForm } from './PluginConfigForm.tsx';
+import { PluginSettingsPanel } from './PluginSettingsPanel.tsx';
 import { PluginConsentDialog } from './PluginConsentDialog.tsx';
 import { groupByCategory } from './plugin-groups.ts';
 import './plugin-state.css';
@@ -115,6 +116,11 @@ function PluginRow({
             ))}
           </div>
         )}
+        {installed
+          .filter((c) => c.kind === 'panel' && c.key.endsWith('.settings'))
+          .map((c) => (
+            <PluginSettingsPanel key={c.key} pluginId={plugin.id} panelId={c.key} title={c.key} />
+          ))}
         {plugin.source === 'user' && (
           <label className="plugin-process" title="Grouped plugins share one process: less memory, but a crash or a hang in one restarts the others">
             <input

@@ -113,6 +113,10 @@ test('an image pasted into the box reaches the model as an image_url data URL, s
 
 test('a model that reads no images gets a notice before sending, Send waits, and removing the image lets the words go (dark theme)', async () => {
   const page = await open('dark', 'gpt-3.5-turbo');
+  // A text file named like an image is refused with a sentence before anything is sent or shown as a chip.
+  await page.getByTestId('attach-input').setInputFiles({ name: 'holiday.png', mimeType: 'image/png', buffer: Buffer.from('Dear diary, not a picture.') });
+  await page.getByTestId('toast').filter({ hasText: 'holiday.png is not an image that can be read' }).waitFor();
+  expect(await page.getByTestId('attachment-chip').count()).toBe(0);
   await pasteImage(page, 64, 48);
   await expect.poll(() => page.getByTestId('attachment-chip').count()).toBe(1);
   await page.getByTestId('composer').fill('Describe it');

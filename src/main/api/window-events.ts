@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '../../shared/api/index.ts';
-import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
+import { type Disposable, DisposableStore, toDisposable } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import type { App } from '../app.ts';
 import { allowanceViews } from './allowance-views.ts';
@@ -46,6 +46,14 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   const out = new Emitter<CoreEvent>((e) => console.error('A window event listener failed', e));
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => out.fire({ event, payload } as CoreEvent);
   const on = new DisposableStore();
+  /**
+   * Owners whose events cost something to turn into a window's (a status bar is built from the conversation's
+   * context, a summary read from the store) are listened to only while some window listens: a run with no
+   * window open (the CLI, an eval, a test) builds neither. Each has no other listener, so the order is kept.
+   */
+  const costly: (() => Disposable)[] = [];
+  let heard: Disposable[] | null = null;
+  let disposed = false;
   const { sessions, plugins } = app;
   const registries = plugins.registries;
   const accountName = (id: string) => app.providers.list().find((a) => a.id === id)?.name;
@@ -54,7 +62,7 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   // then the agent and the approvals last): one change that several owners announce arrives in that order.
   on.add(plugins.onDidChange((info) => emit('plugins.changed', pluginView(info, plugins.configuration(info.id) !== null))));
   on.add(app.pluginConfig.onDidChange((id) => emit('plugins.configChanged', { id })));
-  on.add(app.status.onDidChange((bar) => emit('status.changed', bar)));
+  costly.push(() => app.status.onDidChange((bar) => emit('status.changed', bar)));
   on.add(registries.panels.onDidChange(() => emit('panels.changed', { panels: panelViews(registries.panels) })));
   on.add(app.wallets.onDidChange((listing) => emit('wallets.changed', listing)));
   on.add(registries.allowances.onDidChange(() => emit('allowances.changed', { allowances: allowanceViews(registries.allowances, accountName) })));
@@ -73,7 +81,7 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
   on.add(app.workspaces.onDidSettle(({ sessionId }) => emit('workspace.settled', { sessionId })));
   // A child agent's conversation is not listed: it is seen through its parent's tool card.
   on.add(sessions.onDidCreate((summary) => summary.parent || emit('session.created', summary)));
-  on.add(sessions.onDidChangeSummary((summary) => summary.parent || emit('session.updated', summary)));
+  costly.push(() => sessions.onDidChangeSummary((summary) => summary.parent || emit('session.updated', summary)));
   on.add(sessions.onDidDelete(({ sessionId }) => emit('session.deleted', { sessionId })));
   // A run's own appends move the leaf too: its agent events tell those, entry by entry.
   on.add(
@@ -97,9 +105,22 @@ export function windowEvents(app: WindowEventSources): WindowEvents {
     }),
   );
   return {
-    event: out.event,
+    event: (listener) => {
+      const subscription = out.event(listener);
+      if (disposed) return subscription;
+      heard ??= costly.map((listen) => listen());
+      return toDisposable(() => {
+        subscription.dispose();
+        if (out.listenerCount > 0 || heard === null) return;
+        for (const d of heard) d.dispose();
+        heard = null;
+      });
+    },
     dispose() {
+      disposed = true;
       on.dispose();
+      for (const d of heard ?? []) d.dispose();
+      heard = null;
       out.dispose();
     },
   };

@@ -123,3 +123,32 @@ test('the bar follows a run’s appends from its events, and reads the context a
   expect(reads).toBe(2);
   status.dispose();
 });
+
+test('a run’s events build no bar while nobody listens to the bar', () => {
+  let reads = 0;
+  const emitted = new Emitter<AgentEvent>();
+  const first = replyUnder('a', null, 100);
+  const sources = {
+    sessions: {
+      leaf: () => 'a',
+      context: () => {
+        reads++;
+        return { leafId: 'a', entries: [first], messages: [first.message], model: null, thinkingLevel: null };
+      },
+    },
+    agent: { onDidEmit: emitted.event },
+    plugins: { registries: { statusSegments: { onDidChange: silent, list: () => [] }, providers: { onDidChange: silent } } },
+    defaultModel: () => null,
+    modelInfo: () => null,
+  } as unknown as StatusSources;
+  const status = new StatusService(sources);
+  emitted.fire({ type: 'agent_settled', sessionId: 's', runId: 'r' });
+  expect(reads).toBe(0);
+  const bars: unknown[] = [];
+  const listening = status.onDidChange((bar) => bars.push(bar));
+  // Another conversation's (the first one's next bar waits out the interval between bars).
+  emitted.fire({ type: 'entry_appended', sessionId: 't', runId: 'r', entry: first });
+  expect([reads, bars.length]).toEqual([1, 1]);
+  listening.dispose();
+  status.dispose();
+});

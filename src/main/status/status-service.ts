@@ -110,8 +110,9 @@ export class StatusService implements Disposable {
       }));
   }
 
-  /** Must not throw: it runs inside registry and agent listeners. */
+  /** Must not throw: it runs inside registry and agent listeners. Builds nothing while nobody listens. */
   #changed(sessionId: string | null): void {
+    if (this.#onDidChange.listenerCount === 0) return;
     let view: StatusBarView;
     try {
       view = sessionId === null ? { sessionId: null, segments: this.#pluginSegments().sort((a, b) => b.priority - a.priority) } : this.list(sessionId);

@@ -7,3 +7,6 @@ export { McpConnection } from './mcp-connection.ts';
 export type { McpConnectionOptions, McpServerState, McpServerStatus } from './mcp-connection.ts';
 export { mapCallResult } from './mcp-result.ts';
 export { mcpToolName } from './mcp-tool-name.ts';
+export { McpOAuthProvider } from './mcp-oauth-provider.ts';
+export type { McpOAuthProviderOptions } from './mcp-oauth-provider.ts';
+export { startSignIn } from './mcp-sign-in.ts';

@@ -38,6 +38,10 @@ export interface McpOAuthProviderOptions {
   serverUrl: string;
   /** The client id the user entered in the server's form; unset, Amber registers itself. */
   clientId?: string | undefined;
+  /** The secret of a pre-registered confidential client (with `clientId`). */
+  clientSecret?: string | undefined;
+  /** An https URL of Amber's client ID metadata document, used where the authorization server accepts one instead of registration. */
+  clientMetadataUrl?: string | undefined;
   /** What the key file held for this server (a record for another URL is ignored). */
   stored: string | null;
   /** Hears every change of the stored record (null: none); the plugin hands it to main for the key file. */
@@ -150,7 +154,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (this.#interactive?.client) return this.#interactive.client;
     const stored = this.#record?.client as OAuthClientInformationMixed | undefined;
     if (this.#interactive) {
-      if (this.#o.clientId) return stored?.client_id === this.#o.clientId ? stored : { client_id: this.#o.clientId };
+      if (this.#o.clientId) return stored?.client_id === this.#o.clientId ? stored : this.#configuredClient();
       // A client registered for another loopback port registers again (its redirect URI is exact).
       const uris = (stored as { redirect_uris?: unknown } | undefined)?.redirect_uris;
       if (Array.isArray(uris) && !uris.includes(this.#interactive.redirectUrl)) return undefined;
@@ -158,6 +162,15 @@ export class McpOAuthProvider implements OAuthClientProvider {
     }
     if (stored) return stored;
     throw new SignInNeeded('Amber has not signed in to this server yet.');
+  }
+
+  /** The client the user configured (an id, and a secret for a confidential one). */
+  #configuredClient(): OAuthClientInformationMixed {
+    return { client_id: this.#o.clientId!, ...(this.#o.clientSecret ? { client_secret: this.#o.clientSecret } : {}) };
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#o.clientMetadataUrl;
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
@@ -230,6 +243,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** Checked before anything is sent to the authorization server discovery named; a refusal stops auth() there. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // Metadata found (or its fetch refused): the server signs in with OAuth, even when what it says is refused (the row then says why).
+    if (state.authorizationServerMetadata || state.resourceMetadata || this.#refusal) this.#usesOAuth = true;
     try {
       checkDiscovery(state, this.#o.serverUrl, this.#o.legacyFallback === true);
     } catch (e) {
@@ -383,7 +398,10 @@ export function checkDiscovery(state: OAuthDiscoveryState, serverUrl: string, le
   if (!isAllowedOAuthUrl(new URL(issuerUrl)))
     throw new OAuthRefusal(`The authorization server ${issuerUrl.slice(0, 200)} is not https; Amber did not sign in.`);
   if (as) {
-    if (trimSlashes(as.issuer) !== trimSlashes(issuerUrl))
+    // Named by the resource's metadata, the issuer is exact (RFC 8414 §3.3); inferred from the server's own
+    // origin (the 2025-03-26 discovery, no resource metadata), it must be on that origin.
+    const issuerOk = prm ? trimSlashes(as.issuer) === trimSlashes(issuerUrl) : sameOrigin(as.issuer, issuerUrl);
+    if (!issuerOk)
       throw new OAuthRefusal(
         `The authorization server at ${issuerUrl.slice(0, 200)} says it is ${as.issuer.slice(0, 200)} (a wrong issuer); Amber did not sign in.`,
       );
@@ -401,6 +419,14 @@ export function checkDiscovery(state: OAuthDiscoveryState, serverUrl: string, le
       }
       if (!isAllowedOAuthUrl(url)) throw new OAuthRefusal(`The authorization server's ${what} ${url.origin} is not https; Amber did not sign in.`);
     }
+  }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
   }
 }
 

@@ -5,19 +5,20 @@
 // (elicitation) with the form's defaults as a user who presses Accept, and close. The transport's own
 // reconnects (an SSE stream the server closes, with its retry and Last-Event-ID) happen inside the call.
 //
-// Seams for the scenarios that sign in: `connectionOptions` (merged into the connection's options: an auth
-// provider goes there; by default there is none) and `approveSignIn`, which completes a browser step as a user
-// who approves it (follows the authorization URL to the redirect).
+// The scenarios that sign in go as a user who presses Sign in and approves: the plugin's own OAuth client
+// (McpOAuthProvider, made by conformanceOAuth unless `connectionOptions.oauth` gives one) and its sign-in
+// (startSignIn, with its loopback redirect listener), whose browser step `approveSignIn` completes (follows
+// the authorization URL to the redirect); a call refused for want of scope signs in again once (step-up).
 import { pathToFileURL } from 'node:url';
 import { checkElicitation, type ElicitationAnswer, type ElicitationField, elicitationDefaults } from '../../../src/shared/elicitation/index.ts';
-import { McpConnection, type McpConnectionOptions, McpServerConfig } from '../../../src/plugins/mcp/index.ts';
+import { McpConnection, type McpConnectionOptions, McpOAuthProvider, McpServerConfig, startSignIn } from '../../../src/plugins/mcp/index.ts';
 
 /** What one run of the client needs besides the server's URL. */
 export interface ConformanceClientOptions {
   scenario: string;
   /** MCP_CONFORMANCE_CONTEXT parsed: scenario data such as pre-registered client credentials. */
   context?: Record<string, unknown>;
-  /** Merged into the connection's options (an auth provider, for the sign-in scenarios). Default: none. */
+  /** Merged into the connection's options (`oauth`: the OAuth client for the sign-in scenarios; default conformanceOAuth's). */
   connectionOptions?: Partial<McpConnectionOptions>;
   log?: (line: string) => void;
 }
@@ -63,9 +64,45 @@ export function acceptDefaults(fields: readonly ElicitationField[]): Elicitation
   return checked.ok ? { action: 'accept', content: checked.content } : { action: 'decline' };
 }
 
+/**
+ * The OAuth client a user's Amber has for `url`, with what the scenario's context pre-registers (a client id
+ * and secret) and the 2025-03-26 fallback (default endpoints on the server's origin) the older scenarios need.
+ * Credentials live as long as the run.
+ */
+export function conformanceOAuth(url: string, context: Record<string, unknown> = {}): McpOAuthProvider {
+  const text = (key: string) => (typeof context[key] === 'string' ? (context[key] as string) : undefined);
+  return new McpOAuthProvider({
+    serverUrl: url,
+    stored: null,
+    onSave: () => {},
+    legacyFallback: true,
+    clientId: text('client_id'),
+    clientSecret: text('client_secret'),
+    // The suite stands in for where a client publishes its metadata document: its authorization server expects this URL as the client id.
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+  });
+}
+
+/**
+ * Signs in as a user who presses Sign in and approves in the browser: the sign-in's authorization page is
+ * followed to Amber's loopback redirect, which is then opened (the browser's last step), and the connection
+ * reconnects with the tokens. Throws the sign-in's refusal, in a sentence.
+ */
+export async function signInAsUser(conn: McpConnection, url: string, provider: McpOAuthProvider, log: (line: string) => void): Promise<void> {
+  const started = await startSignIn(url, provider, provider.wantedScope ? { scope: provider.wantedScope } : {});
+  const page = new URL(started.url);
+  log(`sign-in: ${page.origin}${page.pathname} (scope ${page.searchParams.get('scope') ?? 'none'})`);
+  const back = await approveSignIn(page, page.searchParams.get('redirect_uri') ?? '');
+  await (await fetch(back)).text();
+  await started.done;
+  provider.wantedScope = null;
+  await conn.restart();
+}
+
 /** Runs one scenario against `url`; throws what went wrong, in a sentence. */
 export async function runConformanceClient(url: string, options: ConformanceClientOptions): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const oauth = options.connectionOptions?.oauth ?? conformanceOAuth(url, options.context);
   const conn = new McpConnection(
     { name: 'conformance', source: 'settings', config: McpServerConfig.parse({ url }) },
     {
@@ -76,14 +113,30 @@ export async function runConformanceClient(url: string, options: ConformanceClie
         return answer;
       },
       ...options.connectionOptions,
+      oauth,
     },
   );
+  // A server that asks for a sign-in (or more scope, on a call) gets one, once per reason: never a loop.
+  const signInIfAsked = async (): Promise<boolean> => {
+    if (conn.state !== 'unauthorized' || conn.status().signIn !== 'needed') return false;
+    await signInAsUser(conn, url, oauth, log);
+    return true;
+  };
   try {
     await conn.connect();
+    await signInIfAsked();
     if (conn.state !== 'connected') throw new Error(conn.status().error ?? `The server at ${url} did not connect.`);
     log(`${options.scenario}: connected, ${conn.tools.length} tool(s)`);
     for (const tool of conn.tools) {
-      const result = await conn.callTool(tool.name, sampleArguments(tool.inputSchema));
+      const args = sampleArguments(tool.inputSchema);
+      let result: unknown;
+      try {
+        result = await conn.callTool(tool.name, args);
+      } catch (e) {
+        // Step-up: a call refused for want of scope signs in again with the scope it named, then is tried once more.
+        if (!(await signInIfAsked())) throw e;
+        result = await conn.callTool(tool.name, args);
+      }
       log(`${tool.name}: ${JSON.stringify(result).slice(0, 500)}`);
     }
   } finally {

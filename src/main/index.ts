@@ -1,7 +1,7 @@
 // The Electron shell: app lifecycle, the window, and IPC. The core is the same one the headless shell runs.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import { type ApiRouter, createApiRouter } from './api/index.ts';
 import { type App, createApp } from './app.ts';
 import { FileSecretStore } from './providers/index.ts';
@@ -15,6 +15,7 @@ import { safeStorageCodec } from './electron/safe-storage-codec.ts';
 import { createUtilityLauncher } from './electron/utility-launcher.ts';
 import { guardSession } from './electron/session-guards.ts';
 import { guardWindow } from './electron/window-guards.ts';
+import { runNotifier } from './electron/run-notifier.ts';
 import { WINDOW_CSP } from './electron/window-csp.ts';
 
 let core: App | null = null;
@@ -77,6 +78,18 @@ if (!app.requestSingleInstanceLock()) {
       secrets: new FileSecretStore(join(dataDir, 'secrets.json'), { codec: safeStorageCodec(safeStorage) }),
       // The app's code and its resources are never a workspace.
       installDirs: [app.getAppPath(), process.resourcesPath],
+      // A scheduled run that ends is a system notification too; a click brings the window forward.
+      scheduler: {
+        notify: runNotifier(({ title, body }) => {
+          if (!Notification.isSupported()) return;
+          const notice = new Notification({ title, body });
+          notice.on('click', () => {
+            if (mainWindow?.isMinimized()) mainWindow.restore();
+            mainWindow?.focus();
+          });
+          notice.show();
+        }),
+      },
     });
     api = createApiRouter(core, {
       // The user plugin folder, opened in the system's file manager ('' from openPath means it opened).

@@ -1,0 +1,124 @@
+// Scheduled tasks over the API: what a task takes, the owner events a change raises, and what a hostile caller
+// cannot make it do (garbage schedules, folders outside what a conversation may use, tools that do not exist,
+// prompts too big, junk ids) — nothing is stored when refused.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { ScheduledTask } from '../../src/shared/schedule/index.ts';
+import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { testTools } from '../subagents/subagent-rig.ts';
+
+let t: AppUnderTest;
+let home: string;
+
+beforeEach(() => {
+  t = openApp({
+    prefix: 'amber-schedule-api-',
+    before: (d) => mkdirSync(join(d, 'home', 'project'), { recursive: true }),
+    app: (d) => ({ home: join(d, 'home'), installDirs: [join(d, 'install')], tools: testTools([]), scheduler: { start: true } }),
+  });
+  home = join(t.dir, 'home');
+});
+
+afterEach(() => t.close());
+
+const good = () => ({ name: 'Standup notes', prompt: 'Summarise the notes.', folder: join(home, 'project'), schedule: 'FREQ=DAILY;BYHOUR=9', tools: ['note'] });
+
+test('a task is added, listed with its next run, paused, resumed and deleted; each change is a schedule.changed event', async () => {
+  const task = await t.call<ScheduledTask>('schedule.add', { ...good(), model: 'loopback/fixture-model' });
+  expect(task).toMatchObject({
+    name: 'Standup notes',
+    folder: join(home, 'project'),
+    project: null,
+    model: 'loopback/fixture-model',
+    schedule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0',
+    when: 'daily at 09:00',
+    tools: ['note'],
+    paused: false,
+    running: false,
+    runs: [],
+  });
+  expect(task.nextRunAt).toBeGreaterThan(Date.now());
+  expect(task.nextRunAt! - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
+  expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks.map((x) => x.id)).toEqual([task.id]);
+  const changes = () => t.events.filter((e) => e.event === 'schedule.changed').length;
+  expect(changes()).toBe(1);
+  expect(await t.call('schedule.setPaused', { id: task.id, paused: true })).toMatchObject({ paused: true, nextRunAt: null });
+  expect(await t.call('schedule.setPaused', { id: task.id, paused: false })).toMatchObject({ paused: false, nextRunAt: task.nextRunAt });
+  expect(await t.call('schedule.delete', { id: task.id })).toEqual({ ok: true });
+  expect(changes()).toBe(4);
+  expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks).toEqual([]);
+});
+
+test('a task in a project takes the project’s folder', async () => {
+  const project = await t.call<{ id: string; folder: string }>('projects.create', { name: 'Site', folder: join(home, 'project') });
+  const { folder: _folder, ...rest } = good();
+  const task = await t.call<ScheduledTask>('schedule.add', { ...rest, project: project.id });
+  expect(task).toMatchObject({ project: project.id, folder: project.folder });
+  expect(await t.refused('schedule.add', { ...rest, project: 'no-such-project' })).toMatchObject({ code: 'not_found' });
+  expect(await t.refused('schedule.add', { ...good(), project: project.id })).toMatchObject({ code: 'invalid_input', message: /either a project or a folder/ });
+});
+
+test.each([
+  ['a garbage schedule', { schedule: 'every day at nine' }, /not a part of a schedule Amber reads/],
+  ['a schedule with a year frequency', { schedule: 'FREQ=YEARLY;BYHOUR=9' }, /starts with FREQ=MINUTELY, HOURLY, DAILY or WEEKLY/],
+  ['an hour out of range', { schedule: 'FREQ=DAILY;BYHOUR=25' }, /BYHOUR must be a whole number from 0 to 23/],
+  ['a schedule too long', { schedule: `FREQ=DAILY;BYHOUR=9;${'BYMINUTE=1;'.repeat(30)}` }, /200/],
+  ['the disk root as its folder', { folder: '/' }, /whole disk/],
+  ['the home folder as its folder', { folder: '~' }, /home folder/],
+  ['a system folder', { folder: '/etc' }, /system folder/],
+  ['the data folder', { folder: 'DATA' }, /data folder/],
+  ['a traversal out of a folder', { folder: '~/project/../../../../../../..' }, /whole disk/],
+  ['a relative folder', { folder: 'project' }, /not a full path/],
+  ['a folder that does not exist', { folder: '~/nowhere' }, /does not exist|not found|no folder/i],
+  ['a tool that does not exist', { tools: ['note', 'rm_rf'] }, /There is no tool named rm_rf; a task may list note, todo, wait, write\./],
+  ['a shell prefix of a tool that does not exist', { tools: ['sh:npm test'] }, /There is no tool named sh/],
+  ['the task tool', { tools: ['task'] }, /(cannot use task|no tool named task)/],
+  ['a tool name with spaces', { tools: ['rm -rf /'] }, /name a tool/],
+  ['too many tools', { tools: Array.from({ length: 51 }, () => 'note') }, /50/],
+  ['a huge prompt', { prompt: 'x'.repeat(20_001) }, /20000|20,000/],
+  ['an empty prompt', { prompt: '   ' }, /prompt/],
+  ['a model that is not provider/model', { model: 'gpt' }, /provider\/model/],
+  ['an unknown field', { owner: 'root' }, /owner/],
+])('schedule.add refuses %s and stores nothing', async (_what, change, message) => {
+  const input = { ...good(), ...change };
+  if (input.folder === 'DATA') input.folder = t.dataDir;
+  if (input.folder.startsWith('~')) input.folder = home + input.folder.slice(1);
+  const error = await t.refused('schedule.add', input);
+  expect(['invalid_input', 'not_found']).toContain(error.code);
+  expect(error.message).toMatch(message);
+  expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks).toEqual([]);
+  expect(t.events.filter((e) => e.event === 'schedule.changed')).toEqual([]);
+});
+
+test.each([
+  ['schedule.runNow', { id: 'nope' }, 'not_found'],
+  ['schedule.runNow', { id: '' }, 'invalid_input'],
+  ['schedule.runNow', { id: 'x'.repeat(129) }, 'invalid_input'],
+  ['schedule.setPaused', { id: 'nope', paused: true }, 'not_found'],
+  ['schedule.setPaused', { id: 'nope', paused: 'yes' }, 'invalid_input'],
+  ['schedule.delete', { id: 'nope' }, 'not_found'],
+  ['schedule.delete', { id: 42 }, 'invalid_input'],
+  ['schedule.list', { all: true }, 'invalid_input'],
+])('%s refuses %j', async (channel, input, code) => {
+  expect((await t.refused(channel, input)).code).toBe(code);
+});
+
+test('/schedule adds a task in the conversation’s folder, lists, pauses, resumes and deletes it by name', async () => {
+  const sessionId = (await t.call<{ id: string }>('sessions.create', { cwd: join(home, 'project') })).id;
+  const run = async (input: string) => (await t.call<{ result: { kind: string; text: string } }>('commands.run', { input, sessionId })).result;
+  expect((await run('/schedule')).text).toMatch(/^No task is scheduled/);
+  expect(await run('/schedule add Nightly | FREQ=DAILY;BYHOUR=23 | Tidy the notes | note, write')).toMatchObject({
+    kind: 'ok',
+    text: expect.stringMatching(new RegExp(`^Scheduled “Nightly” daily at 23:00 in ${join(home, 'project')}; next run `)),
+  });
+  expect((await run('/schedule')).text).toMatch(/^• Nightly — daily at 23:00, next .*; tools: note, write$/);
+  expect((await run('/schedule add Broken | FREQ=NEVER | x')).text).toMatch(/starts with FREQ=/);
+  expect((await run('/schedule add only a name')).text).toMatch(/Write it as \/schedule add <name> \| <schedule> \| <prompt>/);
+  expect((await run('/schedule pause nightly')).text).toMatch(/^Paused “Nightly”/);
+  expect((await run('/schedule')).text).toContain('paused');
+  expect((await run('/schedule resume Nightly')).text).toMatch(/^Resumed “Nightly”; next run/);
+  expect((await run('/schedule pause nobody')).text).toMatch(/There is no scheduled task named nobody/);
+  expect((await run('/schedule delete Nightly')).text).toMatch(/^Deleted “Nightly”/);
+  expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks).toEqual([]);
+});

@@ -1,0 +1,39 @@
+import { formatSchedule, type Schedule } from '../../shared/schedule/index.ts';
+
+/** What the form's schedule fields hold: a kind, a count for intervals, a time and days for daily and weekly. */
+export interface ScheduleChoice {
+  kind: 'minutes' | 'hours' | 'daily' | 'weekly';
+  every: number;
+  /** HH:MM, local time. */
+  time: string;
+  /** 0 = Sunday … 6 = Saturday. */
+  days: number[];
+}
+
+export const DEFAULT_CHOICE: ScheduleChoice = { kind: 'daily', every: 30, time: '09:00', days: [1, 2, 3, 4, 5] };
+
+/** The schedule's stored text for the form's fields, or a sentence saying which field to fix. */
+export function buildSchedule(choice: ScheduleChoice): { text: string } | { problem: string } {
+  if (choice.kind === 'minutes' || choice.kind === 'hours') {
+    const max = choice.kind === 'minutes' ? 10_080 : 168;
+    if (!Number.isInteger(choice.every) || choice.every < 1 || choice.every > max)
+      return { problem: `Every how many ${choice.kind}: a whole number from 1 to ${max}.` };
+    return { text: formatSchedule({ kind: 'every', minutes: choice.kind === 'hours' ? choice.every * 60 : choice.every }) };
+  }
+  const m = /^(\d{1,2}):(\d{2})$/.exec(choice.time);
+  const hour = m ? Number(m[1]) : Number.NaN;
+  const minute = m ? Number(m[2]) : Number.NaN;
+  if (!(hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59)) return { problem: 'Give the time as HH:MM (00:00 to 23:59).' };
+  const schedule: Schedule =
+    choice.kind === 'daily' ? { kind: 'daily', hour, minute } : { kind: 'weekly', days: [...new Set(choice.days)].sort((a, b) => a - b), hour, minute };
+  if (schedule.kind === 'weekly' && schedule.days.length === 0) return { problem: 'Pick at least one day of the week.' };
+  return { text: formatSchedule(schedule) };
+}
+
+/** The tools field's text as a list: split at commas and line breaks, trimmed, empty ones left out. */
+export function toolList(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}

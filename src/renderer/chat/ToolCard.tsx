@@ -1,7 +1,9 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { CopyButton, Icon } from '../ui/index.ts';
 import { InlineApproval } from './InlineApproval.tsx';
+import { InlineElicitation } from './InlineElicitation.tsx';
 import { outputPreview } from './output-preview.ts';
+import { StoredImages } from './StoredImage.tsx';
 import { RepoMapText } from './RepoMapText.tsx';
 import { sandboxChip } from './sandbox-chip.ts';
 import { exitCodeOf, toolSummary } from './tool-summary.ts';
@@ -96,6 +98,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
       </button>
       {showArgs && <pre className="tool-args">{formatArgs(tool) || '(no arguments)'}</pre>}
       {tool.status === 'awaiting' && <InlineApproval toolCallId={tool.id} />}
+      {tool.status === 'running' && <InlineElicitation sessionId={null} toolName={tool.name} />}
       {tool.name === 'task' && <SubagentRows tool={tool} />}
       {tool.output && (
         <div className="tool-output">
@@ -113,6 +116,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
           )}
         </div>
       )}
+      {tool.images && <StoredImages images={tool.images} label={`Image from ${tool.name}`} />}
     </div>
   );
 });

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ApprovalQuestion } from '../../shared/agent/index.ts';
+import type { ElicitationQuestion } from '../../shared/elicitation/index.ts';
 import type { PluginListing, PluginView, StatusBarView, StatusSegmentView } from '../../shared/api/index.ts';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import type { AmberClient } from '../api/index.ts';
@@ -72,6 +73,7 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
       ({ sessionId }) => void queries.invalidateQueries({ queryKey: sessionId === null ? serverKeys.policyAll : serverKeys.policy(sessionId) }),
     ),
     api.on('session.created', upsert),
+    api.on('projects.changed', ({ projects }) => replace(serverKeys.projects, projects)),
     api.on('session.updated', upsert),
     api.on('session.deleted', ({ sessionId }) =>
       queries.setQueriesData<SessionsList>({ queryKey: serverKeys.sessionsAll }, (list) =>
@@ -97,6 +99,7 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     }),
     api.on('commands.changed', () => void queries.invalidateQueries({ queryKey: serverKeys.commands })),
     api.on('mcp.changed', (listing) => replace(serverKeys.mcp, listing)),
+    api.on('schedule.changed', (list) => replace(serverKeys.schedule, list)),
     // Changed elsewhere (another window, /set): a form open on it shows the stored values again.
     api.on('plugins.configChanged', ({ id }) => void queries.invalidateQueries({ queryKey: serverKeys.pluginConfig(id) })),
     api.on('workspace.requested', ({ sessionId }) => queries.setQueryData<Pending>(serverKeys.workspacePending, (list) => withPending(list, sessionId, true))),
@@ -107,6 +110,13 @@ export function bindApiEvents(api: AmberClient, queries: QueryClient): () => voi
     ),
     api.on('approval.settled', ({ questionId }) =>
       queries.setQueryData<ApprovalQuestion[]>(serverKeys.approvals, (list) => list?.filter((x) => x.id !== questionId)),
+    ),
+    // The forms waiting for the user: one asked joins the list, one settled (anywhere, or withdrawn) leaves it.
+    api.on('elicitation.requested', (q) =>
+      queries.setQueryData<ElicitationQuestion[]>(serverKeys.elicitations, (list) => (list && !list.some((x) => x.id === q.id) ? [...list, q] : list)),
+    ),
+    api.on('elicitation.settled', ({ questionId }) =>
+      queries.setQueryData<ElicitationQuestion[]>(serverKeys.elicitations, (list) => list?.filter((x) => x.id !== questionId)),
     ),
     // Events missed while the connection was down: everything is read again.
     api.onConnectionChange((connected) => connected && void queries.invalidateQueries()),

@@ -48,6 +48,8 @@ export const serverKeys = {
   providerConnections: ['providerConnections'] as const,
   /** The tool calls waiting for the user's answer (the approval dialog and the tool cards' own buttons). */
   approvals: ['approvals'] as const,
+  /** The forms plugins ask the user to fill (an MCP server's elicitation): on a tool card or in their dialog. */
+  elicitations: ['elicitations'] as const,
   /** Under the commands' key: commands.changed has the completions read again too. */
   completions: (input: string) => ['commands', 'complete', input] as const,
 };

@@ -1,0 +1,14 @@
+import { ElicitationForm } from './ElicitationForm.tsx';
+import { useElicitationQueue } from './use-elicitation-queue.ts';
+
+/** The form a running tool's server asks the user to fill, on that call's card (the oldest one for this tool, if several). */
+export function InlineElicitation({ sessionId, toolName }: { sessionId: string | null; toolName: string }) {
+  const { queue, answer } = useElicitationQueue();
+  const question = queue.find((q) => q.toolName === toolName && (sessionId === null || q.sessionId === sessionId));
+  if (!question) return null;
+  return (
+    <div className="tool-elicitation" role="group" aria-label="This call waits for your answer to a form" data-testid="tool-elicitation">
+      <ElicitationForm key={question.id} question={question} onAnswer={(reply) => answer(question, reply)} />
+    </div>
+  );
+}

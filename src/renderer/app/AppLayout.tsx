@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Bootstrap } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { TreeView } from '../branches/index.ts';
-import { ApprovalDialog, ChatView, type ComposerHandle, PromptViewer } from '../chat/index.ts';
+import { ApprovalDialog, ChatView, type ComposerHandle, ElicitationDialog, PromptViewer } from '../chat/index.ts';
 import { EvalsView } from '../evals/index.ts';
 import { CommandPalette, CommandsProvider, useCommands } from '../commands/index.ts';
 import { openModelPicker } from '../models/index.ts';
@@ -16,6 +16,8 @@ import { type SideColumn, TopBar } from './TopBar.tsx';
 import { useMediaQuery } from './use-media-query.ts';
 import { useActiveSession } from './use-active-session.ts';
 import { useShortcuts } from './use-shortcuts.ts';
+import { useScheduledRunToasts } from '../schedule/index.ts';
+import { useProjects } from '../projects/index.ts';
 import './layout.css';
 
 const SKIP_SETUP_KEY = 'amber.setupSkipped';
@@ -95,10 +97,24 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     },
     [openSession],
   );
-  const newChat = useCallback(() => {
-    setSidebarOverlay(false);
-    return startChat();
-  }, [startChat]);
+  const newChat = useCallback(
+    (projectId?: string) => {
+      setSidebarOverlay(false);
+      return startChat(projectId);
+    },
+    [startChat],
+  );
+  const projects = useProjects();
+
+  // A scheduled run's conversation, from its toast or its row in Settings: Settings closes, the conversation opens.
+  const openScheduledRun = useCallback(
+    (id: string) => {
+      setSettingsOpen(false);
+      select(id);
+    },
+    [select],
+  );
+  useScheduledRunToasts(openScheduledRun);
 
   const toggleSide = (column: Exclude<SideColumn, 'none'>) => setSide((s) => (s === column ? 'none' : column));
   // The window's shortcuts; the palette lists them as actions with their keys.
@@ -151,6 +167,8 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
               onQuery={setQuery}
               onSelect={select}
               onNew={() => void newChat()}
+              projects={projects}
+              onNewInProject={(projectId) => void newChat(projectId)}
               onRename={session.rename}
               onDelete={session.remove}
             />
@@ -189,6 +207,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
                 setSettingsOpen(false);
                 setSettingsPage(undefined);
               }}
+              onOpenSession={openScheduledRun}
             />
           )}
         </main>
@@ -205,6 +224,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
           )
         )}
         <ApprovalDialog />
+        <ElicitationDialog openSessionId={activeId} />
         <SandboxNotice onOpenSettings={openSettings} />
         {promptOpen && active && <PromptViewer sessionId={active.id} onClose={() => setPromptOpen(false)} />}
         {evalsOpen && (
@@ -216,7 +236,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
             }}
           />
         )}
-        {searchOpen && <ConversationSearch activeId={activeId} onOpen={select} onClose={() => setSearchOpen(false)} />}
+        {searchOpen && <ConversationSearch activeId={activeId} projects={projects} onOpen={select} onClose={() => setSearchOpen(false)} />}
       </div>
       <CommandPalette shortcuts={shortcuts} />
     </CommandsProvider>

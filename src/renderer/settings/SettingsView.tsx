@@ -13,6 +13,8 @@ import { PlanSection } from './PlanSection.tsx';
 import { SubagentsSection } from './SubagentsSection.tsx';
 import { SkillsSection } from './SkillsSection.tsx';
 import { ContextSection } from './ContextSection.tsx';
+import { ScheduleSection } from '../schedule/index.ts';
+import { ProjectsSection } from '../projects/index.ts';
 import { SETTINGS_PAGES, type SettingsPage, settingsPageAfterKey } from './settings-pages.ts';
 import './settings.css';
 
@@ -26,13 +28,15 @@ interface Props {
   /** Opens the provider setup form (the one first run shows). */
   onSetupProvider(): void;
   onClose(): void;
+  /** Opens a conversation (a scheduled run's): Settings closes first. */
+  onOpenSession?(sessionId: string): void;
 }
 
 /**
  * Settings over the chat column: a list of pages on the left (a vertical tab list: arrow keys move, Home
  * and End jump), the chosen page on the right with its own heading. It opens on Models, what people change most.
  */
-export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models', onSetupProvider, onClose }: Props) {
+export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models', onSetupProvider, onClose, onOpenSession }: Props) {
   const [page, setPage] = useState<SettingsPage>(initialPage);
   const tabs = useRef(new Map<SettingsPage, HTMLButtonElement>());
   useEffect(() => {
@@ -106,9 +110,11 @@ export function SettingsView({ sessionId, theme, onTheme, initialPage = 'models'
             {page === 'conversations' && <SubagentsSection />}
             {page === 'conversations' && <SkillsSection sessionId={sessionId} />}
             {page === 'conversations' && <ContextSection />}
+            {page === 'projects' && <ProjectsSection />}
             {page === 'policy' && <PolicySection sessionId={sessionId} />}
             {page === 'plugins' && <PluginsSection />}
             {page === 'mcp' && <McpSection />}
+            {page === 'schedule' && <ScheduleSection sessionId={sessionId} {...(onOpenSession ? { onOpenSession } : {})} />}
             {page === 'memory' && (
               <section className="settings-section" aria-labelledby="settings-memory" data-testid="settings-memory">
                 <h2 id="settings-memory">Memory</h2>

@@ -2,9 +2,11 @@
 export const SETTINGS_PAGES = [
   { id: 'models', title: 'Models' },
   { id: 'conversations', title: 'Conversations and tools' },
+  { id: 'projects', title: 'Projects' },
   { id: 'policy', title: 'Policy' },
   { id: 'plugins', title: 'Plugins' },
   { id: 'mcp', title: 'MCP servers' },
+  { id: 'schedule', title: 'Scheduled tasks' },
   { id: 'memory', title: 'Memory' },
   { id: 'appearance', title: 'Appearance' },
   { id: 'advanced', title: 'Advanced' },

@@ -121,3 +121,34 @@ test('blobs.get refuses a hash that names no stored image, and one that is not a
   expect(missing).toEqual({ code: 'not_found', message: 'No stored image has the hash aaaaaaaaaaaa… (it may belong to a deleted conversation).' });
   for (const hash of ['../../etc/passwd', 'A'.repeat(64), 'a'.repeat(63), '']) expect((await t.refused('blobs.get', { hash })).code).toBe('invalid_input');
 });
+
+test('an edited message keeps its stored images by hash (no second copy), and a hash that names no stored image is refused', async () => {
+  provider.push(text('Seen.'), text('Seen again.'));
+  await t.call('chat.send', { sessionId, text: 'look', attachments: [image(`data:image/png;base64,${PNG}`)] });
+  await vi.waitFor(() => expect(t.app.agent.isRunning(sessionId)).toBe(false));
+  const first = t.app.sessions.path(sessionId).find((e) => e.type === 'message' && e.message.role === 'user')!;
+  const hash = ((first.type === 'message' && (first.message.content as { blob?: string }[])[1]?.blob) || '') as string;
+  expect(hash).toMatch(/^[0-9a-f]{64}$/);
+
+  await t.call('chat.send', { sessionId, text: 'look again', parentId: first.parentId, attachments: [{ kind: 'stored', hash }] });
+  await vi.waitFor(() => expect(t.app.agent.isRunning(sessionId)).toBe(false));
+  const edited = t.app.sessions.path(sessionId).find((e) => e.type === 'message' && e.message.role === 'user')!;
+  expect(edited.id).not.toBe(first.id);
+  expect(edited.type === 'message' && edited.message.content).toEqual([
+    { type: 'text', text: 'look again' },
+    { type: 'image', mimeType: 'image/png', blob: hash },
+  ]);
+  expect(blobCount()).toBe(1);
+  expect(provider.requests[1]!.messages[0]).toMatchObject({
+    content: [
+      { type: 'text', text: 'look again' },
+      { type: 'image', data: PNG },
+    ],
+  });
+
+  const before = t.app.sessions.path(sessionId).length;
+  const missing = await t.refused('chat.send', { sessionId, text: 'and this?', attachments: [{ kind: 'stored', hash: 'b'.repeat(64) }] });
+  expect(missing).toEqual({ code: 'invalid_input', message: 'The image bbbbbbbbbbbb… is no longer stored; attach it again.' });
+  expect(t.app.sessions.path(sessionId)).toHaveLength(before);
+  expect((await t.refused('chat.send', { sessionId, text: 'x', attachments: [{ kind: 'stored', hash: '../etc/passwd' }] })).code).toBe('invalid_input');
+});

@@ -60,7 +60,7 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
         assertIdle(agent, sessionId, 'send another message');
         const runOptions = startOptions(sessionId, parentId);
         // Checked before the branch moves: a refused attachment changes nothing.
-        const content = messageContent(text, attachments ?? [], attachmentTarget(sessionId, parentId, runOptions.model));
+        const content = messageContent(text, attachments ?? [], attachmentTarget(sessionId, parentId, runOptions.model), store.blobs);
         if (parentId !== undefined) {
           // Editing an earlier message: the new one forks where the old one hung.
           store.branch(sessionId, parentId);

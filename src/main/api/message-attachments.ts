@@ -1,7 +1,7 @@
 import { type Attachment, imageLimitsFor, splitDataUrl, textAttachmentPart } from '../../shared/attachments/index.ts';
 import type { UserMessage } from '../../shared/sessions/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
-import { decodeImage } from '../sessions/index.ts';
+import { type BlobStore, decodeImage } from '../sessions/index.ts';
 
 /** What main knows of the model a message goes to: whether it reads images (null: the catalog does not say) and its dialect. */
 export interface AttachmentTarget {
@@ -16,9 +16,14 @@ export interface AttachmentTarget {
  * provider's limit). A model the catalog says reads no images is refused images with a sentence, never
  * sent them silently dropped. Throws invalid_input; nothing is stored then.
  */
-export function messageContent(text: string, attachments: readonly Attachment[], target: AttachmentTarget): UserMessage['content'] {
+export function messageContent(
+  text: string,
+  attachments: readonly Attachment[],
+  target: AttachmentTarget,
+  blobs: Pick<BlobStore, 'get'>,
+): UserMessage['content'] {
   if (attachments.length === 0) return text;
-  const images = attachments.filter((a) => a.kind === 'image');
+  const images = attachments.filter((a) => a.kind !== 'text');
   if (images.length > 0 && target.images === false) {
     throw new AmberError(
       'invalid_input',
@@ -30,6 +35,13 @@ export function messageContent(text: string, attachments: readonly Attachment[],
   // `attachment` names the file, so the window shows it as a file and not as words typed (providers send the text only).
   for (const file of attachments) if (file.kind === 'text') parts.push({ type: 'text', text: textAttachmentPart(file), attachment: file.name });
   for (const image of images) {
+    if (image.kind === 'stored') {
+      // Read to check it is a stored image; the entry names it by its hash, as the message it came from did.
+      const stored = blobs.get(image.hash);
+      if (!stored) throw new AmberError('invalid_input', `The image ${image.hash.slice(0, 12)}… is no longer stored; attach it again.`);
+      parts.push({ type: 'image', mimeType: stored.mimeType, blob: image.hash });
+      continue;
+    }
     const { mimeType, data } = splitDataUrl(image.dataUrl);
     try {
       decodeImage(data, mimeType, `The image ${image.name}`, limits.maxBytes);

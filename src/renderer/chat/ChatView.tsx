@@ -68,9 +68,12 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
           api.call('sessions.branch', { sessionId, entryId: siblingId, follow: 'newest' }).then(() => reload()),
         );
       },
-      onEdit: (_entryId, parentId, text) => {
+      onEdit: (_entryId, parentId, text, images) => {
         if (!sessionId) return;
-        void guard('Could not send the edited message', () => api.call('chat.send', { sessionId, text, parentId }));
+        const attachments = images.map((hash) => ({ kind: 'stored' as const, hash }));
+        void guard('Could not send the edited message', () =>
+          api.call('chat.send', { sessionId, text, parentId, ...(attachments.length > 0 ? { attachments } : {}) }),
+        );
       },
       onRegenerate: (entryId) => {
         if (!sessionId) return;

@@ -8,12 +8,13 @@ import { ReplySources } from './ReplySources.tsx';
 import { Thinking } from './Thinking.tsx';
 import './message.css';
 import { ToolCard } from './ToolCard.tsx';
-import { UserContent } from './UserContent.tsx';
+import { storedImageHashes, UserContent } from './UserContent.tsx';
 import type { TranscriptItem } from './transcript-model.ts';
 
 export interface MessageActions {
   onSwitchSibling(entryId: string, siblingId: string): void;
-  onEdit(entryId: string, parentId: string | null, text: string): void;
+  /** `images`: the hashes of the stored images the edited message carried; the new version keeps them. */
+  onEdit(entryId: string, parentId: string | null, text: string, images: string[]): void;
   onRegenerate(entryId: string): void;
   /** False while a run streams: edits and regenerations wait for it. */
   canRun: boolean;
@@ -109,7 +110,7 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
             onCancel={() => setEditing(false)}
             onSave={(text) => {
               setEditing(false);
-              actions.onEdit(item.key, item.entry.parentId, text);
+              actions.onEdit(item.key, item.entry.parentId, text, storedImageHashes(item.message));
             }}
           />
         ) : (

@@ -34,3 +34,9 @@ export function UserContent({ message, text }: { message: UserMessage; text: str
     </>
   );
 }
+
+/** The hashes of the stored images a user message carries (an edit keeps them in the new version). */
+export function storedImageHashes(message: UserMessage): string[] {
+  if (typeof message.content === 'string') return [];
+  return (message.content as readonly Part[]).flatMap((p) => (p.type === 'image' && typeof p.blob === 'string' ? [p.blob] : []));
+}

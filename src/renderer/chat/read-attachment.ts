@@ -1,8 +1,15 @@
-import { type Attachment, type ImageLimits, isImageMimeType, MAX_TEXT_ATTACHMENT_CHARS } from '../../shared/attachments/index.ts';
+import {
+  type Attachment,
+  type ImageAttachment,
+  type ImageLimits,
+  isImageMimeType,
+  MAX_TEXT_ATTACHMENT_CHARS,
+  type TextAttachment,
+} from '../../shared/attachments/index.ts';
 import { scaleImage } from './scale-image.ts';
 
 /** An attachment in the message box: what is sent, with what its chip shows. */
-export type PendingAttachment = Attachment & { id: string; bytes: number; width?: number; height?: number };
+export type PendingAttachment = (ImageAttachment | TextAttachment) & { id: string; bytes: number; width?: number; height?: number };
 
 const TEXT_EXTENSIONS = new Set(
   'txt md markdown json jsonl csv tsv log xml yaml yml toml ini cfg conf env html htm css scss js mjs cjs jsx ts tsx py rb go rs java kt c h cc cpp hpp cs swift php sh bash zsh sql graphql proto r lua pl diff patch tex rst adoc svg'.split(

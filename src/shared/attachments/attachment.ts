@@ -29,7 +29,14 @@ export const TextAttachment = z.object({
 });
 export type TextAttachment = z.infer<typeof TextAttachment>;
 
-export const Attachment = z.discriminatedUnion('kind', [ImageAttachment, TextAttachment]);
+/** An image already stored (a message edited into a new version keeps its images): named by its blob's hash. */
+export const StoredImageAttachment = z.object({
+  kind: z.literal('stored'),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'a stored image is named by the sha-256 of its bytes'),
+});
+export type StoredImageAttachment = z.infer<typeof StoredImageAttachment>;
+
+export const Attachment = z.discriminatedUnion('kind', [ImageAttachment, TextAttachment, StoredImageAttachment]);
 export type Attachment = z.infer<typeof Attachment>;
 
 /** The type and base64 data of an image attachment's data URL (already checked by the schema's pattern). */

@@ -119,3 +119,17 @@ test('in a run with no one to ask (a scheduled task), the form is declined at on
     unattended.dispose();
   }
 });
+
+test("in a core with no one to ask (the CLI's unattended run, an eval), every form is declined at once", async () => {
+  const cli = openApp({ prefix: 'amber-mcp-elicit-cli-', app: (dir) => ({ dataDir: dir, unattended: new UnattendedApprovals([]) }) });
+  try {
+    expect(cli.app.policy.canAsk()).toBe(false);
+    const form = { requestId: 'r', source: 'everything', message: 'Name?', fields: [{ kind: 'text' as const, name: 'name', required: true }] };
+    await expect(cli.app.elicitations.ask('mcp', form)).resolves.toEqual({ action: 'decline' });
+    expect(cli.app.elicitations.pending()).toEqual([]);
+    // The windowed core asks, except in a run with no one to ask.
+    expect(t.app.policy.canAsk(sessionId)).toBe(true);
+  } finally {
+    await cli.close();
+  }
+});

@@ -13,11 +13,11 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-async function setup(options: OAuthMcpOptions = {}, stored: string | null = null) {
+async function setup(options: OAuthMcpOptions = {}, stored: string | null = null, clientId?: string) {
   const server = await startOAuthMcpServer(options);
   open.push(server);
   const saved: (string | null)[] = [];
-  const provider = new McpOAuthProvider({ serverUrl: server.url, stored, onSave: (r) => saved.push(r) });
+  const provider = new McpOAuthProvider({ serverUrl: server.url, stored, onSave: (r) => saved.push(r), clientId });
   const conn = new McpConnection(
     { name: 'remote', source: 'settings', config: { url: server.url, headers: {} } },
     { workspace: process.cwd(), oauth: provider },
@@ -122,4 +122,22 @@ test('a server that answers 401 without OAuth metadata still says to add an Auth
   expect(conn.status().state).toBe('unauthorized');
   expect(conn.status().signIn).toBeUndefined();
   expect(conn.status().error).toMatch(/Add an Authorization header/);
+});
+
+test('where the authorization server offers no registration, the client id the user entered signs in, and nothing registers', async () => {
+  const { server, provider, conn, saved } = await setup({ preRegistered: 'amber-by-hand' }, null, 'amber-by-hand');
+  await conn.connect();
+  expect(conn.status()).toMatchObject({ state: 'unauthorized', signIn: 'needed' });
+  const started = await signIn(server, provider, conn);
+  expect(new URL(started.url).searchParams.get('client_id')).toBe('amber-by-hand');
+  expect(conn.status()).toMatchObject({ state: 'connected', signIn: 'signedIn' });
+  expect(server.requests.some((r) => r.path.startsWith('/as/register'))).toBe(false);
+  expect(JSON.parse(saved.at(-1)!).client).toMatchObject({ client_id: 'amber-by-hand' });
+});
+
+test('without a client id, a server that offers no registration refuses the sign-in with a sentence and nothing is stored', async () => {
+  const { server, provider, conn, saved } = await setup({ preRegistered: 'amber-by-hand' });
+  await conn.connect();
+  await expect(startSignIn(server.url, provider)).rejects.toThrow(/does not let Amber register itself: .*enter the client id it gives in the server's form/);
+  expect(saved).toEqual([]);
 });

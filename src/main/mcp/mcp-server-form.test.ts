@@ -89,3 +89,17 @@ test('a server given another URL, command or arguments keeps none of its stored 
   expect(formToConfig({ transport: 'stdio', command: 'gh-mcp', args: ['--b'], cwd: '', env: [keepToken] }, gh)).toMatchObject({ env: {}, secretEnv: [] });
   expect(formToConfig({ transport: 'stdio', command: 'sh', args: ['--a'], cwd: '', env: [keepToken] }, gh)).toMatchObject({ env: {} });
 });
+
+test('an OAuth client id entered in the form is kept with the server and shown again; a hostile one is refused with a sentence', async () => {
+  const { McpHttpForm } = await import('../../shared/api/index.ts');
+  const config = formToConfig({ transport: 'http', url: 'https://h/mcp', headers: [], oauthClientId: 'amber-by-hand' }, undefined);
+  expect(config).toEqual({ url: 'https://h/mcp', headers: {}, secretHeaders: [], oauthClientId: 'amber-by-hand' });
+  expect(configToForm(config)).toEqual({ transport: 'http', url: 'https://h/mcp', headers: [], oauthClientId: 'amber-by-hand' });
+  // Left empty: none kept.
+  expect(formToConfig({ transport: 'http', url: 'https://h/mcp', headers: [] }, undefined)).not.toHaveProperty('oauthClientId');
+  for (const bad of ['two words', 'line\nbreak', 'nul\0', 'x'.repeat(513)]) {
+    const parsed = McpHttpForm.safeParse({ transport: 'http', url: 'https://h/mcp', oauthClientId: bad });
+    expect(parsed.success, bad.slice(0, 20)).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/^The OAuth client id /);
+  }
+});

@@ -66,6 +66,7 @@ export function formToConfig(form: McpServerForm, before: unknown, isFolder: (pa
       url: form.url,
       headers: values(kept(form.headers), stringRecord(old['headers']), 'header'),
       secretHeaders: secretNames(kept(form.headers), 'url' in old ? marks(old['secretHeaders']) : [], isSecretHeader),
+      ...(form.oauthClientId ? { oauthClientId: form.oauthClientId } : {}),
       ...timeout,
     };
   }
@@ -97,6 +98,7 @@ export function configToForm(raw: unknown): McpServerForm {
     transport: 'http',
     url: config.url,
     headers: formPairs(config.headers, (n) => marked === undefined || marked.includes(n) || isSecretHeader(n)),
+    ...(config.oauthClientId ? { oauthClientId: config.oauthClientId } : {}),
     ...timeout,
   };
 }

@@ -90,5 +90,10 @@ async function probeChallenge(serverUrl: string, provider: McpOAuthProvider): Pr
 function inWords(e: unknown): OAuthRefusal | SignInNeeded {
   if (e instanceof OAuthRefusal || e instanceof SignInNeeded) return e;
   const message = e instanceof Error ? e.message : String(e);
+  if (/dynamic client registration/i.test(message))
+    return new OAuthRefusal(
+      "The server's authorization server does not let Amber register itself: register Amber there (redirect URI http://127.0.0.1, any port) and enter the client id it gives in the server's form (Settings → MCP servers → Edit). Nothing was kept.",
+      { cause: e },
+    );
   return new OAuthRefusal(`The sign-in failed: ${message.slice(0, 300)}${/[.!?]$/.test(message) ? '' : '.'} Nothing was kept.`, { cause: e });
 }

@@ -37,13 +37,15 @@ interface Draft {
   env: PairDraft[];
   url: string;
   headers: PairDraft[];
+  /** The OAuth client id to sign in with ('' : Amber registers itself). */
+  clientId: string;
   timeout: string;
 }
 
 let nextKey = 1;
 const row = (p: Partial<PairDraft> = {}): PairDraft => ({ key: nextKey++, name: '', value: '', secret: false, keep: false, ...p });
 
-const EMPTY: Draft = { name: '', transport: 'stdio', command: '', args: '', cwd: '', env: [], url: '', headers: [], timeout: '' };
+const EMPTY: Draft = { name: '', transport: 'stdio', command: '', args: '', cwd: '', env: [], url: '', headers: [], clientId: '', timeout: '' };
 
 function fromServer(name: string, server: McpServerFormValue): Draft {
   const timeout = server.timeoutSeconds === undefined ? '' : String(server.timeoutSeconds);
@@ -59,7 +61,7 @@ function fromServer(name: string, server: McpServerFormValue): Draft {
       timeout,
     };
   }
-  return { ...EMPTY, name, transport: 'http', url: server.url, headers: server.headers.map((p) => row(p)), timeout };
+  return { ...EMPTY, name, transport: 'http', url: server.url, headers: server.headers.map((p) => row(p)), clientId: server.oauthClientId ?? '', timeout };
 }
 
 /** The rows the user filled in, as the request carries them (an empty row is left out). */
@@ -81,7 +83,7 @@ function toRequest(draft: Draft, previousName: string | null): unknown {
           env: pairs(draft.env),
           ...timeout,
         }
-      : { transport: 'http', url: draft.url, headers: pairs(draft.headers), ...timeout };
+      : { transport: 'http', url: draft.url, headers: pairs(draft.headers), ...(draft.clientId.trim() ? { oauthClientId: draft.clientId } : {}), ...timeout };
   return { name: draft.name.trim(), ...(previousName !== null ? { previousName } : {}), server };
 }
 
@@ -119,6 +121,8 @@ function fieldLabel(key: string): string | null {
       return 'URL';
     case 'timeoutSeconds':
       return 'Call timeout';
+    case 'oauthClientId':
+      return 'OAuth client id';
     case 'env':
       return n === null ? 'Environment variables' : `Environment variable ${n}`;
     case 'headers':
@@ -444,6 +448,23 @@ export function McpServerForm({
             {dropNotice}
           </div>
           {pairRows('headers')}
+          <div className="field config-field">
+            <label htmlFor={`${id}-client-id`}>OAuth client id (optional)</label>
+            <input
+              id={`${id}-client-id`}
+              className="mono"
+              value={draft.clientId}
+              onChange={(e) => set({ clientId: e.target.value })}
+              onBlur={() => leave('oauthClientId')}
+              {...invalid('oauthClientId')}
+              data-testid="mcp-form-client-id"
+            />
+            <span className="hint">
+              For a server that signs in with OAuth where Amber cannot register itself: the client id you registered for Amber there (redirect URI
+              http://127.0.0.1, any port). Empty: Amber registers itself.
+            </span>
+            {fieldError('oauthClientId')}
+          </div>
         </>
       )}
       <div className="field config-field">

@@ -184,6 +184,13 @@ export const McpHttpForm = z
         'Enter the server URL, starting with http:// or https:// (for example http://127.0.0.1:3001/mcp).',
       ),
     headers: z.array(McpHeaderPair).max(100, 'A server takes at most 100 headers.').default([]),
+    /** The OAuth client id to sign in with, where the server's authorization server does not let Amber register itself; absent or '' for none. */
+    oauthClientId: z
+      .string()
+      .trim()
+      .max(512, 'The OAuth client id is longer than 512 characters.')
+      .refine((v) => !/[\s\0]/.test(v), 'The OAuth client id may not contain spaces, line breaks or NUL characters.')
+      .optional(),
     timeoutSeconds: TimeoutSeconds,
   })
   .superRefine((form, ctx) => {

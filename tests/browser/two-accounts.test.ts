@@ -1,7 +1,7 @@
 // Several accounts of one kind, as a user sets them up: two OpenAI-compatible servers (two loopback servers,
 // each with its own key) added in Settings under names of their own, both offered in the model picker under
 // those names, and both used in one conversation by switching models — each server receiving only its own
-// requests, each with its own key.
+// requests, each with its own key — and one renamed later keeps its id and key.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,4 +100,20 @@ test('two custom connections added in Settings are both used in one conversation
   // Every request either server saw (tests, model lists, chats) carried that server's own key, never the other's.
   expect(vllm.requests.every((r) => r.headers.authorization === 'Bearer key-vllm')).toBe(true);
   expect(llama.requests.every((r) => r.headers.authorization === 'Bearer key-llama')).toBe(true);
+
+  // Renamed in Settings (Edit): the same account under its new name, its key kept, the picker's group renamed.
+  await page.getByTestId('open-settings').click();
+  await page.getByRole('button', { name: 'Edit vLLM box' }).click();
+  await page.getByTestId('provider-edit').getByLabel('Name').fill('GPU box');
+  await page.getByTestId('provider-edit-save').click();
+  await expect
+    .poll(() => rows.evaluateAll((els) => els.map((el) => [el.getAttribute('data-id'), el.querySelector('strong')?.textContent])), { timeout: 20_000 })
+    .toEqual([
+      ['llama-cpp', 'llama.cpp'],
+      ['vllm-box', 'GPU box'],
+    ]);
+  expect(amber.shell.app.providers.apiKey('vllm-box')).toBe('key-vllm');
+  await page.getByTestId('close-settings').click();
+  await picker.click();
+  await expect.poll(() => groups.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label'))), { timeout: 20_000 }).toEqual(['llama.cpp', 'GPU box']);
 });

@@ -15,7 +15,9 @@ afterEach(async () => {
 });
 
 /** Where the lie is told: before the authorization page (`page`: no URL is given) or after the browser came back (`return`). */
-const CORPUS: { hostile: Hostility; when: 'page' | 'return'; refusal: RegExp }[] = [
+const CORPUS: { hostile: Hostility; when: 'page' | 'return'; refusal: RegExp; legacy?: boolean }[] = [
+  // Found at the server's own origin (2025-03-26, no resource metadata), an issuer on another origin is refused.
+  { hostile: 'legacy-foreign-issuer', when: 'page', refusal: /says it is https:\/\/impostor\.example \(a wrong issuer\)/, legacy: true },
   { hostile: 'wrong-issuer', when: 'page', refusal: /says it is https:\/\/impostor\.example \(a wrong issuer\)/ },
   { hostile: 'other-resource', when: 'page', refusal: /protected resource metadata is for https:\/\/elsewhere\.example\/mcp, not for/ },
   { hostile: 'metadata-redirect', when: 'page', refusal: /redirected Amber's OAuth request to another host \(127\.0\.0\.2:9\)/ },
@@ -28,9 +30,9 @@ const CORPUS: { hostile: Hostility; when: 'page' | 'return'; refusal: RegExp }[]
   { hostile: 'token-not-bearer', when: 'return', refusal: /gave a 'mac' token; Amber uses only bearer tokens/ },
 ];
 
-for (const { hostile, when, refusal } of CORPUS) {
+for (const { hostile, when, refusal, legacy } of CORPUS) {
   test(`a hostile authorization server (${hostile}) is refused with a sentence and nothing is stored`, async () => {
-    const server = await startOAuthMcpServer({ hostile });
+    const server = await startOAuthMcpServer({ hostile, ...(legacy ? { legacy } : {}) });
     open.push(server);
     const saved: (string | null)[] = [];
     const provider = new McpOAuthProvider({ serverUrl: server.url, stored: null, onSave: (r) => saved.push(r) });

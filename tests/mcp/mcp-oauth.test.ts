@@ -141,3 +141,12 @@ test('without a client id, a server that offers no registration refuses the sign
   await expect(startSignIn(server.url, provider)).rejects.toThrow(/does not let Amber register itself: .*enter the client id it gives in the server's form/);
   expect(saved).toEqual([]);
 });
+
+test('a server of the 2025-03-26 specification (no resource metadata, its authorization server at its own origin) signs in too', async () => {
+  const { server, provider, conn } = await setup({ legacy: true });
+  await conn.connect();
+  expect(conn.status()).toMatchObject({ state: 'unauthorized', signIn: 'needed' });
+  await signIn(server, provider, conn);
+  expect(conn.status()).toMatchObject({ state: 'connected', signIn: 'signedIn' });
+  expect(server.requests.some((r) => r.path === '/.well-known/oauth-authorization-server')).toBe(true);
+});

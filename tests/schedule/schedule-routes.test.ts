@@ -121,4 +121,11 @@ test('/schedule adds a task in the conversation’s folder, lists, pauses, resum
   expect((await run('/schedule pause nobody')).text).toMatch(/There is no scheduled task named nobody/);
   expect((await run('/schedule delete Nightly')).text).toMatch(/^Deleted “Nightly”/);
   expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks).toEqual([]);
+
+  // In a project's folder, the task runs in the project (its folder and defaults follow the project).
+  const project = await t.call<{ id: string }>('projects.create', { name: 'Notes', folder: join(home, 'project') });
+  expect((await run('/schedule add Weekly | FREQ=WEEKLY;BYDAY=MO;BYHOUR=8 | Plan the week')).text).toMatch(
+    new RegExp(`^Scheduled “Weekly” Mon at 08:00 in the project ${project.id}; next run `),
+  );
+  expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks).toMatchObject([{ name: 'Weekly', project: project.id, tools: [] }]);
 });

@@ -72,6 +72,19 @@ test("the conversation list and its search can be scoped to a project; moving a 
   expect(moved.sessions.map((s) => s.id).sort()).toEqual([inside.id, outside.id].sort());
 });
 
+test('a conversation with no message yet moved into a project takes its defaults; one with messages keeps its own', async () => {
+  await t.call('projects.create', { name: 'Site', folder: site, thinkingLevel: 'high', policyMode: 'read' });
+  const empty = await t.call<{ id: string }>('sessions.create', { cwd: api });
+  const busy = await t.call<{ id: string }>('sessions.create', { cwd: api });
+  t.app.sessions.append(busy.id, { type: 'message', message: { role: 'user', content: 'hello' } });
+  await t.call('sessions.setWorkspace', { sessionId: empty.id, path: site });
+  await t.call('sessions.setWorkspace', { sessionId: busy.id, path: site });
+  expect(await t.call('chat.getThinking', { sessionId: empty.id })).toEqual({ level: 'high' });
+  expect(await t.call<{ mode: string }>('policy.get', { sessionId: empty.id })).toMatchObject({ mode: 'read' });
+  expect(await t.call('chat.getThinking', { sessionId: busy.id })).toEqual({ level: 'off' });
+  expect(await t.call<{ mode: string }>('policy.get', { sessionId: busy.id })).toMatchObject({ mode: 'write' });
+});
+
 test('hostile: a duplicate name or folder, a refused folder, a slash in an id and unknown fields are refused and change nothing', async () => {
   await t.call('projects.create', { name: 'Site', folder: site });
   expect(await t.refused('projects.create', { name: 'SITE', folder: api })).toMatchObject({
@@ -110,6 +123,8 @@ test('/project makes, lists, starts in, instructs and removes a project from the
   expect(started.result.text).toBe('Started a conversation in Web site.');
   expect(started.openSessionId).not.toBeNull();
   expect(t.app.sessions.get(started.openSessionId!).cwd).toBe(site);
+  const other = await t.call<{ id: string }>('sessions.create', { cwd: api });
+  expect((await run(`/workspace ${site}`, other.id)).result.text).toBe(`This conversation now works in ${site}, in the project Web site.`);
   expect((await run('/project new Again')).result).toMatchObject({
     kind: 'error',
     text: expect.stringContaining('already the folder of the project "Web site"'),

@@ -11,7 +11,7 @@ import { sandboxCommands } from './sandbox-commands.ts';
 import { agentCommands } from './agent-commands.ts';
 import { skillCommands } from './skill-commands.ts';
 import { projectCommands } from './project-commands.ts';
-import { newConversation } from '../projects/index.ts';
+import { joinProject, newConversation } from '../projects/index.ts';
 import { planCommands } from './plan-commands.ts';
 
 /** What a command run may ask of the window besides its status line text. */
@@ -59,8 +59,10 @@ export function createAppCommands(app: AppCore, hooks: AppCommandHooks = {}): Ap
           ? `This conversation works in ${current}. Type /workspace and a folder to change it.`
           : 'This conversation has no workspace folder yet. Type /workspace and a folder.';
       }
-      const summary = app.workspaces.set(sessionId, argument);
-      return `This conversation now works in ${summary.cwd}.`;
+      app.workspaces.set(sessionId, argument);
+      const summary = joinProject(app, sessionId);
+      const project = app.projects.ofFolder(summary.cwd);
+      return `This conversation now works in ${summary.cwd}${project ? `, in the project ${project.name}` : ''}.`;
     }),
   );
 

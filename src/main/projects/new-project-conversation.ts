@@ -27,6 +27,19 @@ export function newConversation(core: ProjectConversationCore, options: { title?
   return core.sessions.get(summary.id);
 }
 
+/**
+ * A conversation with no message yet that now works in a project's folder (a new one moved into a project
+ * from the folder dialog) takes the project's defaults, as if it had been started there. One with messages
+ * only moves to the project's group: what it runs with stays as chosen.
+ */
+export function joinProject(core: ProjectConversationCore, sessionId: string): SessionSummary {
+  const summary = core.sessions.get(sessionId);
+  const project = core.projects.ofFolder(summary.cwd);
+  if (!project || summary.messageCount > 0) return summary;
+  applyDefaults(core, sessionId, project);
+  return core.sessions.get(sessionId);
+}
+
 function applyDefaults(core: ProjectConversationCore, sessionId: string, project: Project): void {
   if (project.model) core.agent.setModel(sessionId, project.model);
   if (project.thinkingLevel) core.agent.setThinkingLevel(sessionId, project.thinkingLevel);

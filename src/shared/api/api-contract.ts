@@ -11,6 +11,7 @@ import { SandboxGet, SandboxSetNetwork, SandboxView } from './sandbox-api.ts';
 import { PlanGet, PlanSettings, PlanView } from '../plan/index.ts';
 import {
   McpListing,
+  McpSignInPage,
   McpReadResource,
   McpResourceList,
   McpResourceText,
@@ -356,7 +357,7 @@ export const API_METHODS = {
    * for the window to open (the desktop app's window guard sends it to the system browser). The sign-in
    * finishes when the browser comes back to Amber's loopback listener; `mcp.changed` says how it went.
    */
-  'mcp.signIn': method(z.object({ name: McpServerName }).strict(), z.object({ url: z.url().max(8192) })),
+  'mcp.signIn': method(z.object({ name: McpServerName }).strict(), McpSignInPage),
   /** Forgets a server's OAuth sign-in (the key file's tokens with it) and disconnects it. */
   'mcp.signOut': method(z.object({ name: McpServerName }).strict(), McpListing),
   /** Whether shell commands run in an OS sandbox here (and if not, why and how to fix it), and the network setting of write mode. */

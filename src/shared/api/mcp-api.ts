@@ -14,6 +14,7 @@ export {
   McpServersFile,
   McpServerState,
   McpServerView,
+  McpSignInPage,
   McpStdioServer,
   McpTestResult,
   McpToolView,

@@ -19,6 +19,10 @@ export const McpPluginReport = z.object({
 });
 export type McpPluginReport = z.infer<typeof McpPluginReport>;
 
+/** An authorization page for the window to open: a web page (http or https), never another scheme. */
+export const McpSignInPage = z.object({ url: z.url({ protocol: /^https?$/, error: 'a sign-in page is an http or https URL' }).max(8192) });
+export type McpSignInPage = z.infer<typeof McpSignInPage>;
+
 /** One tool a server offers, as Settings lists it: its name on the server, what it says it does, whether it says it only reads. */
 export const McpToolView = z.object({
   name: z.string().max(200),
@@ -60,11 +64,11 @@ export const MCP_METHODS = {
    * must, opens a one-use loopback redirect listener and answers the authorization page's URL for the
    * browser. The rest (the redirect, the code's exchange, the reconnect) follows in the plugin; the report says how it went.
    */
-  signIn: { args: z.object({ server: McpServerName }).strict(), result: z.object({ url: z.url().max(8192) }) },
+  signIn: { args: z.object({ server: McpServerName }).strict(), result: McpSignInPage },
   /** Forgets a server's OAuth credentials and disconnects it: its row says Sign in again. */
   signOut: { args: z.object({ server: McpServerName }).strict(), result: z.object({ server: McpServerView }) },
   /**
-   * Every server's OAuth credentials as one sealed text each (null: none), for main to keep in the key file,
+   * Every server's OAuth credentials as one JSON text each (null: none), for main to keep in the key file,
    * never in the database. Read by main when `credentialsRevision` moves; only main calls it.
    */
   credentials: {

@@ -26,6 +26,24 @@ afterEach(async () => {
   dir = null;
 });
 
+async function startWithServer(theme: 'light' | 'dark', width: number, script: ReturnType<typeof openAiStream>[]): Promise<Amber> {
+  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-elicit-'));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  model = await startModel(script);
+  const { tools: _fixtureTools, ...core } = coreFor(model, workspace);
+  return await startAmber({
+    theme,
+    viewport: { width, height: 900 },
+    core,
+    seed: async (shell) => {
+      shell.app.pluginSecrets.write('mcp', { servers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } });
+      await shell.app.plugins.setState('mcp', true);
+      await expect.poll(() => shell.app.plugins.registries.tools.get(TOOL) !== undefined, { timeout: 20_000 }).toBe(true);
+    },
+  });
+}
+
 for (const { theme, width } of [
   { theme: 'light', width: 1280 },
   { theme: 'dark', width: 900 },
@@ -99,3 +117,41 @@ for (const { theme, width } of [
     await expect.poll(() => card.textContent()).toContain('Favorite Integer: 7');
   });
 }
+
+test('a form of a conversation not open is asked in a dialog: the focus is in its first field, and Escape cancels it', async () => {
+  amber = await startWithServer('light', 1280, [
+    openAiStream({ text: 'Asking you through the server.', toolCalls: [{ id: 'call_form', name: TOOL, arguments: {} }] }),
+    openAiStream({ text: 'You cancelled it.' }),
+    openAiStream({ text: 'done' }),
+  ]);
+  const { page } = amber;
+  await amber.open();
+  await page.keyboard.press('Control+n');
+  await page.getByTestId('composer').fill('Ask me for my details.');
+  await page.keyboard.press('Enter');
+  const approval = page.getByTestId('approval-dialog');
+  await approval.filter({ hasText: TOOL }).waitFor();
+  await approval.getByRole('button', { name: 'Allow once' }).click();
+  await page.getByTestId('tool-elicitation').waitFor({ timeout: 20_000 });
+  const asking = await page.locator('[data-session-id]').first().getAttribute('data-session-id');
+
+  // Another conversation: the form is no longer on a card in view, so it asks in a dialog.
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('elicitation-dialog');
+  await dialog.waitFor();
+  await expect.poll(() => dialog.getByRole('heading').textContent()).toBe('everything asks you');
+  // The focus is in the form's first field (the server's name field), not in the message box behind the dialog.
+  await expect
+    .poll(() =>
+      page.evaluate(() => (document.activeElement?.closest('[data-testid=elicitation-dialog]') ? document.activeElement.id.endsWith('-name') : false)),
+    )
+    .toBe(true);
+  expect(await seriousViolations(page, '[data-testid=elicitation-dialog]')).toEqual([]);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator(`[data-session-id="${asking}"]`).click();
+  await page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'You cancelled it.' }).waitFor();
+  const card = page.getByTestId('tool-card');
+  await card.getByRole('button').first().click();
+  await expect.poll(() => card.textContent()).toContain('User cancelled');
+});

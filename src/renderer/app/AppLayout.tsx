@@ -82,7 +82,8 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     // The new conversation's message box mounts (and is enabled) a few frames later: keep trying briefly.
     let frames = 0;
     const tryFocus = () => {
-      if (composer.current?.focus() || ++frames > 180) return;
+      // A dialog that opened meanwhile (a question, a server's form) keeps the focus.
+      if (document.querySelector('[aria-modal="true"]') || composer.current?.focus() || ++frames > 180) return;
       requestAnimationFrame(tryFocus);
     };
     requestAnimationFrame(tryFocus);

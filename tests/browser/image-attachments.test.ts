@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
@@ -136,28 +137,7 @@ test('a model that reads no images gets a notice before sending, Send waits, and
 });
 
 test("a tool's image shows on its card as a thumbnail, opens in the viewer, and goes to the model after the tool's text", async () => {
-  // 40×30 orange PNG, drawn once in Node for the tool to return.
-  const { deflateSync } = await import('node:zlib');
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(40 * 3, 0)]);
-  for (let x = 0; x < 40; x++) row.set([0xf0, 0x8c, 0x1a], 1 + x * 3);
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(40, 0);
-  header.writeUInt32BE(30, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: 30 }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]).toString('base64');
+  const png = orangePng(40, 30);
   server.setScript((req) =>
     req.method === 'GET'
       ? { kind: 'json', body: { object: 'list', data: [{ id: 'gpt-4o-mini' }] } }
@@ -203,6 +183,32 @@ test("a tool's image shows on its card as a thumbnail, opens in the viewer, and 
     { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
   ]);
 });
+
+/** A PNG chunk: length, type, data, CRC. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A solid orange RGB PNG of width × height, as base64, made in Node for a tool to return. */
+function orangePng(width: number, height: number): string {
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([0xf0, 0x8c, 0x1a], 1 + x * 3);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]).toString('base64');
+}
 
 /** CRC-32 of PNG chunks. */
 function crc32(bytes: Buffer): number {

@@ -50,7 +50,7 @@ interface RunRow {
 /**
  * The scheduled tasks and their runs, in main's database file beside the sessions (SQL only: the scheduler
  * decides). It opens a connection of its own to the file the session store opened and migrated. Rows are
- * checked on read: a tool list or a run that does not parse is a bug or another program's edit, and throws.
+ * checked on read: a tool list that does not parse reads as none (it allows nothing), and a run that does not parse throws.
  */
 export class ScheduledTaskStore {
   readonly #db: Database.Database;
@@ -147,6 +147,16 @@ export class ScheduledTaskStore {
   }
 }
 
+/** A tool list that cannot be read (changed by another program) allows nothing: fewer tools, never more. */
+function toolsOf(text: string): string[] {
+  try {
+    const parsed = Tools.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 function toTask(row: TaskRow): StoredTask {
   return {
     id: row.id,
@@ -156,7 +166,7 @@ function toTask(row: TaskRow): StoredTask {
     folder: row.folder,
     model: row.model,
     schedule: row.schedule,
-    tools: Tools.parse(JSON.parse(row.tools)),
+    tools: toolsOf(row.tools),
     paused: row.paused === 1,
     createdAt: row.created_at,
     anchor: row.anchor,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ScheduledRunEnded } from '../../shared/schedule/index.ts';
 import { SessionStore } from '../sessions/index.ts';
@@ -179,4 +180,36 @@ test('a task that is not valid is refused before it is stored', async () => {
   await expect(scheduler.add({ name: 't', prompt: 'x'.repeat(20_001), folder: '/w', schedule: 'FREQ=HOURLY' })).rejects.toThrow();
   await expect(scheduler.add({ name: 't', prompt: 'p', schedule: 'FREQ=HOURLY' })).rejects.toThrow(/either a project or a folder/);
   expect(scheduler.list()).toEqual([]);
+});
+
+test('a task whose stored schedule or tool list another program broke never runs nor stops the others; the list says so', async () => {
+  const store = ScheduledTaskStore.open(file);
+  stores.push(store);
+  store.put({
+    id: 'broken',
+    name: 'broken',
+    prompt: 'p',
+    projectId: null,
+    folder: '/w',
+    model: null,
+    schedule: 'FREQ=SOMETIMES',
+    tools: ['read'],
+    paused: false,
+    createdAt: now - 10 * MINUTE,
+    anchor: now - 10 * MINUTE,
+    nextRunAt: now - MINUTE,
+  });
+  const scheduler = open();
+  const ok = await scheduler.add({ name: 'ok', prompt: 'p', folder: '/w', schedule: 'FREQ=MINUTELY;INTERVAL=5' });
+  scheduler.start();
+  expect(live().ms).toBe(5 * MINUTE);
+  expect(scheduler.get('broken')).toMatchObject({ nextRunAt: null, when: expect.stringMatching(/^Its schedule \(FREQ=SOMETIMES\) cannot be read/) });
+  fire();
+  expect(started.map((s) => s.task.id)).toEqual([ok.id]);
+  expect(scheduler.get('broken').runs).toEqual([]);
+  // A tool list that is not a list of names allows nothing.
+  const db = new Database(file);
+  db.prepare(`UPDATE scheduled_tasks SET tools = ? WHERE id = ?`).run('{"all":true}', ok.id);
+  db.close();
+  expect(scheduler.get(ok.id).tools).toEqual([]);
 });

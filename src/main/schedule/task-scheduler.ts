@@ -5,6 +5,7 @@ import {
   KEPT_RUNS,
   nextRun,
   parseSchedule,
+  type Schedule,
   type ScheduledRun,
   type ScheduledRunEnded,
   type ScheduledTaskFields,
@@ -51,6 +52,15 @@ export interface TaskSchedulerOptions {
   folderOf?: (task: StoredTask) => string | null;
   /** Told when a run ends or fails (the desktop shell shows a system notification). */
   notify?: (ended: ScheduledRunEnded) => void;
+}
+
+/** The task's schedule, or null when its stored text cannot be read (changed by another program): such a task never runs. */
+function readable(task: StoredTask): Schedule | null {
+  try {
+    return parseSchedule(task.schedule);
+  } catch {
+    return null;
+  }
 }
 
 /** setTimeout's longest delay; a task further off re-arms when this one fires. */
@@ -106,8 +116,8 @@ export class TaskScheduler implements Disposable {
     const now = this.#clock();
     this.#store.endInterrupted(now, 'Amber closed while this run was going.');
     for (const task of this.#store.list()) {
-      if (task.paused || task.nextRunAt === null || task.nextRunAt > now) continue;
-      const schedule = parseSchedule(task.schedule);
+      const schedule = readable(task);
+      if (task.paused || task.nextRunAt === null || task.nextRunAt > now || !schedule) continue;
       this.#missed(task, countRuns(schedule, task.nextRunAt, now, task.anchor), now, 'while Amber was closed');
       this.#store.setNextRun(task.id, nextRun(schedule, now, task.anchor));
     }
@@ -192,6 +202,7 @@ export class TaskScheduler implements Disposable {
   }
 
   #view(task: StoredTask): ScheduledTask {
+    const schedule = readable(task);
     return {
       id: task.id,
       name: task.name,
@@ -200,12 +211,12 @@ export class TaskScheduler implements Disposable {
       folder: this.#options.folderOf?.(task) ?? task.folder,
       model: task.model,
       schedule: task.schedule,
-      when: describeSchedule(parseSchedule(task.schedule)),
+      when: schedule ? describeSchedule(schedule) : `Its schedule (${task.schedule.slice(0, 60)}) cannot be read: delete the task and add it again.`,
       tools: task.tools,
       paused: task.paused,
       createdAt: task.createdAt,
       anchor: task.anchor,
-      nextRunAt: task.paused ? null : task.nextRunAt,
+      nextRunAt: task.paused || !schedule ? null : task.nextRunAt,
       running: this.#running.has(task.id),
       runs: this.#store.runs(task.id, KEPT_RUNS),
     };
@@ -239,7 +250,7 @@ export class TaskScheduler implements Disposable {
     if (!this.#started || this.#disposed) return;
     let nearest: number | null = null;
     for (const task of this.#store.list())
-      if (!task.paused && task.nextRunAt !== null && (nearest === null || task.nextRunAt < nearest)) nearest = task.nextRunAt;
+      if (!task.paused && task.nextRunAt !== null && readable(task) && (nearest === null || task.nextRunAt < nearest)) nearest = task.nextRunAt;
     if (nearest === null) return;
     this.#cancel = this.#timer(Math.min(MAX_DELAY_MS, Math.max(0, nearest - this.#clock())), () => this.#fire());
   }
@@ -249,8 +260,8 @@ export class TaskScheduler implements Disposable {
     if (this.#disposed) return;
     const now = this.#clock();
     for (const task of this.#store.list()) {
-      if (task.paused || task.nextRunAt === null || task.nextRunAt > now) continue;
-      const schedule = parseSchedule(task.schedule);
+      const schedule = readable(task);
+      if (task.paused || task.nextRunAt === null || task.nextRunAt > now || !schedule) continue;
       // Due times passed while the process could not run its timer (the computer slept) are missed, not replayed.
       const due = countRuns(schedule, task.nextRunAt, now, task.anchor);
       this.#store.setNextRun(task.id, nextRun(schedule, now, task.anchor));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -27,4 +27,32 @@ test('a damaged key file is reported with what to do, not thrown as a parse erro
   writeFileSync(join(dir, 'secrets.json'), '{not json');
   const store = new FileSecretStore(join(dir, 'secrets.json'), { warn: () => {} });
   expect(() => store.get('k')).toThrow(/not valid JSON .*fix or delete it/);
+});
+
+test('an unchanged key file is read and unsealed once; one written since, by this store or another program, is read anew', () => {
+  let unsealed = 0;
+  const codec = {
+    encrypted: true,
+    encode: (v: string) => Buffer.from(v).toString('base64'),
+    decode: (s: string) => {
+      unsealed++;
+      return Buffer.from(s, 'base64').toString();
+    },
+  };
+  const file = join(dir, 'secrets.json');
+  const store = new FileSecretStore(file, { codec, warn: () => {} });
+  store.set('a', 'one');
+  // Just written, the file is read at every get (a second write within a coarse clock's tick could look the same).
+  expect([store.get('a'), store.get('a')]).toEqual(['one', 'one']);
+  expect(unsealed).toBe(2);
+  // An older file is read once.
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(file, past, past);
+  expect([store.get('a'), store.get('a'), store.get('b')]).toEqual(['one', 'one', null]);
+  expect(unsealed).toBe(3);
+  // Another program rewrites the file in place, with a value of the same length; then removes it.
+  writeFileSync(file, JSON.stringify({ a: Buffer.from('six').toString('base64') }));
+  expect(store.get('a')).toBe('six');
+  rmSync(file);
+  expect(store.get('a')).toBeNull();
 });

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AmberError } from '../errors.ts';
@@ -18,6 +18,12 @@ export interface SecretCodec {
   decode(stored: string): string;
 }
 
+/**
+ * A file written less than this long ago is not kept: a file system's clock may be coarse enough that a second
+ * write of the same size within it leaves the same times (git's "racy" entries, the same cure).
+ */
+const RACY_MS = 2000;
+
 const plain: SecretCodec = { encrypted: false, encode: (v) => v, decode: (v) => v };
 const SecretsFile = z.record(z.string(), z.string());
 
@@ -30,6 +36,12 @@ export class FileSecretStore implements SecretStore {
   readonly #codec: SecretCodec;
   readonly #warn: (message: string) => void;
   #warned = false;
+  /**
+   * The file as last read, by its identity, size and change time, with the values decoded so far: every
+   * model call reads a provider's key, and reading, parsing and (in the desktop app) unsealing the file each
+   * time was a cost per turn. A file written since, by this store or any other program, is read anew.
+   */
+  #cache: { stamp: string; values: Record<string, string>; decoded: Map<string, string> } | null = null;
 
   constructor(file: string, options: { codec?: SecretCodec; warn?: (message: string) => void } = {}) {
     this.#file = file;
@@ -38,12 +50,19 @@ export class FileSecretStore implements SecretStore {
   }
 
   get(name: string): string | null {
-    const stored = this.#read()[name];
-    return stored === undefined ? null : this.#codec.decode(stored);
+    const values = this.#read();
+    const stored = values[name];
+    if (stored === undefined) return null;
+    const decoded = this.#cache?.values === values ? this.#cache.decoded : null;
+    const known = decoded?.get(name);
+    if (known !== undefined) return known;
+    const value = this.#codec.decode(stored);
+    decoded?.set(name, value);
+    return value;
   }
 
   set(name: string, value: string | null): void {
-    const all = this.#read();
+    const all = { ...this.#read() };
     if (value === null || value === '') delete all[name];
     else all[name] = this.#codec.encode(value);
     mkdirSync(dirname(this.#file), { recursive: true, mode: 0o700 });
@@ -59,8 +78,20 @@ export class FileSecretStore implements SecretStore {
     }
   }
 
-  #read(): Record<string, string> {
-    if (!existsSync(this.#file)) return {};
+  /** The stored values (never to be changed: they may be the cached ones). */
+  #read(): Readonly<Record<string, string>> {
+    let stat: ReturnType<typeof statSync> | undefined;
+    try {
+      stat = statSync(this.#file, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      stat = undefined; // a path that cannot be a file (a folder on the way is a file): no keys, as before
+    }
+    if (!stat) {
+      this.#cache = null;
+      return {};
+    }
+    const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    if (this.#cache?.stamp === stamp) return this.#cache.values;
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(this.#file, 'utf8'));
@@ -72,6 +103,7 @@ export class FileSecretStore implements SecretStore {
     }
     const parsed = SecretsFile.safeParse(raw);
     if (!parsed.success) throw new AmberError('internal', `The key file ${this.#file} is damaged; delete it and set the keys again.`);
+    this.#cache = Date.now() - Number(stat.mtimeMs) < RACY_MS ? null : { stamp, values: parsed.data, decoded: new Map() };
     return parsed.data;
   }
 }

@@ -92,6 +92,8 @@ test('a project made from a folder with instructions: a conversation started in 
   const outside = sessions.find((s) => s.cwd !== site)!;
   expect(order).toEqual(['# Web site · 1', inProject.id, '# No project · 1', outside.id]);
   expect(amber.shell.app.policy.mode(inProject.id)).toBe('read');
+  // The top bar names the project before the folder.
+  expect(await page.getByTestId('workspace-project').textContent()).toBe('Web site ·');
   await page.screenshot({ path: docsShot('projects.png'), animations: 'disabled' });
 
   // Ctrl+K scoped to the project finds only its conversation.

@@ -1,11 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import './workspace.css';
+import './workspace-project.css';
 import type { SessionSummary } from '../../shared/sessions/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys, withPending } from '../server-state/index.ts';
 import { Icon, useToasts } from '../ui/index.ts';
 import { WorkspaceDialog } from './WorkspaceDialog.tsx';
+import { projectOf, useProjects } from '../projects/index.ts';
 
 /** The last part of a folder path, for a compact label (the full path is in the tooltip). */
 export function folderName(path: string): string {
@@ -42,16 +44,23 @@ export function WorkspaceButton({ session }: { session: SessionSummary }) {
   };
 
   const cwd = session.cwd;
+  // The project the folder is, named before the folder: the conversation's group in the sidebar.
+  const project = projectOf(useProjects(), cwd);
   return (
     <>
       <button
         type="button"
         className="btn btn-ghost btn-small workspace-button"
-        title={cwd ? `Workspace: ${cwd} — click to change` : 'No workspace folder yet — click to choose one'}
+        title={cwd ? `${project ? `Project: ${project.name} — ` : ''}Workspace: ${cwd} — click to change` : 'No workspace folder yet — click to choose one'}
         onClick={() => void change()}
         data-testid="workspace-button"
       >
         <Icon name="folder" size={14} />
+        {project && (
+          <span className="workspace-project" data-testid="workspace-project">
+            {project.name} ·
+          </span>
+        )}
         <span className="workspace-name">{cwd ? folderName(cwd) : 'Choose folder'}</span>
       </button>
       {(requested || editing) && <WorkspaceDialog sessionId={sessionId} current={cwd} requested={requested} onClose={close} />}

@@ -150,3 +150,19 @@ test('a server of the 2025-03-26 specification (no resource metadata, its author
   expect(conn.status()).toMatchObject({ state: 'connected', signIn: 'signedIn' });
   expect(server.requests.some((r) => r.path === '/.well-known/oauth-authorization-server')).toBe(true);
 });
+
+test('Sign in pressed again replaces the first sign-in: the first page leads nowhere, the second signs in', async () => {
+  const { server, provider, conn } = await setup();
+  await conn.connect();
+  const first = await startSignIn(server.url, provider);
+  // As the plugin does: the first is cancelled and the second starts at once, before the first has ended.
+  first.cancel();
+  const second = await startSignIn(server.url, provider);
+  await expect(first.done).rejects.toThrow('The sign-in was cancelled.');
+  // The first one's listener is closed: its page cannot come back.
+  await expect(approveInBrowser(first.url)).rejects.toThrow();
+  expect((await approveInBrowser(second.url)).status).toBe(200);
+  await second.done;
+  await conn.restart();
+  expect(conn.status()).toMatchObject({ state: 'connected', signIn: 'signedIn' });
+});

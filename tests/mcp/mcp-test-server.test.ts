@@ -28,3 +28,16 @@ test('a server that cannot start is not ok, and says why without the internal na
   // A config that is not complete is refused before anything starts.
   expect(await testServer({ args: ['x'] }, dir)).toMatchObject({ ok: false, message: expect.stringMatching(/^The server cannot be tried yet: /) });
 }, 30_000);
+
+test('a server that signs in with OAuth says to save it and sign in; nothing is registered or kept', async () => {
+  const { startOAuthMcpServer } = await import('../fixtures/oauth-mcp-server.ts');
+  const server = await startOAuthMcpServer();
+  try {
+    const result = await testServer({ url: server.url }, dir);
+    expect(result).toMatchObject({ ok: false, tools: [] });
+    expect(result.message).toBe('The server needs you to sign in. Save it, then press Sign in on its row.');
+    expect(server.requests.some((r) => r.path.startsWith('/as/register') || r.path.startsWith('/as/token'))).toBe(false);
+  } finally {
+    await server.close();
+  }
+});

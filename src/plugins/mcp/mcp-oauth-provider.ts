@@ -286,14 +286,17 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /**
    * The interactive sign-in: `begin` puts the provider in that mode (a fresh authorization, nothing stored
-   * yet); `finish` commits what it obtained; `abort` drops it and keeps the reason. mcp-sign-in.ts drives them.
+   * yet); `finish` commits what it obtained; `abort` drops it and keeps the reason. Both name the sign-in by
+   * its state: a sign-in replaced by a newer one (Sign in pressed again) changes nothing when it ends.
+   * mcp-sign-in.ts drives them.
    */
   begin(redirectUrl: string, state: string, onAuthorizationUrl: (url: URL) => void): void {
     this.#interactive = { redirectUrl, state, onAuthorizationUrl };
     this.#verifier = '';
   }
 
-  finish(): void {
+  finish(state: string): void {
+    if (this.#interactive?.state !== state) throw new OAuthRefusal('A newer sign-in replaced this one.');
     const done = this.#interactive;
     this.#interactive = null;
     this.#verifier = '';
@@ -310,7 +313,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.#o.onSave(JSON.stringify(this.#record));
   }
 
-  abort(reason: string): void {
+  abort(reason: string, state: string): void {
+    if (this.#interactive !== null && this.#interactive.state !== state) return;
     this.#interactive = null;
     this.#verifier = '';
     this.lastFailure = reason;

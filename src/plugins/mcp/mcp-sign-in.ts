@@ -40,7 +40,7 @@ export async function startSignIn(serverUrl: string, provider: McpOAuthProvider,
   } catch (e) {
     redirect.close();
     const refusal = inWords(e);
-    provider.abort(refusal.message);
+    provider.abort(refusal.message, redirect.state);
     throw refusal;
   }
   // RFC 9207: an `iss` on the redirect must be the issuer discovery found.
@@ -53,10 +53,10 @@ export async function startSignIn(serverUrl: string, provider: McpOAuthProvider,
         throw new OAuthRefusal('The authorization server did not say who it is.');
       const result = await provider.authorize({ ...step, authorizationCode: code });
       if (result !== 'AUTHORIZED') throw new OAuthRefusal('The authorization server did not accept the sign-in.');
-      provider.finish();
+      provider.finish(redirect.state);
     } catch (e) {
       const refusal = inWords(e);
-      provider.abort(refusal.message);
+      provider.abort(refusal.message, redirect.state);
       throw refusal;
     } finally {
       redirect.close();

@@ -258,19 +258,24 @@ export class TaskScheduler implements Disposable {
   #fire(): void {
     this.#cancel = null;
     if (this.#disposed) return;
-    const now = this.#clock();
-    for (const task of this.#store.list()) {
-      const schedule = readable(task);
-      if (task.paused || task.nextRunAt === null || task.nextRunAt > now || !schedule) continue;
-      // Due times passed while the process could not run its timer (the computer slept) are missed, not replayed.
-      const due = countRuns(schedule, task.nextRunAt, now, task.anchor);
-      this.#store.setNextRun(task.id, nextRun(schedule, now, task.anchor));
-      this.#missed(task, due - 1, now, 'while Amber could not run them (the computer slept or was busy)');
-      if (this.#running.has(task.id)) this.#missed(task, 1, now, 'because the run before was still going');
-      else this.#launch(task, task.nextRunAt);
+    // A timer callback must not throw (it would take the process down): a failure is logged; the next change arms the timer again.
+    try {
+      const now = this.#clock();
+      for (const task of this.#store.list()) {
+        const schedule = readable(task);
+        if (task.paused || task.nextRunAt === null || task.nextRunAt > now || !schedule) continue;
+        // Due times passed while the process could not run its timer (the computer slept) are missed, not replayed.
+        const due = countRuns(schedule, task.nextRunAt, now, task.anchor);
+        this.#store.setNextRun(task.id, nextRun(schedule, now, task.anchor));
+        this.#missed(task, due - 1, now, 'while Amber could not run them (the computer slept or was busy)');
+        if (this.#running.has(task.id)) this.#missed(task, 1, now, 'because the run before was still going');
+        else this.#launch(task, task.nextRunAt);
+      }
+      this.#arm();
+      this.#announce();
+    } catch (e) {
+      console.error('The scheduled tasks could not be started', e);
     }
-    this.#arm();
-    this.#announce();
   }
 
   #launch(task: StoredTask, at: number): ScheduledRun {
@@ -301,9 +306,13 @@ export class TaskScheduler implements Disposable {
       this.#running.delete(task.id);
       if (this.#disposed) return;
       const ended: ScheduledRun = { ...run, state: error === null ? 'done' : 'failed', endedAt: this.#clock(), error };
-      this.#store.endRun(runId, ended.state, ended.endedAt!, error);
-      this.#end(task, ended);
-      this.#announce();
+      try {
+        this.#store.endRun(runId, ended.state, ended.endedAt!, error);
+        this.#end(task, ended);
+        this.#announce();
+      } catch (e) {
+        console.error('A scheduled run’s end could not be recorded', e);
+      }
     });
     return run;
   }

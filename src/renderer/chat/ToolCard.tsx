@@ -98,7 +98,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolCallView })
       </button>
       {showArgs && <pre className="tool-args">{formatArgs(tool) || '(no arguments)'}</pre>}
       {tool.status === 'awaiting' && <InlineApproval toolCallId={tool.id} />}
-      {tool.status === 'running' && <InlineElicitation sessionId={null} toolName={tool.name} />}
+      {tool.status === 'running' && <InlineElicitation toolName={tool.name} />}
       {tool.name === 'task' && <SubagentRows tool={tool} />}
       {tool.output && (
         <div className="tool-output">

@@ -110,3 +110,21 @@ test('mcp.signIn and mcp.signOut refuse what is not a server to sign in to, with
   expect((await t.refused('mcp.signIn', { name: 'local' })).message).toMatch(/does not sign in with OAuth \(it runs on this machine\)/);
   expect((await t.refused('mcp.signIn', { name: 'nope' })).message).toMatch(/There is no MCP server 'nope'/);
 });
+
+test('tokens the plugin refreshes are kept by main in the key file, replacing the old ones', async () => {
+  // 30 s tokens are within the minute before expiry at once: each call refreshes first.
+  const server = await startOAuthMcpServer({ tokenTtl: 30 });
+  open.push(server);
+  const { t, events } = start();
+  await signIn(t, events, server);
+  // The connect after the sign-in refreshed already; what is kept is the newest token.
+  const held = server.issued.at(-1)!.token;
+  await expect.poll(() => readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')).toContain(held);
+  expect(await whoami(t)).toMatch(/signed in as tester/);
+  const refreshed = server.issued.at(-1)!;
+  expect(refreshed).toMatchObject({ grant: 'refresh_token' });
+  expect(refreshed.token).not.toBe(held);
+  await expect.poll(() => readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')).toContain(refreshed.token);
+  expect(readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')).not.toContain(held);
+  expect(databaseBytes(t.dataDir)).not.toContain(refreshed.token);
+});

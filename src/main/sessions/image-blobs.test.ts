@@ -148,3 +148,18 @@ test('a pi export writes each image as pi stores it (base64 data inline), and im
     other.close();
   }
 });
+
+test('a pi file with a fake image imports nothing, and the sentence names the entry', () => {
+  const header = JSON.stringify({ type: 'session', version: 3, id: 'pi-fake', timestamp: '2026-01-01T00:00:00.000Z', cwd: '' });
+  const fake = Buffer.from('not a picture').toString('base64');
+  const line = JSON.stringify({
+    type: 'message',
+    id: 'e1',
+    parentId: null,
+    timestamp: '2026-01-01T00:00:01.000Z',
+    message: { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: fake }] },
+  });
+  expect(() => importPiSession(store, `${header}\n${line}\n`)).toThrow('Image 1 of entry e1 is not a PNG, JPEG, WebP or GIF image');
+  expect(store.list()).toEqual([]);
+  expect(blobCount()).toBe(0);
+});

@@ -24,6 +24,8 @@ function mapContent(input: EntryInput, map: (content: Part[]) => Part[]): EntryI
  * stored, refuses the whole entry. Runs inside the append's transaction: a refusal stores nothing.
  */
 export function externalizeImages(input: EntryInput, blobs: BlobStore): EntryInput {
+  // An entry that comes with its id (an import) is named, so a refused file says which line to look at.
+  const what = input.id === undefined ? 'the message' : `entry ${input.id}`;
   return mapContent(input, (content) =>
     content.map((part, i) => {
       if (part.type !== 'image') return part;
@@ -31,19 +33,19 @@ export function externalizeImages(input: EntryInput, blobs: BlobStore): EntryInp
       const mimeType = String(part['mimeType'] ?? '');
       if (typeof data === 'string') {
         if (part['blob'] !== undefined)
-          throw new AmberError('invalid_input', `Image ${i + 1} of the message carries both its data and a stored image's hash; it must carry one.`);
+          throw new AmberError('invalid_input', `Image ${i + 1} of ${what} carries both its data and a stored image's hash; it must carry one.`);
         let bytes: Buffer;
         try {
-          bytes = decodeImage(data, mimeType, `Image ${i + 1} of the message`);
+          bytes = decodeImage(data, mimeType, `Image ${i + 1} of ${what}`);
         } catch (e) {
           throw new AmberError('invalid_input', (e as Error).message);
         }
         return { ...rest, blob: blobs.put(bytes, mimeType) };
       }
       const hash = part['blob'];
-      if (hash === undefined) throw new AmberError('invalid_input', `Image ${i + 1} of the message carries neither its data nor a stored image's hash.`);
+      if (hash === undefined) throw new AmberError('invalid_input', `Image ${i + 1} of ${what} carries neither its data nor a stored image's hash.`);
       if (typeof hash === 'string' && !blobs.has(hash)) {
-        throw new AmberError('invalid_input', `Image ${i + 1} of the message names a stored image (${hash.slice(0, 12)}…) that does not exist.`);
+        throw new AmberError('invalid_input', `Image ${i + 1} of ${what} names a stored image (${hash.slice(0, 12)}…) that does not exist.`);
       }
       return part;
     }),

@@ -79,3 +79,46 @@ test('a task made in Settings runs with Run now; its run is listed as done and o
   expect(await page.getByRole('dialog').count()).toBe(0);
   expect(existsSync(join(workspace, 'notes', 'today.md'))).toBe(true);
 });
+
+test('a task on a short schedule runs twice by itself and appears as two conversations in the sidebar', async () => {
+  // The scheduler's clock and timer are the test's: each armed timer fires after 300 ms with the clock moved on
+  // by its delay, twice; then time stands still.
+  let now = Date.parse('2026-06-10T08:00:00Z');
+  let fired = 0;
+  const timer = (ms: number, fire: () => void) => {
+    if (fired >= 2) return () => {};
+    const t = setTimeout(() => {
+      fired++;
+      now += ms;
+      fire();
+    }, 300);
+    return () => clearTimeout(t);
+  };
+  amber = await startAmber({ core: { ...coreFor(model, workspace), scheduler: { clock: () => now, timer } }, viewport: { width: 1180, height: 760 } });
+  const { page, shell } = amber;
+  await amber.open();
+  await page.getByTestId('open-settings').click();
+  await page.getByRole('tablist', { name: 'Settings pages' }).getByRole('tab', { name: 'Scheduled tasks', exact: true }).click();
+  const section = page.getByTestId('settings-schedule');
+  await section.getByTestId('schedule-new').click();
+  const form = section.getByTestId('schedule-form');
+  await form.getByLabel('Name', { exact: true }).fill('Heartbeat');
+  await form.getByLabel('Prompt', { exact: true }).fill('Write the notes.');
+  await form.getByLabel('Folder', { exact: true }).fill(workspace);
+  await form.getByLabel('How often').selectOption('minutes');
+  await form.getByLabel('Every how many minutes').fill('5');
+  await form.getByLabel('Tools it may use without asking').fill('write_file');
+  await form.getByRole('button', { name: 'Schedule' }).click();
+
+  const row = section.locator('[data-testid=schedule-task][data-task="Heartbeat"]');
+  await expect.poll(() => row.locator('[data-testid=schedule-run][data-state=done]').count()).toBe(2);
+  expect(await row.textContent()).toContain('every 5 minutes');
+  await page.getByTestId('close-settings').click();
+  const rows = page.getByTestId('session-row').filter({ hasText: 'Heartbeat —' });
+  await expect.poll(() => rows.count()).toBe(2);
+  const titles = (await rows.allTextContents()).join(' | ');
+  expect(titles).toMatch(/Heartbeat — \d{4}-\d\d-\d\d \d\d:\d\d.*Heartbeat — \d{4}-\d\d-\d\d \d\d:\d\d/);
+  const tagged = shell.app.sessions.list().filter((x) => shell.app.sessions.path(x.id)[0]?.type === 'custom');
+  expect(tagged).toHaveLength(2);
+  await page.screenshot({ path: join(SCREENSHOTS, 'scheduled-twice.png') });
+});

@@ -1,9 +1,15 @@
 // `npm run bench -- search [--files N] [--queries N]`: the workspace search plugin on a generated tree of
-// mixed languages and realistic sizes (default 20,000 files), measured through the plugin in its own process
-// (each query a tool call from main's registry, as the agent makes it):
+// mixed languages and realistic sizes (default 20,000 files; each source file one valid function named after it,
+// importing and calling earlier files' functions, most often a few central ones), measured through the plugin in
+// its own process (each query a tool call from main's registry, as the agent makes it):
 //   cold_build_ms             — first search call until the index answers (walk, read, index every file);
 //   text_p50_ms / text_p95_ms — warm `search` in text mode (BM25 over words, best lines read from the files);
 //   substring_p50_ms / _p95   — warm `search` in substring mode (trigram candidates, then an exact check);
+//   symbol_p50_ms / _p95      — warm `search` in symbol mode for a generated function (definition, then uses);
+//   repo_map_first_ms, repo_map_warm_p50_ms, repo_map_refresh_p50_ms / _max_ms — `repo_map` the first time (the
+//                               symbol graph read from the index), again with a focus, and right after a file changed;
+//   symbol_tagging_ms         — the grammars over every source file, timed in the bench's own process: what the
+//                               symbols add to the cold build;
 //   grep_p50_ms               — `search` in grep mode (today's grep tool: a walk and a read of every file);
 //   update_p50_ms / _max_ms   — one file rewritten with a new word until a text search finds it;
 //   index_mb / corpus_mb / index_ratio — the index file(s) beside the text indexed;
@@ -11,13 +17,14 @@
 //                               (sampled every 100 ms during the build), and rss_after_grep_mb once the grep
 //                               calls (in the same process) have read the whole tree.
 // Targets (issue 22): cold ≤ 60 s, text and substring p50 ≤ 20 ms and p95 ≤ 50 ms, update ≤ 200 ms,
-// index ≤ 3× the corpus, RSS ≤ 200 MB. The last line of output is one JSON object.
+// repo-map refresh ≤ 1 s, index ≤ 3× the corpus, RSS ≤ 200 MB. The last line of output is one JSON object.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { createForkLauncher, discoverPlugins, PluginService, type PluginStateStore } from '../src/main/plugins/index.ts';
+import { SymbolTagger } from '../src/plugins/workspace-search/symbol-tagger.ts';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, queries: { type: 'string', default: '200' } } });
 const FILES = Number(values.files);
@@ -138,13 +145,60 @@ const camel = () => `${pick(VERBS)}${pick(STEMS).replace(/^./, (c) => c.toUpperC
 const snake = () => `${pick(VERBS)}_${pick(STEMS)}_${pick(STEMS)}`;
 const comment = () => Array.from({ length: 4 + Math.floor(rand() * 8) }, () => (rand() < 0.3 ? pick(STEMS) : pick(WORDS))).join(' ');
 
-const LANGUAGES: { ext: string; line: () => string }[] = [
-  { ext: 'ts', line: () => (rand() < 0.2 ? `// ${comment()}` : `  const ${camel()} = ${camel()}(${pick(STEMS)}, ${Math.floor(rand() * 100)});`) },
-  { ext: 'tsx', line: () => `  <${pick(STEMS).replace(/^./, (c) => c.toUpperCase())} on${pick(VERBS)}={${camel()}} />` },
-  { ext: 'py', line: () => (rand() < 0.2 ? `# ${comment()}` : `    ${snake()} = ${snake()}(${pick(STEMS)}, ${Math.floor(rand() * 100)})`) },
-  { ext: 'go', line: () => `\t${camel()} := ${camel()}(ctx, ${pick(STEMS)})` },
-  { ext: 'rs', line: () => `    let ${snake()} = ${snake()}(&${pick(STEMS)})?;` },
-  { ext: 'sh', line: () => `${pick(VERBS)}_${pick(STEMS)} "$${pick(STEMS).toUpperCase()}" || exit 1` },
+const cap = (word: string) => word.replace(/^./, (c) => c.toUpperCase());
+
+/** A file's body lines, and the envelope that makes it a valid program: one function per file, named after the file. */
+interface Language {
+  ext: string;
+  line: () => string;
+  /** The function a file of this language defines, from its number. */
+  name?: (i: number) => string;
+  /** What comes before the lines (imports of earlier files' functions, the function's head) and after them. */
+  wrap?: (name: string, imports: { name: string; path: string }[]) => [string, string];
+}
+const LANGUAGES: Language[] = [
+  {
+    ext: 'ts',
+    line: () => (rand() < 0.2 ? `  // ${comment()}` : `  const ${camel()} = ${camel()}(${pick(STEMS)}, ${Math.floor(rand() * 100)});`),
+    name: (i) => `${pick(VERBS)}${cap(pick(STEMS))}File${i}`,
+    wrap: (name, imports) => [
+      `${imports.map((m) => `import { ${m.name} } from '../../${m.path.replace(/\.ts$/, '')}';\n`).join('')}\nexport function ${name}(input: number) {\n${imports.map((m) => `  ${m.name}(input);\n`).join('')}`,
+      '  return input;\n}\n',
+    ],
+  },
+  {
+    ext: 'tsx',
+    line: () => `      <${cap(pick(STEMS))} on${pick(VERBS)}={${camel()}} />`,
+    name: (i) => `${cap(pick(STEMS))}View${i}`,
+    wrap: (name) => [`export function ${name}() {\n  return (\n    <>\n`, '    </>\n  );\n}\n'],
+  },
+  {
+    ext: 'py',
+    line: () => (rand() < 0.2 ? `    # ${comment()}` : `    ${snake()} = ${snake()}(${pick(STEMS)}, ${Math.floor(rand() * 100)})`),
+    name: (i) => `${pick(VERBS)}_${pick(STEMS)}_file_${i}`,
+    wrap: (name, imports) => [
+      `${imports.map((m) => `from ${m.path.replace(/\.py$/, '').replace(/\//g, '.')} import ${m.name}\n`).join('')}\n\ndef ${name}(value):\n${imports.map((m) => `    ${m.name}(value)\n`).join('')}`,
+      '    return value\n',
+    ],
+  },
+  {
+    ext: 'go',
+    line: () => `\t${camel()} := ${camel()}(ctx, ${pick(STEMS)})`,
+    name: (i) => `${cap(pick(VERBS))}${cap(pick(STEMS))}File${i}`,
+    wrap: (name) => [`package main\n\nfunc ${name}(ctx Context) error {\n`, '\treturn nil\n}\n'],
+  },
+  {
+    ext: 'rs',
+    line: () => `    let ${snake()} = ${snake()}(&${pick(STEMS)})?;`,
+    name: (i) => `${pick(VERBS)}_${pick(STEMS)}_file_${i}`,
+    wrap: (name) => [`pub fn ${name}() -> Result<(), Error> {\n`, '    Ok(())\n}\n'],
+  },
+  {
+    ext: 'sh',
+    line: () => `  ${pick(VERBS)}_${pick(STEMS)} "$${pick(STEMS).toUpperCase()}" || exit 1`,
+    name: (i) => `${pick(VERBS)}_${pick(STEMS)}_file_${i}`,
+    wrap: (name) => [`${name}() {\n`, '}\n'],
+  },
   { ext: 'md', line: () => comment() },
   { ext: 'json', line: () => `  "${camel()}": "${comment()}",` },
 ];
@@ -157,6 +211,8 @@ const workspace = join(dir, 'ws');
 const dataDir = join(dir, 'search-data');
 let corpusBytes = 0;
 const identifiers: string[] = [];
+/** Functions the generated files define, by language: what later files import, and what symbol queries ask for. */
+const defined = new Map<string, { name: string; path: string }[]>();
 const started = performance.now();
 for (let i = 0; i < FILES; i++) {
   const folder = join(workspace, `pkg${i % 40}`, `mod${Math.floor(i / 40) % 25}`);
@@ -171,7 +227,18 @@ for (let i = 0; i < FILES; i++) {
     size += line.length + 1;
   }
   const name = `${pick(STEMS)}-${pick(STEMS)}-${i}.${lang.ext}`;
-  const text = `${lines.join('\n')}\n`;
+  const rel = `pkg${i % 40}/mod${Math.floor(i / 40) % 25}/${name}`;
+  let text = `${lines.join('\n')}\n`;
+  if (lang.name && lang.wrap) {
+    const fn = lang.name(i);
+    // Earlier files' functions, imported and called: most from a few central files, the rest at random.
+    let earlier = defined.get(lang.ext);
+    if (!earlier) defined.set(lang.ext, (earlier = []));
+    const imports = earlier.length === 0 ? [] : [...new Set([earlier[Math.floor(rand() * Math.min(20, earlier.length))]!, pick(earlier)])];
+    const [head, tail] = lang.wrap(fn, imports);
+    text = `${head}${text}${tail}`;
+    earlier.push({ name: fn, path: rel });
+  }
   writeFileSync(join(folder, name), text);
   corpusBytes += Buffer.byteLength(text);
   if (identifiers.length < 2000 && rand() < 0.2) identifiers.push(/[a-z]+[A-Z][a-z]+[A-Z][a-z]+/.exec(text)?.[0] ?? camel());
@@ -203,8 +270,8 @@ const service = new PluginService({
 });
 await service.start();
 
-const call = async (args: Record<string, unknown>): Promise<string> => {
-  const out = await service.registries.tools.execute('search', args, undefined, { sessionId: 'bench', workspace, denied: [dataDir] });
+const call = async (args: Record<string, unknown>, tool = 'search'): Promise<string> => {
+  const out = await service.registries.tools.execute(tool, args, undefined, { sessionId: 'bench', workspace, denied: [dataDir] });
   const text = out.content.map((c) => ('text' in c ? c.text : '')).join('');
   if (out.isError) throw new Error(text);
   return text;
@@ -254,6 +321,33 @@ try {
     substringMs.push(s.ms);
     if (!s.out.startsWith('No matches')) substringHits++;
   }
+  const symbolMs: number[] = [];
+  let symbolHits = 0;
+  const functions = [...defined.values()].flat();
+  for (let i = 0; i < QUERIES; i++) {
+    const fn = pick(functions);
+    const t = await time({ query: fn.name, mode: 'symbol', limit: 20 });
+    symbolMs.push(t.ms);
+    if (t.out.startsWith(`Definitions of ${fn.name}:\n${fn.path}:`)) symbolHits++;
+  }
+  // The repo map: the first (the symbol graph read from the index), again (ranked again only), and after one file
+  // changes (its symbols indexed again, the graph read again): what a call costs once an edit has landed.
+  const mapTime = async (args: Record<string, unknown>) => {
+    const t0 = performance.now();
+    const out = await call(args, 'repo_map');
+    if (!out.includes(':\n')) throw new Error(`The repo map came back empty: ${out}`);
+    return performance.now() - t0;
+  };
+  const mapFirstMs = await mapTime({});
+  const mapWarmMs: number[] = [];
+  for (let i = 0; i < 5; i++) mapWarmMs.push(await mapTime({ focus: [pick(functions).path] }));
+  const mapRefreshMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const fn = functions[i]!;
+    const file = join(workspace, fn.path);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n// edited ${i}\n`);
+    mapRefreshMs.push(await mapTime({ focus: [fn.path] }));
+  }
   const rssAfterQueries = rssMb(pid);
   const grepMs: number[] = [];
   for (let i = 0; i < 5; i++) grepMs.push((await time({ query: pick(identifiers), mode: 'grep', limit: 20 })).ms);
@@ -270,6 +364,13 @@ try {
     updateMs.push(performance.now() - t0);
   }
 
+  // What the symbols add to the cold build: the same grammars over every file, timed here in the bench's process.
+  const tagger = new SymbolTagger();
+  await tagger.load();
+  const taggingStarted = performance.now();
+  for (const fn of functions) tagger.tags(fn.path, readFileSync(join(workspace, fn.path), 'utf8'));
+  const taggingMs = performance.now() - taggingStarted;
+
   const indexes = join(dataDir, 'indexes');
   const indexBytes = readdirSync(indexes).reduce((sum, f) => sum + statSync(join(indexes, f)).size, 0);
   const figures = {
@@ -282,6 +383,14 @@ try {
     substring_p50_ms: round(percentile(substringMs, 50), 2),
     substring_p95_ms: round(percentile(substringMs, 95), 2),
     substring_found: `${substringHits}/${QUERIES}`,
+    symbol_p50_ms: round(percentile(symbolMs, 50), 2),
+    symbol_p95_ms: round(percentile(symbolMs, 95), 2),
+    symbol_found: `${symbolHits}/${QUERIES}`,
+    repo_map_first_ms: round(mapFirstMs),
+    repo_map_warm_p50_ms: round(percentile(mapWarmMs, 50)),
+    repo_map_refresh_p50_ms: round(percentile(mapRefreshMs, 50)),
+    repo_map_refresh_max_ms: round(Math.max(...mapRefreshMs)),
+    symbol_tagging_ms: Math.round(taggingMs),
     grep_p50_ms: round(percentile(grepMs, 50)),
     update_p50_ms: round(percentile(updateMs, 50)),
     update_max_ms: round(Math.max(...updateMs)),

@@ -1,6 +1,4 @@
-import { languageOf } from './symbol-tagger.ts';
-
-const IMPORTING = new Set(['typescript', 'tsx', 'javascript', 'python', 'rust']);
+import { IMPORTING, languageOf } from './symbol-tagger.ts';
 
 /** The symbol reference graph as the index gives it: definitions, and each file's uses of a name. */
 export interface SymbolGraph {

@@ -329,24 +329,50 @@ export class SearchIndexService {
   }
 
   /**
-   * Where a symbol is defined, then the files that refer to it (most references first), each with its line as
-   * the file reads now; `more` when there were more than `limit`.
+   * Where a symbol is defined, then the files that use it (most uses first), each with its line as the file reads
+   * now; `more` when there were more than `limit`. Uses are the name as a whole word outside its definitions'
+   * lines, found from the words index: calls, types, imports, and mentions in comments and strings alike.
    */
   async searchSymbol(name: string, scope: SearchScope, limit: number): Promise<{ hits: (IndexedSymbol & { text: string })[]; more: boolean }> {
     await this.flush();
-    const first = this.#store.searchSymbols(name, scope, limit + 1);
-    const paths = [...new Set(first.map((r) => r.path))];
-    const texts = new Map(paths.map((p, i) => [p, i] as const));
-    const read = await inParallel(paths, READERS, (path) => this.#current(path));
+    const first = this.#store.searchDefinitions(name, scope, limit + 1);
+    await inParallel([...new Set(first.map((r) => r.path))], READERS, (path) => this.#current(path));
     // A file read again because it changed was indexed again: ask once more, so that lines match the text.
-    const rows = this.#store.searchSymbols(name, scope, limit + 1);
-    const hits = rows.flatMap((row) => {
-      const i = texts.get(row.path);
-      const text = i === undefined ? undefined : read[i];
-      if (text == null) return [];
-      return [{ ...row, text: text.split('\n')[row.line - 1] ?? '' }];
-    });
-    return { hits: hits.slice(0, limit), more: rows.length > limit };
+    const defs = this.#store.searchDefinitions(name, scope, limit + 1);
+    const spelled = defs[0]?.name ?? name;
+    const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${spelled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_$])`, defs.length ? 'gu' : 'giu');
+    const defLines = new Map<string, Set<number>>();
+    for (const def of defs) defLines.set(def.path, (defLines.get(def.path) ?? new Set()).add(def.line));
+    const wanted = Math.max(0, limit - defs.length);
+    const match = `"${spelled.replace(/"/g, '""')}"`;
+    const candidates = wanted > 0 ? this.#store.searchWords(match, scope, Math.min(300, wanted * 3 + 1)) : [];
+    const texts = await inParallel(candidates, READERS, (path) => this.#current(path));
+    const uses: (IndexedSymbol & { text: string })[] = [];
+    const lineTexts = new Map<string, string[]>();
+    for (const [i, path] of candidates.entries()) {
+      const lines = texts[i]?.split('\n');
+      if (!lines) continue;
+      lineTexts.set(path, lines);
+      let count = 0;
+      let at = 0;
+      for (let n = 0; n < lines.length; n++) {
+        if (defLines.get(path)?.has(n + 1)) continue;
+        const found = lines[n]!.match(word)?.length ?? 0;
+        if (found && !at) at = n + 1;
+        count += found;
+      }
+      if (count) uses.push({ path, name: spelled, kind: 'ref', type: 'use', line: at, count, text: lines[at - 1]! });
+    }
+    uses.sort((a, b) => b.count - a.count);
+    const defTexts = await inParallel(
+      defs.slice(0, limit),
+      READERS,
+      async (def) => (lineTexts.get(def.path) ?? (await this.#current(def.path))?.split('\n'))?.[def.line - 1],
+    );
+    const hits = [...defs.slice(0, limit).flatMap((def, i) => (defTexts[i] === undefined ? [] : [{ ...def, text: defTexts[i] }])), ...uses.slice(0, wanted)];
+    // With the definitions filling the limit, a file holding the word may use it: said as more.
+    const usedElsewhere = wanted === 0 && this.#store.searchWords(match, scope, 1).length > 0;
+    return { hits, more: defs.length > limit || uses.length > wanted || candidates.length > Math.min(300, wanted * 3) || usedElsewhere };
   }
 
   /**

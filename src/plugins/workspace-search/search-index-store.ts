@@ -2,9 +2,13 @@ import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { identifierPartsOf } from './identifier-words.ts';
 import type { SymbolGraph } from './repo-map-rank.ts';
-import type { SymbolTag } from './symbol-tagger.ts';
+import { IMPORTING, languageOf, type SymbolTag } from './symbol-tagger.ts';
 
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
+/** Definitions kept of one file (generated files define thousands). */
+const MAX_DEFINITIONS = 2000;
+/** Names one file's links in the symbol graph are kept for. */
+const MAX_LINKED_NAMES = 1000;
 
 /** What the index knows of a file: enough to tell whether it changed since it was read. */
 export interface IndexedFile {
@@ -144,15 +148,20 @@ export class SearchIndexStore {
     if (content === null) return;
     this.#sql('INSERT INTO words(rowid, path, body, parts) VALUES (?, ?, ?, ?)').run(id, pathWords(path), content.bytes, content.parts.join(' '));
     this.#sql('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, content.bytes);
-    // Every definition; a file's references to a name as one row (its first line and how many).
+    // Every definition (up to MAX_DEFINITIONS), and the references the repo map links files by, one row per name
+    // (its first line and how many): in a language that imports names, the names imported; else every use.
+    // Where a name is used is found from the words (searchUses), so other references are not kept.
+    const linksByImport = IMPORTING.has(languageOf(path) ?? '');
     const refs = new Map<string, { tag: SymbolTag; count: number }>();
     const insert = this.#sql('INSERT INTO symbols(file_id, name, def, type, line, count) VALUES (?, ?, ?, ?, ?, ?)');
+    let defs = 0;
     for (const tag of content.symbols ?? []) {
-      if (tag.kind === 'def') insert.run(id, tag.name, 1, tag.type, tag.line, 1);
-      else {
+      if (tag.kind === 'def') {
+        if (defs++ < MAX_DEFINITIONS) insert.run(id, tag.name, 1, tag.type, tag.line, 1);
+      } else if (!linksByImport || tag.type === 'import') {
         const known = refs.get(tag.name);
         if (known) known.count++;
-        else refs.set(tag.name, { tag, count: 1 });
+        else if (refs.size < MAX_LINKED_NAMES) refs.set(tag.name, { tag, count: 1 });
       }
     }
     for (const { tag, count } of refs.values()) insert.run(id, tag.name, 0, tag.type, tag.line, count);
@@ -196,20 +205,17 @@ export class SearchIndexStore {
     ).all({ match, scope, after, page }) as { id: number; path: string }[];
   }
 
-  /**
-   * Definitions of a name, then the files that refer to it (most references first), matched exactly or, when
-   * nothing matches so, regardless of case; at most `limit` rows.
-   */
-  searchSymbols(name: string, scope: SearchScope, limit: number): IndexedSymbol[] {
+  /** Definitions of a name, matched exactly or, when none matches so, regardless of case; at most `limit` rows. */
+  searchDefinitions(name: string, scope: SearchScope, limit: number): IndexedSymbol[] {
     const query = (exact: boolean) =>
       this.#sql(
-        `SELECT f.path, s.name, s.def, s.type, s.line, s.count FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.name = @name COLLATE NOCASE ${exact ? 'AND s.name = @name' : ''} AND ${SCOPE_SQL}
-         ORDER BY s.def DESC, s.count DESC, f.path, s.line LIMIT @limit`,
-      ).all({ name, scope, limit }) as (Omit<IndexedSymbol, 'kind'> & { def: number })[];
+        `SELECT f.path, s.name, s.type, s.line, s.count FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = @name COLLATE NOCASE ${exact ? 'AND s.name = @name' : ''} AND s.def = 1 AND ${SCOPE_SQL}
+         ORDER BY f.path, s.line LIMIT @limit`,
+      ).all({ name, scope, limit }) as Omit<IndexedSymbol, 'kind'>[];
     let rows = query(true);
     if (rows.length === 0) rows = query(false);
-    return rows.map(({ def, ...row }) => ({ ...row, kind: def ? 'def' : 'ref' }));
+    return rows.map((row) => ({ ...row, kind: 'def' }));
   }
 
   /** Every definition and every file's uses of a name that some file defines, within a folder: the repo map's graph. */

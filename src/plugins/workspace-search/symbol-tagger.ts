@@ -114,6 +114,9 @@ const BY_EXTENSION: Record<string, string> = {
   '.bash': 'bash',
 };
 
+/** Languages whose files name what they use from other files in imports (see rankDefinitions). */
+export const IMPORTING = new Set(['typescript', 'tsx', 'javascript', 'python', 'rust']);
+
 /** The grammar a file is parsed with, by its extension; null when no grammar is shipped for it. */
 export function languageOf(path: string): string | null {
   return BY_EXTENSION[extname(path).toLowerCase()] ?? null;

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 
+/** An allowance that allows every call: only its listing is looked at. */
+const check = async () => ({ allowed: true }) as const;
+
 let t: AppUnderTest;
 
 beforeEach(() => {
@@ -106,7 +109,6 @@ test('wallets and allowances name the saved account their provider id is, and ke
   const state = { balance: 12.5, currency: 'USD' };
   wallets.register('wallet', 'w1', { id: 'w1', provider: 'openrouter-work', state, refresh: async () => state });
   wallets.register('wallet', 'w2', { id: 'w2', provider: 'deepseek', state, refresh: async () => state });
-  const check = async () => ({ allowed: true }) as const;
   allowances.register('budget', 'a1', { id: 'a1', scope: 'openrouter-work', limit: 10, unit: 'usd', spent: 1, check });
   allowances.register('budget', 'a2', { id: 'a2', scope: '*', limit: 10, unit: 'usd', spent: 1, check });
   const listed = await t.call<{ wallets: { id: string; provider: string; account?: string }[] }>('wallets.list');

@@ -218,20 +218,33 @@ export class SearchIndexStore {
     return rows.map((row) => ({ ...row, kind: 'def' }));
   }
 
-  /** Every definition and every file's uses of a name that some file defines, within a folder: the repo map's graph. */
+  /**
+   * Every definition within a folder, and the references to names some file there defines (found from the
+   * defined names through the names index: references to names defined nowhere are never read): the repo map's graph.
+   */
   symbolGraph(scope: SearchScope): SymbolGraph {
     const paths = new Map<number, string>();
     const defs: SymbolGraph['defs'] = [];
     const refs: SymbolGraph['refs'] = [];
-    const rows = this.#sql(
-      `SELECT s.file_id, f.path, s.name, s.def, s.type, s.line, s.count FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${SCOPE_SQL}`,
+    const defRows = this.#sql(
+      `SELECT s.file_id, f.path, s.name, s.type, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.def = 1 AND ${SCOPE_SQL}`,
     )
       .raw()
-      .iterate({ scope }) as IterableIterator<[number, string, string, number, string, number, number]>;
-    for (const [file, path, name, def, type, line, count] of rows) {
+      .iterate({ scope }) as IterableIterator<[number, string, string, string, number]>;
+    for (const [file, path, name, type, line] of defRows) {
       if (!paths.has(file)) paths.set(file, path);
-      if (def) defs.push({ file, name, type, line });
-      else refs.push({ file, name, count, imported: type === 'import' });
+      defs.push({ file, name, type, line });
+    }
+    const refRows = this.#sql(
+      `WITH defined AS (SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.def = 1 AND ${SCOPE_SQL})
+       SELECT s.file_id, f.path, s.name, s.type, s.count FROM defined d JOIN symbols s ON s.name = d.name COLLATE NOCASE AND s.def = 0
+       JOIN files f ON f.id = s.file_id WHERE s.name = d.name AND ${SCOPE_SQL}`,
+    )
+      .raw()
+      .iterate({ scope }) as IterableIterator<[number, string, string, string, number]>;
+    for (const [file, path, name, type, count] of refRows) {
+      if (!paths.has(file)) paths.set(file, path);
+      refs.push({ file, name, count, imported: type === 'import' });
     }
     return { paths, defs, refs };
   }

@@ -6,9 +6,11 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { EntryInput } from '../../shared/sessions/index.ts';
 import { blobHash } from './blob-store.ts';
 import { inlineImages, MISSING_IMAGE_NOTE } from './image-blobs.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 import { exportPiSession } from './pi-session-export.ts';
 import { importPiSession } from './pi-session-import.ts';
 import { SessionStore } from './session-store.ts';
+import { SessionTrash } from './session-trash.ts';
 
 /** A real 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -162,4 +164,55 @@ test('a pi file with a fake image imports nothing, and the sentence names the en
   expect(() => importPiSession(store, `${header}\n${line}\n`)).toThrow('Image 1 of entry e1 is not a PNG, JPEG, WebP or GIF image');
   expect(store.list()).toEqual([]);
   expect(blobCount()).toBe(0);
+});
+
+test("a deleted conversation's images are deleted when the file is next opened; an image another conversation names stays", () => {
+  const a = store.create();
+  const b = store.create();
+  store.append(a.id, withImage({ data: PNG }));
+  store.append(b.id, withImage({ data: PNG }));
+  const other = Buffer.from(PNG, 'base64');
+  other[other.length - 1] = 0x83; // another blob: the same PNG with a changed IEND CRC byte
+  store.append(a.id, withImage({ data: other.toString('base64') }));
+  expect(blobCount()).toBe(2);
+  store.delete(a.id);
+  // Kept until the next open: undo may bring the conversation back meanwhile.
+  expect(blobCount()).toBe(2);
+  store.close();
+  store = SessionStore.open(file);
+  expect(blobCount()).toBe(1);
+  expect(store.blobs.has(PNG_HASH)).toBe(true);
+  store.delete(b.id);
+  store.close();
+  store = SessionStore.open(file);
+  expect(blobCount()).toBe(0);
+});
+
+test('a file from before the blob references gets them from its entries when migrated, so its images are kept', () => {
+  const s = store.create();
+  store.append(s.id, withImage({ data: PNG }));
+  store.close();
+  const db = new Database(file);
+  db.exec('DROP TABLE blob_refs');
+  db.pragma(`user_version = ${MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE IF NOT EXISTS blob_refs'))}`);
+  db.close();
+  store = SessionStore.open(file);
+  expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+  expect(blobCount()).toBe(1);
+  store.delete(s.id);
+  store.close();
+  store = SessionStore.open(file);
+  expect(blobCount()).toBe(0);
+});
+
+test('undo brings a deleted conversation back with its images, and they stay through the next open', () => {
+  const trash = new SessionTrash(store);
+  const s = store.create();
+  store.append(s.id, withImage({ data: PNG }));
+  trash.delete(s.id);
+  trash.restore(s.id);
+  store.close();
+  store = SessionStore.open(file);
+  expect(blobCount()).toBe(1);
+  expect(JSON.stringify(store.path(s.id))).toContain(PNG_HASH);
 });

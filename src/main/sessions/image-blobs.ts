@@ -52,6 +52,13 @@ export function externalizeImages(input: EntryInput, blobs: BlobStore): EntryInp
   );
 }
 
+/** The hashes of the stored images an entry names. */
+export function imageHashes(entry: Entry): string[] {
+  const content = entry.type === 'message' ? (entry.message as { content?: unknown }).content : entry.type === 'custom_message' ? entry.content : undefined;
+  if (!Array.isArray(content)) return [];
+  return (content as Part[]).flatMap((p) => (p?.type === 'image' && typeof p['blob'] === 'string' ? [p['blob']] : []));
+}
+
 /** What stands for an image whose stored bytes are gone (another program deleted the row). */
 export const MISSING_IMAGE_NOTE = '[an image that is no longer stored]';
 

@@ -147,6 +147,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX IF NOT EXISTS scheduled_runs_by_task ON scheduled_runs(task_id, started_at);
   `,
+  // Which conversations name which stored images, so that a deleted conversation's images go too: the rows go
+  // with their conversation, and a blob no row names is deleted when the file is next opened (not at once: undo
+  // brings a deleted conversation back for a few minutes). Filled in from the entries written so far.
+  `
+  CREATE TABLE IF NOT EXISTS blob_refs (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    hash       TEXT NOT NULL,
+    PRIMARY KEY (session_id, hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS blob_refs_by_hash ON blob_refs(hash);
+  INSERT OR IGNORE INTO blob_refs (session_id, hash)
+    SELECT e.session_id, j.value FROM entries e, json_tree(e.payload) j
+    WHERE e.payload LIKE '%"blob":"%' AND j.key = 'blob' AND j.type = 'text' AND j.value IN (SELECT hash FROM blobs);
+  `,
 ];
 
 /** The migration after which the store computes the hashes of entries written before it. */

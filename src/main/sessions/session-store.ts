@@ -8,7 +8,7 @@ import { BlobStore } from './blob-store.ts';
 import { integrityOf, TreeVerifier } from './chain-verifier.ts';
 import type { HashedRow } from './entry-hash.ts';
 import type { ParentRow } from './entry-row.ts';
-import { externalizeImages } from './image-blobs.ts';
+import { externalizeImages, imageHashes } from './image-blobs.ts';
 import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
 import { SessionReader } from './session-reader.ts';
@@ -79,7 +79,10 @@ export class SessionStore extends SessionReader {
       db.close();
       throw e;
     }
-    return new SessionStore(db, options);
+    const store = new SessionStore(db, options);
+    // The images of conversations deleted before this open (see BlobStore.sweep).
+    store.blobs.sweep();
+    return store;
   }
 
   private constructor(db: Db, options: SessionStoreOptions) {
@@ -384,6 +387,7 @@ export class SessionStore extends SessionReader {
     const above = parentId === null ? null : (parent ?? (this.q.parentRow.get(sessionId, parentId) as ParentRow | undefined) ?? null);
     const stored = storedEntry(sessionId, externalizeImages(input, this.blobs), parentId, above, { newId: this.#newId, now });
     const { entry } = stored;
+    this.blobs.refer(sessionId, imageHashes(entry));
     if (entry.type === 'compaction' && !this.#onPath(sessionId, parentId, entry.firstKeptEntryId)) {
       throw new AmberError('invalid_input', `Refused compaction ${entry.id}: the entry it keeps from, ${entry.firstKeptEntryId}, is not on its branch.`);
     }

@@ -59,7 +59,7 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
   return defineWorkspaceTool({
     name: 'search',
     description:
-      'Search the workspace from its index: mode "text" (default) ranks files by the words or identifiers asked for (camelCase and snake_case parts match too) and shows their best lines; "substring" lists every line holding a fragment (case-insensitive); "symbol" lists where a name is defined (TypeScript, JavaScript, Python, Go, Rust, shell), then the files that use it; "grep" matches a regular expression line by line. Prints "path:line: text". Leaves out what .gitignore ignores, .git, node_modules, binary files and files over 1 MB.',
+      'Search the workspace from its index: mode "text" (default; it finds the answer most often) ranks files by the words or identifiers asked for (camelCase and snake_case parts match too) and shows their best lines; "substring" lists every line holding a fragment (case-insensitive); "symbol" lists where a name is defined (TypeScript, JavaScript, Python, Go, Rust, shell), then the files that use it: for a name you know, the surest way to its definition; "grep" matches a regular expression line by line. Prints "path:line: text". Leaves out what .gitignore ignores, .git, node_modules, binary files and files over 1 MB.',
     readOnly: true,
     pathParams: ['path'],
     schema: SearchArgs,

@@ -78,7 +78,10 @@ test('Rebuild deletes an open index and builds it again; the panel shows each st
   const second = indexes.get(root, never)!;
   expect(second).not.toBe(first);
   expect(indexes.views()[0]!.state).toBe('building');
-  expect(indexesPanel(indexes.views(), now, 30).sections[0]!.rows[0]).toMatchObject({ text: expect.stringMatching(/ — building \(\d+ of \d+ files\)$/), actions: [] });
+  expect(indexesPanel(indexes.views(), now, 30).sections[0]!.rows[0]).toMatchObject({
+    text: expect.stringMatching(/ — building \(\d+ of \d+ files\)$/),
+    actions: [],
+  });
   await second.ready;
   expect((await second.searchText('recentValue', null, 5)).files.map((f) => f.path)).toEqual(['a.ts']);
   expect(indexesPanel([], now, 30).sections[0]!.rows[0]).toMatchObject({ text: expect.stringMatching(/^No workspace searched yet/) });

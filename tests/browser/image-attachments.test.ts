@@ -112,7 +112,7 @@ test('an image pasted into the box reaches the model as an image_url data URL, s
   await expect.poll(() => viewer.count()).toBe(0);
 });
 
-test('a model that reads no images gets a notice before sending, Send waits, and removing the image lets the words go (dark theme)', async () => {
+test('a model that reads no images gets a notice before sending, Send waits; without the image, the words and a dropped text file go (dark theme)', async () => {
   const page = await open('dark', 'gpt-3.5-turbo');
   // A text file named like an image is refused with a sentence before anything is sent or shown as a chip.
   await page.getByTestId('attach-input').setInputFiles({ name: 'holiday.png', mimeType: 'image/png', buffer: Buffer.from('Dear diary, not a picture.') });
@@ -130,10 +130,23 @@ test('a model that reads no images gets a notice before sending, Send waits, and
 
   await page.getByRole('button', { name: 'Remove screenshot.png' }).click();
   await expect.poll(() => notice.count()).toBe(0);
+  // A text file dropped on the box goes as text with its name (a model without images reads it).
+  await page.locator('.composer-box').evaluate((box) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['the launch is on Tuesday'], 'notes.txt', { type: 'text/plain' }));
+    box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect.poll(() => page.getByTestId('attachment-chip').getAttribute('data-kind')).toBe('text');
   await page.getByTestId('send').click();
   await expect.poll(() => page.locator('[data-role=assistant]').last().textContent(), { timeout: 20_000 }).toContain('An orange square.');
   const request = server.requests.find((r) => r.method === 'POST')!;
-  expect((request.body as { messages: unknown[] }).messages.at(-1)).toEqual({ role: 'user', content: 'Describe it' });
+  expect((request.body as { messages: unknown[] }).messages.at(-1)).toEqual({
+    role: 'user',
+    content: 'Describe it\nAttached file notes.txt:\n```\nthe launch is on Tuesday\n```',
+  });
+  // The message shows the file by its name, not its words.
+  expect(await page.getByTestId('file-attachment').textContent()).toContain('notes.txt');
+  expect(await page.locator('[data-role=user]').textContent()).not.toContain('Tuesday');
 });
 
 test("a tool's image shows on its card as a thumbnail, opens in the viewer, and goes to the model after the tool's text", async () => {

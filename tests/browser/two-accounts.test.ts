@@ -117,3 +117,25 @@ test('two custom connections added in Settings are both used in one conversation
   await picker.click();
   await expect.poll(() => groups.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label'))), { timeout: 20_000 }).toEqual(['llama.cpp', 'GPU box']);
 });
+
+test('the setup form says when saving without a name would change the saved connection of that kind', async () => {
+  amber = await startAmber({
+    core: { workspace: join(dir, 'workspace'), home: dir },
+    // Saved as before names existed: the preset's own account.
+    seed: (shell) => void shell.app.providers.save({ presetId: 'custom', baseUrl: `${vllm.url}/v1`, model: 'qwen3-32b' }),
+  });
+  await amber.open();
+  const { page } = amber;
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('setup-provider').click();
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).click();
+  const note = page.getByTestId('first-run-replaces');
+  await expect.poll(() => note.textContent(), { timeout: 20_000 }).toContain('changes your saved connection “Other OpenAI-compatible server”');
+  // Another kind has no saved connection of its own here: nothing to say.
+  await page.getByRole('radio', { name: 'OpenAI', exact: true }).click();
+  await expect.poll(() => note.count()).toBe(0);
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).click();
+  await expect.poll(() => note.count()).toBe(1);
+  await page.getByTestId('first-run-name').fill('llama.cpp');
+  await expect.poll(() => note.count()).toBe(0);
+});

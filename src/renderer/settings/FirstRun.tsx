@@ -32,6 +32,9 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   const [test, setTest] = useState<{ state: 'idle' | 'testing' | 'ok' | 'failed'; message: string }>({ state: 'idle', message: '' });
   const choices = presets;
   const chosen = choices.find((p) => p.id === preset);
+  // The saved connection a save without a name changes (the preset's own), if there is one.
+  const saved = useQuery({ queryKey: serverKeys.providerConnections, queryFn: () => api.call('providers.connections', {}), staleTime: 0 }).data;
+  const replaced = chosen ? saved?.find((c) => c.id === chosen.providerId) : undefined;
   const dialect = chosen?.dialect;
 
   const runTest = async () => {
@@ -145,6 +148,11 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
             data-testid="first-run-name"
           />
         </label>
+        {replaced && !name.trim() && (
+          <p className="hint" data-testid="first-run-replaces">
+            Without a name, saving changes your saved connection “{replaced.name}”; give this one a name to add another.
+          </p>
+        )}
         <label className="field">
           <span>API key {chosen && !chosen.needsKey && <em className="muted">(not needed)</em>}</span>
           <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="sk-…" autoComplete="off" />

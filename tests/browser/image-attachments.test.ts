@@ -10,6 +10,7 @@ import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 
 let amber: Amber | null = null;
@@ -83,6 +84,7 @@ test('an image pasted into the box reaches the model as an image_url data URL, s
   await expect.poll(() => page.getByRole('button', { name: 'Remove screenshot.png' }).isVisible()).toBe(true);
   await page.getByTestId('composer').fill('What is in this picture?');
   await page.screenshot({ path: docsShot('image-attach-chip.png'), animations: 'disabled' });
+  expect(await seriousViolations(page, '.composer')).toEqual([]);
   const before = server.requests.length;
   await page.getByTestId('send').click();
   await expect.poll(() => page.locator('[data-role=assistant]').last().textContent(), { timeout: 20_000 }).toContain('An orange square.');
@@ -108,6 +110,7 @@ test('an image pasted into the box reaches the model as an image_url data URL, s
   await expect.poll(() => viewer.isVisible()).toBe(true);
   expect(await viewer.getByRole('heading').textContent()).toBe('Attached image');
   await page.screenshot({ path: docsShot('image-viewer.png'), animations: 'disabled' });
+  expect(await seriousViolations(page, '[data-testid=image-viewer]')).toEqual([]);
   await page.keyboard.press('Escape');
   await expect.poll(() => viewer.count()).toBe(0);
 });
@@ -125,6 +128,7 @@ test('a model that reads no images gets a notice before sending, Send waits; wit
   await expect.poll(() => notice.textContent()).toBe('GPT-3.5-turbo does not accept images: remove the image or choose a model that reads images.');
   expect(await page.getByTestId('send').isDisabled()).toBe(true);
   await page.screenshot({ path: docsShot('image-refused-dark.png'), animations: 'disabled' });
+  expect(await seriousViolations(page, '.composer')).toEqual([]);
   const posts = () => server.requests.filter((r) => r.method === 'POST').length;
   expect(posts()).toBe(0);
 

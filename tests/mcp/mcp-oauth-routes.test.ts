@@ -109,6 +109,10 @@ test('mcp.signIn and mcp.signOut refuse what is not a server to sign in to, with
   await callOk(t.api, 'mcp.save', { name: 'local', server: { transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } });
   expect((await t.refused('mcp.signIn', { name: 'local' })).message).toMatch(/does not sign in with OAuth \(it runs on this machine\)/);
   expect((await t.refused('mcp.signIn', { name: 'nope' })).message).toMatch(/There is no MCP server 'nope'/);
+  // A server switched off is not signed in to (nor connected by a sign-in).
+  await callOk(t.api, 'mcp.save', { name: 'remote', server: { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: [] } });
+  await callOk(t.api, 'mcp.setEnabled', { name: 'remote', enabled: false });
+  expect((await t.refused('mcp.signIn', { name: 'remote' })).message).toMatch(/'remote' is switched off; switch it on, then sign in/);
 });
 
 test('tokens the plugin refreshes are kept by main in the key file, replacing the old ones', async () => {

@@ -62,6 +62,7 @@ export class McpOAuthSessions {
     const provider = this.#providers.get(conn.name)?.provider;
     if (!provider || isStdio(conn.entry.config))
       throw new Error(`The MCP server '${conn.name}' does not sign in with OAuth${isStdio(conn.entry.config) ? ' (it runs on this machine)' : ''}.`);
+    if (conn.entry.config.disabled) throw new Error(`The MCP server '${conn.name}' is switched off; switch it on, then sign in.`);
     this.#signIns.get(conn.name)?.cancel();
     const scope = provider.wantedScope ?? undefined;
     let signIn: SignIn;
@@ -90,7 +91,8 @@ export class McpOAuthSessions {
   async signOut(conn: McpConnection): Promise<void> {
     this.#signIns.get(conn.name)?.cancel();
     this.#providers.get(conn.name)?.provider.forget();
-    await conn.restart();
+    // A server switched off stays off.
+    if (!conn.entry.config.disabled) await conn.restart();
   }
 
   credentials(): { revision: number; servers: Record<string, string | null> } {

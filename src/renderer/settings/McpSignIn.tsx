@@ -18,7 +18,8 @@ export function McpSignIn({ server }: { server: McpServerView }) {
   const queries = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [page, setPage] = useState<string | null>(null);
-  if (server.signIn === undefined) return null;
+  // A server switched off offers Sign out (its sign-in is kept) but no Sign in.
+  if (server.signIn === undefined || (server.state === 'off' && server.signIn !== 'signedIn')) return null;
 
   const signIn = async () => {
     setBusy(true);

@@ -10,8 +10,10 @@ import { type PendingAttachment, readAttachment, toAttachment } from './read-att
 
 /** The window scales images to the tighter provider's limits, so an image fits whichever model it goes to; main checks it again. */
 const IMAGE_LIMITS = imageLimitsFor(null);
-/** What one message's images may add up to (the headless shell's WebSocket carries at most 4 MB a frame). */
-const MAX_MESSAGE_IMAGE_BYTES = 3 * 1024 * 1024;
+/** What one message's attachments may add up to as sent (the headless shell's WebSocket carries at most 4 MB a frame). */
+const MAX_MESSAGE_ATTACHMENT_BYTES = 3.5 * 1024 * 1024;
+/** An attachment's size as sent: an image's data URL, a text file's bytes. */
+const sentSize = (a: PendingAttachment) => (a.kind === 'image' ? a.dataUrl.length : a.bytes);
 
 interface Props {
   running: boolean;
@@ -72,22 +74,20 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
   };
 
   // Files pasted, dropped or picked: read here (nothing but their contents goes to main), refused with a sentence.
+  // The list as last set, so that files read one after another each see those added before them.
+  const current = useRef<PendingAttachment[]>([]);
+  current.current = attachments;
   const addFiles = async (files: readonly File[]) => {
     for (const file of files) {
       try {
         const read = await readAttachment(file, IMAGE_LIMITS);
-        setAttachments((list) => {
-          if (list.length >= MAX_ATTACHMENTS) {
-            toasts.error('Could not attach the file', new Error(`A message carries at most ${MAX_ATTACHMENTS} attachments.`));
-            return list;
-          }
-          const imageBytes = [...list, read].reduce((n, a) => n + (a.kind === 'image' ? a.bytes : 0), 0);
-          if (imageBytes > MAX_MESSAGE_IMAGE_BYTES) {
-            toasts.error('Could not attach the image', new Error(`${read.name} would take this message's images over 3 MB; send it in another message.`));
-            return list;
-          }
-          return [...list, read];
-        });
+        const list = current.current;
+        if (list.length >= MAX_ATTACHMENTS) throw new Error(`A message carries at most ${MAX_ATTACHMENTS} attachments.`);
+        if ([...list, read].reduce((n, a) => n + sentSize(a), 0) > MAX_MESSAGE_ATTACHMENT_BYTES) {
+          throw new Error(`${read.name} would take this message's attachments over 3.5 MB; send it in another message.`);
+        }
+        current.current = [...list, read];
+        setAttachments(current.current);
       } catch (e) {
         toasts.error('Could not attach the file', e);
       }

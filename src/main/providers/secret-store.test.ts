@@ -56,3 +56,21 @@ test('an unchanged key file is read and unsealed once; one written since, by thi
   rmSync(file);
   expect(store.get('a')).toBeNull();
 });
+
+test('the revision stays while the key file does, moves when it changes, and is unknown while the file is just written', () => {
+  const file = join(dir, 'secrets.json');
+  const store = new FileSecretStore(file, { warn: () => {} });
+  expect(store.revision()).toBe('none');
+  store.set('a', 'one');
+  expect(store.revision()).toBeNull();
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(file, past, past);
+  const settled = store.revision();
+  expect(settled).not.toBeNull();
+  expect(store.revision()).toBe(settled);
+  writeFileSync(file, JSON.stringify({ a: 'two' }));
+  utimesSync(file, past, past);
+  expect(store.revision()).not.toBe(settled);
+  rmSync(file);
+  expect(store.revision()).toBe('none');
+});

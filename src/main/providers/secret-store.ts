@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { type BigIntStats, chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AmberError } from '../errors.ts';
@@ -7,6 +7,11 @@ import { AmberError } from '../errors.ts';
 export interface SecretStore {
   get(name: string): string | null;
   set(name: string, value: string | null): void;
+  /**
+   * Changes whenever a key may have changed (null: it cannot tell, or a change may not show yet), so that
+   * what is built from the keys may be kept while it stays.
+   */
+  revision?(): string | null;
 }
 
 /** How values are sealed on disk: the desktop shell passes Electron's safeStorage; plain text otherwise. */
@@ -23,6 +28,9 @@ export interface SecretCodec {
  * write of the same size within it leaves the same times (git's "racy" entries, the same cure).
  */
 const RACY_MS = 2000;
+
+/** The file as it is now: the same text for the same file, size and times. */
+const stampOf = (stat: BigIntStats): string => `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 
 const plain: SecretCodec = { encrypted: false, encode: (v) => v, decode: (v) => v };
 const SecretsFile = z.record(z.string(), z.string());
@@ -78,19 +86,20 @@ export class FileSecretStore implements SecretStore {
     }
   }
 
+  revision(): string | null {
+    const stat = this.#stat();
+    if (!stat) return 'none';
+    return Date.now() - Number(stat.mtimeMs) < RACY_MS ? null : stampOf(stat);
+  }
+
   /** The stored values (never to be changed: they may be the cached ones). */
   #read(): Readonly<Record<string, string>> {
-    let stat: ReturnType<typeof statSync> | undefined;
-    try {
-      stat = statSync(this.#file, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      stat = undefined; // a path that cannot be a file (a folder on the way is a file): no keys, as before
-    }
+    const stat = this.#stat();
     if (!stat) {
       this.#cache = null;
       return {};
     }
-    const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    const stamp = stampOf(stat);
     if (this.#cache?.stamp === stamp) return this.#cache.values;
     let raw: unknown;
     try {
@@ -105,5 +114,13 @@ export class FileSecretStore implements SecretStore {
     if (!parsed.success) throw new AmberError('internal', `The key file ${this.#file} is damaged; delete it and set the keys again.`);
     this.#cache = Date.now() - Number(stat.mtimeMs) < RACY_MS ? null : { stamp, values: parsed.data, decoded: new Map() };
     return parsed.data;
+  }
+
+  #stat(): BigIntStats | undefined {
+    try {
+      return statSync(this.#file, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return undefined; // a path that cannot be a file (a folder on the way is a file): no keys, as before
+    }
   }
 }

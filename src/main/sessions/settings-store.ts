@@ -7,6 +7,8 @@ import type Database from 'better-sqlite3';
 export class SettingsStore {
   readonly #q: ReturnType<typeof prepare>;
   readonly #clock: () => number;
+  /** Writes made through this store (this connection's own commits do not move PRAGMA data_version). */
+  #writes = 0;
 
   constructor(db: Database.Database, clock: () => number = Date.now) {
     this.#q = prepare(db);
@@ -19,8 +21,17 @@ export class SettingsStore {
 
   /** Stores `value` under `key`; null removes the key. */
   setSetting(key: string, value: string | null): void {
+    this.#writes++;
     if (value === null) this.#q.deleteSetting.run(key);
     else this.#q.setSetting.run(key, value);
+  }
+
+  /**
+   * Changes whenever a setting may have changed: a write through this store, or a commit of another
+   * connection to the file (it may have written settings). What is built from settings may be kept while it stays.
+   */
+  revision(): string {
+    return `${this.#writes}:${this.#q.dataVersion.get() as number}`;
   }
 
   pluginStates(): Map<string, boolean> {
@@ -38,6 +49,7 @@ function prepare(db: Database.Database) {
     getSetting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
     setSetting: db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
     deleteSetting: db.prepare(`DELETE FROM settings WHERE key = ?`),
+    dataVersion: db.prepare(`PRAGMA data_version`).pluck(),
     pluginStates: db.prepare(`SELECT plugin_id, enabled FROM plugin_states`),
     setPluginState: db.prepare(
       `INSERT INTO plugin_states (plugin_id, enabled, updated_at) VALUES (?, ?, ?)

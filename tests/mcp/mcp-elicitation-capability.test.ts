@@ -40,3 +40,18 @@ test('a form asked during a call made without a call id belongs to no card, one 
   await conn.callTool('trigger-elicitation-request', {}, { callId: 't42' });
   expect(asked[1]).toEqual({ server: 'everything', callId: 't42' });
 });
+
+test("a form the user takes longer to fill than the call's time limit does not end the call: the limit waits for the form", async () => {
+  const conn = new McpConnection(everythingStdio('everything', { timeoutMs: 400 }), {
+    workspace: process.cwd(),
+    onElicit: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      return { action: 'accept', content: { name: 'Slow Sam' } };
+    },
+  });
+  open.push(conn);
+  await conn.connect();
+  expect(JSON.stringify(await conn.callTool('trigger-elicitation-request', {}, { callId: 't1' }))).toContain('- Name: Slow Sam');
+  // Without a form, the limit still ends a call that runs past it.
+  await expect(conn.callTool('trigger-long-running-operation', { duration: 5, steps: 1 })).rejects.toThrow(/timed out/i);
+});

@@ -77,6 +77,16 @@ export interface McpConnectionOptions {
 }
 
 const MAX_PAGES = 50;
+/** The SDK's own per-request limit for a tool call, out of the way: McpConnection.callTool keeps the call's limit itself. */
+const NO_SDK_TIMEOUT_MS = 2_000_000_000;
+
+/** A tool call in flight: main's id for it (when it has one), its stop signal, and its time limit's pause and resume. */
+export interface RunningCall {
+  callId?: string | undefined;
+  signal?: AbortSignal | undefined;
+  pause(): void;
+  resume(): void;
+}
 /** For initialize and each list page, whatever the per-call timeout. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -99,8 +109,8 @@ export class McpConnection {
   #nextAttemptAt = 0;
   /** The end of the last stdio server's stderr, kept after it exited. */
   #lastStderr: () => string = () => '';
-  /** Main's ids of the tool calls running on this server, oldest first: a form the server asks for belongs to the newest. */
-  #running: { callId: string; signal?: AbortSignal | undefined }[] = [];
+  /** The tool calls running on this server, oldest first: a form the server asks for belongs to the newest. */
+  #running: RunningCall[] = [];
 
   constructor(entry: McpServerEntry, options: McpConnectionOptions) {
     this.entry = entry;
@@ -194,23 +204,39 @@ export class McpConnection {
     } = {},
   ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }> {
     const client = await this.#ready();
-    const callId = options.callId;
-    const running = callId ? { callId, signal: options.signal } : null;
-    if (running) this.#running.push(running);
+    // The call's time limit, counted again from each progress report, and not while a form of the server waits for
+    // the user (a person may take longer than a server would): Amber's own timer, not the SDK's.
+    const limit = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const arm = () => {
+      clearTimeout(timer);
+      if (done) return;
+      timer = setTimeout(() => limit.abort(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: this.timeoutMs })), this.timeoutMs);
+    };
+    const running: RunningCall = { callId: options.callId, signal: options.signal, pause: () => clearTimeout(timer), resume: arm };
+    this.#running.push(running);
+    arm();
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        timeout: this.timeoutMs,
-        resetTimeoutOnProgress: true,
+        signal: options.signal ? AbortSignal.any([options.signal, limit.signal]) : limit.signal,
+        timeout: NO_SDK_TIMEOUT_MS,
         ...(options.onProgress
-          ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress!(p.progress, p.total, p.message) }
+          ? {
+              onprogress: (p: { progress: number; total?: number; message?: string }) => {
+                if (!limit.signal.aborted) arm();
+                options.onProgress!(p.progress, p.total, p.message);
+              },
+            }
           : {}),
       });
     } catch (e) {
       if (!options.signal?.aborted) this.#dropIfTransportFailed(e);
       throw this.#failure(`did not complete the call to '${tool}'`, e);
     } finally {
-      if (running) this.#running = this.#running.filter((r) => r !== running);
+      done = true;
+      clearTimeout(timer);
+      this.#running = this.#running.filter((r) => r !== running);
     }
   }
 

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationAnswer, ElicitationField } from '../../shared/elicitation/index.ts';
 import { elicitationFields } from './elicitation-fields.ts';
+import type { RunningCall } from './mcp-connection.ts';
 
 // A server's `elicitation/create` (form mode): its schema becomes the fields of a form the user fills, asked
 // through the handler the connection was given; the answer (accept with the values, decline, cancel) goes back
@@ -20,12 +21,7 @@ export interface McpElicitation {
 /** Asks the user; `signal` aborts when the server cancels its request. Never rejects for a user's "no": that is `decline`. */
 export type McpElicitationHandler = (request: McpElicitation, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
-export function answerElicitations(
-  client: Client,
-  server: string,
-  handler: McpElicitationHandler,
-  runningCalls: () => readonly { callId: string; signal?: AbortSignal | undefined }[],
-): void {
+export function answerElicitations(client: Client, server: string, handler: McpElicitationHandler, runningCalls: () => readonly RunningCall[]): void {
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const params = request.params;
     // Only form mode is declared; the SDK refuses the others before they come here.
@@ -38,7 +34,13 @@ export function answerElicitations(
     }
     const call = runningCalls().at(-1);
     const signal = call?.signal ? AbortSignal.any([extra.signal, call.signal]) : extra.signal;
-    const answer = await handler({ server, message: params.message, fields, ...(call ? { callId: call.callId } : {}) }, signal);
-    return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: answer.action };
+    // The call's time limit waits while the user fills the form.
+    call?.pause();
+    try {
+      const answer = await handler({ server, message: params.message, fields, ...(call?.callId ? { callId: call.callId } : {}) }, signal);
+      return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: answer.action };
+    } finally {
+      call?.resume();
+    }
   });
 }

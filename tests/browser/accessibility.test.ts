@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
+import { SETTINGS_PAGES } from '../../src/renderer/settings/settings-pages.ts';
 import type { Page } from 'playwright-core';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
@@ -259,11 +260,12 @@ test('a whole session from the keyboard alone: new chat, send, jump in the tree,
   await page.keyboard.press('Enter');
   await expect.poll(() => page.getByTestId('tree-view').locator('[data-testid=tree-node].is-leaf').textContent()).toContain('Hello?');
 
-  // Settings: it opens with the focus on its page list (Models); Down three times is Plugins. Tab to the
+  // Settings: it opens with the focus on its page list (Models); Down moves page by page to Plugins. Tab to the
   // Example plugin's switch and turn it on with Space; Escape closes Settings.
   await page.keyboard.press('Control+,');
   await expect.poll(focused).toBe('settings-tab-models');
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  const toPlugins = SETTINGS_PAGES.findIndex((p) => p.id === 'plugins');
+  for (let i = 0; i < toPlugins; i++) await page.keyboard.press('ArrowDown');
   await expect.poll(focused).toBe('settings-tab-plugins');
   const toggle = page.locator('[data-testid=plugin-row][data-id=example]').getByTestId('plugin-toggle');
   await toggle.waitFor();

@@ -74,42 +74,53 @@ export function rankDefinitions(graph: SymbolGraph, options: RankOptions = {}): 
   const nodes = [...graph.paths.keys()];
   const n = nodes.length;
   if (n === 0) return [];
+  // Files by index, so that the iterations run over typed arrays.
+  const slot = new Map(nodes.map((id, i) => [id, i]));
   // The personalisation: files whose path holds a focus entry, else every file alike.
   const lowerFocus = focus.map((f) => f.toLowerCase().replace(/^\.\//, ''));
-  const personal = new Map<number, number>();
-  for (const id of nodes) {
+  const jump = new Float64Array(n);
+  let personal = 0;
+  for (const [i, id] of nodes.entries()) {
     const path = graph.paths.get(id)!.toLowerCase();
-    if (lowerFocus.some((f) => f.length >= 3 && path.includes(f))) personal.set(id, 1);
+    if (lowerFocus.some((f) => f.length >= 3 && path.includes(f))) {
+      jump[i] = 1;
+      personal++;
+    }
   }
-  const jump = (id: number) => (personal.size ? (personal.get(id) ?? 0) / personal.size : 1 / n);
+  if (personal === 0) jump.fill(1 / n);
+  else for (let i = 0; i < n; i++) jump[i]! /= personal;
   const totals = new Map<number, number>();
   for (const [from, out] of links)
     totals.set(
       from,
-      out.reduce((s, l) => s + l.weight, 0),
+      out.reduce((sum, l) => sum + l.weight, 0),
     );
-  let rank = new Map(nodes.map((id) => [id, jump(id)]));
-  for (let i = 0; i < (options.iterations ?? 20); i++) {
-    const next = new Map(nodes.map((id) => [id, 0]));
+  // Each file's links as (target slot, share of its rank).
+  const edges = [...links].map(([from, out]) => ({
+    from: slot.get(from)!,
+    to: out.map((l) => slot.get(l.to)!),
+    share: out.map((l) => l.weight / totals.get(from)!),
+  }));
+  const linked = new Uint8Array(n);
+  for (const edge of edges) linked[edge.from] = 1;
+  let rank = Float64Array.from(jump);
+  for (let iteration = 0; iteration < (options.iterations ?? 20); iteration++) {
+    const next = new Float64Array(n);
     let dangling = 0;
-    for (const id of nodes) {
-      const r = rank.get(id)!;
-      const out = links.get(id);
-      if (!out) {
-        dangling += r;
-        continue;
-      }
-      const total = totals.get(id)!;
-      for (const link of out) next.set(link.to, next.get(link.to)! + (DAMPING * r * link.weight) / total);
+    for (let i = 0; i < n; i++) if (!linked[i]) dangling += rank[i]!;
+    for (const edge of edges) {
+      const r = DAMPING * rank[edge.from]!;
+      for (let k = 0; k < edge.to.length; k++) next[edge.to[k]!]! += r * edge.share[k]!;
     }
-    for (const id of nodes) next.set(id, next.get(id)! + (1 - DAMPING + DAMPING * dangling) * jump(id));
+    for (let i = 0; i < n; i++) next[i]! += (1 - DAMPING + DAMPING * dangling) * jump[i]!;
     rank = next;
   }
+  const rankOf = (id: number) => rank[slot.get(id)!]!;
   // Each file's rank passes along its links to the definitions it uses.
   const defRank = new Map<string, number>();
   for (const [from, out] of links) {
     const total = totals.get(from)!;
-    for (const link of out) defRank.set(key(link.to, link.name), (defRank.get(key(link.to, link.name)) ?? 0) + (rank.get(from)! * link.weight) / total);
+    for (const link of out) defRank.set(key(link.to, link.name), (defRank.get(key(link.to, link.name)) ?? 0) + (rankOf(from) * link.weight) / total);
   }
   const ranked = graph.defs.map((def) => ({
     path: graph.paths.get(def.file)!,
@@ -117,7 +128,7 @@ export function rankDefinitions(graph: SymbolGraph, options: RankOptions = {}): 
     type: def.type,
     line: def.line,
     // A definition nobody uses still ranks by its file's rank, far below any used one.
-    rank: (defRank.get(key(def.file, def.name)) ?? 0) + rank.get(def.file)! * 1e-3 + (focusWords.has(def.name.toLowerCase()) ? 1 : 0),
+    rank: (defRank.get(key(def.file, def.name)) ?? 0) + rankOf(def.file) * 1e-3 + (focusWords.has(def.name.toLowerCase()) ? 1 : 0),
   }));
-  return ranked.sort((a, b) => b.rank - a.rank || a.path.localeCompare(b.path) || a.line - b.line);
+  return ranked.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }

@@ -3,7 +3,7 @@ import type { ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { PROVIDER_PRESETS, presetById } from '../../shared/providers/index.ts';
 import type { App } from '../app.ts';
 import { AmberError } from '../errors.ts';
-import { DIALECT_PLUGINS, type ProviderAccount } from '../providers/index.ts';
+import { DIALECT_PLUGINS, type ProviderAccount, WALLET_PLUGIN } from '../providers/index.ts';
 
 const isLocal = (url: string): boolean => /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
 
@@ -95,6 +95,7 @@ export interface SavedProvider {
  * conversations that name none, and restarts the dialect's plugin so it offers the account at once.
  */
 export async function saveProvider(app: App, choice: ProviderChoice): Promise<SavedProvider> {
+  const wallets = app.providers.walletAccounts();
   const { account, keyCleared } = app.providers.save({
     presetId: presetById(choice.flavor ?? choice.providerId).id,
     ...(choice.accountId !== undefined ? { accountId: choice.accountId } : {}),
@@ -111,6 +112,7 @@ export async function saveProvider(app: App, choice: ProviderChoice): Promise<Sa
         notice: `The base URL now points to another server (${new URL(account.baseUrl).origin}), so the stored API key was removed. Paste the key for that server and save again.`,
       }
     : { accountId: account.id, keyCleared };
+  await restartWalletIfChanged(app, wallets);
   const pluginId = DIALECT_PLUGINS[account.dialect];
   if (!app.plugins.list().some((p) => p.id === pluginId)) return saved;
   // Settles once the plugin offers the account; a plugin that fails shows Failed with its reason in Settings.
@@ -119,6 +121,16 @@ export async function saveProvider(app: App, choice: ProviderChoice): Promise<Sa
     .then(() => app.plugins.setState(pluginId, true))
     .catch(() => undefined);
   return saved;
+}
+
+/**
+ * The wallet declares a wallet per account with a balance endpoint at start: when those accounts (their
+ * names, addresses or keys) changed, it starts again (if it is on) so its wallets follow. Never throws.
+ */
+async function restartWalletIfChanged(app: App, before: ReturnType<App['providers']['walletAccounts']>): Promise<void> {
+  if (JSON.stringify(before) === JSON.stringify(app.providers.walletAccounts())) return;
+  if (!app.plugins.list().some((p) => p.id === WALLET_PLUGIN && p.enabled)) return;
+  await app.plugins.restart(WALLET_PLUGIN).catch(() => undefined);
 }
 
 /** The saved connections as Settings lists them: never a key, only whether one is stored. */
@@ -146,7 +158,9 @@ export function savedAccount(app: App, id: string): ProviderAccount {
 /** Removes the account and its key, and restarts its dialect's plugin so it stops offering its models at once. */
 export async function removeProvider(app: App, id: string): Promise<void> {
   const account = savedAccount(app, id);
+  const wallets = app.providers.walletAccounts();
   app.providers.remove(account.id);
+  await restartWalletIfChanged(app, wallets);
   const pluginId = DIALECT_PLUGINS[account.dialect];
   if (!app.plugins.list().some((p) => p.id === pluginId && p.enabled)) return;
   await app.plugins

@@ -52,7 +52,19 @@ test('a provider plugin reads its own dialect accounts with their keys', () => {
     ],
   });
   expect(accounts.pluginConfig('anthropic')).toEqual({ accounts: [expect.objectContaining({ id: 'anthropic', flavor: 'anthropic', apiKey: 'sk-ant' })] });
-  expect(accounts.pluginConfig('budget')).toEqual({ accounts: [] });
+  expect(accounts.pluginConfig('budget')).toEqual({});
+});
+
+test('the wallet plugin reads the accounts with a balance endpoint, each with its own key, and no other account', () => {
+  accounts.save({ presetId: 'openrouter', name: 'Work', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-work', model: 'm' });
+  accounts.save({ presetId: 'openrouter', name: 'Home', baseUrl: 'https://openrouter.ai/api/v1', model: 'm' });
+  accounts.save({ presetId: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai', model: 'm' });
+  expect(accounts.pluginConfig('wallet')).toEqual({
+    providerAccounts: [
+      { id: 'work', kind: 'openrouter', name: 'Work', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-work' },
+      { id: 'home', kind: 'openrouter', name: 'Home', baseUrl: 'https://openrouter.ai/api/v1' },
+    ],
+  });
 });
 
 test('saving again puts the new model first and keeps the others; bad input is refused', () => {

@@ -14,6 +14,10 @@ export const DIALECT_PLUGINS: Readonly<Record<ProviderAccount['dialect'], string
   anthropic: 'anthropic',
 };
 
+/** The bundled plugin that reads balances, and the presets whose servers have a balance endpoint it knows. */
+export const WALLET_PLUGIN = 'wallet';
+export const BALANCE_PRESETS: ReadonlySet<string> = new Set(['openrouter', 'deepseek']);
+
 export interface SaveAccountInput {
   presetId?: string;
   /**
@@ -159,8 +163,14 @@ export class ProviderAccounts {
     return this.#settings.get('providers.defaultModel');
   }
 
-  /** What a provider plugin reads as its live `accounts` config: its dialect's accounts, with their keys. */
+  /**
+   * What a plugin reads of the accounts in its live config: a provider plugin its dialect's accounts with
+   * their keys (`accounts`); the wallet plugin the accounts whose server has a balance endpoint, with their
+   * keys (`providerAccounts`, a wallet each); any other plugin nothing.
+   */
   pluginConfig(pluginId: string): Record<string, unknown> {
+    if (pluginId === WALLET_PLUGIN) return { providerAccounts: this.walletAccounts() };
+    if (!Object.values(DIALECT_PLUGINS).includes(pluginId)) return {};
     const accounts = this.list()
       .filter((a) => DIALECT_PLUGINS[a.dialect] === pluginId)
       .map((a) => ({
@@ -174,6 +184,16 @@ export class ProviderAccounts {
         ),
       }));
     return { accounts };
+  }
+
+  /** The accounts the wallet plugin reads a balance of, each with its own key (none when none is stored). */
+  walletAccounts(): { id: string; kind: string; name: string; baseUrl: string; apiKey?: string }[] {
+    return this.list()
+      .filter((a) => BALANCE_PRESETS.has(a.presetId))
+      .map((a) => {
+        const apiKey = this.#secrets.get(keyName(a.id));
+        return { id: a.id, kind: a.presetId, name: a.name, baseUrl: a.baseUrl, ...(apiKey ? { apiKey } : {}) };
+      });
   }
 
   /** An id for a new account: the preset's or the name's slug, with a number when taken. */

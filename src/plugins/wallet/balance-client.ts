@@ -1,5 +1,5 @@
 import { httpFailure } from './http-failure.ts';
-import { type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
+import { baseUrlSettingOf, type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
 
 export interface BalanceRequestOptions {
   apiKey: string;
@@ -36,7 +36,7 @@ export async function fetchBalance(source: BalanceSource, parse: (body: unknown)
     } catch {
       return failed(
         'bad_response',
-        `${source.service} answered with something that is not JSON. Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+        `${source.service} answered with something that is not JSON. Check ${baseUrlSettingOf(source)} (the balance was asked at ${source.url}).`,
       );
     }
     return parse(body);
@@ -49,7 +49,7 @@ export async function fetchBalance(source: BalanceSource, parse: (body: unknown)
     }
     return failed(
       'network',
-      `Could not reach ${source.service} at ${source.url} (${hideKey(networkReason(e), options.apiKey)}). Check your connection or ${source.configKey}.baseUrl.`,
+      `Could not reach ${source.service} at ${source.url} (${hideKey(networkReason(e), options.apiKey)}). Check your connection or ${baseUrlSettingOf(source)}.`,
     );
   } finally {
     clearTimeout(timer);

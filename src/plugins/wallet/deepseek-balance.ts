@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
+import { baseUrlSettingOf, type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
 
 /** DeepSeek sends amounts as decimal strings ("110.00"); numbers are accepted too. */
 const Amount = z.union([
@@ -39,7 +39,7 @@ export function parseDeepSeekBalance(source: BalanceSource, body: unknown, prefe
     const where = issue && issue.path.length ? issue.path.join('.') : 'the answer';
     return failed(
       'bad_response',
-      `${source.service}'s answer is not an account balance (${where}: ${issue?.message ?? 'invalid'}). Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+      `${source.service}'s answer is not an account balance (${where}: ${issue?.message ?? 'invalid'}). Check ${baseUrlSettingOf(source)} (the balance was asked at ${source.url}).`,
     );
   }
   const { is_available: available, balance_infos: infos } = parsed.data;

@@ -1,4 +1,4 @@
-import { type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
+import { baseUrlSettingOf, type BalanceSource, failed, type WalletReading, keySettingOf } from './wallet-reading.ts';
 
 /**
  * A non-2xx answer as a reading the user can act on. OpenRouter and DeepSeek both put a sentence in
@@ -10,7 +10,7 @@ export function httpFailure(source: BalanceSource, status: number, bodyText: str
   if (status === 401 || status === 403) {
     return failed(
       'auth',
-      `${source.service} refused the API key (HTTP ${status}${quoted}). Check the ${source.service} API key in Settings → Plugins → Wallet → Settings.${source.keyHint ? ` ${source.keyHint}` : ''}`,
+      `${source.service} refused the API key (HTTP ${status}${quoted}). Check ${keySettingOf(source)}.${source.keyHint ? ` ${source.keyHint}` : ''}`,
     );
   }
   if (status === 429) {
@@ -23,7 +23,7 @@ export function httpFailure(source: BalanceSource, status: number, bodyText: str
   if (status >= 500) return failed('server', `${source.service} had a server error (HTTP ${status}${quoted}). Try Refresh again in a few minutes.`);
   return failed(
     'bad_response',
-    `${source.service} answered HTTP ${status}${quoted}. Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+    `${source.service} answered HTTP ${status}${quoted}. Check ${baseUrlSettingOf(source)} (the balance was asked at ${source.url}).`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
+import { baseUrlSettingOf, type BalanceSource, failed, type WalletReading } from './wallet-reading.ts';
 
 /** `GET {baseUrl}/credits` → `{ data: { total_credits, total_usage } }`, both in US dollars. */
 export const OpenRouterCredits = z.object({
@@ -35,6 +35,6 @@ function notCredits(source: BalanceSource, error: z.ZodError): WalletReading {
   const where = issue && issue.path.length ? issue.path.join('.') : 'the answer';
   return failed(
     'bad_response',
-    `${source.service}'s answer is not a credits balance (${where}: ${issue?.message ?? 'invalid'}). Check ${source.configKey}.baseUrl (the balance was asked at ${source.url}).`,
+    `${source.service}'s answer is not a credits balance (${where}: ${issue?.message ?? 'invalid'}). Check ${baseUrlSettingOf(source)} (the balance was asked at ${source.url}).`,
   );
 }

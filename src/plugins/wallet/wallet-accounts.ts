@@ -16,6 +16,8 @@ export interface WalletAccount {
   keyHint?: string;
   /** Where the user adds money. */
   topUpUrl: string;
+  /** The balance's base URL for a saved connection's address (DeepSeek's models are under /v1, its balance is not). */
+  balanceBase(providerBaseUrl: string): string;
   parse(source: BalanceSource, body: unknown, settings: AccountSettings): WalletReading;
 }
 
@@ -39,6 +41,7 @@ export const WALLET_ACCOUNTS: readonly WalletAccount[] = [
     defaultCurrency: 'USD',
     keyHint: OPENROUTER_KEY_HINT,
     topUpUrl: 'https://openrouter.ai/settings/credits',
+    balanceBase: (url) => url,
     parse: (source, body) => parseOpenRouterCredits(source, body),
   },
   {
@@ -49,6 +52,7 @@ export const WALLET_ACCOUNTS: readonly WalletAccount[] = [
     path: DEEPSEEK_BALANCE_PATH,
     defaultCurrency: 'USD',
     topUpUrl: 'https://platform.deepseek.com/top_up',
+    balanceBase: (url) => url.replace(/\/+$/, '').replace(/\/v1$/, ''),
     parse: (source, body, settings) => parseDeepSeekBalance(source, body, settings.currency),
   },
 ];

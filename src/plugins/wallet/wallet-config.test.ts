@@ -8,7 +8,42 @@ const ids = ['openrouter', 'deepseek'];
 
 describe('wallet config', () => {
   it('has defaults, and no account is set up without a key', () => {
-    expect(readWalletConfig({}, ids)).toEqual({ accounts: { openrouter: {}, deepseek: {} }, warnBelow: 1, refreshMinutes: 5, timeoutMs: 10_000, problems: [] });
+    expect(readWalletConfig({}, ids)).toEqual({
+      accounts: { openrouter: {}, deepseek: {} },
+      warnBelow: 1,
+      refreshMinutes: 5,
+      timeoutMs: 10_000,
+      providerAccounts: [],
+      problems: [],
+    });
+  });
+
+  it('reads the saved connections main gives it, and drops a hostile one with a note that never holds its key', () => {
+    const good = { id: 'work', kind: 'openrouter', name: 'Work', baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'sk-good' };
+    const cfg = readWalletConfig(
+      {
+        providerAccounts: [
+          good,
+          { ...good, name: 'Same id again' },
+          { id: '../etc', kind: 'openrouter', name: 'x', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-path' },
+          { id: 'file', kind: 'deepseek', name: 'x', baseUrl: 'file:///etc/passwd', apiKey: 'sk-file' },
+          { id: 'long', kind: 'deepseek', name: 'x', baseUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(5000) },
+          'not an object',
+        ],
+      },
+      ids,
+    );
+    expect(cfg.providerAccounts).toEqual([good]);
+    expect(cfg.problems.map((p) => p.split(' was')[0])).toEqual([
+      "The wallet setting 'providerAccounts.2.id'",
+      "The wallet setting 'providerAccounts.3.baseUrl'",
+      "The wallet setting 'providerAccounts.4.apiKey'",
+      "The wallet setting 'providerAccounts.5'",
+    ]);
+    expect(cfg.problems.join(' ')).not.toMatch(/sk-|kkkk/);
+    expect(readWalletConfig({ providerAccounts: { work: good } }, ids).problems).toEqual([
+      'The saved connections given to the wallet were ignored: not a list.',
+    ]);
   });
 
   it('reads each account’s key, base URL, threshold and currency', () => {

@@ -2,6 +2,7 @@ import { decline, type DefinedPlugin, definePlugin, type PluginContext, type Plu
 import { fetchBalance } from './balance-client.ts';
 import { balanceUrl, WALLET_ACCOUNTS, type WalletAccount } from './wallet-accounts.ts';
 import { readWalletConfig, type WalletConfig } from './wallet-config.ts';
+import { entrySettings, entrySource, type WalletEntry, walletEntries } from './wallet-entries.ts';
 import { failed, type WalletReading } from './wallet-reading.ts';
 import { type AccountView, REFRESH_ACTION_ID, walletPanel, walletSegment } from './wallet-views.ts';
 
@@ -20,7 +21,7 @@ export interface WalletRefresh extends WalletState {
 }
 
 interface AccountState {
-  account: WalletAccount;
+  entry: WalletEntry;
   configured: boolean;
   reading: WalletReading | null;
   readAt: number | null;
@@ -30,7 +31,7 @@ interface AccountState {
 
 /**
  * Balances of provider accounts (OpenRouter credits, DeepSeek balance): one wallet per account that has an
- * API key, refreshed on main's tick once `refreshMinutes` old and on demand; a panel and a status segment.
+ * API key — the wallet's own settings' and each saved connection's (see walletEntries) — refreshed on main's tick once `refreshMinutes` old and on demand; a panel and a status segment.
  */
 export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin {
   const now = seams.now ?? Date.now;
@@ -49,12 +50,13 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
 
   const views = (): AccountView[] =>
     [...states.values()].map((s) => ({
-      account: s.account,
+      account: s.entry.kind,
+      ...(s.entry.accountId !== null ? { title: s.entry.title, notSetUp: s.entry.notSetUp } : {}),
       configured: s.configured,
       reading: s.reading,
       readAt: s.readAt,
       lastGood: s.lastGood,
-      warnBelow: lastConfig.accounts[s.account.id]?.warnBelow ?? lastConfig.warnBelow,
+      warnBelow: (s.entry.accountId === null ? lastConfig.accounts[s.entry.id]?.warnBelow : undefined) ?? lastConfig.warnBelow,
     }));
 
   /** Must not throw: it runs after every refresh. */
@@ -67,27 +69,31 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
 
   const read = async (state: AccountState): Promise<WalletRefresh> => {
     const cfg = await config();
-    const settings = cfg.accounts[state.account.id] ?? {};
-    const source = { service: state.account.service, configKey: state.account.id, url: balanceUrl(state.account, settings), keyHint: state.account.keyHint };
+    const { kind } = state.entry;
+    const settings = entrySettings(state.entry, cfg);
+    const source = entrySource(state.entry, balanceUrl(kind, settings));
     const reading = settings.apiKey
-      ? await fetchBalance(source, (body) => state.account.parse(source, body, settings), {
+      ? await fetchBalance(source, (body) => kind.parse(source, body, settings), {
           apiKey: settings.apiKey,
           timeoutMs: cfg.timeoutMs,
           fetch: seams.fetch,
         })
-      : failed('no_key', `No API key is set for ${state.account.service}: add one in Settings → Plugins → Wallet → Settings.`);
+      : failed(
+          'no_key',
+          state.entry.accountId === null ? `No API key is set for ${kind.service}: add one in Settings → Plugins → Wallet → Settings.` : state.entry.missingKey,
+        );
     const at = now();
     state.reading = reading;
     state.readAt = at;
     if (reading.ok) state.lastGood = { balance: reading.balance, currency: reading.currency, at };
     else ctx?.log.warn(reading.error);
     refreshViews();
-    const shown = state.lastGood ?? { balance: null, currency: state.account.defaultCurrency };
+    const shown = state.lastGood ?? { balance: null, currency: kind.defaultCurrency };
     const result: WalletRefresh = reading.ok
       ? { balance: reading.balance, currency: reading.currency, refreshedAt: at, available: reading.available }
       : { balance: shown.balance, currency: shown.currency, refreshedAt: at, available: false, error: reading.error };
     // A read on tick is news to main too: its wallet registry (and the wallets panel) shows it at once.
-    if (state.configured) ctx?.updateWallet(state.account.id, result);
+    if (state.configured) ctx?.updateWallet(state.entry.id, result);
     return result;
   };
 
@@ -109,8 +115,8 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
       ctx = context;
       const cfg = await config();
       states.clear();
-      for (const account of accounts) {
-        states.set(account.id, { account, configured: Boolean(cfg.accounts[account.id]?.apiKey), reading: null, readAt: null, lastGood: null, inFlight: null });
+      for (const entry of walletEntries(accounts, cfg)) {
+        states.set(entry.id, { entry, configured: Boolean(entrySettings(entry, cfg).apiKey), reading: null, readAt: null, lastGood: null, inFlight: null });
       }
       return true;
     },
@@ -130,16 +136,16 @@ export function createWalletPlugin(seams: WalletPluginSeams = {}): DefinedPlugin
       const contributions: PluginContribution[] = [];
       for (const s of states.values()) {
         if (!s.configured) {
-          contributions.push(decline('wallet', s.account.id, `No API key is set for ${s.account.service} (${s.account.id}.apiKey).`));
+          contributions.push(decline('wallet', s.entry.id, s.entry.missingKey));
           continue;
         }
         contributions.push({
           kind: 'wallet',
-          id: s.account.id,
-          provider: s.account.provider,
+          id: s.entry.id,
+          provider: s.entry.provider,
           // Not read yet: unknown, not zero.
           balance: null,
-          currency: s.account.defaultCurrency,
+          currency: s.entry.kind.defaultCurrency,
           refresh: () => refresh(s),
         });
       }

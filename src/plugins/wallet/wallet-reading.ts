@@ -25,6 +25,20 @@ export interface BalanceSource {
   url: string;
   /** Added to messages about a refused key (e.g. the endpoint needs a particular kind of key). */
   keyHint?: string;
+  /** Where the user changes the key, for messages: the wallet's own setting unless said otherwise. */
+  keySetting?: string;
+  /** Where the user changes the address, for messages: `<configKey>.baseUrl` unless said otherwise. */
+  baseUrlSetting?: string;
+}
+
+/** `the OpenRouter API key in Settings → Plugins → Wallet → Settings`, or the saved connection whose key a wallet uses. */
+export function keySettingOf(source: BalanceSource): string {
+  return source.keySetting ?? `the ${source.service} API key in Settings → Plugins → Wallet → Settings`;
+}
+
+/** `openrouter.baseUrl`, or the saved connection whose address a wallet uses. */
+export function baseUrlSettingOf(source: BalanceSource): string {
+  return source.baseUrlSetting ?? `${source.configKey}.baseUrl`;
 }
 
 export function failed(failure: WalletFailure, error: string): WalletReading {

@@ -9,6 +9,10 @@ export const REFRESH_ACTION_ID = 'refresh';
 /** What the plugin knows about one account at the moment a view is drawn. */
 export interface AccountView {
   account: WalletAccount;
+  /** The wallet's name when it is not the service's (a saved connection's name). */
+  title?: string;
+  /** What to say while it has no key, when not the wallet's own setting. */
+  notSetUp?: string;
   /** False when the account has no key: it is listed with what to set, and has no wallet. */
   configured: boolean;
   /** The newest reading, good or not; null before the first. */
@@ -31,7 +35,7 @@ export function accountWarnings(v: AccountView): string[] {
     out.push(`The balance is below ${formatMoney(v.warnBelow, good.currency)}. Add money at ${v.account.topUpUrl}.`);
   }
   if (v.reading?.ok && !v.reading.available && !(good && good.balance < v.warnBelow)) {
-    out.push(`${v.account.service} says this balance cannot pay for API calls. Add money at ${v.account.topUpUrl}.`);
+    out.push(`${titleOf(v)} says this balance cannot pay for API calls. Add money at ${v.account.topUpUrl}.`);
   }
   return out;
 }
@@ -41,11 +45,13 @@ export function walletPanel(views: AccountView[], notes: string[], formatTime: (
   const sections: PanelViewModel['sections'] = views.map((v) => {
     if (!v.configured) {
       return {
-        title: v.account.service,
+        title: titleOf(v),
         rows: [
           {
             type: 'text',
-            text: `Not set up: add your ${v.account.service} API key in Settings → Plugins → Wallet → Settings (or /set plugin.wallet.${v.account.id}.apiKey KEY).`,
+            text:
+              v.notSetUp ??
+              `Not set up: add your ${v.account.service} API key in Settings → Plugins → Wallet → Settings (or /set plugin.wallet.${v.account.id}.apiKey KEY).`,
           },
         ],
       };
@@ -58,7 +64,7 @@ export function walletPanel(views: AccountView[], notes: string[], formatTime: (
     ];
     if (v.reading?.ok) for (const d of v.reading.details) rows.push({ type: 'keyValue', key: d.key, value: d.value });
     for (const w of accountWarnings(v)) rows.push({ type: 'text', text: `⚠ ${w}` });
-    return { title: v.account.service, rows };
+    return { title: titleOf(v), rows };
   });
   if (notes.length) sections.push({ title: 'Settings', rows: notes.map((text) => ({ type: 'text' as const, text })) });
   const anyConfigured = views.some((v) => v.configured);
@@ -78,11 +84,13 @@ export function walletSegment(views: AccountView[], formatTime: (epochMs: number
     };
   }
   const warn = configured.some((v) => accountWarnings(v).length > 0);
-  const text = configured
-    .map((v) => `${v.account.service} ${v.lastGood ? formatMoney(v.lastGood.balance, v.lastGood.currency) : 'balance unknown'}`)
-    .join(' · ');
-  const tooltip = configured.map((v) => [`${v.account.service}: ${lastRefresh(v, formatTime)}`, ...accountWarnings(v)].join('\n  ')).join('\n');
+  const text = configured.map((v) => `${titleOf(v)} ${v.lastGood ? formatMoney(v.lastGood.balance, v.lastGood.currency) : 'balance unknown'}`).join(' · ');
+  const tooltip = configured.map((v) => [`${titleOf(v)}: ${lastRefresh(v, formatTime)}`, ...accountWarnings(v)].join('\n  ')).join('\n');
   return { id: WALLET_SEGMENT_ID, text: `${warn ? '⚠ ' : ''}${text}`, tooltip, priority: 20 };
+}
+
+function titleOf(v: AccountView): string {
+  return v.title ?? v.account.service;
 }
 
 /** A balance never read successfully: unknown, with why — never a zero. */

@@ -33,8 +33,8 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
   const choices = presets;
   const chosen = choices.find((p) => p.id === preset);
   // The saved connection a save without a name changes (the preset's own), if there is one.
-  const saved = useQuery({ queryKey: serverKeys.providerConnections, queryFn: () => api.call('providers.connections', {}), staleTime: 0 }).data;
-  const replaced = chosen ? saved?.find((c) => c.id === chosen.providerId) : undefined;
+  const connections = useQuery({ queryKey: serverKeys.providerConnections, queryFn: () => api.call('providers.connections', {}), staleTime: 0 }).data;
+  const replaced = chosen ? connections?.find((c) => c.id === chosen.providerId) : undefined;
   const dialect = chosen?.dialect;
 
   const runTest = async () => {

@@ -119,7 +119,7 @@ export class SearchIndexService {
     this.root = options.root;
     this.#options = options;
     this.#ignore = new GitignoreRules(options.root);
-    this.#tagger = options.tagger ?? (sharedTagger ??= new SymbolTagger());
+    this.#tagger = options.tagger ?? (sharedTagger ??= new SymbolTagger({ references: 'linking' }));
     this.#store = SearchIndexStore.open(options.file);
     if (this.#store.rebuilt) this.notice = 'The search index could not be read and is being built again from the workspace.';
     if (options.watch !== false) this.#watch();

@@ -46,3 +46,18 @@ test('a file of another language, or one that does not parse, has no symbols and
   expect(tagger.tags('broken.ts', 'export function ((( {{{ class')).toEqual(expect.any(Array));
   expect(tagger.tags('huge.ts', `function big() {}\n${' '.repeat(600 * 1024)}`)).toEqual([]);
 });
+
+test('keeping only linking references, a language that imports names gives its definitions and imports only; Go and bash all', async () => {
+  const lean = new SymbolTagger({ references: 'linking' });
+  await lean.load();
+  const tags = (path: string, text: string) => lean.tags(path, text).map((t) => `${t.kind} ${t.type} ${t.name} ${t.line}`);
+  expect(
+    tags('a.ts', "import { join } from 'node:path';\nexport class Store {}\nexport function open(): Store {\n  return new Store(join('a'));\n}\n"),
+  ).toEqual(['ref import join 1', 'def class Store 2', 'def function open 3']);
+  expect(tags('a.py', 'from m import Base\nclass User(Base):\n    def name(self):\n        return fetch()\n')).toEqual([
+    'ref import Base 1',
+    'def class User 2',
+    'def function name 3',
+  ]);
+  expect(tags('a.go', 'package m\nfunc Open() {\n\tClose()\n}\n')).toEqual(['def function Open 2', 'ref call Close 3']);
+});

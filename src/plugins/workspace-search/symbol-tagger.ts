@@ -134,7 +134,17 @@ interface Loaded {
  */
 export class SymbolTagger {
   readonly #languages = new Map<string, Loaded>();
+  readonly #references: 'all' | 'linking';
   #loading: Promise<void> | null = null;
+
+  /**
+   * `references`: 'all' (the default) finds every reference the queries know; 'linking' only those the index keeps
+   * (see SearchIndexStore.put): in a language that imports names, its imports, so the patterns of calls and types
+   * are never matched there, which spares most of the query's time and garbage.
+   */
+  constructor(options: { references?: 'all' | 'linking' } = {}) {
+    this.#references = options.references ?? 'all';
+  }
 
   /** Loads every grammar (once); resolves even when one fails, which then leaves its files without symbols. */
   load(): Promise<void> {
@@ -148,7 +158,14 @@ export class SymbolTagger {
           const source = [...grammar.queries.map(([pkg, file]) => readFileSync(resolve(pkg, file), 'utf8')), grammar.extra].join('\n');
           const parser = new Parser();
           parser.setLanguage(language);
-          this.#languages.set(name, { parser, query: new Query(language, source) });
+          const query = new Query(language, source);
+          if (this.#references === 'linking' && IMPORTING.has(name)) {
+            const unkept = query.captureNames.flatMap((capture, i) => (capture.startsWith('reference.') && capture !== 'reference.import' ? [i] : []));
+            for (const [pattern, quantifiers] of query.captureQuantifiers.entries()) {
+              if (unkept.some((i) => (quantifiers[i] ?? 0) !== 0)) query.disablePattern(pattern);
+            }
+          }
+          this.#languages.set(name, { parser, query });
         } catch {
           // A grammar that does not load leaves its language's files without symbols; search still has their words.
         }

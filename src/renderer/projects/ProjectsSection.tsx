@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import type { PolicyMode, ThinkingLevel } from '../../shared/agent/index.ts';
 import type { Project } from '../../shared/projects/index.ts';
 import { useApi } from '../api/index.ts';
+import { FolderField } from '../folders/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
 import { useProjects } from './use-projects.ts';
@@ -31,7 +32,7 @@ const draftOf = (p: Project | null): Draft => ({
 });
 
 /** The form that makes or changes a project: its name, folder, instructions and the defaults new conversations take. */
-function ProjectForm({ project, onDone }: { project: Project | null; onDone(): void }) {
+function ProjectForm({ project, others, onDone }: { project: Project | null; others: readonly Project[]; onDone(): void }) {
   const api = useApi();
   const toasts = useToasts();
   const id = useId();
@@ -78,16 +79,17 @@ function ProjectForm({ project, onDone }: { project: Project | null; onDone(): v
       </label>
       <input id={`${id}-name`} className="input" value={draft.name} onChange={(e) => set({ name: e.target.value })} data-testid="project-name" />
       <label className="field" htmlFor={`${id}-folder`}>
-        <span>Folder (its full path: conversations working there belong to the project)</span>
+        <span>Folder (conversations working in it belong to the project)</span>
       </label>
-      <input
+      <FolderField
         id={`${id}-folder`}
-        className="input"
         value={draft.folder}
-        onChange={(e) => set({ folder: e.target.value })}
-        spellCheck={false}
+        onChange={(folder) => set({ folder })}
+        // A folder belongs to one project at most: another project's is not offered.
+        exclude={(f) => others.some((p) => p.id !== project?.id && p.folder === f)}
         placeholder="~/code/my-project"
-        data-testid="project-folder"
+        testId="project-folder"
+        recentTestId="project-recent-folders"
       />
       <label className="field" htmlFor={`${id}-instructions`}>
         <span>Instructions (sent with every request in the project, after its AGENTS.md)</span>
@@ -178,6 +180,12 @@ export function ProjectsSection() {
   const toasts = useToasts();
   const queries = useQueryClient();
   const projects = useProjects();
+  const connections = useQuery({ queryKey: serverKeys.providerConnections, queryFn: () => api.call('providers.connections', {}) }).data ?? [];
+  // A model by its account's name (what the model picker groups by), its id while the account is unknown.
+  const modelLabel = (m: NonNullable<Project['model']>) => {
+    const account = connections.find((c) => c.id === m.provider);
+    return account ? `${m.modelId} (${account.name})` : `${m.provider}/${m.modelId}`;
+  };
   const [editing, setEditing] = useState<string | null>(null);
   const remove = async (p: Project) => {
     try {
@@ -206,7 +214,7 @@ export function ProjectsSection() {
               <code className="provider-url">{p.folder}</code>
               <span className="muted small">
                 {[
-                  p.model ? `model ${p.model.provider}/${p.model.modelId}` : null,
+                  p.model ? `model ${modelLabel(p.model)}` : null,
                   p.thinkingLevel ? `thinking ${p.thinkingLevel}` : null,
                   p.policyMode ? `policy ${p.policyMode}` : null,
                   p.instructions ? 'instructions' : null,
@@ -214,7 +222,6 @@ export function ProjectsSection() {
                   .filter(Boolean)
                   .join(' · ') || 'the app’s defaults'}
               </span>
-              {editing === p.id && <ProjectForm project={p} onDone={done} />}
             </div>
             <div className="provider-actions">
               <button type="button" className="btn btn-small" aria-label={`Edit ${p.name}`} onClick={() => setEditing((e) => (e === p.id ? null : p.id))}>
@@ -224,11 +231,17 @@ export function ProjectsSection() {
                 Remove
               </button>
             </div>
+            {/* Under the row, across its whole width: at 800 px beside the buttons it would be too narrow for its fields. */}
+            {editing === p.id && (
+              <div className="project-edit">
+                <ProjectForm project={p} others={projects} onDone={done} />
+              </div>
+            )}
           </div>
         ))}
       </div>
       {editing === 'new' ? (
-        <ProjectForm project={null} onDone={done} />
+        <ProjectForm project={null} others={projects} onDone={done} />
       ) : (
         <div>
           <button type="button" className="btn" onClick={() => setEditing('new')} data-testid="project-add">

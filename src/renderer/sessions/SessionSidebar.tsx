@@ -3,6 +3,7 @@ import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo,
 import { MESSAGE_COUNT_MEANING, type SessionSummary } from '../../shared/sessions/index.ts';
 import { Icon } from '../ui/index.ts';
 import { Highlighted } from './Highlighted.tsx';
+import { NewInProjectMenu } from './NewInProjectMenu.tsx';
 import { groupByProject, type SidebarProject } from './session-groups.ts';
 import { sessionTime } from './session-time.ts';
 import './sessions.css';
@@ -191,9 +192,12 @@ export const SessionSidebar = forwardRef<SidebarHandle, Props>(function SessionS
           <span className="brand-mark" aria-hidden="true" />
           <span>Amber</span>
         </div>
-        <button type="button" className="btn btn-primary btn-small" onClick={onNew} data-testid="new-chat" title="New chat (Ctrl+N)">
-          <Icon name="plus" size={14} /> New
-        </button>
+        <span className="sidebar-new">
+          <button type="button" className="btn btn-primary btn-small" onClick={onNew} data-testid="new-chat" title="New chat (Ctrl+N)">
+            <Icon name="plus" size={14} /> New
+          </button>
+          {projects.length > 0 && onNewInProject && <NewInProjectMenu projects={projects} onNew={onNew} onNewInProject={onNewInProject} />}
+        </span>
       </div>
       <label className="search">
         <Icon name="search" size={14} />

@@ -4,6 +4,7 @@ import type { ProviderConnectionView } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { describeError, Icon, useToasts } from '../ui/index.ts';
+import { accountLine } from './account-line.ts';
 import { SecretInput } from './SecretInput.tsx';
 
 type Check = { state: 'testing' } | { state: 'ok'; models: string[] } | { state: 'failed'; message: string };
@@ -178,6 +179,9 @@ export function ProvidersSection({ onAdd }: { onAdd(): void }) {
                 <div className="plugin-main">
                   <div className="plugin-title">
                     <strong>{c.name}</strong>
+                    <span className="muted small" data-testid="provider-account">
+                      {accountLine(c, connections)}
+                    </span>
                     {c.isDefault && <span className="chip">default for new conversations</span>}
                     <CheckChip check={check} />
                   </div>

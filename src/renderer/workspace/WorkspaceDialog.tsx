@@ -1,12 +1,9 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../shared/api/index.ts';
 import { useApi } from '../api/index.ts';
-import { serverKeys } from '../server-state/index.ts';
+import { FolderField } from '../folders/index.ts';
 import { Icon, Modal } from '../ui/index.ts';
 import { useProjects } from '../projects/index.ts';
-
-const NONE: string[] = [];
 
 export interface WorkspaceDialogProps {
   sessionId: string;
@@ -34,18 +31,7 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
   const titleId = useId();
 
   useEffect(() => input.current?.focus(), []);
-  // The folders that match what is typed, read as it changes (on disk they change too); the last answer
-  // shows until the next arrives, none after a refusal.
-  const completion = useQuery({
-    queryKey: serverKeys.folderCompletions(path),
-    queryFn: () => api.call('workspace.complete', { input: path }),
-    staleTime: 0,
-    placeholderData: keepPreviousData,
-  });
-  const folders = completion.isError ? NONE : (completion.data?.folders ?? NONE);
-  const recent = useQuery({ queryKey: serverKeys.recentFolders, queryFn: () => api.call('workspace.recent', {}), staleTime: 0 }).data?.folders ?? NONE;
   const projects = useProjects();
-  const recentShown = recent.filter((f) => f !== current && !projects.some((p) => p.folder === f)).slice(0, 5);
 
   const cancel = () => {
     if (requested) void api.call('workspace.decline', { sessionId }).catch(() => {});
@@ -90,77 +76,47 @@ export function WorkspaceDialog({ sessionId, current, requested, onClose }: Work
           </p>
         </div>
       </div>
-      <label className="field">
+      <label className="field" htmlFor={`${listId}-path`}>
         <span>Folder</span>
-        <input
-          ref={input}
-          className="input mono"
-          value={path}
-          list={listId}
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${listId}-error` : undefined}
-          onChange={(e) => {
-            setPath(e.target.value);
-            setError(null);
-            setMissing(false);
-          }}
-          onKeyDown={(e) => {
-            // Tab takes the first completion while there is one to take.
-            if (e.key === 'Tab' && !e.shiftKey && folders[0] && folders[0] !== path && !path.endsWith('/')) {
-              e.preventDefault();
-              setPath(`${folders[0]}/`);
-            }
-          }}
-          data-testid="workspace-path"
-        />
-        <datalist id={listId}>
-          {folders.map((f) => (
-            <option key={f} value={f} />
-          ))}
-        </datalist>
       </label>
-      {folders.length > 0 && (
-        <ul className="workspace-folders" aria-label="Folders that match">
-          {folders.slice(0, 8).map((f) => (
-            <li key={f}>
-              <button type="button" className="btn btn-ghost btn-small mono" onClick={() => setPath(`${f}/`)}>
-                {f}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {projects.length > 0 && (
-        <section className="workspace-recent">
-          <h3 className="workspace-recent-title">Projects</h3>
-          <ul className="workspace-folders" aria-label="Projects" data-testid="workspace-projects">
-            {projects.map((p) => (
-              <li key={p.id}>
-                <button type="button" className="btn btn-ghost btn-small" onClick={() => setPath(p.folder)} title={p.folder} aria-pressed={path === p.folder}>
-                  <Icon name="folder" size={13} /> {p.name}
-                  {p.folder === current ? ' (this conversation’s)' : ''}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {recentShown.length > 0 && (
-        <section className="workspace-recent">
-          <h3 className="workspace-recent-title">Recent folders</h3>
-          <ul className="workspace-folders" aria-label="Recent folders" data-testid="workspace-recent">
-            {recentShown.map((f) => (
-              <li key={f}>
-                <button type="button" className="btn btn-ghost btn-small mono" onClick={() => setPath(f)}>
-                  <Icon name="folder" size={13} /> {f}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <FolderField
+        id={`${listId}-path`}
+        inputRef={input}
+        value={path}
+        onChange={(next) => {
+          setPath(next);
+          setError(null);
+          setMissing(false);
+        }}
+        exclude={(f) => f === current || projects.some((p) => p.folder === f)}
+        invalid={error !== null}
+        {...(error ? { describedBy: `${listId}-error` } : {})}
+        testId="workspace-path"
+        recentTestId="workspace-recent"
+        between={
+          projects.length > 0 && (
+            <section className="workspace-recent">
+              <h3 className="workspace-recent-title">Projects</h3>
+              <ul className="workspace-folders" aria-label="Projects" data-testid="workspace-projects">
+                {projects.map((p) => (
+                  <li key={p.id}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      onClick={() => setPath(p.folder)}
+                      title={p.folder}
+                      aria-pressed={path === p.folder}
+                    >
+                      <Icon name="folder" size={13} /> {p.name}
+                      {p.folder === current ? ' (this conversation’s)' : ''}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )
+        }
+      />
       {error && (
         <p id={`${listId}-error`} className="field-error" role="alert" data-testid="workspace-error">
           {missing ? 'This folder does not exist yet.' : error}

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
+import { seriousViolations } from './axe-audit.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 
 const chats = (s: ProviderServer) => s.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { model: string }).model);
@@ -89,6 +90,7 @@ for (const look of [
       .toEqual(['Other OpenAI-compatible server · id vllm-box', 'Other OpenAI-compatible server · id llama-cpp']);
     await closeToasts(page);
     await shot('accounts-settings');
+    expect(await seriousViolations(page, '[data-testid=provider-list]')).toEqual([]);
 
     // A project: the folder field lists the folders that match what is typed; one click takes it.
     await page.getByRole('tab', { name: 'Projects', exact: true }).click();
@@ -113,6 +115,7 @@ for (const look of [
     await form.getByTestId('project-instructions').fill('Answer briefly.');
     await form.getByTestId('project-model').selectOption({ label: 'gemma-3' });
     await shot('projects-edit');
+    expect(await seriousViolations(page, '[data-testid=project-form]')).toEqual([]);
     await form.getByTestId('project-save').click();
     await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('model gemma-3 (llama.cpp)');
     expect(await row.textContent()).toContain('instructions');
@@ -129,6 +132,7 @@ for (const look of [
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('No project');
     await page.keyboard.press('ArrowDown');
     await shot('projects-new-menu');
+    expect(await seriousViolations(page, '[data-testid=sidebar]')).toEqual([]);
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('new-in-project');

@@ -54,10 +54,15 @@ async function addConnection(page: Page, name: string, target: ProviderServer, k
   await page.getByTestId('first-run').waitFor({ state: 'detached', timeout: 20_000 });
 }
 
-/** The saved-connection notes, closed as a user would before looking at the page. */
+/** The saved-connection notes, closed as a user would before looking at the page (a later one may arrive meanwhile). */
 async function closeToasts(page: Page): Promise<void> {
-  for (const close of await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss' }).all())
-    await close.click({ timeout: 2000 }).catch(() => {});
+  const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss' });
+  await expect
+    .poll(async () => {
+      for (const close of await dismiss.all()) await close.click({ timeout: 2000 }).catch(() => {});
+      return dismiss.count();
+    })
+    .toBe(0);
 }
 
 /** The test's temp folder shown as a user's, for pictures. */
@@ -114,6 +119,7 @@ for (const look of [
     expect(await form.getByTestId('project-model').inputValue()).toBe('vllm-box/qwen3-32b');
     await form.getByTestId('project-instructions').fill('Answer briefly.');
     await form.getByTestId('project-model').selectOption({ label: 'gemma-3' });
+    await closeToasts(page);
     await shot('projects-edit');
     expect(await seriousViolations(page, '[data-testid=project-form]')).toEqual([]);
     await form.getByTestId('project-save').click();

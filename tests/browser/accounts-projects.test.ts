@@ -147,6 +147,8 @@ for (const look of [
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Web site');
     await page.keyboard.press('Enter');
     await menu.waitFor({ state: 'detached' });
+    // Ready to type, as after New.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 20_000 }).toBe('composer');
 
     // The conversation is in the project, with its model (the edited one, of the second account).
     const picker = page.getByTestId('model-picker');

@@ -57,6 +57,9 @@ async function expectMainUnharmed(harness: Harness): Promise<void> {
   await harness.service.setState('probe', false);
 }
 
+/** One message of notes (one-way calls), as a plugin host writes it. */
+const note = (...notes: [string, unknown[]][]) => JSON.stringify({ ch: 'note', m: notes });
+
 const call = (id: string, method: string, args: unknown[]) =>
   JSON.stringify({ ch: 'host', m: { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) } });
 
@@ -128,6 +131,29 @@ test('a call of a known method with arguments its schema refuses is answered wit
   expect(replies.v1!.value!.value!.message).toMatch(/^The plugin 'hostile' called \$updateStatus with arguments main does not accept at 0\.text: /);
   expect(replies.v2!.value!.value!.message).toMatch(/\$providerEvent .* at 1\.0/);
   expect(h!.service.get('hostile').dropped.messages).toBe(4);
+  await expectMainUnharmed(h!);
+});
+
+test('a note of a pushed view with arguments its schema refuses is dropped, counted and logged as its refused call was; a message with a note of a method main takes only as a call is refused whole', async () => {
+  await start();
+  const before = h!.service.get('hostile').dropped.messages;
+  await attack(h!, {
+    lines: [
+      note(['$updateStatus', [{ id: 'seg', text: 5 }]], ['$updatePanel', [{ id: 'p', title: 7 }]]),
+      note(['$updateWallet', ['w', { balance: 'lots' }]], ['$log', ['info', 'a note of a method main takes only as a call']]),
+    ],
+  });
+  const logs = h!.service.logs('hostile').map((l) => l.message);
+  expect(logs.some((m) => m.startsWith("The plugin 'hostile' sent a note of $updateStatus with arguments main does not accept at 0.text: "))).toBe(true);
+  // The refusal the plugin logged as an error when the view was a call: logged so still.
+  const errors = h!.service
+    .logs('hostile')
+    .filter((l) => l.level === 'error')
+    .map((l) => l.message);
+  expect(errors.some((m) => m.startsWith("The plugin 'hostile' called $updatePanel with arguments main does not accept at 0.title: "))).toBe(true);
+  // Two refused by their schema; the second message is refused whole, for naming a method that is not a note.
+  expect(h!.service.get('hostile').dropped.messages).toBe(before + 3);
+  expect(logs.some((m) => m.includes('a note of a method main takes only as a call'))).toBe(false);
   await expectMainUnharmed(h!);
 });
 

@@ -70,8 +70,12 @@ export type PluginApiMethod = (typeof PLUGIN_API_METHODS)[number];
 
 /** The PluginApi methods main sends as notes (CHANNEL_NOTE), never as calls: nothing waits for their answer. */
 export const PLUGIN_NOTE_METHODS = ['$event'] as const satisfies readonly PluginApiMethod[];
-/** The HostApi methods a plugin host sends as notes (CHANNEL_NOTE); main also takes them as calls. */
-export const HOST_NOTE_METHODS = ['$providerEvent'] as const satisfies readonly HostApiMethod[];
+/**
+ * The HostApi methods a plugin host sends as notes (CHANNEL_NOTE); main also takes them as calls. Provider
+ * events, and the views a plugin pushes: their answer carried nothing but woke the plugin (main logs a
+ * refused one to the plugin's log, as it logs every refused note).
+ */
+export const HOST_NOTE_METHODS = ['$providerEvent', '$updateStatus', '$updatePanel', '$updateWallet'] as const satisfies readonly HostApiMethod[];
 export type PluginNoteMethod = (typeof PLUGIN_NOTE_METHODS)[number];
 export type HostNoteMethod = (typeof HOST_NOTE_METHODS)[number];
 

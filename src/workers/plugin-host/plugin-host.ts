@@ -520,9 +520,10 @@ export class PluginHost implements PluginApi {
           else this.#dropped++;
         },
       },
-      updateStatus: (segment) => this.#update(`status:${segment.id}`, () => void host.$updateStatus(segment).catch((e) => this.#log('error', describe(e)))),
-      updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => void host.$updatePanel(panel).catch((e) => this.#log('error', describe(e)))),
-      updateWallet: (id, state) => this.#update(`wallet:${id}`, () => void host.$updateWallet(id, state).catch((e) => this.#log('error', describe(e)))),
+      // One way (notes): nothing waits for main's answer, and main's answer does not wake this process.
+      updateStatus: (segment) => this.#update(`status:${segment.id}`, () => this.#note('$updateStatus', [segment])),
+      updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => this.#note('$updatePanel', [panel])),
+      updateWallet: (id, state) => this.#update(`wallet:${id}`, () => this.#note('$updateWallet', [id, state])),
       elicit: async (request, signal) => {
         const requestId = `e${((this.#elicitations = this.#elicitations + 1)).toString(36)}`;
         if (signal?.aborted) return { action: 'cancel' };

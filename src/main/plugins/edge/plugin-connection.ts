@@ -420,6 +420,9 @@ export class PluginConnection {
     const gated = readNotes(m, HOST_NOTES, MAX_NOTES_PER_MESSAGE, this.#maxBytes);
     if (!gated.ok) return this.#drop('malformed', `notes main does not accept (${gated.reason})`);
     for (const { method, args } of gated.value) {
+      // A view the plugin pushes (status, panel, wallet) was a call whose refusal the plugin logged as an error:
+      // sent one way now, its refusal is logged to the plugin's log here, as it was.
+      const pushed = method !== '$providerEvent';
       const parsed = HostApiArgs[method as HostApiMethod].safeParse(args);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
@@ -428,12 +431,15 @@ export class PluginConnection {
           'invalid',
           `The plugin '${this.pluginId}' sent a note of ${method} with arguments main does not accept${where}: ${first?.message ?? 'invalid'}.`,
         );
+        if (pushed)
+          this.#log('error', `The plugin '${this.pluginId}' called ${method} with arguments main does not accept${where}: ${first?.message ?? 'invalid'}.`);
         continue;
       }
       const run = this.#hostApi[method as HostApiMethod] as (...a: unknown[]) => Promise<unknown>;
-      run
-        .apply(this.#hostApi, parsed.data as unknown[])
-        .catch((e: unknown) => this.#drop('failed', `a note of ${method} that failed in main (${errorMessage(e)})`));
+      run.apply(this.#hostApi, parsed.data as unknown[]).catch((e: unknown) => {
+        this.#drop('failed', `a note of ${method} that failed in main (${errorMessage(e)})`);
+        if (pushed) this.#log('error', errorMessage(e));
+      });
     }
   }
 

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ScheduledTask } from '../../src/shared/schedule/index.ts';
+import type { OfferedTool } from '../../src/shared/tools/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { testTools } from '../subagents/subagent-rig.ts';
 
@@ -15,7 +16,14 @@ beforeEach(() => {
   t = openApp({
     prefix: 'amber-schedule-api-',
     before: (d) => mkdirSync(join(d, 'home', 'project'), { recursive: true }),
-    app: (d) => ({ home: join(d, 'home'), installDirs: [join(d, 'install')], tools: testTools([]), scheduler: { start: true } }),
+    app: (d) => ({
+      home: join(d, 'home'),
+      installDirs: [join(d, 'install')],
+      tools: testTools([]),
+      scheduler: { start: true },
+      // The default model is always a model a task may name.
+      defaultModel: { provider: 'loopback', modelId: 'fixture-model' },
+    }),
   });
   home = join(t.dir, 'home');
 });
@@ -79,6 +87,7 @@ test.each([
   ['a huge prompt', { prompt: 'x'.repeat(20_001) }, /20000|20,000/],
   ['an empty prompt', { prompt: '   ' }, /prompt/],
   ['a model that is not provider/model', { model: 'gpt' }, /provider\/model/],
+  ['a model of an account nobody set up', { model: 'nobody/gpt-5' }, /^There is no account named nobody; set one up in Settings → Models first\.$/],
   ['an unknown field', { owner: 'root' }, /owner/],
 ])('schedule.add refuses %s and stores nothing', async (_what, change, message) => {
   const input = { ...good(), ...change };
@@ -128,4 +137,144 @@ test('/schedule adds a task in the conversation’s folder, lists, pauses, resum
     new RegExp(`^Scheduled “Weekly” Mon at 08:00 in the project ${project.id}; next run `),
   );
   expect((await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks).toMatchObject([{ name: 'Weekly', project: project.id, tools: [] }]);
+});
+
+const list = async () => (await t.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks;
+
+test('schedule.update changes every field, keeps the task paused, and works out the next run again', async () => {
+  const task = await t.call<ScheduledTask>('schedule.add', good());
+  const paused = await t.call<ScheduledTask>('schedule.setPaused', { id: task.id, paused: true });
+  const before = t.events.length;
+  mkdirSync(join(home, 'other'));
+  const changed = await t.call<ScheduledTask>('schedule.update', {
+    id: task.id,
+    task: {
+      name: 'Evening notes',
+      prompt: 'Tidy the notes.',
+      folder: join(home, 'other'),
+      model: 'loopback/fixture-model',
+      schedule: 'FREQ=HOURLY;INTERVAL=2',
+      tools: ['write', 'wait'],
+    },
+  });
+  expect(changed).toMatchObject({
+    id: task.id,
+    name: 'Evening notes',
+    prompt: 'Tidy the notes.',
+    folder: join(home, 'other'),
+    model: 'loopback/fixture-model',
+    schedule: 'FREQ=HOURLY;INTERVAL=2',
+    when: 'every 2 hours',
+    tools: ['write', 'wait'],
+    paused: true,
+    nextRunAt: null,
+    createdAt: paused.createdAt,
+  });
+  // A new schedule counts from the change: resumed, the task is due two hours on, not at the old daily time.
+  const resumed = await t.call<ScheduledTask>('schedule.setPaused', { id: task.id, paused: false });
+  expect(resumed.anchor).toBeGreaterThanOrEqual(task.createdAt);
+  expect(resumed.nextRunAt! - resumed.anchor).toBe(2 * 3_600_000);
+  expect(t.events.slice(before).filter((e) => e.event === 'schedule.changed')).toHaveLength(2);
+  // An unpaused task's next run follows its new schedule at once.
+  const daily = await t.call<ScheduledTask>('schedule.update', { id: task.id, task: { ...good(), schedule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=15' } });
+  expect(daily.paused).toBe(false);
+  expect(new Date(daily.nextRunAt!).getHours()).toBe(7);
+  expect(new Date(daily.nextRunAt!).getMinutes()).toBe(15);
+  expect(await list()).toHaveLength(1);
+});
+
+test.each([
+  ['a garbage schedule', { schedule: 'every day at nine' }, /not a part of a schedule/],
+  ['a tool that does not exist', { tools: ['rm_rf'] }, /There is no tool named rm_rf/],
+  ['a folder outside what a conversation may use', { folder: '/' }, /whole disk/],
+  ['an account nobody set up', { model: 'evil/model' }, /There is no account named evil/],
+  ['an unknown field', { owner: 'root' }, /owner/],
+  ['neither a project nor a folder', { folder: null }, /either a project or a folder/],
+])('schedule.update refuses %s and leaves the task as it was', async (_what, change, message) => {
+  const task = await t.call<ScheduledTask>('schedule.add', good());
+  const before = t.events.length;
+  const error = await t.refused('schedule.update', { id: task.id, task: { ...good(), ...change } });
+  expect(['invalid_input', 'not_found']).toContain(error.code);
+  expect(error.message).toMatch(message);
+  expect(await list()).toEqual([task]);
+  expect(t.events.slice(before)).toEqual([]);
+});
+
+test.each([
+  [{ id: 'nope', task: 'GOOD' }, 'not_found'],
+  [{ id: '', task: 'GOOD' }, 'invalid_input'],
+  [{ id: 'x'.repeat(129), task: 'GOOD' }, 'invalid_input'],
+  [{ id: 'nope' }, 'invalid_input'],
+  [{ id: 'nope', task: 'all of it' }, 'invalid_input'],
+  [{ id: 'nope', task: 'GOOD', paused: false }, 'invalid_input'],
+  [{ task: 'GOOD' }, 'invalid_input'],
+])('schedule.update refuses %j', async (input, code) => {
+  const sent = 'task' in input && input.task === 'GOOD' ? { ...input, task: good() } : input;
+  expect((await t.refused('schedule.update', sent)).code).toBe(code);
+});
+
+test('a model is checked against the accounts set up: by id or by name, stored by id; an unknown one is named', async () => {
+  await t.call('providers.save', { providerId: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen3', name: 'vLLM box' });
+  const account = (await t.call<{ id: string; name: string }[]>('providers.connections')).find((c) => c.name === 'vLLM box')!;
+  const byName = await t.call<ScheduledTask>('schedule.add', { ...good(), model: 'vllm BOX/qwen3' });
+  expect(byName.model).toBe(`${account.id}/qwen3`);
+  const byId = await t.call<ScheduledTask>('schedule.update', { id: byName.id, task: { ...good(), name: 'By id', model: `${account.id}/qwen3` } });
+  expect(byId).toMatchObject({ name: 'By id', model: `${account.id}/qwen3` });
+  // The account lists its models: one it does not list is named with the ones it does.
+  expect(await t.refused('schedule.update', { id: byName.id, task: { ...good(), model: `${account.id}/qwen3-big` } })).toMatchObject({
+    code: 'invalid_input',
+    message: 'vLLM box lists no model qwen3-big; it lists qwen3 (Refresh models if it is new).',
+  });
+  expect(await t.refused('schedule.add', { ...good(), model: 'llama box/qwen3' })).toMatchObject({
+    code: 'invalid_input',
+    message: `There is no account named llama box; the accounts are vLLM box (${account.id}).`,
+  });
+});
+
+test('tools.list names each tool the agent can be offered, and a plugin’s tools while it is off, unavailable with why; a task cannot list those', async () => {
+  const tools = async () => (await t.call<{ tools: OfferedTool[] }>('tools.list')).tools;
+  const now = await tools();
+  expect(now.filter((x) => x.available).map((x) => x.name)).toEqual(expect.arrayContaining(['note', 'write', 'wait']));
+  expect(now.find((x) => x.name === 'note')).toEqual({
+    name: 'note',
+    description: 'Notes a thing.',
+    readOnly: true,
+    shell: false,
+    plugin: null,
+    available: true,
+    reason: null,
+  });
+  // The workspace tools' plugin is not started in this core: its manifest's tools are listed, unavailable.
+  await t.call('plugins.setState', { id: 'workspace_tools', enabled: false });
+  const off = await tools();
+  expect(off.find((x) => x.name === 'bash')).toMatchObject({
+    shell: true,
+    plugin: { id: 'workspace_tools', name: 'Workspace tools' },
+    available: false,
+    reason: 'Workspace tools is off: turn it on in Settings → Plugins.',
+  });
+  expect(await t.refused('schedule.add', { ...good(), tools: ['note', 'bash:npm test'] })).toMatchObject({
+    code: 'invalid_input',
+    message: 'bash comes from Workspace tools, which cannot run now: Workspace tools is off: turn it on in Settings → Plugins. Or leave bash out.',
+  });
+  expect(await list()).toEqual([]);
+  expect((await t.refused('tools.list', { plugin: 'x' })).code).toBe('invalid_input');
+});
+
+test('/schedule edit changes the fields it names and leaves the rest', async () => {
+  const sessionId = (await t.call<{ id: string }>('sessions.create', { cwd: join(home, 'project') })).id;
+  const run = async (input: string) => (await t.call<{ result: { kind: string; text: string } }>('commands.run', { input, sessionId })).result;
+  await run('/schedule add Nightly | FREQ=DAILY;BYHOUR=23 | Tidy the notes | note');
+  expect((await run('/schedule edit nightly | schedule=FREQ=MINUTELY;INTERVAL=45 | tools=note, write | name=Tidy')).text).toMatch(
+    /^Changed “Tidy”: every 45 minutes; tools: note, write; next run \d{4}-\d\d-\d\d \d\d:\d\d\.$/,
+  );
+  expect(await list()).toMatchObject([{ name: 'Tidy', prompt: 'Tidy the notes', schedule: 'FREQ=MINUTELY;INTERVAL=45', tools: ['note', 'write'] }]);
+  await run('/schedule pause Tidy');
+  expect((await run('/schedule edit Tidy | prompt=Tidy the notes twice')).text).toMatch(/; paused\.$/);
+  expect((await list())[0]).toMatchObject({ prompt: 'Tidy the notes twice', paused: true });
+  expect((await run('/schedule edit Tidy | colour=red')).text).toMatch(/'colour=red' is not a change; write it as \/schedule edit/);
+  expect((await run('/schedule edit Tidy')).text).toMatch(/Write it as \/schedule edit/);
+  expect((await run('/schedule edit Tidy | model=nobody/x')).text).toMatch(/There is no account named nobody/);
+  expect((await run('/schedule edit Ghost | name=x')).text).toMatch(/There is no scheduled task named Ghost/);
+  expect((await list())[0]).toMatchObject({ name: 'Tidy', prompt: 'Tidy the notes twice', tools: ['note', 'write'] });
 });

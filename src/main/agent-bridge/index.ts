@@ -3,3 +3,4 @@ export { pluginToolSource, userReadOnlyTools, type PluginToolSourceOptions } fro
 export { pluginPromptBlocks } from './plugin-prompt-blocks.ts';
 export { EARLY_CHECK_MAX_AGE_MS, EarlyAllowanceChecks, guardWithAllowances, type ModelDescriber, pluginProviderResolver } from './plugin-provider-resolver.ts';
 export { imagesForModel, unseenImageNote, withStoredImages } from './stored-images.ts';
+export { ToolCatalog, type ToolCatalogOptions } from './tool-catalog.ts';

@@ -1,5 +1,5 @@
 import { type Disposable, DisposableStore } from '../../shared/disposable.ts';
-import type { ScheduledRun, ScheduledTask } from '../../shared/schedule/index.ts';
+import type { ScheduledRun, ScheduledTask, ScheduledTaskInput } from '../../shared/schedule/index.ts';
 import type { CommandContext, CommandTree } from '../commands/index.ts';
 import { AmberError } from '../errors.ts';
 import { localStamp } from './scheduled-run.ts';
@@ -14,7 +14,46 @@ export interface ScheduleCommandContext {
 const ADD_USAGE =
   '/schedule add <name> | <schedule> | <prompt> [| <tool>, <tool>…], e.g. /schedule add Standup notes | FREQ=DAILY;BYHOUR=9 | Summarise yesterday’s commits | read, ls';
 
-/** `/schedule`: list the tasks; `add`, `run`, `pause`, `resume` and `delete` one (named by its name or id). */
+const EDIT_USAGE =
+  '/schedule edit <name> | <field>=<value> [| …] with the fields name, prompt, schedule, model, tools, project and folder, e.g. /schedule edit Standup notes | schedule=FREQ=DAILY;BYHOUR=8 | tools=read, ls';
+const EDIT_FIELDS = ['name', 'prompt', 'schedule', 'model', 'tools', 'project', 'folder'] as const;
+
+const splitTools = (text: string) =>
+  text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+
+/** A task's fields as `schedule.update` takes them, with the changes `/schedule edit` names applied. */
+export function editedInput(task: ScheduledTask, changes: readonly string[]): ScheduledTaskInput {
+  const input: ScheduledTaskInput = {
+    name: task.name,
+    prompt: task.prompt,
+    ...(task.project ? { project: task.project } : { folder: task.folder }),
+    model: task.model,
+    schedule: task.schedule,
+    tools: task.tools,
+  };
+  for (const change of changes) {
+    const eq = change.indexOf('=');
+    const field = change.slice(0, eq).trim().toLowerCase();
+    const value = change.slice(eq + 1).trim();
+    if (eq <= 0 || !(EDIT_FIELDS as readonly string[]).includes(field))
+      throw new AmberError('invalid_input', `'${change.slice(0, 40)}' is not a change; write it as ${EDIT_USAGE}.`);
+    if (field === 'tools') input.tools = splitTools(value);
+    else if (field === 'model') input.model = value === '' || value.toLowerCase() === 'default' ? null : value;
+    else if (field === 'project') {
+      input.project = value;
+      delete input.folder;
+    } else if (field === 'folder') {
+      input.folder = value;
+      delete input.project;
+    } else input[field as 'name' | 'prompt' | 'schedule'] = value;
+  }
+  return input;
+}
+
+/** `/schedule`: list the tasks; `add`, `edit`, `run`, `pause`, `resume` and `delete` one (named by its name or id). */
 export function scheduleCommands(scheduler: TaskScheduler, tree: CommandTree, context: ScheduleCommandContext): Disposable {
   const store = new DisposableStore();
   const find = (argument: string): ScheduledTask => {
@@ -38,14 +77,19 @@ export function scheduleCommands(scheduler: TaskScheduler, tree: CommandTree, co
         prompt: parts[2]!,
         ...context.placeOf(sessionId),
         model: context.modelOf(sessionId),
-        tools: parts[3]
-          ? parts[3]
-              .split(',')
-              .map((t) => t.trim())
-              .filter((t) => t !== '')
-          : [],
+        tools: parts[3] ? splitTools(parts[3]) : [],
       });
       return `Scheduled “${task.name}” ${task.when} in ${task.project ? `the project ${task.project}` : task.folder}; next run ${task.nextRunAt === null ? 'never' : localStamp(task.nextRunAt)}.`;
+    }),
+  );
+  store.add(
+    tree.registerAction('schedule.edit', async (argument) => {
+      const parts = argument.split('|').map((p) => p.trim());
+      if (parts.length < 2 || parts.slice(1).some((p) => p === '')) throw new AmberError('invalid_input', `Write it as ${EDIT_USAGE}.`);
+      const before = find(parts[0]!);
+      const task = await scheduler.update(before.id, editedInput(before, parts.slice(1)));
+      const next = task.paused ? 'paused' : `next run ${task.nextRunAt === null ? 'never' : localStamp(task.nextRunAt)}`;
+      return `Changed “${task.name}”: ${task.when}; tools: ${task.tools.length > 0 ? task.tools.join(', ') : 'none'}; ${next}.`;
     }),
   );
   store.add(

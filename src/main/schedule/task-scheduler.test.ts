@@ -151,6 +151,36 @@ test('after a restart, the runs missed while Amber was closed are counted once, 
   expect(runs.find((r) => r.state === 'missed')).toMatchObject({ missed: 3, error: 'Missed 3 runs while Amber was closed.' });
   expect(runs.find((r) => r.sessionId === 'session-1')).toMatchObject({ state: 'failed', error: 'Amber closed while this run was going.' });
   expect(live().ms).toBe(20 * MINUTE);
+  // The batch is told once: to the first window that asks, not again on a reload or reconnect.
+  expect(second.takeMissedNotice()).toEqual({ at: now, tasks: [{ id: task.id, name: 'daily', missed: 3 }] });
+  expect(second.takeMissedNotice()).toBeNull();
+  second.dispose();
+
+  // A start that missed nothing has nothing to tell.
+  armed = [];
+  const third = open();
+  third.start();
+  expect(third.takeMissedNotice()).toBeNull();
+});
+
+test('editing a task keeps it paused or not, keeps its runs and its anchor unless the schedule changed, and re-arms the timer', async () => {
+  const scheduler = open();
+  scheduler.start();
+  const task = await scheduler.add({ name: 't', prompt: 'p', folder: '/w', schedule: 'FREQ=MINUTELY;INTERVAL=30' });
+  expect(live().ms).toBe(30 * MINUTE);
+  now += 10 * MINUTE;
+  const renamed = await scheduler.update(task.id, { name: 'renamed', prompt: 'q', folder: '/w', schedule: 'FREQ=MINUTELY;INTERVAL=30', tools: ['read'] });
+  expect(renamed).toMatchObject({ name: 'renamed', prompt: 'q', tools: ['read'], anchor: task.anchor, nextRunAt: task.nextRunAt, paused: false });
+  expect(live().ms).toBe(20 * MINUTE);
+  // A new schedule counts from the change.
+  const every5 = await scheduler.update(task.id, { name: 'renamed', prompt: 'q', folder: '/w', schedule: 'FREQ=MINUTELY;INTERVAL=5' });
+  expect(every5).toMatchObject({ anchor: now, nextRunAt: now + 5 * MINUTE });
+  expect(live().ms).toBe(5 * MINUTE);
+  scheduler.setPaused(task.id, true);
+  const stillPaused = await scheduler.update(task.id, { name: 'renamed', prompt: 'q', folder: '/w', schedule: 'FREQ=HOURLY;INTERVAL=1' });
+  expect(stillPaused).toMatchObject({ paused: true, nextRunAt: null, when: 'every hour' });
+  expect(armed.filter((t) => !t.cancelled)).toHaveLength(0);
+  await expect(scheduler.update('nope', { name: 'x', prompt: 'q', folder: '/w', schedule: 'FREQ=HOURLY' })).rejects.toThrow(/no scheduled task/);
 });
 
 test('pausing disarms the task, resuming counts from now, deleting forgets it and its runs', async () => {

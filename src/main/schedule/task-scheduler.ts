@@ -10,6 +10,7 @@ import {
   type ScheduledRunEnded,
   type ScheduledTaskFields,
   ScheduledTaskInput,
+  type MissedRunsNotice,
   type ScheduledTask,
 } from '../../shared/schedule/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
@@ -90,6 +91,8 @@ export class TaskScheduler implements Disposable {
   readonly #changed = new Emitter<ScheduledTask[]>((e) => console.error('A scheduled task listener failed', e));
   readonly #ended = new Emitter<ScheduledRunEnded>((e) => console.error('A scheduled run listener failed', e));
   #cancel: (() => void) | null = null;
+  /** The runs each task missed while Amber was closed, counted at start: told to the first window that asks. */
+  #missedAtStart: MissedRunsNotice | null = null;
   #started = false;
   #disposed = false;
 
@@ -118,7 +121,12 @@ export class TaskScheduler implements Disposable {
     for (const task of this.#store.list()) {
       const schedule = readable(task);
       if (task.paused || task.nextRunAt === null || task.nextRunAt > now || !schedule) continue;
-      this.#missed(task, countRuns(schedule, task.nextRunAt, now, task.anchor), now, 'while Amber was closed');
+      const count = countRuns(schedule, task.nextRunAt, now, task.anchor);
+      this.#missed(task, count, now, 'while Amber was closed');
+      if (count > 0) {
+        this.#missedAtStart ??= { at: now, tasks: [] };
+        this.#missedAtStart.tasks.push({ id: task.id, name: task.name, missed: count });
+      }
       this.#store.setNextRun(task.id, nextRun(schedule, now, task.anchor));
     }
     this.#arm();
@@ -152,6 +160,44 @@ export class TaskScheduler implements Disposable {
     this.#arm();
     this.#announce();
     return this.#view(task);
+  }
+
+  /**
+   * Changes a task's fields (name, prompt, project or folder, model, schedule, tools), checked as when it was added.
+   * Paused stays paused; its runs stay. A changed schedule counts from now; the next run is worked out again either
+   * way. A run going now finishes as it began.
+   */
+  async update(id: string, input: ScheduledTaskInput): Promise<ScheduledTask> {
+    this.#task(id);
+    const parsed = ScheduledTaskInput.parse(input);
+    const checked = await this.#options.check(parsed);
+    // Read again after the check: the task may have been paused, resumed or deleted meanwhile.
+    const task = this.#task(id);
+    const now = this.#clock();
+    const anchor = parsed.schedule === task.schedule ? task.anchor : now;
+    const next: StoredTask = {
+      ...task,
+      name: parsed.name,
+      prompt: parsed.prompt,
+      ...checked,
+      schedule: parsed.schedule,
+      anchor,
+      nextRunAt: task.paused ? null : nextRun(parseSchedule(parsed.schedule), now, anchor),
+    };
+    this.#store.put(next);
+    this.#arm();
+    this.#announce();
+    return this.#view(next);
+  }
+
+  /**
+   * The runs missed while Amber was closed, counted when it started: given once, to the first window that asks
+   * (later asks, a reload or another window, get null), so the person hears of each batch once.
+   */
+  takeMissedNotice(): MissedRunsNotice | null {
+    const notice = this.#missedAtStart;
+    this.#missedAtStart = null;
+    return notice;
   }
 
   /** Pausing keeps the task and its runs but never runs it; resuming counts from now (what was skipped is not missed). */

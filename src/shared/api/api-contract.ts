@@ -31,7 +31,17 @@ import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts
 import { PluginLogs } from './plugin-logs-api.ts';
 import { ContextMasking, ContextView } from './context-api.ts';
 import { EvalDetail, EvalListing } from './evals-api.ts';
-import { ScheduledRun, ScheduledRunEnded, ScheduledTask, ScheduledTaskInput, ScheduledTaskList, TaskId } from '../schedule/index.ts';
+import {
+  MissedRunsNotice,
+  ScheduledRun,
+  ScheduledRunEnded,
+  ScheduledTask,
+  ScheduledTaskInput,
+  ScheduledTaskList,
+  ScheduledTaskUpdate,
+  TaskId,
+} from '../schedule/index.ts';
+import { OfferedToolList } from '../tools/index.ts';
 import { ElicitationAnswer, ElicitationQuestion } from '../elicitation/index.ts';
 
 // The one contract between renderer and main. Channels are `domain.verb`, events `domain.pastTense`.
@@ -427,6 +437,12 @@ export const API_METHODS = {
   'schedule.setPaused': method(z.object({ id: TaskId, paused: z.boolean() }).strict(), ScheduledTask),
   /** Deletes a task and its list of runs; the runs' conversations stay. */
   'schedule.delete': method(z.object({ id: TaskId }).strict(), z.object({ ok: z.literal(true) })),
+  /** Changes a task's fields, checked as when added; paused stays as it is and its next run is worked out again. */
+  'schedule.update': method(ScheduledTaskUpdate, ScheduledTask),
+  /** The runs missed while Amber was closed, counted at its start: given once (the first window to ask), then null. */
+  'schedule.takeMissed': method(Nothing, MissedRunsNotice.nullable()),
+  /** The tools the agent can be offered, each with its plugin; a plugin's that is off is listed unavailable, with why. */
+  'tools.list': method(Nothing, OfferedToolList),
   /** Forms plugins ask the user to fill (an MCP server's elicitation) still waiting (a reloaded window shows them again). */
   'elicitations.list': method(Nothing, z.array(ElicitationQuestion)),
   /**

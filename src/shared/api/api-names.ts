@@ -115,6 +115,9 @@ export const CHANNEL_NAMES = [
   'schedule.runNow',
   'schedule.setPaused',
   'schedule.delete',
+  'schedule.update',
+  'schedule.takeMissed',
+  'tools.list',
   'elicitations.list',
   'elicitations.answer',
 ] as const;

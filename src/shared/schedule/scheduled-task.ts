@@ -95,3 +95,14 @@ export type ScheduledTaskList = z.infer<typeof ScheduledTaskList>;
 /** A run ended: the window says so (a toast; a system notification in the desktop app). */
 export const ScheduledRunEnded = z.object({ task: z.object({ id: z.string(), name: z.string() }), run: ScheduledRun });
 export type ScheduledRunEnded = z.infer<typeof ScheduledRunEnded>;
+
+/** Runs missed while Amber was closed, counted at its start: the window says so once (a toast). */
+export const MissedRunsNotice = z.object({
+  at: z.number(),
+  tasks: z.array(z.object({ id: z.string(), name: z.string(), missed: z.number().int().positive() })),
+});
+export type MissedRunsNotice = z.infer<typeof MissedRunsNotice>;
+
+/** A change to a task: all its fields, as when it was added (paused stays as it is). */
+export const ScheduledTaskUpdate = z.object({ id: TaskId, task: ScheduledTaskInput }).strict();
+export type ScheduledTaskUpdate = z.input<typeof ScheduledTaskUpdate>;

@@ -7,6 +7,7 @@ import {
   type PluginConfigSchema,
   type ProviderProbeRequest,
   type ProviderProbeResult,
+  type ToolDeclaration,
 } from '../../../shared/plugins/index.ts';
 import { PLUGIN_SETTING_ID } from '../../../shared/settings/index.ts';
 import { AmberError } from '../../errors.ts';
@@ -297,6 +298,11 @@ export class PluginService {
   /** The settings the plugin's manifest declares (its `configuration`), or null when it declares none. */
   configuration(id: string): PluginConfigSchema | null {
     return this.#supervisor(id).rec.descriptor.manifest.configuration ?? null;
+  }
+
+  /** The tools the plugin's manifest declares (`contributes`): known whether or not it runs, so a list can name them while it is off. */
+  manifestTools(id: string): ToolDeclaration[] {
+    return (this.#supervisor(id).rec.descriptor.manifest.contributes ?? []).filter((c): c is ToolDeclaration => c.kind === 'tool');
   }
 
   /**

@@ -115,7 +115,8 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
     },
     [select],
   );
-  useScheduledRunToasts(openScheduledRun);
+  const showScheduledTasks = useCallback(() => openSettings('schedule'), [openSettings]);
+  useScheduledRunToasts(openScheduledRun, showScheduledTasks);
 
   const toggleSide = (column: Exclude<SideColumn, 'none'>) => setSide((s) => (s === column ? 'none' : column));
   // The window's shortcuts; the palette lists them as actions with their keys.

@@ -3,7 +3,10 @@ import { type FormEvent, useId, useState } from 'react';
 import { useApi } from '../api/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
-import { buildSchedule, DEFAULT_CHOICE, type ScheduleChoice, toolList } from './schedule-builder.ts';
+import type { ModelChoice } from '../../shared/api/index.ts';
+import type { ScheduledTask } from '../../shared/schedule/index.ts';
+import { buildSchedule, choiceOf, DEFAULT_CHOICE, type ScheduleChoice } from './schedule-builder.ts';
+import { ToolPicker, toolsProblem } from './ToolPicker.tsx';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 /** The week as the form lists it, Monday first. */
@@ -12,11 +15,23 @@ const WEEK = [1, 2, 3, 4, 5, 6, 0] as const;
 interface Props {
   /** The open conversation: its folder and model are the form's first values. */
   sessionId: string | null;
+  /** The task to change; absent: a new one. */
+  task?: ScheduledTask;
   onDone(): void;
 }
 
-/** The form that adds a scheduled task: name, prompt, project or folder, model, schedule and the tools it may use. */
-export function ScheduleForm({ sessionId, onDone }: Props) {
+/** The models the picker lists, grouped by account as the model picker groups them. */
+function byAccount(models: readonly ModelChoice[]): [string, ModelChoice[]][] {
+  const groups = new Map<string, ModelChoice[]>();
+  for (const m of models) {
+    const key = m.account ?? m.provider;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  return [...groups];
+}
+
+/** The form that adds or changes a scheduled task: name, prompt, project or folder, model, schedule and the tools it may use. */
+export function ScheduleForm({ sessionId, task, onDone }: Props) {
   const api = useApi();
   const toasts = useToasts();
   const id = useId();
@@ -31,13 +46,15 @@ export function ScheduleForm({ sessionId, onDone }: Props) {
     enabled: !!sessionId,
   });
   const projects = useQuery({ queryKey: ['scheduleForm', 'projects'], queryFn: () => api.call('projects.list', {}) });
-  const [name, setName] = useState('');
-  const [prompt, setPrompt] = useState('');
-  const [place, setPlace] = useState<string>('folder');
-  const [folder, setFolder] = useState<string | null>(null);
-  const [model, setModel] = useState<string | null>(null);
-  const [choice, setChoice] = useState<ScheduleChoice>(DEFAULT_CHOICE);
-  const [tools, setTools] = useState('');
+  const offered = useQuery({ queryKey: ['scheduleForm', 'tools'], queryFn: () => api.call('tools.list', {}), staleTime: 0 });
+  const [name, setName] = useState(task?.name ?? '');
+  const [prompt, setPrompt] = useState(task?.prompt ?? '');
+  const [place, setPlace] = useState<string>(task?.project ?? 'folder');
+  const [folder, setFolder] = useState<string | null>(task && !task.project ? task.folder : null);
+  // Editing: the task's model, or none (the project's or the default one).
+  const [model, setModel] = useState<string | null>(task ? (task.model ?? '') : null);
+  const [choice, setChoice] = useState<ScheduleChoice>(() => (task ? choiceOf(task.schedule) : DEFAULT_CHOICE));
+  const [tools, setTools] = useState<string[]>(task?.tools ?? []);
   const [busy, setBusy] = useState(false);
   const built = buildSchedule(choice);
   const folderValue = folder ?? session.data?.cwd ?? '';
@@ -52,32 +69,37 @@ export function ScheduleForm({ sessionId, onDone }: Props) {
         : place === 'folder' && folderValue.trim() === ''
           ? 'Choose a folder.'
           : null;
-  const problem = missing ?? ('problem' in built ? built.problem : null);
+  const problem = missing ?? ('problem' in built ? built.problem : null) ?? toolsProblem(offered.data?.tools ?? [], tools);
+  const listed = models.data?.models ?? [];
+  // A model the task names that no account lists now stays a choice, so opening the form never changes it.
+  const unlisted = modelValue !== '' && !listed.some((m) => `${m.provider}/${m.modelId}` === modelValue) ? modelValue : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (problem || !('text' in built)) return;
     setBusy(true);
     try {
-      const task = await api.call('schedule.add', {
+      const fields = {
         name,
         prompt,
         ...(place === 'folder' ? { folder: folderValue } : { project: place }),
         model: modelValue === '' ? null : modelValue,
         schedule: built.text,
-        tools: toolList(tools),
-      });
-      toasts.push({ kind: 'success', title: `Scheduled “${task.name}”`, message: `${task.when}; it runs while Amber runs.` });
+        tools,
+      };
+      const saved = task ? await api.call('schedule.update', { id: task.id, task: fields }) : await api.call('schedule.add', fields);
+      const next = saved.paused ? 'paused' : 'it runs while Amber runs';
+      toasts.push({ kind: 'success', title: task ? `Saved “${saved.name}”` : `Scheduled “${saved.name}”`, message: `${saved.when}; ${next}.` });
       onDone();
     } catch (err) {
-      toasts.error('Could not schedule the task', err);
+      toasts.error(task ? 'Could not save the task' : 'Could not schedule the task', err);
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form className="schedule-form" aria-label="New scheduled task" onSubmit={(e) => void submit(e)} data-testid="schedule-form">
+    <form className="schedule-form" aria-label={task ? `Edit ${task.name}` : 'New scheduled task'} onSubmit={(e) => void submit(e)} data-testid="schedule-form">
       <label className="field" htmlFor={`${id}-name`}>
         <span>Name</span>
       </label>
@@ -116,10 +138,15 @@ export function ScheduleForm({ sessionId, onDone }: Props) {
           <span>Model</span>
           <select id={`${id}-model`} className="input" value={modelValue} onChange={(e) => setModel(e.target.value)}>
             <option value="">{place === 'folder' ? 'The default model' : 'The project’s model'}</option>
-            {(models.data?.models ?? []).map((m) => (
-              <option key={`${m.provider}/${m.modelId}`} value={`${m.provider}/${m.modelId}`}>
-                {m.provider}/{m.modelId}
-              </option>
+            {unlisted && <option value={unlisted}>{unlisted} (not listed now)</option>}
+            {byAccount(listed).map(([account, group]) => (
+              <optgroup key={account} label={account}>
+                {group.map((m) => (
+                  <option key={`${m.provider}/${m.modelId}`} value={`${m.provider}/${m.modelId}`}>
+                    {m.name === m.modelId ? m.modelId : `${m.name} (${m.modelId})`}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
         </label>
@@ -161,26 +188,14 @@ export function ScheduleForm({ sessionId, onDone }: Props) {
         )}
         {'text' in built && <code className="schedule-rule">{built.text}</code>}
       </fieldset>
-      <label className="field" htmlFor={`${id}-tools`}>
-        <span>Tools it may use without asking</span>
-      </label>
-      <input
-        id={`${id}-tools`}
-        className="input mono"
-        value={tools}
-        onChange={(e) => setTools(e.target.value)}
-        placeholder="read, grep, write, bash:npm test"
-      />
-      <p className="hint">
-        Nobody is asked during a run: a tool not listed here is never run, and a shell command runs only under a prefix listed (bash:npm test).
-      </p>
+      <ToolPicker offered={offered.data?.tools ?? []} entries={tools} onChange={setTools} />
       {problem && <p className="hint field-notice">{problem}</p>}
       <div className="schedule-form-actions">
         <button type="button" className="btn btn-ghost" onClick={onDone}>
           Cancel
         </button>
         <button type="submit" className="btn btn-primary" disabled={busy || problem !== null}>
-          Schedule
+          {task ? 'Save' : 'Schedule'}
         </button>
       </div>
     </form>

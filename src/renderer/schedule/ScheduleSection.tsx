@@ -24,7 +24,8 @@ const STATE = { running: 'Running', done: 'Done', failed: 'Failed', missed: 'Mis
 
 /**
  * The scheduled tasks (Settings → Scheduled tasks): each with its schedule, next run, tools and last runs (state,
- * duration, a link to the run's conversation), Run now, Pause/Resume and Delete; and the form that adds one.
+ * duration, a link to the run's conversation), Run now, Edit (the form in place of the row), Pause/Resume and Delete; and the
+ * form that adds one.
  */
 export function ScheduleSection({ sessionId, onOpenSession }: Props) {
   const api = useApi();
@@ -32,6 +33,8 @@ export function ScheduleSection({ sessionId, onOpenSession }: Props) {
   const queries = useQueryClient();
   const { data, error } = useQuery({ queryKey: serverKeys.schedule, queryFn: () => api.call('schedule.list', {}), staleTime: 0 });
   const [adding, setAdding] = useState(false);
+  /** The task whose form is open in place of its row. */
+  const [editing, setEditing] = useState<string | null>(null);
   useEffect(() => {
     if (error) toasts.error('Could not read the scheduled tasks', error);
   }, [error, toasts]);
@@ -48,21 +51,26 @@ export function ScheduleSection({ sessionId, onOpenSession }: Props) {
     <section className="settings-section" aria-labelledby="settings-schedule" data-testid="settings-schedule">
       <h2 id="settings-schedule">Scheduled tasks</h2>
       <p className="hint">
-        A task sends its prompt on a schedule while Amber runs, each time in a new conversation. Nobody is asked during a run: it uses only the tools you list,
+        A task sends its prompt on a schedule while Amber runs, each time in a new conversation. Nobody is asked during a run: it uses only the tools you pick,
         and every other call is denied. Runs missed while Amber was closed are counted, not made up. Also /schedule.
       </p>
       {data !== undefined && tasks.length === 0 && !adding && <p className="hint">No task is scheduled.</p>}
       <div className="plugin-list">
-        {tasks.map((t) => (
-          <TaskRow
-            key={t.id}
-            task={t}
-            onRun={() => void act(`run ${t.name}`, () => api.call('schedule.runNow', { id: t.id }))}
-            onPause={(paused) => void act(`${paused ? 'pause' : 'resume'} ${t.name}`, () => api.call('schedule.setPaused', { id: t.id, paused }))}
-            onDelete={() => void act(`delete ${t.name}`, () => api.call('schedule.delete', { id: t.id }))}
-            {...(onOpenSession ? { onOpen: onOpenSession } : {})}
-          />
-        ))}
+        {tasks.map((t) =>
+          editing === t.id ? (
+            <ScheduleForm key={t.id} sessionId={sessionId} task={t} onDone={() => setEditing(null)} />
+          ) : (
+            <TaskRow
+              key={t.id}
+              task={t}
+              onEdit={() => setEditing(t.id)}
+              onRun={() => void act(`run ${t.name}`, () => api.call('schedule.runNow', { id: t.id }))}
+              onPause={(paused) => void act(`${paused ? 'pause' : 'resume'} ${t.name}`, () => api.call('schedule.setPaused', { id: t.id, paused }))}
+              onDelete={() => void act(`delete ${t.name}`, () => api.call('schedule.delete', { id: t.id }))}
+              {...(onOpenSession ? { onOpen: onOpenSession } : {})}
+            />
+          ),
+        )}
       </div>
       {adding ? (
         <ScheduleForm sessionId={sessionId} onDone={() => setAdding(false)} />
@@ -78,12 +86,13 @@ export function ScheduleSection({ sessionId, onOpenSession }: Props) {
 interface RowProps {
   task: ScheduledTask;
   onRun(): void;
+  onEdit(): void;
   onPause(paused: boolean): void;
   onDelete(): void;
   onOpen?(sessionId: string): void;
 }
 
-function TaskRow({ task, onRun, onPause, onDelete, onOpen }: RowProps) {
+function TaskRow({ task, onRun, onEdit, onPause, onDelete, onOpen }: RowProps) {
   const labelId = `schedule-task-${task.id}`;
   return (
     <div className="plugin-row schedule-task" data-testid="schedule-task" data-task={task.name} aria-labelledby={labelId} role="group">
@@ -127,6 +136,9 @@ function TaskRow({ task, onRun, onPause, onDelete, onOpen }: RowProps) {
       <div className="schedule-actions">
         <button type="button" className="btn btn-small" onClick={onRun} disabled={task.running}>
           Run now
+        </button>
+        <button type="button" className="btn btn-small" onClick={onEdit} aria-label={`Edit ${task.name}`}>
+          Edit
         </button>
         <button type="button" className="btn btn-small" onClick={() => onPause(!task.paused)}>
           {task.paused ? 'Resume' : 'Pause'}

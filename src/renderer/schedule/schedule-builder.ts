@@ -1,4 +1,4 @@
-import { formatSchedule, type Schedule } from '../../shared/schedule/index.ts';
+import { formatSchedule, parseSchedule, type Schedule } from '../../shared/schedule/index.ts';
 
 /** What the form's schedule fields hold: a kind, a count for intervals, a time and days for daily and weekly. */
 export interface ScheduleChoice {
@@ -36,4 +36,40 @@ export function toolList(text: string): string[] {
     .split(/[,\n]/)
     .map((t) => t.trim())
     .filter((t) => t !== '');
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The form's fields for a stored schedule (editing a task); the default ones when it cannot be read. */
+export function choiceOf(text: string): ScheduleChoice {
+  let schedule: Schedule;
+  try {
+    schedule = parseSchedule(text);
+  } catch {
+    return DEFAULT_CHOICE;
+  }
+  if (schedule.kind === 'every')
+    return schedule.minutes % 60 === 0
+      ? { ...DEFAULT_CHOICE, kind: 'hours', every: schedule.minutes / 60 }
+      : { ...DEFAULT_CHOICE, kind: 'minutes', every: schedule.minutes };
+  const time = `${two(schedule.hour)}:${two(schedule.minute)}`;
+  return schedule.kind === 'daily' ? { ...DEFAULT_CHOICE, kind: 'daily', time } : { ...DEFAULT_CHOICE, kind: 'weekly', time, days: schedule.days };
+}
+
+/** A tool list entry's tool: `bash:npm test` → `bash`. */
+export const entryTool = (entry: string): string => {
+  const colon = entry.indexOf(':');
+  return (colon === -1 ? entry : entry.slice(0, colon)).trim();
+};
+
+/** The entries for one tool as the picker sets them: the name alone, or one entry per command prefix (`bash:npm test`). */
+export function setToolEntries(entries: readonly string[], tool: string, on: boolean, prefixes: readonly string[] = []): string[] {
+  const rest = entries.filter((e) => entryTool(e) !== tool);
+  if (!on) return rest;
+  return [...rest, ...(prefixes.length > 0 ? prefixes.map((p) => `${tool}:${p}`) : [tool])];
+}
+
+/** A shell tool's command prefixes among the entries. */
+export function prefixesOf(entries: readonly string[], tool: string): string[] {
+  return entries.filter((e) => entryTool(e) === tool && e.includes(':')).map((e) => e.slice(e.indexOf(':') + 1).trim());
 }

@@ -2,56 +2,21 @@
 // streaming from a loopback server. /compact sends the classify and extract requests with their JSON schemas as
 // response_format, the extract request repeats the classify request's messages byte for byte, and the
 // conversation's next request carries the structured summary and the messages kept word for word.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
-import { type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
-import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
+import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
 import { bodyOf, kindOf, layeredReply } from './layered-model.ts';
 
-let dir: string;
-let server: ProviderServer;
-let shell: HeadlessShell | null = null;
-let client: WsClient | null = null;
+let h: HeadlessUnderTest;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-layered-e2e-'));
-  const workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  server = await startProviderServer();
-  shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace } });
-  client = await connectWs(shell.port, shell.token);
+  h = await openHeadless({ prefix: 'amber-layered-e2e-' });
 });
 
-afterEach(async () => {
-  client?.close();
-  await shell?.close();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function providerReady(s: HeadlessShell, id: string): Promise<void> {
-  const providers = s.app.plugins.registries.providers;
-  if (providers.get(id)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const sub = providers.onDidChange(() => {
-      if (providers.get(id)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-}
-
-const isSettled = (e: unknown) => (e as { type?: string }).type === 'agent_settled';
+afterEach(() => h.close());
 
 test('/compact through the provider plugin: classify and extract carry their schemas, share their prefix, and the next request starts from the structured summary', async () => {
-  const s = shell!;
-  const c = client!;
-  await c.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model' });
-  await providerReady(s, 'custom');
+  const { shell: s, client: c, server } = h;
+  await h.connect();
   server.setScript((r) => layeredReply(r));
   const session = await c.call<{ id: string }>('sessions.create', { title: 'layered' });
   s.app.sessions.appendMany(session.id, [
@@ -73,9 +38,7 @@ test('/compact through the provider plugin: classify and extract carry their sch
   const classifyMessages = JSON.stringify(bodyOf(classify!).messages);
   expect(JSON.stringify(bodyOf(extract!).messages).startsWith(classifyMessages.slice(0, -1))).toBe(true);
 
-  const settled = c.waitFor('agent.emitted', isSettled);
-  await c.call('chat.send', { sessionId: session.id, text: 'And now?' });
-  await settled;
+  await h.send(session.id, 'And now?');
   const next = bodyOf(server.requests.at(-1)!).messages.filter((m) => m.role !== 'system');
   expect(String(next[0]!.content)).toMatch(/^The conversation so far, summarised:\n\nGoal: Port the parser/);
   expect(String(next[0]!.content)).toContain('[m1] User: Port the parser in src/parser.ts; the limit is 4096 tokens.');

@@ -2,23 +2,17 @@
 // OpenAI-compatible provider plugin streaming from a loopback server, and a client on the real WebSocket.
 // The model asks to remember; the suggestion waits in the tray; once accepted, a new conversation's request
 // carries it; with memory off, nothing is kept or sent.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
+import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import type { PanelView } from '../../src/shared/api/index.ts';
 import type { TranscriptPage } from '../../src/shared/sessions/index.ts';
-import { openAiStream, type ProviderServer, type RecordedRequest, startProviderServer } from '../fixtures/provider-server.ts';
-import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
+import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
+import { openAiStream, type RecordedRequest } from '../fixtures/provider-server.ts';
+import type { WsClient } from '../fixtures/ws-client.ts';
 
 const FACT = 'The user indents Python with four spaces, never tabs';
 
-let dir: string;
-let workspace: string;
-let server: ProviderServer;
-let shell: HeadlessShell | null = null;
-let client: WsClient | null = null;
+let h: HeadlessUnderTest;
 
 /** The scripted model: asked to remember, it calls the remember tool; otherwise it answers in a word. */
 function model(request: RecordedRequest) {
@@ -31,22 +25,10 @@ function model(request: RecordedRequest) {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-e2e-memory-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  server = await startProviderServer({ script: model });
-  shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace } });
-  client = await connectWs(shell.port, shell.token);
+  h = await openHeadless({ prefix: 'amber-e2e-memory-', script: model });
 });
 
-afterEach(async () => {
-  client?.close();
-  await shell?.close();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const isSettled = (e: unknown) => (e as { type?: string }).type === 'agent_settled';
+afterEach(() => h.close());
 
 /** Resolves once `predicate` holds for the panels and segments main holds. */
 async function until(s: HeadlessShell, predicate: () => boolean, what: string): Promise<void> {
@@ -68,20 +50,17 @@ async function until(s: HeadlessShell, predicate: () => boolean, what: string): 
 
 /** A new conversation's one run; answers the body of the model request it made. */
 async function ask(c: WsClient, text: string): Promise<{ sessionId: string; request: RecordedRequest }> {
-  const first = server.requests.length;
+  const first = h.server.requests.length;
   const session = await c.call<{ id: string }>('sessions.create', { title: text.slice(0, 20) });
-  const settled = c.waitFor('agent.emitted', isSettled, c.events.length);
-  await c.call('chat.send', { sessionId: session.id, text });
-  await settled;
-  return { sessionId: session.id, request: server.requests[first]! };
+  await h.send(session.id, text);
+  return { sessionId: session.id, request: h.server.requests[first]! };
 }
 
 const memorySegment = (s: HeadlessShell) => s.app.plugins.registries.statusSegments.get('memory')?.value.text ?? '';
 
 test('remembered in suggest mode, a memory waits in the tray; accepted, a new conversation’s request carries it; off, nothing', async () => {
-  const s = shell!;
-  const c = client!;
-  await c.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model' });
+  const { shell: s, client: c } = h;
+  await h.connect();
   await until(s, () => s.app.plugins.registries.providers.get('custom') !== undefined && s.app.plugins.get('memory').state === 'active', 'the plugins');
 
   // The model remembers; in suggest mode (the default) the memory waits for the user.

@@ -1,19 +1,13 @@
 // Workspace search end to end on the real parts: the headless shell with the search plugin in its own process,
 // the OpenAI-compatible provider plugin streaming from a loopback server, and a client on the real WebSocket.
 // The model is offered `search` in read mode, calls it, and its next request carries the ranked result.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
-import { openAiStream, type ProviderServer, type RecordedRequest, startProviderServer } from '../fixtures/provider-server.ts';
-import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
+import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
+import { openAiStream, type RecordedRequest } from '../fixtures/provider-server.ts';
 
-let dir: string;
-let workspace: string;
-let server: ProviderServer;
-let shell: HeadlessShell | null = null;
-let client: WsClient | null = null;
+let h: HeadlessUnderTest;
 
 /** The scripted model: asked where something is, it searches; given the result, it answers in a word. */
 function model(request: RecordedRequest) {
@@ -24,45 +18,35 @@ function model(request: RecordedRequest) {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-e2e-search-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(join(workspace, 'src', 'billing'), { recursive: true });
-  for (let i = 0; i < 40; i++) writeFileSync(join(workspace, 'src', `part${i}.ts`), `export const part${i} = ${i}; // the total of part ${i}\n`);
-  writeFileSync(
-    join(workspace, 'src', 'billing', 'invoice-total.ts'),
-    'export function invoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
-  );
-  server = await startProviderServer({ script: model });
-  shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace } });
-  client = await connectWs(shell.port, shell.token);
+  h = await openHeadless({
+    prefix: 'amber-e2e-search-',
+    script: model,
+    before: (workspace) => {
+      mkdirSync(join(workspace, 'src', 'billing'), { recursive: true });
+      for (let i = 0; i < 40; i++) writeFileSync(join(workspace, 'src', `part${i}.ts`), `export const part${i} = ${i}; // the total of part ${i}\n`);
+      writeFileSync(
+        join(workspace, 'src', 'billing', 'invoice-total.ts'),
+        'export function invoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
+      );
+    },
+  });
 });
 
-afterEach(async () => {
-  client?.close();
-  await shell?.close();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const isSettled = (e: unknown) => (e as { type?: string }).type === 'agent_settled';
+afterEach(() => h.close());
 const toolNames = (request: RecordedRequest) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 
 test('in read mode the model is offered search, calls it, and reads the file with the words in its name first', async () => {
-  const c = client!;
-  await c.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model' });
-  const providers = shell!.app.plugins.registries.providers;
-  while (!providers.get('custom')) await new Promise<void>((resolve) => providers.onDidChange(() => resolve()));
+  const c = h.client;
+  await h.connect();
 
   const session = await c.call<{ id: string }>('sessions.create', { title: 'where' });
   await c.call('policy.setMode', { sessionId: session.id, mode: 'read' });
-  const first = server.requests.length;
-  const settled = c.waitFor('agent.emitted', isSettled, c.events.length);
-  await c.call('chat.send', { sessionId: session.id, text: 'Where is the invoice total computed?' });
-  await settled;
+  const first = h.server.requests.length;
+  await h.send(session.id, 'Where is the invoice total computed?');
 
-  const [asked, answered] = server.requests.slice(first);
+  const [asked, answered] = h.server.requests.slice(first);
   expect(toolNames(asked!)).toEqual(expect.arrayContaining(['search', 'repo_map']));
   const toolMessage = (answered!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'tool')!;
   expect(String(toolMessage.content)).toMatch(/^src\/billing\/invoice-total\.ts:1: export function invoiceTotal\(lines: number\[\]\) \{/);
-  expect(readdirSync(join(dir, 'data', 'plugin-data', 'workspace_search', 'indexes')).filter((f) => f.endsWith('.sqlite'))).toHaveLength(1);
+  expect(readdirSync(join(h.dir, 'data', 'plugin-data', 'workspace_search', 'indexes')).filter((f) => f.endsWith('.sqlite'))).toHaveLength(1);
 });

@@ -2,60 +2,35 @@
 // plugin's process; the result is stored with the image as a blob (checked: a real PNG), and the next request
 // to the loopback model carries it in the OpenAI-compatible form (the tool message's text, then the image as
 // an image_url part of a user message, since a tool message carries text only).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
 import type { Entry, TranscriptPage } from '../../src/shared/sessions/index.ts';
-import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
-import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
+import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
+import { openAiStream } from '../fixtures/provider-server.ts';
+import { registered } from '../fixtures/registered.ts';
 import { EVERYTHING_ENTRY } from './everything-server.ts';
 
-let dir: string;
-let server: ProviderServer;
-let shell: HeadlessShell | null = null;
-let client: WsClient | null = null;
+let h: HeadlessUnderTest;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-mcp-image-'));
-  mkdirSync(join(dir, 'workspace'));
-  mkdirSync(join(dir, 'data'));
-  writeFileSync(
-    join(dir, 'data', 'mcp.json'),
-    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }),
-  );
-  server = await startProviderServer();
-});
-
-afterEach(async () => {
-  client?.close();
-  client = null;
-  await shell?.close();
-  shell = null;
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function registered(check: () => boolean, registry: { onDidChange(l: () => void): { dispose(): void } }): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const sub = registry.onDidChange(() => {
-      if (check()) {
-        sub.dispose();
-        resolve();
-      }
-    });
+  h = await openHeadless({
+    prefix: 'amber-mcp-image-',
+    before: (_workspace, dir) => {
+      mkdirSync(join(dir, 'data'));
+      writeFileSync(
+        join(dir, 'data', 'mcp.json'),
+        JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }),
+      );
+    },
   });
-}
+});
+
+afterEach(() => h.close());
 
 test('an MCP tool result image is stored as a blob, shown by hash, and sent to the model as an image_url part', async () => {
-  shell = await startHeadless({ dataDir: join(dir, 'data'), rendererDir: join(dir, 'renderer'), core: { workspace: join(dir, 'workspace') } });
-  client = await connectWs(shell.port, shell.token);
-  const s = shell;
-  const c = client;
-  await c.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model' });
-  await registered(() => s.app.plugins.registries.providers.get('custom') !== undefined, s.app.plugins.registries.providers);
+  const { shell: s, client: c, server } = h;
+  await h.connect();
   const tools = s.app.plugins.registries.tools;
   await registered(() => tools.get('mcp__everything__get-tiny-image') !== undefined, tools);
 
@@ -66,8 +41,7 @@ test('an MCP tool result image is stored as a blob, shown by hash, and sent to t
   ]);
   const session = await c.call<{ id: string }>('sessions.create', { title: 'mcp image' });
   const asked = c.waitFor<{ id: string }>('approval.requested');
-  const settled = c.waitFor('agent.emitted', (e: { type?: string }) => e.type === 'agent_settled');
-  await c.call('chat.send', { sessionId: session.id, text: 'Show me the tiny image.' });
+  const settled = h.send(session.id, 'Show me the tiny image.');
   await c.call('approvals.answer', { questionId: (await asked).id, answer: 'once' });
   await settled;
 

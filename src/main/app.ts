@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource, withStoredImages } from './agent-bridge/index.ts';
+import { pluginPromptBlocks, pluginProviderResolver, pluginToolSource, ToolCatalog, withStoredImages } from './agent-bridge/index.ts';
 import {
   AgentService,
   composeToolSources,
@@ -17,7 +17,6 @@ import { DATABASE_FILE, tightenDataDir } from './data-dir.ts';
 import { PluginConfigService, type PluginLauncher, PluginService, readConfigSetting } from './plugins/index.ts';
 import type { ModelInfo } from '../shared/providers/index.ts';
 import {
-  DIALECT_PLUGINS,
   FileSecretStore,
   ModelCatalog,
   modelMetadata,
@@ -41,11 +40,20 @@ import { ElicitationBroker } from './elicitation/index.ts';
 import { type CoreEvent, windowEvents } from './api/index.ts';
 import { WalletService } from './wallets/index.ts';
 import type { AppCore } from './app-core.ts';
+import { revisionMemo } from './revision-memo.ts';
 import { AgentDefinitions, settingsConfirmations } from './agent-definitions/index.ts';
 import { SKILL_TOOL, SkillLibrary, skillToolSource } from './skills/index.ts';
 import { PlanService, todoToolSource } from './plan/index.ts';
 import { SubagentService } from './subagents/index.ts';
-import { checkTaskInput, ScheduledTaskStore, scheduleCommands, startScheduledRun, TaskScheduler, type TaskSchedulerOptions } from './schedule/index.ts';
+import {
+  checkTaskInput,
+  coreTaskChecks,
+  ScheduledTaskStore,
+  scheduleCommands,
+  startScheduledRun,
+  TaskScheduler,
+  type TaskSchedulerOptions,
+} from './schedule/index.ts';
 import { ProjectService } from './projects/index.ts';
 
 export type { AppCore } from './app-core.ts';
@@ -115,6 +123,8 @@ export interface App extends AppCore {
   readonly subagents: SubagentService;
   /** The scheduled tasks, their runs and the one timer that starts them while Amber runs. */
   readonly scheduler: TaskScheduler;
+  /** The tools the agent can be offered, each with its plugin (those of plugins that are off too, unavailable): `tools.list`. */
+  readonly toolCatalog: ToolCatalog;
   /** Every change the core's owners announced, as window events (one map: see api/window-events.ts). */
   readonly onDidEmit: Event<CoreEvent>;
   dispose(): Promise<void>;
@@ -166,7 +176,17 @@ export function createApp(options: AppOptions): App {
     return bindings;
   };
   const pluginSecrets = new PluginSecrets(settings, secrets, { fields: secretFields, bindings: secretBindings });
-  const providerPlugins = new Set(Object.values(DIALECT_PLUGINS));
+  // The catalog's manifests (which config fields are secret) as a number that moves when they change.
+  let manifestsSeen: unknown = null;
+  let manifests = 0;
+  const manifestsRevision = (): number => {
+    const schemas = plugins.configurations();
+    if (schemas !== manifestsSeen) {
+      manifestsSeen = schemas;
+      manifests++;
+    }
+    return manifests;
+  };
   const configuredWorkspace = (): string | null => {
     const root = readConfigSetting(settings, 'workspace-tools')['root'];
     return options.workspace ?? process.env.AMBER_WORKSPACE ?? (typeof root === 'string' && root.trim() !== '' ? root : null);
@@ -193,13 +213,20 @@ export function createApp(options: AppOptions): App {
     workspace: workspaces.defaultForNew(),
     ...(options.launchPlugin ? { launcher: options.launchPlugin } : {}),
     // Read live at every plugin config read: the stored config with the plugin's own secret settings, a data
-    // folder of the plugin's own, and for provider plugins the accounts set up in Settings with their keys
-    // (secrets and keys are sent only to the process of the plugin they belong to).
-    config: (id) => ({
-      dataDir: join(options.dataDir, 'plugin-data', id),
-      ...pluginSecrets.config(id),
-      ...(providerPlugins.has(id) ? providers.pluginConfig(id) : {}),
-    }),
+    // folder of the plugin's own, and for provider plugins (and the wallet) the accounts set up in Settings with their keys
+    // (secrets and keys are sent only to the process of the plugin they belong to). Built again only when a
+    // setting, a key or the catalog's manifests may have changed: it is read for every model call.
+    config: revisionMemo(
+      (id: string) => ({
+        dataDir: join(options.dataDir, 'plugin-data', id),
+        ...pluginSecrets.config(id),
+        ...providers.pluginConfig(id),
+      }),
+      () => {
+        const keys = secrets.revision?.() ?? null;
+        return keys === null ? null : `${sessions.settings.revision()}|${keys}|${manifestsRevision()}`;
+      },
+    ),
   });
   pluginSecrets.migrate();
   const pluginConfig = new PluginConfigService({
@@ -370,17 +397,14 @@ export function createApp(options: AppOptions): App {
   const wallets = new WalletService({ wallets: plugins.registries.wallets, settings, accountName: (id) => providers.list().find((a) => a.id === id)?.name });
   // Owners announce their own changes; this one map turns them into the windows' events.
   // Scheduled tasks: one timer for the nearest due task; each run a conversation of its own, with no one to ask.
+  const toolCatalog = new ToolCatalog({ tools: agentTools, plugins });
   const taskStore = ScheduledTaskStore.open(join(options.dataDir, DATABASE_FILE));
   const scheduler = new TaskScheduler({
     store: taskStore,
     startRun: (task, runId, at) => startScheduledRun(core, task, runId, at),
     check: (input) =>
       checkTaskInput(
-        {
-          folder: (folder) => workspaces.forNewConversation(folder),
-          projectFolder: (id) => projects.folderOf(id),
-          toolNames: async () => (await agentTools.list()).map((t) => t.name),
-        },
+        coreTaskChecks(core, () => toolCatalog.list()),
         input,
       ),
     folderOf: (task) => (task.projectId ? (projects.find(task.projectId)?.folder ?? null) : null),
@@ -403,6 +427,7 @@ export function createApp(options: AppOptions): App {
     ...core,
     subagents,
     scheduler,
+    toolCatalog,
     status,
     commands,
     trash,

@@ -5,8 +5,9 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ApiRouter } from '../../src/main/api/index.ts';
 import type { App } from '../../src/main/app.ts';
 import type { PolicyView } from '../../src/shared/api/index.ts';
-import { calls, MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
-import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { calls, ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import type { AppUnderTest } from '../fixtures/app-under-test.ts';
+import { openScriptedApp } from '../fixtures/open-scripted-app.ts';
 
 const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/hello_user');
 
@@ -18,18 +19,12 @@ let provider: ScriptedProvider;
 
 beforeEach(async () => {
   provider = new ScriptedProvider();
-  t = openApp({
+  t = openScriptedApp(provider, {
     prefix: 'amber-claims-',
     before: (d) => {
       mkdirSync(join(d, 'data', 'plugins'), { recursive: true });
-      mkdirSync(join(d, 'ws'));
       cpSync(USER_PLUGIN, join(d, 'data', 'plugins', 'hello_user'), { recursive: true });
     },
-    app: (d) => ({
-      workspace: join(d, 'ws'),
-      defaultModel: { provider: 'fake', modelId: MODEL.id },
-      resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
-    }),
   });
   ({ dir, app, api } = t);
   await app.plugins.rescan();

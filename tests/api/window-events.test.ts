@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { startHeadless } from '../../src/main/headless/headless-shell.ts';
 import type { SessionSummary } from '../../src/shared/sessions/index.ts';
-import { MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
-import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import type { AppUnderTest } from '../fixtures/app-under-test.ts';
+import { openScriptedApp } from '../fixtures/open-scripted-app.ts';
 import { connectWs } from '../fixtures/ws-client.ts';
 
 const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/hello_user');
@@ -17,17 +18,7 @@ let provider: ScriptedProvider;
 
 beforeEach(() => {
   provider = new ScriptedProvider();
-  t = openApp({
-    prefix: 'amber-window-events-',
-    app: (dir) => {
-      mkdirSync(join(dir, 'ws'), { recursive: true });
-      return {
-        workspace: join(dir, 'ws'),
-        defaultModel: { provider: 'fake', modelId: MODEL.id },
-        resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
-      };
-    },
-  });
+  t = openScriptedApp(provider, { prefix: 'amber-window-events-' });
 });
 
 afterEach(async () => {

@@ -3,12 +3,12 @@
 // that does not exist. Each is refused with a sentence and nothing is stored. No file path crosses the
 // channel at all (the window reads the files the user picked or dropped): an attachment given as a path is
 // refused too.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
-import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import type { AppUnderTest } from '../fixtures/app-under-test.ts';
+import { openScriptedApp } from '../fixtures/open-scripted-app.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -19,17 +19,7 @@ let sessionId: string;
 
 beforeEach(async () => {
   provider = new ScriptedProvider();
-  t = openApp({
-    prefix: 'amber-attach-hostile-',
-    app: (dir) => {
-      mkdirSync(join(dir, 'ws'), { recursive: true });
-      return {
-        workspace: join(dir, 'ws'),
-        defaultModel: { provider: 'fake', modelId: MODEL.id },
-        resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
-      };
-    },
-  });
+  t = openScriptedApp(provider, { prefix: 'amber-attach-hostile-' });
   sessionId = (await t.call<{ id: string }>('sessions.create', {})).id;
 });
 

@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { App } from '../../src/main/app.ts';
 import type { ApprovalAnswer, ApprovalQuestion } from '../../src/shared/agent/index.ts';
-import { calls, MODEL, ScriptedProvider, text } from '../agent/scripted-provider.ts';
-import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { calls, ScriptedProvider, text } from '../agent/scripted-provider.ts';
+import type { AppUnderTest } from '../fixtures/app-under-test.ts';
+import { openScriptedApp } from '../fixtures/open-scripted-app.ts';
 
 const USER_PLUGIN = resolve(import.meta.dirname, '../fixtures/user-plugins/shell_user');
 
@@ -20,18 +21,12 @@ let answer: ApprovalAnswer = 'deny';
 
 beforeEach(async () => {
   provider = new ScriptedProvider();
-  fixture = openApp({
+  fixture = openScriptedApp(provider, {
     prefix: 'amber-user-shell-',
     before: (d) => {
       mkdirSync(join(d, 'data', 'plugins'), { recursive: true });
-      mkdirSync(join(d, 'ws'));
       cpSync(USER_PLUGIN, join(d, 'data', 'plugins', 'shell_user'), { recursive: true });
     },
-    app: (d) => ({
-      workspace: join(d, 'ws'),
-      defaultModel: { provider: 'fake', modelId: MODEL.id },
-      resolveProvider: () => ({ stream: provider.stream, model: MODEL }),
-    }),
   });
   ({ dir, app } = fixture);
   asked.length = 0;

@@ -93,6 +93,8 @@ for (const look of [
     await expect
       .poll(() => accountLines.allTextContents(), { timeout: 20_000 })
       .toEqual(['Other OpenAI-compatible server · id vllm-box', 'Other OpenAI-compatible server · id llama-cpp']);
+    // The note after saving says "connection", the word the Models page uses.
+    await expect.poll(() => page.getByRole('region', { name: 'Notifications' }).textContent()).toContain('Connection saved');
     await closeToasts(page);
     await shot('accounts-settings');
     expect(await seriousViolations(page, '[data-testid=provider-list]')).toEqual([]);

@@ -142,7 +142,7 @@ export function AppLayout({ boot: booted }: { boot: Bootstrap }) {
           setSetupOpen(false);
           setBoot({ ...boot, providerConfigured: true });
           // A first setup goes straight to a conversation, ready to type; a later one returns where the user was.
-          if (setupOpen) toasts.push({ kind: 'success', title: 'Provider saved', message: `Amber will talk to ${model}.` });
+          if (setupOpen) toasts.push({ kind: 'success', title: 'Connection saved', message: `Amber will talk to ${model}.` });
           else void newChat();
         }}
         onSkip={() => {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
 import type { TranscriptPage } from '../../src/shared/sessions/index.ts';
 import { HOSTILE_SHELL_LINES, type HostileLine } from '../fixtures/hostile-shell-lines.ts';
+import { providerReady } from '../fixtures/provider-ready.ts';
 import { openAiStream, type ProviderServer, type RecordedRequest, startProviderServer } from '../fixtures/provider-server.ts';
 import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
 
@@ -175,17 +176,7 @@ beforeAll(async () => {
   client = await connectWs(shell.port, shell.token);
   // The provider key lands in secrets.json in the data folder: a command that reads it would show it.
   await client.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, apiKey: SECRETS.provider, model: 'loop-model' });
-  const providers = shell.app.plugins.registries.providers;
-  if (!providers.get('custom')) {
-    await new Promise<void>((resolve) => {
-      const sub = providers.onDidChange(() => {
-        if (providers.get('custom')) {
-          sub.dispose();
-          resolve();
-        }
-      });
-    });
-  }
+  await providerReady(shell, 'custom');
 }, 60_000);
 
 afterAll(async () => {

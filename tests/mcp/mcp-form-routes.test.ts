@@ -12,6 +12,7 @@ import type { McpListing, McpServerDetails } from '../../src/shared/api/index.ts
 import type { CommandView } from '../../src/shared/commands/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { startByteRecorder } from '../fixtures/byte-recorder.ts';
+import { registered } from '../fixtures/registered.ts';
 import { startAuthProxy } from './auth-proxy.ts';
 import { EVERYTHING_ENTRY, startEverythingHttp } from './everything-server.ts';
 import { callOk, untilMcpChange } from './mcp-api.ts';
@@ -42,17 +43,7 @@ const untilEvent = (predicate: (l: McpListing) => boolean) => untilMcpChange(api
 const connected = (name: string) => (l: McpListing) => l.servers.some((s) => s.name === name && s.state === 'connected');
 const everything = (extra: Record<string, unknown> = {}) => ({ transport: 'stdio', command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], ...extra });
 const textOf = async (tool: string) => (await app.plugins.registries.tools.execute(tool, {})).content[0]!.text;
-/** Resolves once the tool is registered, checked now and at each change of the tool registry. */
-const untilTool = (name: string) =>
-  new Promise<void>((resolve) => {
-    const tools = app.plugins.registries.tools;
-    if (tools.get(name)) return resolve();
-    const sub = tools.onDidChange(() => {
-      if (!tools.get(name)) return;
-      sub.dispose();
-      resolve();
-    });
-  });
+const untilTool = (name: string) => registered(() => app.plugins.registries.tools.get(name) !== undefined, app.plugins.registries.tools);
 const setting = () => app.sessions.getSetting('plugin.mcp.config');
 
 test('a stdio server added from the form connects with its tools; its secret variable stays out of the database and never comes back to the form', async () => {

@@ -60,9 +60,7 @@ afterEach(async () => {
 
 async function systemMessageOfOneTurn(): Promise<{ text: string; sessionId: string }> {
   server.setScript([openAiStream({ text: 'Hello.' })]);
-  const created = await api.call('sessions.create', {});
-  if (!created.ok) throw new Error(created.error.message);
-  const sessionId = (created.value as { id: string }).id;
+  const sessionId = (await fixture.call<{ id: string }>('sessions.create', {})).id;
   const run = app.agent.start(sessionId, 'Hi');
   await run.done;
   const body = server.requests.at(-1)!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };

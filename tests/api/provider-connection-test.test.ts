@@ -66,10 +66,8 @@ afterEach(async () => {
 
 type TestResult = { ok: boolean; models: string[]; message: string };
 
-async function testConnection(input: Record<string, unknown>, router: ApiRouter = api): Promise<TestResult> {
-  const r = await router.call('providers.test', input);
-  if (!r.ok) throw new Error(`providers.test: ${r.error.code} ${r.error.message}`);
-  return r.value as TestResult;
+function testConnection(input: Record<string, unknown>, target: AppUnderTest = under): Promise<TestResult> {
+  return target.call<TestResult>('providers.test', input);
 }
 
 test('the OpenAI-compatible plugin lists the models, sending the key, while no account is set up', async () => {
@@ -165,7 +163,7 @@ test('a test asked for while the app is still starting waits for the plugin inst
   try {
     server.setScript({ kind: 'json', body: { data: [{ id: 'early' }] } });
     expect(fresh.app.plugins.get('openai_compatible').state).not.toBe('active');
-    expect(await testConnection({ baseUrl: `${server.url}/v1` }, fresh.api)).toEqual({ ok: true, models: ['early'], message: 'Connected: 1 model available.' });
+    expect(await testConnection({ baseUrl: `${server.url}/v1` }, fresh)).toEqual({ ok: true, models: ['early'], message: 'Connected: 1 model available.' });
   } finally {
     await fresh.close();
   }

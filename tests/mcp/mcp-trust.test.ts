@@ -34,11 +34,7 @@ const add = spec('mcp__everything__toggle-simulated-logging', false);
 const mcp: ToolOrigin = { pluginId: 'mcp', bundled: true };
 const req = (tool: ToolSpec, origin: ToolOrigin = mcp): ToolRequest => ({ sessionId: 's1', workspaceRoot: t.dir, tool, toolCallId: 'c1', args: {}, origin });
 
-async function setTrust(input: unknown): Promise<unknown> {
-  const r = await api.call('mcp.setTrust', input);
-  if (!r.ok) throw new Error(`mcp.setTrust: ${r.error.message}`);
-  return r.value;
-}
+const setTrust = (input: unknown): Promise<unknown> => t.call('mcp.setTrust', input);
 
 test('an MCP tool whose server claims readOnlyHint is still asked about, and refused in read mode, until the user trusts it', () => {
   expect(policy.decide(req(echo))).toMatchObject({ kind: 'ask' });

@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { McpListing } from '../../src/shared/api/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { approveInBrowser, type OAuthMcpServer, startOAuthMcpServer } from '../fixtures/oauth-mcp-server.ts';
-import { callOk, untilMcpChange } from './mcp-api.ts';
+import { untilMcpChange } from './mcp-api.ts';
 
 const open: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -42,10 +42,10 @@ const databaseBytes = (dataDir: string) =>
     .join('');
 
 async function signIn(t: AppUnderTest, events: McpListing[], server: OAuthMcpServer) {
-  await callOk(t.api, 'mcp.save', { name: 'remote', server: { transport: 'http', url: server.url, headers: [] } });
+  await t.call('mcp.save', { name: 'remote', server: { transport: 'http', url: server.url, headers: [] } });
   const needed = await untilMcpChange(t.api, events, row('remote', { signIn: 'needed' }));
   expect(needed.servers[0]!.error).toMatch(/needs you to sign in/);
-  const { url } = await callOk<{ url: string }>(t.api, 'mcp.signIn', { name: 'remote' });
+  const { url } = await t.call<{ url: string }>('mcp.signIn', { name: 'remote' });
   expect(new URL(url).pathname).toBe('/as/authorize');
   expect((await approveInBrowser(url)).status).toBe(200);
   await untilMcpChange(t.api, events, row('remote', { state: 'connected', signIn: 'signedIn' }));
@@ -76,7 +76,7 @@ test('a server signed in from Settings answers its tools, keeps its tokens in th
   expect(server.issued.map((i) => i.grant)).toEqual(['authorization_code']);
 
   // Sign out: the key file forgets it, the row says Sign in.
-  const out = await callOk(again.t.api, 'mcp.signOut', { name: 'remote' });
+  const out = await again.t.call<McpListing>('mcp.signOut', { name: 'remote' });
   expect(out.servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'unauthorized', signIn: 'needed' });
   await expect.poll(() => readFileSync(join(t2Folder, 'secrets.json'), 'utf8')).not.toContain(token);
   expect(JSON.parse(readFileSync(join(t2Folder, 'secrets.json'), 'utf8'))).not.toHaveProperty(['plugin.mcp.oauth.remote']);
@@ -90,7 +90,7 @@ test('a server whose URL changes loses its sign-in', async () => {
   await signIn(t, events, server);
   await expect.poll(() => readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')).toContain(server.issued[0]!.token);
   events.length = 0;
-  await callOk(t.api, 'mcp.save', { name: 'remote', previousName: 'remote', server: { transport: 'http', url: other.url, headers: [] } });
+  await t.call('mcp.save', { name: 'remote', previousName: 'remote', server: { transport: 'http', url: other.url, headers: [] } });
   await untilMcpChange(t.api, events, row('remote', { signIn: 'needed' }));
   expect(readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')).not.toContain(server.issued[0]!.token);
   // The old server's token never went to the new one.
@@ -106,12 +106,12 @@ test('mcp.signIn and mcp.signOut refuse what is not a server to sign in to, with
   // The plugin is not running yet: said so.
   expect((await t.refused('mcp.signIn', { name: 'nope' })).message).toMatch(/MCP plugin is off/);
   // A stdio server does not sign in; an unknown one is named.
-  await callOk(t.api, 'mcp.save', { name: 'local', server: { transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } });
+  await t.call('mcp.save', { name: 'local', server: { transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } });
   expect((await t.refused('mcp.signIn', { name: 'local' })).message).toMatch(/does not sign in with OAuth \(it runs on this machine\)/);
   expect((await t.refused('mcp.signIn', { name: 'nope' })).message).toMatch(/There is no MCP server 'nope'/);
   // A server switched off is not signed in to (nor connected by a sign-in).
-  await callOk(t.api, 'mcp.save', { name: 'remote', server: { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: [] } });
-  await callOk(t.api, 'mcp.setEnabled', { name: 'remote', enabled: false });
+  await t.call('mcp.save', { name: 'remote', server: { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: [] } });
+  await t.call('mcp.setEnabled', { name: 'remote', enabled: false });
   expect((await t.refused('mcp.signIn', { name: 'remote' })).message).toMatch(/'remote' is switched off; switch it on, then sign in/);
 });
 

@@ -1,28 +1,17 @@
 // End to end in the headless shell: the loopback model calls `mcp__everything__echo`, offered by the mcp
 // plugin from the reference server in mcp.json; the call is asked about (MCP tools are write tools,
 // whatever their readOnlyHint), and once allowed its result comes back into the reply.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { Entry, TranscriptPage } from '../../src/shared/sessions/index.ts';
-import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
+import type { HeadlessUnderTest } from '../fixtures/headless-under-test.ts';
 import { openAiStream } from '../fixtures/provider-server.ts';
 import { registered } from '../fixtures/registered.ts';
-import { EVERYTHING_ENTRY } from './everything-server.ts';
+import { openEverythingHeadless } from './open-everything-headless.ts';
 
 let h: HeadlessUnderTest;
 
 beforeEach(async () => {
-  h = await openHeadless({
-    prefix: 'amber-mcp-e2e-',
-    before: (_workspace, dir) => {
-      mkdirSync(join(dir, 'data'));
-      writeFileSync(
-        join(dir, 'data', 'mcp.json'),
-        JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }),
-      );
-    },
-  });
+  h = await openEverythingHeadless('amber-mcp-e2e-');
 });
 
 afterEach(() => h.close());

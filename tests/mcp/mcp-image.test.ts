@@ -2,28 +2,17 @@
 // plugin's process; the result is stored with the image as a blob (checked: a real PNG), and the next request
 // to the loopback model carries it in the OpenAI-compatible form (the tool message's text, then the image as
 // an image_url part of a user message, since a tool message carries text only).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { Entry, TranscriptPage } from '../../src/shared/sessions/index.ts';
-import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
+import type { HeadlessUnderTest } from '../fixtures/headless-under-test.ts';
 import { openAiStream } from '../fixtures/provider-server.ts';
 import { registered } from '../fixtures/registered.ts';
-import { EVERYTHING_ENTRY } from './everything-server.ts';
+import { openEverythingHeadless } from './open-everything-headless.ts';
 
 let h: HeadlessUnderTest;
 
 beforeEach(async () => {
-  h = await openHeadless({
-    prefix: 'amber-mcp-image-',
-    before: (_workspace, dir) => {
-      mkdirSync(join(dir, 'data'));
-      writeFileSync(
-        join(dir, 'data', 'mcp.json'),
-        JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } } }),
-      );
-    },
-  });
+  h = await openEverythingHeadless('amber-mcp-image-');
 });
 
 afterEach(() => h.close());

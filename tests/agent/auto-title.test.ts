@@ -7,14 +7,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { cleanTitle, TITLE_INSTRUCTIONS } from '../../src/main/agent/auto-title.ts';
 import type { App } from '../../src/main/app.ts';
-import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { loopbackModel } from '../fixtures/loopback-model.ts';
 import { openAiStream, type ProviderServer, type RecordedRequest, startProviderServer } from '../fixtures/provider-server.ts';
 
 let t: AppUnderTest;
 let server: ProviderServer;
 let app: App;
-const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 const asksForTitle = (r: RecordedRequest) => JSON.stringify(r.body).includes('You name conversations');
 
@@ -22,19 +21,14 @@ beforeEach(async () => {
   server = await startProviderServer({
     script: (req) => (asksForTitle(req) ? openAiStream({ text: 'Title: "Planning a Lisbon weekend."' }) : openAiStream({ text: 'Here is a plan for Lisbon.' })),
   });
-  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   t = openApp({
     prefix: 'amber-auto-title-',
     before: (dir) => mkdirSync(join(dir, 'home', 'ws'), { recursive: true }),
     app: (dir) => ({
       home: join(dir, 'home'),
       workspace: join(dir, 'home', 'ws'),
-      defaultModel: MODEL,
+      ...loopbackModel(server),
       autoTitle: true,
-      resolveProvider: () => ({
-        stream,
-        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-      }),
     }),
   });
   ({ app } = t);

@@ -6,31 +6,25 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { App } from '../../src/main/app.ts';
 import { confirmAnswer } from '../../src/main/agent/confirm-turn.ts';
-import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { loopbackModel } from '../fixtures/loopback-model.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
 let t: AppUnderTest;
 let server: ProviderServer;
 let app: App;
 let ran: string[];
-const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
   server = await startProviderServer();
   ran = [];
-  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   t = openApp({
     prefix: 'amber-confirm-',
     before: (dir) => mkdirSync(join(dir, 'home', 'ws'), { recursive: true }),
     app: (dir) => ({
       home: join(dir, 'home'),
       workspace: join(dir, 'home', 'ws'),
-      defaultModel: MODEL,
-      resolveProvider: () => ({
-        stream,
-        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-      }),
+      ...loopbackModel(server),
       tools: {
         list: () => [{ name: 'step', description: 'Does one step.', parameters: { type: 'object', properties: { n: { type: 'number' } } }, readOnly: true }],
         execute: async (_name, args) => {

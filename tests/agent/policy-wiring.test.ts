@@ -7,8 +7,8 @@ import type { ApiRouter } from '../../src/main/api/index.ts';
 import type { App } from '../../src/main/app.ts';
 import type { ApprovalQuestion } from '../../src/shared/agent/index.ts';
 import { isToolResult } from '../../src/shared/sessions/index.ts';
-import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { loopbackModel } from '../fixtures/loopback-model.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
 let fixture: AppUnderTest;
@@ -20,11 +20,9 @@ let app: App;
 let api: ApiRouter;
 let questions: ApprovalQuestion[];
 let onQuestion: (() => void) | undefined;
-const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
   server = await startProviderServer();
-  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   fixture = openApp({
     prefix: 'amber-policy-wiring-',
     before: (d) => {
@@ -37,11 +35,7 @@ beforeEach(async () => {
     app: () => ({
       home: join(dir, 'home'),
       workspace,
-      defaultModel: MODEL,
-      resolveProvider: () => ({
-        stream,
-        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-      }),
+      ...loopbackModel(server),
       tools: {
         list: () => [
           {

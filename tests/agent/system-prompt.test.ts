@@ -7,8 +7,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ApiRouter } from '../../src/main/api/index.ts';
 import type { App } from '../../src/main/app.ts';
 import { PROJECT_FILE_LIMIT_BYTES } from '../../src/main/agent/index.ts';
-import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { loopbackModel } from '../fixtures/loopback-model.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
 let fixture: AppUnderTest;
@@ -19,11 +19,8 @@ let server: ProviderServer;
 let app: App;
 let api: ApiRouter;
 
-const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
-
 beforeEach(async () => {
   server = await startProviderServer();
-  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   fixture = openApp({
     prefix: 'amber-sysprompt-',
     before: (d) => {
@@ -36,11 +33,7 @@ beforeEach(async () => {
     app: () => ({
       home: join(dir, 'home'),
       workspace,
-      defaultModel: MODEL,
-      resolveProvider: () => ({
-        stream,
-        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-      }),
+      ...loopbackModel(server),
       tools: {
         list: () => [
           { name: 'read', description: 'Read a text file in the workspace.', parameters: { type: 'object', properties: {} }, readOnly: true },

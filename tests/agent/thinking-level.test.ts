@@ -6,8 +6,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { ApiRouter } from '../../src/main/api/index.ts';
 import type { App } from '../../src/main/app.ts';
-import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { loopbackModel } from '../fixtures/loopback-model.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
 let fixture: AppUnderTest;
@@ -17,24 +17,18 @@ let app: App;
 let api: ApiRouter;
 let reasoning: boolean;
 let events: AgentEvent[];
-const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 
 beforeEach(async () => {
   server = await startProviderServer();
   reasoning = true;
   events = [];
-  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   fixture = openApp({
     prefix: 'amber-thinking-',
     before: (d) => mkdirSync(join(d, 'home', 'ws'), { recursive: true }),
     app: (d) => ({
       home: join(d, 'home'),
       workspace: join(d, 'home', 'ws'),
-      defaultModel: MODEL,
-      resolveProvider: () => ({
-        stream,
-        model: { id: MODEL.modelId, contextWindow: 128_000, reasoning, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-      }),
+      ...loopbackModel(server, () => ({ reasoning })),
     }),
   });
   ({ dir, app, api } = fixture);

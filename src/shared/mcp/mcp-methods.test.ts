@@ -20,13 +20,14 @@ test('a sign-in page is only an http or https URL: another scheme, a relative or
   expect(MCP_METHODS.signIn.result.safeParse({ url: 'javascript:alert(1)' }).success).toBe(false);
 });
 
+const credentialsParse = (servers: unknown) => MCP_METHODS.credentials.result.safeParse({ revision: 1, servers }).success;
+
 test('the credentials main keeps are per server name (never a path or a prototype key) and bounded', () => {
-  const parse = (servers: unknown) => MCP_METHODS.credentials.result.safeParse({ revision: 1, servers }).success;
-  expect(parse({ remote: '{"url":"https://h/mcp"}', gone: null })).toBe(true);
-  expect(parse({ 'a.b': 'x' })).toBe(false);
-  expect(parse({ __proto__x: 'x' })).toBe(false);
-  expect(parse({ remote: 'x'.repeat(64 * 1024 + 1) })).toBe(false);
-  expect(parse({ remote: 42 })).toBe(false);
+  expect(credentialsParse({ remote: '{"url":"https://h/mcp"}', gone: null })).toBe(true);
+  expect(credentialsParse({ 'a.b': 'x' })).toBe(false);
+  expect(credentialsParse({ __proto__x: 'x' })).toBe(false);
+  expect(credentialsParse({ remote: 'x'.repeat(64 * 1024 + 1) })).toBe(false);
+  expect(credentialsParse({ remote: 42 })).toBe(false);
   expect(MCP_METHODS.credentials.result.safeParse({ revision: -1, servers: {} }).success).toBe(false);
 });
 

@@ -5,9 +5,9 @@
 // unless the plugin declared it advisory.
 import { afterEach, expect, test } from 'vitest';
 import { type AgentHooks, AgentService } from '../../src/main/agent/index.ts';
-import { createOpenAiCompatibleStream } from '../../src/plugins/openai-compatible/index.ts';
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { ToolSpec } from '../../src/shared/tools/index.ts';
+import { loopbackModel } from '../fixtures/loopback-model.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 import { createHarness, example, fixture, type Harness } from './plugin-harness.ts';
 
@@ -23,7 +23,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const MODEL = { provider: 'loopback', modelId: 'fixture-model' };
 const writeNote: ToolSpec = {
   name: 'write_note',
   description: 'Writes a note.',
@@ -41,16 +40,11 @@ async function setUp(
   await h.service.start();
   expect(h.service.get('hooks').state).toBe('active');
   server = await startProviderServer();
-  const stream = createOpenAiCompatibleStream({ baseUrl: `${server.url}/v1`, flavor: 'custom' });
   const events: AgentEvent[] = [];
   const written: unknown[] = [];
   agent = new AgentService({
     store: h.store,
-    defaultModel: MODEL,
-    resolveProvider: () => ({
-      stream,
-      model: { id: MODEL.modelId, contextWindow: 128_000, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-    }),
+    ...loopbackModel(server),
     tools: { list: () => [writeNote], execute: async (_name, args) => (written.push(args), { content: [{ type: 'text', text: 'written' }], isError: false }) },
     gate: { authorize: async () => ({ allowed: true }) },
     hooks: hooksOf(h),

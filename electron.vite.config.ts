@@ -28,6 +28,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           'plugin-host': resolve(import.meta.dirname, 'src/workers/plugin-host/plugin-host-main.ts'),
           ...pluginEntries,
+          // The workspace search plugin's symbol worker: a worker thread's script, loaded beside the plugin's index.js.
+          'plugins/workspace-search/symbol-worker': resolve(import.meta.dirname, 'src/plugins/workspace-search/symbol-worker.ts'),
         },
       },
     },

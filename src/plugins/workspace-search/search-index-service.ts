@@ -8,7 +8,8 @@ import { identifierPartsOf } from './identifier-words.ts';
 import { type IndexedFile, type IndexedSymbol, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
 import { gramsQuery, queryTerms, wordsQuery } from './search-query.ts';
 import { type RankedDef, rankDefinitions, type SymbolGraph } from './repo-map-rank.ts';
-import { SymbolTagger } from './symbol-tagger.ts';
+import type { SymbolTag } from './symbol-tagger.ts';
+import { SymbolThread } from './symbol-thread.ts';
 
 /** Files over this size are listed but their text is not indexed. */
 export const MAX_INDEXED_BYTES = 1024 * 1024;
@@ -34,11 +35,14 @@ export interface SearchIndexOptions {
   rescanAfterMs?: number;
   /** Epoch milliseconds. */
   now?: () => number;
-  /** Finds definitions and references (default: one tagger shared by the process's indexes, its grammars loaded once). */
-  tagger?: SymbolTagger;
+  /**
+   * Finds definitions and references; must not reject (default: one SymbolThread shared by the process's indexes, a
+   * worker thread started for a build or a batch of changes and ended when idle).
+   */
+  tagger?: { tags(path: string, text: string): Promise<readonly SymbolTag[]> };
 }
 
-let sharedTagger: SymbolTagger | null = null;
+let sharedTagger: SymbolThread | null = null;
 
 /** A matching line: its path relative to the root, its 1-based number and its text. */
 export interface SearchHit {
@@ -55,10 +59,11 @@ interface ReadFile {
 }
 
 /** What the index keeps of a file read: its bytes, its identifiers' parts and its symbols, or null (binary, too big). */
-function indexedText(read: ReadFile, rel: string, tagger: SymbolTagger): IndexedText | null {
+async function indexedText(read: ReadFile, rel: string, tagger: NonNullable<SearchIndexOptions['tagger']>): Promise<IndexedText | null> {
   if (read.bytes === null) return null;
   const text = read.bytes.toString('utf8');
-  return { bytes: read.bytes, parts: identifierPartsOf(text), symbols: tagger.tags(rel, text) };
+  const symbols = tagger.tags(rel, text);
+  return { bytes: read.bytes, parts: identifierPartsOf(text), symbols: await symbols };
 }
 
 /**
@@ -97,7 +102,7 @@ export class SearchIndexService {
   readonly #store: SearchIndexStore;
   readonly #options: SearchIndexOptions;
   readonly #ignore: GitignoreRules;
-  readonly #tagger: SymbolTagger;
+  readonly #tagger: NonNullable<SearchIndexOptions['tagger']>;
   readonly #pending = new Set<string>();
   #watcher: FSWatcher | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -119,7 +124,7 @@ export class SearchIndexService {
     this.root = options.root;
     this.#options = options;
     this.#ignore = new GitignoreRules(options.root);
-    this.#tagger = options.tagger ?? (sharedTagger ??= new SymbolTagger({ references: 'linking' }));
+    this.#tagger = options.tagger ?? (sharedTagger ??= new SymbolThread());
     this.#store = SearchIndexStore.open(options.file);
     if (this.#store.rebuilt) this.notice = 'The search index could not be read and is being built again from the workspace.';
     if (options.watch !== false) this.#watch();
@@ -177,7 +182,6 @@ export class SearchIndexService {
   }
 
   async #build(): Promise<void> {
-    await this.#tagger.load();
     const known = this.#store.files();
     const found: string[] = [];
     for await (const entry of walkFiles(this.root, { skip: (p) => this.#skipped(p) })) {
@@ -186,12 +190,19 @@ export class SearchIndexService {
       this.progress.total = found.length;
     }
     const seen = new Set<string>();
+    // A batch is read while the one before it is tagged (in the symbol worker) and written: at most two in memory.
+    let writing: Promise<void> = Promise.resolve();
     for (let i = 0; i < found.length; i += BATCH) {
       if (this.#disposed) return;
-      await this.#update(found.slice(i, i + BATCH), known, seen);
-      this.progress.done = Math.min(found.length, i + BATCH);
+      const looked = await this.#read(found.slice(i, i + BATCH), known, seen);
+      await writing;
+      const done = Math.min(found.length, i + BATCH);
+      writing = this.#write(looked, known).then(() => {
+        this.progress.done = done;
+      });
       await yieldToCalls();
     }
+    await writing;
     if (this.#disposed) return;
     this.#store.transaction(() => {
       for (const path of known.keys()) if (!seen.has(path)) this.#store.remove(path);
@@ -199,8 +210,13 @@ export class SearchIndexService {
   }
 
   /** Indexes the regular files among `paths` (absolute) whose size or mtime differ from what the index holds. */
-  async #update(paths: string[], known: Map<string, IndexedFile>, seen = new Set<string>()): Promise<void> {
-    const looked = await inParallel(paths, READERS, async (path): Promise<[string, ReadFile | null | undefined]> => {
+  async #update(paths: string[], known: Map<string, IndexedFile>): Promise<void> {
+    await this.#write(await this.#read(paths, known, new Set()), known);
+  }
+
+  /** Reads the files among `paths` that changed: each as read, null when unchanged, undefined when not a regular file. */
+  #read(paths: string[], known: Map<string, IndexedFile>, seen: Set<string>): Promise<[string, ReadFile | null | undefined][]> {
+    return inParallel(paths, READERS, async (path): Promise<[string, ReadFile | null | undefined]> => {
       const rel = relative(this.root, path);
       seen.add(rel);
       const info = await lstat(path).catch(() => undefined);
@@ -208,12 +224,18 @@ export class SearchIndexService {
       if (unchanged(known.get(rel), info)) return [rel, null];
       return [rel, await readIndexable(path)];
     });
+  }
+
+  /** Tags what `#read` found changed and writes it, with what is gone, in one transaction. */
+  async #write(looked: [string, ReadFile | null | undefined][], known: Map<string, IndexedFile>): Promise<void> {
     const changed = looked.filter((e): e is [string, ReadFile] => Boolean(e[1]));
     const gone = looked.filter(([rel, read]) => read === undefined && known.has(rel)).map(([rel]) => rel);
     if (this.#disposed || (changed.length === 0 && gone.length === 0)) return;
+    const texts = await Promise.all(changed.map(([rel, read]) => indexedText(read, rel, this.#tagger)));
+    if (this.#disposed) return;
     this.#store.transaction(() => {
       for (const rel of gone) this.#store.remove(rel);
-      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, indexedText(read, rel, this.#tagger));
+      for (const [i, [rel, read]] of changed.entries()) this.#store.put(rel, read.size, read.mtimeMs, texts[i]!);
     });
   }
 
@@ -280,7 +302,10 @@ export class SearchIndexService {
       this.#store.remove(rel);
       return null;
     }
-    if (!unchanged(known, read)) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, indexedText(read, rel, this.#tagger)));
+    if (!unchanged(known, read)) {
+      const text = await indexedText(read, rel, this.#tagger);
+      if (!this.#disposed) this.#store.transaction(() => this.#store.put(rel, read.size, read.mtimeMs, text));
+    }
     return read.bytes === null ? null : read.bytes.toString('utf8');
   }
 

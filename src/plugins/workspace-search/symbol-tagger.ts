@@ -130,12 +130,14 @@ interface Loaded {
 /**
  * Finds the definitions and references in source files with tree-sitter grammars compiled to WASM (shipped
  * in their npm packages) and each grammar's tags query, plus patterns of our own. Grammars load once, on the
- * first `load()`; `tags()` is synchronous after that. A file that fails to parse, or has no grammar, has no symbols.
+ * first `load()` of their language (or of all); `tags()` is synchronous after that. The index runs it in a worker
+ * thread (see SymbolThread), whose WASM memory is handed back when the thread ends. A file that fails to parse, or has no grammar, has no symbols.
  */
 export class SymbolTagger {
   readonly #languages = new Map<string, Loaded>();
   readonly #references: 'all' | 'linking';
-  #loading: Promise<void> | null = null;
+  readonly #loading = new Map<string, Promise<void>>();
+  #init: Promise<void> | null = null;
 
   /**
    * `references`: 'all' (the default) finds every reference the queries know; 'linking' only those the index keeps
@@ -146,14 +148,24 @@ export class SymbolTagger {
     this.#references = options.references ?? 'all';
   }
 
-  /** Loads every grammar (once); resolves even when one fails, which then leaves its files without symbols. */
-  load(): Promise<void> {
-    this.#loading ??= (async () => {
-      const require = createRequire(import.meta.url);
-      const resolve = (pkg: string, file: string) => require.resolve(`${pkg}/${file}`);
-      await Parser.init();
-      for (const [name, grammar] of Object.entries(GRAMMARS)) {
+  /**
+   * Loads a grammar (once), or every grammar without `language`; resolves even when one fails, which then leaves
+   * its files without symbols. A worker that tags a few changed files loads only their grammars.
+   */
+  async load(language?: string): Promise<void> {
+    const names = language === undefined ? Object.keys(GRAMMARS) : GRAMMARS[language] ? [language] : [];
+    await Promise.all(names.map((name) => this.#loadOne(name)));
+  }
+
+  #loadOne(name: string): Promise<void> {
+    let loading = this.#loading.get(name);
+    if (!loading) {
+      loading = (async () => {
+        const grammar = GRAMMARS[name]!;
+        const require = createRequire(import.meta.url);
+        const resolve = (pkg: string, file: string) => require.resolve(`${pkg}/${file}`);
         try {
+          await (this.#init ??= Parser.init());
           const language = await Language.load(resolve(...grammar.wasm));
           const source = [...grammar.queries.map(([pkg, file]) => readFileSync(resolve(pkg, file), 'utf8')), grammar.extra].join('\n');
           const parser = new Parser();
@@ -169,9 +181,10 @@ export class SymbolTagger {
         } catch {
           // A grammar that does not load leaves its language's files without symbols; search still has their words.
         }
-      }
-    })();
-    return this.#loading;
+      })();
+      this.#loading.set(name, loading);
+    }
+    return loading;
   }
 
   get loaded(): boolean {

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, expect, test } from 'vitest';
+import { SearchIndexService } from './search-index-service.ts';
+import { SymbolThread } from './symbol-thread.ts';
+
+const dirs: string[] = [];
+const threads: SymbolThread[] = [];
+afterEach(() => {
+  for (const thread of threads.splice(0)) thread.dispose();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-symbol-thread-'));
+  dirs.push(dir);
+  return dir;
+};
+const thread = (options: ConstructorParameters<typeof SymbolThread>[0] = {}) => {
+  const made = new SymbolThread(options);
+  threads.push(made);
+  return made;
+};
+
+/**
+ * A worker that serves symbols like the real one, except that a file holding CRASH_WORKER ends it, one holding
+ * HANG_WORKER never answers, and one holding LIE_WORKER gets an answer that is not a reply.
+ */
+function hostileWorker(): URL {
+  const file = join(tempDir(), 'hostile-worker.mjs');
+  writeFileSync(
+    file,
+    `import { parentPort } from 'node:worker_threads';
+import { serveSymbols } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, 'serve-symbols.ts')).href)};
+parentPort.on('message', (m) => {
+  if (m.text.includes('CRASH_WORKER')) process.exit(3);
+  if (m.text.includes('HANG_WORKER')) for (;;) {}
+  if (m.text.includes('LIE_WORKER')) parentPort.postMessage({ id: m.id, tags: 'all of them' });
+});
+const port = { on: (event, listener) => parentPort.on(event, (m) => { if (!/CRASH_WORKER|HANG_WORKER|LIE_WORKER/.test(m.text)) listener(m); }), postMessage: (m) => parentPort.postMessage(m) };
+serveSymbols(port);
+`,
+  );
+  return pathToFileURL(file);
+}
+
+const names = (tags: { kind: string; name: string }[]) => tags.filter((t) => t.kind === 'def').map((t) => t.name);
+
+test('the grammars run in a worker thread that starts with the first file and ends when idle', async () => {
+  let stopped!: () => void;
+  const stop = new Promise<void>((resolve) => (stopped = resolve));
+  const symbols = thread({ idleMs: 50, onStop: () => stopped() });
+  expect(symbols.running).toBe(false);
+  expect(await symbols.tags('notes.md', '# function open() {}')).toEqual([]);
+  expect(symbols.running).toBe(false);
+  const [ts, py] = await Promise.all([
+    symbols.tags('a.ts', 'export function openStore() {}\nexport class Store {}\n'),
+    symbols.tags('b.py', 'def load_rows():\n    pass\n'),
+  ]);
+  expect(names(ts)).toEqual(['openStore', 'Store']);
+  expect(names(py)).toEqual(['load_rows']);
+  expect(symbols.running).toBe(true);
+  await stop;
+  expect(symbols.running).toBe(false);
+  // The next file starts a new worker.
+  expect(names(await symbols.tags('c.go', 'package main\n\nfunc Serve() {}\n'))).toEqual(['Serve']);
+});
+
+test('a file that crashes the worker, hangs it or gets a false answer has no symbols, and the files after it have theirs', async () => {
+  let stops = 0;
+  const symbols = thread({ script: hostileWorker(), timeoutMs: 1000, onStop: () => stops++ });
+  const results = await Promise.all([
+    symbols.tags('a.ts', 'export function before() {}\n'),
+    symbols.tags('crash.ts', 'export function crashed() {} // CRASH_WORKER\n'),
+    symbols.tags('b.ts', 'export function afterCrash() {}\n'),
+    symbols.tags('hang.ts', 'export function hung() {} // HANG_WORKER\n'),
+    symbols.tags('c.ts', 'export function afterHang() {}\n'),
+    symbols.tags('lie.ts', 'export function lied() {} // LIE_WORKER\n'),
+    symbols.tags('d.ts', 'export function afterLie() {}\n'),
+  ]);
+  expect(results.map(names)).toEqual([['before'], [], ['afterCrash'], [], ['afterHang'], [], ['afterLie']]);
+  expect(stops).toBe(3);
+});
+
+test('a build goes on past a file that crashes the symbol worker: every file is searchable, the others have their symbols', async () => {
+  const root = tempDir();
+  mkdirSync(join(root, 'src'));
+  for (let i = 0; i < 30; i++) writeFileSync(join(root, 'src', `file${i}.ts`), `export function shared${i}() {}\n// plainword${i}\n`);
+  writeFileSync(join(root, 'src', 'hostile.ts'), 'export function hostileOne() {}\n// CRASH_WORKER plainwordhostile\n');
+  writeFileSync(join(root, 'src', 'stuck.ts'), 'export function stuckOne() {}\n// HANG_WORKER plainwordstuck\n');
+  const index = new SearchIndexService({
+    root,
+    file: join(tempDir(), 'index.sqlite'),
+    watch: false,
+    tagger: thread({ script: hostileWorker(), timeoutMs: 1000 }),
+  });
+  try {
+    await index.ready;
+    for (const word of ['plainword0', 'plainword29', 'plainwordhostile', 'plainwordstuck']) {
+      expect((await index.searchText(word, null, 5)).files.map((f) => f.path)).toHaveLength(1);
+    }
+    for (const name of ['shared0', 'shared15', 'shared29']) {
+      expect((await index.searchSymbol(name, null, 5)).hits[0]).toMatchObject({ kind: 'def', name });
+    }
+    expect((await index.searchSymbol('hostileOne', null, 5)).hits.filter((h) => h.kind === 'def')).toEqual([]);
+    expect((await index.searchSymbol('stuckOne', null, 5)).hits.filter((h) => h.kind === 'def')).toEqual([]);
+  } finally {
+    index.dispose();
+  }
+});

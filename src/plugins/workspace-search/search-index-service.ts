@@ -39,7 +39,7 @@ export interface SearchIndexOptions {
    * Finds definitions and references; must not reject (default: one SymbolThread shared by the process's indexes, a
    * worker thread started for a build or a batch of changes and ended when idle).
    */
-  tagger?: { tags(path: string, text: string): Promise<readonly SymbolTag[]> };
+  tagger?: { tags(path: string, text: string): Promise<readonly SymbolTag[]>; release?(): void };
 }
 
 let sharedTagger: SymbolThread | null = null;
@@ -203,6 +203,7 @@ export class SearchIndexService {
       await yieldToCalls();
     }
     await writing;
+    this.#tagger.release?.();
     if (this.#disposed) return;
     this.#store.transaction(() => {
       for (const path of known.keys()) if (!seen.has(path)) this.#store.remove(path);

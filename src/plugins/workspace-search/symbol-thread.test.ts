@@ -67,6 +67,18 @@ test('the grammars run in a worker thread that starts with the first file and en
   expect(names(await symbols.tags('c.go', 'package main\n\nfunc Serve() {}\n'))).toEqual(['Serve']);
 });
 
+test('release ends the worker at once when no file waits, and not while one does', async () => {
+  const symbols = thread({ idleMs: 60_000 });
+  const first = symbols.tags('a.ts', 'export function first() {}\n');
+  const second = symbols.tags('b.ts', 'export function second() {}\n');
+  expect(names(await first)).toEqual(['first']);
+  symbols.release();
+  expect(names(await second)).toEqual(['second']);
+  expect(symbols.running).toBe(true);
+  symbols.release();
+  expect(symbols.running).toBe(false);
+});
+
 test('a file that crashes the worker, hangs it or gets a false answer has no symbols, and the files after it have theirs', async () => {
   let stops = 0;
   const symbols = thread({ script: hostileWorker(), timeoutMs: 1000, onStop: () => stops++ });

@@ -38,6 +38,8 @@ export class SymbolThread {
   #queue: Promise<unknown> = Promise.resolve();
   #idle: NodeJS.Timeout | null = null;
   #nextId = 0;
+  /** Files asked about and not yet answered (the one with the worker and those waiting). */
+  #waiting = 0;
   #disposed = false;
 
   constructor(options: SymbolThreadOptions = {}) {
@@ -55,9 +57,15 @@ export class SymbolThread {
   /** The symbols of a file's text (see SymbolTagger.tags); none for a file no grammar reads, or when the worker fails on it. */
   tags(path: string, text: string): Promise<SymbolTag[]> {
     if (this.#disposed || languageOf(path) === null || text.length > MAX_TAGGED_BYTES) return Promise.resolve([]);
-    const run = this.#queue.then(() => this.#ask(path, text));
+    this.#waiting++;
+    const run = this.#queue.then(() => this.#ask(path, text)).finally(() => this.#waiting--);
     this.#queue = run;
     return run;
+  }
+
+  /** Ends the worker now when no file is waiting (a build is done): its memory is handed back without the idle wait. */
+  release(): void {
+    if (this.#worker && this.#waiting === 0) this.#stop(this.#worker);
   }
 
   #ask(path: string, text: string): Promise<SymbolTag[]> {

@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { messageText } from '../../src/shared/sessions/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { openAiStream, type Script, startProviderServer } from '../fixtures/provider-server.ts';
 
 /** An allowance that allows every call: only its listing is looked at. */
 const check = async () => ({ allowed: true }) as const;
@@ -123,4 +125,35 @@ test('wallets and allowances name the saved account their provider id is, and ke
   ]);
   const heard = t.events.filter((e) => e.event === 'allowances.changed').at(-1)?.payload as { allowances: { account?: string }[] };
   expect(heard.allowances.map((a) => a.account)).toEqual(['OpenRouter work', undefined]);
+});
+
+/** A loopback OpenAI-compatible server's script: it lists one model, `m`, and answers every chat with `text`. */
+const reply =
+  (text: string): Script =>
+  (req) =>
+    req.method === 'GET' ? { kind: 'json', body: { object: 'list', data: [{ id: 'm' }] } } : openAiStream({ text: [text] });
+
+test('each reply records the account it came from; its message still names the kind of server, alike for both', async () => {
+  const vllm = await startProviderServer({ script: reply('From the vLLM box.') });
+  const llama = await startProviderServer({ script: reply('From llama.cpp.') });
+  try {
+    await t.call('providers.save', { providerId: 'custom', flavor: 'custom', name: 'vLLM box', baseUrl: `${vllm.url}/v1`, model: 'm' });
+    await t.call('providers.save', { providerId: 'custom', flavor: 'custom', name: 'llama.cpp', baseUrl: `${llama.url}/v1`, model: 'm' });
+    const s = t.app.sessions.create({ cwd: null });
+    for (const account of ['vllm-box', 'llama-cpp']) {
+      await t.call('chat.setModel', { sessionId: s.id, provider: account, modelId: 'm' });
+      await t.app.agent.prompt(s.id, `Hello ${account}`);
+    }
+    const replies = t.app.sessions
+      .path(s.id)
+      .filter((e) => e.type === 'message' && e.message.role === 'assistant')
+      .map((e) => e.type === 'message' && [e.accountId, e.message.provider, e.message.stopReason, messageText(e.message)]);
+    expect(replies).toEqual([
+      ['vllm-box', 'custom', 'stop', 'From the vLLM box.'],
+      ['llama-cpp', 'custom', 'stop', 'From llama.cpp.'],
+    ]);
+  } finally {
+    await vllm.close();
+    await llama.close();
+  }
 });

@@ -94,6 +94,14 @@ test('two custom connections added in Settings are both used in one conversation
   await composer.fill('Second question');
   await page.keyboard.press('Enter');
   await replies.filter({ hasText: 'From llama.cpp.' }).waitFor({ timeout: 20_000 });
+  // Each reply's footer names its model and the connection it came from: two servers of one kind told apart.
+  const footers = () =>
+    replies.evaluateAll((els) => els.map((el) => [el.querySelector('.model-name')?.textContent, el.querySelector('[data-testid=reply-account]')?.textContent]));
+  await expect.poll(footers, { timeout: 20_000 }).toEqual([
+    ['qwen3-32b', 'vLLM box'],
+    ['gemma-3', 'llama.cpp'],
+  ]);
+  await page.screenshot({ path: join(SCREENSHOTS, 'reply-accounts.png'), animations: 'disabled' });
 
   expect(chats(vllm).map((r) => [(r.body as { model: string }).model, r.headers.authorization])).toEqual([['qwen3-32b', 'Bearer key-vllm']]);
   expect(chats(llama).map((r) => [(r.body as { model: string }).model, r.headers.authorization])).toEqual([['gemma-3', 'Bearer key-llama']]);
@@ -114,6 +122,11 @@ test('two custom connections added in Settings are both used in one conversation
     ]);
   expect(amber.shell.app.providers.apiKey('vllm-box')).toBe('key-vllm');
   await page.getByTestId('close-settings').click();
+  // The renamed connection's reply says its new name: the entry keeps the account's id.
+  await expect.poll(footers, { timeout: 20_000 }).toEqual([
+    ['qwen3-32b', 'GPU box'],
+    ['gemma-3', 'llama.cpp'],
+  ]);
   await picker.click();
   await expect.poll(() => groups.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label'))), { timeout: 20_000 }).toEqual(['llama.cpp', 'GPU box']);
 });

@@ -122,14 +122,14 @@ export class AgentRun {
       const reply = await this.#callModel(before, setup);
       if (reply.errorKind === 'context_overflow' && !overflowRetried && !this.#signal.aborted) {
         overflowRetried = true;
-        this.#persistReply(reply.message); // the failed reply is the leaf now, and stays out of the context
+        this.#persistReply(reply.message, setup.ref); // the failed reply is the leaf now, and stays out of the context
         if (!(await this.#compact(setup.provider, 'the model said the context is too long'))) {
           return { reason: this.#signal.aborted ? 'aborted' : 'error', error: reply.message.errorMessage ?? 'The conversation is too long for the model.' };
         }
         continue;
       }
       const previous = previousToolTurn(before.messages);
-      this.#persistReply(reply.message, reply.sources);
+      this.#persistReply(reply.message, setup.ref, reply.sources);
       if (reply.errorKind === null && reply.message.stopReason !== 'length' && toolCallsOf(reply.message).length > 0 && !this.#signal.aborted) {
         try {
           setup.provider.prepare?.();
@@ -375,9 +375,15 @@ export class AgentRun {
     return entry;
   }
 
-  #persistReply(message: AssistantMessage, sources: readonly ReplySource[] = []): Entry {
+  /** `ref`: the turn's model, whose account the entry records (the message's provider is the server's kind). */
+  #persistReply(message: AssistantMessage, ref: ModelRef | null, sources: readonly ReplySource[] = []): Entry {
     // On the entry beside the message, so that building a context (which sends messages) never carries them.
-    const entry = this.#write({ type: 'message', message, ...(sources.length > 0 ? { sources: [...sources] } : {}) });
+    const entry = this.#write({
+      type: 'message',
+      message,
+      ...(ref ? { accountId: ref.provider } : {}),
+      ...(sources.length > 0 ? { sources: [...sources] } : {}),
+    });
     this.#run.emit({ type: 'message_end', entry });
     return entry;
   }
@@ -392,7 +398,7 @@ export class AgentRun {
     this.#run.emit({ type: 'message_start', role: 'assistant' });
     const message: AssistantMessage = { role: 'assistant', content: [], stopReason: 'error', errorMessage: text, timestamp: this.#deps.clock() };
     if (ref) Object.assign(message, { provider: ref.provider, model: ref.modelId });
-    this.#persistReply(message);
+    this.#persistReply(message, ref);
     return { reason: 'error', error: text };
   }
 

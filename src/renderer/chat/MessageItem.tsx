@@ -10,6 +10,7 @@ import './message.css';
 import { ToolCard } from './ToolCard.tsx';
 import { storedImageHashes, UserContent } from './UserContent.tsx';
 import type { TranscriptItem } from './transcript-model.ts';
+import { useAccountName } from './use-account-name.ts';
 
 export interface MessageActions {
   onSwitchSibling(entryId: string, siblingId: string): void;
@@ -89,6 +90,7 @@ function MessageInfo({ timestamp, figures = [] }: { timestamp: string; figures?:
 
 export const MessageItem = memo(function MessageItem({ item, siblings, actions }: Props) {
   const [editing, setEditing] = useState(false);
+  const accountName = useAccountName(item.kind === 'assistant' ? item.entry.accountId : undefined);
   // A finished reply names its model in its footer already.
   const modelShown = item.kind === 'assistant' && item.midTurn !== true && Boolean(item.message.model);
   const switcher = siblings ? (
@@ -179,6 +181,11 @@ export const MessageItem = memo(function MessageItem({ item, siblings, actions }
           <div className={midTurn ? 'msg-meta is-mid' : 'msg-meta'}>
             {switcher}
             {!midTurn && item.message.model && <span className="model-name">{item.message.model}</span>}
+            {!midTurn && item.message.model && accountName && (
+              <span className="reply-account" title={`From the connection ${accountName}`} data-testid="reply-account">
+                {accountName}
+              </span>
+            )}
             {!midTurn && <MessageInfo timestamp={item.entry.timestamp} figures={replyFigures(item.message, item.entry.timestamp)} />}
             {item.text && <CopyButton text={item.text} label="Copy message" testId="copy-message" className="hover-action" />}
             {!midTurn && (

@@ -96,8 +96,18 @@ const base = {
 export const ReplySource = z.looseObject({ pluginId: z.string(), id: z.string(), label: z.string() });
 export type ReplySource = z.infer<typeof ReplySource>;
 
-/** `sources`: on an assistant reply, what the prompt blocks of its request drew on; absent in older sessions. */
-export const MessageEntry = z.looseObject({ ...base, type: z.literal('message'), message: Message, sources: z.array(ReplySource).optional() });
+/**
+ * On an assistant reply, beside the message (so a context built for a model never carries them; absent in older sessions):
+ * `sources`, what the prompt blocks of its request drew on; `accountId`, the account (saved connection) it came from —
+ * the message's own `provider` names only the kind of server (`custom`), alike for two accounts of one kind.
+ */
+export const MessageEntry = z.looseObject({
+  ...base,
+  type: z.literal('message'),
+  message: Message,
+  sources: z.array(ReplySource).optional(),
+  accountId: z.string().optional(),
+});
 export const ModelChangeEntry = z.looseObject({ ...base, type: z.literal('model_change'), provider: z.string(), modelId: z.string() });
 export const ThinkingLevelChangeEntry = z.looseObject({ ...base, type: z.literal('thinking_level_change'), thinkingLevel: z.string() });
 export const CompactionEntry = z.looseObject({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { entryHash } from '../../src/main/sessions/entry-hash.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/sessions/migrations.ts';
 import { exportPiSession, importPiSession, SessionStore } from '../../src/main/sessions/index.ts';
 import type { Entry, EntryInput } from '../../src/shared/sessions/index.ts';
@@ -279,5 +280,58 @@ describe('a payload broken beyond reading', () => {
     expect(() => reopened.append(s.id, user('more'))).toThrow(new RegExp(`read-only: entry ${broken} was changed outside Amber`));
     expect(reopened.check(s.id).changed).toEqual([broken]);
     expect(() => reopened.context(s.id)).toThrow(new RegExp(`Stored entry ${broken} is not valid JSON: it was changed outside Amber`));
+  });
+});
+
+/** Another program's write: a user message whose content is a number. */
+const wrongShape = (db: Database.Database, id: string) =>
+  db.prepare(`UPDATE entries SET payload = json_set(payload, '$.message.content', json('42')) WHERE id = ?`).run(id);
+
+function longSession(store: SessionStore): { sessionId: string; ids: string[] } {
+  const s = store.create();
+  const ids: string[] = [];
+  for (let i = 0; i < 300; i++) ids.push(store.append(s.id, user(`u${i}`)).id);
+  return { sessionId: s.id, ids };
+}
+
+// A context's entries are checked against the schema only where their stored hashes do not vouch for them: a row
+// read unchecked reaches the model only when its hash matches its fields under its parent's, with no change
+// anywhere on the walked path. Rows above the verified path mark (PATH_MARK_STRIDE entries back) included.
+describe('an entry of the wrong shape on the context path', () => {
+  test('is refused with a sentence naming it, near the leaf or above the verified path mark, by a store that never read it', () => {
+    for (const at of [298, 10]) {
+      const store = open();
+      const { sessionId, ids } = longSession(store);
+      store.close();
+      outside((db) => wrongShape(db, ids[at]!));
+      expect(() => open().context(sessionId)).toThrow(new RegExp(`Stored entry ${ids[at]} does not match its schema`));
+    }
+  });
+
+  test('is refused even when the other program wrote the hash its fields give (the entry below it no longer matches)', () => {
+    const store = open();
+    const { sessionId, ids } = longSession(store);
+    store.close();
+    const target = ids[150]!;
+    outside((db) => {
+      wrongShape(db, target);
+      const row = db.prepare('SELECT parent_id, type, payload FROM entries WHERE id = ?').get(target) as { parent_id: string; type: string; payload: string };
+      const parentHash = (db.prepare('SELECT hash FROM entries WHERE id = ?').get(row.parent_id) as { hash: string }).hash;
+      db.prepare('UPDATE entries SET hash = ? WHERE id = ?').run(entryHash(parentHash, target, row.parent_id, row.type, row.payload), target);
+    });
+    const reopened = open();
+    expect(reopened.check(sessionId).changed).toEqual([ids[151]]);
+    expect(() => reopened.context(sessionId)).toThrow(new RegExp(`Stored entry ${target} does not match its schema`));
+  });
+
+  test('an intact session read unchecked gives the same context as one checked in full', () => {
+    const store = open();
+    const { sessionId } = longSession(store);
+    store.append(sessionId, { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'a' }], stopReason: 'stop' } });
+    const written = store.path(sessionId).filter((e) => e.type === 'message');
+    store.close();
+    const context = open().context(sessionId);
+    expect(context.integrity).toEqual({ ok: true, changed: [] });
+    expect(context.entries).toEqual(written);
   });
 });

@@ -25,6 +25,8 @@ export function integrityOf(changed: Iterable<string>): SessionIntegrity {
  */
 export class ChainVerifier {
   readonly changed: string[] = [];
+  /** Rows whose hash was checked and matched (rows above a reached mark are not checked, so not here). */
+  readonly intact = new Set<string>();
   #pending: HashedRow | null = null;
   #reachedMark = false;
   readonly #matched: VerifiedRows | undefined;
@@ -62,6 +64,11 @@ export class ChainVerifier {
     return this.changed;
   }
 
+  /** Whether `row` matches under `parentHash`, without counting it as changed when not (rows above the mark). */
+  matches(parentHash: string, row: HashedRow): boolean {
+    return this.#matches(parentHash, row);
+  }
+
   // The check is a function of the row's fields and its parent's hash only: a row seen matching with exactly
   // these (id, parent id, type, payload bytes, hash, parent hash) matches again.
   #matches(parentHash: string, row: HashedRow): boolean {
@@ -73,9 +80,12 @@ export class ChainVerifier {
       seen.payload === row.payload &&
       seen.parentId === row.parent_id &&
       seen.type === row.type
-    )
+    ) {
+      this.intact.add(row.id);
       return true;
+    }
     const ok = entryHashMatches(parentHash, row);
+    if (ok) this.intact.add(row.id);
     if (ok && this.#matched) {
       if (this.#matched.size >= VERIFIED_ROWS_LIMIT) this.#matched.clear();
       this.#matched.set(row.id, { parentHash, hash: row.hash, payload: row.payload, parentId: row.parent_id, type: row.type });

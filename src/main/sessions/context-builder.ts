@@ -1,7 +1,7 @@
 import { type Entry, isAssistant, type Message, type ModelContext } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
 import { ChainVerifier, integrityOf, type PathMark, type VerifiedRows } from './chain-verifier.ts';
-import { type EntryRow, parseEntryRow } from './entry-row.ts';
+import { type EntryRow, parseEntryRow, unverifiedEntryOf } from './entry-row.ts';
 
 /** The model and thinking level a branch has chosen (its newest model and thinking level changes). */
 export type BranchState = Pick<ModelContext, 'model' | 'thinkingLevel'>;
@@ -40,6 +40,13 @@ interface ContextWalk {
   compaction: Extract<Entry, { type: 'compaction' }> | null;
   /** Entries on the walked path found changed. */
   changed: string[];
+}
+
+/** A row a context walk read, with its entry, and whether that entry was checked against the schema yet. */
+interface Walked {
+  row: EntryRow;
+  entry: Entry;
+  checked: boolean;
 }
 
 /** Sessions whose last context walk is kept (a few open conversations). */
@@ -102,8 +109,9 @@ export class ContextBuilder {
     const verifier = new ChainVerifier(this.#verified, rows.pathMark(sessionId));
     const last = this.#walks.get(sessionId);
 
-    let after: Entry[] = []; // newer than the compaction, nearest first
-    let kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
+    // The walk reads each payload as JSON and finds the cut; the schema check waits until the walk's hashes are
+    // known (see #checked), and the compaction found is then replaced by its checked entry.
+    const walked: Walked[] = []; // nearest first
     let compaction: Extract<Entry, { type: 'compaction' }> | null = null;
     let reachedFirstKept = false;
     let earlier: ContextWalk | null = null;
@@ -116,17 +124,27 @@ export class ContextBuilder {
         earlier = last;
         break;
       }
-      const entry = this.#parse(row);
-      if (compaction === null) {
-        if (entry.type === 'compaction') compaction = entry;
-        else after.push(entry);
-      } else if (entry.type !== 'compaction') {
-        kept.push(entry);
-      }
-      if (compaction !== null && entry.id === compaction.firstKeptEntryId) {
+      const read = this.#read(row);
+      walked.push({ row, ...read });
+      if (compaction === null && read.entry.type === 'compaction') compaction = read.entry;
+      if (compaction !== null && read.entry.id === compaction.firstKeptEntryId) {
         reachedFirstKept = true;
         break; // ends the walk: nothing above the cut is read
       }
+    }
+    const integrity = integrityOf(earlier ? [...verifier.changed, ...earlier.changed] : verifier.finish((id) => rows.hashOf(sessionId, id)));
+    const checked = this.#checked(sessionId, walked, verifier, integrity.ok, rows);
+
+    let after: Entry[] = []; // newer than the compaction, nearest first
+    let kept: Entry[] = []; // from the compaction's first kept entry up to it, nearest first
+    let pastCompaction = false;
+    for (const entry of checked) {
+      if (!pastCompaction) {
+        if (entry.type === 'compaction') {
+          pastCompaction = true;
+          compaction = entry;
+        } else after.push(entry);
+      } else if (entry.type !== 'compaction') kept.push(entry);
     }
     if (earlier) {
       after = [...after, ...earlier.after];
@@ -135,7 +153,6 @@ export class ContextBuilder {
     } else if (compaction !== null && !reachedFirstKept) {
       throw new AmberError('internal', `Compaction ${compaction.id} keeps entry ${compaction.firstKeptEntryId}, which is not on its path.`);
     }
-    const integrity = integrityOf(earlier ? [...verifier.changed, ...earlier.changed] : verifier.finish((id) => rows.hashOf(sessionId, id)));
     this.#walks.delete(sessionId);
     if (this.#walks.size >= KEPT_WALKS) this.#walks.delete(this.#walks.keys().next().value!);
     this.#walks.set(sessionId, { leaf, after, kept, compaction, changed: integrity.changed });
@@ -149,12 +166,45 @@ export class ContextBuilder {
     return { leafId: leaf, entries, messages: entries.map(toMessage), ...state, integrity };
   }
 
-  #parse(row: EntryRow): Entry {
+  /** A walked row's entry: as parsed before (the same bytes), or read unchecked (else checked in full at once). */
+  #read(row: EntryRow): { entry: Entry; checked: boolean } {
     const known = this.#parsed.get(row.id);
-    if (known && known.payload === row.payload) return known.entry;
-    const entry = parseEntryRow(row);
+    if (known && known.payload === row.payload) return { entry: known.entry, checked: true };
+    const read = unverifiedEntryOf(row);
+    // The walk reads its cut from a compaction: one that does not name its first kept entry is checked at once.
+    if (!read.checked && read.entry.type === 'compaction' && typeof read.entry.firstKeptEntryId !== 'string')
+      return { entry: parseEntryRow(row), checked: true };
+    if (read.checked) this.#remember(row, read.entry);
+    return read;
+  }
+
+  /**
+   * The walked entries, nearest first, each one checked. Rows read unchecked are taken as they are only when
+   * every walked row's stored hash matches its fields under its parent's stored hash (Amber stored them so,
+   * after checking each on write), rows at and above the verified path mark included, which the walk itself
+   * takes as verified: a row another program changed, even with the hash its fields give, leaves a row that
+   * does not match (its own or its child's). Otherwise each is checked against the schema in full, and one
+   * that fails it refuses the whole context.
+   */
+  #checked(sessionId: string, walked: Walked[], verifier: ChainVerifier, intactWalk: boolean, rows: ContextRows): Entry[] {
+    const vouched =
+      intactWalk &&
+      walked.some((w) => !w.checked) &&
+      walked.every(({ row }, i) => {
+        if (verifier.intact.has(row.id)) return true;
+        const parentHash = row.parent_id === null ? '' : (walked[i + 1]?.row.hash ?? rows.hashOf(sessionId, row.parent_id));
+        return verifier.matches(parentHash, row);
+      });
+    return walked.map(({ row, entry, checked }) => {
+      if (checked) return entry;
+      const parsed = vouched ? entry : parseEntryRow(row);
+      this.#remember(row, parsed);
+      return parsed;
+    });
+  }
+
+  #remember(row: EntryRow, entry: Entry): void {
     if (this.#parsed.size >= PARSED_CONTEXT_LIMIT) this.#parsed.clear();
     this.#parsed.set(row.id, { payload: row.payload, entry });
-    return entry;
   }
 }

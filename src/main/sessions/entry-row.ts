@@ -43,6 +43,26 @@ export function parseEntryRow(row: Pick<EntryRow, 'id' | 'payload'>): Entry {
   return parsed.data;
 }
 
+/**
+ * A row's payload as parsed JSON, not yet checked against the schema, when it names its row (an object whose
+ * id and type are the row's columns); any other payload is checked in full at once (and refused as
+ * parseEntryRow refuses it). Only for a row whose hash is then found matching its stored fields: a row that
+ * does not match (or is not checked) must go through parseEntryRow before anything reads it.
+ */
+export function unverifiedEntryOf(row: Pick<EntryRow, 'id' | 'type' | 'payload'>): { entry: Entry; checked: boolean } {
+  let value: unknown;
+  try {
+    value = JSON.parse(row.payload);
+  } catch {
+    return { entry: parseEntryRow(row), checked: true };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const named = value as { id?: unknown; type?: unknown };
+    if (named.id === row.id && named.type === row.type) return { entry: value as Entry, checked: false };
+  }
+  return { entry: parseEntryRow(row), checked: true };
+}
+
 /** A stored compaction's first kept entry; null when its payload no longer says (it was changed). */
 export function keptFrom(payload: string): string | null {
   try {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { ModelList } from '../../src/shared/api/index.ts';
 import { messageText } from '../../src/shared/sessions/index.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type Script, startProviderServer } from '../fixtures/provider-server.ts';
@@ -156,4 +157,25 @@ test('each reply records the account it came from; its message still names the k
     await vllm.close();
     await llama.close();
   }
+});
+
+test('models.list answers with no conversation: the same models as a conversation lists, grouped by account under its name', async () => {
+  await t.call('providers.save', { providerId: 'custom', flavor: 'custom', name: 'vLLM box', baseUrl: 'http://127.0.0.1:8000/v1', model: 'org/qwen' });
+  await t.call('providers.save', { providerId: 'custom', flavor: 'custom', name: 'llama.cpp', baseUrl: 'http://127.0.0.1:8080/v1', model: 'gemma' });
+  const listed = await t.call<ModelList>('models.list');
+  expect(listed.accounts.map((a) => [a.id, a.name, a.models.map((m) => `${m.provider}/${m.modelId}`)])).toEqual([
+    ['vllm-box', 'vLLM box', ['vllm-box/org/qwen']],
+    ['llama-cpp', 'llama.cpp', ['llama-cpp/gemma']],
+  ]);
+  expect(listed.default).toEqual({ provider: 'llama-cpp', modelId: 'gemma' });
+  const s = t.app.sessions.create({ cwd: null });
+  const inConversation = await t.call<{ models: ModelList['accounts'][number]['models'] }>('chat.models', { sessionId: s.id });
+  expect(listed.accounts.flatMap((a) => a.models)).toEqual(inConversation.models);
+});
+
+test('hostile: models.list takes nothing — a conversation, a filter or junk is refused as invalid input', async () => {
+  for (const input of [{ sessionId: 'x' }, { account: 'vllm-box' }, [], 'models', { ['__proto__']: { polluted: true } }]) {
+    expect(await t.refused('models.list', input)).toMatchObject({ code: 'invalid_input' });
+  }
+  expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
 });

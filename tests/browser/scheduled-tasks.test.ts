@@ -163,7 +163,8 @@ test('a paused task is edited in place: tools picked from the list (an off plugi
   });
   const { page, shell } = amber;
   await amber.open();
-  await page.getByTestId('new-chat').click();
+  // No conversation is open (there is none): the model field lists the accounts' models all the same.
+  expect(await page.getByTestId('session-row').count()).toBe(0);
   const section = await openScheduledTasks(page);
   const row = section.locator('[data-testid=schedule-task][data-task="Morning notes"]');
   await row.getByRole('button', { name: 'Edit Morning notes' }).click();

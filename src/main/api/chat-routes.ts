@@ -6,6 +6,7 @@ import type { App } from '../app.ts';
 import { assertIdle, checkModelChoice, checkThinkingLevel, type ModelRef } from '../agent/index.ts';
 import { AmberError } from '../errors.ts';
 import { type AttachmentTarget, messageContent } from './message-attachments.ts';
+import { modelChoices } from './model-choices.ts';
 import type { Handlers } from './api-router.ts';
 
 type ChatChannels = Extract<Channel, `chat.${string}` | `instructions.${string}` | `approvals.${string}` | `blobs.${string}`>;
@@ -104,23 +105,7 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
       },
       'chat.models': ({ sessionId }) => ({
         current: store.branchState(sessionId).model ?? app.defaultModel(),
-        models: app.plugins.registries.providers.list().flatMap((p) => {
-          const account = app.providers.list().find((a) => a.id === p.id)?.name;
-          return p.models.map((m) => {
-            const info = app.modelInfo({ provider: p.id, modelId: m.id });
-            return {
-              provider: p.id,
-              modelId: m.id,
-              name: info?.name ?? m.name ?? m.id,
-              reasoning: info?.reasoning ?? m.reasoning,
-              ...(account ? { account } : {}),
-              // The catalog's facts; a window nobody knows is the account's fallback, so it is not shown as a fact.
-              contextWindow: info && info.contextWindow !== m.contextWindow ? info.contextWindow : null,
-              price: info && info.priced !== false ? { input: info.pricing.input, output: info.pricing.output } : null,
-              images: info?.images ?? null,
-            };
-          });
-        }),
+        models: modelChoices(app),
       }),
       'chat.setModel': ({ sessionId, provider, modelId }) => {
         const choice = checkModelChoice({ provider, modelId }, app.plugins.registries.providers);

@@ -1,13 +1,25 @@
-import type { Channel } from '../../shared/api/index.ts';
+import type { Channel, ModelAccount, ModelList } from '../../shared/api/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { App } from '../app.ts';
 import type { Handlers } from './api-router.ts';
+import { modelChoices } from './model-choices.ts';
 import { refreshProviderModels } from './provider-models.ts';
 import { type Probe, providerConnections, providerPresets, removeProvider, saveProvider, savedAccount, TEST_TIMEOUT_MS } from './provider-setup.ts';
 
-type ProviderChannels = Extract<Channel, `providers.${string}`>;
+type ProviderChannels = Extract<Channel, `providers.${string}` | `models.${string}`>;
 
-/** Provider setup over the API: the presets (with what answers locally), the connection test, saving. */
+/** The models the set-up providers offer, grouped by account (each account once, in the order its models come). */
+function modelList(app: App): ModelList {
+  const accounts = new Map<string, ModelAccount>();
+  for (const m of modelChoices(app)) {
+    const account = accounts.get(m.provider) ?? { id: m.provider, name: m.account ?? m.provider, models: [] };
+    account.models.push(m);
+    accounts.set(m.provider, account);
+  }
+  return { default: app.defaultModel(), accounts: [...accounts.values()] };
+}
+
+/** Provider setup over the API: the presets (with what answers locally), the connection test, saving; the models they offer. */
 export function createProviderRoutes(app: App, probe: Probe): Disposable & { handlers: Pick<Handlers, ProviderChannels> } {
   return {
     handlers: {
@@ -29,6 +41,7 @@ export function createProviderRoutes(app: App, probe: Probe): Disposable & { han
       },
       'providers.refreshModels': () => refreshProviderModels(app, probe),
       'providers.connections': () => providerConnections(app),
+      'models.list': () => modelList(app),
       'providers.testConnection': ({ id }) => {
         const account = savedAccount(app, id);
         const apiKey = app.providers.apiKey(account.id);

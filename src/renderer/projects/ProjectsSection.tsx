@@ -4,6 +4,7 @@ import type { PolicyMode, ThinkingLevel } from '../../shared/agent/index.ts';
 import type { Project } from '../../shared/projects/index.ts';
 import { useApi } from '../api/index.ts';
 import { FolderField } from '../folders/index.ts';
+import { ModelOptions, useModelList } from '../models/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
 import { useProjects } from './use-projects.ts';
@@ -39,7 +40,7 @@ function ProjectForm({ project, others, onDone }: { project: Project | null; oth
   const [draft, setDraft] = useState<Draft>(() => draftOf(project));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const connections = useQuery({ queryKey: serverKeys.providerConnections, queryFn: () => api.call('providers.connections', {}) }).data ?? [];
+  const accounts = useModelList()?.accounts ?? [];
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
   const save = async () => {
     setBusy(true);
@@ -107,18 +108,10 @@ function ProjectForm({ project, others, onDone }: { project: Project | null; oth
           <span>Model</span>
           <select className="input" value={draft.model} onChange={(e) => set({ model: e.target.value })} data-testid="project-model">
             <option value="">The app’s default</option>
-            {draft.model && !connections.some((c) => c.models.some((m) => `${c.id}/${m}` === draft.model)) && (
+            {draft.model && !accounts.some((a) => a.models.some((m) => `${m.provider}/${m.modelId}` === draft.model)) && (
               <option value={draft.model}>{draft.model}</option>
             )}
-            {connections.map((c) => (
-              <optgroup key={c.id} label={c.name}>
-                {c.models.map((m) => (
-                  <option key={m} value={`${c.id}/${m}`}>
-                    {m}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            <ModelOptions accounts={accounts} />
           </select>
         </label>
         <label className="field">

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useApi } from '../api/index.ts';
+import { ModelOptions, useModelList } from '../models/index.ts';
 import { serverKeys } from '../server-state/index.ts';
 import { useToasts } from '../ui/index.ts';
-import type { ModelChoice } from '../../shared/api/index.ts';
 import type { ScheduledTask } from '../../shared/schedule/index.ts';
 import { buildSchedule, choiceOf, DEFAULT_CHOICE, type ScheduleChoice } from './schedule-builder.ts';
 import { ToolPicker, toolsProblem } from './ToolPicker.tsx';
@@ -20,16 +20,6 @@ interface Props {
   onDone(): void;
 }
 
-/** The models the picker lists, grouped by account as the model picker groups them. */
-function byAccount(models: readonly ModelChoice[]): [string, ModelChoice[]][] {
-  const groups = new Map<string, ModelChoice[]>();
-  for (const m of models) {
-    const key = m.account ?? m.provider;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
-  }
-  return [...groups];
-}
-
 /** The form that adds or changes a scheduled task: name, prompt, project or folder, model, schedule and the tools it may use. */
 export function ScheduleForm({ sessionId, task, onDone }: Props) {
   const api = useApi();
@@ -40,11 +30,13 @@ export function ScheduleForm({ sessionId, task, onDone }: Props) {
     queryFn: () => api.call('sessions.get', { sessionId: sessionId! }),
     enabled: !!sessionId,
   });
-  const models = useQuery({
+  // The open conversation's model is the first value; the choices need no conversation.
+  const conversationModel = useQuery({
     queryKey: serverKeys.models(sessionId ?? ''),
     queryFn: () => api.call('chat.models', { sessionId: sessionId! }),
     enabled: !!sessionId,
   });
+  const accounts = useModelList()?.accounts ?? [];
   const projects = useQuery({ queryKey: ['scheduleForm', 'projects'], queryFn: () => api.call('projects.list', {}) });
   const offered = useQuery({ queryKey: ['scheduleForm', 'tools'], queryFn: () => api.call('tools.list', {}), staleTime: 0 });
   const [name, setName] = useState(task?.name ?? '');
@@ -58,7 +50,7 @@ export function ScheduleForm({ sessionId, task, onDone }: Props) {
   const [busy, setBusy] = useState(false);
   const built = buildSchedule(choice);
   const folderValue = folder ?? session.data?.cwd ?? '';
-  const current = models.data?.current ? `${models.data.current.provider}/${models.data.current.modelId}` : '';
+  const current = conversationModel.data?.current ? `${conversationModel.data.current.provider}/${conversationModel.data.current.modelId}` : '';
   const modelValue = model ?? current;
   const set = (change: Partial<ScheduleChoice>) => setChoice((c) => ({ ...c, ...change }));
   const missing =
@@ -70,7 +62,7 @@ export function ScheduleForm({ sessionId, task, onDone }: Props) {
           ? 'Choose a folder.'
           : null;
   const problem = missing ?? ('problem' in built ? built.problem : null) ?? toolsProblem(offered.data?.tools ?? [], tools);
-  const listed = models.data?.models ?? [];
+  const listed = accounts.flatMap((a) => a.models);
   // A model the task names that no account lists now stays a choice, so opening the form never changes it.
   const unlisted = modelValue !== '' && !listed.some((m) => `${m.provider}/${m.modelId}` === modelValue) ? modelValue : null;
 
@@ -139,15 +131,7 @@ export function ScheduleForm({ sessionId, task, onDone }: Props) {
           <select id={`${id}-model`} className="input" value={modelValue} onChange={(e) => setModel(e.target.value)}>
             <option value="">{place === 'folder' ? 'The default model' : 'The project’s model'}</option>
             {unlisted && <option value={unlisted}>{unlisted} (not listed now)</option>}
-            {byAccount(listed).map(([account, group]) => (
-              <optgroup key={account} label={account}>
-                {group.map((m) => (
-                  <option key={`${m.provider}/${m.modelId}`} value={`${m.provider}/${m.modelId}`}>
-                    {m.name === m.modelId ? m.modelId : `${m.name} (${m.modelId})`}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            <ModelOptions accounts={accounts} />
           </select>
         </label>
       </div>

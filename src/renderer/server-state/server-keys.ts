@@ -16,6 +16,8 @@ export const serverKeys = {
   commands: ['commands'] as const,
   models: (sessionId: string) => ['models', sessionId] as const,
   modelsAll: ['models'] as const,
+  /** Every account's models with no conversation (`models.list`): under the models' key, so what reads them again reads it too. */
+  modelList: ['models', { byAccount: true }] as const,
   thinking: (sessionId: string) => ['thinking', sessionId] as const,
   tree: (sessionId: string) => ['tree', sessionId] as const,
   policy: (sessionId: string | null) => ['policy', sessionId] as const,

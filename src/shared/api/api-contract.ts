@@ -24,7 +24,7 @@ import {
   McpTrust,
 } from './mcp-api.ts';
 import { CHANNEL_NAMES, type ChannelName, EVENT_NAME_LIST, type EventNameOf } from './api-names.ts';
-import { ConversationSettings, ModelChoice, ModelsRefreshed } from './models-api.ts';
+import { ConversationSettings, ModelChoice, ModelList, ModelsRefreshed } from './models-api.ts';
 import { SubagentSettings, SubagentTranscript, SubagentView } from '../subagents/index.ts';
 import { SkillListing } from '../skills/index.ts';
 import { ProviderConnectionId, ProviderConnectionView } from './providers-api.ts';
@@ -186,6 +186,8 @@ export const API_METHODS = {
       models: z.array(ModelChoice),
     }),
   ),
+  /** The same models as `chat.models`, grouped by account, for forms that need no conversation (a scheduled task's, a project's). */
+  'models.list': method(Nothing, ModelList),
   /** Records a model change on the branch; the next reply uses it. */
   'chat.setModel': method(
     z.object({ sessionId: SessionId, provider: z.string().min(1).max(100), modelId: z.string().min(1).max(200) }),

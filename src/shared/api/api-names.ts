@@ -26,6 +26,7 @@ export const CHANNEL_NAMES = [
   'chat.followUp',
   'chat.lastPrompt',
   'chat.models',
+  'models.list',
   'chat.setModel',
   'chat.getThinking',
   'chat.setThinking',

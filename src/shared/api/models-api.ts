@@ -17,6 +17,17 @@ export const ModelChoice = z.object({
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
+/** One account's models (a saved connection; a provider no connection names goes by its id), as `models.list` groups them. */
+export const ModelAccount = z.object({ id: z.string(), name: z.string(), models: z.array(ModelChoice) });
+export type ModelAccount = z.infer<typeof ModelAccount>;
+
+/** Every model the set-up providers offer, grouped by account in the model picker's order, and the app's default model. */
+export const ModelList = z.object({
+  default: z.object({ provider: z.string(), modelId: z.string() }).nullable(),
+  accounts: z.array(ModelAccount),
+});
+export type ModelList = z.infer<typeof ModelList>;
+
 /** Whether conversations get a short title from their model after the first reply (`conversations.autoTitle`). */
 export const ConversationSettings = z.object({ autoTitle: z.boolean() }).strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

@@ -45,6 +45,9 @@ serveSymbols(port);
   return pathToFileURL(file);
 }
 
+/** Long enough for a new worker to start and load a grammar on a loaded machine; the hanging file waits it out. */
+const TIMEOUT_MS = 3000;
+
 const names = (tags: { kind: string; name: string }[]) => tags.filter((t) => t.kind === 'def').map((t) => t.name);
 
 test('the grammars run in a worker thread that starts with the first file and ends when idle', async () => {
@@ -81,7 +84,7 @@ test('release ends the worker at once when no file waits, and not while one does
 
 test('a file that crashes the worker, hangs it or gets a false answer has no symbols, and the files after it have theirs', async () => {
   let stops = 0;
-  const symbols = thread({ script: hostileWorker(), timeoutMs: 1000, onStop: () => stops++ });
+  const symbols = thread({ script: hostileWorker(), timeoutMs: TIMEOUT_MS, onStop: () => stops++ });
   const results = await Promise.all([
     symbols.tags('a.ts', 'export function before() {}\n'),
     symbols.tags('crash.ts', 'export function crashed() {} // CRASH_WORKER\n'),
@@ -105,7 +108,7 @@ test('a build goes on past a file that crashes the symbol worker: every file is 
     root,
     file: join(tempDir(), 'index.sqlite'),
     watch: false,
-    tagger: thread({ script: hostileWorker(), timeoutMs: 1000 }),
+    tagger: thread({ script: hostileWorker(), timeoutMs: TIMEOUT_MS }),
   });
   try {
     await index.ready;

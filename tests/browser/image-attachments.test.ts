@@ -236,3 +236,45 @@ function crc32(bytes: Buffer): number {
   }
   return ~c >>> 0;
 }
+
+test('an image attached while a reply streams goes with the steering message: the model receives it and the transcript shows it', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((res) => (release = res));
+  let posts = 0;
+  // The first reply waits until the steering message is queued; the second answers it.
+  server.setScript(async (req) => {
+    if (req.method === 'GET') return { kind: 'json', body: { object: 'list', data: [{ id: 'gpt-4o-mini' }] } };
+    posts++;
+    if (posts === 1) await gate;
+    return openAiStream({ text: [posts === 1 ? 'Working on it.' : 'Now I see the picture.'] });
+  });
+  const page = await open('light', 'gpt-4o-mini');
+  const composer = page.getByTestId('composer');
+  await composer.fill('Start the report');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('abort').waitFor({ timeout: 20_000 });
+  await pasteImage(page, 400, 300);
+  const chip = page.getByTestId('attachment-chip');
+  await expect.poll(() => chip.count()).toBe(1);
+  await composer.fill('Use this chart too');
+  // While the reply streams, Steer (Enter) takes the attachment along.
+  expect(await page.getByRole('button', { name: 'Steer' }).isEnabled()).toBe(true);
+  await page.screenshot({ path: docsShot('image-steer-chip.png'), animations: 'disabled' });
+  await page.keyboard.press('Enter');
+  await expect.poll(() => chip.count()).toBe(0);
+  expect(await composer.inputValue()).toBe('');
+  release();
+
+  await expect.poll(() => page.locator('[data-role=assistant]').last().textContent(), { timeout: 20_000 }).toContain('Now I see the picture.');
+  const posted = server.requests.filter((r) => r.method === 'POST');
+  expect(posted).toHaveLength(2);
+  const last = (posted[1]!.body as { messages: { role: string; content: unknown }[] }).messages.at(-1)!;
+  expect(last.role).toBe('user');
+  const parts = last.content as { type: string; text?: string; image_url?: { url: string } }[];
+  expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+  expect(parts[0]!.text).toBe('Use this chart too');
+  expect(pngSize(Buffer.from(parts[1]!.image_url!.url.slice('data:image/png;base64,'.length), 'base64'))).toEqual({ width: 400, height: 300 });
+  const steered = page.locator('[data-testid=message][data-role=user]').filter({ hasText: 'Use this chart too' });
+  await expect.poll(() => steered.getByTestId('image-thumb').count()).toBe(1);
+  await page.screenshot({ path: docsShot('image-steer-sent.png'), animations: 'disabled' });
+});

@@ -1,4 +1,5 @@
 import type { Channel } from '../../shared/api/index.ts';
+import type { Attachment } from '../../shared/attachments/index.ts';
 import { thinkingLevelOf } from '../../shared/agent/index.ts';
 import type { Disposable } from '../../shared/disposable.ts';
 import type { Message } from '../../shared/sessions/index.ts';
@@ -28,6 +29,8 @@ function sentMessageText(m: Message): { role: string; text: string } {
   return { role: m.role, text: m.role === 'toolResult' && typeof name === 'string' ? `[${name} result]\n${text}` : text };
 }
 
+const NOT_STREAMING = 'No reply is streaming any more; send your message as a new one.';
+
 function noModel(): never {
   throw new AmberError('unavailable', 'No model is set up, so messages cannot be sent yet. Set up a provider first (the button at the top right).');
 }
@@ -54,6 +57,10 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
     const dialect = app.providers.list().find((a) => a.id === ref.provider)?.dialect ?? null;
     return { modelId: ref.modelId, images: app.modelInfo(ref)?.images ?? null, dialect };
   };
+
+  /** A steered or followed-up message's content: its attachments checked as a sent message's are, against the branch's model, before it is queued. */
+  const queuedContent = (sessionId: string, text: string, attachments: readonly Attachment[] = []) =>
+    attachments.length === 0 ? text : messageContent(text, attachments, attachmentTarget(sessionId, undefined), store.blobs);
 
   return {
     handlers: {
@@ -83,12 +90,12 @@ export function createChatRoutes(app: App): Disposable & { handlers: Pick<Handle
         return { runId: agent.start(sessionId, null, runOptions).runId };
       },
       'chat.abort': ({ sessionId }) => ({ aborted: agent.abort(sessionId) }),
-      'chat.steer': ({ sessionId, text }) => {
-        if (!agent.steer(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+      'chat.steer': ({ sessionId, text, attachments }) => {
+        if (!agent.steer(sessionId, queuedContent(sessionId, text, attachments))) throw new AmberError('conflict', NOT_STREAMING);
         return { queued: true };
       },
-      'chat.followUp': ({ sessionId, text }) => {
-        if (!agent.followUp(sessionId, text)) throw new AmberError('conflict', 'No reply is streaming any more; send your message as a new one.');
+      'chat.followUp': ({ sessionId, text, attachments }) => {
+        if (!agent.followUp(sessionId, queuedContent(sessionId, text, attachments))) throw new AmberError('conflict', NOT_STREAMING);
         return { queued: true };
       },
       'chat.lastPrompt': ({ sessionId }) => {

@@ -176,8 +176,14 @@ export function ChatView({ session, canSend, composerRef, onNewChat }: Props) {
         }
         onSend={send}
         imageSupport={imageSupport}
-        onSteer={(text) => guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text }))}
-        onFollowUp={(text) => guard('Could not queue the follow-up', () => api.call('chat.followUp', { sessionId: session.id, text }))}
+        onSteer={(text, attachments) =>
+          guard('Could not steer the reply', () => api.call('chat.steer', { sessionId: session.id, text, ...(attachments.length > 0 ? { attachments } : {}) }))
+        }
+        onFollowUp={(text, attachments) =>
+          guard('Could not queue the follow-up', () =>
+            api.call('chat.followUp', { sessionId: session.id, text, ...(attachments.length > 0 ? { attachments } : {}) }),
+          )
+        }
         onAbort={() => void guard('Could not stop the reply', () => api.call('chat.abort', { sessionId: session.id }))}
         toolbar={
           <>

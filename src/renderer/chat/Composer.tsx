@@ -20,8 +20,9 @@ interface Props {
   disabled: boolean;
   disabledReason?: string;
   onSend(text: string, attachments: Attachment[]): Promise<boolean>;
-  onSteer(text: string): Promise<boolean>;
-  onFollowUp(text: string): Promise<boolean>;
+  /** A message for the streaming run, with the box's attachments as a sent message carries them. */
+  onSteer(text: string, attachments: Attachment[]): Promise<boolean>;
+  onFollowUp(text: string, attachments: Attachment[]): Promise<boolean>;
   onAbort(): void;
   /** Controls shown under the message box, left of Send (the model and thinking level). */
   toolbar?: ReactNode;
@@ -97,11 +98,15 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
   const imagesRefused = imageCount > 0 && imageSupport?.accepted === false;
   const canSubmit = (text.trim() !== '' || attachments.length > 0) && !imagesRefused;
 
+  // Steering and follow-ups carry the box's attachments too: nothing attached is left behind by a message that goes.
+  const deliver = (mode: 'send' | 'steer' | 'followUp', message: string, sent: Attachment[]) =>
+    mode === 'send' ? onSend(message, sent) : mode === 'steer' ? onSteer(message, sent) : onFollowUp(message, sent);
   const submit = async (mode: 'send' | 'steer' | 'followUp') => {
     const value = text.trim();
     if (disabled) return;
-    if (mode === 'send' && !value && attachments.length > 0 && !imagesRefused) {
-      if (await onSend('', attachments.map(toAttachment))) setAttachments([]);
+    if (!value && attachments.length > 0 && !imagesRefused) {
+      const sent = attachments;
+      if (await deliver(mode, '', sent.map(toAttachment))) setAttachments((list) => list.filter((a) => !sent.includes(a)));
       return;
     }
     if (!value) return;
@@ -119,9 +124,9 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
       toasts.error('Could not read the MCP resource the message names', e);
       return;
     }
-    if (mode === 'send' && imagesRefused) return;
-    const sent = mode === 'send' ? attachments : [];
-    const ok = await (mode === 'send' ? onSend(message, sent.map(toAttachment)) : mode === 'steer' ? onSteer(message) : onFollowUp(message));
+    if (imagesRefused) return;
+    const sent = attachments;
+    const ok = await deliver(mode, message, sent.map(toAttachment));
     if (ok) {
       setText('');
       if (sent.length > 0) setAttachments((list) => list.filter((a) => !sent.includes(a)));
@@ -200,10 +205,10 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(
             />
             {running ? (
               <>
-                <button type="button" className="btn btn-ghost btn-small" disabled={!text.trim()} onClick={() => void submit('followUp')} title="Alt+Enter">
+                <button type="button" className="btn btn-ghost btn-small" disabled={!canSubmit} onClick={() => void submit('followUp')} title="Alt+Enter">
                   Queue follow-up
                 </button>
-                <button type="button" className="btn btn-small" disabled={!text.trim()} onClick={() => void submit('steer')} title="Enter">
+                <button type="button" className="btn btn-small" disabled={!canSubmit} onClick={() => void submit('steer')} title="Enter">
                   Steer
                 </button>
                 <button type="button" className="btn btn-danger btn-small" data-testid="abort" onClick={onAbort} title="Esc">

@@ -56,6 +56,11 @@ const ProviderAccountId = z.string().regex(/^[a-z0-9_-]{1,40}$/, 'A connection i
 export const Health = z.object({ ok: z.literal(true), schemaVersion: z.number().int(), sessions: z.number().int(), dataDir: z.string() });
 export type Health = z.infer<typeof Health>;
 
+/** A message queued for a streaming run (`chat.steer`, `chat.followUp`): words or an attachment at least, as `chat.send`'s. */
+const QueuedMessage = z
+  .object({ sessionId: SessionId, text: z.string().max(200_000), attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional() })
+  .refine((m) => m.text !== '' || (m.attachments?.length ?? 0) > 0, { message: 'A message needs words or an attachment.', path: ['text'] });
+
 /** What the window needs to open where the user left off. */
 export const Bootstrap = z.object({
   health: Health,
@@ -163,8 +168,9 @@ export const API_METHODS = {
   /** Runs the model again from `entryId`'s parent: a sibling reply. */
   'chat.regenerate': method(z.object({ sessionId: SessionId, entryId: EntryId }), z.object({ runId: z.string() })),
   'chat.abort': method(z.object({ sessionId: SessionId }), z.object({ aborted: z.boolean() })),
-  'chat.steer': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
-  'chat.followUp': method(z.object({ sessionId: SessionId, text: z.string().min(1).max(200_000) }), z.object({ queued: z.boolean() })),
+  /** A message for the streaming run, with attachments as `chat.send` takes them: steered in after the tool round, or followed up when it would stop. */
+  'chat.steer': method(QueuedMessage, z.object({ queued: z.boolean() })),
+  'chat.followUp': method(QueuedMessage, z.object({ queued: z.boolean() })),
   /** The system message and tool list of the conversation's last model request (since the app started), or null. */
   'chat.lastPrompt': method(
     z.object({ sessionId: SessionId }),

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
+import type { Script } from '../fixtures/provider-server.ts';
 import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 import { closeModelRig, coreFor, type ModelRig, openModelRig } from './loopback-model.ts';
@@ -20,6 +21,37 @@ afterEach(async () => {
   amber = null;
 });
 
+type ToolCallArgs = Record<string, unknown>;
+type WireMessage = { role?: string; content?: unknown };
+
+/**
+ * A model that first probes the index with small searches until it stops answering that it is still building (the
+ * plugin starts with the first call, and a loaded machine can take seconds to walk the workspace; meanwhile search
+ * answers from grep), then makes its one real call `name` with `args` and answers `answer`. Each probe differs (the
+ * agent refuses a repeated call and a repeated reply). A request without tools (the conversation's title) gets "done".
+ */
+function callOnceIndexed(name: string, args: ToolCallArgs, lead: string, answer: string): Script {
+  let probes = 0;
+  let called = false;
+  return async (request) => {
+    const body = request.body as { tools?: unknown[]; messages?: WireMessage[] };
+    if (!body.tools?.length) return openAiStream({ text: 'done' });
+    const last = body.messages?.at(-1);
+    if (last?.role === 'tool' && called) return openAiStream({ text: answer });
+    const building = last?.role === 'tool' && typeof last.content === 'string' && last.content.includes('The index is still building');
+    if (last?.role === 'user' || building) {
+      if (building) await new Promise((resolve) => setTimeout(resolve, 300));
+      probes += 1;
+      return openAiStream({
+        text: `Looking around (${probes}).`,
+        toolCalls: [{ id: `probe_${probes}`, name: 'search', arguments: { query: 'warm', limit: probes } }],
+      });
+    }
+    called = true;
+    return openAiStream({ text: lead, toolCalls: [{ id: 'call_1', name, arguments: args }] });
+  };
+}
+
 /** The loopback model with the plugins' own tools (search among them). */
 function pluginToolsCore(): NonNullable<HeadlessOptions['core']> {
   const core = { ...coreFor(rig.model, rig.workspace) };
@@ -35,18 +67,14 @@ test('the search tool card lists path:line results, the file named after the wor
     join(rig.workspace, 'src', 'billing', 'invoice-total.ts'),
     'export function invoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
   );
-  rig.model.setScript([
-    openAiStream({ text: 'Searching.', toolCalls: [{ id: 'call_1', name: 'search', arguments: { query: 'invoice total', limit: 5 } }] }),
-    openAiStream({ text: 'It is computed in src/billing/invoice-total.ts.' }),
-    openAiStream({ text: 'done' }),
-  ]);
+  rig.model.setScript(callOnceIndexed('search', { query: 'invoice total', limit: 5 }, 'Searching.', 'It is computed in src/billing/invoice-total.ts.'));
   const a = (amber = await startAmber({ core: pluginToolsCore() }));
   await a.open();
   await a.page.getByTestId('new-chat').click();
   await a.page.getByTestId('composer').fill('Where is the invoice total computed?');
   await a.page.keyboard.press('Enter');
   await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'It is computed in' }).waitFor();
-  const card = a.page.locator('[data-testid=tool-card][data-tool=search][data-status=ok]');
+  const card = a.page.locator('[data-testid=tool-card][data-tool=search][data-status=ok]').last();
   await card.waitFor();
   const output = (await card.getByTestId('tool-output-text').textContent()) ?? '';
   const lines = output.split('\n');
@@ -69,18 +97,14 @@ test('the repo_map tool card shows the map as an outline: files as headings, the
       `import { openLedger } from './billing/ledger.ts';\nexport function report${i}() {\n  return openLedger();\n}\n`,
     );
   writeFileSync(join(rig.workspace, 'src', 'main.ts'), "import { report0 } from './report0.ts';\nexport function main() {\n  report0();\n}\n");
-  rig.model.setScript([
-    openAiStream({ text: 'Mapping.', toolCalls: [{ id: 'call_1', name: 'repo_map', arguments: { focus: ['src/main.ts'] } }] }),
-    openAiStream({ text: 'The ledger is at the centre.' }),
-    openAiStream({ text: 'done' }),
-  ]);
+  rig.model.setScript(callOnceIndexed('repo_map', { focus: ['src/main.ts'] }, 'Mapping.', 'The ledger is at the centre.'));
   const a = (amber = await startAmber({ core: pluginToolsCore() }));
   await a.open();
   await a.page.getByTestId('new-chat').click();
   await a.page.getByTestId('composer').fill('Give me a map of this code.');
   await a.page.keyboard.press('Enter');
   await a.page.locator('[data-testid=message][data-role=assistant]:not([data-streaming])').filter({ hasText: 'at the centre' }).waitFor();
-  const card = a.page.locator('[data-testid=tool-card][data-tool=repo_map][data-status=ok]');
+  const card = a.page.locator('[data-testid=tool-card][data-tool=repo_map][data-status=ok]').last();
   await card.waitFor();
   await expect.poll(() => card.getByTestId('tool-summary').textContent()).toBe('toward src/main.ts');
   const output = (await card.getByTestId('tool-output-text').textContent()) ?? '';

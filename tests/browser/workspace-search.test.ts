@@ -147,9 +147,11 @@ test('Settings → Plugins lists the workspace searched with its index state, si
   expect(await a.page.locator('[data-testid=panels] [data-id="workspace_search.settings"]').count()).toBe(0);
 
   const indexes = join(a.dataDir, 'plugin-data', 'workspace_search', 'indexes');
-  const before = statSync(join(indexes, readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!)).ino;
+  // A file made again can get the deleted one's inode number back: its birth time tells them apart.
+  const madeAt = (file: string) => statSync(join(indexes, file)).birthtimeMs;
+  const before = madeAt(readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!);
   await item.getByTestId('panel-row-action').filter({ hasText: 'Rebuild' }).click();
   await expect.poll(() => item.locator('.panel-text').textContent()).toMatch(/ — ready · \d+ KB · updated just now$/);
   const file = readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!;
-  await expect.poll(() => statSync(join(indexes, file)).ino).not.toBe(before);
+  await expect.poll(() => madeAt(file)).not.toBe(before);
 });

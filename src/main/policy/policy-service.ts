@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import {
@@ -15,7 +14,7 @@ import {
 } from '../../shared/agent/index.ts';
 import { toDisposable, type Disposable } from '../../shared/disposable.ts';
 import { Emitter, type Event } from '../../shared/emitter.ts';
-import { callSignature, protectedReason, type ToolSpec } from '../../shared/tools/index.ts';
+import { callSignature, protectedReason } from '../../shared/tools/index.ts';
 import { AmberError, errorMessage } from '../errors.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { mcpReadOnlyTrust } from './mcp-trust.ts';
@@ -23,6 +22,7 @@ import { isInside } from '../is-inside.ts';
 import { PolicyRuleBook, ruleHoldsIn, shellGrants } from './policy-rule-book.ts';
 import { fileFacts } from './file-facts.ts';
 import { realPath } from './real-path.ts';
+import { toolPaths } from './tool-paths.ts';
 import { SandboxService } from './sandbox-service.ts';
 import { isShellTool, ShellPolicy, type ShellJudgement } from './shell-policy.ts';
 import type { UnattendedApprovals } from './unattended-approvals.ts';
@@ -58,35 +58,6 @@ export interface PolicyServiceOptions {
 }
 
 const PLUGIN_ID = /^[a-z0-9_]{1,64}$/;
-
-/**
- * The paths a call names in the parameters its tool declares as paths (`pathParams`), resolved lexically
- * against the workspace root. A declared parameter left out counts as its schema default, if that is a
- * path. A leading `~` is read as the home folder, as a tool that expands it would: judging it inside the
- * workspace could wave through a write to the home folder. `unreadable` is true when a declared
- * parameter holds something that is not a path.
- */
-export function toolPaths(
-  tool: ToolSpec,
-  args: Record<string, unknown>,
-  workspaceRoot: string,
-  home: string = homedir(),
-): { paths: string[]; unreadable: boolean } {
-  const paths: string[] = [];
-  let unreadable = false;
-  const properties = tool.parameters['properties'] as Record<string, { default?: unknown } | undefined> | undefined;
-  for (const name of tool.pathParams ?? []) {
-    const value = name in args ? args[name] : properties?.[name]?.default;
-    if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) {
-      if (typeof v !== 'string' || v.trim() === '' || v.includes('\0')) unreadable = true;
-      else if (v === '~' || v.startsWith('~/')) paths.push(resolve(home, v.slice(2)));
-      else paths.push(resolve(workspaceRoot, v));
-    }
-  }
-  return { paths, unreadable };
-}
 
 interface OpenQuestion {
   question: ApprovalQuestion;

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HostApi, LogLevel } from '../../shared/plugin-wire/index.ts';
 import type { ProviderEvent } from '../../shared/providers/index.ts';
 import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
-import { MAX_LOGS_IN_FLIGHT, PluginHost, TOOL_UPDATE_TOTAL_CHARS, UPDATE_INTERVAL_MS } from './plugin-host.ts';
+import { MAX_LOGS_IN_FLIGHT, PluginHost } from './plugin-host.ts';
+import { TOOL_UPDATE_TOTAL_CHARS } from './tool-update-stream.ts';
+import { UPDATE_INTERVAL_MS } from './update-throttle.ts';
 
 // The plugin host in this process, against a recording HostApi: what main would receive, call by call.
 

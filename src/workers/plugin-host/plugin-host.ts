@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pathToFileURL } from 'node:url';
-import { type Disposable, toDisposable } from '../../shared/disposable.ts';
 import type { AllowanceRequest, AllowanceVerdict, PluginCommandResult, WalletState } from '../../shared/plugins/index.ts';
 import type { Handshake, HandshakeReply, InitializeResult } from '../../shared/plugins/index.ts';
 import {
@@ -8,7 +7,6 @@ import {
   type HostApi,
   type HostNoteMethod,
   type LogLevel,
-  MAX_TOOL_UPDATE_CHARS,
   type PluginApi,
   type PromptBlockContext,
   type PromptBlockRender,
@@ -17,8 +15,7 @@ import { PROTOCOL_VERSION } from '../../shared/plugin-wire/index.ts';
 import type { ProviderProbeRequest, ProviderProbeResult } from '../../shared/plugins/index.ts';
 import { redactSecret } from '../../shared/providers/redact-secret.ts';
 import { SentRequests } from '../../shared/sent-requests.ts';
-import type { AssistantMessage } from '../../shared/sessions/index.ts';
-import type { ProviderErrorKind, ProviderEvent, ProviderRequest } from '../../shared/providers/index.ts';
+import type { ProviderRequest } from '../../shared/providers/index.ts';
 import type { ToolOutput } from '../../shared/tools/index.ts';
 import { callContext, checkHandshake, checkProbeRequest, isSentRequest, requestBase, sentConfig } from './checked-from-main.ts';
 import {
@@ -36,28 +33,13 @@ import {
   type ToolContribution,
   type WalletContribution,
 } from '../sdk/define-plugin.ts';
+import { EventSubscriptions } from './event-subscriptions.ts';
+import { streamProvider } from './provider-stream.ts';
+import { ToolUpdateStream } from './tool-update-stream.ts';
+import { UpdateThrottle } from './update-throttle.ts';
 
 /** How many log lines may wait for main's answer before further lines are dropped (and counted). */
 export const MAX_LOGS_IN_FLIGHT = 64;
-/**
- * Host calls per second this side sends for log lines, events and status/panel updates: half of what main
- * accepts before it drops (PluginConnection's `inboundPerSecond`), so a plugin using the SDK is throttled
- * here, with a count, and never loses an answer to main's flood guard.
- */
-export const NOTIFICATIONS_PER_SECOND = 5000;
-/**
- * A status segment, panel or wallet is sent to main at most this often (the first change at once, then
- * the latest one at the end of the interval): a plugin that updates its segment at every agent event would
- * otherwise send main one update per event, which nobody can read that fast.
- */
-export const UPDATE_INTERVAL_MS = 100;
-/** Provider events are sent in batches of at most this many (or whatever one turn of the loop produced). */
-const PROVIDER_BATCH = 256;
-/** A tool's progress text goes to main at most this often, batched. */
-export const TOOL_UPDATE_INTERVAL_MS = 100;
-/** Progress text streamed per tool call; past it one note is sent and the rest only reaches the result. */
-export const TOOL_UPDATE_TOTAL_CHARS = 1024 * 1024;
-
 type Remote<T> = { [K in keyof T]: T[K] };
 
 /** Sends a one-way HostApi call (a note, see HOST_NOTE_METHODS) to main, in order with the host's other messages. */
@@ -86,17 +68,12 @@ export class PluginHost implements PluginApi {
   readonly #hooks = new Map<string, HookContribution>();
   readonly #methods = new Map<string, MethodContribution>();
   readonly #running = new Map<string, AbortController>();
-  readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
+  readonly #events: EventSubscriptions;
   #logsInFlight = 0;
   #probes = 0;
+  /** Log lines and events dropped since the last log line that reached main (that line carries the count). */
   #dropped = 0;
-  #tokens = NOTIFICATIONS_PER_SECOND;
-  #refilledAt = Date.now();
-  /** Status and panel updates that found the budget empty: the latest per id is sent when it refills. */
-  readonly #deferred = new Map<string, () => void>();
-  #deferTimer: ReturnType<typeof setTimeout> | null = null;
-  /** When each status, panel or wallet was last sent (UPDATE_INTERVAL_MS apart at least). */
-  readonly #sentAt = new Map<string, number>();
+  readonly #throttle = new UpdateThrottle();
   /** The config main sent with the call being served (a provider stream, an allowance check), if it sent one. */
   readonly #callConfig = new AsyncLocalStorage<Record<string, unknown>>();
   /** The last provider requests, which later requests build on (main keeps the same). */
@@ -112,6 +89,7 @@ export class PluginHost implements PluginApi {
    */
   constructor(host: Remote<HostApi>, options: { importModule?: (url: string) => Promise<unknown>; note?: HostNote } = {}) {
     this.#host = host;
+    this.#events = new EventSubscriptions(host);
     this.#importModule = options.importModule ?? ((url) => import(url));
     this.#note = options.note ?? ((method, args) => void (host[method] as (...a: typeof args) => Promise<void>)(...args).catch(() => {}));
   }
@@ -166,10 +144,8 @@ export class PluginHost implements PluginApi {
   dispose(): void {
     for (const c of this.#running.values()) c.abort();
     this.#running.clear();
-    if (this.#deferTimer) clearTimeout(this.#deferTimer);
-    this.#deferTimer = null;
-    this.#deferred.clear();
-    this.#listeners.clear();
+    this.#throttle.dispose();
+    this.#events.clear();
   }
 
   async $shutdown(): Promise<void> {
@@ -191,7 +167,7 @@ export class PluginHost implements PluginApi {
     if (!tool) return errorOutput(`This plugin has no tool named '${name}'.`);
     const controller = new AbortController();
     this.#running.set(callId, controller);
-    const updates = this.#toolUpdates(callId);
+    const updates = new ToolUpdateStream(callId, (id, text) => this.#host.$toolUpdate(id, text));
     try {
       const out = await tool.execute((args ?? {}) as Record<string, unknown>, {
         signal: controller.signal,
@@ -207,46 +183,6 @@ export class PluginHost implements PluginApi {
       // Every update is on the pipe before the result: the card never shows progress after the end.
       await updates.close();
     }
-  }
-
-  /**
-   * A tool call's `update(text)`: text is gathered and sent every TOOL_UPDATE_INTERVAL_MS (or sooner when
-   * a batch fills), in order, one call at a time; past TOOL_UPDATE_TOTAL_CHARS a note ends the stream.
-   */
-  #toolUpdates(callId: string): { update: (text: string) => void; close: () => Promise<void> } {
-    let buffer = '';
-    let sent = 0;
-    let closed = false;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    let chain = Promise.resolve();
-    const flush = () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      while (buffer.length > 0) {
-        const part = buffer.slice(0, MAX_TOOL_UPDATE_CHARS);
-        buffer = buffer.slice(part.length);
-        chain = chain.then(() => this.#host.$toolUpdate(callId, part)).catch(() => {});
-      }
-    };
-    let noted = false;
-    const update = (text: string) => {
-      if (closed || typeof text !== 'string' || text === '' || noted) return;
-      const room = TOOL_UPDATE_TOTAL_CHARS - sent;
-      buffer += text.slice(0, room);
-      sent += Math.min(text.length, room);
-      if (text.length > room) {
-        buffer += '\n[Further output is not shown live; the result holds its end.]\n';
-        noted = true;
-      }
-      if (buffer.length >= MAX_TOOL_UPDATE_CHARS / 2) flush();
-      else timer ??= setTimeout(flush, TOOL_UPDATE_INTERVAL_MS);
-    };
-    const close = async () => {
-      closed = true;
-      flush();
-      await chain;
-    };
-    return { update, close };
   }
 
   async $cancel(callId: string): Promise<void> {
@@ -271,56 +207,16 @@ export class PluginHost implements PluginApi {
   }
 
   async #stream(streamId: string, providerId: string, request: ProviderRequest): Promise<void> {
-    const provider = this.#providers.get(providerId);
-    let batch: ProviderEvent[] = [];
-    let scheduled = false;
-    // Events go to main one way (notes): nothing here waits for main, and main is not woken to answer.
-    const flush = (): void => {
-      scheduled = false;
-      if (batch.length === 0) return;
-      const events = batch;
-      batch = [];
-      this.#note('$providerEvent', [streamId, events]);
-    };
-    // Events go out on the next turn of the loop, or at once when many wait (then the loop gets a turn, so the
-    // pipe is written before the stream goes on).
-    const send = async (event: ProviderEvent) => {
-      batch.push(event);
-      if (batch.length >= PROVIDER_BATCH) {
-        flush();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      } else if (!scheduled) {
-        scheduled = true;
-        setImmediate(() => void flush());
-      }
-    };
-    const fail = (kind: ProviderErrorKind, message: string) =>
-      send({ type: 'error', kind, message: errorMessage(request, providerId, message, kind === 'aborted') });
-    if (!provider) {
-      await fail('unknown', `This plugin has no provider '${providerId}'.`);
-      return flush();
-    }
     const controller = new AbortController();
     this.#running.set(streamId, controller);
-    let ended = false;
     try {
-      for await (const event of provider.stream(request, controller.signal)) {
-        if (ended) break;
-        await send(event);
-        if (event.type === 'done' || event.type === 'error') ended = true;
-      }
-      if (!ended)
-        await fail(
-          controller.signal.aborted ? 'aborted' : 'bad_stream',
-          controller.signal.aborted ? 'The request was aborted.' : `The provider '${providerId}' ended its stream without a result.`,
-        );
-    } catch (e) {
-      if (!ended) await fail(controller.signal.aborted ? 'aborted' : 'unknown', `The provider '${providerId}' failed: ${describe(e)}`);
+      // Events go to main one way (notes): nothing here waits for main, and main is not woken to answer.
+      await streamProvider(this.#providers.get(providerId), providerId, request, controller.signal, (events) =>
+        this.#note('$providerEvent', [streamId, events]),
+      );
     } finally {
       this.#running.delete(streamId);
     }
-    // Every event is on the pipe before this call answers: main relies on that order.
-    flush();
   }
 
   async $refreshWallet(id: string): Promise<WalletState> {
@@ -361,13 +257,7 @@ export class PluginHost implements PluginApi {
   }
 
   async $event(topic: string, payload: unknown): Promise<void> {
-    for (const l of this.#listeners.get(topic) ?? []) {
-      try {
-        l(payload);
-      } catch (e) {
-        this.#log('error', `A listener for '${topic}' threw: ${describe(e)}`);
-      }
-    }
+    this.#events.deliver(topic, payload, (e) => this.#log('error', `A listener for '${topic}' threw: ${describe(e)}`));
   }
 
   /** A hook's answer as the plugin gave it (null for no change); main checks its shape. Throws what the hook threw. */
@@ -402,7 +292,7 @@ export class PluginHost implements PluginApi {
   }
 
   #log(level: LogLevel, message: string): void {
-    if (this.#logsInFlight >= MAX_LOGS_IN_FLIGHT || !this.#spend()) {
+    if (this.#logsInFlight >= MAX_LOGS_IN_FLIGHT || !this.#throttle.spend()) {
       this.#dropped++;
       return;
     }
@@ -415,66 +305,8 @@ export class PluginHost implements PluginApi {
       .finally(() => this.#logsInFlight--);
   }
 
-  /** Takes one token from the notification budget; false when it is empty. */
-  #spend(): boolean {
-    const now = Date.now();
-    if (now > this.#refilledAt) {
-      this.#tokens = Math.min(NOTIFICATIONS_PER_SECOND, this.#tokens + ((now - this.#refilledAt) * NOTIFICATIONS_PER_SECOND) / 1000);
-      this.#refilledAt = now;
-    }
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
-  }
-
-  /**
-   * Sends an update now, or keeps only the latest one per key until its interval is over (then everything
-   * kept goes together, in the order it first waited) and the budget has room.
-   */
-  #update(key: string, send: () => void): void {
-    const now = Date.now();
-    const wait = (this.#sentAt.get(key) ?? Number.NEGATIVE_INFINITY) + UPDATE_INTERVAL_MS - now;
-    if (this.#deferred.size === 0 && wait <= 0 && this.#spend()) {
-      this.#sentAt.set(key, now);
-      return send();
-    }
-    this.#deferred.set(key, send);
-    if (!this.#deferTimer) this.#deferTimer = setTimeout(() => this.#sendDeferred(), Math.max(wait, 50));
-  }
-
-  #sendDeferred(): void {
-    this.#deferTimer = null;
-    // Deleting the entry being visited is safe in a Map walk.
-    for (const [key, send] of this.#deferred) {
-      if (!this.#spend()) break;
-      this.#deferred.delete(key);
-      this.#sentAt.set(key, Date.now());
-      send();
-    }
-    if (this.#deferred.size > 0) this.#deferTimer = setTimeout(() => this.#sendDeferred(), 50);
-  }
-
   #context(hello: Handshake): PluginContext {
     const host = this.#host;
-    const listeners = this.#listeners;
-    const filters = new Map<(payload: unknown) => void, Set<string> | null>();
-    /** The filter main holds for each topic ('*' for none), so main is told only of changes. */
-    const subscribed = new Map<string, string>();
-    // Main sends the union of what the topic's listeners want; one listener without types wants all.
-    const resubscribe = (topic: string) => {
-      const wanted = new Set<string>();
-      let all = false;
-      for (const l of listeners.get(topic) ?? []) {
-        const types = filters.get(l);
-        if (!types) all = true;
-        else for (const t of types) wanted.add(t);
-      }
-      const filter = all ? null : { types: [...wanted].sort() };
-      const key = filter ? filter.types.join('\u0000') : '*';
-      if (subscribed.get(topic) === key) return;
-      subscribed.set(topic, key);
-      void (filter ? host.$subscribe(topic, filter) : host.$subscribe(topic)).catch(() => {});
-    };
     return {
       pluginId: hello.pluginId,
       workspace: hello.workspace,
@@ -489,41 +321,16 @@ export class PluginHost implements PluginApi {
         return sent ? structuredClone(sent) : await host.$getConfig();
       },
       events: {
-        on(topic, listener, options): Disposable {
-          const types = Array.isArray(options?.types) ? new Set(options.types.filter((t): t is string => typeof t === 'string')) : null;
-          const wanted: (payload: unknown) => void =
-            types === null
-              ? listener
-              : (payload) => typeof payload === 'object' && payload !== null && types.has(String((payload as { type?: unknown }).type)) && listener(payload);
-          let set = listeners.get(topic);
-          if (!set) {
-            set = new Set();
-            listeners.set(topic, set);
-          }
-          set.add(wanted);
-          filters.set(wanted, types);
-          resubscribe(topic);
-          return toDisposable(() => {
-            const s = listeners.get(topic);
-            if (!s) return;
-            s.delete(wanted);
-            filters.delete(wanted);
-            if (s.size === 0) {
-              listeners.delete(topic);
-              subscribed.delete(topic);
-              void host.$unsubscribe(topic).catch(() => {});
-            } else resubscribe(topic);
-          });
-        },
+        on: (topic, listener, options) => this.#events.on(topic, listener, options),
         emit: (topic, payload) => {
-          if (this.#spend()) void host.$emit(topic, payload).catch(() => {});
+          if (this.#throttle.spend()) void host.$emit(topic, payload).catch(() => {});
           else this.#dropped++;
         },
       },
       // One way (notes): nothing waits for main's answer, and main's answer does not wake this process.
-      updateStatus: (segment) => this.#update(`status:${segment.id}`, () => this.#note('$updateStatus', [segment])),
-      updatePanel: (panel) => this.#update(`panel:${panel.id}`, () => this.#note('$updatePanel', [panel])),
-      updateWallet: (id, state) => this.#update(`wallet:${id}`, () => this.#note('$updateWallet', [id, state])),
+      updateStatus: (segment) => this.#throttle.update(`status:${segment.id}`, () => this.#note('$updateStatus', [segment])),
+      updatePanel: (panel) => this.#throttle.update(`panel:${panel.id}`, () => this.#note('$updatePanel', [panel])),
+      updateWallet: (id, state) => this.#throttle.update(`wallet:${id}`, () => this.#note('$updateWallet', [id, state])),
       elicit: async (request, signal) => {
         const requestId = `e${((this.#elicitations = this.#elicitations + 1)).toString(36)}`;
         if (signal?.aborted) return { action: 'cancel' };
@@ -602,16 +409,4 @@ function describe(e: unknown): string {
 
 function errorOutput(text: string): ToolOutput {
   return { content: [{ type: 'text', text }], isError: true };
-}
-
-function errorMessage(request: ProviderRequest, providerId: string, message: string, aborted: boolean): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [],
-    provider: providerId,
-    model: request.model?.id,
-    stopReason: aborted ? 'aborted' : 'error',
-    errorMessage: message,
-    timestamp: Date.now(),
-  };
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { GitignoreRules } from './gitignore-rules.ts';
+import { GitignoreRules, rulesFolderOf } from './gitignore-rules.ts';
 
 let root: string;
 
@@ -45,5 +45,49 @@ test('a .gitignore that is a link is not read, and a changed one is read again o
     expect(rules.ignores(join(root, 'a.ts'))).toBe(true);
   } finally {
     rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+test('.git/info/exclude rules the root below its .gitignore, and is not read through a link', () => {
+  mkdirSync(join(root, '.git', 'info'), { recursive: true });
+  writeFileSync(join(root, '.git', 'info', 'exclude'), '*.local\nscratch/\nkept.txt\n');
+  writeFileSync(join(root, '.gitignore'), '!kept.txt\n');
+  const rules = new GitignoreRules(root);
+  expect(rules.ignores(join(root, 'a.local'))).toBe(true);
+  expect(rules.ignores(join(root, 'pkg', 'scratch', 'x.ts'))).toBe(true);
+  expect(rules.ignores(join(root, 'kept.txt'))).toBe(false);
+  expect(rules.ignores(join(root, 'a.ts'))).toBe(false);
+
+  const elsewhere = mkdtempSync(join(tmpdir(), 'amber-gitignore-out-'));
+  try {
+    mkdirSync(join(elsewhere, 'info'));
+    writeFileSync(join(elsewhere, 'info', 'exclude'), '*.ts\n');
+    rmSync(join(root, '.git'), { recursive: true });
+    symlinkSync(elsewhere, join(root, '.git'));
+    rules.forget(root);
+    expect(rules.ignores(join(root, 'a.ts'))).toBe(false);
+    expect(rules.ignores(join(root, 'a.local'))).toBe(false);
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+test('forgetting a folder forgets the rules read below it too', () => {
+  mkdirSync(join(root, 'pkg', 'deep'), { recursive: true });
+  writeFileSync(join(root, 'pkg', 'deep', '.gitignore'), '*.ts\n');
+  const rules = new GitignoreRules(root);
+  expect(rules.ignores(join(root, 'pkg', 'deep', 'a.ts'))).toBe(true);
+  writeFileSync(join(root, 'pkg', 'deep', '.gitignore'), '*.md\n');
+  rules.forget(join(root, 'pkg'));
+  expect(rules.ignores(join(root, 'pkg', 'deep', 'a.ts'))).toBe(false);
+  expect(rules.ignores(join(root, 'pkg', 'deep', 'a.md'))).toBe(true);
+});
+
+test('the folder whose rules a changed path may change: the folder of a .gitignore, or the root for the exclude file and its folders', () => {
+  expect(rulesFolderOf(root, join(root, '.gitignore'))).toBe(root);
+  expect(rulesFolderOf(root, join(root, 'a', 'b', '.gitignore'))).toBe(join(root, 'a', 'b'));
+  for (const rel of ['.git', '.git/info', '.git/info/exclude']) expect(rulesFolderOf(root, join(root, rel)), rel).toBe(root);
+  for (const rel of ['.git/index', '.git/info/refs', 'a/.git/info/exclude', '.gitignore.bak', 'exclude', '']) {
+    expect(rulesFolderOf(root, join(root, rel)), rel).toBeNull();
   }
 });

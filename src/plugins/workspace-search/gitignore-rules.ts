@@ -24,10 +24,35 @@ function parseRules(text: string): Rule[] {
   return rules;
 }
 
+/** The rules of a file that is regular and reached through no link, or none. */
+function readRules(folder: string, names: readonly string[]): Rule[] {
+  try {
+    for (let i = 1; i < names.length; i++) if (!lstatSync(join(folder, ...names.slice(0, i))).isDirectory()) return [];
+    const file = join(folder, ...names);
+    return lstatSync(file).isFile() ? parseRules(readFileSync(file, 'utf8')) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Where the workspace's own exclude file sits under its root (`.git/info/exclude`), as names. */
+const EXCLUDE = ['.git', 'info', 'exclude'];
+
 /**
- * The workspace's `.gitignore` files (the root's and each folder's), read as the walk reaches their folders:
- * `ignores(path)` says whether git would leave a file or folder out. Covers names, globs with `*` and `**`,
- * anchored patterns and `!` re-includes; a `.gitignore` that is not a regular file is not read.
+ * The folder whose ignore rules a changed path may have changed, or null: a `.gitignore`'s folder, or the root
+ * for `.git/info/exclude` and the folders that hold it (made or removed whole). `path` is absolute, inside `root`.
+ */
+export function rulesFolderOf(root: string, path: string): string | null {
+  if (basename(path) === '.gitignore') return dirname(path);
+  const rel = relative(root, path).split(sep);
+  return rel.length <= EXCLUDE.length && rel.every((name, i) => name === EXCLUDE[i]) ? root : null;
+}
+
+/**
+ * The workspace's `.gitignore` files (the root's and each folder's) and its `.git/info/exclude` (taken as the
+ * root's, below its `.gitignore`), read as the walk reaches their folders: `ignores(path)` says whether git
+ * would leave a file or folder out. Covers names, globs with `*` and `**`, anchored patterns and `!`
+ * re-includes; a rules file that is not a regular file, or is reached through a link, is not read.
  */
 export class GitignoreRules {
   readonly #root: string;
@@ -40,20 +65,17 @@ export class GitignoreRules {
   #rulesOf(folder: string): Rule[] {
     let rules = this.#byFolder.get(folder);
     if (!rules) {
-      const file = join(folder, '.gitignore');
-      try {
-        rules = lstatSync(file).isFile() ? parseRules(readFileSync(file, 'utf8')) : [];
-      } catch {
-        rules = [];
-      }
+      // A later rule wins: the root's .gitignore over the exclude file.
+      rules = [...(folder === this.#root ? readRules(folder, EXCLUDE) : []), ...readRules(folder, ['.gitignore'])];
       this.#byFolder.set(folder, rules);
     }
     return rules;
   }
 
-  /** Forgets what was read of a folder's `.gitignore`, after it changed. */
+  /** Forgets what was read of the rules in `folder` and the folders below it, after they changed or moved. */
   forget(folder: string): void {
-    this.#byFolder.delete(folder);
+    const below = folder + sep;
+    for (const known of this.#byFolder.keys()) if (known === folder || known.startsWith(below)) this.#byFolder.delete(known);
   }
 
   /** True when `path` (absolute, inside the root) or a folder above it is ignored. */

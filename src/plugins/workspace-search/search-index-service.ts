@@ -3,7 +3,7 @@ import { lstat, open, realpath } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToCalls } from 'node:timers/promises';
 import { looksBinary, SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
-import { GitignoreRules } from './gitignore-rules.ts';
+import { GitignoreRules, rulesFolderOf } from './gitignore-rules.ts';
 import { identifierPartsOf } from './identifier-words.ts';
 import { type IndexedFile, type IndexedSymbol, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
 import { gramsQuery, queryTerms, wordsQuery } from './search-query.ts';
@@ -95,7 +95,8 @@ const unchanged = (known: IndexedFile | undefined, info: { size: number; mtimeMs
  * and mtime with the index (reading only what changed, dropping what is gone), then a recursive watcher
  * queues each change, indexed after a short quiet time or at once when a search comes. Results are read
  * again from the files, so a snippet always shows the text as it is now. The walk's rules are the tools':
- * no links followed, no data folder, no `.git` or `node_modules`, plus the workspace's `.gitignore` files.
+ * no links followed, no data folder, no `.git` or `node_modules`, plus the workspace's `.gitignore` files and
+ * `.git/info/exclude`: when one of those changes, the folder it rules is walked again (see #resync).
  */
 export class SearchIndexService {
   readonly root: string;
@@ -270,8 +271,10 @@ export class SearchIndexService {
         this.#pending.clear();
         if (paths.length === 0 || this.#disposed) return;
         const files: string[] = [];
+        // Changed ignore rules are read again before any path is judged by them; their folders are walked again below.
+        const ruled = [...new Set(paths.flatMap((path) => rulesFolderOf(this.root, path) ?? []))];
+        for (const folder of ruled) this.#ignore.forget(folder);
         for (const path of paths) {
-          if (path.endsWith(`${sep}.gitignore`)) this.#ignore.forget(dirname(path));
           if (this.#skipped(path)) continue;
           const info = await lstat(path).catch(() => undefined);
           if (info?.isDirectory()) {
@@ -279,6 +282,8 @@ export class SearchIndexService {
           } else if (info?.isFile()) {
             files.push(path);
           } else {
+            // Gone (a file, or a folder with all below it): rules read from its .gitignore files go with it.
+            this.#ignore.forget(path);
             this.#store.remove(relative(this.root, path));
           }
         }
@@ -288,9 +293,32 @@ export class SearchIndexService {
             files.map((p) => [relative(this.root, p), this.#store.get(relative(this.root, p))]).filter((e): e is [string, IndexedFile] => e[1] !== undefined),
           ),
         );
+        for (const folder of ruled) if (!ruled.some((above) => above !== folder && folder.startsWith(above + sep))) await this.#resync(folder);
       })
       .catch(() => {});
     return this.#flushing;
+  }
+
+  /**
+   * Walks `folder` again after ignore rules over it changed: files they now leave out leave the index, files they
+   * let in again are indexed (unchanged ones by their size and mtime alone).
+   */
+  async #resync(folder: string): Promise<void> {
+    const prefix = folder === this.root ? '' : relative(this.root, folder) + sep;
+    const found: string[] = [];
+    if (folder === this.root || !this.#skipped(folder)) {
+      for await (const entry of walkFiles(folder, { skip: (p) => this.#skipped(p) })) if (entry.isFile) found.push(entry.path);
+    }
+    const known = new Map([...this.#store.files()].filter(([rel]) => rel.startsWith(prefix)));
+    const seen = new Set<string>();
+    for (let i = 0; i < found.length; i += BATCH) {
+      if (this.#disposed) return;
+      await this.#write(await this.#read(found.slice(i, i + BATCH), known, seen), known);
+    }
+    if (this.#disposed) return;
+    this.#store.transaction(() => {
+      for (const rel of known.keys()) if (!seen.has(rel)) this.#store.remove(rel);
+    });
   }
 
   /** Reads a result file again; a file changed since it was indexed is indexed again now. */

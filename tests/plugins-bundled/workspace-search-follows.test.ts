@@ -1,0 +1,124 @@
+// The workspace search plugin in its own process follows what changes under it: ignore rules (each folder's
+// .gitignore and .git/info/exclude). Every step is a real file change and a search through the tool.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
+
+let dir: ReturnType<typeof tempDir>;
+let workspace: string;
+let dataDir: string;
+let runtime: BundledRuntime | null = null;
+
+beforeEach(() => {
+  dir = tempDir('amber-search-follows-');
+  workspace = join(dir.path, 'ws');
+  dataDir = join(dir.path, 'search-data');
+  for (let i = 0; i < 200; i++) {
+    const folder = join(workspace, 'src', `module${i % 10}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `file${i}.ts`), `export const filler${i} = ${i}; // plain filler\n`);
+  }
+  mkdirSync(join(workspace, 'src', 'billing'));
+  writeFileSync(join(workspace, 'src', 'billing', 'invoice.ts'), 'export const koalaInvoice = 1;\n');
+  writeFileSync(join(workspace, 'src', 'billing', 'draft.md'), 'koalaDraft notes\n');
+  writeFileSync(join(workspace, 'build.log'), 'koalaLog line\n');
+  mkdirSync(join(workspace, 'vendor'));
+  writeFileSync(join(workspace, 'vendor', 'lib.ts'), 'export const koalaVendor = 1;\n');
+  writeFileSync(join(workspace, 'top.ts'), 'export const koalaTop = 1;\n');
+  writeFileSync(join(workspace, '.gitignore'), '*.log\nvendor/\n');
+});
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = null;
+  dir.remove();
+});
+
+async function start(): Promise<BundledRuntime> {
+  runtime = await startBundled(['workspace-search'], { dataDir: dir.path, config: new Map([['workspace_search', { dataDir }]]) });
+  return runtime;
+}
+
+const text = (out: { content: { text: string }[] }) => out.content.map((c) => c.text).join('');
+
+/** A search answered from the index: calls again while the first build is still going (each call waits for it a while). */
+async function search(r: BundledRuntime, args: Record<string, unknown>): Promise<string> {
+  for (let i = 0; i < 30; i++) {
+    const out = await r.service.registries.tools.execute('search', args, undefined, { sessionId: 's1', workspace, denied: [dataDir] });
+    expect(out.isError, text(out)).toBe(false);
+    if (!text(out).includes('The index is still building')) return text(out);
+  }
+  throw new Error('The index was still building after 30 calls.');
+}
+
+/** Searches until `found` holds, failing once `withinMs` have passed since `since`; returns the time it took. */
+async function searchableWithin(r: BundledRuntime, args: Record<string, unknown>, found: (out: string) => boolean, since: number, withinMs = 1000) {
+  for (;;) {
+    const out = await search(r, args);
+    const took = performance.now() - since;
+    if (found(out)) return took;
+    if (took > withinMs) throw new Error(`Not as expected after ${Math.round(took)} ms: ${out}`);
+  }
+}
+
+const finds = (path: string) => (out: string) => out.split('\n').some((line) => line.startsWith(`${path}:`));
+const none = (out: string) => out.startsWith('No matches');
+
+it('applies a changed .gitignore within a second: newly ignored files leave the index, newly let-in ones are found', async () => {
+  const r = await start();
+  expect(await search(r, { query: 'koalaLog' })).toMatch(/^No matches/);
+  expect(await search(r, { query: 'koalaVendor' })).toMatch(/^No matches/);
+  expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
+
+  // The root's rules: *.log let in, vendor/ still out, top.ts newly out.
+  let since = performance.now();
+  writeFileSync(join(workspace, '.gitignore'), 'vendor/\n/top.ts\n');
+  await searchableWithin(r, { query: 'koalaLog' }, finds('build.log'), since);
+  await searchableWithin(r, { query: 'koalaTop' }, none, since);
+  expect(await search(r, { query: 'alaLo', mode: 'substring' })).toBe('build.log:1: koalaLog line');
+  expect(await search(r, { query: 'koalaVendor' })).toMatch(/^No matches/);
+
+  // A nested .gitignore made, changed and deleted: its folder follows each time, the rest stays.
+  since = performance.now();
+  writeFileSync(join(workspace, 'src', 'billing', '.gitignore'), '*.ts\n');
+  await searchableWithin(r, { query: 'koalaInvoice' }, none, since);
+  expect(await search(r, { query: 'koalaDraft' })).toMatch(/^src\/billing\/draft\.md:1: /);
+  since = performance.now();
+  writeFileSync(join(workspace, 'src', 'billing', '.gitignore'), '*.md\n');
+  await searchableWithin(r, { query: 'koalaInvoice' }, finds('src/billing/invoice.ts'), since);
+  await searchableWithin(r, { query: 'koalaDraft' }, none, since);
+  since = performance.now();
+  rmSync(join(workspace, 'src', 'billing', '.gitignore'));
+  await searchableWithin(r, { query: 'koalaDraft' }, finds('src/billing/draft.md'), since);
+  expect(await search(r, { query: 'filler7' })).toMatch(/^src\/module7\/file7\.ts:1: /);
+
+  // The root's .gitignore deleted: everything it left out is let in.
+  since = performance.now();
+  rmSync(join(workspace, '.gitignore'));
+  await searchableWithin(r, { query: 'koalaVendor' }, finds('vendor/lib.ts'), since);
+  await searchableWithin(r, { query: 'koalaTop' }, finds('top.ts'), since);
+});
+
+it('applies .git/info/exclude as it is made, changed and removed, below the root .gitignore', async () => {
+  mkdirSync(join(workspace, '.git'));
+  const r = await start();
+  expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
+  let since = performance.now();
+  mkdirSync(join(workspace, '.git', 'info'));
+  writeFileSync(join(workspace, '.git', 'info', 'exclude'), 'src/billing/\n');
+  await searchableWithin(r, { query: 'koalaInvoice' }, none, since);
+  expect(await search(r, { query: 'filler7' })).toMatch(/^src\/module7\/file7\.ts:1: /);
+
+  // The root's .gitignore wins over the exclude file.
+  since = performance.now();
+  writeFileSync(join(workspace, '.gitignore'), '*.log\nvendor/\n!src/billing/\n');
+  await searchableWithin(r, { query: 'koalaInvoice' }, finds('src/billing/invoice.ts'), since);
+  since = performance.now();
+  writeFileSync(join(workspace, '.git', 'info', 'exclude'), '*.md\n');
+  await searchableWithin(r, { query: 'koalaDraft' }, none, since);
+  since = performance.now();
+  rmSync(join(workspace, '.git'), { recursive: true });
+  await searchableWithin(r, { query: 'koalaDraft' }, finds('src/billing/draft.md'), since);
+});

@@ -1,8 +1,10 @@
 // The workspace search plugin in its own process follows what changes under it: ignore rules (each folder's
-// .gitignore and .git/info/exclude). Every step is a real file change and a search through the tool.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// .gitignore and .git/info/exclude) and folders of many files moved or deleted; and it never indexes its own data
+// folder when that lies inside the workspace. Every step is a real file change and a search through the tool.
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
 
@@ -121,4 +123,60 @@ it('applies .git/info/exclude as it is made, changed and removed, below the root
   since = performance.now();
   rmSync(join(workspace, '.git'), { recursive: true });
   await searchableWithin(r, { query: 'koalaDraft' }, finds('src/billing/draft.md'), since);
+});
+
+/** The paths the workspace's index holds, read from its SQLite file as the plugin left it. */
+function indexedPaths(): string[] {
+  const indexes = join(dataDir, 'indexes');
+  const [file] = readdirSync(indexes).filter((f) => f.endsWith('.sqlite'));
+  const db = new Database(join(indexes, file!), { readonly: true });
+  try {
+    return (db.prepare('SELECT path FROM files ORDER BY path').all() as { path: string }[]).map((row) => row.path);
+  } finally {
+    db.close();
+  }
+}
+
+const indexedUnder = (folder: string) => indexedPaths().filter((p) => p.startsWith(`${folder}/`)).length;
+
+it('never indexes the data folder when it lies inside the workspace, nor what it writes there as it searches', async () => {
+  dataDir = join(workspace, '.amber-data');
+  mkdirSync(join(dataDir, 'sessions'), { recursive: true });
+  writeFileSync(join(dataDir, 'sessions', 'notes.md'), 'koalaPrivate session text\n');
+  const r = await start();
+  expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
+  writeFileSync(join(dataDir, 'sessions', 'later.md'), 'koalaLater written while the index watches\n');
+  const since = performance.now();
+  writeFileSync(join(workspace, 'top.ts'), 'export const koalaFresh = 2;\n');
+  await searchableWithin(r, { query: 'koalaFresh' }, finds('top.ts'), since);
+  for (const mode of ['text', 'substring']) {
+    for (const word of ['koalaPrivate', 'koalaLater']) expect(await search(r, { query: word, mode }), `${mode} ${word}`).toMatch(/^No matches/);
+  }
+  const paths = indexedPaths();
+  expect(paths).toContain('top.ts');
+  expect(paths.filter((p) => p.startsWith('.amber-data'))).toEqual([]);
+});
+
+it('follows a folder of a thousand files moved, edited inside its new place and deleted, within a second each', async () => {
+  mkdirSync(join(workspace, 'bulk'));
+  for (let i = 0; i < 1000; i++) writeFileSync(join(workspace, 'bulk', `item${i}.ts`), `export const wombatBulk${i} = ${i};\n`);
+  const r = await start();
+  expect(await search(r, { query: 'wombatBulk500' })).toBe('bulk/item500.ts:1: export const wombatBulk500 = 500;');
+  expect(indexedUnder('bulk')).toBe(1000);
+
+  let since = performance.now();
+  renameSync(join(workspace, 'bulk'), join(workspace, 'moved'));
+  await searchableWithin(r, { query: 'wombatBulk500' }, (out) => out === 'moved/item500.ts:1: export const wombatBulk500 = 500;', since);
+  expect([indexedUnder('bulk'), indexedUnder('moved')]).toEqual([0, 1000]);
+
+  // The watcher names what changes inside the moved folder by its new path.
+  since = performance.now();
+  writeFileSync(join(workspace, 'moved', 'item7.ts'), 'export const wombatEdited = 7;\n');
+  await searchableWithin(r, { query: 'wombatEdited' }, finds('moved/item7.ts'), since);
+
+  since = performance.now();
+  rmSync(join(workspace, 'moved'), { recursive: true });
+  await searchableWithin(r, { query: 'wombatBulk500' }, none, since);
+  expect(indexedUnder('moved')).toBe(0);
+  expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
 });

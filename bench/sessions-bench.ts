@@ -2,16 +2,29 @@
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
 // sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
 // open, context (first, again, and after each of a run's turns), switch, 1,000 committed appends
-// (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them) beside the same
-// appends made pi's way (a JSON line each), newest page, the
-// tree view's first page and the whole tree, list, a full hash check and one since it, the whole heap and the
-// open session's share of it. The last line is one JSON object.
+// (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them; with the WAL frames
+// each commit wrote) beside the same appends made pi's way (a JSON line each), newest page, the tree view's
+// first page and the whole tree, list, a full hash check and one since it, the whole heap and the open
+// session's share of it. The last line is one JSON object.
 //
 // AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of a file
 // its own store wrote the same way (an older store cannot open a newer schema), its fresh processes taking
 // turns with this one's, and reports its medians beside these.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -191,12 +204,15 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
 
   // Each append is its own committed transaction (WAL, synchronous=NORMAL: survives a crash of the process).
   // The CPU time beside the wall time: on a busy machine the wall time is mostly waiting for a core.
+  // The WAL frames the 1,000 commits wrote say how many pages each commit writes, a figure the load does not change.
+  const walBefore = walState(`${file}-wal`);
   t = performance.now();
   const cpu = process.cpuUsage();
   for (let i = 0; i < 1000; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `more ${i}` } });
   const append1000_committed_ms = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const append1000_committed_cpu_ms = (used.user + used.system) / 1000;
+  const append_wal_frames = walFramesPer(walBefore, walState(`${file}-wal`), 1000);
   const pi = piAppends(`${file}.pi.jsonl`, 1000);
   // The same number of entries the way a run can write a turn: four at a time (a reply and its tool results),
   // each four one committed transaction (appendMany; absent from a baseline without it).
@@ -280,6 +296,7 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
     switch_ms,
     append1000_committed_ms,
     append1000_committed_cpu_ms,
+    append_wal_frames,
     append1000_full_ms,
     append1000_turns_ms,
     pi_append1000_ms: pi.wall,
@@ -324,6 +341,33 @@ function piAppends(file: string, count: number): { wall: number; cpu: number } {
   }
   const used = process.cpuUsage(cpu);
   return { wall: performance.now() - t, cpu: (used.user + used.system) / 1000 };
+}
+
+interface WalState {
+  size: number;
+  pageSize: number;
+  /** Changes when a checkpoint restarts the WAL from its beginning. */
+  checkpointSeq: number;
+}
+
+/** The WAL file's size and header (absent: no WAL yet, an empty one). */
+function walState(file: string): WalState {
+  if (!existsSync(file)) return { size: 0, pageSize: 0, checkpointSeq: -1 };
+  const header = Buffer.alloc(32);
+  const fd = openSync(file, 'r');
+  try {
+    const read = readSync(fd, header, 0, 32, 0);
+    const size = fstatSync(fd).size;
+    return read < 32 ? { size, pageSize: 0, checkpointSeq: -1 } : { size, pageSize: header.readUInt32BE(8), checkpointSeq: header.readUInt32BE(12) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** WAL frames written per write between two looks at the WAL; NaN when a checkpoint restarted it in between (its size then says nothing). */
+function walFramesPer(before: WalState, after: WalState, writes: number): number {
+  if (after.pageSize === 0 || (before.size > 32 && before.checkpointSeq !== after.checkpointSeq)) return Number.NaN;
+  return (after.size - Math.max(before.size, 32)) / (after.pageSize + 24) / writes;
 }
 
 const round = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 100) / 100]));

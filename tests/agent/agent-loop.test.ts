@@ -358,6 +358,28 @@ describe('the loop', () => {
     }
   });
 
+  test("a prompt block declared cache 'run' renders once a run and every request of the run carries it; the next run renders it again", async () => {
+    const memory = { pluginId: 'memory', id: '7', label: 'Short answers' };
+    let renders = 0;
+    h = createHarness(
+      [calls({ name: 'echo', args: { text: 'a' } }), calls({ name: 'echo', args: { text: 'b' } }), text('Done.'), text('done'), text('Again.')],
+      {
+        tools: echoTools,
+        promptBlocks: () => [
+          { id: 'memory:recall', position: 'tail', priority: 0, cache: 'run', render: () => ({ text: `Memories ${++renders}`, sources: [memory] }) },
+        ],
+      },
+    );
+    expect((await h.agent.prompt(h.sessionId, 'go')).reason).toBe('stop');
+    const tails = () => h!.provider.requests.map((r) => textOf(r.messages.at(-1)));
+    expect(tails().slice(0, 3)).toEqual(['Memories 1', 'Memories 1', 'Memories 1']);
+    const replies = h.path().filter((e) => e.type === 'message' && e.message.role === 'assistant');
+    expect(replies.map((e) => (e.type === 'message' ? e.sources : undefined))).toEqual([[memory], [memory], [memory]]);
+    expect((await h.agent.prompt(h.sessionId, 'more')).reason).toBe('stop');
+    expect(tails().at(-1)).toBe('Memories 2');
+    expect(renders).toBe(2);
+  });
+
   test('tool execution updates reach the event stream', async () => {
     const tools: ToolSource = {
       list: () => [echo],

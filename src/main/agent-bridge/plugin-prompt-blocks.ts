@@ -12,6 +12,7 @@ export function pluginPromptBlocks(blocks: PromptBlockRegistry, workspace: (sess
       id: `${pluginId}:${value.id}`,
       position: value.position,
       priority: value.priority,
+      ...(value.cache ? { cache: value.cache } : {}),
       render: async ({ sessionId, prompt }) => {
         const rendered = await value.render({ sessionId, workspace: workspace(sessionId), ...(prompt !== undefined ? { prompt } : {}) });
         if (typeof rendered === 'string') return rendered;

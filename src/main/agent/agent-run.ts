@@ -8,7 +8,7 @@ import { applyInputHooks, noHooks, type RunHooks } from './agent-hooks.ts';
 import { compactSession } from './compactor.ts';
 import { confirmTurn } from './confirm-turn.ts';
 import { estimateContextTokens, estimateTextTokens } from './context-tokens.ts';
-import { assemblePrompt } from './prompt-assembly.ts';
+import { assemblePrompt, type KeptRenders } from './prompt-assembly.ts';
 import { RecoveryMonitor, toolCallsOf, type RecoveryAction } from './recovery-monitor.ts';
 import { RunContext } from './run-context.ts';
 import { DEFAULT_MASKING, maskToolOutput } from './tool-output-masking.ts';
@@ -59,6 +59,8 @@ export class AgentRun {
   #builtPrompt: { specs: readonly ToolSpec[]; text: string } | null = null;
   /** What before_agent_start hooks add to every system prompt of this run. */
   #hookSystemPrompt = '';
+  /** The renders of the prompt blocks declared `cache: 'run'`, kept for this run (see KeptRenders). */
+  readonly #keptBlocks: KeptRenders = new Map();
   /** The tokens of the last turn's system message and tool specs (see #overheadTokens). */
   #overhead: { systemPrompt: string; specs: readonly ToolSpec[]; tokens: number } | null = null;
 
@@ -220,6 +222,7 @@ export class AgentRun {
       blocks: this.#deps.promptBlocks(),
       messages: hooked.payload.messages,
       context: { sessionId, signal },
+      kept: this.#keptBlocks,
       ...(this.#deps.renderTimeoutMs !== undefined ? { renderTimeoutMs: this.#deps.renderTimeoutMs } : {}),
     });
     for (const f of assembled.failures) this.#notice('prompt_block_failed', `The prompt block ${f.blockId} was left out of this turn: ${f.error}`);

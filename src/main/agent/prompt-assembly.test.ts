@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { assemblePrompt, type PromptBlock } from './prompt-assembly.ts';
+import type { Message } from '../../shared/sessions/index.ts';
+import { assemblePrompt, type KeptRenders, type PromptBlock } from './prompt-assembly.ts';
 
 const context = { sessionId: 's', signal: new AbortController().signal };
 const block = (id: string, position: 'head' | 'tail', priority: number, render: PromptBlock['render']): PromptBlock => ({ id, position, priority, render });
@@ -95,5 +96,44 @@ describe('prompt assembly', () => {
     expect(out.sources).toEqual([]);
     expect(out.failures.map((f) => f.blockId)).toEqual(['bad', 'no-text']);
     expect(out.failures[0]!.error).toContain('sources');
+  });
+
+  test("a block declared cache 'run' renders once a run until a new user message; the others render for every request", async () => {
+    const renders = { kept: 0, each: 0 };
+    const blocks = [
+      { ...block('kept', 'tail', 0, () => `kept ${++renders.kept}`), cache: 'run' as const },
+      block('each', 'tail', 1, () => `each ${++renders.each}`),
+    ];
+    const kept: KeptRenders = new Map();
+    const conversation: Message[] = [{ role: 'user', content: 'read the file' }];
+    const request = () => assemblePrompt({ systemPrompt: 'S', blocks, messages: conversation, context, kept });
+    expect((await request()).messages.at(-1)).toEqual({ role: 'user', content: 'kept 1\n\neach 1' });
+    conversation.push({ role: 'assistant', content: [{ type: 'text', text: 'Reading.' }], stopReason: 'stop', timestamp: 1 } as Message);
+    expect((await request()).messages.at(-1)).toEqual({ role: 'user', content: 'kept 1\n\neach 2' });
+    // A steer: the run's later requests are about it too.
+    conversation.push({ role: 'user', content: 'and the other one' });
+    expect((await request()).messages.at(-1)).toEqual({ role: 'user', content: 'kept 2\n\neach 3' });
+    expect((await request()).messages.at(-1)).toEqual({ role: 'user', content: 'kept 2\n\neach 4' });
+    // Without a run's store (a request outside a run), it renders every time.
+    await assemblePrompt({ systemPrompt: 'S', blocks, messages: conversation, context });
+    expect(renders).toEqual({ kept: 3, each: 5 });
+  });
+
+  test("a 'run' block whose render failed is not kept: the next request renders it again", async () => {
+    let calls = 0;
+    const flaky = {
+      ...block('flaky', 'head', 0, () => {
+        if (++calls === 1) throw new Error('not yet');
+        return `ready ${calls}`;
+      }),
+      cache: 'run' as const,
+    };
+    const kept: KeptRenders = new Map();
+    const messages: Message[] = [{ role: 'user', content: 'hi' }];
+    const first = await assemblePrompt({ systemPrompt: 'S', blocks: [flaky], messages, context, kept });
+    expect(first.failures).toEqual([{ blockId: 'flaky', error: 'not yet' }]);
+    expect((await assemblePrompt({ systemPrompt: 'S', blocks: [flaky], messages, context, kept })).systemPrompt).toBe('S\n\nready 2');
+    expect((await assemblePrompt({ systemPrompt: 'S', blocks: [flaky], messages, context, kept })).systemPrompt).toBe('S\n\nready 2');
+    expect(calls).toBe(2);
   });
 });

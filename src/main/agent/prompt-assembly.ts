@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Message, ReplySource } from '../../shared/sessions/index.ts';
+import { type Message, messageText, ReplySource } from '../../shared/sessions/index.ts';
 import { errorMessage } from '../errors.ts';
 import { recallPrompt } from './recall-prompt.ts';
 
@@ -22,6 +22,8 @@ export interface PromptBlock {
   position: 'head' | 'tail';
   /** Lower first; ties keep insertion order. */
   priority: number;
+  /** 'run': its text holds for the run until a new user message (see KeptRenders). */
+  cache?: 'run';
   /** May throw or reject: the block is then skipped and reported; the turn goes on. */
   render(context: PromptBlockContext): PromptBlockOutput | Promise<PromptBlockOutput>;
 }
@@ -47,7 +49,15 @@ export interface AssembleInput {
   context: PromptBlockContext;
   /** A block that has not rendered by then is skipped and reported. */
   renderTimeoutMs?: number;
+  /** The run's renders of its 'run' blocks: used until a new user message, filled as they render. */
+  kept?: KeptRenders;
 }
+
+/**
+ * What a run keeps of the blocks declared `cache: 'run'`, by block id: the user message each rendered after
+ * (its place and text) and what it rendered. A render that failed is not kept (the next request tries again).
+ */
+export type KeptRenders = Map<string, { after: string; rendered: Extract<Rendered, { ok: true }> }>;
 
 /**
  * The request's system prompt and messages: the system prompt, then the head blocks, joined by blank
@@ -58,7 +68,8 @@ export async function assemblePrompt(input: AssembleInput): Promise<AssembledPro
   const timeoutMs = input.renderTimeoutMs ?? 10_000;
   const ordered = input.blocks.map((block, order) => ({ block, order })).sort((a, b) => a.block.priority - b.block.priority || a.order - b.order);
   const context: PromptBlockContext = { ...input.context, prompt: input.context.prompt ?? recallPrompt(input.messages) };
-  const rendered = await Promise.all(ordered.map(({ block }) => renderOne(block, context, timeoutMs)));
+  const after = input.kept ? latestUserMessage(input.messages) : '';
+  const rendered = await Promise.all(ordered.map(({ block }) => renderKept(block, context, timeoutMs, input.kept, after)));
   const failures: AssembledPrompt['failures'] = [];
   const head: string[] = [];
   const tail: string[] = [];
@@ -78,6 +89,23 @@ export async function assemblePrompt(input: AssembleInput): Promise<AssembledPro
 }
 
 type Rendered = { ok: true; text: string; sources: readonly ReplySource[] } | { ok: false; error: string };
+
+/** A 'run' block's kept render while no user message came after it; else a render (kept when it is a 'run' block). */
+async function renderKept(block: PromptBlock, context: PromptBlockContext, timeoutMs: number, kept: KeptRenders | undefined, after: string): Promise<Rendered> {
+  if (block.cache !== 'run' || !kept) return renderOne(block, context, timeoutMs);
+  const held = kept.get(block.id);
+  if (held && held.after === after) return held.rendered;
+  const rendered = await renderOne(block, context, timeoutMs);
+  if (rendered.ok) kept.set(block.id, { after, rendered });
+  else kept.delete(block.id);
+  return rendered;
+}
+
+/** The latest user message of the request, as its place and its text: a new one (a steer, a follow-up) renders 'run' blocks again. */
+function latestUserMessage(messages: readonly Message[]): string {
+  const i = messages.findLastIndex((m) => (m as { role?: unknown }).role === 'user');
+  return i < 0 ? '' : JSON.stringify([i, messageText(messages[i]!)]);
+}
 
 async function renderOne(block: PromptBlock, context: PromptBlockContext, timeoutMs: number): Promise<Rendered> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -392,7 +392,8 @@ export function createMemoryPlugin(seams: MemoryPluginSeams = {}): DefinedPlugin
           readOnly: true,
           execute: searchMemories,
         },
-        { kind: 'promptBlock', id: RECALL_BLOCK_ID, position: 'tail', priority: 0, render: recallBlock },
+        // Recalled once a run (again after a new user message): the run's later requests carry the same memories.
+        { kind: 'promptBlock', id: RECALL_BLOCK_ID, position: 'tail', priority: 0, cache: 'run', render: recallBlock },
         { kind: 'statusSegment', ...memorySegment(input) },
         { kind: 'panel', ...memoryPanel(input), onAction: onPanelAction },
         { kind: 'command', path: ['memory'], help: MEMORY_HELP, man: MEMORY_MAN, run: runCommand },

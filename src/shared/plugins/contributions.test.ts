@@ -93,3 +93,11 @@ test('an allowance may say it limits nothing, with a boolean and nothing else', 
     expect(AllowanceVerdict.safeParse({ allowed: true, inactive: bad }).success).toBe(false);
   }
 });
+
+const promptBlock = { kind: 'promptBlock', id: 'recall', position: 'tail' };
+
+test("a prompt block may say it holds for a run with cache 'run', and with nothing else", () => {
+  expect(Contribution.safeParse({ ...promptBlock, cache: 'run' }).success).toBe(true);
+  expect(Contribution.safeParse(promptBlock).success).toBe(true);
+  for (const bad of ['always', 'RUN', '', true, 1, null, {}, ['run']]) expect(Contribution.safeParse({ ...promptBlock, cache: bad }).success).toBe(false);
+});

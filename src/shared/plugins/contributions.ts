@@ -62,6 +62,11 @@ export const PromptBlockDeclaration = z.object({
   id: ContributionId,
   position: z.enum(['head', 'tail']),
   priority: z.number().int().default(0),
+  /**
+   * 'run': the block's text holds for a whole run, so it is rendered at the run's first model call and again
+   * only after a new user message (a steer, a follow-up), not before every model call.
+   */
+  cache: z.literal('run').optional(),
 });
 export type PromptBlockDeclaration = z.infer<typeof PromptBlockDeclaration>;
 

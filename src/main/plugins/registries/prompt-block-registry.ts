@@ -5,6 +5,8 @@ export interface InstalledPromptBlock {
   id: string;
   position: 'head' | 'tail';
   priority: number;
+  /** 'run': rendered once a run until a new user message (see PromptBlockDeclaration). */
+  cache?: 'run';
   /** Checked as it arrives from the plugin: text, or text and the things it drew on. */
   render(context: PromptBlockContext): Promise<RenderedBlock>;
 }

@@ -159,3 +159,19 @@ test('each render of a prompt block carries the config as main reads it then', a
     ['$renderBlock', 'b', context, { config: { mode: 'read 2' } }],
   ]);
 });
+
+test("a prompt block's cache 'run' reaches its registry entry; a block without one has none", () => {
+  const conn = { config: async () => ({}), call: async () => 'text' } as unknown as PluginConnection;
+  const registries = createPluginRegistries();
+  installContribution(
+    registries,
+    'p',
+    conn,
+    { kind: 'promptBlock', id: 'kept', position: 'tail', priority: 0, cache: 'run' } as Contribution,
+    timeouts,
+    new Map(),
+  );
+  installContribution(registries, 'p', conn, { kind: 'promptBlock', id: 'each', position: 'tail', priority: 0 } as Contribution, timeouts, new Map());
+  expect(registries.promptBlocks.get('kept')!.value.cache).toBe('run');
+  expect(registries.promptBlocks.get('each')!.value.cache).toBeUndefined();
+});

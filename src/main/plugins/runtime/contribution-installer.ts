@@ -67,6 +67,7 @@ export function installContribution(
         id: decl.id,
         position: decl.position,
         priority: decl.priority,
+        ...(decl.cache ? { cache: decl.cache } : {}),
         render: async (context) => {
           // The config goes with the call (a block renders before every model call): the plugin need not ask for it.
           const answer: unknown = await conn.call('$renderBlock', [decl.id, context, { config: await conn.config() }], timeouts.callMs);

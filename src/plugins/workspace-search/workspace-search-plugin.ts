@@ -1,8 +1,13 @@
 import { join } from 'node:path';
 import { type DefinedPlugin, definePlugin, type PluginContext, type ToolCallOptions } from '../../workers/sdk/index.ts';
+import type { EmbeddingClientOptions } from './embedding-client.ts';
+import { readEmbeddingConfig } from './embedding-config.ts';
 import { indexesPanel } from './indexes-panel.ts';
 import { createRepoMapTool } from './repo-map-tool.ts';
+import type { SearchIndexService } from './search-index-service.ts';
 import { createSearchTool } from './search-tool.ts';
+import { SemanticIndexes, type SemanticIndexesOptions } from './semantic-indexes.ts';
+import { semanticSection } from './semantic-section.ts';
 import { UNUSED_AFTER_MS, WorkspaceIndexes } from './workspace-indexes.ts';
 
 export interface WorkspaceSearchSeams {
@@ -12,6 +17,8 @@ export interface WorkspaceSearchSeams {
   unusedAfterMs?: number;
   /** Epoch milliseconds. */
   now?: () => number;
+  /** The embeddings endpoint's client (time limit, fetch) and the vectors' batches, polling and retries. */
+  embeddings?: { client?: EmbeddingClientOptions; index?: SemanticIndexesOptions['index'] };
 }
 
 /** How often the Settings row is redrawn while an index is being built. */
@@ -27,9 +34,13 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
   const now = seams.now ?? Date.now;
   const unusedAfterMs = seams.unusedAfterMs ?? UNUSED_AFTER_MS;
   let indexes = new WorkspaceIndexes(null);
+  let semantic = new SemanticIndexes({ folder: null, config: null });
   let ctx: PluginContext | null = null;
   let progress: NodeJS.Timeout | null = null;
-  const panel = () => indexesPanel(indexes.views(), now(), Math.round(unusedAfterMs / 86_400_000));
+  const panel = () => {
+    const view = indexesPanel(indexes.views(), now(), Math.round(unusedAfterMs / 86_400_000));
+    return { ...view, sections: [...view.sections, semanticSection(semantic.views(), semantic.off, semantic.model, now())] };
+  };
   /** Redraws the Settings row, and again every second while an index is being built. Must not throw. */
   const refresh = () => {
     try {
@@ -37,9 +48,9 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
     } catch {
       // A closed connection: nothing to redraw.
     }
-    if (indexes.building && !progress) {
+    if ((indexes.building || semantic.busy) && !progress) {
       progress = setInterval(() => {
-        if (!indexes.building && progress) {
+        if (!indexes.building && !semantic.busy && progress) {
           clearInterval(progress);
           progress = null;
         }
@@ -55,19 +66,33 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
   const toolOptions = {
     indexOf: (root: string, isDenied: (path: string) => boolean) => indexes.get(root, isDenied),
     indexWaitMs: seams.indexWaitMs,
+    semanticOf: (index: SearchIndexService) => semantic.of(index) ?? semantic.off ?? '',
   };
   const tools = [createSearchTool(toolOptions), createRepoMapTool(toolOptions)];
   return definePlugin({
     async initialize(context) {
       ctx = context;
       const dataDir = await context.config<string>('dataDir');
-      indexes = new WorkspaceIndexes(typeof dataDir === 'string' && dataDir !== '' ? join(dataDir, 'indexes') : null, { now, unusedAfterMs });
+      const folder = typeof dataDir === 'string' && dataDir !== '' ? join(dataDir, 'indexes') : null;
+      indexes = new WorkspaceIndexes(folder, { now, unusedAfterMs });
+      // A change of these settings starts the plugin again: they are read once here.
+      const embeddings = readEmbeddingConfig(await context.configAll());
+      if (embeddings.problem) context.log.warn(embeddings.problem);
+      semantic = new SemanticIndexes({
+        folder,
+        config: embeddings.config,
+        problem: embeddings.problem,
+        onChange: refresh,
+        ...(seams.embeddings?.client ? { client: seams.embeddings.client } : {}),
+        ...(seams.embeddings?.index ? { index: seams.embeddings.index } : {}),
+      });
       return true;
     },
     async shutdown() {
       if (progress) clearInterval(progress);
       progress = null;
       ctx = null;
+      semantic.dispose();
       indexes.dispose();
     },
     capabilities() {
@@ -94,7 +119,10 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
           ...panel(),
           onAction(actionId: string) {
             const file = /^rebuild\.([0-9a-f]{24})$/.exec(actionId)?.[1];
-            if (file) indexes.rebuild(`${file}.sqlite`);
+            if (file) {
+              semantic.forget(`${file}.sqlite`);
+              indexes.rebuild(`${file}.sqlite`);
+            }
             refresh();
           },
         },

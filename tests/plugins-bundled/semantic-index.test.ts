@@ -1,0 +1,187 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  codeChunks,
+  EmbeddingClient,
+  embeddingModelKey,
+  SearchIndexService,
+  SemanticIndex,
+  type SemanticStatus,
+  semanticLines,
+} from '../../src/plugins/workspace-search/index.ts';
+import { type LoopbackEmbeddings, startLoopbackEmbeddings } from '../fixtures/loopback-embeddings.ts';
+
+let server: LoopbackEmbeddings;
+let dir: string;
+let workspace: string;
+let lexical: SearchIndexService | null = null;
+const open: SemanticIndex[] = [];
+
+beforeAll(async () => {
+  server = await startLoopbackEmbeddings();
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  server.behaviour = 'ok';
+  server.requests.length = 0;
+  dir = mkdtempSync(join(tmpdir(), 'amber-semantic-'));
+  workspace = join(dir, 'ws');
+  mkdirSync(join(workspace, 'src', 'billing'), { recursive: true });
+  writeFileSync(join(workspace, 'src', 'billing', 'charge-customer.ts'), 'export function chargeCustomer(amount: number) {\n  return pay(amount);\n}\n');
+  writeFileSync(join(workspace, 'src', 'http.ts'), 'export function parseHeader(raw: string) {\n  return raw.split(":"); // http header\n}\n');
+  writeFileSync(join(workspace, 'src', 'login.ts'), 'export async function signIn(password: string) {\n  return authenticate(password);\n}\n');
+  writeFileSync(join(workspace, 'notes.md'), '# Notes\n\nThe invoice template and the login page live elsewhere.\n');
+});
+
+afterEach(() => {
+  for (const s of open.splice(0)) s.dispose();
+  lexical?.dispose();
+  lexical = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function start(options: { dimensions?: number; retryMs?: number; timeoutMs?: number } = {}) {
+  lexical ??= new SearchIndexService({ root: workspace, file: join(dir, 'index.sqlite'), debounceMs: 10 });
+  const config = { baseUrl: server.url, model: 'concepts', ...(options.dimensions ? { dimensions: options.dimensions } : {}) };
+  const waiters: { test: (s: SemanticStatus) => boolean; resolve: () => void }[] = [];
+  const semantic: SemanticIndex = new SemanticIndex({
+    root: workspace,
+    file: join(dir, 'index.sqlite'),
+    embedder: new EmbeddingClient(config, { timeoutMs: options.timeoutMs ?? 5000 }),
+    modelKey: embeddingModelKey(config),
+    lexical,
+    pollMs: 20,
+    retryMs: options.retryMs ?? 60_000,
+    batchSize: 2,
+    onChange: () => {
+      for (const w of waiters.filter((x) => x.test(semantic.status))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    },
+  });
+  open.push(semantic);
+  /** Resolves when the status next fits (at once when it does now). */
+  const until = (test: (s: SemanticStatus) => boolean) =>
+    test(semantic.status) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve }));
+  return { semantic, until };
+}
+
+const ready = (s: SemanticStatus) => s.state === 'ready';
+const failed = (s: SemanticStatus) => s.state === 'failed';
+
+describe('the semantic index', () => {
+  it('finds code by meaning that the words index misses, nearest first, within a folder when asked', async () => {
+    const { semantic, until } = start();
+    await until(ready);
+    expect(semantic.status).toEqual({ state: 'ready', files: 4, chunks: 4 });
+    const found = await semantic.search('invoice', null, 5);
+    expect(found.files.map((f) => f.path).slice(0, 2)).toEqual(['src/billing/charge-customer.ts', 'notes.md']);
+    expect(found.files[0]!.hits[0]).toMatchObject({ line: 1, text: 'export function chargeCustomer(amount: number) {', endLine: 3 });
+    expect(found.files[0]!.hits[0]!.similarity).toBeGreaterThan(0.9);
+    // The words index finds only the file that says "invoice".
+    expect((await lexical!.searchText('invoice', null, 5)).files.map((f) => f.path)).toEqual(['notes.md']);
+    expect((await semantic.search('sign in with a password', null, 1)).files.map((f) => f.path)).toEqual(['src/login.ts']);
+    expect((await semantic.search('invoice', 'src', 5)).files.map((f) => f.path)).not.toContain('notes.md');
+    expect((await semantic.search('invoice', 'src/billing', 5)).files.map((f) => f.path)).toEqual(['src/billing/charge-customer.ts']);
+  });
+
+  it('embeds again only the files whose text changed, and drops the vectors of a deleted file', async () => {
+    const { semantic, until } = start();
+    await until(ready);
+    const before = server.embedded;
+    // Touched but not changed: recorded, not embedded.
+    utimesSync(join(workspace, 'src', 'http.ts'), new Date(), new Date(Date.now() + 5000));
+    writeFileSync(join(workspace, 'src', 'login.ts'), 'export async function signIn(password: string) {\n  return retry(() => authenticate(password));\n}\n');
+    await lexical!.flush();
+    await until((s) => s.state === 'embedding');
+    await until(ready);
+    expect(server.embedded - before).toBe(1);
+    expect(server.requests.at(-1)!.inputs[0]).toMatch(/^src\/login\.ts\n/);
+    rmSync(join(workspace, 'notes.md'));
+    await lexical!.flush();
+    await until((s) => s.state === 'ready' && s.files === 3);
+    expect((await semantic.search('invoice', null, 5)).files.map((f) => f.path)).not.toContain('notes.md');
+  });
+
+  it('makes every vector again for another model or dimensions, in the same file', async () => {
+    const first = start();
+    await first.until(ready);
+    first.semantic.dispose();
+    const before = server.embedded;
+    const second = start({ dimensions: 4 });
+    await second.until(ready);
+    expect(server.embedded - before).toBe(4);
+    expect(server.requests.at(-1)!.dimensions).toBe(4);
+    expect((await second.semantic.search('invoice', null, 1)).files.map((f) => f.path)).toEqual(['src/billing/charge-customer.ts']);
+  });
+
+  it('keeps what it made when the endpoint fails, says why, and goes on when it answers again', async () => {
+    const { semantic, until } = start({ retryMs: 50 });
+    await until(ready);
+    server.behaviour = 'status500';
+    writeFileSync(join(workspace, 'src', 'photos.ts'), 'export function thumbnail(image: Buffer) {\n  return image;\n}\n');
+    await lexical!.flush();
+    await until(failed);
+    const status = semantic.status as Extract<SemanticStatus, { state: 'failed' }>;
+    expect(status.message).toBe('The embeddings endpoint answered 500: {"error":{"message":"the model is overloaded"}}');
+    expect(status.files).toBe(4);
+    // The query cannot be embedded either: mode text answers, saying why.
+    const down = await semanticLines(semantic, 'invoice', null, 5);
+    expect(down).toMatchObject({
+      fallback: true,
+      notes: [
+        '[The query could not be embedded: The embeddings endpoint answered 500: {"error":{"message":"the model is overloaded"}} These results come from mode text.]',
+      ],
+    });
+    server.behaviour = 'ok';
+    await until((s) => s.state === 'ready' && s.files === 5);
+    expect((await semantic.search('a picture', null, 1)).files.map((f) => f.path)).toEqual(['src/photos.ts']);
+  });
+
+  it('stops with a sentence, losing nothing, when the endpoint answers vectors of another length than it stored', async () => {
+    const { semantic, until } = start();
+    await until(ready);
+    server.behaviour = 'wrongDimensions';
+    writeFileSync(join(workspace, 'src', 'timer.ts'), 'export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));\n');
+    await lexical!.flush();
+    await until(failed);
+    expect(semantic.status).toMatchObject({
+      state: 'failed',
+      message: 'The embeddings endpoint answered vectors of 12 dimensions, and the index holds vectors of 9: Rebuild the index to make them all again.',
+      files: 4,
+    });
+    expect(semantic.counts()).toEqual({ files: 4, chunks: 4 });
+  });
+
+  it('never holds up a words search while the endpoint is slow, and gives up on it at its time limit', async () => {
+    server.behaviour = 'slow';
+    const { semantic, until } = start({ timeoutMs: 400 });
+    await until((s) => s.state === 'embedding');
+    const started = performance.now();
+    expect((await lexical!.searchText('header', null, 5)).files.map((f) => f.path)).toEqual(['src/http.ts']);
+    expect(performance.now() - started).toBeLessThan(300);
+    await until(failed);
+    expect(semantic.status).toMatchObject({ message: 'The embeddings endpoint did not answer within 400 ms.', files: 0 });
+    expect(await semanticLines(semantic, 'invoice', null, 5)).toMatchObject({
+      fallback: true,
+      notes: ['[Semantic search has no vectors yet: The embeddings endpoint did not answer within 400 ms. These results come from mode text.]'],
+    });
+  });
+});
+
+describe('chunks', () => {
+  it('cut a file into 40-line windows that start with its path, leaving out blank ones', () => {
+    const text = [...Array.from({ length: 45 }, (_, i) => `line ${i + 1}`), ...Array.from({ length: 40 }, () => ''), 'last'].join('\n');
+    expect(codeChunks('a/b.ts', `${text}\n`).map(({ startLine, endLine, text: t }) => [startLine, endLine, t.split('\n')[0], t.split('\n')[1]])).toEqual([
+      [1, 40, 'a/b.ts', 'line 1'],
+      [41, 80, 'a/b.ts', 'line 41'],
+      [81, 86, 'a/b.ts', ''],
+    ]);
+    expect(codeChunks('empty.ts', '')).toEqual([{ startLine: 1, endLine: 1, text: 'empty.ts' }]);
+    expect(codeChunks('long.ts', 'x'.repeat(10_000))[0]!.text.length).toBe(2000);
+  });
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { PluginManifest } from '../../shared/plugins/index.ts';
+import { PluginManifest, secretKeys } from '../../shared/plugins/index.ts';
 import { INDEXES_PANEL_ID, INDEXES_PANEL_TITLE } from './indexes-panel.ts';
 import { createRepoMapTool } from './repo-map-tool.ts';
 import { createSearchTool } from './search-tool.ts';
@@ -15,4 +15,7 @@ test('the manifest declares the search and repo_map tools exactly as the plugin 
   ]);
   for (const tool of tools) expect(tool.spec.readOnly).toBe(true);
   expect(manifest.activationEvents).toEqual(['onTool', 'onPanel']);
+  // The embeddings endpoint's key is a secret, dropped when the base URL changes.
+  expect(secretKeys(manifest.configuration)).toEqual(['embeddings.apiKey']);
+  expect(manifest.configuration?.properties['embeddings']).toMatchObject({ properties: { apiKey: { boundTo: 'baseUrl' } } });
 });

@@ -135,8 +135,11 @@ export class SemanticIndex {
     return (this.#options.now ?? Date.now)();
   }
 
+  /** Tells onChange, except of progress while embedding (the plugin's own timer draws that every second). */
   #set(status: SemanticStatus): void {
+    const progress = status.state === 'embedding' && this.#status.state === 'embedding';
     this.#status = status;
+    if (progress) return;
     try {
       this.#options.onChange?.();
     } catch {

@@ -12,7 +12,10 @@
 //   text        — `search` mode text with the question;
 //   symbol      — `search` mode symbol with the question's name, or each of its words in turn: defining files, then
 //                 the files that use it;
-//   text+map    — `search` text's best 3 files, then `repo_map` leaning toward those files and the question's words.
+//   text+map    — `search` text's best 3 files, then `repo_map` leaning toward those files and the question's words;
+//   semantic    — `search` mode semantic with the question, only when an embeddings endpoint is named in the
+//                 environment: AMBER_EMBEDDINGS_URL (an OpenAI-compatible base URL), AMBER_EMBEDDINGS_MODEL, and
+//                 AMBER_EMBEDDINGS_KEY and AMBER_EMBEDDINGS_DIMENSIONS where needed. The corpus is embedded first.
 // Figure: recall@5 — per question, the share of its answer files among the first 5 files (at most 5 answers), averaged.
 // The last line of output is one JSON object.
 import { execFileSync } from 'node:child_process';
@@ -20,10 +23,27 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRepoMapTool, createSearchTool, SearchIndexService } from '../src/plugins/workspace-search/index.ts';
+import {
+  createRepoMapTool,
+  createSearchTool,
+  EmbeddingClient,
+  embeddingModelKey,
+  readEmbeddingConfig,
+  SearchIndexService,
+  SemanticIndex,
+} from '../src/plugins/workspace-search/index.ts';
 
 const { values } = parseArgs({ options: { corpus: { type: 'string', default: 'both' } } });
 const root = resolve(import.meta.dirname, '..');
+const embeddings = readEmbeddingConfig({
+  embeddings: {
+    baseUrl: process.env['AMBER_EMBEDDINGS_URL'],
+    model: process.env['AMBER_EMBEDDINGS_MODEL'],
+    apiKey: process.env['AMBER_EMBEDDINGS_KEY'],
+    dimensions: process.env['AMBER_EMBEDDINGS_DIMENSIONS'] ? Number(process.env['AMBER_EMBEDDINGS_DIMENSIONS']) : undefined,
+  },
+});
+if (embeddings.problem) throw new Error(embeddings.problem);
 
 interface Question {
   ask: string;
@@ -223,7 +243,29 @@ async function measure(name: string, workspace: string, questions: Question[]) {
   const started = performance.now();
   await index.ready;
   const buildMs = performance.now() - started;
-  const options = { indexOf: () => index };
+  let semantic: SemanticIndex | null = null;
+  let embedMs: number | null = null;
+  if (embeddings.config) {
+    const config = embeddings.config;
+    const embedStarted = performance.now();
+    semantic = await new Promise<SemanticIndex>((resolve, reject) => {
+      const made: SemanticIndex = new SemanticIndex({
+        root: workspace,
+        file: join(dataDir, 'index.sqlite'),
+        embedder: new EmbeddingClient(config),
+        modelKey: embeddingModelKey(config),
+        lexical: index,
+        onChange: () => {
+          const status = made?.status;
+          if (status?.state === 'ready') resolve(made);
+          if (status?.state === 'failed' || status?.state === 'unavailable') reject(new Error(status.message));
+        },
+      });
+      if (made.status.state === 'unavailable') reject(new Error(made.status.message));
+    });
+    embedMs = performance.now() - embedStarted;
+  }
+  const options = { indexOf: () => index, ...(semantic ? { semanticOf: () => semantic! } : {}) };
   const search = createSearchTool(options);
   const repoMap = createRepoMapTool(options);
   const run = async (tool: typeof search, args: Record<string, unknown>) => {
@@ -246,6 +288,7 @@ async function measure(name: string, workspace: string, questions: Question[]) {
       const map = mapFilesOf(await run(repoMap, { focus: [...best, ...wordsOf(q.ask)].slice(0, 20) }));
       return [...best, ...map.filter((f) => !best.includes(f))];
     },
+    ...(semantic ? { semantic: async (q: Question) => filesOf(await run(search, { query: q.ask, mode: 'semantic', limit: 5 })) } : {}),
   };
   const recall: Record<string, number> = {};
   const byKind: Record<string, Record<string, number>> = {};
@@ -263,9 +306,17 @@ async function measure(name: string, workspace: string, questions: Question[]) {
     recall[mode] = Math.round((sum / questions.length) * 1000) / 1000;
     for (const [kind, { sum: s, n }] of Object.entries(kinds)) (byKind[kind] ??= {})[mode] = Math.round((s / n) * 1000) / 1000;
   }
+  semantic?.dispose();
   index.dispose();
   rmSync(dataDir, { recursive: true, force: true });
-  return { corpus: name, questions: questions.length, build_ms: Math.round(buildMs), recall_at_5: recall, by_kind: byKind };
+  return {
+    corpus: name,
+    questions: questions.length,
+    build_ms: Math.round(buildMs),
+    ...(embedMs !== null ? { embed_ms: Math.round(embedMs) } : {}),
+    recall_at_5: recall,
+    by_kind: byKind,
+  };
 }
 
 const work = mkdtempSync(join(tmpdir(), 'amber-search-quality-'));
@@ -280,7 +331,7 @@ try {
     results.push(await measure('generated', into, generatedCorpus(into)));
   }
   for (const r of results) {
-    console.log(`${r.corpus}: ${r.questions} questions, index built in ${r.build_ms} ms`);
+    console.log(`${r.corpus}: ${r.questions} questions, index built in ${r.build_ms} ms${r.embed_ms !== undefined ? `, embedded in ${r.embed_ms} ms` : ''}`);
     for (const [mode, value] of Object.entries(r.recall_at_5)) {
       const kinds = Object.entries(r.by_kind)
         .map(([kind, m]) => `${kind} ${m[mode]}`)
@@ -291,6 +342,10 @@ try {
   const best = (['grep', 'text', 'symbol', 'text+map'] as const)
     .map((mode) => ({ mode, mean: results.reduce((s, r) => s + (r.recall_at_5[mode] ?? 0), 0) / results.length }))
     .sort((a, b) => b.mean - a.mean)[0]!;
+  if (!embeddings.config)
+    console.log(
+      'semantic: not measured (no embeddings endpoint: set AMBER_EMBEDDINGS_URL and AMBER_EMBEDDINGS_MODEL, and AMBER_EMBEDDINGS_KEY if it needs one)',
+    );
   console.log(`best mode over both corpora: ${best.mode}`);
   console.log(JSON.stringify({ results, best: best.mode }));
 } finally {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { COMMANDS, runCli } from '../src/main/cli/run-cli.ts';
 
 // The CLI as users run it: a separate Node process on the TypeScript sources, against a temp data folder.
 const ROOT = join(import.meta.dirname, '..');
@@ -121,6 +122,28 @@ describe('amber CLI', () => {
     const help = amber(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('amber export-pi SESSION_ID FILE [--force]');
+  });
+
+  test('the conversation commands open the session store alone, never the whole core; each command is listed under its own words', async () => {
+    const err: string[] = [];
+    const out: string[] = [];
+    const io = {
+      stdout: { write: (t: string) => out.push(t) },
+      stderr: { write: (t: string) => err.push(t) },
+      openApp: () => {
+        throw new Error('the whole core was opened');
+      },
+    };
+    const exported = join(dir, 'out.jsonl');
+    expect(await runCli(['import-pi', FIXTURE, '--data-dir', dataDir], io)).toBe(0);
+    expect(await runCli(['sessions', 'list', '--data-dir', dataDir], io)).toBe(0);
+    expect(await runCli(['sessions', 'check', '7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57', '--data-dir', dataDir], io)).toBe(0);
+    expect(await runCli(['export-pi', '7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57', exported, '--data-dir', dataDir], io)).toBe(0);
+    expect(err).toEqual([]);
+    // A command that needs the core does open it.
+    expect(await runCli(['run', '--new', 'hello', '--data-dir', dataDir], io)).toBe(1);
+    expect(err).toEqual([`Cannot open the data folder ${dataDir}: the whole core was opened.\n`]);
+    for (const entry of COMMANDS) expect((await entry.load()).words).toEqual(entry.words);
   });
 
   test('sessions check exits 0 for an intact session and 2 naming each entry another program changed', () => {

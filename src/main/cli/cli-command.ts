@@ -1,4 +1,5 @@
 import type { App, AppOptions } from '../app.ts';
+import type { SessionStore } from '../sessions/index.ts';
 
 /** What a command prints: `json` with --json, else `text` (one or more lines, no trailing newline). */
 export interface CliOutput {
@@ -39,8 +40,8 @@ export interface CliFlags {
   progress(line: string): void;
 }
 
-/** One command of `amber`; it runs against an opened core and throws AmberErrors a user can act on. */
-export interface CliCommand {
+/** What every command says of itself: its words, arguments, options and summary (usage is made of these). */
+interface CommandShape {
   /** The words that name it, e.g. ['sessions', 'list']. */
   words: readonly string[];
   /** Its positional arguments, for usage lines and the arity check. */
@@ -48,7 +49,30 @@ export interface CliCommand {
   /** Options beyond --json, --data-dir and --help that it accepts, as usage shows them (`session ID`). */
   options?: readonly string[];
   summary: string;
+}
+
+/** What a command on conversations alone gets: the data folder's conversations, opened without the rest of the core. */
+export interface SessionsCore {
+  readonly dataDir: string;
+  readonly sessions: SessionStore;
+}
+
+/**
+ * A command that reads or writes conversations and nothing else (list, check, import, export): it runs against
+ * the session store alone, so it starts without loading or building the agent, the plugins or the policy.
+ */
+export interface SessionsCommand extends CommandShape {
+  opens: 'sessions';
+  run(core: SessionsCore, args: readonly string[], flags: CliFlags): CliOutput | Promise<CliOutput>;
+}
+
+/** A command that runs against an opened core; it throws AmberErrors a user can act on. */
+export interface CoreCommand extends CommandShape {
+  opens?: 'core';
   /** How its core is built (default: plugins not started). Throws an AmberError for flags that cannot work. */
   core?(flags: CliFlags, args: readonly string[]): Omit<AppOptions, 'dataDir'>;
   run(app: App, args: readonly string[], flags: CliFlags): CliOutput | Promise<CliOutput>;
 }
+
+/** One command of `amber`. */
+export type CliCommand = SessionsCommand | CoreCommand;

@@ -3,7 +3,7 @@ import { linkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AmberError, errorMessage } from '../errors.ts';
 import { exportPiSession } from '../sessions/index.ts';
-import type { CliCommand } from './cli-command.ts';
+import type { SessionsCommand } from './cli-command.ts';
 
 /**
  * Writes the whole file or nothing: a temp file beside it, then linked (new file) or renamed (--force) into
@@ -27,14 +27,15 @@ function writeWhole(file: string, text: string, force: boolean): void {
 }
 
 /** `amber export-pi SESSION_ID FILE`: a session as a version 3 pi file whose last line is the active leaf. */
-export const exportPiCommand: CliCommand = {
+export const exportPiCommand: SessionsCommand = {
+  opens: 'sessions',
   words: ['export-pi'],
   args: ['SESSION_ID', 'FILE'],
   options: ['force'],
   summary: 'Export a conversation as a pi session file (version 3); --force overwrites an existing file.',
-  run(app, [sessionId, file], { force, cwd }) {
+  run(core, [sessionId, file], { force, cwd }) {
     const path = resolve(cwd, file!);
-    const text = exportPiSession(app.sessions, sessionId!);
+    const text = exportPiSession(core.sessions, sessionId!);
     writeWhole(path, text, force);
     const lines = text.split('\n').filter(Boolean);
     const entries = lines.length - 1;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AmberError, errorMessage } from '../errors.ts';
 import { importPiSession, PiSessionFormatError } from '../sessions/index.ts';
-import type { CliCommand } from './cli-command.ts';
+import type { SessionsCommand } from './cli-command.ts';
 
 function readText(file: string): string {
   try {
@@ -16,15 +16,16 @@ function readText(file: string): string {
 }
 
 /** `amber import-pi FILE`: a pi session file becomes a new session; nothing is written unless all of it is sound. */
-export const importPiCommand: CliCommand = {
+export const importPiCommand: SessionsCommand = {
+  opens: 'sessions',
   words: ['import-pi'],
   args: ['FILE'],
   summary: 'Import a pi session file (versions 1 to 3) as a new conversation.',
-  run(app, [file], { cwd }) {
+  run(core, [file], { cwd }) {
     const path = resolve(cwd, file!);
     let result;
     try {
-      result = importPiSession(app.sessions, readText(path));
+      result = importPiSession(core.sessions, readText(path));
     } catch (e) {
       if (e instanceof PiSessionFormatError) throw new AmberError(e.code, `Nothing was imported from ${path}. ${e.message}`, { cause: e });
       throw e;

@@ -1,5 +1,5 @@
 import { AmberError } from '../errors.ts';
-import type { CliCommand } from './cli-command.ts';
+import type { SessionsCommand } from './cli-command.ts';
 
 /** Exit code of `sessions check` when entries were changed outside Amber (1 stays for errors). */
 export const CHANGED_EXIT_CODE = 2;
@@ -10,16 +10,17 @@ export const CHANGED_EXIT_CODE = 2;
  * them all), or every entry with --full, with progress on stderr for long sessions. `--since-last` is the
  * default, still accepted.
  */
-export const sessionsCheckCommand: CliCommand = {
+export const sessionsCheckCommand: SessionsCommand = {
+  opens: 'sessions',
   words: ['sessions', 'check'],
   args: ['SESSION_ID'],
   options: ['full', 'since-last'],
   summary:
     'Verify the entries of a conversation added since the last intact check (every entry with --full) against their hashes; exit 2 naming each entry changed outside Amber.',
-  run(app, [sessionId], flags) {
+  run(core, [sessionId], flags) {
     if (flags.full && flags.sinceLast) throw new AmberError('invalid_input', 'Pass --full or --since-last, not both: --full checks every entry.');
     const onProgress = (done: number, total: number) => flags.progress(`Checked ${done.toLocaleString('en')} of ${total.toLocaleString('en')} entries…`);
-    const result = app.sessions.check(sessionId!, { sinceLast: !flags.full, onProgress });
+    const result = core.sessions.check(sessionId!, { sinceLast: !flags.full, onProgress });
     if (result.ok) {
       const which = !result.sinceLast
         ? `all ${result.entries} entries match their hashes`

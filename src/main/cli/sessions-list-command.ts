@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../../shared/sessions/index.ts';
-import type { CliCommand } from './cli-command.ts';
+import type { SessionsCommand } from './cli-command.ts';
 
 const PAGE = 1000;
 
@@ -8,18 +8,19 @@ function when(ms: number): string {
 }
 
 /** `amber sessions list`: every session, most recently updated first. */
-export const sessionsListCommand: CliCommand = {
+export const sessionsListCommand: SessionsCommand = {
+  opens: 'sessions',
   words: ['sessions', 'list'],
   args: [],
   summary: 'List the conversations, most recently updated first.',
-  run(app) {
+  run(core) {
     const sessions: SessionSummary[] = [];
     for (let offset = 0; ; offset += PAGE) {
-      const page = app.sessions.list({ limit: PAGE, offset });
+      const page = core.sessions.list({ limit: PAGE, offset });
       sessions.push(...page);
       if (page.length < PAGE) break;
     }
-    if (sessions.length === 0) return { json: { sessions }, text: `No conversations yet in ${app.dataDir}.` };
+    if (sessions.length === 0) return { json: { sessions }, text: `No conversations yet in ${core.dataDir}.` };
     const idWidth = Math.max(...sessions.map((s) => s.id.length), 2);
     const rows = sessions.map(
       (s) =>

@@ -156,6 +156,20 @@ describe('version 3', () => {
   });
 });
 
+describe('entries are checked once', () => {
+  test('an imported file is stored as its lines were read; an entry that was not read from a file is still checked as it is stored', () => {
+    const text = fixture('branched-v3.jsonl');
+    const { session } = importPiSession(store, text);
+    expect(store.tree(session.id).map((n) => n.id)).toEqual(parsePiSession(text).entries.map((e) => e.id));
+    expect(jsonLines(exportPiSession(store, session.id))).toEqual(jsonLines(text));
+    const unread = { type: 'message', id: 'x1', parentId: null, timestamp: 't', message: { role: 'user', content: 5 } } as unknown as Entry;
+    expect(() => store.importSession({ entries: [unread], leafId: 'x1' })).toThrow(/Refused a 'message' entry/);
+    // An entry read from a file, given under another parent than the file's, is checked again as it is stored.
+    const [first] = parsePiSession(`${text.split('\n')[0]}\n${msg('y1', null)}\n`).entries;
+    expect(() => store.importSession({ entries: [{ ...first!, parentId: 'ghost' }], leafId: 'y1' })).toThrow(/parent ghost is not in conversation/);
+  });
+});
+
 describe('older versions migrate as pi migrates them', () => {
   test('version 2: the hookMessage role becomes custom; the tree is kept', () => {
     const { session, version } = importPiSession(store, fixture('notes-v2.jsonl'));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AssistantMessage, ENTRY_TYPES, Entry, entryPreview, ToolResultMessage, UserMessage, type SessionSummary } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
+import { checkedEntries } from './checked-entries.ts';
 import { type PiLineProblem, PiSessionFormatError } from './pi-session-format-error.ts';
 import { PiSessionHeader } from './pi-session-header.ts';
 import type { ImportedSession } from './session-store.ts';
@@ -209,7 +210,7 @@ function validateEntry(value: Json): { entry: Entry } | { problem: string } {
   const type = value.type;
   if (typeof type !== 'string') return { problem: 'the entry has no type' };
   if (!(ENTRY_TYPES as readonly string[]).includes(type)) return { problem: `unknown entry type '${type}'` };
-  const parsed = Entry.safeParse(value);
+  const parsed = checkedEntries.safeParse(value);
   if (parsed.success) return { entry: parsed.data };
   // A message that fails is checked against its role's own shape: the union's error says only "invalid".
   const message = value.message as Json | undefined;

@@ -273,8 +273,8 @@ export class SessionStore extends SessionReader {
       let title: string | null = null;
       let mark = 0;
       for (const entry of data.entries) {
-        const { id: entryId, parentId, timestamp, ...rest } = entry;
-        const stored = this.#insert(id, { ...rest, id: entryId, timestamp } as EntryInput, parentId, parentId === null ? null : rows.get(parentId));
+        const { parentId } = entry;
+        const stored = this.#insert(id, entry, parentId, parentId === null ? null : rows.get(parentId));
         rows.set(stored.entry.id, stored.row);
         mark = stored.seq;
         const written = stored.entry;

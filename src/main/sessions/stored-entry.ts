@@ -1,6 +1,7 @@
 import { Entry, type EntryInput, entryPreview, entryRole } from '../../shared/sessions/index.ts';
 import { AmberError } from '../errors.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { checkedEntries } from './checked-entries.ts';
 import { entryHash } from './entry-hash.ts';
 import { describeZodError, type ParentRow } from './entry-row.ts';
 
@@ -25,8 +26,11 @@ export function storedEntry(
   above: ParentRow | null,
   ids: { newId: () => string; now: number },
 ): StoredEntry {
-  const candidate = { ...input, id: input.id ?? ids.newId(), parentId, timestamp: input.timestamp ?? new Date(ids.now).toISOString() };
-  const parsed = Entry.safeParse(candidate);
+  // An entry the schema already gave, under the same parent (an import's, checked as its file was read), is stored as it is.
+  const parsed =
+    checkedEntries.has(input) && (input as Entry).parentId === parentId
+      ? { success: true as const, data: input as Entry }
+      : Entry.safeParse({ ...input, id: input.id ?? ids.newId(), parentId, timestamp: input.timestamp ?? new Date(ids.now).toISOString() });
   if (!parsed.success) {
     const type = (input as { type?: unknown }).type;
     throw new AmberError('invalid_input', `Refused a ${typeof type === 'string' ? `'${type}'` : 'typeless'} entry: ${describeZodError(parsed.error)}`);

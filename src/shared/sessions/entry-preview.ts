@@ -2,9 +2,20 @@ import type { Entry, Message } from './entry.ts';
 
 const MAX = 120;
 
+/**
+ * The text on one line (each run of white space one space, none at the ends), clipped to MAX characters with
+ * an ellipsis. Reads only as far into the text as the line needs, so a long tool output costs what a short one does.
+ */
 function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX ? `${flat.slice(0, MAX - 1)}…` : flat;
+  for (let end = Math.min(text.length, 4 * MAX); ; end = Math.min(text.length, 4 * end)) {
+    const flat = text.slice(0, end).replace(/\s+/g, ' ').trimStart();
+    if (end === text.length) {
+      const line = flat.trimEnd();
+      return line.length > MAX ? `${line.slice(0, MAX - 1)}…` : line;
+    }
+    // All but a last space of this is how the whole text's line begins: it is longer than MAX.
+    if (flat.length > MAX + 1) return `${flat.slice(0, MAX - 1)}…`;
+  }
 }
 
 export function messageText(message: Message): string {

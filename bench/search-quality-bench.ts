@@ -248,7 +248,7 @@ async function measure(name: string, workspace: string, questions: Question[]) {
   if (embeddings.config) {
     const config = embeddings.config;
     const embedStarted = performance.now();
-    semantic = await new Promise<SemanticIndex>((resolve, reject) => {
+    semantic = await new Promise<SemanticIndex>((done, fail) => {
       const made: SemanticIndex = new SemanticIndex({
         root: workspace,
         file: join(dataDir, 'index.sqlite'),
@@ -257,11 +257,11 @@ async function measure(name: string, workspace: string, questions: Question[]) {
         lexical: index,
         onChange: () => {
           const status = made?.status;
-          if (status?.state === 'ready') resolve(made);
-          if (status?.state === 'failed' || status?.state === 'unavailable') reject(new Error(status.message));
+          if (status?.state === 'ready') done(made);
+          if (status?.state === 'failed' || status?.state === 'unavailable') fail(new Error(status.message));
         },
       });
-      if (made.status.state === 'unavailable') reject(new Error(made.status.message));
+      if (made.status.state === 'unavailable') fail(new Error(made.status.message));
     });
     embedMs = performance.now() - embedStarted;
   }

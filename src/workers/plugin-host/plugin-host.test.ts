@@ -6,6 +6,7 @@ import type { HostApi, LogLevel } from '../../shared/plugin-wire/index.ts';
 import type { ProviderEvent } from '../../shared/providers/index.ts';
 import { MISSING_MESSAGES } from '../../shared/sent-requests.ts';
 import { MAX_LOGS_IN_FLIGHT, PluginHost } from './plugin-host.ts';
+import { START_HOLD_MS } from './provider-stream.ts';
 import { TOOL_UPDATE_TOTAL_CHARS } from './tool-update-stream.ts';
 import { UPDATE_INTERVAL_MS } from './update-throttle.ts';
 
@@ -130,6 +131,26 @@ test('a provider that throws ends its stream with one error event', async () => 
     { type: 'start' },
     expect.objectContaining({ type: 'error', message: expect.objectContaining({ errorMessage: "The provider 'p' failed: socket hang up" }) }),
   ]);
+});
+
+test("a stream's start goes to main with the next event, not alone; one with nothing after it goes alone once START_HOLD_MS is over", async () => {
+  const host = recorder();
+  const plugin = await load(
+    `export default { protocolVersion: 1, initialize() { return true; }, shutdown() {},
+      capabilities() { return [
+        { kind: 'provider', id: 'soon', flavor: 'x', models: [],
+          async *stream() { yield { type: 'start' }; for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r)); yield { type: 'text_delta', delta: 'a' }; } },
+        { kind: 'provider', id: 'late', flavor: 'x', models: [],
+          async *stream() { yield { type: 'start' }; await new Promise((r) => setTimeout(r, ${START_HOLD_MS * 5})); yield { type: 'text_delta', delta: 'b' }; } },
+      ]; } };`,
+    host,
+  );
+  await plugin.$initialize();
+  await plugin.$streamProvider('s1', 'soon', { model, systemPrompt: '', messages: [], tools: [] });
+  expect(host.events.map((batch) => batch.map((e) => e.type))).toEqual([['start', 'text_delta', 'error']]);
+  host.events.length = 0;
+  await plugin.$streamProvider('s2', 'late', { model, systemPrompt: '', messages: [], tools: [] });
+  expect(host.events.map((batch) => batch.map((e) => e.type))).toEqual([['start'], ['text_delta', 'error']]);
 });
 
 test('log lines beyond the in-flight bound are dropped and the count rides on the next line', async () => {

@@ -4,6 +4,11 @@ import type { ProviderContribution } from '../sdk/index.ts';
 
 /** Provider events are sent in batches of at most this many (or whatever one turn of the loop produced). */
 export const PROVIDER_BATCH = 256;
+/**
+ * A stream's `start` (which carries nothing main shows) waits this long for the next event to go with it:
+ * the headers come a moment before the body, and a message of its own would wake main once more per request.
+ */
+export const START_HOLD_MS = 20;
 
 /**
  * Runs one provider stream and hands its events to `sendBatch` in batches, ending with exactly one `done`
@@ -18,24 +23,29 @@ export async function streamProvider(
   sendBatch: (events: ProviderEvent[]) => void,
 ): Promise<void> {
   let batch: ProviderEvent[] = [];
-  let scheduled = false;
+  /** 'soon': a flush at the next turn of the loop; a timer: a lone `start` held (START_HOLD_MS). */
+  let scheduled: 'soon' | ReturnType<typeof setTimeout> | null = null;
   const flush = (): void => {
-    scheduled = false;
+    if (scheduled !== null && scheduled !== 'soon') clearTimeout(scheduled);
+    scheduled = null;
     if (batch.length === 0) return;
     const events = batch;
     batch = [];
     sendBatch(events);
   };
   // Events go out on the next turn of the loop, or at once when many wait (then the loop gets a turn, so the
-  // pipe is written before the stream goes on).
+  // pipe is written before the stream goes on); a lone `start` waits for company, START_HOLD_MS at most.
   const send = async (event: ProviderEvent) => {
     batch.push(event);
     if (batch.length >= PROVIDER_BATCH) {
       flush();
       await new Promise<void>((resolve) => setImmediate(resolve));
-    } else if (!scheduled) {
-      scheduled = true;
-      setImmediate(() => void flush());
+    } else if (event.type === 'start' && batch.length === 1) {
+      scheduled = setTimeout(flush, START_HOLD_MS);
+    } else if (scheduled !== 'soon') {
+      if (scheduled !== null) clearTimeout(scheduled);
+      scheduled = 'soon';
+      setImmediate(flush);
     }
   };
   const fail = (kind: ProviderErrorKind, message: string) =>

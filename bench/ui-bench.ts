@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startHeadless } from '../src/main/headless/headless-shell.ts';
 import { openAiStream, startProviderServer } from '../tests/fixtures/provider-server.ts';
-import { coreFor } from '../tests/browser/loopback-model.ts';
+import { coreFor } from '../tests/fixtures/loopback-model.ts';
 import buildRenderer from '../tests/browser/global-setup.ts';
 import { launchChromium } from '../tests/browser/harness.ts';
 import { seedLinear } from '../tests/browser/seed.ts';

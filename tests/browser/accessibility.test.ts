@@ -9,7 +9,7 @@ import { SETTINGS_PAGES } from '../../src/renderer/settings/settings-pages.ts';
 import type { Page } from 'playwright-core';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
 // The app's CSP forbids inline scripts, so axe goes in through the debugger protocol instead of a <script> tag.

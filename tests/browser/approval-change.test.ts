@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 import { seriousViolations } from './axe-audit.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer | null = null;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 import { seriousViolations } from './axe-audit.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;

@@ -6,7 +6,7 @@ import type { EntryInput } from '../../src/shared/sessions/index.ts';
 import { layeredReply } from '../context/layered-model.ts';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;

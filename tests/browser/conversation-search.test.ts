@@ -5,7 +5,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 import { seriousViolations } from './axe-audit.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
 let amber: Amber | null = null;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type AccountServer, openrouterError, startAccountServer } from '../plugins-bundled/account-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig, startModel } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig, startModel } from '../fixtures/loopback-model.ts';
 
 const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
 

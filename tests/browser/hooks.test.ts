@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts';
 import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, type ModelRig, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, type ModelRig, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let rig: ModelRig;

@@ -10,7 +10,7 @@ import { openAiStream, type ProviderServer } from '../fixtures/provider-server.t
 import { EVERYTHING_ENTRY } from '../mcp/everything-server.ts';
 import { seriousViolations } from './axe-audit.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 
 const TOOL = 'mcp__everything__trigger-elicitation-request';
 let amber: Amber | null = null;

@@ -11,7 +11,7 @@ import { afterEach, expect, test } from 'vitest';
 import { type OAuthMcpServer, startOAuthMcpServer } from '../fixtures/oauth-mcp-server.ts';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer | null = null;

@@ -8,7 +8,7 @@ import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { EVERYTHING_ENTRY } from '../mcp/everything-server.ts';
 import { type Amber, startAmber, docsShot } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer | null = null;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { HeadlessShell } from '../../src/main/headless/headless-shell.ts';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 const FACT = 'The user indents Python with four spaces, never tabs';
 

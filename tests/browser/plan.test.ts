@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { PlanItem } from '../../src/shared/plan/index.ts';
 import { openAiStream, type ProviderServer, type Reply, type Script } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
 // The app's CSP forbids inline scripts: axe goes in through the debugger protocol.

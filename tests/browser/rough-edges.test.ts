@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
 let amber: Amber | null = null;

@@ -10,7 +10,7 @@ import { openAiStream, type ProviderServer } from '../fixtures/provider-server.t
 import { readRequest } from '../subagents/subagent-rig.ts';
 import { seriousViolations } from './axe-audit.ts';
 import { type Amber, docsShot, SCREENSHOTS, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;

@@ -9,7 +9,7 @@ import type { PluginListing } from '../../src/shared/api/index.ts';
 import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
-import { coreFor, startModel } from './loopback-model.ts';
+import { coreFor, startModel } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;

@@ -5,7 +5,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { ProviderServer, RecordedRequest } from '../fixtures/provider-server.ts';
 import { openAiStream } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, type ModelRig, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, type ModelRig, openModelRig } from '../fixtures/loopback-model.ts';
 import { assistant, user } from './seed.ts';
 
 const asksForTitle = (r: RecordedRequest) => JSON.stringify(r.body).includes('You name conversations');

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ProviderServer } from '../fixtures/provider-server.ts';
 import { call, readRequest, say, task } from '../subagents/subagent-rig.ts';
 import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let model: ProviderServer;

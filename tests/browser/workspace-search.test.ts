@@ -7,7 +7,7 @@ import type { HeadlessOptions } from '../../src/main/headless/headless-shell.ts'
 import type { Script } from '../fixtures/provider-server.ts';
 import { openAiStream } from '../fixtures/wire/wire-fixtures.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
-import { closeModelRig, coreFor, type ModelRig, openModelRig } from './loopback-model.ts';
+import { closeModelRig, coreFor, type ModelRig, openModelRig } from '../fixtures/loopback-model.ts';
 
 let amber: Amber | null = null;
 let rig: ModelRig;

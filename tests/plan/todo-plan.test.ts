@@ -7,7 +7,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/shared/agent/index.ts';
 import type { PlanItem, PlanView } from '../../src/shared/plan/index.ts';
 import type { Entry, TranscriptPage } from '../../src/shared/sessions/index.ts';
-import { coreFor, MODEL } from '../browser/loopback-model.ts';
+import { coreFor, MODEL } from '../fixtures/loopback-model.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
 import { openAiStream, type ProviderServer, type Reply, type Script, startProviderServer } from '../fixtures/provider-server.ts';
 

@@ -1,58 +1,20 @@
 // Scheduled tasks on the real parts: the headless shell with its bundled plugins in their own processes, the
 // OpenAI-compatible provider plugin streaming from a loopback server, the workspace tools under the policy. The
 // scheduler's clock and timer are the test's (its seams): the test moves time and fires the one armed timer.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type HeadlessShell, startHeadless } from '../../src/main/headless/headless-shell.ts';
 import { SCHEDULED_RUN_ENTRY, type ScheduledRunEnded, type ScheduledTask } from '../../src/shared/schedule/index.ts';
 import type { Entry } from '../../src/shared/sessions/index.ts';
-import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
-import { connectWs, type WsClient } from '../fixtures/ws-client.ts';
+import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
+import { openAiStream } from '../fixtures/provider-server.ts';
 import { readRequest } from '../subagents/subagent-rig.ts';
 
 const MINUTE = 60_000;
-let dir: string;
-let workspace: string;
-let server: ProviderServer;
-let shell: HeadlessShell | null = null;
-let client: WsClient | null = null;
+let h: HeadlessUnderTest;
 let now: number;
 let timers: { ms: number; fire: () => void; cancelled: boolean }[];
 let notified: ScheduledRunEnded[];
-
-async function start(): Promise<{ shell: HeadlessShell; client: WsClient }> {
-  timers = [];
-  shell = await startHeadless({
-    dataDir: join(dir, 'data'),
-    rendererDir: join(dir, 'renderer'),
-    core: {
-      workspace,
-      home: dir,
-      scheduler: {
-        clock: () => now,
-        timer: (ms, fire) => {
-          const t = { ms, fire, cancelled: false };
-          timers.push(t);
-          return () => {
-            t.cancelled = true;
-          };
-        },
-        notify: (ended) => notified.push(ended),
-      },
-    },
-  });
-  client = await connectWs(shell.port, shell.token);
-  return { shell, client };
-}
-
-async function stop(): Promise<void> {
-  client?.close();
-  client = null;
-  await shell?.close();
-  shell = null;
-}
 
 /** The one timer the scheduler has armed now. */
 function armed() {
@@ -69,33 +31,36 @@ function fireTimer() {
   t.fire();
 }
 
-function providerReady(s: HeadlessShell, id: string): Promise<void> {
-  const providers = s.app.plugins.registries.providers;
-  if (providers.get(id)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const sub = providers.onDidChange(() => {
-      if (providers.get(id)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-}
-
 const toolResults = (entries: Entry[]) =>
   entries.flatMap((e) => (e.type === 'message' && e.message.role === 'toolResult' ? [{ name: e.message.toolName, status: e.message.status }] : []));
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'amber-schedule-e2e-'));
-  workspace = join(dir, 'workspace');
-  mkdirSync(workspace);
-  writeFileSync(join(workspace, 'notes.txt'), 'ship the release on friday\n');
-  server = await startProviderServer();
   now = Date.parse('2026-06-10T08:00:00Z');
   notified = [];
+  timers = [];
+  h = await openHeadless({
+    prefix: 'amber-schedule-e2e-',
+    before: (workspace) => writeFileSync(join(workspace, 'notes.txt'), 'ship the release on friday\n'),
+    // The scheduler's clock and timer are the test's: it moves time and fires the one armed timer.
+    core: (dir) => ({
+      workspace: join(dir, 'workspace'),
+      home: dir,
+      scheduler: {
+        clock: () => now,
+        timer: (ms, fire) => {
+          const t = { ms, fire, cancelled: false };
+          timers.push(t);
+          return () => {
+            t.cancelled = true;
+          };
+        },
+        notify: (ended) => notified.push(ended),
+      },
+    }),
+  });
   // The model reads the notes, lists the folder and writes a report in one turn, then answers; "done" to the confirm turn.
   let call = 0;
-  server.setScript((raw) => {
+  h.server.setScript((raw) => {
     const request = readRequest(raw);
     if (request.confirm) return openAiStream({ text: 'done' });
     if (request.results.length === 0)
@@ -110,16 +75,11 @@ beforeEach(async () => {
   });
 });
 
-afterEach(async () => {
-  await stop();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => h.close());
 
 test('a task fires on its schedule as a tagged conversation; tools off its list are denied without asking; missed runs are counted after a restart', async () => {
-  const { shell: s, client: c } = await start();
-  await c.call('providers.save', { providerId: 'custom', baseUrl: `${server.url}/v1`, model: 'loop-model' });
-  await providerReady(s, 'custom');
+  const { shell: s, client: c, workspace } = h;
+  await h.connect();
 
   const task = await c.call<ScheduledTask>('schedule.add', {
     name: 'Release notes',
@@ -175,14 +135,15 @@ test('a task fires on its schedule as a tagged conversation; tools off its list 
   expect(readFileSync(join(workspace, 'report.txt'), 'utf8')).toBe('report 2');
 
   // Amber closes; two hours pass (the due times at +30, +60, +90, +120 minutes go by); it starts again on the same data.
-  const requests = server.requests.length;
-  await stop();
-  now += 120 * MINUTE;
-  const { client: c2 } = await start();
-  const after = (await c2.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks[0]!;
+  const requests = h.server.requests.length;
+  await h.restart(() => {
+    now += 120 * MINUTE;
+    timers = [];
+  });
+  const after = (await h.client.call<{ tasks: ScheduledTask[] }>('schedule.list')).tasks[0]!;
   expect(after.runs[0]).toMatchObject({ state: 'missed', missed: 4, sessionId: null, error: 'Missed 4 runs while Amber was closed.' });
   expect(after.runs).toHaveLength(3);
-  expect(server.requests.length).toBe(requests);
+  expect(h.server.requests.length).toBe(requests);
   expect(after.nextRunAt).toBeGreaterThan(now);
   expect(armed().ms).toBe(after.nextRunAt! - now);
 });

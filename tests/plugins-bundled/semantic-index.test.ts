@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -170,6 +170,24 @@ describe('the semantic index', () => {
       fallback: true,
       notes: ['[Semantic search has no vectors yet: The embeddings endpoint did not answer within 400 ms. These results come from mode text.]'],
     });
+  });
+});
+
+describe('the semantic index and links', () => {
+  it('never embeds or shows a file that became a link out of the workspace, and drops its vectors', async () => {
+    mkdirSync(join(dir, 'outside'));
+    writeFileSync(join(dir, 'outside', 'secret.ts'), 'export const outsideSecret = "invoice billing payment";\n');
+    const { semantic, until } = start();
+    await until(ready);
+    rmSync(join(workspace, 'src', 'login.ts'));
+    symlinkSync(join(dir, 'outside', 'secret.ts'), join(workspace, 'src', 'login.ts'));
+    rmSync(join(workspace, 'src', 'billing'), { recursive: true });
+    symlinkSync(join(dir, 'outside'), join(workspace, 'src', 'billing'));
+    await lexical!.flush();
+    await until((s) => s.state === 'ready' && s.files === 2);
+    const found = await semantic.search('invoice', null, 10);
+    expect(found.files.map((f) => f.path).sort()).toEqual(['notes.md', 'src/http.ts']);
+    expect(server.requests.flatMap((r) => r.inputs).some((input) => input.includes('outsideSecret'))).toBe(false);
   });
 });
 

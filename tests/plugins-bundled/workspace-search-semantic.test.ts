@@ -88,6 +88,16 @@ describe('semantic search in the plugin process', () => {
     expect(out).toMatch(/\[Showing the 2 nearest files; more are near\. Give a path to narrow it\.\]$/);
     expect(await search(r, { query: 'sign in with a password', mode: 'semantic', path: 'src', limit: 1 })).toMatch(/^src\/login\.ts:1: /);
     expect(server.requests.every((q) => q.model === 'concepts' && q.authorization === 'Bearer sk-local')).toBe(true);
+
+    // Rebuild deletes the vectors with the index: the next search builds both again.
+    const embedded = server.embedded;
+    const panel = r.service.registries.panels.list().find((p) => p.id === 'workspace_search.settings')!;
+    const rebuild = (panel.sections[0]!.rows[0] as { actions?: { id: string }[] }).actions![0]!.id;
+    await r.service.registries.panels.action('workspace_search.settings', rebuild);
+    await search(r, { query: 'header' });
+    await expect.poll(() => server.embedded - embedded, { timeout: 15_000 }).toBe(33);
+    await expect.poll(() => semanticRows(r)[1], { timeout: 15_000 }).toBe(`${workspace} — ready · 33 files, 33 chunks`);
+    expect(await search(r, { query: 'invoice', mode: 'semantic', limit: 1 })).toMatch(/^src\/billing\/charge-customer\.ts:1: /);
   });
 
   it('shows a failing endpoint in its Settings row and answers from text meanwhile', async () => {

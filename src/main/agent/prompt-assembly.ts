@@ -67,7 +67,9 @@ export type KeptRenders = Map<string, { after: string; rendered: Extract<Rendere
 export async function assemblePrompt(input: AssembleInput): Promise<AssembledPrompt> {
   const timeoutMs = input.renderTimeoutMs ?? 10_000;
   const ordered = input.blocks.map((block, order) => ({ block, order })).sort((a, b) => a.block.priority - b.block.priority || a.order - b.order);
-  const context: PromptBlockContext = { ...input.context, prompt: input.context.prompt ?? recallPrompt(input.messages) };
+  // Built for the first block that renders: a request whose blocks are all kept (or that has none) needs no prompt.
+  let built: PromptBlockContext | null = null;
+  const context = (): PromptBlockContext => (built ??= { ...input.context, prompt: input.context.prompt ?? recallPrompt(input.messages) });
   const after = input.kept ? latestUserMessage(input.messages) : '';
   const rendered = await Promise.all(ordered.map(({ block }) => renderKept(block, context, timeoutMs, input.kept, after)));
   const failures: AssembledPrompt['failures'] = [];
@@ -91,11 +93,17 @@ export async function assemblePrompt(input: AssembleInput): Promise<AssembledPro
 type Rendered = { ok: true; text: string; sources: readonly ReplySource[] } | { ok: false; error: string };
 
 /** A 'run' block's kept render while no user message came after it; else a render (kept when it is a 'run' block). */
-async function renderKept(block: PromptBlock, context: PromptBlockContext, timeoutMs: number, kept: KeptRenders | undefined, after: string): Promise<Rendered> {
-  if (block.cache !== 'run' || !kept) return renderOne(block, context, timeoutMs);
+async function renderKept(
+  block: PromptBlock,
+  context: () => PromptBlockContext,
+  timeoutMs: number,
+  kept: KeptRenders | undefined,
+  after: string,
+): Promise<Rendered> {
+  if (block.cache !== 'run' || !kept) return renderOne(block, context(), timeoutMs);
   const held = kept.get(block.id);
   if (held && held.after === after) return held.rendered;
-  const rendered = await renderOne(block, context, timeoutMs);
+  const rendered = await renderOne(block, context(), timeoutMs);
   if (rendered.ok) kept.set(block.id, { after, rendered });
   else kept.delete(block.id);
   return rendered;

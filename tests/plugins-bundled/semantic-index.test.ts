@@ -43,7 +43,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(options: { dimensions?: number; retryMs?: number; timeoutMs?: number } = {}) {
+function start(options: { dimensions?: number; retryMs?: number; timeoutMs?: number; queryTimeoutMs?: number } = {}) {
   lexical ??= new SearchIndexService({ root: workspace, file: join(dir, 'index.sqlite'), debounceMs: 10 });
   const config = { baseUrl: server.url, model: 'concepts', ...(options.dimensions ? { dimensions: options.dimensions } : {}) };
   const waiters: { test: (s: SemanticStatus) => boolean; resolve: () => void }[] = [];
@@ -56,6 +56,7 @@ function start(options: { dimensions?: number; retryMs?: number; timeoutMs?: num
     pollMs: 20,
     retryMs: options.retryMs ?? 60_000,
     batchSize: 2,
+    ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
     onChange: () => {
       for (const w of waiters.filter((x) => x.test(semantic.status))) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -170,6 +171,21 @@ describe('the semantic index', () => {
       fallback: true,
       notes: ['[Semantic search has no vectors yet: The embeddings endpoint did not answer within 400 ms. These results come from mode text.]'],
     });
+  });
+});
+
+describe('a slow question', () => {
+  it('is given up at its own time limit, and text answers with a note saying why', async () => {
+    const { semantic, until } = start({ queryTimeoutMs: 300 });
+    await until(ready);
+    server.behaviour = 'slow';
+    const started = performance.now();
+    expect(await semanticLines(semantic, 'invoice', null, 5)).toMatchObject({
+      fallback: true,
+      notes: ['[The query could not be embedded: The embeddings endpoint did not answer the question within 0.3 s. These results come from mode text.]'],
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(semantic.status.state).toBe('ready');
   });
 });
 

@@ -13,6 +13,8 @@ const POLL_MS = 2000;
 /** The first wait after a failure, doubled at each failure in a row up to MAX_RETRY_MS. */
 const RETRY_MS = 30_000;
 const MAX_RETRY_MS = 10 * 60_000;
+/** How long a search waits for its question's vector before text answers instead. */
+const QUERY_TIMEOUT_MS = 10_000;
 /** Chunks shown of one file in a result. */
 const CHUNKS_PER_FILE = 2;
 
@@ -36,6 +38,8 @@ export interface SemanticIndexOptions {
   batchSize?: number;
   pollMs?: number;
   retryMs?: number;
+  /** How long a search waits for its question's vector (default 10 s); the client's own limit still applies. */
+  queryTimeoutMs?: number;
   now?: () => number;
   /** Opens the store (a seam: default SemanticStore.open). */
   openStore?: (file: string) => SemanticStore;
@@ -265,7 +269,16 @@ export class SemanticIndex {
   async search(query: string, scope: SearchScope, limit: number): Promise<SemanticResult> {
     const store = this.#store;
     if (!store) return { files: [], more: false };
-    const [vector] = await this.#options.embedder.embed([query], this.#abort.signal);
+    const deadline = AbortSignal.timeout(this.#options.queryTimeoutMs ?? QUERY_TIMEOUT_MS);
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await this.#options.embedder.embed([query], AbortSignal.any([this.#abort.signal, deadline]));
+    } catch (error) {
+      if (!deadline.aborted || this.#abort.signal.aborted) throw error;
+      throw new EmbeddingFailure(
+        `The embeddings endpoint did not answer the question within ${Math.round((this.#options.queryTimeoutMs ?? QUERY_TIMEOUT_MS) / 100) / 10} s.`,
+      );
+    }
     const hits = store.nearest(vector!, scope, Math.max(50, limit * 10));
     const byFile = new Map<string, typeof hits>();
     for (const hit of hits) {

@@ -174,6 +174,7 @@ test('/set plugin.<id>.<key> VALUE sets what the form sets, completes keys step 
     ['plugin.memory.', '/set plugin.memory.'],
     ['plugin.peek.', '/set plugin.peek.'],
     ['plugin.wallet.', '/set plugin.wallet.'],
+    ['plugin.workspace_search.', '/set plugin.workspace_search.'],
   ]);
   expect((await complete('/set plugin.wallet.de')).map(([label]) => label)).toEqual(['plugin.wallet.deepseek.']);
   expect((await complete('/set plugin.wallet.deepseek.c')).map(([label]) => label)).toEqual(['plugin.wallet.deepseek.currency']);
@@ -246,7 +247,7 @@ test('a user plugin whose settings schema is over a cap or outside the subset is
       .filter((p) => p.hasSettings)
       .map((p) => p.id)
       .sort(),
-  ).toEqual(['budget', 'memory', 'peek', 'wallet']);
+  ).toEqual(['budget', 'memory', 'peek', 'wallet', 'workspace_search']);
 });
 
 test("changing the wallet's base URL drops its stored key: a server at the new URL never receives it, only a key entered again", async () => {

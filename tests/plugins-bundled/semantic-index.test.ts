@@ -143,6 +143,38 @@ describe('the semantic index', () => {
     expect((await semantic.search('a picture', null, 1)).files.map((f) => f.path)).toEqual(['src/photos.ts']);
   });
 
+  it('stops with a sentence for each broken answer, keeping every vector it had and still searching them', async () => {
+    const first = start();
+    await first.until(ready);
+    first.semantic.dispose();
+    writeFileSync(join(workspace, 'src', 'photos.ts'), 'export function thumbnail(image: Buffer) {\n  return image;\n}\n');
+    writeFileSync(join(workspace, 'src', 'timer.ts'), 'export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));\n');
+    await lexical!.flush();
+    const cases: [typeof server.behaviour, RegExp][] = [
+      ['nan', /^The embeddings endpoint's answer is not JSON: /],
+      ['infinite', /^The embeddings endpoint's answer is not an embeddings response \(data\.0\.embedding\.9: .*Infinity\)\.$/],
+      ['huge', /^The embeddings endpoint's answer was over 448 KB/],
+      ['missingVector', /^The embeddings endpoint answered 1 vectors for 2 inputs\.$/],
+      ['mixedDimensions', /^The embeddings endpoint answered vectors of different lengths \(9 and 10\)\.$/],
+      ['notJson', /^The embeddings endpoint's answer is not JSON: <html>Gateway error<\/html>$/],
+      ['zeros', /^The embeddings endpoint answered a vector of zeros/],
+      ['status401', /^The embeddings endpoint refused the request \(401\): check the API key\./],
+    ];
+    for (const [behaviour, message] of cases) {
+      server.behaviour = behaviour;
+      const { semantic, until } = start();
+      await until(failed);
+      expect((semantic.status as { message: string }).message, behaviour).toMatch(message);
+      expect(semantic.counts(), behaviour).toEqual({ files: 4, chunks: 4 });
+      server.behaviour = 'ok';
+      expect(
+        (await semantic.search('invoice', 'src', 1)).files.map((f) => f.path),
+        behaviour,
+      ).toEqual(['src/billing/charge-customer.ts']);
+      semantic.dispose();
+    }
+  });
+
   it('stops with a sentence, losing nothing, when the endpoint answers vectors of another length than it stored', async () => {
     const { semantic, until } = start();
     await until(ready);

@@ -1,18 +1,17 @@
-import { constants, type FSWatcher, watch } from 'node:fs';
-import { lstat, open, realpath } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { type FSWatcher, watch } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { setImmediate as yieldToCalls } from 'node:timers/promises';
-import { looksBinary, SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
+import { SKIPPED_DIRS, walkFiles } from '../workspace-tools/index.ts';
 import { GitignoreRules, rulesFolderOf } from './gitignore-rules.ts';
 import { identifierPartsOf } from './identifier-words.ts';
+import { type ReadFile, readIndexable } from './read-indexable.ts';
 import { type IndexedFile, type IndexedSymbol, type IndexedText, type SearchScope, SearchIndexStore } from './search-index-store.ts';
 import { gramsQuery, queryTerms, wordsQuery } from './search-query.ts';
 import { type RankedDef, rankDefinitions, type SymbolGraph } from './repo-map-rank.ts';
 import type { SymbolTag } from './symbol-tagger.ts';
-import { SymbolThread } from './symbol-thread.ts';
+import { type Prepared, SymbolThread } from './symbol-thread.ts';
 
-/** Files over this size are listed but their text is not indexed. */
-export const MAX_INDEXED_BYTES = 1024 * 1024;
 const BATCH = 200;
 /** Files read at once. */
 const READERS = 8;
@@ -37,9 +36,10 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Finds definitions and references; must not reject (default: one SymbolThread shared by the process's indexes, a
-   * worker thread started for a build or a batch of changes and ended when idle).
+   * worker thread started for a build or a batch of changes and ended when idle). With `prepare`, a changed file is read
+   * and split there too (see SymbolThread.prepare); without it, or when it fails on a file, the file is read here.
    */
-  tagger?: { tags(path: string, text: string): Promise<readonly SymbolTag[]>; release?(): void };
+  tagger?: { tags(path: string, text: string): Promise<readonly SymbolTag[]>; prepare?(path: string, file: string): Promise<Prepared>; release?(): void };
 }
 
 let sharedTagger: SymbolThread | null = null;
@@ -51,11 +51,11 @@ export interface SearchHit {
   text: string;
 }
 
-/** A file as read for the index or a result: its bytes, or null when it is binary or too big. */
-interface ReadFile {
+/** A changed file as the index writes it: its size, mtime and text (null when it is binary or too big). */
+interface ReadForIndex {
   size: number;
   mtimeMs: number;
-  bytes: Buffer | null;
+  text: IndexedText | null;
 }
 
 /** What the index keeps of a file read: its bytes, its identifiers' parts and its symbols, or null (binary, too big). */
@@ -66,25 +66,9 @@ async function indexedText(read: ReadFile, rel: string, tagger: NonNullable<Sear
   return { bytes: read.bytes, parts: identifierPartsOf(text), symbols: await symbols };
 }
 
-/**
- * Reads a regular file inside the root without following a link on its last name, and only when the folder
- * it sits in is still where the walk found it (a real path): never a file outside the workspace.
- */
-async function readIndexable(path: string): Promise<ReadFile | undefined> {
-  let handle;
-  try {
-    if ((await realpath(dirname(path))) !== dirname(path)) return undefined;
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    if (info.size > MAX_INDEXED_BYTES) return { size: info.size, mtimeMs: info.mtimeMs, bytes: null };
-    const bytes = await handle.readFile();
-    return { size: info.size, mtimeMs: info.mtimeMs, bytes: looksBinary(bytes) ? null : bytes };
-  } catch {
-    return undefined;
-  } finally {
-    await handle?.close();
-  }
+/** A file's text for the index without symbols (the symbol worker failed on it); null when it is binary or too big. */
+function plainText(read: ReadFile): IndexedText | null {
+  return read.bytes === null ? null : { bytes: read.bytes, parts: identifierPartsOf(read.bytes.toString('utf8')) };
 }
 
 const unchanged = (known: IndexedFile | undefined, info: { size: number; mtimeMs: number }) =>
@@ -216,28 +200,43 @@ export class SearchIndexService {
     await this.#write(await this.#read(paths, known, new Set()), known);
   }
 
-  /** Reads the files among `paths` that changed: each as read, null when unchanged, undefined when not a regular file. */
-  #read(paths: string[], known: Map<string, IndexedFile>, seen: Set<string>): Promise<[string, ReadFile | null | undefined][]> {
-    return inParallel(paths, READERS, async (path): Promise<[string, ReadFile | null | undefined]> => {
+  /** Reads the files among `paths` that changed: each as read for the index, null when unchanged, undefined when not a regular file. */
+  #read(paths: string[], known: Map<string, IndexedFile>, seen: Set<string>): Promise<[string, ReadForIndex | null | undefined][]> {
+    return inParallel(paths, READERS, async (path): Promise<[string, ReadForIndex | null | undefined]> => {
       const rel = relative(this.root, path);
       seen.add(rel);
       const info = await lstat(path).catch(() => undefined);
       if (!info?.isFile()) return [rel, undefined];
       if (unchanged(known.get(rel), info)) return [rel, null];
-      return [rel, await readIndexable(path)];
+      return [rel, await this.#prepare(path, rel)];
     });
   }
 
-  /** Tags what `#read` found changed and writes it, with what is gone, in one transaction. */
-  async #write(looked: [string, ReadFile | null | undefined][], known: Map<string, IndexedFile>): Promise<void> {
-    const changed = looked.filter((e): e is [string, ReadFile] => Boolean(e[1]));
+  /**
+   * Reads a changed file for the index in the symbol worker (its reading and splitting garbage is the worker's); when
+   * the tagger has no worker, here; when the worker failed on the file, here and without symbols.
+   */
+  async #prepare(path: string, rel: string): Promise<ReadForIndex | undefined> {
+    const prepared = this.#tagger.prepare ? await this.#tagger.prepare(rel, path) : null;
+    if (prepared === 'gone') return undefined;
+    if (prepared !== null && prepared !== 'failed') {
+      const { file, tags } = prepared;
+      return { size: file.size, mtimeMs: file.mtimeMs, text: file.bytes && { bytes: file.bytes, parts: file.parts, symbols: tags } };
+    }
+    const read = await readIndexable(path);
+    if (!read) return undefined;
+    const text = prepared === 'failed' ? plainText(read) : await indexedText(read, rel, this.#tagger);
+    return { size: read.size, mtimeMs: read.mtimeMs, text };
+  }
+
+  /** Writes what `#read` found changed, with what is gone, in one transaction. */
+  async #write(looked: [string, ReadForIndex | null | undefined][], known: Map<string, IndexedFile>): Promise<void> {
+    const changed = looked.filter((e): e is [string, ReadForIndex] => Boolean(e[1]));
     const gone = looked.filter(([rel, read]) => read === undefined && known.has(rel)).map(([rel]) => rel);
     if (this.#disposed || (changed.length === 0 && gone.length === 0)) return;
-    const texts = await Promise.all(changed.map(([rel, read]) => indexedText(read, rel, this.#tagger)));
-    if (this.#disposed) return;
     this.#store.transaction(() => {
       for (const rel of gone) this.#store.remove(rel);
-      for (const [i, [rel, read]] of changed.entries()) this.#store.put(rel, read.size, read.mtimeMs, texts[i]!);
+      for (const [rel, read] of changed) this.#store.put(rel, read.size, read.mtimeMs, read.text);
     });
   }
 

@@ -20,7 +20,8 @@ export interface IndexedFile {
 /** A file's text as the index takes it: its UTF-8 bytes, the parts of its identifiers (see identifierPartsOf) and its symbols. */
 export interface IndexedText {
   bytes: Uint8Array;
-  parts: readonly string[];
+  /** The parts, as a list or already joined by spaces (as the symbol worker hands them over). */
+  parts: string | readonly string[];
   symbols?: readonly SymbolTag[];
 }
 
@@ -146,7 +147,12 @@ export class SearchIndexStore {
           this.#sql('INSERT INTO files(path, size, mtime_ms, indexed) VALUES (?, ?, ?, ?)').run(path, size, mtimeMs, content === null ? 0 : 1).lastInsertRowid,
         );
     if (content === null) return;
-    this.#sql('INSERT INTO words(rowid, path, body, parts) VALUES (?, ?, ?, ?)').run(id, pathWords(path), content.bytes, content.parts.join(' '));
+    this.#sql('INSERT INTO words(rowid, path, body, parts) VALUES (?, ?, ?, ?)').run(
+      id,
+      pathWords(path),
+      content.bytes,
+      typeof content.parts === 'string' ? content.parts : content.parts.join(' '),
+    );
     this.#sql('INSERT INTO grams(rowid, body) VALUES (?, ?)').run(id, content.bytes);
     // Every definition (up to MAX_DEFINITIONS), and the references the repo map links files by, one row per name
     // (its first line and how many): in a language that imports names, the names imported; else every use.

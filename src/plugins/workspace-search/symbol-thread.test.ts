@@ -24,22 +24,32 @@ const thread = (options: ConstructorParameters<typeof SymbolThread>[0] = {}) => 
 };
 
 /**
- * A worker that serves symbols like the real one, except that a file holding CRASH_WORKER ends it, one holding
- * HANG_WORKER never answers, and one holding LIE_WORKER gets an answer that is not a reply.
+ * A worker that serves symbols like the real one, file after file, except that a file holding CRASH_WORKER ends it,
+ * one holding HANG_WORKER never answers, one holding LIE_WORKER gets an answer that is not a reply, and one holding
+ * FORGE_WORKER (asked to be read) gets a reply whose bytes are not bytes.
  */
 function hostileWorker(): URL {
   const file = join(tempDir(), 'hostile-worker.mjs');
   writeFileSync(
     file,
-    `import { parentPort } from 'node:worker_threads';
+    `import { readFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
 import { serveSymbols } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, 'serve-symbols.ts')).href)};
+let listener;
+let replied;
+serveSymbols({ on: (_event, l) => (listener = l), postMessage: (m, transfer) => { parentPort.postMessage(m, transfer); replied(); } });
+let queue = Promise.resolve();
 parentPort.on('message', (m) => {
-  if (m.text.includes('CRASH_WORKER')) process.exit(3);
-  if (m.text.includes('HANG_WORKER')) for (;;) {}
-  if (m.text.includes('LIE_WORKER')) parentPort.postMessage({ id: m.id, tags: 'all of them' });
+  queue = queue.then(() => new Promise((resolve) => {
+    const text = typeof m.text === 'string' ? m.text : readFileSync(m.file, 'utf8');
+    if (text.includes('CRASH_WORKER')) process.exit(3);
+    if (text.includes('HANG_WORKER')) for (;;) {}
+    if (text.includes('LIE_WORKER')) return resolve(parentPort.postMessage({ id: m.id, tags: 'all of them' }));
+    if (text.includes('FORGE_WORKER')) return resolve(parentPort.postMessage({ id: m.id, tags: [], read: { size: 1, mtimeMs: 1, bytes: 'not bytes', parts: 'forged' } }));
+    replied = resolve;
+    listener(m);
+  }));
 });
-const port = { on: (event, listener) => parentPort.on(event, (m) => { if (!/CRASH_WORKER|HANG_WORKER|LIE_WORKER/.test(m.text)) listener(m); }), postMessage: (m) => parentPort.postMessage(m) };
-serveSymbols(port);
 `,
   );
   return pathToFileURL(file);
@@ -104,6 +114,8 @@ test('a build goes on past a file that crashes the symbol worker: every file is 
   for (let i = 0; i < 30; i++) writeFileSync(join(root, 'src', `file${i}.ts`), `export function shared${i}() {}\n// plainword${i}\n`);
   writeFileSync(join(root, 'src', 'hostile.ts'), 'export function hostileOne() {}\n// CRASH_WORKER plainwordhostile\n');
   writeFileSync(join(root, 'src', 'stuck.ts'), 'export function stuckOne() {}\n// HANG_WORKER plainwordstuck\n');
+  writeFileSync(join(root, 'src', 'liar.ts'), 'export function liarOne() {}\n// LIE_WORKER plainwordliar\n');
+  writeFileSync(join(root, 'src', 'forger.ts'), 'export function forgerOne() {}\n// FORGE_WORKER plainwordforger\n');
   const index = new SearchIndexService({
     root,
     file: join(tempDir(), 'index.sqlite'),
@@ -112,7 +124,7 @@ test('a build goes on past a file that crashes the symbol worker: every file is 
   });
   try {
     await index.ready;
-    for (const word of ['plainword0', 'plainword29', 'plainwordhostile', 'plainwordstuck']) {
+    for (const word of ['plainword0', 'plainword29', 'plainwordhostile', 'plainwordstuck', 'plainwordliar', 'plainwordforger']) {
       expect((await index.searchText(word, null, 5)).files.map((f) => f.path)).toHaveLength(1);
     }
     for (const name of ['shared0', 'shared15', 'shared29']) {
@@ -120,6 +132,10 @@ test('a build goes on past a file that crashes the symbol worker: every file is 
     }
     expect((await index.searchSymbol('hostileOne', null, 5)).hits.filter((h) => h.kind === 'def')).toEqual([]);
     expect((await index.searchSymbol('stuckOne', null, 5)).hits.filter((h) => h.kind === 'def')).toEqual([]);
+    expect((await index.searchSymbol('liarOne', null, 5)).hits.filter((h) => h.kind === 'def')).toEqual([]);
+    expect((await index.searchSymbol('forgerOne', null, 5)).hits.filter((h) => h.kind === 'def')).toEqual([]);
+    // The forged reply's words were never indexed: the file was read again here.
+    expect((await index.searchText('forged', null, 5)).files).toEqual([]);
   } finally {
     index.dispose();
   }

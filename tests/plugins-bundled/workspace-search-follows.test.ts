@@ -1,7 +1,7 @@
 // The workspace search plugin in its own process follows what changes under it: ignore rules (each folder's
 // .gitignore and .git/info/exclude) and folders of many files moved or deleted; and it never indexes its own data
 // folder when that lies inside the workspace. Every step is a real file change and a search through the tool.
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
@@ -179,4 +179,44 @@ it('follows a folder of a thousand files moved, edited inside its new place and 
   await searchableWithin(r, { query: 'wombatBulk500' }, none, since);
   expect(indexedUnder('moved')).toBe(0);
   expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
+});
+
+/** Stops the plugin and spoils the last quarter of the index file's pages (opening it checks the header and first pages, not these). */
+async function spoilIndex(r: BundledRuntime): Promise<void> {
+  await r.close();
+  const indexes = join(dataDir, 'indexes');
+  const file = join(indexes, readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!);
+  const size = statSync(file).size;
+  expect(size).toBeGreaterThan(64 * 1024);
+  const fd = openSync(file, 'r+');
+  for (let at = Math.floor((size * 0.75) / 4096) * 4096; at < size; at += 4096) writeSync(fd, Buffer.alloc(1024, 0x5a), 0, 1024, at);
+  closeSync(fd);
+}
+
+const DAMAGED = '[The search index was found damaged and is being built again from the workspace; these results come from grep.]';
+
+it('builds again an index whose pages turn out damaged in use: repo_map says so, search answers from grep meanwhile', async () => {
+  let r = await start();
+  expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
+  await spoilIndex(r);
+  r = await start();
+  expect(await search(r, { query: 'zzz', path: 'src/module0' })).toMatch(/^No matches/);
+  const map = await r.service.registries.tools.execute('repo_map', {}, undefined, { sessionId: 's1', workspace, denied: [dataDir] });
+  expect(text(map)).toBe(
+    'The search index was found damaged and is being built again from the workspace; the map can be drawn once it is done. Use find and search meanwhile.',
+  );
+  expect(await search(r, { query: 'filler9', mode: 'symbol' })).toMatch(/^Definitions of filler9:\nsrc\/module9\/file9\.ts:1: /);
+
+  await spoilIndex(r);
+  r = await start();
+  const answers: string[] = [];
+  for (const args of [{ query: 'koalaInvoice' }, { query: 'ler12', mode: 'substring' }, { query: 'filler9', mode: 'symbol' }])
+    answers.push(await search(r, args));
+  const told = answers.findIndex((a) => a.includes(DAMAGED));
+  expect(told, answers.join('\n---\n')).toBeGreaterThanOrEqual(0);
+  expect(answers[told]).toMatch(/^src\/module\d\/file12\d?\.ts:1: /);
+  // Built again: every mode answers from the new index, which holds every file.
+  expect(await search(r, { query: 'ler12', mode: 'substring', path: 'src/module2' })).toMatch(/^src\/module2\/file12\.ts:1: export const filler12 = 12;/);
+  expect(await search(r, { query: 'filler9', mode: 'symbol' })).toMatch(/^Definitions of filler9:\nsrc\/module9\/file9\.ts:1: /);
+  expect(indexedPaths()).toHaveLength(204);
 });

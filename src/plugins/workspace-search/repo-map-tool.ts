@@ -37,7 +37,15 @@ export function createRepoMapTool(options: SearchToolOptions): WorkspaceTool {
         return textOutput(`The index is still building (${done} of ${total} files); the map can be drawn once it is done. Use find and search meanwhile.`);
       }
       const scope = relative(target.scope.realRoot, target.real) || null;
-      const map = await index.repoMap({ focus: args.focus ?? [], scope, tokens: args.tokens });
+      let map: Awaited<ReturnType<typeof index.repoMap>>;
+      try {
+        map = await index.repoMap({ focus: args.focus ?? [], scope, tokens: args.tokens });
+      } catch (error) {
+        if (!options.recover?.(index, error)) throw error;
+        return textOutput(
+          'The search index was found damaged and is being built again from the workspace; the map can be drawn once it is done. Use find and search meanwhile.',
+        );
+      }
       const notes: string[] = [];
       if (index.notice) {
         notes.push(`[${index.notice}]`);

@@ -46,6 +46,11 @@ export interface SearchToolOptions {
    * there are none (semantic search off) instead. Absent: semantic search is off.
    */
   semanticOf?(index: SearchIndexService): SemanticIndex | string;
+  /**
+   * Given what a call on `index` threw: true when it found the index file damaged (past what opening it checks),
+   * which is then made again and built again as Rebuild does, so that grep answers this call. Absent: the error is the call's.
+   */
+  recover?(index: SearchIndexService, error: unknown): boolean;
 }
 
 /** A name symbol mode looks for: letters, digits, `_` and `$`, not starting with a digit. */
@@ -96,54 +101,66 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
         const { done, total } = index.progress;
         return fromGrep(args, ctx, grepPattern, grepLiteral, `[The index is still building (${done} of ${total} files); these results come from grep.]`);
       }
-      const scope = relative(target.scope.realRoot, target.real) || null;
-      const notes: string[] = [];
-      if (index.notice) {
-        notes.push(`[${index.notice}]`);
-        index.notice = null;
-      }
-      const lines: string[] = [];
-      let more = false;
-      let mode = args.mode;
-      if (mode === 'semantic') {
-        const found = await semanticLines(semantic, args.query, scope, args.limit);
-        if (found.fallback) mode = 'text';
-        else {
-          lines.push(...found.lines);
-          more = found.more;
+      // An index file found damaged in use is made again and built again; meanwhile grep answers, saying so.
+      try {
+        const scope = relative(target.scope.realRoot, target.real) || null;
+        const notes: string[] = [];
+        if (index.notice) {
+          notes.push(`[${index.notice}]`);
+          index.notice = null;
         }
-        notes.push(...found.notes);
+        const lines: string[] = [];
+        let more = false;
+        let mode = args.mode;
+        if (mode === 'semantic') {
+          const found = await semanticLines(semantic, args.query, scope, args.limit);
+          if (found.fallback) mode = 'text';
+          else {
+            lines.push(...found.lines);
+            more = found.more;
+          }
+          notes.push(...found.notes);
+        }
+        if (mode === 'semantic') {
+          // Answered above.
+        } else if (mode === 'text' && words.length) {
+          const found = await index.searchText(args.query, scope, args.limit);
+          for (const file of found.files) lines.push(...(file.hits.length ? file.hits.map(lineOf) : [`${file.path}: (its path matches)`]));
+          more = found.more;
+          if (more) notes.push(`[Showing the ${found.files.length} best files; more matched. Add words or give a path to narrow it.]`);
+        } else if (mode === 'symbol') {
+          const found = await index.searchSymbol(name, scope, args.limit);
+          const defs = found.hits.filter((h) => h.kind === 'def');
+          const refs = found.hits.filter((h) => h.kind === 'ref');
+          if (defs.length) lines.push(`Definitions of ${name}:`, ...defs.map((h) => `${lineOf(h)}  (${h.type})`));
+          if (refs.length)
+            lines.push(
+              `${defs.length ? '\n' : ''}Files that use ${name}:`,
+              ...refs.map((h) => `${lineOf(h)}${h.count > 1 ? `  (${h.count} uses in this file)` : ''}`),
+            );
+          more = found.more;
+          if (more) notes.push(`[Showing the first ${found.hits.length}; more matched. Give a path to narrow it.]`);
+        } else {
+          const found = await index.searchSubstring(args.query, scope, args.limit);
+          lines.push(...found.hits.map(lineOf));
+          more = found.more;
+          if (more) notes.push(`[Showing the first ${found.hits.length} matching lines; more matched. Give a longer fragment or a path to narrow it.]`);
+        }
+        if (lines.length === 0) {
+          const where = target.relative === '.' ? 'the workspace' : target.relative;
+          return textOutput([`No matches for ${JSON.stringify(args.query)} in ${where}.`, ...notes].join('\n'));
+        }
+        return textOutput(truncateOutput([lines.join('\n'), ...notes].join('\n\n')).text, { matches: lines.length, more });
+      } catch (error) {
+        if (!options.recover?.(index, error)) throw error;
+        return fromGrep(
+          args,
+          ctx,
+          grepPattern,
+          grepLiteral,
+          '[The search index was found damaged and is being built again from the workspace; these results come from grep.]',
+        );
       }
-      if (mode === 'semantic') {
-        // Answered above.
-      } else if (mode === 'text' && words.length) {
-        const found = await index.searchText(args.query, scope, args.limit);
-        for (const file of found.files) lines.push(...(file.hits.length ? file.hits.map(lineOf) : [`${file.path}: (its path matches)`]));
-        more = found.more;
-        if (more) notes.push(`[Showing the ${found.files.length} best files; more matched. Add words or give a path to narrow it.]`);
-      } else if (mode === 'symbol') {
-        const found = await index.searchSymbol(name, scope, args.limit);
-        const defs = found.hits.filter((h) => h.kind === 'def');
-        const refs = found.hits.filter((h) => h.kind === 'ref');
-        if (defs.length) lines.push(`Definitions of ${name}:`, ...defs.map((h) => `${lineOf(h)}  (${h.type})`));
-        if (refs.length)
-          lines.push(
-            `${defs.length ? '\n' : ''}Files that use ${name}:`,
-            ...refs.map((h) => `${lineOf(h)}${h.count > 1 ? `  (${h.count} uses in this file)` : ''}`),
-          );
-        more = found.more;
-        if (more) notes.push(`[Showing the first ${found.hits.length}; more matched. Give a path to narrow it.]`);
-      } else {
-        const found = await index.searchSubstring(args.query, scope, args.limit);
-        lines.push(...found.hits.map(lineOf));
-        more = found.more;
-        if (more) notes.push(`[Showing the first ${found.hits.length} matching lines; more matched. Give a longer fragment or a path to narrow it.]`);
-      }
-      if (lines.length === 0) {
-        const where = target.relative === '.' ? 'the workspace' : target.relative;
-        return textOutput([`No matches for ${JSON.stringify(args.query)} in ${where}.`, ...notes].join('\n'));
-      }
-      return textOutput(truncateOutput([lines.join('\n'), ...notes].join('\n\n')).text, { matches: lines.length, more });
     },
   });
 }

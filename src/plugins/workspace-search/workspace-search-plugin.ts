@@ -5,10 +5,11 @@ import { readEmbeddingConfig } from './embedding-config.ts';
 import { indexesPanel } from './indexes-panel.ts';
 import { createRepoMapTool } from './repo-map-tool.ts';
 import type { SearchIndexService } from './search-index-service.ts';
+import { isIndexDamage } from './is-index-damage.ts';
 import { createSearchTool } from './search-tool.ts';
 import { SemanticIndexes, type SemanticIndexesOptions } from './semantic-indexes.ts';
 import { semanticSection } from './semantic-section.ts';
-import { UNUSED_AFTER_MS, WorkspaceIndexes } from './workspace-indexes.ts';
+import { indexFileName, UNUSED_AFTER_MS, WorkspaceIndexes } from './workspace-indexes.ts';
 
 export interface WorkspaceSearchSeams {
   /** How long a search waits for a building index before grep answers (default 1000 ms). */
@@ -67,6 +68,13 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
     indexOf: (root: string, isDenied: (path: string) => boolean) => indexes.get(root, isDenied),
     indexWaitMs: seams.indexWaitMs,
     semanticOf: (index: SearchIndexService) => semantic.of(index) ?? semantic.off ?? '',
+    // An index file found damaged in use (a page spoiled on disk) is deleted and built again, as Rebuild does.
+    recover: (index: SearchIndexService, error: unknown) => {
+      if (!isIndexDamage(error)) return false;
+      const file = indexFileName(index.root);
+      semantic.forget(file);
+      return indexes.rebuild(file);
+    },
   };
   const tools = [createSearchTool(toolOptions), createRepoMapTool(toolOptions)];
   return definePlugin({
@@ -74,7 +82,8 @@ export function createWorkspaceSearchPlugin(seams: WorkspaceSearchSeams = {}): D
       ctx = context;
       const dataDir = await context.config<string>('dataDir');
       const folder = typeof dataDir === 'string' && dataDir !== '' ? join(dataDir, 'indexes') : null;
-      indexes = new WorkspaceIndexes(folder, { now, unusedAfterMs });
+      // A build stopped because another workspace's began stops that workspace's vectors too (made again with it).
+      indexes = new WorkspaceIndexes(folder, { now, unusedAfterMs, onStopped: (file) => semantic.forget(file) });
       // A change of these settings starts the plugin again: they are read once here.
       const embeddings = readEmbeddingConfig(await context.configAll());
       if (embeddings.problem) context.log.warn(embeddings.problem);

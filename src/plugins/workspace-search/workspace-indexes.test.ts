@@ -86,3 +86,30 @@ test('Rebuild deletes an open index and builds it again; the panel shows each st
   expect((await second.searchText('recentValue', null, 5)).files.map((f) => f.path)).toEqual(['a.ts']);
   expect(indexesPanel([], now, 30).sections[0]!.rows[0]).toMatchObject({ text: expect.stringMatching(/^No workspace searched yet/) });
 });
+
+test('opening another workspace stops a build still going in the first; a later search there goes on from what it wrote', async () => {
+  const big = join(base, 'big');
+  mkdirSync(big);
+  for (let i = 0; i < 3000; i++) writeFileSync(join(big, `f${i}.ts`), `export const bigValue${i} = ${i}; // ${'filler '.repeat(40)}\n`);
+  const stopped: string[] = [];
+  indexes = new WorkspaceIndexes(folder, { watch: false, onStopped: (file) => stopped.push(file) });
+  const first = indexes.get(big, never)!;
+  await expect.poll(() => first.progress.done, { timeout: 20_000, interval: 5 }).toBeGreaterThan(0);
+  expect(first.building).toBe(true);
+  const second = indexes.get(join(base, 'recent'), never)!;
+  expect(stopped).toEqual([indexFileName(big)]);
+  await first.ready;
+  await second.ready;
+  const states = Object.fromEntries(indexes.views().map((v) => [v.root, v.state]));
+  expect(states).toEqual({ [big]: 'idle', [join(base, 'recent')]: 'ready' });
+  // What the stopped build wrote stays; the next search there reads only the rest.
+  const again = indexes.get(big, never)!;
+  expect(again).not.toBe(first);
+  const kept = again.stats().files;
+  expect(kept).toBeGreaterThanOrEqual(200);
+  expect(kept).toBeLessThan(3000);
+  await again.ready;
+  expect(again.stats().files).toBe(3000);
+  expect((await again.searchText('bigValue2999', null, 5)).files.map((f) => f.path)).toEqual(['f2999.ts']);
+  expect((await second.searchText('recentValue', null, 5)).files.map((f) => f.path)).toEqual(['a.ts']);
+}, 60_000);

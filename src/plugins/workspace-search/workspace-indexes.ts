@@ -34,6 +34,8 @@ export interface WorkspaceIndexesOptions {
   now?: () => number;
   /** An index unused for longer is removed when the indexes are opened (default UNUSED_AFTER_MS). */
   unusedAfterMs?: number;
+  /** Told the file of an index whose build was stopped because another workspace's began. Must not throw. */
+  onStopped?: (file: string) => void;
 }
 
 const SUFFIXES = ['', '-wal', '-shm'];
@@ -65,6 +67,14 @@ export class WorkspaceIndexes {
     const file = indexFileName(realRoot);
     let index = this.#indexes.get(file);
     if (!index) {
+      // One build at a time: one still going in another workspace stops (the conversation moved on), and goes on
+      // from the files it wrote at the next search there, which only reads what it had not.
+      for (const [other, open] of this.#indexes) {
+        if (!open.building) continue;
+        open.dispose();
+        this.#indexes.delete(other);
+        this.#options.onStopped?.(other);
+      }
       mkdirSync(this.#folder, { recursive: true, mode: 0o700 });
       index = new SearchIndexService({ root: realRoot, file: join(this.#folder, file), isDenied, watch: this.#options.watch ?? true });
       this.#indexes.set(file, index);

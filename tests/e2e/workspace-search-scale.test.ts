@@ -10,7 +10,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
 import { openAiStream, type RecordedRequest } from '../fixtures/provider-server.ts';
 
-const FILES = Number(process.env.AMBER_SEARCH_E2E_FILES ?? 400);
+/** The workspace's size: AMBER_SEARCH_E2E_FILES when it is a whole number from 1 to 100,000, else 400. */
+const FILES = /^\d{1,6}$/.test(process.env.AMBER_SEARCH_E2E_FILES ?? '') ? Math.min(100_000, Math.max(1, Number(process.env.AMBER_SEARCH_E2E_FILES))) : 400;
 
 /** A small deterministic generator, so two runs write the same tree. */
 function random(seed: number): () => number {

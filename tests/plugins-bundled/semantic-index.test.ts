@@ -206,6 +206,34 @@ describe('the semantic index', () => {
   });
 });
 
+describe('where sqlite-vec cannot load', () => {
+  it('says semantic search cannot run here, and text answers, while the words index works', async () => {
+    lexical = new SearchIndexService({ root: workspace, file: join(dir, 'index.sqlite'), watch: false });
+    const semantic = new SemanticIndex({
+      root: workspace,
+      file: join(dir, 'index.sqlite'),
+      embedder: new EmbeddingClient({ baseUrl: server.url, model: 'concepts' }),
+      modelKey: 'k',
+      lexical,
+      openStore: () => {
+        throw new Error('Unsupported platform for sqlite-vec, on a freebsd-x64 machine.');
+      },
+    });
+    open.push(semantic);
+    expect(semantic.status).toEqual({
+      state: 'unavailable',
+      message: 'Semantic search cannot run here: Unsupported platform for sqlite-vec, on a freebsd-x64 machine.',
+    });
+    expect(await semanticLines(semantic, 'invoice', null, 5)).toMatchObject({
+      fallback: true,
+      notes: ['[Semantic search cannot run here: Unsupported platform for sqlite-vec, on a freebsd-x64 machine. These results come from mode text.]'],
+    });
+    await lexical.ready;
+    expect((await lexical.searchText('header', null, 5)).files.map((f) => f.path)).toEqual(['src/http.ts']);
+    expect(server.requests).toEqual([]);
+  });
+});
+
 describe('a slow question', () => {
   it('is given up at its own time limit, and text answers with a note saying why', async () => {
     const { semantic, until } = start({ queryTimeoutMs: 300 });

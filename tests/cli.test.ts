@@ -150,7 +150,7 @@ describe('amber CLI', () => {
     const id = '7f3c2a91-5b1e-4d0a-9c8e-2f6b4a1d3e57';
     amber(['import-pi', FIXTURE, '--data-dir', dataDir]);
     const intact = amber(['sessions', 'check', id, '--data-dir', dataDir]);
-    expect(intact).toEqual({ code: 0, stderr: '', stdout: `Session ${id} is intact: all 30 entries match their hashes.\n` });
+    expect(intact).toEqual({ code: 0, stderr: '', stdout: `Conversation ${id} is intact: all 30 entries match their hashes.\n` });
     expect(JSON.parse(amber(['sessions', 'check', id, '--json', '--full', '--data-dir', dataDir]).stdout)).toEqual({
       sessionId: id,
       entries: 30,
@@ -178,14 +178,14 @@ describe('amber CLI', () => {
       expect(sinceLast).toEqual({
         code: 0,
         stderr: '',
-        stdout: `Session ${id} is intact: no entry was added since the last check (--full checks them all again).\n`,
+        stdout: `Conversation ${id} is intact: no entry was added since the last check (--full checks them all again).\n`,
       });
     }
     const changed = amber(['sessions', 'check', id, '--full', '--data-dir', dataDir]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toBe('');
     expect(changed.stdout).toBe(
-      `Session ${id} was changed outside Amber: 2 of its 30 entries no longer match their hashes, so Amber opens it read-only.\n` +
+      `Conversation ${id} was changed outside Amber: 2 of its 30 entries no longer match their hashes, so Amber opens it read-only.\n` +
         ids.map((entryId) => `changed: ${entryId}\n`).join(''),
     );
     const json = amber(['sessions', 'check', id, '--json', '--full', '--data-dir', dataDir]);

@@ -143,7 +143,9 @@ describe('an entry changed in place by another program', () => {
 
     // The same open store: context verifies what it walks every time.
     expect(store.context(sessionId).integrity).toEqual({ ok: false, changed: [ids[2]] });
-    expect(() => store.append(sessionId, user('more'))).toThrow(new RegExp(`read-only: entry ${ids[2]} was changed outside Amber`));
+    expect(() => store.append(sessionId, user('more'))).toThrow(
+      `Conversation ${sessionId} is read-only: entry ${ids[2]} was changed outside Amber. Start a new conversation to continue, or run \`amber sessions check ${sessionId}\` for details.`,
+    );
 
     // After a restart, the first append finds it before writing anything.
     store.close();
@@ -176,6 +178,8 @@ describe('an entry changed in place by another program', () => {
   test('a payload rewritten with the same value in another key order is not a change', () => {
     const store = open();
     const { sessionId, ids } = sixMessages(store);
+    // Another program sees the appends once they are folded from the append log (as they are within 50 ms).
+    store.flush();
     outside((db) => {
       const row = db.prepare(`SELECT payload FROM entries WHERE id = ?`).get(ids[3]) as { payload: string };
       const value = JSON.parse(row.payload) as Record<string, unknown>;

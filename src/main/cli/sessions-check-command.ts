@@ -1,6 +1,8 @@
 import { AmberError } from '../errors.ts';
 import type { SessionsCommand } from './cli-command.ts';
 
+const count = (n: number): string => n.toLocaleString('en');
+
 /** Exit code of `sessions check` when entries were changed outside Amber (1 stays for errors). */
 export const CHANGED_EXIT_CODE = 2;
 
@@ -19,22 +21,22 @@ export const sessionsCheckCommand: SessionsCommand = {
     'Verify the entries of a conversation added since the last intact check (every entry with --full) against their hashes; exit 2 naming each entry changed outside Amber.',
   run(core, [sessionId], flags) {
     if (flags.full && flags.sinceLast) throw new AmberError('invalid_input', 'Pass --full or --since-last, not both: --full checks every entry.');
-    const onProgress = (done: number, total: number) => flags.progress(`Checked ${done.toLocaleString('en')} of ${total.toLocaleString('en')} entries…`);
+    const onProgress = (done: number, total: number) => flags.progress(`Checked ${count(done)} of ${count(total)} entries…`);
     const result = core.sessions.check(sessionId!, { sinceLast: !flags.full, onProgress });
     if (result.ok) {
       const which = !result.sinceLast
-        ? `all ${result.entries} entries match their hashes`
+        ? `all ${count(result.entries)} entries match their hashes`
         : result.entries === 0
           ? 'no entry was added since the last check (--full checks them all again)'
-          : `the ${result.entries} entries added since the last check match their hashes`;
-      return { json: result, text: `Session ${sessionId} is intact: ${which}.` };
+          : `the ${count(result.entries)} entries added since the last check match their hashes`;
+      return { json: result, text: `Conversation ${sessionId} is intact: ${which}.` };
     }
     const n = result.changed.length;
-    const of = result.sinceLast ? `the ${result.entries} entries added since the last check` : `its ${result.entries} entries`;
+    const of = result.sinceLast ? `the ${count(result.entries)} entries added since the last check` : `its ${count(result.entries)} entries`;
     return {
       json: result,
       text: [
-        `Session ${sessionId} was changed outside Amber: ${n} of ${of} no longer match their hashes, so Amber opens it read-only.`,
+        `Conversation ${sessionId} was changed outside Amber: ${count(n)} of ${of} no longer match their hashes, so Amber opens it read-only.`,
         ...result.changed.map((id) => `changed: ${id}`),
       ].join('\n'),
       exitCode: CHANGED_EXIT_CODE,

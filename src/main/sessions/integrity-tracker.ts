@@ -84,7 +84,7 @@ export class IntegrityTracker {
       const ids = [...known.changed];
       throw new AmberError(
         'denied',
-        `Session ${sessionId} is read-only: ${ids.length === 1 ? `entry ${ids[0]} was` : `entries ${ids.join(', ')} were`} changed outside Amber. Start a new session to continue, or run \`amber sessions check ${sessionId}\` for details.`,
+        `Conversation ${sessionId} is read-only: ${ids.length === 1 ? `entry ${ids[0]} was` : `entries ${ids.join(', ')} were`} changed outside Amber. Start a new conversation to continue, or run \`amber sessions check ${sessionId}\` for details.`,
       );
     }
     return known;

@@ -108,6 +108,20 @@ describe('the semantic index', () => {
     expect((await semantic.search('invoice', null, 5)).files.map((f) => f.path)).not.toContain('notes.md');
   });
 
+  it('keeps its vectors when the plugin starts again: nothing unchanged is embedded again', async () => {
+    const first = start();
+    await first.until(ready);
+    first.semantic.dispose();
+    lexical!.dispose();
+    lexical = null;
+    const before = server.requests.length;
+    const again = start();
+    await again.until(ready);
+    expect(again.semantic.status).toEqual({ state: 'ready', files: 4, chunks: 4 });
+    expect(server.requests.length).toBe(before);
+    expect((await again.semantic.search('invoice', 'src', 1)).files.map((f) => f.path)).toEqual(['src/billing/charge-customer.ts']);
+  });
+
   it('makes every vector again for another model or dimensions, in the same file', async () => {
     const first = start();
     await first.until(ready);

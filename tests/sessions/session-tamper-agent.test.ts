@@ -24,7 +24,7 @@ test('a run on a session changed outside Amber ends with a sentence and sends no
   const result = await h.agent.start(h.sessionId, null).done;
   expect(result).toMatchObject({
     reason: 'error',
-    error: expect.stringContaining(`This session was changed outside Amber (entries ${changed}), so it is read-only`),
+    error: `This conversation was changed outside Amber (entries ${changed}), so it is read-only; start a new conversation to continue.`,
   });
   expect(h.provider.requests).toHaveLength(1);
   // A new prompt is refused by the store before anything is written.

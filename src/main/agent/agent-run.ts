@@ -111,7 +111,7 @@ export class AgentRun {
     if (!context.integrity.ok) {
       return {
         reason: 'error',
-        error: `This session was changed outside Amber (entries ${context.integrity.changed.join(', ')}), so it is read-only; start a new session to continue.`,
+        error: `This conversation was changed outside Amber (entries ${context.integrity.changed.join(', ')}), so it is read-only; start a new conversation to continue.`,
       };
     }
     const setup = await this.#setUp(context);
@@ -359,7 +359,7 @@ export class AgentRun {
       }
       return true;
     }
-    this.#notice('compaction_failed', `The conversation could not be summarised (${why}); the session was left as it was. ${outcome.reason}`);
+    this.#notice('compaction_failed', `The conversation could not be summarised (${why}); it was left as it was. ${outcome.reason}`);
     return false;
   }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isInsideFolder } from '../workspace-path.ts';
 import type { HiddenPaths } from './hidden-paths.ts';
 import type { SandboxProfile } from './sandbox-profile.ts';
 
@@ -8,11 +9,6 @@ export interface BwrapFindings {
   hidden: HiddenPaths;
   /** Protected paths that exist in the workspace (see findProtectedEntries). */
   protectedPaths: readonly string[];
-}
-
-/** Whether `path` is `folder` or lies under it (both absolute and normalised). */
-export function isWithin(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
 /**
@@ -36,7 +32,7 @@ export function bwrapArgs(profile: SandboxProfile, found: BwrapFindings): string
   // A path inside a folder that is hidden already needs nothing more (and could not be mounted in a read-only one).
   const dirs = outermost(found.hidden.dirs);
   for (const dir of dirs) args.push('--tmpfs', dir, '--remount-ro', dir);
-  for (const file of found.hidden.files) if (!dirs.some((d) => isWithin(file, d))) args.push('--ro-bind', '/dev/null', file);
+  for (const file of found.hidden.files) if (!dirs.some((d) => isInsideFolder(d, file))) args.push('--ro-bind', '/dev/null', file);
   args.push('--unshare-user-try', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try');
   if (!(writes && profile.network)) args.push('--unshare-net');
   // Run as root, bwrap would leave the command every capability inside its namespaces (enough to unmount
@@ -53,12 +49,12 @@ export function bwrapArgs(profile: SandboxProfile, found: BwrapFindings): string
  * Binds are `-try`: a path removed since it was found is skipped, not an error.
  */
 function protectedMounts(profile: SandboxProfile, protectedPaths: readonly string[]): string[] {
-  const writable = profile.writable.filter((w) => isWithin(w, profile.root));
+  const writable = profile.writable.filter((w) => isInsideFolder(profile.root, w));
   const readOnly: string[] = [];
   const again: string[] = [];
   for (const path of protectedPaths) {
-    if (writable.some((w) => isWithin(path, w))) continue;
-    const inside = writable.filter((w) => isWithin(w, path));
+    if (writable.some((w) => isInsideFolder(w, path))) continue;
+    const inside = writable.filter((w) => isInsideFolder(path, w));
     const reopened = inside.map((w) => nearestExisting(w, path));
     if (reopened.includes(path)) continue;
     readOnly.push(path);
@@ -76,5 +72,5 @@ function nearestExisting(path: string, top: string): string {
 
 /** The paths not inside another path of the list. */
 function outermost(paths: readonly string[]): string[] {
-  return paths.filter((p) => !paths.some((q) => q !== p && isWithin(p, q)));
+  return paths.filter((p) => !paths.some((q) => q !== p && isInsideFolder(q, p)));
 }

@@ -300,7 +300,7 @@ export class SearchIndexService {
 
   /**
    * Walks `folder` again after ignore rules over it changed: files they now leave out leave the index, files they
-   * let in again are indexed (unchanged ones by their size and mtime alone).
+   * let in are indexed.
    */
   async #resync(folder: string): Promise<void> {
     const prefix = folder === this.root ? '' : relative(this.root, folder) + sep;
@@ -310,9 +310,15 @@ export class SearchIndexService {
     }
     const known = new Map([...this.#store.files()].filter(([rel]) => rel.startsWith(prefix)));
     const seen = new Set<string>();
-    for (let i = 0; i < found.length; i += BATCH) {
+    // Files the index holds already are kept as they are (the watcher reports their edits): only the others are read.
+    const fresh = found.filter((path) => {
+      const rel = relative(this.root, path);
+      seen.add(rel);
+      return !known.has(rel);
+    });
+    for (let i = 0; i < fresh.length; i += BATCH) {
       if (this.#disposed) return;
-      await this.#write(await this.#read(found.slice(i, i + BATCH), known, seen), known);
+      await this.#write(await this.#read(fresh.slice(i, i + BATCH), known, seen), known);
     }
     if (this.#disposed) return;
     this.#store.transaction(() => {

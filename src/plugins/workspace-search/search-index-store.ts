@@ -176,7 +176,9 @@ export class SearchIndexStore {
   /** Forgets a file, or a folder with everything under it. */
   remove(path: string): void {
     this.generation++;
-    const rows = this.#sql("SELECT id FROM files WHERE path = ? OR substr(path, 1, length(?) + 1) = ? || '/'").all(path, path, path) as { id: number }[];
+    // What lies below `path/` sorts from `path/` up to `path0` ('0' follows '/'): a range the path index answers,
+    // where a test on substr() would read every row for each file removed.
+    const rows = this.#sql("SELECT id FROM files WHERE path = ? OR (path >= ? || '/' AND path < ? || '0')").all(path, path, path) as { id: number }[];
     for (const { id } of rows) {
       this.#dropText(id);
       this.#sql('DELETE FROM files WHERE id = ?').run(id);

@@ -7,7 +7,7 @@ const MAX = 120;
  * an ellipsis. Reads only as far into the text as the line needs, so a long tool output costs what a short one does.
  */
 function clip(text: string): string {
-  for (let end = Math.min(text.length, 4 * MAX); ; end = Math.min(text.length, 4 * end)) {
+  for (let end = Math.min(text.length, 2 * MAX); ; end = Math.min(text.length, 4 * end)) {
     const flat = text.slice(0, end).replace(/\s+/g, ' ').trimStart();
     if (end === text.length) {
       const line = flat.trimEnd();

@@ -62,3 +62,16 @@ test('a file that is not an index is replaced by an empty one, and says so', () 
   expect(store.rebuilt).toBe(false);
   expect([...store.files().keys()]).toEqual(['a.ts']);
 });
+
+test('removing a path takes the file or folder of that name and all below it, and no name that only starts like it', () => {
+  store = SearchIndexStore.open(join(dir, 'index.sqlite'));
+  const paths = ['a', 'a/b.ts', 'a/c/d.ts', 'a0', 'a.b', 'ab/x.ts', 'a-x/y.ts', 'b/a/z.ts', 'a%/q.ts', 'a_/r.ts', 'é/s.ts'];
+  for (const path of paths) store.put(path, 1, 1, content(`const word = 1; // ${path}`));
+  store.transaction(() => store!.remove('a'));
+  expect([...store.files().keys()].sort()).toEqual(['a%/q.ts', 'a-x/y.ts', 'a.b', 'a0', 'a_/r.ts', 'ab/x.ts', 'b/a/z.ts', 'é/s.ts']);
+  store.transaction(() => store!.remove('a%'));
+  store.transaction(() => store!.remove('é'));
+  store.transaction(() => store!.remove('b/a/z.ts'));
+  expect([...store.files().keys()].sort()).toEqual(['a-x/y.ts', 'a.b', 'a0', 'a_/r.ts', 'ab/x.ts']);
+  expect(store.searchWords(wordsQuery('word', 'AND')!, null, 20).sort()).toEqual(['a-x/y.ts', 'a.b', 'a0', 'a_/r.ts', 'ab/x.ts']);
+});

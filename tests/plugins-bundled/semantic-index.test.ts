@@ -263,6 +263,25 @@ describe('a slow question', () => {
   });
 });
 
+describe('chunks of a real file', () => {
+  it('begin where the index found a definition, so a function is found with its own lines', async () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `  const step${i} = ${i};`).join('\n');
+    writeFileSync(
+      join(workspace, 'src', 'mixed.ts'),
+      `export function parseHeaderLine(raw: string) {\n${filler(25)}\n  return raw;\n}\n\nexport function takePhoto(image: string) {\n${filler(25)}\n  return image;\n}\n`,
+    );
+    const { semantic, until } = start();
+    await until(ready);
+    const [hits] = (await semantic.search('thumbnail picture', 'src/mixed.ts', 1)).files.map((f) => f.hits);
+    expect(hits!.map(({ line, endLine, text }) => ({ line, endLine, text }))).toEqual([
+      { line: 1, endLine: 29, text: 'export function parseHeaderLine(raw: string) {' },
+      { line: 30, endLine: 57, text: 'export function takePhoto(image: string) {' },
+    ]);
+    expect(hits![1]!.similarity).toBeGreaterThan(0.9);
+    expect(hits![0]!.similarity).toBeLessThan(0.1);
+  });
+});
+
 describe('the semantic index and links', () => {
   it('never embeds or shows a file that became a link out of the workspace, and drops its vectors', async () => {
     mkdirSync(join(dir, 'outside'));
@@ -290,6 +309,17 @@ describe('chunks', () => {
       [81, 86, 'a/b.ts', ''],
     ]);
     expect(codeChunks('empty.ts', '')).toEqual([{ startLine: 1, endLine: 1, text: 'empty.ts' }]);
+    // Where the index knows the definitions, a chunk ends before the last one past its first 12 lines.
+    const eighty = Array.from({ length: 80 }, (_, i) => `line ${i + 1}`).join('\n');
+    expect(codeChunks('d.ts', eighty, [1, 5, 20, 31, 55]).map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 30],
+      [31, 54],
+      [55, 80],
+    ]);
+    expect(codeChunks('d.ts', eighty, [5, 41, 0, -3, 1.5]).map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 40],
+      [41, 80],
+    ]);
     expect(codeChunks('long.ts', 'x'.repeat(10_000))[0]!.text.length).toBe(2000);
   });
 });

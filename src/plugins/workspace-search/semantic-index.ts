@@ -244,7 +244,13 @@ export class SemanticIndex {
         this.#set({ state: 'embedding', done: ++done, total });
         continue;
       }
-      const file: PendingFile = { path, file: { size: read.size, mtimeMs: read.mtimeMs, hash }, chunks: codeChunks(path, read.text), vectors: [], got: 0 };
+      const file: PendingFile = {
+        path,
+        file: { size: read.size, mtimeMs: read.mtimeMs, hash },
+        chunks: codeChunks(path, read.text, store.definitionLines(path)),
+        vectors: [],
+        got: 0,
+      };
       waiting.push(file);
       for (let index = 0; index < file.chunks.length; index++) queued.push({ file, index });
       while (queued.length >= batch) await send(batch);

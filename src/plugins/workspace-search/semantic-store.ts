@@ -133,6 +133,20 @@ export class SemanticStore {
     }
   }
 
+  /** The first lines of a file's definitions as the lexical index found them (empty when it has none, or no symbols table). */
+  definitionLines(path: string): number[] {
+    try {
+      const rows = this.#sql('SELECT DISTINCT s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.def = 1 ORDER BY s.line').all(
+        path,
+      ) as {
+        line: number;
+      }[];
+      return rows.map((r) => r.line);
+    } catch {
+      return [];
+    }
+  }
+
   embeddedFiles(): Map<string, EmbeddedFile> {
     const rows = this.#sql('SELECT path, size, mtime_ms AS mtimeMs, hash FROM semantic_files').all() as (EmbeddedFile & { path: string })[];
     return new Map(rows.map((r) => [r.path, { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash }]));

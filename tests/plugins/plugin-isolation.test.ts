@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { parseStat, signalAll } from '../../src/main/plugins/index.ts';
+import { FRUGAL_V8_FLAGS, parseStat, signalAll } from '../../src/main/plugins/index.ts';
 import type { ToolOutput } from '../../src/shared/tools/tool-spec.ts';
 import { createForkLauncher } from '../../src/main/plugins/index.ts';
-import { createHarness, fixture, type Harness } from './plugin-harness.ts';
+import { createHarness, descriptor, FIXTURES, fixture, type Harness } from './plugin-harness.ts';
 
 // What a plugin process is given and what it leaves behind: its environment, its heap, its descendants.
 
@@ -119,3 +120,25 @@ test('a plugin that exhausts its capped heap dies "out of memory", and main does
   expect(info.reason).toMatch(/^The plugin's process ran out of memory \(a plugin's heap is limited to 64 MB\)\./);
   expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
 });
+
+/** A plugin process's command line, from /proc. */
+const argv = (harness: Harness, id: string) => readFileSync(`/proc/${harness.service.get(id).pid}/cmdline`, 'utf8').split('\0');
+
+test.runIf(process.platform === 'linux')(
+  'a bundled plugin whose manifest asks for frugal memory starts with the frugal V8 flags; a user plugin asking the same, and any other, does not',
+  async () => {
+    h = createHarness([descriptor(join(FIXTURES, 'probe'), { memory: 'frugal' })]);
+    await h.service.start();
+    expect(argv(h, 'probe')).toEqual(expect.arrayContaining([...FRUGAL_V8_FLAGS]));
+    await h.close();
+    h = createHarness([{ ...descriptor(join(FIXTURES, 'probe'), { memory: 'frugal' }), source: 'user' }]);
+    await h.service.start();
+    await h.service.setState('probe', true, { confirm: true });
+    expect(h.service.get('probe').state).toBe('active');
+    expect(argv(h, 'probe').filter((arg) => FRUGAL_V8_FLAGS.includes(arg))).toEqual([]);
+    await h.close();
+    h = createHarness([fixture('probe')]);
+    await h.service.start();
+    expect(argv(h, 'probe').filter((arg) => FRUGAL_V8_FLAGS.includes(arg))).toEqual([]);
+  },
+);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { utilityProcess as ElectronUtilityProcess, UtilityProcess } from 'electron';
 import {
   findDescendants,
+  FRUGAL_V8_FLAGS,
   formatBytes,
   type PipeFrame,
   type PluginExit,
@@ -36,12 +37,12 @@ type Fork = Pick<typeof ElectronUtilityProcess, 'fork'>;
 export function createUtilityLauncher(utilityProcess: Fork, options: UtilityLauncherOptions = {}): PluginLauncher {
   const hostEntry = options.hostEntry ?? join(import.meta.dirname, 'plugin-host.js');
   const heapMb = options.maxHeapMb ?? 256;
-  return ({ pluginId, shared }) => {
+  return ({ pluginId, shared, frugal }) => {
     const marker = `AMBER_PLUGIN_RUN=${randomUUID()}`;
     const child = utilityProcess.fork(hostEntry, [shared ? `--amber-shared=${pluginId}` : `--amber-plugin=${pluginId}`], {
       serviceName: shared ? `Amber plugins (${pluginId})` : `Amber plugin ${pluginId}`,
       stdio: 'pipe',
-      execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${heapMb}`],
+      execArgv: [...(options.execArgv ?? []), ...(frugal ? FRUGAL_V8_FLAGS : []), `--max-old-space-size=${heapMb}`],
       env: pluginEnvironment(options.env ?? process.env, { AMBER_PLUGIN_ID: pluginId, AMBER_PLUGIN_RUN: marker.slice('AMBER_PLUGIN_RUN='.length) }),
     });
     return wrapUtility(child, {

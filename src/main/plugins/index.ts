@@ -65,7 +65,7 @@ export { createForkLauncher, defaultPluginHostEntry, DEFAULT_EXEC_ARGV, DEFAULT_
 export type { ForkLauncherOptions } from './launchers/fork-launcher.ts';
 export { createSharedHostLauncher } from './launchers/shared-host-launcher.ts';
 export type { SharedHostInfo, SharedHostLauncher, SharedLaunchRequest } from './launchers/shared-host-launcher.ts';
-export { describeExit, formatBytes, lineFrame, pluginEnvironment } from './launchers/plugin-launcher.ts';
+export { describeExit, FRUGAL_V8_FLAGS, formatBytes, lineFrame, pluginEnvironment } from './launchers/plugin-launcher.ts';
 export type { LaunchRequest, PipeFrame, PluginExit, PluginLauncher, PluginProcess } from './launchers/plugin-launcher.ts';
 export { findDescendants, parseStat, signalAll } from './launchers/process-tree.ts';
 export { PluginConnection, type ConnectionDrops } from './edge/plugin-connection.ts';

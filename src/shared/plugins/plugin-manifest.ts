@@ -34,6 +34,12 @@ export const PluginManifest = z
      * gets its own process unless the user groups it, whatever this says.
      */
     process: z.enum(['own', 'shared']).optional(),
+    /**
+     * Bundled plugins with a process of their own only: `frugal` starts it with a small young generation and
+     * WebAssembly compiled by V8's baseline compiler alone (see FRUGAL_V8_FLAGS): far less memory for a plugin that
+     * runs WASM grammars over many files, at some speed. Ignored for a user plugin or a shared host.
+     */
+    memory: z.enum(['frugal']).optional(),
     /** The plugin's settings (a JSON Schema subset, size-capped): Settings shows a form from it, `/set plugin.<id>.<key>` sets them. */
     configuration: PluginConfigSchema.optional(),
     /** Declarations main installs before the plugin runs, checked like `capabilities()`' (static-contributions.ts). */

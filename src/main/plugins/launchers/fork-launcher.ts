@@ -9,7 +9,7 @@ import { createLineSplitter } from '../../../shared/plugins/index.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../../../shared/plugins/index.ts';
 import { throttleOutput } from './output-throttle.ts';
 import { ProcessEvents } from './process-events.ts';
-import { formatBytes, lineFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment } from './plugin-launcher.ts';
+import { FRUGAL_V8_FLAGS, formatBytes, lineFrame, type PluginExit, type PluginLauncher, type PluginProcess, pluginEnvironment } from './plugin-launcher.ts';
 import { findDescendants, signalAll } from './process-tree.ts';
 
 export interface ForkLauncherOptions {
@@ -61,7 +61,7 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
   const outputBudget = options.outputBytesPerSecond ?? 256 * 1024;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const compileCache = options.compileCacheDir === undefined ? join(tmpdir(), 'node-compile-cache') : options.compileCacheDir;
-  return ({ pluginId, shared }) => {
+  return ({ pluginId, shared, frugal }) => {
     // Every process the plugin starts inherits this marker, so it can be found after its parent is gone.
     const marker = `AMBER_PLUGIN_RUN=${randomUUID()}`;
     const env = pluginEnvironment(source, {
@@ -72,7 +72,7 @@ export function createForkLauncher(options: ForkLauncherOptions = {}): PluginLau
       ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
     });
     const role = shared ? `--amber-shared=${pluginId}` : `--amber-plugin=${pluginId}`;
-    const child = spawn(process.execPath, [...execArgv, hostEntry, role, `--amber-pipe=${PLUGIN_PIPE_FD}`], {
+    const child = spawn(process.execPath, [...execArgv, ...(frugal ? FRUGAL_V8_FLAGS : []), hostEntry, role, `--amber-pipe=${PLUGIN_PIPE_FD}`], {
       // Every option that matters is set here, so none can come from anywhere else.
       env,
       cwd: process.cwd(),

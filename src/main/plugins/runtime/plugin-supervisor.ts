@@ -237,7 +237,8 @@ export class PluginSupervisor {
     let proc: PluginProcess;
     try {
       const group = ctx.hostGroup(rec);
-      proc = group ? ctx.sharedLauncher({ pluginId: id, group }) : ctx.launcher({ pluginId: id });
+      const frugal = rec.descriptor.source === 'bundled' && manifest.memory === 'frugal';
+      proc = group ? ctx.sharedLauncher({ pluginId: id, group }) : ctx.launcher({ pluginId: id, ...(frugal ? { frugal } : {}) });
     } catch (e) {
       await this.#withdraw('failed', `The plugin's process could not be started: ${errorMessage(e)}`);
       return;

@@ -3,6 +3,8 @@
 // importing and calling earlier files' functions, most often a few central ones), measured through the plugin in
 // its own process (each query a tool call from main's registry, as the agent makes it):
 //   cold_build_ms             — first search call until the index answers (walk, read, index every file);
+//   cold_build_cpu_s          — the CPU time the plugin's process used until then (all its threads): the figure a
+//                               loaded machine does not move;
 //   during_build_text_p50_ms / _p95, during_build_substring_… — calls made while the build runs (each answered from
 //                               grep over one small folder, as the index is not ready): how long the indexer's thread
 //                               keeps a call waiting while it builds;
@@ -279,6 +281,11 @@ const call = async (args: Record<string, unknown>, tool = 'search'): Promise<str
   if (out.isError) throw new Error(text);
   return text;
 };
+/** CPU seconds a process has used (user and system, all its threads), from /proc (clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
 const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))]!;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -310,6 +317,7 @@ try {
   if (sampler) clearInterval(sampler);
   const pid = service.get('workspace_search').pid!;
   const rssAfterBuild = rssMb(pid);
+  const buildCpuS = cpuSeconds(pid);
 
   const time = async (args: Record<string, unknown>) => {
     const t0 = performance.now();
@@ -387,6 +395,7 @@ try {
     files: FILES,
     generate_ms: Math.round(generateMs),
     cold_build_ms: Math.round(coldMs),
+    cold_build_cpu_s: round(buildCpuS),
     during_build_text_p50_ms: round(percentile(duringTextMs, 50), 2),
     during_build_text_p95_ms: round(percentile(duringTextMs, 95), 2),
     during_build_substring_p50_ms: round(percentile(duringSubstringMs, 50), 2),

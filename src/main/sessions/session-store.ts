@@ -34,6 +34,8 @@ const ROW_STRIDE = 64;
 const CHECK_PROGRESS_EVERY = 10_000;
 /** Milliseconds from an entry written to the append log to the fold that puts it in SQLite (if nothing else folds sooner). */
 const FOLD_DELAY_MS = 50;
+/** Entries the append log holds at most: the append that would pass it folds first. */
+const MAX_PENDING = 2048;
 
 /** Open stores with entries in their append logs, folded when the process exits normally. */
 const unfolded = new Set<SessionStore>();
@@ -65,6 +67,10 @@ export class SessionStore extends SessionReader {
   #pending: StoredEntry['params'][] = [];
   #foldTimer: NodeJS.Timeout | null = null;
   readonly #foldTx: Database.Transaction<(rows: StoredEntry['params'][]) => void>;
+  /** Set while a fold runs: the statements it runs do not fold again. */
+  #folding = false;
+  readonly #insertOwn: Database.Statement;
+  readonly #sessionExists: Database.Statement;
   /** PRAGMA data_version on the bare connection: asking it must not fold. */
   readonly #version: Database.Statement;
   readonly #foldParent: Database.Statement;
@@ -122,9 +128,14 @@ export class SessionStore extends SessionReader {
     // With synchronous=FULL every append is fsynced in SQLite: the log (not fsynced) would promise less.
     this.#log = file === null || options.synchronous === 'FULL' ? null : new AppendLog(file);
     this.#foldInsert = db.prepare(FOLD_INSERT);
-    this.#foldTx = db.transaction((rows: StoredEntry['params'][]) => {
-      for (const row of rows) this.#foldInsert.run(row);
-    });
+    // This store's own entries: their parents are in the file or before them; a conversation another store
+    // deleted in between takes them with it. An entry another store folded already (#foldOthers) is skipped.
+    this.#insertOwn = db.prepare(
+      `INSERT OR IGNORE INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
+       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,
+    );
+    this.#sessionExists = db.prepare(`SELECT 1 FROM sessions WHERE id = ?`).pluck();
+    this.#foldTx = db.transaction((rows: StoredEntry['params'][]) => this.#foldOwn(rows));
     this.#version = db.prepare(`PRAGMA data_version`).pluck();
     this.#foldParent = db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`);
     this.#clock = options.clock ?? Date.now;
@@ -370,10 +381,16 @@ export class SessionStore extends SessionReader {
       clearTimeout(this.#foldTimer);
       this.#foldTimer = null;
     }
-    if (this.#pending.length === 0) return;
-    this.#foldTx.immediate(this.#pending);
+    if (this.#folding || this.#pending.length === 0) return;
     // Inside another transaction (a savepoint) the rows are not committed yet: kept, and inserted again (skipped) by a later fold.
-    if (this.#db.inTransaction) return;
+    const nested = this.#db.inTransaction;
+    this.#folding = true;
+    try {
+      this.#foldTx.immediate(this.#pending);
+    } finally {
+      this.#folding = false;
+    }
+    if (nested) return;
     this.#pending = [];
     this.#log?.clear();
     unfolded.delete(this);
@@ -496,16 +513,30 @@ export class SessionStore extends SessionReader {
     return false;
   }
 
+  /** The fold's transaction: this store's logged entries into SQLite, those of a conversation deleted since left out. */
+  #foldOwn(rows: StoredEntry['params'][]): void {
+    const present = new Map<string, boolean>();
+    for (const row of rows) {
+      const sessionId = row['session'] as string;
+      let exists = present.get(sessionId);
+      if (exists === undefined) present.set(sessionId, (exists = this.#sessionExists.get(sessionId) !== undefined));
+      if (!exists) continue;
+      this.#insertOwn.run(row);
+    }
+  }
+
   /**
-   * The quick append: one line to the append log, no SQLite statement. Only when nothing but the entry's own
-   * row would be written (no image, no session row or path mark due, not a compaction or label, an id of the
+   * The quick append: one line to the append log, no SQLite write. Only when nothing but the entry's own row
+   * would be written (no image, no session row or path mark due, not a compaction or label, an id of the
    * store's making) and what it builds on is known current (kept head, verified leaf, no other connection's
    * commit since); else null, and the append takes the SQLite way.
    */
   #appendLogged(sessionId: string, input: EntryInput): Entry | null {
     const log = this.#log;
     if (log === null || input.id !== undefined || input.type === 'compaction' || input.type === 'label') return null;
+    if (this.#pending.length >= MAX_PENDING) this.flush();
     const head = this.heads.get(sessionId);
+    // The session's row (every ROW_STRIDE appends) and its verified path mark (every PATH_MARK_STRIDE) are written the SQLite way.
     if (!head || head.pending + 1 >= ROW_STRIDE) return null;
     if (head.leafId !== null && (!head.leaf || head.leaf.depth + 1 - head.markDepth >= PATH_MARK_STRIDE)) return null;
     // What would write the session's row: its first user message (the preview) or a title.

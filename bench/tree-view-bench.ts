@@ -7,7 +7,7 @@
 //   tree_first_screen_ms — a click on the tree button → the leaf's row painted (the first page of the active
 //                          branch read over the API and laid out), measured in the page;
 //   tree_page_api_ms     — the same first page asked of sessions.treePage over the shell's WebSocket, answer parsed;
-// and prints one JSON object on its last line.
+// and prints one JSON object on its last line. AMBER_BENCH_SCREENSHOT=FILE.png also saves a picture of the tree's first screen.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -107,6 +107,14 @@ async function main(): Promise<void> {
       t = performance.now();
       await ws.call('sessions.treePage', { sessionId, limit: 200 });
       calls.push(performance.now() - t);
+    }
+    // AMBER_BENCH_SCREENSHOT=FILE.png: a picture of the tree's first screen, for the docs.
+    const shot = process.env.AMBER_BENCH_SCREENSHOT;
+    if (shot) {
+      await page.getByTestId('toggle-tree').click();
+      await page.locator('[data-testid=tree-view] [data-testid=tree-node].is-leaf').waitFor();
+      for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise((r) => requestIdleCallback(() => r(null), { timeout: 3000 })));
+      await page.getByTestId('tree-view').screenshot({ path: resolve(shot) });
     }
     console.log(`tree first screen: ${screens.map(round).join(', ')} ms; sessions.treePage over the WebSocket: ${calls.map(round).join(', ')} ms`);
     console.log(JSON.stringify({ messages: messageCount, samples, tree_first_screen_ms: round(median(screens)), tree_page_api_ms: round(median(calls)) }));

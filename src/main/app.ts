@@ -240,8 +240,13 @@ export function createApp(options: AppOptions): App {
   // Starting never throws: a plugin that fails to start is Failed with its reason in plugins.list().
   if (options.startPlugins !== false) void plugins.start().catch(() => {});
   const catalog = new ModelCatalog();
+  // Described for every model call: the saved connections are read and parsed again only when a setting may have changed.
+  const presetOf = revisionMemo(
+    (accountId: string) => providers.list().find((a) => a.id === accountId)?.presetId,
+    () => sessions.settings.revision(),
+  );
   const describeModel = (ref: ModelRef, listed: ModelInfo | undefined, fallbackContextWindow: number): ModelInfo =>
-    modelMetadata({ listed, modelId: ref.modelId, presetId: providers.list().find((a) => a.id === ref.provider)?.presetId, catalog, fallbackContextWindow });
+    modelMetadata({ listed, modelId: ref.modelId, presetId: presetOf(ref.provider), catalog, fallbackContextWindow });
   const modelInfo = (ref: ModelRef): ModelInfo | null => {
     const provider = plugins.registries.providers.get(ref.provider)?.value;
     if (!provider) return null;

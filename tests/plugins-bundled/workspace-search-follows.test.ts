@@ -1,11 +1,12 @@
 // The workspace search plugin in its own process follows what changes under it: ignore rules (each folder's
 // .gitignore and .git/info/exclude) and folders of many files moved or deleted; and it never indexes its own data
 // folder when that lies inside the workspace. Every step is a real file change and a search through the tool.
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { indexFileName } from '../../src/plugins/workspace-search/index.ts';
 import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
 
 let dir: ReturnType<typeof tempDir>;
@@ -220,3 +221,38 @@ it('builds again an index whose pages turn out damaged in use: repo_map says so,
   expect(await search(r, { query: 'filler9', mode: 'symbol' })).toMatch(/^Definitions of filler9:\nsrc\/module9\/file9\.ts:1: /);
   expect(indexedPaths()).toHaveLength(204);
 });
+
+it('stops a build still going when the agent searches another workspace, says so in Settings, and goes on there later', async () => {
+  const big = join(dir.path, 'big');
+  mkdirSync(big);
+  for (let i = 0; i < 3000; i++) writeFileSync(join(big, `f${i}.ts`), `export const bigValue${i} = ${i}; // ${'filler '.repeat(40)}\n`);
+  const r = await start();
+  const inBig = (args: Record<string, unknown>) =>
+    r.service.registries.tools.execute('search', args, undefined, { sessionId: 's2', workspace: big, denied: [dataDir] });
+  // The first call in the big workspace starts its build; once its index file is made, the agent searches the other one.
+  const first = inBig({ query: 'bigValue2999' });
+  const bigIndex = join(dataDir, 'indexes', indexFileName(realpathSync(big)));
+  await expect.poll(() => existsSync(bigIndex), { timeout: 20_000, interval: 1 }).toBe(true);
+  expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
+  // Closed while it waited for the index (or, on a slow start, told the build goes on): from grep either way.
+  expect(text(await first)).toMatch(
+    /\n\n\[(The index here was closed while this search waited for it \(another workspace was searched, or Rebuild\)|The index is still building \(\d+ of \d+ files\)); these results come from grep\.\]$/,
+  );
+  const rows = () =>
+    (r.service.registries.panels.list().find((p) => p.id === 'workspace_search.settings')?.sections[0]?.rows ?? []).map(
+      (row) => (row as { text: string }).text,
+    );
+  await expect
+    .poll(rows, { timeout: 10_000 })
+    .toContain(`${big} — stopped while building, as another workspace was searched: goes on at the next search there`);
+  expect(rows().find((row) => row.startsWith(`${workspace} — `))).toMatch(/ — ready · /);
+  for (let i = 0; ; i++) {
+    const out = text(await inBig({ query: 'bigValue2999' }));
+    if (!out.includes('The index is still building')) {
+      expect(out).toBe(`f2999.ts:1: export const bigValue2999 = 2999; // ${'filler '.repeat(40).trim()}`);
+      break;
+    }
+    expect(i).toBeLessThan(60);
+  }
+  await expect.poll(rows, { timeout: 10_000 }).toContainEqual(expect.stringMatching(new RegExp(`^${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — ready · `)));
+}, 120_000);

@@ -28,6 +28,7 @@ export function ago(then: number, now: number): string {
 
 function stateText(view: IndexView, now: number): string {
   if (view.state === 'building') return `building (${view.progress?.done ?? 0} of ${view.progress?.total ?? 0} files)`;
+  if (view.state === 'stopped') return 'stopped while building, as another workspace was searched: goes on at the next search there';
   if (view.updatedAt === null) return 'not built: built again at the next search there';
   const when = `updated ${ago(view.updatedAt, now)}`;
   return view.state === 'ready' ? `ready · ${size(view.bytes)} · ${when}` : `kept on disk · ${size(view.bytes)} · ${when}`;

@@ -32,6 +32,11 @@ export function createRepoMapTool(options: SearchToolOptions): WorkspaceTool {
       const index = options.indexOf(target.scope.realRoot, target.scope.isDenied);
       if (!index) return textOutput('There is no index to map the workspace from (the plugin has no data folder): use find and search instead.');
       if (index.building && waitMs > 0) await Promise.race([index.ready, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+      if (index.disposed) {
+        return textOutput(
+          'The index here was closed while this call waited for it (another workspace was searched, or Rebuild): call repo_map again to build it on.',
+        );
+      }
       if (index.building) {
         const { done, total } = index.progress;
         return textOutput(`The index is still building (${done} of ${total} files); the map can be drawn once it is done. Use find and search meanwhile.`);

@@ -158,6 +158,11 @@ export class SearchIndexService {
     return !this.#built;
   }
 
+  /** True once closed (Rebuild, or its build stopped for another workspace's): it answers no search any more. */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
   /** Leaves out what the tools never read or git ignores; `path` is absolute and inside the root. */
   #skipped(path: string): boolean {
     if (this.#options.isDenied?.(path)) return true;

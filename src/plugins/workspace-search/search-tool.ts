@@ -97,6 +97,10 @@ export function createSearchTool(options: SearchToolOptions): WorkspaceTool {
       if (!index)
         return fromGrep(args, ctx, grepPattern, grepLiteral, '[There is no index to search (the plugin has no data folder); these results come from grep.]');
       if (index.building && waitMs > 0) await Promise.race([index.ready, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+      if (index.disposed) {
+        const why = '[The index here was closed while this search waited for it (another workspace was searched, or Rebuild); these results come from grep.]';
+        return fromGrep(args, ctx, grepPattern, grepLiteral, why);
+      }
       if (index.building) {
         const { done, total } = index.progress;
         return fromGrep(args, ctx, grepPattern, grepLiteral, `[The index is still building (${done} of ${total} files); these results come from grep.]`);

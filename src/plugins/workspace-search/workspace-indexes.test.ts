@@ -101,7 +101,10 @@ test('opening another workspace stops a build still going in the first; a later 
   await first.ready;
   await second.ready;
   const states = Object.fromEntries(indexes.views().map((v) => [v.root, v.state]));
-  expect(states).toEqual({ [big]: 'idle', [join(base, 'recent')]: 'ready' });
+  expect(states).toEqual({ [big]: 'stopped', [join(base, 'recent')]: 'ready' });
+  expect(indexesPanel(indexes.views(), Date.now(), 30).sections[0]!.rows.map((r) => (r as { text: string }).text)).toContain(
+    `${big} — stopped while building, as another workspace was searched: goes on at the next search there`,
+  );
   // What the stopped build wrote stays; the next search there reads only the rest.
   const again = indexes.get(big, never)!;
   expect(again).not.toBe(first);

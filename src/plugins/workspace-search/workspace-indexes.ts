@@ -17,7 +17,8 @@ export interface IndexView {
   /** The index file's name, which names the workspace in a Rebuild action. */
   file: string;
   root: string;
-  state: 'building' | 'ready' | 'idle';
+  /** `stopped`: its first build was stopped when another workspace's began, and goes on at the next search there. */
+  state: 'building' | 'ready' | 'idle' | 'stopped';
   /** Files indexed so far and found, while building. */
   progress: { done: number; total: number } | null;
   /** The index's size on disk (the database and its write-ahead log). */
@@ -48,6 +49,8 @@ const SUFFIXES = ['', '-wal', '-shm'];
 export class WorkspaceIndexes {
   readonly #folder: string | null;
   readonly #indexes = new Map<string, SearchIndexService>();
+  /** Files of the indexes whose first build was stopped, until they are opened again. */
+  readonly #stopped = new Set<string>();
   readonly #options: WorkspaceIndexesOptions;
   readonly #registry: IndexRegistry | null;
 
@@ -73,9 +76,11 @@ export class WorkspaceIndexes {
         if (!open.building) continue;
         open.dispose();
         this.#indexes.delete(other);
+        this.#stopped.add(other);
         this.#options.onStopped?.(other);
       }
       mkdirSync(this.#folder, { recursive: true, mode: 0o700 });
+      this.#stopped.delete(file);
       index = new SearchIndexService({ root: realRoot, file: join(this.#folder, file), isDenied, watch: this.#options.watch ?? true });
       this.#indexes.set(file, index);
     }
@@ -99,7 +104,7 @@ export class WorkspaceIndexes {
           // No such file: nothing to count.
         }
       }
-      const state = !open ? 'idle' : open.building ? 'building' : 'ready';
+      const state = open ? (open.building ? 'building' : 'ready') : this.#stopped.has(file) ? 'stopped' : 'idle';
       return { file, root, state, progress: state === 'building' ? { ...open!.progress } : null, bytes, updatedAt, usedAt };
     });
   }
@@ -118,6 +123,7 @@ export class WorkspaceIndexes {
     const open = this.#indexes.get(file);
     open?.dispose();
     this.#indexes.delete(file);
+    this.#stopped.delete(file);
     this.#removeFiles(file);
     if (open) this.get(open.root, open.isDenied);
     return true;

@@ -7,8 +7,9 @@
 //                 compile cache (the first command after an install or an update);
 //   cli_warm_ms — the same with the compile cache the command line keeps (every command after the first);
 // and, inside one process, what the command does: load_ms (loading the session store's modules), open_ms (the store
-// on a fresh data folder), parse_ms (reading and checking the file), write_ms (the one transaction that stores it),
-// import_ms (parse and write: the import alone) and close_ms. Beside each wall time of the command line, the CPU time
+// on a fresh data folder), parse_ms (reading and checking the file, once on its own), write_ms (import_ms less
+// parse_ms: about the one transaction that stores it; the import's own parse runs warm, so it is a little low),
+// import_ms and import_cpu_ms (parse and write: the import alone) and close_ms. Beside each wall time of the command line, the CPU time
 // its process used (*_cpu_ms): on a busy machine the wall time is mostly waiting for a core. The last line is one JSON object.
 //
 // AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's command line and store too, its processes

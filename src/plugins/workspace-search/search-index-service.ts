@@ -172,6 +172,8 @@ export class SearchIndexService {
   }
 
   async #build(): Promise<void> {
+    // Each walk reads the rules files again: without a watcher, nothing else tells it that one changed.
+    this.#ignore.forget(this.root);
     const known = this.#store.files();
     const found: string[] = [];
     for await (const entry of walkFiles(this.root, { skip: (p) => this.#skipped(p) })) {

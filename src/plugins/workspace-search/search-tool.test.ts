@@ -111,3 +111,20 @@ test('symbol mode refuses what is not a name, and answers from grep while the in
   }
   await index.ready;
 });
+
+test('without a watcher, the walk a search starts reads a changed .gitignore again: files it ignores go, files it lets in come', async () => {
+  writeFileSync(join(root, '.gitignore'), 'src/part1*.ts\n');
+  index = new SearchIndexService({ root, file: join(base, 'index.sqlite'), watch: false, rescanAfterMs: 0 });
+  const tool = createSearchTool({ indexOf: () => index });
+  await index.ready;
+  expect(text(await tool.execute({ query: 'accountBalance12' }, { root }))).toMatch(/^No matches/);
+  writeFileSync(join(root, '.gitignore'), 'src/part2*.ts\n');
+  await tool.execute({ query: 'accountBalance12' }, { root });
+  await index.settled();
+  expect(text(await tool.execute({ query: 'accountBalance12' }, { root }))).toBe('src/part12.ts:1: export const accountBalance12 = 12;');
+  expect(
+    text(await tool.execute({ query: 'accountBalance', mode: 'substring', path: 'src', limit: 100 }, { root }))
+      .split('\n')
+      .filter((l) => /part2\d?\.ts/.test(l)),
+  ).toEqual([]);
+});

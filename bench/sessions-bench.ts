@@ -1,8 +1,8 @@
 // `npm run bench:sessions -- N`: the session store at N entries. Builds a realistic session (the leaf jumps
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
 // sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
-// open, context (first, again, and after each of a run's turns), switch, 1,000 committed appends
-// (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them; with the WAL frames
+// open, context (first, again, and after each of a run's turns), switch, 1,000 appends and the fold of the append
+// log they wrote (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them; with the WAL frames
 // each commit wrote, and again once the process is warm) beside the same appends made pi's way (a JSON line
 // each), newest page, the tree view's first page and the whole tree, list, a full hash check and one since it,
 // the whole heap and the open session's share of it. The last line is one JSON object.
@@ -423,7 +423,7 @@ function baselineAt(rev: string, dir: string): string {
 }
 
 const DURABILITY =
-  'appends: each its own transaction, in the WAL before it returns; synchronous=NORMAL (append1000_committed_ms) survives a crash of the process, not a power loss; synchronous=FULL (append1000_full_ms) fsyncs every commit and survives both';
+  'appends: each in the file before it returns (a line of the append log, or its own transaction in the WAL), the log folded into SQLite at the end of the 1,000 and counted; synchronous=NORMAL (append1000_committed_ms) survives a crash of the process, not a power loss; synchronous=FULL (append1000_full_ms, no log) fsyncs every commit and survives both';
 
 /** The session store of a baseline checkout's folder, or this one's. */
 async function storeOf(root: string | undefined): Promise<OpenStore> {

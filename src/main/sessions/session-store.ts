@@ -67,6 +67,8 @@ export class SessionStore extends SessionReader {
   #pending: StoredEntry['params'][] = [];
   #foldTimer: NodeJS.Timeout | null = null;
   readonly #foldTx: Database.Transaction<(rows: StoredEntry['params'][]) => void>;
+  /** Appends left to go the SQLite way because each append was being read back at once (see #foldForRead). */
+  #readBack = 0;
   /** Set while a fold runs: the statements it runs do not fold again. */
   #folding = false;
   readonly #insertOwn: Database.Statement;
@@ -110,8 +112,8 @@ export class SessionStore extends SessionReader {
       throw e;
     }
     const store = new SessionStore(db, options, file === ':memory:' ? null : file);
-    // The entries of stores that crashed before folding their logs, before anything reads the file.
-    if (file !== ':memory:') store.#write(() => {});
+    // The entries other stores' logs hold (a live store's not yet folded, a dead one's never), before anything reads the file.
+    if (file !== ':memory:' && AppendLog.others(file, null).length > 0) store.#write(() => {});
     // The images of conversations deleted before this open (see BlobStore.sweep).
     store.blobs.sweep();
     return store;
@@ -122,7 +124,7 @@ export class SessionStore extends SessionReader {
     const gate = { fold: () => {} };
     const folding = foldingFirst(db, () => gate.fold());
     super(prepareSessionStatements(folding));
-    gate.fold = () => this.flush();
+    gate.fold = () => this.#foldForRead();
     this.#db = db;
     this.#file = file;
     // With synchronous=FULL every append is fsynced in SQLite: the log (not fsynced) would promise less.
@@ -513,6 +515,16 @@ export class SessionStore extends SessionReader {
     return false;
   }
 
+  /**
+   * The fold before a statement of this store. When it folds a single line, the append was read back at once
+   * (a listener reads each append: a window showing the conversation), and the log only added its line and a
+   * second transaction: the next ROW_STRIDE appends go the SQLite way, then the log is tried again.
+   */
+  #foldForRead(): void {
+    if (this.#pending.length === 1 && !this.#folding) this.#readBack = ROW_STRIDE;
+    this.flush();
+  }
+
   /** The fold's transaction: this store's logged entries into SQLite, those of a conversation deleted since left out. */
   #foldOwn(rows: StoredEntry['params'][]): void {
     const present = new Map<string, boolean>();
@@ -534,6 +546,10 @@ export class SessionStore extends SessionReader {
   #appendLogged(sessionId: string, input: EntryInput): Entry | null {
     const log = this.#log;
     if (log === null || input.id !== undefined || input.type === 'compaction' || input.type === 'label') return null;
+    if (this.#readBack > 0) {
+      this.#readBack--;
+      return null;
+    }
     if (this.#pending.length >= MAX_PENDING) this.flush();
     const head = this.heads.get(sessionId);
     // The session's row (every ROW_STRIDE appends) and its verified path mark (every PATH_MARK_STRIDE) are written the SQLite way.

@@ -116,7 +116,11 @@ test('a garbage line, or one whose entry no longer matches its hash, is reported
   expect(lines[6]).toContain('"entry 7"');
   // Line 7 is changed (its entry no longer matches its hash): it, and the entries under it, are not stored.
   lines[6] = lines[6]!.replace('"entry 7"', '"entry seven"');
-  writeFileSync(log, `${lines.join('\n')}\nnot json at all\n{"s":1}\n`);
+  // Then hostile lines: not JSON; fields missing; a true line moved to a conversation that does not hold its
+  // parent (refused); and a true line written twice (stored once, not reported).
+  const moved = lines[0]!.replace(/^\{"s":"[^"]+"/, '{"s":"another-conversation"');
+  expect(moved).not.toBe(lines[0]);
+  writeFileSync(log, `${lines.join('\n')}\nnot json at all\n{"s":1}\n${moved}\n${lines[0]}\n`);
   const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
 
   const store = SessionStore.open(file);
@@ -124,7 +128,7 @@ test('a garbage line, or one whose entry no longer matches its hash, is reported
   expect(store.leaf(sessionId)).toBe(ids[6]);
   expect(store.check(sessionId).ok).toBe(true);
   expect(errors).toHaveBeenCalledTimes(1);
-  expect(String(errors.mock.calls[0]![0])).toMatch(/Skipped 5 unreadable line\(s\) \(7, 8, 9, 10, 11\)/);
+  expect(String(errors.mock.calls[0]![0])).toMatch(/Skipped 6 unreadable line\(s\) \(7, 8, 9, 10, 11, 12\)/);
   expect(logs()).toEqual([]);
   store.close();
 });

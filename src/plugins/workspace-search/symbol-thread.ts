@@ -33,7 +33,7 @@ interface Asked {
  * and the grammars' WASM memory, which never shrinks while the worker lives, is handed back when it ends: the worker
  * starts with the first file to tag and ends when idle. For a build it also reads each file and splits its words
  * (`prepare`), so the garbage of that goes with the worker too. The worker's heap is bounded, its young generation
- * small: it parses file after file, and a large young generation is memory held for garbage.
+ * bounded too: it parses file after file, and a large young generation is memory held for garbage.
  * Files go to the worker in order, a few at a time, and it answers them in order: the oldest unanswered is the one
  * it works on, so a file that crashes the worker, runs past the timeout or gets a wrong answer is known. It gets no
  * symbols ('failed' from prepare), and the files sent after it go to a new worker. `tags` and `prepare` never reject.
@@ -138,8 +138,8 @@ export class SymbolThread {
     let worker: Worker;
     try {
       // No inherited flags (a test runner's); a bounded heap, so a file that blows it ends the worker only; a young
-      // generation of 4 MB instead of V8's default (48 MB), since what the worker allocates is garbage a file later.
-      worker = new Worker(this.#script, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 4 } });
+      // generation of 16 MB, since what the worker allocates is garbage a file later (4 MB cost more collections).
+      worker = new Worker(this.#script, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } });
     } catch {
       return null;
     }

@@ -67,24 +67,27 @@ async function kill(child: ChildProcess): Promise<void> {
 
 test('a process killed before its fold loses nothing: the next open replays its log, each entry once, chain and leaf intact', async () => {
   const sessionId = newSession();
-  const { child, ids } = await appendAndHang(sessionId, 40);
-  // The first message went the SQLite way; the other 39 are only in the log.
+  // Past the conversation's row stride (64) and its path mark stride (128): the fold would have written them.
+  const { child, ids } = await appendAndHang(sessionId, 150);
+  // The first message went the SQLite way; the other 149 are only in the log.
   expect(rowsInSqlite(sessionId)).toBe(1);
   expect(logs()).toHaveLength(1);
-  expect(readFileSync(join(dir, logs()[0]!), 'utf8').trim().split('\n')).toHaveLength(39);
+  expect(readFileSync(join(dir, logs()[0]!), 'utf8').trim().split('\n')).toHaveLength(149);
   await kill(child);
 
   const store = SessionStore.open(file);
   const tree = store.tree(sessionId).map((n) => n.id);
   expect(tree).toEqual(ids);
   expect(store.leaf(sessionId)).toBe(ids.at(-1));
-  expect(store.check(sessionId)).toMatchObject({ ok: true, entries: 40 });
-  expect(store.get(sessionId).messageCount).toBe(40);
+  expect(store.check(sessionId)).toMatchObject({ ok: true, entries: 150 });
+  expect(store.get(sessionId).messageCount).toBe(150);
+  expect(store.context(sessionId).integrity.ok).toBe(true);
   expect(logs()).toEqual([]);
   // Opened again: nothing doubled.
   store.close();
   const again = SessionStore.open(file);
-  expect(again.tree(sessionId)).toHaveLength(40);
+  expect(again.tree(sessionId)).toHaveLength(150);
+  expect(again.get(sessionId).messageCount).toBe(150);
   expect(again.append(sessionId, { type: 'message', message: { role: 'user', content: 'after' } }).parentId).toBe(ids.at(-1));
   again.close();
 });
@@ -166,4 +169,42 @@ test('a write of another process folds a live process’s log first: appends fro
   expect(again.check(sessionId).ok).toBe(true);
   again.close();
   expect(logs()).toEqual([]);
+});
+
+test('the fold writes the conversation’s row and path mark where each append would have: as a store without a log writes them', () => {
+  const rowsOf = (path: string, sessionId: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return {
+        row: db.prepare('SELECT leaf_id, leaf_mark, message_count FROM sessions WHERE id = ?').get(sessionId),
+        mark: db.prepare('SELECT path_id, path_depth FROM verified_marks WHERE session_id = ?').get(sessionId),
+      };
+    } finally {
+      db.close();
+    }
+  };
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `e${String(i).padStart(4, '0')}`);
+  // The same ids, so that the rows compare equal; a store opened with synchronous=FULL writes no log.
+  const write = (path: string, options: { synchronous?: 'FULL' }) => {
+    const queue = ids(300);
+    const store = SessionStore.open(path, { ...options, newId: () => queue.shift()! });
+    const sessionId = store.create({ id: 'strides', title: 'strides' }).id;
+    for (let i = 0; i < 300; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `m${i}` } });
+    store.flush();
+    const rows = rowsOf(path, sessionId);
+    store.close();
+    return rows;
+  };
+  const logged = write(file, {});
+  const reference = write(join(dir, 'reference.db'), { synchronous: 'FULL' });
+  expect(reference.row).toMatchObject({ leaf_id: 'e0256', message_count: 257 });
+  expect(reference.mark).toEqual({ path_id: 'e0255', path_depth: 255 });
+  expect({ row: (logged.row as { leaf_id: string }).leaf_id, count: (logged.row as { message_count: number }).message_count, mark: logged.mark }).toEqual({
+    row: 'e0256',
+    count: 257,
+    mark: reference.mark,
+  });
+  const other = SessionStore.open(file);
+  expect(other.get('strides')).toMatchObject({ leafId: 'e0299', messageCount: 300 });
+  other.close();
 });

@@ -65,14 +65,21 @@ export class SessionStore extends SessionReader {
   readonly #file: string | null;
   readonly #foldInsert: Database.Statement;
   #pending: StoredEntry['params'][] = [];
+  /**
+   * What the SQLite way would have written with a logged entry (by its index in #pending): the session's row
+   * (every ROW_STRIDE appends) and its verified path mark (every PATH_MARK_STRIDE), written by the fold.
+   */
+  #pendingWrites = new Map<number, { head?: Record<string, string | number | null>; mark?: Record<string, string | number> }>();
   #foldTimer: NodeJS.Timeout | null = null;
   readonly #foldTx: Database.Transaction<(rows: StoredEntry['params'][]) => void>;
   /** Appends left to go the SQLite way because each append was being read back at once (see #foldForRead). */
   #readBack = 0;
   /** Set while a fold runs: the statements it runs do not fold again. */
   #folding = false;
+  #nestedFold = false;
   readonly #insertOwn: Database.Statement;
   readonly #sessionExists: Database.Statement;
+  readonly #seqOf: Database.Statement;
   /** PRAGMA data_version on the bare connection: asking it must not fold. */
   readonly #version: Database.Statement;
   readonly #foldParent: Database.Statement;
@@ -137,6 +144,7 @@ export class SessionStore extends SessionReader {
        VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,
     );
     this.#sessionExists = db.prepare(`SELECT 1 FROM sessions WHERE id = ?`).pluck();
+    this.#seqOf = db.prepare(`SELECT seq FROM entries WHERE session_id = ? AND id = ?`).pluck();
     this.#foldTx = db.transaction((rows: StoredEntry['params'][]) => this.#foldOwn(rows));
     this.#version = db.prepare(`PRAGMA data_version`).pluck();
     this.#foldParent = db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`);
@@ -387,6 +395,7 @@ export class SessionStore extends SessionReader {
     // Inside another transaction (a savepoint) the rows are not committed yet: kept, and inserted again (skipped) by a later fold.
     const nested = this.#db.inTransaction;
     this.#folding = true;
+    this.#nestedFold = nested;
     try {
       this.#foldTx.immediate(this.#pending);
     } finally {
@@ -394,6 +403,7 @@ export class SessionStore extends SessionReader {
     }
     if (nested) return;
     this.#pending = [];
+    this.#pendingWrites = new Map();
     this.#log?.clear();
     unfolded.delete(this);
   }
@@ -528,13 +538,23 @@ export class SessionStore extends SessionReader {
   /** The fold's transaction: this store's logged entries into SQLite, those of a conversation deleted since left out. */
   #foldOwn(rows: StoredEntry['params'][]): void {
     const present = new Map<string, boolean>();
-    for (const row of rows) {
+    // The rows and marks the appends deferred are written unless another connection committed since (its writes
+    // may have moved the leaf: the row is then derived) or inside another transaction (a later fold writes them).
+    const writes = !this.#nestedFold && !this.othersCommitted(this.#version.get() as number);
+    rows.forEach((row, i) => {
       const sessionId = row['session'] as string;
       let exists = present.get(sessionId);
       if (exists === undefined) present.set(sessionId, (exists = this.#sessionExists.get(sessionId) !== undefined));
-      if (!exists) continue;
-      this.#insertOwn.run(row);
-    }
+      if (!exists) return;
+      const info = this.#insertOwn.run(row);
+      const after = writes ? this.#pendingWrites.get(i) : undefined;
+      if (!after) return;
+      if (after.head) {
+        const mark = info.changes > 0 ? Number(info.lastInsertRowid) : (this.#seqOf.get(sessionId, row['id']) as number);
+        this.q.writeHead.run({ ...after.head, mark });
+      }
+      if (after.mark) this.q.setPathMark.run(after.mark);
+    });
   }
 
   /**
@@ -552,9 +572,7 @@ export class SessionStore extends SessionReader {
     }
     if (this.#pending.length >= MAX_PENDING) this.flush();
     const head = this.heads.get(sessionId);
-    // The session's row (every ROW_STRIDE appends) and its verified path mark (every PATH_MARK_STRIDE) are written the SQLite way.
-    if (!head || head.pending + 1 >= ROW_STRIDE) return null;
-    if (head.leafId !== null && (!head.leaf || head.leaf.depth + 1 - head.markDepth >= PATH_MARK_STRIDE)) return null;
+    if (!head || (head.leafId !== null && !head.leaf)) return null;
     // What would write the session's row: its first user message (the preview) or a title.
     if (input.type === 'session_info' && input.name) return null;
     if (input.type === 'message' && (input.message as { role?: unknown }).role === 'user' && !head.hasPreview) return null;
@@ -575,12 +593,24 @@ export class SessionStore extends SessionReader {
     log.write(
       `{"s":${JSON.stringify(sessionId)},"p":${params.parent === null ? 'null' : JSON.stringify(params.parent)},"t":${now},"h":"${params.hash}","e":${params.payload}}\n`,
     );
-    this.#pending.push(params);
+    const index = this.#pending.push(params) - 1;
     head.pending++;
     if (entry.type === 'message' && countsAsMessage(entry.type, entry.message.role)) head.pendingMessages++;
     head.updatedAt = Math.max(head.updatedAt, now);
+    // The session's row and path mark where the SQLite way writes them (#appendUnder, #markPath), by the fold.
+    let after: { head?: Record<string, string | number | null>; mark?: Record<string, string | number> } | undefined;
+    if (head.pending >= ROW_STRIDE) {
+      after = { head: { id: sessionId, leaf: entry.id, now, messages: head.pendingMessages, preview: null, title: null } };
+      head.pending = 0;
+      head.pendingMessages = 0;
+    }
     head.leafId = entry.id;
     head.leaf = stored.row;
+    if (stored.row.depth - head.markDepth >= PATH_MARK_STRIDE) {
+      (after ??= {}).mark = { session: sessionId, id: entry.id, hash: stored.row.hash, depth: stored.row.depth };
+      head.markDepth = stored.row.depth;
+    }
+    if (after) this.#pendingWrites.set(index, after);
     known.addLeaf(entry.id);
     if (this.#foldTimer === null) {
       this.#foldTimer = setTimeout(() => this.#foldLater(), FOLD_DELAY_MS).unref();

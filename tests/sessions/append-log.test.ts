@@ -171,32 +171,36 @@ test('a write of another process folds a live process’s log first: appends fro
   expect(logs()).toEqual([]);
 });
 
+/** The conversation's row and path mark as another connection reads them. */
+function rowsOf(path: string, sessionId: string) {
+  const db = new Database(path, { readonly: true });
+  try {
+    return {
+      row: db.prepare('SELECT leaf_id, leaf_mark, message_count FROM sessions WHERE id = ?').get(sessionId),
+      mark: db.prepare('SELECT path_id, path_depth FROM verified_marks WHERE session_id = ?').get(sessionId),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `e${String(i).padStart(4, '0')}`);
+
+// The same ids, so that the rows compare equal; a store opened with synchronous=FULL writes no log.
+function writeStrides(path: string, options: { synchronous?: 'FULL' }) {
+  const queue = ids(300);
+  const store = SessionStore.open(path, { ...options, newId: () => queue.shift()! });
+  const sessionId = store.create({ id: 'strides', title: 'strides' }).id;
+  for (let i = 0; i < 300; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `m${i}` } });
+  store.flush();
+  const rows = rowsOf(path, sessionId);
+  store.close();
+  return rows;
+}
+
 test('the fold writes the conversation’s row and path mark where each append would have: as a store without a log writes them', () => {
-  const rowsOf = (path: string, sessionId: string) => {
-    const db = new Database(path, { readonly: true });
-    try {
-      return {
-        row: db.prepare('SELECT leaf_id, leaf_mark, message_count FROM sessions WHERE id = ?').get(sessionId),
-        mark: db.prepare('SELECT path_id, path_depth FROM verified_marks WHERE session_id = ?').get(sessionId),
-      };
-    } finally {
-      db.close();
-    }
-  };
-  const ids = (n: number) => Array.from({ length: n }, (_, i) => `e${String(i).padStart(4, '0')}`);
-  // The same ids, so that the rows compare equal; a store opened with synchronous=FULL writes no log.
-  const write = (path: string, options: { synchronous?: 'FULL' }) => {
-    const queue = ids(300);
-    const store = SessionStore.open(path, { ...options, newId: () => queue.shift()! });
-    const sessionId = store.create({ id: 'strides', title: 'strides' }).id;
-    for (let i = 0; i < 300; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `m${i}` } });
-    store.flush();
-    const rows = rowsOf(path, sessionId);
-    store.close();
-    return rows;
-  };
-  const logged = write(file, {});
-  const reference = write(join(dir, 'reference.db'), { synchronous: 'FULL' });
+  const logged = writeStrides(file, {});
+  const reference = writeStrides(join(dir, 'reference.db'), { synchronous: 'FULL' });
   expect(reference.row).toMatchObject({ leaf_id: 'e0256', message_count: 257 });
   expect(reference.mark).toEqual({ path_id: 'e0255', path_depth: 255 });
   expect({ row: (logged.row as { leaf_id: string }).leaf_id, count: (logged.row as { message_count: number }).message_count, mark: logged.mark }).toEqual({

@@ -1,8 +1,8 @@
 // `npm run bench:sessions -- N`: the session store at N entries. Builds a realistic session (the leaf jumps
 // back every ~50 entries, a compaction every ~500, labels and model changes along the way) plus 1,000 small
 // sessions, then measures, in five fresh processes each on its own copy of the file, and reports medians:
-// open, context (first, again, and after each of a run's turns), switch, 1,000 appends and the fold of the append
-// log they wrote (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them; with the WAL frames
+// open, context (first, again, and after each of a run's turns), switch, 1,000 committed appends
+// (synchronous NORMAL, then FULL, and four to a transaction as a run's turn can write them; with the WAL frames
 // each commit wrote, and again once the process is warm) beside the same appends made pi's way (a JSON line
 // each), newest page, the tree view's first page and the whole tree, list, a full hash check and one since it,
 // the whole heap and the open session's share of it. The last line is one JSON object.
@@ -20,7 +20,6 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -28,21 +27,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../src/main/sessions/index.ts';
 import { type EntryInput, TreeBranchPage, TreeOverviewPage } from '../src/shared/sessions/index.ts';
 
 type Store = SessionStore;
 type OpenStore = (file: string, options?: { synchronous?: 'NORMAL' | 'FULL' }) => Store;
-
-/**
- * Folds the store's append log into SQLite, as the end of a run does: counted in the appends' time, so that an
- * append written only to the log is not counted as cheaper than it is (a baseline store without a log has nothing to fold).
- */
-function fold(store: Store): void {
-  if ('flush' in store) store.flush();
-}
 
 const SEED = 0x5eed;
 
@@ -219,7 +210,6 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   t = performance.now();
   const cpu = process.cpuUsage();
   for (let i = 0; i < 1000; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `more ${i}` } });
-  fold(store);
   const append1000_committed_ms = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const append1000_committed_cpu_ms = (used.user + used.system) / 1000;
@@ -291,7 +281,6 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   t = performance.now();
   const warmCpu = process.cpuUsage();
   for (let i = 0; i < 1000; i++) store.append(sessionId, { type: 'message', message: { role: 'user', content: `warm ${i}` } });
-  fold(store);
   const append1000_warm_ms = performance.now() - t;
   const warmUsed = process.cpuUsage(warmCpu);
   const append1000_warm_cpu_ms = (warmUsed.user + warmUsed.system) / 1000;
@@ -301,7 +290,6 @@ function measure(open: OpenStore, file: string, sessionId: string, midId: string
   const full = open(file, { synchronous: 'FULL' });
   t = performance.now();
   for (let i = 0; i < 1000; i++) full.append(sessionId, { type: 'message', message: { role: 'user', content: `durable ${i}` } });
-  fold(full);
   const append1000_full_ms = performance.now() - t;
   full.close();
 
@@ -423,7 +411,7 @@ function baselineAt(rev: string, dir: string): string {
 }
 
 const DURABILITY =
-  'appends: each in the file before it returns (a line of the append log, or its own transaction in the WAL), the log folded into SQLite at the end of the 1,000 and counted; synchronous=NORMAL (append1000_committed_ms) survives a crash of the process, not a power loss; synchronous=FULL (append1000_full_ms, no log) fsyncs every commit and survives both';
+  'appends: each its own transaction, in the WAL before it returns; synchronous=NORMAL (append1000_committed_ms) survives a crash of the process, not a power loss; synchronous=FULL (append1000_full_ms) fsyncs every commit and survives both';
 
 /** The session store of a baseline checkout's folder, or this one's. */
 async function storeOf(root: string | undefined): Promise<OpenStore> {
@@ -495,8 +483,6 @@ if (args[0] === '--measure') {
         { encoding: 'utf8' },
       );
       for (const suffix of ['', '-wal', '-shm', '.pi.jsonl']) rmSync(`${copy}${suffix}`, { force: true });
-      // An append log left by a measuring process that failed before it closed its store.
-      for (const name of readdirSync(dirname(copy))) if (name.startsWith(`${basename(copy)}-entries-`)) rmSync(join(dirname(copy), name), { force: true });
       if (child.status !== 0) {
         console.error(child.stderr);
         process.exit(1);

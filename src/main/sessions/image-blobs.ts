@@ -18,11 +18,6 @@ function mapContent(input: EntryInput, map: (content: Part[]) => Part[]): EntryI
   return input;
 }
 
-/** Whether an entry carries images (their data, or stored images' hashes): appending it reads or writes the blobs. */
-export function carriesImages(input: EntryInput): boolean {
-  return mapContent(input, (content) => content) !== input;
-}
-
 /**
  * The entry with each image's data stored as a blob and named by its hash (so the entry, and its chained
  * hash, carry the reference). An image whose bytes are not what it says, or one naming a blob that is not

@@ -238,11 +238,6 @@ export class SessionReader {
     return branchStateOf(refs, (id) => this.entry(sessionId, id));
   }
 
-  /** Whether another connection committed since the kept caches were last checked (`version`: PRAGMA data_version now). */
-  protected othersCommitted(version: number): boolean {
-    return version !== this.#dataVersion;
-  }
-
   /** Forgets what other connections may have changed since this store last checked. */
   protected syncDataVersion(): void {
     const version = this.q.dataVersion.get() as number;

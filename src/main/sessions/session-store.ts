@@ -4,14 +4,11 @@ import { countsAsMessage, type Entry, type EntryInput, type SessionParent, type 
 import { Emitter, type Event } from '../../shared/emitter.ts';
 import { preparePrivateDatabase } from '../data-dir.ts';
 import { AmberError } from '../errors.ts';
-import { AppendLog } from './append-log.ts';
 import { BlobStore } from './blob-store.ts';
 import { integrityOf, TreeVerifier } from './chain-verifier.ts';
-import type { KnownIntegrity } from './integrity-tracker.ts';
 import type { HashedRow } from './entry-hash.ts';
 import type { ParentRow } from './entry-row.ts';
-import { foldingFirst } from './folding-first.ts';
-import { carriesImages, externalizeImages, imageHashes } from './image-blobs.ts';
+import { externalizeImages, imageHashes } from './image-blobs.ts';
 import { migrate } from './migrations.ts';
 import { orderedId } from './ordered-id.ts';
 import { SessionReader } from './session-reader.ts';
@@ -32,19 +29,6 @@ const PATH_MARK_STRIDE = 128;
 const ROW_STRIDE = 64;
 /** Entries between two progress reports of a check. */
 const CHECK_PROGRESS_EVERY = 10_000;
-/** Milliseconds from an entry written to the append log to the fold that puts it in SQLite (if nothing else folds sooner). */
-const FOLD_DELAY_MS = 50;
-/** Entries the append log holds at most: the append that would pass it folds first. */
-const MAX_PENDING = 2048;
-
-/** Open stores with entries in their append logs, folded when the process exits normally. */
-const unfolded = new Set<SessionStore>();
-let exitHooked = false;
-
-const FOLD_INSERT = `INSERT OR IGNORE INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
-  SELECT @session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now
-  WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @session)
-    AND (@parent IS NULL OR EXISTS (SELECT 1 FROM entries WHERE session_id = @session AND id = @parent))`;
 
 /** A listener that throws must not undo or fail the write it heard of: it is logged. */
 const listenerFailed = (e: unknown): void => console.error('A session store listener failed', e);
@@ -60,29 +44,6 @@ export class SessionStore extends SessionReader {
   readonly #newId: () => string;
   /** One transaction wrapper, made once: better-sqlite3's wrappers are costly to create per call. */
   readonly #tx: Database.Transaction<(fn: () => unknown) => unknown>;
-  /** Entries appended the quick way, in the log and not yet in SQLite (null: a store in memory has no log). */
-  readonly #log: AppendLog | null;
-  readonly #file: string | null;
-  readonly #foldInsert: Database.Statement;
-  #pending: StoredEntry['params'][] = [];
-  /**
-   * What the SQLite way would have written with a logged entry (by its index in #pending): the session's row
-   * (every ROW_STRIDE appends) and its verified path mark (every PATH_MARK_STRIDE), written by the fold.
-   */
-  #pendingWrites = new Map<number, { head?: Record<string, string | number | null>; mark?: Record<string, string | number> }>();
-  #foldTimer: NodeJS.Timeout | null = null;
-  readonly #foldTx: Database.Transaction<(rows: StoredEntry['params'][]) => void>;
-  /** Appends left to go the SQLite way because each append was being read back at once (see #foldForRead). */
-  #readBack = 0;
-  /** Set while a fold runs: the statements it runs do not fold again. */
-  #folding = false;
-  #nestedFold = false;
-  readonly #insertOwn: Database.Statement;
-  readonly #sessionExists: Database.Statement;
-  readonly #seqOf: Database.Statement;
-  /** PRAGMA data_version on the bare connection: asking it must not fold. */
-  readonly #version: Database.Statement;
-  readonly #foldParent: Database.Statement;
   /** The settings and plugin on/off tables of the same file. */
   readonly settings: SettingsStore;
   /** The images entries name by hash (see image-blobs.ts). */
@@ -118,40 +79,19 @@ export class SessionStore extends SessionReader {
       db.close();
       throw e;
     }
-    const store = new SessionStore(db, options, file === ':memory:' ? null : file);
-    // The entries other stores' logs hold (a live store's not yet folded, a dead one's never), before anything reads the file.
-    if (file !== ':memory:' && AppendLog.others(file, null).length > 0) store.#write(() => {});
+    const store = new SessionStore(db, options);
     // The images of conversations deleted before this open (see BlobStore.sweep).
     store.blobs.sweep();
     return store;
   }
 
-  private constructor(db: Db, options: SessionStoreOptions, file: string | null) {
-    // Every statement but the fold's own folds the append log first (see foldingFirst).
-    const gate = { fold: () => {} };
-    const folding = foldingFirst(db, () => gate.fold());
-    super(prepareSessionStatements(folding));
-    gate.fold = () => this.#foldForRead();
+  private constructor(db: Db, options: SessionStoreOptions) {
+    super(prepareSessionStatements(db));
     this.#db = db;
-    this.#file = file;
-    // With synchronous=FULL every append is fsynced in SQLite: the log (not fsynced) would promise less.
-    this.#log = file === null || options.synchronous === 'FULL' ? null : new AppendLog(file);
-    this.#foldInsert = db.prepare(FOLD_INSERT);
-    // This store's own entries: their parents are in the file or before them; a conversation another store
-    // deleted in between takes them with it. An entry another store folded already (#foldOthers) is skipped.
-    this.#insertOwn = db.prepare(
-      `INSERT OR IGNORE INTO entries (session_id, id, parent_id, type, role, preview, target_id, depth, model_ref, thinking_ref, payload, hash, created_at)
-       VALUES (@session, @id, @parent, @type, @role, @preview, @target, @depth, @modelRef, @thinkingRef, @payload, @hash, @now)`,
-    );
-    this.#sessionExists = db.prepare(`SELECT 1 FROM sessions WHERE id = ?`).pluck();
-    this.#seqOf = db.prepare(`SELECT seq FROM entries WHERE session_id = ? AND id = ?`).pluck();
-    this.#foldTx = db.transaction((rows: StoredEntry['params'][]) => this.#foldOwn(rows));
-    this.#version = db.prepare(`PRAGMA data_version`).pluck();
-    this.#foldParent = db.prepare(`SELECT depth, model_ref, thinking_ref, hash FROM entries WHERE session_id = ? AND id = ?`);
     this.#clock = options.clock ?? Date.now;
     this.#newId = options.newId ?? (() => orderedId());
-    this.settings = new SettingsStore(folding, this.#clock);
-    this.blobs = new BlobStore(folding, this.#clock);
+    this.settings = new SettingsStore(db, this.#clock);
+    this.blobs = new BlobStore(db, this.#clock);
     this.#tx = db.transaction((fn: () => unknown) => fn());
     if (options.synchronous === 'FULL') db.pragma('synchronous = FULL');
   }
@@ -162,16 +102,11 @@ export class SessionStore extends SessionReader {
    * fails drops them too (what it had noted may not have been committed).
    */
   #write<T>(fn: () => T): T {
-    this.flush();
-    let dead: string[] = [];
     try {
-      const out = this.#tx.immediate(() => {
+      return this.#tx.immediate(() => {
         this.syncDataVersion();
-        dead = this.#foldOthers();
         return fn();
       }) as T;
-      for (const path of dead) AppendLog.remove(path);
-      return out;
     } catch (e) {
       this.heads.clear();
       throw e;
@@ -179,31 +114,16 @@ export class SessionStore extends SessionReader {
   }
 
   get schemaVersion(): number {
-    this.flush();
     return this.#db.pragma('user_version', { simple: true }) as number;
   }
 
   /** SQLite's own integrity check: 'ok' for a sound file. */
   pragmaIntegrity(): string {
-    this.flush();
     return this.#db.pragma('integrity_check', { simple: true }) as string;
   }
 
   close(): void {
-    if (this.#db.open) {
-      let folded = true;
-      try {
-        this.flush();
-      } catch (e) {
-        // The log stays on disk: the next process to open the file replays it.
-        folded = false;
-        console.error('The session store could not fold its append log on close', e);
-      }
-      this.#log?.close(folded);
-      this.#db.close();
-    }
-    if (this.#foldTimer) clearTimeout(this.#foldTimer);
-    unfolded.delete(this);
+    if (this.#db.open) this.#db.close();
     for (const emitter of [this.#created, this.#changed, this.#deleted, this.#leafMoved]) emitter.dispose();
   }
 
@@ -265,16 +185,8 @@ export class SessionStore extends SessionReader {
 
   // ── entries ─────────────────────────────────────────────────────────────
 
-  /**
-   * Appends under the session's leaf and moves the leaf to the new entry. An entry is in the file before this
-   * returns: in SQLite, or as a line of the append log (see #appendLogged), folded into SQLite soon after.
-   */
+  /** Appends under the session's leaf and moves the leaf to the new entry. */
   append(sessionId: string, input: EntryInput): Entry {
-    const logged = this.#appendLogged(sessionId, input);
-    if (logged) {
-      this.#moved(sessionId, logged.id);
-      return logged;
-    }
     const entry = this.#write(() => {
       const head = this.#head(sessionId);
       const known = this.integrity.writable(sessionId, head.leafId);
@@ -380,32 +292,6 @@ export class SessionStore extends SessionReader {
     });
     this.#created.fire(summary);
     return summary;
-  }
-
-  /**
-   * Puts the entries of the append log into SQLite, in one transaction, and empties the log. Runs before any
-   * other statement of this store, on close, and FOLD_DELAY_MS after an entry was logged; call it when a run ends.
-   */
-  flush(): void {
-    if (this.#foldTimer) {
-      clearTimeout(this.#foldTimer);
-      this.#foldTimer = null;
-    }
-    if (this.#folding || this.#pending.length === 0) return;
-    // Inside another transaction (a savepoint) the rows are not committed yet: kept, and inserted again (skipped) by a later fold.
-    const nested = this.#db.inTransaction;
-    this.#folding = true;
-    this.#nestedFold = nested;
-    try {
-      this.#foldTx.immediate(this.#pending);
-    } finally {
-      this.#folding = false;
-    }
-    if (nested) return;
-    this.#pending = [];
-    this.#pendingWrites = new Map();
-    this.#log?.clear();
-    unfolded.delete(this);
   }
 
   // ── settings and plugin state (small tables that live beside the sessions) ──
@@ -524,164 +410,4 @@ export class SessionStore extends SessionReader {
     }
     return false;
   }
-
-  /**
-   * The fold before a statement of this store. When it folds a single line, the append was read back at once
-   * (a listener reads each append: a window showing the conversation), and the log only added its line and a
-   * second transaction: the next ROW_STRIDE appends go the SQLite way, then the log is tried again.
-   */
-  #foldForRead(): void {
-    if (this.#pending.length === 1 && !this.#folding) this.#readBack = ROW_STRIDE;
-    this.flush();
-  }
-
-  /** The fold's transaction: this store's logged entries into SQLite, those of a conversation deleted since left out. */
-  #foldOwn(rows: StoredEntry['params'][]): void {
-    const present = new Map<string, boolean>();
-    // The rows and marks the appends deferred are written unless another connection committed since (its writes
-    // may have moved the leaf: the row is then derived) or inside another transaction (a later fold writes them).
-    const writes = !this.#nestedFold && !this.othersCommitted(this.#version.get() as number);
-    rows.forEach((row, i) => {
-      const sessionId = row['session'] as string;
-      let exists = present.get(sessionId);
-      if (exists === undefined) present.set(sessionId, (exists = this.#sessionExists.get(sessionId) !== undefined));
-      if (!exists) return;
-      const info = this.#insertOwn.run(row);
-      const after = writes ? this.#pendingWrites.get(i) : undefined;
-      if (!after) return;
-      if (after.head) {
-        const mark = info.changes > 0 ? Number(info.lastInsertRowid) : (this.#seqOf.get(sessionId, row['id']) as number);
-        this.q.writeHead.run({ ...after.head, mark });
-      }
-      if (after.mark) this.q.setPathMark.run(after.mark);
-    });
-  }
-
-  /**
-   * The quick append: one line to the append log, no SQLite write. Only when nothing but the entry's own row
-   * would be written (no image, no session row or path mark due, not a compaction or label, an id of the
-   * store's making) and what it builds on is known current (kept head, verified leaf, no other connection's
-   * commit since); else null, and the append takes the SQLite way.
-   */
-  #appendLogged(sessionId: string, input: EntryInput): Entry | null {
-    const log = this.#log;
-    if (log === null || input.id !== undefined || input.type === 'compaction' || input.type === 'label') return null;
-    if (this.#readBack > 0) {
-      this.#readBack--;
-      return null;
-    }
-    if (this.#pending.length >= MAX_PENDING) this.flush();
-    const head = this.heads.get(sessionId);
-    if (!head || (head.leafId !== null && !head.leaf)) return null;
-    // What would write the session's row: its first user message (the preview) or a title.
-    if (input.type === 'session_info' && input.name) return null;
-    if (input.type === 'message' && (input.message as { role?: unknown }).role === 'user' && !head.hasPreview) return null;
-    const known = this.integrity.known(sessionId);
-    if (known.changed.size > 0 || (head.leafId !== null && !known.leaves.has(head.leafId))) return null;
-    if (carriesImages(input)) return null;
-    // The check and the line under SQLite's write lock (no row written): a store that writes next folds this
-    // line first (#foldOthers), and one that wrote before is seen here, so appends from two processes form one chain.
-    return this.#tx.immediate(() =>
-      this.othersCommitted(this.#version.get() as number) ? null : this.#logEntry(sessionId, input, head, known, log),
-    ) as Entry | null;
-  }
-
-  #logEntry(sessionId: string, input: EntryInput, head: Head, known: KnownIntegrity, log: AppendLog): Entry {
-    const now = this.#clock();
-    const stored = storedEntry(sessionId, input, head.leafId, head.leaf, { newId: this.#newId, now });
-    const { entry, params } = stored;
-    log.write(
-      `{"s":${JSON.stringify(sessionId)},"p":${params.parent === null ? 'null' : JSON.stringify(params.parent)},"t":${now},"h":"${params.hash}","e":${params.payload}}\n`,
-    );
-    const index = this.#pending.push(params) - 1;
-    head.pending++;
-    if (entry.type === 'message' && countsAsMessage(entry.type, entry.message.role)) head.pendingMessages++;
-    head.updatedAt = Math.max(head.updatedAt, now);
-    // The session's row and path mark where the SQLite way writes them (#appendUnder, #markPath), by the fold.
-    let after: { head?: Record<string, string | number | null>; mark?: Record<string, string | number> } | undefined;
-    if (head.pending >= ROW_STRIDE) {
-      after = { head: { id: sessionId, leaf: entry.id, now, messages: head.pendingMessages, preview: null, title: null } };
-      head.pending = 0;
-      head.pendingMessages = 0;
-    }
-    head.leafId = entry.id;
-    head.leaf = stored.row;
-    if (stored.row.depth - head.markDepth >= PATH_MARK_STRIDE) {
-      (after ??= {}).mark = { session: sessionId, id: entry.id, hash: stored.row.hash, depth: stored.row.depth };
-      head.markDepth = stored.row.depth;
-    }
-    if (after) this.#pendingWrites.set(index, after);
-    known.addLeaf(entry.id);
-    if (this.#foldTimer === null) {
-      this.#foldTimer = setTimeout(() => this.#foldLater(), FOLD_DELAY_MS).unref();
-      unfolded.add(this);
-      hookExit();
-    }
-    return entry;
-  }
-
-  /** The timer's fold: a fold that fails (the file busy past the timeout) is tried again later, the entries kept. */
-  #foldLater(): void {
-    this.#foldTimer = null;
-    try {
-      this.flush();
-    } catch (e) {
-      console.error('The session store could not fold its append log; trying again', e);
-      if (this.#db.open) this.#foldTimer = setTimeout(() => this.#foldLater(), FOLD_DELAY_MS * 20).unref();
-    }
-  }
-
-  /**
-   * Inside a write transaction: inserts what the other stores' append logs on this file hold (a live store's
-   * entries not yet folded, a crashed one's never folded), each line checked again (schema, parent, chained
-   * hash) and skipped when its entry is there already. A torn last line (a crash in mid-write) is dropped; a
-   * line that does not read or verify is reported and skipped. Returns the logs of dead processes, to remove
-   * once the transaction commits.
-   */
-  #foldOthers(): string[] {
-    if (this.#file === null) return [];
-    const dead: string[] = [];
-    for (const { path, alive } of AppendLog.others(this.#file, this.#log?.path ?? null)) {
-      const content = AppendLog.read(path);
-      if (!content) continue;
-      const written = new Map<string, ParentRow>();
-      const bad = [...content.unreadable];
-      for (const { line, value } of content.lines) {
-        try {
-          const { s, p, t, h, e } = value as { s: unknown; p: unknown; t: unknown; h: unknown; e: unknown };
-          if (typeof s !== 'string' || (p !== null && typeof p !== 'string') || typeof t !== 'number' || typeof h !== 'string') throw new Error('fields');
-          if (typeof e !== 'object' || e === null || typeof (e as { id?: unknown }).id !== 'string') throw new Error('entry');
-          const above = p === null ? null : (written.get(`${s}\n${p}`) ?? (this.#foldParent.get(s, p) as ParentRow | undefined) ?? null);
-          const stored = storedEntry(s, e as EntryInput, p, above, { newId: () => '', now: t });
-          if (stored.params.hash !== h) throw new Error('hash');
-          written.set(`${s}\n${stored.entry.id}`, stored.row);
-          if (this.#foldInsert.run(stored.params).changes > 0) {
-            // What this store kept of the session no longer says where its leaf is.
-            this.heads.delete(s);
-            this.contexts.forgetWalks(s);
-          }
-        } catch {
-          bad.push(line);
-        }
-      }
-      if (bad.length > 0) console.error(`Skipped ${bad.length} unreadable line(s) (${bad.sort((a, b) => a - b).join(', ')}) of the append log ${path}`);
-      if (!alive) dead.push(path);
-    }
-    return dead;
-  }
-}
-
-/** Folds every store's append log when the process exits normally (a crash leaves the logs to the next open). */
-function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.on('exit', () => {
-    for (const store of unfolded) {
-      try {
-        store.flush();
-      } catch (e) {
-        console.error('The session store could not fold its append log at exit', e);
-      }
-    }
-  });
 }

@@ -263,9 +263,11 @@ describe('a slow question', () => {
   });
 });
 
+/** `n` lines of a function's body. */
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `  const step${i} = ${i};`).join('\n');
+
 describe('chunks of a real file', () => {
   it('begin where the index found a definition, so a function is found with its own lines', async () => {
-    const filler = (n: number) => Array.from({ length: n }, (_, i) => `  const step${i} = ${i};`).join('\n');
     writeFileSync(
       join(workspace, 'src', 'mixed.ts'),
       `export function parseHeaderLine(raw: string) {\n${filler(25)}\n  return raw;\n}\n\nexport function takePhoto(image: string) {\n${filler(25)}\n  return image;\n}\n`,

@@ -182,15 +182,22 @@ it('follows a folder of a thousand files moved, edited inside its new place and 
   expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
 });
 
-/** Stops the plugin and spoils the last quarter of the index file's pages (opening it checks the header and first pages, not these). */
-async function spoilIndex(r: BundledRuntime): Promise<void> {
+/**
+ * Stops the plugin and spoils the pages of the named tables (opening the file checks its header and schema, not
+ * these), found by SQLite's own page map, so the damage lands there however the build laid the file out.
+ */
+async function spoilIndex(r: BundledRuntime, tables: readonly string[]): Promise<void> {
   await r.close();
   const indexes = join(dataDir, 'indexes');
   const file = join(indexes, readdirSync(indexes).find((f) => f.endsWith('.sqlite'))!);
-  const size = statSync(file).size;
-  expect(size).toBeGreaterThan(64 * 1024);
+  expect(statSync(file).size).toBeGreaterThan(64 * 1024);
+  const db = new Database(file);
+  const pageSize = Number(db.pragma('page_size', { simple: true }));
+  const pages = db.prepare(`SELECT pageno FROM dbstat WHERE name IN (${tables.map(() => '?').join(', ')})`).pluck().all(...tables) as number[];
+  db.close();
+  expect(pages.length).toBeGreaterThan(2);
   const fd = openSync(file, 'r+');
-  for (let at = Math.floor((size * 0.75) / 4096) * 4096; at < size; at += 4096) writeSync(fd, Buffer.alloc(1024, 0x5a), 0, 1024, at);
+  for (const page of pages) writeSync(fd, Buffer.alloc(1024, 0x5a), 0, 1024, (page - 1) * pageSize);
   closeSync(fd);
 }
 
@@ -199,7 +206,8 @@ const DAMAGED = '[The search index was found damaged and is being built again fr
 it('builds again an index whose pages turn out damaged in use: repo_map says so, search answers from grep meanwhile', async () => {
   let r = await start();
   expect(await search(r, { query: 'koalaInvoice' })).toMatch(/^src\/billing\/invoice\.ts:1: /);
-  await spoilIndex(r);
+  // What repo_map reads.
+  await spoilIndex(r, ['symbols', 'symbols_name', 'symbols_file']);
   r = await start();
   expect(await search(r, { query: 'zzz', path: 'src/module0' })).toMatch(/^No matches/);
   const map = await r.service.registries.tools.execute('repo_map', {}, undefined, { sessionId: 's1', workspace, denied: [dataDir] });
@@ -208,7 +216,8 @@ it('builds again an index whose pages turn out damaged in use: repo_map says so,
   );
   expect(await search(r, { query: 'filler9', mode: 'symbol' })).toMatch(/^Definitions of filler9:\nsrc\/module9\/file9\.ts:1: /);
 
-  await spoilIndex(r);
+  // What a substring search reads.
+  await spoilIndex(r, ['grams_data', 'grams_idx']);
   r = await start();
   const answers: string[] = [];
   for (const args of [{ query: 'koalaInvoice' }, { query: 'ler12', mode: 'substring' }, { query: 'filler9', mode: 'symbol' }])

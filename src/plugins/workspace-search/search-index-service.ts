@@ -13,6 +13,8 @@ import type { SymbolTag } from './symbol-tagger.ts';
 import { type Prepared, SymbolThread } from './symbol-thread.ts';
 
 const BATCH = 200;
+/** Files written in one transaction of a build: small enough that the symbol worker is fed between two of them. */
+const WRITE_SLICE = 25;
 /** Files read at once. */
 const READERS = 8;
 
@@ -182,19 +184,26 @@ export class SearchIndexService {
       this.progress.total = found.length;
     }
     const seen = new Set<string>();
-    // A batch is read while the one before it is tagged (in the symbol worker) and written: at most two in memory.
-    let writing: Promise<void> = Promise.resolve();
-    for (let i = 0; i < found.length; i += BATCH) {
+    // The next batch is read (and tagged, in the symbol worker) while this one is written, a slice at a time with the
+    // event loop let go between slices so the worker keeps getting files: the two overlap, at most two batches in memory.
+    const readBatch = (from: number) => {
+      const reading = this.#read(found.slice(from, from + BATCH), known, seen);
+      // A build stopped meanwhile leaves the read unawaited: its failure must not become an unhandled rejection.
+      reading.catch(() => undefined);
+      return reading;
+    };
+    let reading = found.length > 0 ? readBatch(0) : null;
+    for (let i = 0; reading !== null; i += BATCH) {
+      const looked = await reading;
       if (this.#disposed) return;
-      const looked = await this.#read(found.slice(i, i + BATCH), known, seen);
-      await writing;
-      const done = Math.min(found.length, i + BATCH);
-      writing = this.#write(looked, known).then(() => {
-        this.progress.done = done;
-      });
-      await yieldToCalls();
+      reading = i + BATCH < found.length ? readBatch(i + BATCH) : null;
+      for (let at = 0; at < looked.length; at += WRITE_SLICE) {
+        await yieldToCalls();
+        if (this.#disposed) return;
+        await this.#write(looked.slice(at, at + WRITE_SLICE), known);
+      }
+      this.progress.done = Math.min(found.length, i + BATCH);
     }
-    await writing;
     this.#tagger.release?.();
     if (this.#disposed) return;
     this.#store.transaction(() => {

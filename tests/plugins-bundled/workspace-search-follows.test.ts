@@ -193,7 +193,10 @@ async function spoilIndex(r: BundledRuntime, tables: readonly string[]): Promise
   expect(statSync(file).size).toBeGreaterThan(64 * 1024);
   const db = new Database(file);
   const pageSize = Number(db.pragma('page_size', { simple: true }));
-  const pages = db.prepare(`SELECT pageno FROM dbstat WHERE name IN (${tables.map(() => '?').join(', ')})`).pluck().all(...tables) as number[];
+  const pages = db
+    .prepare(`SELECT pageno FROM dbstat WHERE name IN (${tables.map(() => '?').join(', ')})`)
+    .pluck()
+    .all(...tables) as number[];
   db.close();
   expect(pages.length).toBeGreaterThan(2);
   const fd = openSync(file, 'r+');

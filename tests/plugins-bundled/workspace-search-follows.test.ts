@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { indexFileName } from '../../src/plugins/workspace-search/index.ts';
 import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
+import { indexedSearch, searchableWithin as searchableWithinMs, toolText } from './search-calls.ts';
 
 let dir: ReturnType<typeof tempDir>;
 let workspace: string;
@@ -44,27 +45,11 @@ async function start(): Promise<BundledRuntime> {
   return runtime;
 }
 
-const text = (out: { content: { text: string }[] }) => out.content.map((c) => c.text).join('');
-
-/** A search answered from the index: calls again while the first build is still going (each call waits for it a while). */
-async function search(r: BundledRuntime, args: Record<string, unknown>): Promise<string> {
-  for (let i = 0; i < 30; i++) {
-    const out = await r.service.registries.tools.execute('search', args, undefined, { sessionId: 's1', workspace, denied: [dataDir] });
-    expect(out.isError, text(out)).toBe(false);
-    if (!text(out).includes('The index is still building')) return text(out);
-  }
-  throw new Error('The index was still building after 30 calls.');
-}
-
-/** Searches until `found` holds, failing once `withinMs` have passed since `since`; returns the time it took. */
-async function searchableWithin(r: BundledRuntime, args: Record<string, unknown>, found: (out: string) => boolean, since: number, withinMs = 1000) {
-  for (;;) {
-    const out = await search(r, args);
-    const took = performance.now() - since;
-    if (found(out)) return took;
-    if (took > withinMs) throw new Error(`Not as expected after ${Math.round(took)} ms: ${out}`);
-  }
-}
+const scope = () => ({ workspace, dataDir });
+const text = toolText;
+const search = (r: BundledRuntime, args: Record<string, unknown>) => indexedSearch(r, args, scope());
+const searchableWithin = (r: BundledRuntime, args: Record<string, unknown>, found: (out: string) => boolean, since: number, withinMs = 1000) =>
+  searchableWithinMs(r, args, found, since, scope(), withinMs);
 
 const finds = (path: string) => (out: string) => out.split('\n').some((line) => line.startsWith(`${path}:`));
 const none = (out: string) => out.startsWith('No matches');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
+import { indexedSearch, searchCall, searchableWithin as searchableWithinMs, toolText } from './search-calls.ts';
 
 let dir: ReturnType<typeof tempDir>;
 let workspace: string;
@@ -50,29 +51,12 @@ async function start(): Promise<BundledRuntime> {
   return runtime;
 }
 
-const call = (r: BundledRuntime, args: unknown) =>
-  r.service.registries.tools.execute('search', args, undefined, { sessionId: 's1', workspace, denied: [dataOf()] });
-const text = (out: { content: { text: string }[] }) => out.content.map((c) => c.text).join('');
-
-/** A search answered from the index: calls again while the first build is still going (each call waits for it a while). */
-async function search(r: BundledRuntime, args: Record<string, unknown>): Promise<string> {
-  for (let i = 0; i < 30; i++) {
-    const out = await call(r, args);
-    expect(out.isError, text(out)).toBe(false);
-    if (!text(out).includes('The index is still building')) return text(out);
-  }
-  throw new Error('The index was still building after 30 calls.');
-}
-
-/** Searches until `found` holds or a second has passed since `since`; returns the time it took. */
-async function searchableWithin(r: BundledRuntime, args: Record<string, unknown>, found: (out: string) => boolean, since: number): Promise<number> {
-  for (;;) {
-    const out = await search(r, args);
-    const took = performance.now() - since;
-    if (found(out)) return took;
-    if (took > 1000) throw new Error(`Not searchable after ${Math.round(took)} ms: ${out}`);
-  }
-}
+const scope = () => ({ workspace, dataDir: dataOf() });
+const call = (r: BundledRuntime, args: unknown) => searchCall(r, args, scope());
+const text = toolText;
+const search = (r: BundledRuntime, args: Record<string, unknown>) => indexedSearch(r, args, scope());
+const searchableWithin = (r: BundledRuntime, args: Record<string, unknown>, found: (out: string) => boolean, since: number) =>
+  searchableWithinMs(r, args, found, since, scope());
 
 describe('the search tool in its own process', () => {
   it('ranks the file whose name holds the word first, and finds a fragment inside an identifier', async () => {

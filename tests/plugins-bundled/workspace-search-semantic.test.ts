@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LoopbackEmbeddings, startLoopbackEmbeddings } from '../fixtures/loopback-embeddings.ts';
 import { type BundledRuntime, startBundled, tempDir } from './bundled-runtime.ts';
+import { indexedSearch, searchCall } from './search-calls.ts';
 
 let server: LoopbackEmbeddings;
 let dir: ReturnType<typeof tempDir>;
@@ -42,19 +43,10 @@ async function start(embeddings?: Record<string, unknown>): Promise<BundledRunti
   return runtime;
 }
 
-const call = (r: BundledRuntime, args: unknown) =>
-  r.service.registries.tools.execute('search', args, undefined, { sessionId: 's1', workspace, denied: [dataOf()] });
-const text = (out: { content: { text: string }[] }) => out.content.map((c) => c.text).join('');
-
+const scope = () => ({ workspace, dataDir: dataOf() });
+const call = (r: BundledRuntime, args: unknown) => searchCall(r, args, scope());
 /** A search answered from the index (not grep while it builds). */
-async function search(r: BundledRuntime, args: Record<string, unknown>): Promise<string> {
-  for (let i = 0; i < 30; i++) {
-    const out = await call(r, args);
-    expect(out.isError, text(out)).toBe(false);
-    if (!text(out).includes('The index is still building')) return text(out);
-  }
-  throw new Error('The index was still building after 30 calls.');
-}
+const search = (r: BundledRuntime, args: Record<string, unknown>) => indexedSearch(r, args, scope());
 
 const semanticRows = (r: BundledRuntime) => {
   const panel = r.service.registries.panels.list().find((p) => p.id === 'workspace_search.settings')!;

@@ -13,6 +13,7 @@ import { compactSession, DEFAULT_COMPACTION, DEFAULT_KEEP_SHARE, DEFAULT_MASKING
 import type { SessionStore } from '../src/main/sessions/index.ts';
 import type { ModelInfo, ProviderEvent, ProviderRequest, StreamFn } from '../src/shared/providers/index.ts';
 import type { EntryInput, Message } from '../src/shared/sessions/index.ts';
+import { seededRandom as random } from '../tests/fixtures/seeded-random.ts';
 
 const WINDOW = 64_000;
 const MODEL: ModelInfo = { id: 'bench', contextWindow: WINDOW, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
@@ -29,17 +30,6 @@ export interface Probe {
 export interface BenchSession {
   turns: EntryInput[][];
   probes: Probe[];
-}
-
-/** A small deterministic generator (mulberry32), so every run measures the same sessions. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const code = (chars: string, n: number) => `${chars}-${n}`;

@@ -29,6 +29,7 @@ import { DEFAULT_MASKING, maskToolOutput, type MaskingSettings } from '../src/ma
 import { SessionStore } from '../src/main/sessions/index.ts';
 import type { Message } from '../src/shared/sessions/index.ts';
 import { generateSession, type Replay, replay } from './bench-layers.ts';
+import { seededRandom as random } from '../tests/fixtures/seeded-random.ts';
 
 const sessions = Number(process.argv[2] ?? 20);
 const turns = Number(process.argv[3] ?? 150);
@@ -36,17 +37,6 @@ const dir = mkdtempSync(join(tmpdir(), 'amber-compaction-bench-'));
 const store = SessionStore.open(join(dir, 'amber.db'));
 const round = (n: number, d = 3) => Number(n.toFixed(d));
 const tokens = (messages: readonly Message[]) => messages.reduce((sum, m) => sum + Math.ceil(JSON.stringify(m).length / 4), 0);
-
-/** A small deterministic generator (mulberry32), so every run measures the same sessions. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const lines = (prefix: string, chars: number) => {
   let text = '';

@@ -30,23 +30,13 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { createForkLauncher, discoverPlugins, PluginService, type PluginStateStore } from '../src/main/plugins/index.ts';
 import { SymbolTagger } from '../src/plugins/workspace-search/symbol-tagger.ts';
+import { seededRandom as random } from '../tests/fixtures/seeded-random.ts';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, queries: { type: 'string', default: '200' } } });
 const FILES = Number(values.files);
 const QUERIES = Number(values.queries);
 const root = resolve(import.meta.dirname, '..');
 
-/** A small deterministic generator, so two runs index the same tree. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = random(22);
 const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
 

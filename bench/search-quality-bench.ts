@@ -32,6 +32,7 @@ import {
   SearchIndexService,
   SemanticIndex,
 } from '../src/plugins/workspace-search/index.ts';
+import { seededRandom as random } from '../tests/fixtures/seeded-random.ts';
 
 const { values } = parseArgs({ options: { corpus: { type: 'string', default: 'both' } } });
 const root = resolve(import.meta.dirname, '..');
@@ -127,18 +128,6 @@ function amberCorpus(into: string): Question[] {
   }
   const step = Math.max(1, Math.floor(named.length / 25));
   return [...questions, ...named.filter((_, i) => i % step === 0).slice(0, 25)];
-}
-
-/** A small deterministic generator, so two runs ask the same questions. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const STEMS =

@@ -31,30 +31,12 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../src/main/sessions/index.ts';
 import { type EntryInput, TreeBranchPage, TreeOverviewPage } from '../src/shared/sessions/index.ts';
+import { randomWords as text, seededRandom as rng } from '../tests/fixtures/seeded-random.ts';
 
 type Store = SessionStore;
 type OpenStore = (file: string, options?: { synchronous?: 'NORMAL' | 'FULL' }) => Store;
 
 const SEED = 0x5eed;
-
-/** Small deterministic PRNG so every run builds the same tree. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const words = 'the a model tool session branch read file returns value error context token stream plugin user asks answer code function test'.split(' ');
-function text(rand: () => number, n: number): string {
-  let out = '';
-  for (let i = 0; i < n; i++) out += `${words[Math.floor(rand() * words.length)]} `;
-  return out.trim();
-}
 
 function messageAt(i: number, rand: () => number): EntryInput {
   switch (i % 4) {

@@ -9,21 +9,10 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type HeadlessUnderTest, openHeadless } from '../fixtures/headless-under-test.ts';
 import { openAiStream, type RecordedRequest } from '../fixtures/provider-server.ts';
+import { seededRandom as random } from '../fixtures/seeded-random.ts';
 
 /** The workspace's size: AMBER_SEARCH_E2E_FILES when it is a whole number from 1 to 100,000, else 400. */
 const FILES = /^\d{1,6}$/.test(process.env.AMBER_SEARCH_E2E_FILES ?? '') ? Math.min(100_000, Math.max(1, Number(process.env.AMBER_SEARCH_E2E_FILES))) : 400;
-
-/** A small deterministic generator, so two runs write the same tree. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STEMS = ['user', 'account', 'session', 'invoice', 'payment', 'order', 'cache', 'queue', 'worker', 'stream', 'parser', 'config', 'event', 'client'];
 const VERBS = ['get', 'set', 'load', 'save', 'parse', 'build', 'find', 'update', 'remove', 'send'];

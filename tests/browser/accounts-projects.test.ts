@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
+import { listsModelsAndReplies, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 import { seriousViolations } from './axe-audit.ts';
 import { type Amber, docsShot, startAmber } from './harness.ts';
 
@@ -19,10 +19,7 @@ let vllm: ProviderServer;
 let llama: ProviderServer;
 let dir: string;
 
-const server =
-  (models: string[], reply: string): Script =>
-  (req) =>
-    req.method === 'GET' ? { kind: 'json', body: { object: 'list', data: models.map((id) => ({ id })) } } : openAiStream({ text: [reply] });
+const server = listsModelsAndReplies;
 
 beforeEach(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'amber-accounts-projects-')));

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { openAiStream, type ProviderServer, type Script, startProviderServer } from '../fixtures/provider-server.ts';
+import { listsModelsAndReplies, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, SCREENSHOTS, startAmber } from './harness.ts';
 
 const DOCS_IMAGES = resolve(import.meta.dirname, '../../docs/images');
@@ -18,10 +18,7 @@ let vllm: ProviderServer;
 let llama: ProviderServer;
 let dir: string;
 
-const server =
-  (models: string[], reply: string): Script =>
-  (req) =>
-    req.method === 'GET' ? { kind: 'json', body: { object: 'list', data: models.map((id) => ({ id })) } } : openAiStream({ text: [reply] });
+const server = listsModelsAndReplies;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'amber-two-accounts-'));

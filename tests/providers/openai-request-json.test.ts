@@ -1,0 +1,109 @@
+import { expect, test } from 'vitest';
+import { OPENAI_COMPATIBLE_PRESETS, openAiRequestBody, openAiRequestJson } from '../../src/plugins/openai-compatible/index.ts';
+import type { ProviderRequest } from '../../src/shared/providers/index.ts';
+import type { Message } from '../../src/shared/sessions/index.ts';
+import { randomWords, seededRandom } from '../fixtures/seeded-random.ts';
+
+// The request's JSON is made from each frozen message's JSON, kept from the request before: it must be
+// exactly the JSON of the body, whatever the messages, and never an older message's.
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+const model = { id: 'm', contextWindow: 100_000, reasoning: true, pricing: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } };
+const tools = [{ name: 'read', description: 'Reads a file — any file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, readOnly: true }];
+
+/** Text with now and then a character that is not ASCII (V8's slow path) or one JSON escapes. */
+function text(rand: () => number): string {
+  const extra = ['', '', 'é', '—', '😀', '"quoted"', 'line\nbreak', '\u2028', '\\'][Math.floor(rand() * 9)]!;
+  return `${randomWords(rand, 1 + Math.floor(rand() * 6))}${extra}`;
+}
+
+/** One message of every kind the dialect converts, including those it leaves out. */
+function randomMessage(rand: () => number, i: number): Message {
+  const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
+  switch (Math.floor(rand() * 9)) {
+    case 0:
+      return { role: 'user', content: text(rand), timestamp: i } as Message;
+    case 1:
+      return { role: 'user', content: [{ type: 'text', text: text(rand) }, ...(rand() < 0.5 ? [image] : [])], timestamp: i } as Message;
+    case 2:
+    case 3:
+      return {
+        role: 'assistant',
+        content: [
+          ...(rand() < 0.3 ? [{ type: 'thinking', thinking: text(rand) }] : []),
+          ...(rand() < 0.7 ? [{ type: 'text', text: text(rand) }] : []),
+          ...(rand() < 0.6 ? [{ type: 'toolCall', id: `call_${i}`, name: 'read', arguments: { path: text(rand) } }] : []),
+        ],
+        stopReason: ['toolUse', 'stop', 'error', 'aborted', 'length'][Math.floor(rand() * 5)],
+        timestamp: i,
+      } as Message;
+    case 4:
+    case 5:
+    case 6:
+      return {
+        role: 'toolResult',
+        toolCallId: `call_${i}`,
+        toolName: 'read',
+        content: [...(rand() < 0.8 ? [{ type: 'text', text: text(rand) }] : []), ...(rand() < 0.2 ? [image] : [])],
+        isError: rand() < 0.2,
+        timestamp: i,
+      } as Message;
+    case 7:
+      return { role: 'custom', customType: 'note', content: rand() < 0.8 ? text(rand) : '', timestamp: i } as unknown as Message;
+    default:
+      return { role: 'bashExecution', command: 'ls', output: text(rand), timestamp: i } as unknown as Message;
+  }
+}
+
+function randomRequest(rand: () => number, messages: Message[]): ProviderRequest {
+  return {
+    model,
+    systemPrompt: rand() < 0.2 ? '' : `You are Amber — ${text(rand)}`,
+    messages,
+    tools: rand() < 0.3 ? [] : tools,
+    ...(rand() < 0.5 ? { maxTokens: 1000 } : {}),
+    ...(rand() < 0.5 ? { thinkingLevel: 'high' as const } : {}),
+  } as ProviderRequest;
+}
+
+test('the JSON of a request is the JSON of its body, frozen or not, as a conversation grows turn by turn', () => {
+  const rand = seededRandom(7);
+  for (let conversation = 0; conversation < 40; conversation++) {
+    const messages: Message[] = [];
+    for (let turn = 0; turn < 25; turn++) {
+      for (let k = 0; k < 1 + Math.floor(rand() * 3); k++) messages.push(randomMessage(rand, messages.length));
+      const request = randomRequest(rand, messages);
+      for (const preset of Object.values(OPENAI_COMPATIBLE_PRESETS)) {
+        const expected = JSON.stringify(openAiRequestBody(structuredClone(request), preset));
+        expect(openAiRequestJson(request, preset)).toBe(expected);
+        // The provider's process holds earlier messages frozen: the kept JSON of each is used from now on.
+        const frozen = { ...request, messages: messages.map((m) => deepFreeze(m)) };
+        expect(openAiRequestJson(frozen, preset)).toBe(expected);
+        expect(openAiRequestJson(frozen, preset)).toBe(expected);
+      }
+    }
+  }
+});
+
+test('a message that can still change is serialised again each time, not taken from an earlier request', () => {
+  const preset = OPENAI_COMPATIBLE_PRESETS.openai!;
+  const content = [{ type: 'text', text: 'first' }];
+  // Frozen at the top only: its content can still change.
+  const shallow = Object.freeze({ role: 'user', content, timestamp: 1 }) as unknown as Message;
+  const request = { model, systemPrompt: 'Be brief.', messages: [shallow], tools: [] } as unknown as ProviderRequest;
+  expect(JSON.parse(openAiRequestJson(request, preset)).messages[1]).toEqual({ role: 'user', content: 'first' });
+  content[0]!.text = 'changed';
+  expect(JSON.parse(openAiRequestJson(request, preset)).messages[1]).toEqual({ role: 'user', content: 'changed' });
+  // A new system prompt is sent as it is, not the one kept from the request before.
+  expect(JSON.parse(openAiRequestJson({ ...request, systemPrompt: 'Be thorough — really.' }, preset)).messages[0]).toEqual({
+    role: 'system',
+    content: 'Be thorough — really.',
+  });
+});

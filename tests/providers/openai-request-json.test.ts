@@ -16,7 +16,9 @@ function deepFreeze<T>(value: T): T {
 }
 
 const model = { id: 'm', contextWindow: 100_000, reasoning: true, pricing: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } };
-const tools = [{ name: 'read', description: 'Reads a file — any file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, readOnly: true }];
+const tools = [
+  { name: 'read', description: 'Reads a file — any file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, readOnly: true },
+];
 
 /** Text with now and then a character that is not ASCII (V8's slow path) or one JSON escapes. */
 function text(rand: () => number): string {
@@ -84,7 +86,7 @@ test('the JSON of a request is the JSON of its body, frozen or not, as a convers
         const expected = JSON.stringify(openAiRequestBody(structuredClone(request), preset));
         expect(openAiRequestJson(request, preset)).toBe(expected);
         // The provider's process holds earlier messages frozen: the kept JSON of each is used from now on.
-        const frozen = { ...request, messages: messages.map((m) => deepFreeze(m)) };
+        const frozen = { ...request, messages: messages.map((m) => deepFreeze(m)), tools: deepFreeze(request.tools) };
         expect(openAiRequestJson(frozen, preset)).toBe(expected);
         expect(openAiRequestJson(frozen, preset)).toBe(expected);
       }
@@ -101,6 +103,11 @@ test('a message that can still change is serialised again each time, not taken f
   expect(JSON.parse(openAiRequestJson(request, preset)).messages[1]).toEqual({ role: 'user', content: 'first' });
   content[0]!.text = 'changed';
   expect(JSON.parse(openAiRequestJson(request, preset)).messages[1]).toEqual({ role: 'user', content: 'changed' });
+  // Tools that can still change are serialised again too.
+  const toolList = [{ name: 'read', description: 'Reads.', parameters: { type: 'object' }, readOnly: true }];
+  expect(JSON.parse(openAiRequestJson({ ...request, tools: toolList }, preset)).tools[0].function.description).toBe('Reads.');
+  toolList[0]!.description = 'Reads a file.';
+  expect(JSON.parse(openAiRequestJson({ ...request, tools: toolList }, preset)).tools[0].function.description).toBe('Reads a file.');
   // A new system prompt is sent as it is, not the one kept from the request before.
   expect(JSON.parse(openAiRequestJson({ ...request, systemPrompt: 'Be thorough — really.' }, preset)).messages[0]).toEqual({
     role: 'system',

@@ -153,11 +153,26 @@ export function openAiRequestBody(request: ProviderRequest, preset: OpenAiCompat
   return { model, messages: toOpenAiMessages(request.systemPrompt, request.messages), ...rest };
 }
 
-/** `JSON.stringify(openAiRequestBody(request, preset))`, with each frozen message serialised once (see openAiMessagesJson). */
+/**
+ * `JSON.stringify(openAiRequestBody(request, preset))`, with each frozen message serialised once (see
+ * openAiMessagesJson), and the tools too when the request's list of them is frozen (a run sends the same list).
+ */
 export function openAiRequestJson(request: ProviderRequest, preset: OpenAiCompatiblePreset): string {
   const { model, ...rest } = requestFields(request, preset);
-  // `rest` always holds `stream`, so its JSON is an object with at least one member.
-  return `{"model":${JSON.stringify(model)},"messages":${openAiMessagesJson(request.systemPrompt, request.messages)},${JSON.stringify(rest).slice(1)}`;
+  const fields = [`"model":${JSON.stringify(model)}`, `"messages":${openAiMessagesJson(request.systemPrompt, request.messages)}`];
+  for (const [key, value] of Object.entries(rest))
+    fields.push(`${JSON.stringify(key)}:${key === 'tools' ? toolsJson(request.tools, value) : JSON.stringify(value)}`);
+  return `{${fields.join(',')}}`;
+}
+
+const toolsJsonOf = new WeakMap<object, string>();
+
+function toolsJson(tools: ProviderRequest['tools'], converted: unknown): string {
+  const kept = toolsJsonOf.get(tools);
+  if (kept !== undefined) return kept;
+  const json = JSON.stringify(converted);
+  if (deeplyFrozen(tools)) toolsJsonOf.set(tools, json);
+  return json;
 }
 
 /** Every field of the body but the messages, `model` first. */

@@ -16,7 +16,7 @@ import {
   type TokenCounts,
 } from '../provider-common/index.ts';
 import { resolvePreset, type OpenAiCompatiblePreset } from './openai-compatible-presets.ts';
-import { openAiRequestJson } from './openai-request-body.ts';
+import { openAiRequestBytes } from './openai-request-body.ts';
 import { ThinkTagSplitter } from './think-tag-splitter.ts';
 
 type Json = Record<string, unknown>;
@@ -182,7 +182,7 @@ function streamWith(
       label: preset.label,
       apiKey: config.apiKey,
       url: joinUrl(config.baseUrl || (preset.baseUrl as string), 'chat/completions'),
-      init: { method: 'POST', headers: openAiHeaders(config, 'text/event-stream'), body: openAiRequestJson(request, preset) },
+      init: { method: 'POST', headers: openAiHeaders(config, 'text/event-stream'), body: openAiRequestBytes(request, preset) },
       seams,
       builder,
       onEvent: (sse) => mapper.onEvent(sse),

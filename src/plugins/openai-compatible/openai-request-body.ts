@@ -102,21 +102,21 @@ export function toOpenAiMessages(systemPrompt: string, messages: readonly Messag
 }
 
 /**
- * The JSON of each frozen session message's chat-completions form, made once. A request repeats every
- * earlier message of the conversation, and the provider's process receives them frozen (they are kept for
- * the next request to build on), so each turn would otherwise serialise the whole conversation again; and
- * V8 serialises a whole value on its slow path once any string in it is not ASCII (the system prompt
- * usually has one), several times slower. A message that is not frozen throughout might still change, so
- * it is serialised each time.
+ * The encoded JSON of each frozen session message's chat-completions form, made once. A request repeats
+ * every earlier message of the conversation, and the provider's process receives them frozen (they are
+ * kept for the next request to build on), so each turn would otherwise serialise and encode the whole
+ * conversation again; and V8 serialises a whole value on its slow path once any string in it is not ASCII
+ * (the system prompt usually has one), several times slower. A message that is not frozen throughout might
+ * still change, so it is serialised each time.
  */
-const messageJson = new WeakMap<Message, { message: string | null; images: Json[] }>();
+const messageBytes = new WeakMap<Message, { message: Uint8Array<ArrayBuffer> | null; images: Json[] }>();
 
-function convertedJson(m: Message): { message: string | null; images: Json[] } {
-  const kept = messageJson.get(m);
+function convertedBytes(m: Message): { message: Uint8Array<ArrayBuffer> | null; images: Json[] } {
+  const kept = messageBytes.get(m);
   if (kept) return kept;
   const { message, images } = convert(m);
-  const made = { message: message ? JSON.stringify(message) : null, images };
-  if (deeplyFrozen(m)) messageJson.set(m, made);
+  const made = { message: message ? jsonBytes(message) : null, images };
+  if (deeplyFrozen(m)) messageBytes.set(m, made);
   return made;
 }
 
@@ -128,23 +128,33 @@ function deeplyFrozen(value: unknown): boolean {
   return true;
 }
 
-/** The system message's JSON, kept for the prompt it was made from (a run sends the same one each turn). */
-let systemJson = { prompt: '', json: '' };
+const NOT_ASCII = /[\u0080-\uffff]/;
+const NOT_ASCII_ALL = /[\u0080-\uffff]/g;
+const encoder = new TextEncoder();
 
-/** `JSON.stringify(toOpenAiMessages(systemPrompt, messages))`, made from the kept JSON of each message. */
-export function openAiMessagesJson(systemPrompt: string, messages: readonly Message[]): string {
-  const parts: string[] = [];
-  if (systemPrompt !== '') {
-    if (systemJson.prompt !== systemPrompt) systemJson = { prompt: systemPrompt, json: JSON.stringify({ role: 'system', content: systemPrompt }) };
-    parts.push(systemJson.json);
-  }
-  walk(
-    messages,
-    convertedJson,
-    (json) => parts.push(json),
-    (m) => parts.push(JSON.stringify(m)),
-  );
-  return `[${parts.join(',')}]`;
+/**
+ * JSON with every character beyond ASCII written as its `\uXXXX` escape: the same value to any JSON reader,
+ * and a string V8 keeps one byte a character, which it encodes on its fast path.
+ */
+function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return NOT_ASCII.test(json) ? json.replace(NOT_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+}
+
+const jsonBytes = (value: unknown): Uint8Array<ArrayBuffer> => encoder.encode(asciiJson(value));
+
+/** The system message's encoded JSON, kept for the prompt it was made from (a run sends the same one each turn). */
+let systemBytes = { prompt: '', bytes: new Uint8Array() };
+
+const toolsBytesOf = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+
+/** The encoded JSON of the tools (`converted`, made from `tools`), kept when the request's list is frozen (a run sends the same list). */
+function toolsBytes(tools: ProviderRequest['tools'], converted: unknown): Uint8Array<ArrayBuffer> {
+  const kept = toolsBytesOf.get(tools);
+  if (kept !== undefined) return kept;
+  const bytes = jsonBytes(converted);
+  if (deeplyFrozen(tools)) toolsBytesOf.set(tools, bytes);
+  return bytes;
 }
 
 /** The JSON body of one streaming chat-completions call. */
@@ -154,25 +164,50 @@ export function openAiRequestBody(request: ProviderRequest, preset: OpenAiCompat
 }
 
 /**
- * `JSON.stringify(openAiRequestBody(request, preset))`, with each frozen message serialised once (see
- * openAiMessagesJson), and the tools too when the request's list of them is frozen (a run sends the same list).
+ * `openAiRequestBody(request, preset)` as the bytes of its JSON, ASCII only (see asciiJson): made from the kept
+ * bytes of each frozen message (see messageBytes) and of a frozen tool list, so a turn costs the new messages
+ * and one copy of the rest.
  */
-export function openAiRequestJson(request: ProviderRequest, preset: OpenAiCompatiblePreset): string {
+export function openAiRequestBytes(request: ProviderRequest, preset: OpenAiCompatiblePreset): Uint8Array<ArrayBuffer> {
   const { model, ...rest } = requestFields(request, preset);
-  const fields = [`"model":${JSON.stringify(model)}`, `"messages":${openAiMessagesJson(request.systemPrompt, request.messages)}`];
-  for (const [key, value] of Object.entries(rest))
-    fields.push(`${JSON.stringify(key)}:${key === 'tools' ? toolsJson(request.tools, value) : JSON.stringify(value)}`);
-  return `{${fields.join(',')}}`;
+  const chunks: Uint8Array<ArrayBuffer>[] = [encoder.encode(`{"model":${asciiJson(model)},"messages":[`)];
+  let first = true;
+  const add = (bytes: Uint8Array<ArrayBuffer>) => {
+    if (!first) chunks.push(COMMA);
+    chunks.push(bytes);
+    first = false;
+  };
+  if (request.systemPrompt !== '') {
+    if (systemBytes.prompt !== request.systemPrompt)
+      systemBytes = { prompt: request.systemPrompt, bytes: jsonBytes({ role: 'system', content: request.systemPrompt }) };
+    add(systemBytes.bytes);
+  }
+  walk(request.messages, convertedBytes, add, (m) => add(jsonBytes(m)));
+  let tail = ']';
+  for (const [key, value] of Object.entries(rest)) {
+    tail += `,${JSON.stringify(key)}:`;
+    if (key !== 'tools') tail += asciiJson(value);
+    else {
+      chunks.push(encoder.encode(tail), toolsBytes(request.tools, value));
+      tail = '';
+    }
+  }
+  chunks.push(encoder.encode(`${tail}}`));
+  return concat(chunks);
 }
 
-const toolsJsonOf = new WeakMap<object, string>();
+const COMMA = encoder.encode(',');
 
-function toolsJson(tools: ProviderRequest['tools'], converted: unknown): string {
-  const kept = toolsJsonOf.get(tools);
-  if (kept !== undefined) return kept;
-  const json = JSON.stringify(converted);
-  if (deeplyFrozen(tools)) toolsJsonOf.set(tools, json);
-  return json;
+function concat(chunks: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /** Every field of the body but the messages, `model` first. */

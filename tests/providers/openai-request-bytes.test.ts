@@ -1,11 +1,19 @@
 import { expect, test } from 'vitest';
-import { OPENAI_COMPATIBLE_PRESETS, openAiRequestBody, openAiRequestJson } from '../../src/plugins/openai-compatible/index.ts';
+import { OPENAI_COMPATIBLE_PRESETS, openAiRequestBody, openAiRequestBytes } from '../../src/plugins/openai-compatible/index.ts';
 import type { ProviderRequest } from '../../src/shared/providers/index.ts';
 import type { Message } from '../../src/shared/sessions/index.ts';
 import { randomWords, seededRandom } from '../fixtures/seeded-random.ts';
 
 // The request's JSON is made from each frozen message's JSON, kept from the request before: it must be
-// exactly the JSON of the body, whatever the messages, and never an older message's.
+// the body, whatever the messages, and never an older message's; and it is ASCII only (escapes beyond).
+
+const openAiRequestText = (...args: Parameters<typeof openAiRequestBytes>) => new TextDecoder().decode(openAiRequestBytes(...args));
+
+/** The same JSON value as the body, written in ASCII only. */
+function expectBody(json: string, body: unknown): void {
+  expect(json).toMatch(/^[\u0020-\u007e]*$/);
+  expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(body)));
+}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -75,7 +83,7 @@ function randomRequest(rand: () => number, messages: Message[]): ProviderRequest
   } as ProviderRequest;
 }
 
-test('the JSON of a request is the JSON of its body, frozen or not, as a conversation grows turn by turn', () => {
+test('the JSON of a request is its body in ASCII, frozen or not, as a conversation grows turn by turn', () => {
   const rand = seededRandom(7);
   for (let conversation = 0; conversation < 40; conversation++) {
     const messages: Message[] = [];
@@ -83,12 +91,12 @@ test('the JSON of a request is the JSON of its body, frozen or not, as a convers
       for (let k = 0; k < 1 + Math.floor(rand() * 3); k++) messages.push(randomMessage(rand, messages.length));
       const request = randomRequest(rand, messages);
       for (const preset of Object.values(OPENAI_COMPATIBLE_PRESETS)) {
-        const expected = JSON.stringify(openAiRequestBody(structuredClone(request), preset));
-        expect(openAiRequestJson(request, preset)).toBe(expected);
+        const body = openAiRequestBody(structuredClone(request), preset);
+        expectBody(openAiRequestText(request, preset), body);
         // The provider's process holds earlier messages frozen: the kept JSON of each is used from now on.
         const frozen = { ...request, messages: messages.map((m) => deepFreeze(m)), tools: deepFreeze(request.tools) };
-        expect(openAiRequestJson(frozen, preset)).toBe(expected);
-        expect(openAiRequestJson(frozen, preset)).toBe(expected);
+        expectBody(openAiRequestText(frozen, preset), body);
+        expectBody(openAiRequestText(frozen, preset), body);
       }
     }
   }
@@ -100,16 +108,16 @@ test('a message that can still change is serialised again each time, not taken f
   // Frozen at the top only: its content can still change.
   const shallow = Object.freeze({ role: 'user', content, timestamp: 1 }) as unknown as Message;
   const request = { model, systemPrompt: 'Be brief.', messages: [shallow], tools: [] } as unknown as ProviderRequest;
-  expect(JSON.parse(openAiRequestJson(request, preset)).messages[1]).toEqual({ role: 'user', content: 'first' });
+  expect(JSON.parse(openAiRequestText(request, preset)).messages[1]).toEqual({ role: 'user', content: 'first' });
   content[0]!.text = 'changed';
-  expect(JSON.parse(openAiRequestJson(request, preset)).messages[1]).toEqual({ role: 'user', content: 'changed' });
+  expect(JSON.parse(openAiRequestText(request, preset)).messages[1]).toEqual({ role: 'user', content: 'changed' });
   // Tools that can still change are serialised again too.
   const toolList = [{ name: 'read', description: 'Reads.', parameters: { type: 'object' }, readOnly: true }];
-  expect(JSON.parse(openAiRequestJson({ ...request, tools: toolList }, preset)).tools[0].function.description).toBe('Reads.');
+  expect(JSON.parse(openAiRequestText({ ...request, tools: toolList }, preset)).tools[0].function.description).toBe('Reads.');
   toolList[0]!.description = 'Reads a file.';
-  expect(JSON.parse(openAiRequestJson({ ...request, tools: toolList }, preset)).tools[0].function.description).toBe('Reads a file.');
+  expect(JSON.parse(openAiRequestText({ ...request, tools: toolList }, preset)).tools[0].function.description).toBe('Reads a file.');
   // A new system prompt is sent as it is, not the one kept from the request before.
-  expect(JSON.parse(openAiRequestJson({ ...request, systemPrompt: 'Be thorough — really.' }, preset)).messages[0]).toEqual({
+  expect(JSON.parse(openAiRequestText({ ...request, systemPrompt: 'Be thorough — really.' }, preset)).messages[0]).toEqual({
     role: 'system',
     content: 'Be thorough — really.',
   });

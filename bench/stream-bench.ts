@@ -8,7 +8,12 @@
 //                             consumer in this process, with chunks paced so each arrives on its own
 //   floor_run100_ms           the floor: the same 101 requests (100 turns and the confirm call) driven by a
 //                             bare loop in this process (stream → run the read tool → next request); no
-//                             agent, store, policy or plugin process
+//                             agent, store, policy or plugin process. Its requests carry the agent's own
+//                             system prompt and tool list (read from the agent's first request), and it keeps
+//                             its messages frozen, as the provider's plugin process does, so both send the
+//                             same bytes made the same way
+//   floor_no_prompt_run100_ms the floor as measured before, with no system prompt, the read tool alone and
+//                             messages that are not frozen: smaller requests than the agent's
 //   agent_inproc_run100_ms    the agent loop (store, policy, prompt, events) with the dialect and the read
 //                             tool in this process: the engine's own cost over the floor
 //   agent_plugin_run100_ms    the path users have: createApp with its plugins on, the OpenAI-compatible
@@ -22,6 +27,7 @@
 //                             loaded machine it moves far less than the wall times above, which include
 //                             waiting for the scheduler at each process hop
 //   plugin_over_floor         agent_plugin_run100_ms / floor_run100_ms (target ≤ 1.5)
+//   plugin_over_floor_no_prompt  agent_plugin_run100_ms / floor_no_prompt_run100_ms
 //   *_messages_per_turn       messages main sent to plugin processes (to) and got from them (from) per turn
 //                             of the plugin path (median): each can wake the other side, so this is the
 //                             path's cross-process cost counted independently of how busy the machine is
@@ -37,6 +43,7 @@ import { createForkLauncher, DEFAULT_EXEC_ARGV, type PluginLauncher } from '../s
 import { createOpenAiCompatibleStream } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
+import type { ToolSpec } from '../src/shared/tools/index.ts';
 import type { Message } from '../src/shared/sessions/index.ts';
 import { openAiStream, startProviderServer, type ProviderServer, type Reply, type SseFrame } from '../tests/fixtures/provider-server.ts';
 
@@ -56,13 +63,24 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** What a floor request carries beside the conversation. */
+interface RequestParts {
+  systemPrompt: string;
+  tools: readonly ToolSpec[];
+  /** Messages frozen as they are added, as the provider's plugin process holds them (its dialect then keeps their JSON). */
+  freeze: boolean;
+}
+
+const NO_PROMPT: RequestParts = { systemPrompt: '', tools: [readTool.spec], freeze: false };
+
 async function drain(
   stream: StreamFn,
   messages: Message[] = [{ role: 'user', content: 'go' }],
   onEvent?: (e: ProviderEvent) => void,
+  parts: RequestParts = NO_PROMPT,
 ): Promise<Extract<ProviderEvent, { type: 'done' | 'error' }>> {
   let final: ProviderEvent | undefined;
-  for await (const e of stream({ model: MODEL, systemPrompt: '', messages, tools: [readTool.spec] }, new AbortController().signal)) {
+  for await (const e of stream({ model: MODEL, systemPrompt: parts.systemPrompt, messages, tools: [...parts.tools] }, new AbortController().signal)) {
     onEvent?.(e);
     final = e;
   }
@@ -182,24 +200,44 @@ function cpuMs(pids: readonly number[] = []): number {
 /** Each plugin process once: plugins that share a host process report the same pid. */
 const pluginPids = (app: App): number[] => [...new Set(app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : [])))];
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The agent's system prompt and tool list, as its request `index` sent them (OpenAI-compatible form). */
+function agentRequestParts(server: ProviderServer, index: number): RequestParts {
+  const body = server.requests[index]?.body as
+    | { messages?: { role: string; content: unknown }[]; tools?: { function: { name: string; description: string; parameters: Record<string, unknown> } }[] }
+    | undefined;
+  const system = body?.messages?.[0];
+  if (!body?.tools || system?.role !== 'system' || typeof system.content !== 'string') throw new Error('The agent request carries no system prompt or tools.');
+  const tools = body.tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters, readOnly: true }));
+  return deepFreeze({ systemPrompt: system.content, tools, freeze: true });
+}
+
 /** The floor: stream a turn, run its tool call in this process, send the result back; then the confirm call. */
-async function floorRun(server: ProviderServer, stream: StreamFn, workspace: string): Promise<RunSample> {
+async function floorRun(server: ProviderServer, stream: StreamFn, workspace: string, parts: RequestParts = NO_PROMPT): Promise<RunSample> {
   const first = server.requests.length;
   const { script, serverMs } = hundredTurnScript(first);
   server.setScript(script);
-  const messages: Message[] = [{ role: 'user', content: 'read package.json a hundred times' }];
+  const kept = <T>(value: T): T => (parts.freeze ? deepFreeze(value) : value);
+  const messages: Message[] = [kept({ role: 'user', content: 'read package.json a hundred times' })];
   const cpu0 = cpuMs();
   const t0 = performance.now();
   for (let turn = 0; turn < TURNS; turn++) {
-    const { message } = await drain(stream, messages);
-    messages.push(message);
+    const { message } = await drain(stream, messages, undefined, parts);
+    messages.push(kept(message));
     for (const c of message.content) {
       if (c.type !== 'toolCall') continue;
       const out = await readTool.execute(c.arguments, { root: workspace });
-      messages.push({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: out.content, isError: out.isError });
+      messages.push(kept({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: out.content, isError: out.isError }));
     }
   }
-  await drain(stream, [...messages, { role: 'user', content: 'Is the task finished?' }]);
+  await drain(stream, [...messages, kept({ role: 'user', content: 'Is the task finished?' })], undefined, parts);
   const ms = performance.now() - t0;
   const cpu = cpuMs() - cpu0;
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
@@ -337,8 +375,14 @@ async function main(): Promise<void> {
     );
     for (const p of bare.plugins.list()) if (p.id !== 'openai_compatible' && p.id !== 'workspace_tools' && p.enabled) await bare.plugins.setState(p.id, false);
 
-    const [floor, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
-      { what: 'floor: bare 100-turn loop in this process', run: () => floorRun(server, stream, workspace) },
+    // The floor sends what the agent sends: its system prompt and tools, read from its first request.
+    const firstAgentRequest = server.requests.length;
+    await agentRun(server, plugged, workspace);
+    const agentParts = agentRequestParts(server, firstAgentRequest);
+
+    const [floor, floorNoPrompt, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
+      { what: "floor: bare 100-turn loop in this process, the agent's system prompt and tools", run: () => floorRun(server, stream, workspace, agentParts) },
+      { what: 'floor as before: no system prompt, the read tool alone', run: () => floorRun(server, stream, workspace) },
       { what: 'agent 100-turn run, provider and tool in this process', run: () => agentRun(server, inproc, workspace) },
       { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
       { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
@@ -354,6 +398,8 @@ async function main(): Promise<void> {
         floor_run100_ms: Math.round(floor.ms),
         floor_run100_server_ms: Math.round(floor.serverMs),
         floor_run100_cpu_ms: Math.round(floor.cpuMs),
+        floor_no_prompt_run100_ms: Math.round(floorNoPrompt!.ms),
+        floor_no_prompt_run100_cpu_ms: Math.round(floorNoPrompt!.cpuMs),
         agent_inproc_run100_ms: Math.round(agentInproc.ms),
         agent_inproc_run100_server_ms: Math.round(agentInproc.serverMs),
         agent_inproc_run100_cpu_ms: Math.round(agentInproc.cpuMs),
@@ -365,6 +411,8 @@ async function main(): Promise<void> {
         plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
         inproc_over_floor: Math.round((agentInproc.ms / floor.ms) * 100) / 100,
         plugin_over_floor_cpu: Math.round((agentPlugin.cpuMs / floor.cpuMs) * 100) / 100,
+        plugin_over_floor_no_prompt: Math.round((agentPlugin.ms / floorNoPrompt!.ms) * 100) / 100,
+        plugin_over_floor_no_prompt_cpu: Math.round((agentPlugin.cpuMs / floorNoPrompt!.cpuMs) * 100) / 100,
         agent_plugin_messages_per_turn: perTurn(agentPlugin.messages),
         agent_plugin_bare_messages_per_turn: perTurn(agentPluginBare!.messages),
         runs: RUNS,

@@ -1,6 +1,7 @@
 // Provider streaming benchmark: `npm run bench:stream`. Prints progress lines, then one JSON object on the
 // last line. Everything runs against the loopback provider server; nothing leaves the machine. Every figure
-// of the 100-turn runs is the median of BENCH_STREAM_RUNS samples (default 7), each on a fresh session.
+// of the 100-turn runs is the median of BENCH_STREAM_RUNS samples (default 7), each on a fresh session, after
+// BENCH_STREAM_WARMUPS warm-up runs of every row (default 5; before, 1).
 //
 //   events_per_s_p50          text deltas decoded (SSE → JSON → ProviderEvent) per second by the dialect
 //                             in this process, unpaced, median of 5 streams
@@ -51,6 +52,12 @@ const MODEL: ModelInfo = { id: 'bench-model', contextWindow: 128_000, reasoning:
 const EVENTS = Number(process.env.BENCH_STREAM_EVENTS ?? 50_000);
 const SAMPLES = Number(process.env.BENCH_STREAM_SAMPLES ?? 1000);
 const RUNS = Math.max(5, Number(process.env.BENCH_STREAM_RUNS ?? 7));
+/**
+ * Warm-up runs of every row before the samples. A plugin process compiles the provider's and the tool's code
+ * as a run uses it, so its first runs measure V8 tiering up (the floor's code is already hot in this process
+ * from the events/s measurement): its run times fall for about five runs before they settle.
+ */
+const WARMUPS = Math.max(1, Number(process.env.BENCH_STREAM_WARMUPS ?? 5));
 const TURNS = 100;
 const root = resolve(import.meta.dirname, '..');
 
@@ -293,11 +300,11 @@ const perTurn = (counts: PipeCounts | null) =>
   counts ? { to: Math.round((counts.toPlugins / TURNS) * 10) / 10, from: Math.round((counts.fromPlugins / TURNS) * 10) / 10 } : null;
 
 /**
- * Samples each row RUNS times after one warm-up each, row after row within a round, so every row sees the
+ * Samples each row RUNS times after WARMUPS rounds of warm-up runs, row after row within a round, so every row sees the
  * same machine; returns each row's medians.
  */
 async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number; cpuMs: number; messages: PipeCounts | null }[]> {
-  for (const row of rows) await row.run();
+  for (let i = 0; i < WARMUPS; i++) for (const row of rows) await row.run();
   const samples: RunSample[][] = rows.map(() => []);
   for (let i = 0; i < RUNS; i++) for (const [r, row] of rows.entries()) samples[r]!.push(await row.run());
   return rows.map((row, r) => {

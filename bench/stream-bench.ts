@@ -5,6 +5,10 @@
 //
 //   events_per_s_p50          text deltas decoded (SSE → JSON → ProviderEvent) per second by the dialect
 //                             in this process, unpaced, median of 5 streams
+//   request_body_kept_us      the 100th turn's request body (the agent's system prompt and tools, 201 messages)
+//                             made from the kept bytes of each frozen message, as the provider's process
+//                             makes it (median µs); request_body_whole_us: serialised whole and encoded, as
+//                             it was made before; request_body_bytes: its size
 //   chunk_overhead_p50/99_us  per-chunk latency from the server's socket write to the event reaching the
 //                             consumer in this process, with chunks paced so each arrives on its own
 //   floor_run100_ms           the floor: the same 101 requests (100 turns and the confirm call) driven by a
@@ -41,7 +45,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type App, type AppOptions, createApp } from '../src/main/app.ts';
 import { createForkLauncher, DEFAULT_EXEC_ARGV, type PluginLauncher } from '../src/main/plugins/index.ts';
-import { createOpenAiCompatibleStream } from '../src/plugins/openai-compatible/index.ts';
+import { createOpenAiCompatibleStream, openAiRequestBody, openAiRequestBytes, resolvePreset } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
 import type { ToolSpec } from '../src/shared/tools/index.ts';
@@ -160,6 +164,8 @@ interface RunSample {
   cpuMs: number;
   /** Messages between main and the plugin processes during the run, for an app started with `countingLauncher`. */
   messages?: PipeCounts;
+  /** The floor's conversation at its last request. */
+  conversation?: readonly Message[];
 }
 
 interface PipeCounts {
@@ -249,7 +255,7 @@ async function floorRun(server: ProviderServer, stream: StreamFn, workspace: str
   const cpu = cpuMs() - cpu0;
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
   if (server.requests.length - first !== TURNS + 1) throw new Error(`The floor loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
-  return { ms, serverMs: serverMs(), cpuMs: cpu };
+  return { ms, serverMs: serverMs(), cpuMs: cpu, conversation: messages };
 }
 
 /** One prompt on a fresh session of `app` until the run settles: 100 turns and the confirm call. */
@@ -273,6 +279,31 @@ async function agentRun(server: ProviderServer, app: App, workspace: string): Pr
     throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
   return { ms, serverMs: serverMs(), cpuMs: cpu, ...(messages ? { messages } : {}) };
+}
+
+/**
+ * The last request of a 100-turn run (`conversation`, frozen, with the agent's system prompt and tools) made
+ * into its body two ways in this process, µs, median of 9 rounds of 50: from the kept bytes of each message
+ * (what the provider's process does since this was measured) and by serialising the whole body, then
+ * encoding it for the socket (what it did before).
+ */
+function measureRequestBody(parts: RequestParts, conversation: readonly Message[]): { keptUs: number; wholeUs: number; bytes: number } {
+  const request = deepFreeze({ model: MODEL, systemPrompt: parts.systemPrompt, messages: [...conversation], tools: [...parts.tools] });
+  const preset = resolvePreset('custom');
+  const encoder = new TextEncoder();
+  const time = (make: () => Uint8Array): number => {
+    const rounds: number[] = [];
+    for (let round = 0; round < 9; round++) {
+      const t0 = performance.now();
+      for (let i = 0; i < 50; i++) make();
+      rounds.push(((performance.now() - t0) / 50) * 1000);
+    }
+    return median(rounds);
+  };
+  const bytes = openAiRequestBytes(request, preset).length;
+  const whole = time(() => encoder.encode(JSON.stringify(openAiRequestBody(request, preset))));
+  const kept = time(() => openAiRequestBytes(request, preset));
+  return { keptUs: kept, wholeUs: whole, bytes };
 }
 
 /** Resolves once `ready()` holds, checked on every change of the app's provider and tool registries. */
@@ -394,6 +425,9 @@ async function main(): Promise<void> {
       { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
       { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
     ]);
+    const lastFloor = await floorRun(server, stream, workspace, agentParts);
+    const body = measureRequestBody(agentParts, lastFloor.conversation ?? []);
+    console.log(`the 100th turn's request (${body.bytes} bytes): ${body.keptUs.toFixed(0)} µs from kept bytes, ${body.wholeUs.toFixed(0)} µs serialised whole`);
     console.log(
       `plugin path / floor: ${(agentPlugin.ms / floor.ms).toFixed(2)}×; engine per turn over the floor: ${((agentInproc.ms - floor.ms) / TURNS).toFixed(2)} ms`,
     );
@@ -402,6 +436,9 @@ async function main(): Promise<void> {
         events_per_s_p50: Math.round(eventsPerSecond),
         chunk_overhead_p50_us: Math.round(overhead.p50),
         chunk_overhead_p99_us: Math.round(overhead.p99),
+        request_body_kept_us: Math.round(body.keptUs),
+        request_body_whole_us: Math.round(body.wholeUs),
+        request_body_bytes: body.bytes,
         floor_run100_ms: Math.round(floor.ms),
         floor_run100_server_ms: Math.round(floor.serverMs),
         floor_run100_cpu_ms: Math.round(floor.cpuMs),

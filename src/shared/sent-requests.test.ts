@@ -29,6 +29,22 @@ test('each turn sends only the messages after those the last request carried, wi
   }
 });
 
+test('a caller that adds to the same list after each request still sends only what it added', () => {
+  const main = new SentRequests();
+  const plugin = new SentRequests();
+  const messages: unknown[] = [user('read the file')];
+  for (let turn = 0; turn < 4; turn++) {
+    const sent = wire(main.encode(`s${turn}`, req(messages)));
+    if (turn > 0)
+      expect(sent).toEqual({
+        request: req(messages.slice(-2), '', []),
+        base: { streamId: `s${turn - 1}`, keep: messages.length - 2, systemPrompt: true, tools: true },
+      });
+    expect(plugin.decode(`s${turn}`, sent.request, sent.base)).toEqual(req(messages));
+    messages.push(reply(`turn ${turn}`), user(`result ${turn}`));
+  }
+});
+
 test('a request that changes an earlier message, the system prompt or the tools sends what changed', () => {
   const main = new SentRequests();
   const plugin = new SentRequests();

@@ -52,7 +52,8 @@ export class SentRequests {
       // A request this one wholly extends (the usual next turn) is as good as any older one.
       if (keep === kept.messages.length || keep === request.messages.length) break;
     }
-    this.#remember(streamId, request);
+    // A copy of the list: a caller that adds to its own list after sending must not change what was sent.
+    this.#remember(streamId, { ...request, messages: [...request.messages] });
     if (!best) return { request };
     const base: RequestBase = { streamId: best.id, keep: best.keep };
     const sent: SentRequest = { ...request, messages: request.messages.slice(best.keep) };

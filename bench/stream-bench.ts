@@ -19,6 +19,10 @@
 //                             same bytes made the same way
 //   floor_no_prompt_run100_ms the floor as measured before, with no system prompt, the read tool alone and
 //                             messages that are not frozen: smaller requests than the agent's
+//   floor_via_plugins_run100_ms  the floor's loop (same requests, no agent) with the provider and the read
+//                             tool in their plugin processes, called through the app's registries as the
+//                             agent calls them: what the process split alone costs. via_plugins_over_floor
+//                             is its ratio to the floor
 //   agent_inproc_run100_ms    the agent loop (store, policy, prompt, events) with the dialect and the read
 //                             tool in this process: the engine's own cost over the floor
 //   agent_plugin_run100_ms    the path users have: createApp with its plugins on, the OpenAI-compatible
@@ -258,6 +262,39 @@ async function floorRun(server: ProviderServer, stream: StreamFn, workspace: str
   return { ms, serverMs: serverMs(), cpuMs: cpu, conversation: messages };
 }
 
+/**
+ * The floor's loop with no agent, but its provider and read tool in the plugin processes of `app`, called
+ * through the app's registries as the agent calls them: what the process split costs without the engine.
+ */
+async function floorViaPluginsRun(server: ProviderServer, app: App, workspace: string, parts: RequestParts): Promise<RunSample> {
+  const stream = app.plugins.registries.providers.stream('custom');
+  if (!stream) throw new Error('The provider plugin is not ready.');
+  const tools = app.plugins.registries.tools;
+  const first = server.requests.length;
+  const { script, serverMs } = hundredTurnScript(first);
+  server.setScript(script);
+  const pids = pluginPids(app);
+  const messages: Message[] = [deepFreeze({ role: 'user', content: 'read package.json a hundred times' })];
+  const cpu0 = cpuMs(pids);
+  const t0 = performance.now();
+  for (let turn = 0; turn < TURNS; turn++) {
+    const { message } = await drain(stream, messages, undefined, parts);
+    messages.push(deepFreeze(message));
+    for (const c of message.content) {
+      if (c.type !== 'toolCall') continue;
+      const out = await tools.execute(c.name, c.arguments, undefined, { sessionId: 'bench-floor', workspace, denied: [] });
+      if (out.isError) throw new Error(`The read tool failed: ${JSON.stringify(out.content)}`);
+      messages.push(deepFreeze({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: out.content, isError: out.isError }));
+    }
+  }
+  await drain(stream, [...messages, deepFreeze({ role: 'user', content: 'Is the task finished?' })], undefined, parts);
+  const ms = performance.now() - t0;
+  const cpu = cpuMs(pids) - cpu0;
+  await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
+  if (server.requests.length - first !== TURNS + 1) throw new Error(`The loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
+  return { ms, serverMs: serverMs(), cpuMs: cpu };
+}
+
 /** One prompt on a fresh session of `app` until the run settles: 100 turns and the confirm call. */
 async function agentRun(server: ProviderServer, app: App, workspace: string): Promise<RunSample> {
   const first = server.requests.length;
@@ -418,9 +455,13 @@ async function main(): Promise<void> {
     await agentRun(server, plugged, workspace);
     const agentParts = agentRequestParts(server, firstAgentRequest);
 
-    const [floor, floorNoPrompt, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
+    const [floor, floorNoPrompt, floorViaPlugins, agentInproc, agentPlugin, agentPluginBare] = await sampleInterleaved([
       { what: "floor: bare 100-turn loop in this process, the agent's system prompt and tools", run: () => floorRun(server, stream, workspace, agentParts) },
       { what: 'floor as before: no system prompt, the read tool alone', run: () => floorRun(server, stream, workspace) },
+      {
+        what: "the floor's loop with the provider and the read tool in the plugin processes",
+        run: () => floorViaPluginsRun(server, bare, workspace, agentParts),
+      },
       { what: 'agent 100-turn run, provider and tool in this process', run: () => agentRun(server, inproc, workspace) },
       { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
       { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
@@ -443,6 +484,8 @@ async function main(): Promise<void> {
         floor_run100_server_ms: Math.round(floor.serverMs),
         floor_run100_cpu_ms: Math.round(floor.cpuMs),
         floor_no_prompt_run100_ms: Math.round(floorNoPrompt!.ms),
+        floor_via_plugins_run100_ms: Math.round(floorViaPlugins!.ms),
+        floor_via_plugins_run100_cpu_ms: Math.round(floorViaPlugins!.cpuMs),
         floor_no_prompt_run100_cpu_ms: Math.round(floorNoPrompt!.cpuMs),
         agent_inproc_run100_ms: Math.round(agentInproc.ms),
         agent_inproc_run100_server_ms: Math.round(agentInproc.serverMs),
@@ -453,7 +496,8 @@ async function main(): Promise<void> {
         agent_plugin_bare_run100_ms: Math.round(agentPluginBare!.ms),
         agent_plugin_bare_run100_cpu_ms: Math.round(agentPluginBare!.cpuMs),
         plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
-        inproc_over_floor: Math.round((agentInproc.ms / floor.ms) * 100) / 100,
+        inproc_over_floor: Math.round((agentInproc!.ms / floor.ms) * 100) / 100,
+        via_plugins_over_floor: Math.round((floorViaPlugins!.ms / floor.ms) * 100) / 100,
         plugin_over_floor_cpu: Math.round((agentPlugin.cpuMs / floor.cpuMs) * 100) / 100,
         plugin_over_floor_no_prompt: Math.round((agentPlugin.ms / floorNoPrompt!.ms) * 100) / 100,
         plugin_over_floor_no_prompt_cpu: Math.round((agentPlugin.cpuMs / floorNoPrompt!.cpuMs) * 100) / 100,

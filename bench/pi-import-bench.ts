@@ -14,12 +14,13 @@
 //
 // AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's command line and store too, its processes
 // taking turns with this one's, and reports its medians beside these.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomWords as text, seededRandom as rng } from '../tests/fixtures/seeded-random.ts';
+import { baselineAt } from './baseline-at.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -167,16 +168,6 @@ function cliRun(root: string, file: string, dataDir: string, cacheDir: string): 
   const cpu = Number(/cpu_ms (\S+)$/.exec(r.stderr)?.[1]);
   if (r.status !== 0 || Number.isNaN(cpu)) throw new Error(`amber import-pi failed: ${r.stderr}`);
   return { wall, cpu };
-}
-
-/** The sources of git revision `rev`, written out under `dir` with this checkout's node_modules beside them. */
-function baselineAt(rev: string, dir: string): string {
-  const root = join(dir, 'baseline');
-  mkdirSync(root);
-  const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', rev, 'src'], { maxBuffer: 256 * 1024 * 1024 });
-  execFileSync('tar', ['-x', '-C', root], { input: archive });
-  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
-  return root;
 }
 
 function median(values: number[]): number {

@@ -10,7 +10,7 @@
 // AMBER_BENCH_BASELINE=REV (a git revision) measures that revision's session store too, on copies of a file
 // its own store wrote the same way (an older store cannot open a newer schema), its fresh processes taking
 // turns with this one's, and reports its medians beside these.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   closeSync,
@@ -23,15 +23,15 @@ import {
   readFileSync,
   readSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SessionStore } from '../src/main/sessions/index.ts';
 import { type EntryInput, TreeBranchPage, TreeOverviewPage } from '../src/shared/sessions/index.ts';
 import { randomWords as text, seededRandom as rng } from '../tests/fixtures/seeded-random.ts';
+import { baselineAt } from './baseline-at.ts';
 
 type Store = SessionStore;
 type OpenStore = (file: string, options?: { synchronous?: 'NORMAL' | 'FULL' }) => Store;
@@ -376,20 +376,6 @@ function copyOf(file: string, sample: number): string {
   const copy = join(dirname(file), `sample-${sample}.db`);
   copyFileSync(file, copy);
   return copy;
-}
-
-/**
- * The session store of git revision `rev`, written out under `dir` (with this checkout's node_modules
- * beside it, so it loads the same packages). Returns the folder to pass to a measuring process.
- */
-function baselineAt(rev: string, dir: string): string {
-  const root = join(dir, 'baseline');
-  mkdirSync(root);
-  const repo = resolve(import.meta.dirname, '..');
-  const archive = execFileSync('git', ['-C', repo, 'archive', '--format=tar', rev, 'src'], { maxBuffer: 256 * 1024 * 1024 });
-  execFileSync('tar', ['-x', '-C', root], { input: archive });
-  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
-  return root;
 }
 
 const DURABILITY =

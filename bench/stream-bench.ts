@@ -31,6 +31,8 @@
 //   agent_plugin_bare_run100_ms  the same with only the provider and workspace-tools plugins on: no plugin
 //                             listens to the agent's events or checks an allowance before each model call
 //   *_server_ms               the loopback server's own time inside each figure (median)
+//   *_main_cpu_ms             of the plugin rows' CPU time, this process's share (the server's included): the
+//                             engine's cost in main shows as the agent's share over the bare loop's
 //   *_cpu_ms                  CPU time spent in each run (median): this process (which also hosts the
 //                             loopback server) plus, for the plugin path, every plugin process. On a
 //                             loaded machine it moves far less than the wall times above, which include
@@ -40,6 +42,11 @@
 //   *_messages_per_turn       messages main sent to plugin processes (to) and got from them (from) per turn
 //                             of the plugin path (median): each can wake the other side, so this is the
 //                             path's cross-process cost counted independently of how busy the machine is
+//
+// AMBER_BENCH_BASELINE=REV (a git revision) then also runs that revision's whole core in this process, as a
+// second app with its own plugin processes started from its own sources, and takes the user's path in turns
+// with this revision's (BENCH_STREAM_PAIRS pairs, default 15, after 5 warm-up pairs): `baseline` gives both
+// medians, the median of the pairs' ratios, and each side's CPU time in main and in its plugin processes.
 //
 // AMBER_BENCH_PROFILE_DIR=DIR starts the plugin processes with --cpu-prof into DIR; run this file with
 // `node --cpu-prof --cpu-prof-dir=DIR` to profile main beside them.
@@ -53,6 +60,7 @@ import { createOpenAiCompatibleStream, openAiRequestBody, openAiRequestBytes, re
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
 import type { ToolSpec } from '../src/shared/tools/index.ts';
+import { baselineAt } from './baseline-at.ts';
 import type { Message } from '../src/shared/sessions/index.ts';
 import { openAiStream, startProviderServer, type ProviderServer, type Reply, type SseFrame } from '../tests/fixtures/provider-server.ts';
 
@@ -170,6 +178,8 @@ interface RunSample {
   messages?: PipeCounts;
   /** The floor's conversation at its last request. */
   conversation?: readonly Message[];
+  /** CPU time of this process alone during the run (the plugin path's share in main, server included). */
+  mainCpuMs?: number;
 }
 
 interface PipeCounts {
@@ -213,6 +223,8 @@ function cpuMs(pids: readonly number[] = []): number {
   }
   return (own.user + own.system) / 1000 + ticks * 10; // the kernel counts 100 ticks a second here
 }
+
+const cpuOf = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
 
 /** Each plugin process once: plugins that share a host process report the same pid. */
 const pluginPids = (app: App): number[] => [...new Set(app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : [])))];
@@ -276,6 +288,7 @@ async function floorViaPluginsRun(server: ProviderServer, app: App, workspace: s
   const pids = pluginPids(app);
   const messages: Message[] = [deepFreeze({ role: 'user', content: 'read package.json a hundred times' })];
   const cpu0 = cpuMs(pids);
+  const main0 = process.cpuUsage();
   const t0 = performance.now();
   for (let turn = 0; turn < TURNS; turn++) {
     const { message } = await drain(stream, messages, undefined, parts);
@@ -292,7 +305,7 @@ async function floorViaPluginsRun(server: ProviderServer, app: App, workspace: s
   const cpu = cpuMs(pids) - cpu0;
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
   if (server.requests.length - first !== TURNS + 1) throw new Error(`The loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
-  return { ms, serverMs: serverMs(), cpuMs: cpu };
+  return { ms, serverMs: serverMs(), cpuMs: cpu, mainCpuMs: cpuOf(process.cpuUsage(main0)) };
 }
 
 /** One prompt on a fresh session of `app` until the run settles: 100 turns and the confirm call. */
@@ -306,6 +319,7 @@ async function agentRun(server: ProviderServer, app: App, workspace: string): Pr
   const counts = pipeCounts.get(app);
   const before = counts ? { ...counts } : null;
   const cpu0 = cpuMs(pids);
+  const main0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await app.agent.prompt(session.id, 'read package.json a hundred times', model ? { model } : {});
   const ms = performance.now() - t0;
@@ -315,7 +329,18 @@ async function agentRun(server: ProviderServer, app: App, workspace: string): Pr
   if (result.reason !== 'stop' || requests !== TURNS + 1)
     throw new Error(`The 100-turn run ended after ${requests} requests: ${result.reason} ${result.error ?? ''}`);
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-  return { ms, serverMs: serverMs(), cpuMs: cpu, ...(messages ? { messages } : {}) };
+  return { ms, serverMs: serverMs(), cpuMs: cpu, mainCpuMs: cpuOf(process.cpuUsage(main0)), ...(messages ? { messages } : {}) };
+}
+
+/** Microseconds one call of `make` takes, median of 9 rounds of 50. */
+function timeUs(make: () => unknown): number {
+  const rounds: number[] = [];
+  for (let round = 0; round < 9; round++) {
+    const t0 = performance.now();
+    for (let i = 0; i < 50; i++) make();
+    rounds.push(((performance.now() - t0) / 50) * 1000);
+  }
+  return median(rounds);
 }
 
 /**
@@ -328,19 +353,57 @@ function measureRequestBody(parts: RequestParts, conversation: readonly Message[
   const request = deepFreeze({ model: MODEL, systemPrompt: parts.systemPrompt, messages: [...conversation], tools: [...parts.tools] });
   const preset = resolvePreset('custom');
   const encoder = new TextEncoder();
-  const time = (make: () => Uint8Array): number => {
-    const rounds: number[] = [];
-    for (let round = 0; round < 9; round++) {
-      const t0 = performance.now();
-      for (let i = 0; i < 50; i++) make();
-      rounds.push(((performance.now() - t0) / 50) * 1000);
-    }
-    return median(rounds);
-  };
   const bytes = openAiRequestBytes(request, preset).length;
-  const whole = time(() => encoder.encode(JSON.stringify(openAiRequestBody(request, preset))));
-  const kept = time(() => openAiRequestBytes(request, preset));
+  const whole = timeUs(() => encoder.encode(JSON.stringify(openAiRequestBody(request, preset))));
+  const kept = timeUs(() => openAiRequestBytes(request, preset));
   return { keptUs: kept, wholeUs: whole, bytes };
+}
+
+/**
+ * The user's path of git revision `rev` beside this revision's, in one process: each a whole core with its
+ * plugins on and its own plugin processes, runs alternating (which goes first alternates too).
+ */
+async function againstBaseline(rev: string, dir: string, server: ProviderServer, home: string, workspace: string, apps: App[]) {
+  const root = baselineAt(rev, dir);
+  const baseCore = (await import(join(root, 'src/main/app.ts'))) as { createApp: typeof createApp };
+  const basePlugins = (await import(join(root, 'src/main/plugins/index.ts'))) as { createForkLauncher: typeof createForkLauncher };
+  const current = createApp({ dataDir: join(dir, 'pair-current'), home, workspace, launchPlugin: createForkLauncher() });
+  const old = baseCore.createApp({ dataDir: join(dir, 'pair-baseline'), home, workspace, launchPlugin: basePlugins.createForkLauncher() });
+  apps.push(current, old);
+  for (const app of [current, old]) {
+    app.providers.save({ presetId: 'custom', baseUrl: `${server.url}/v1`, model: MODEL.id });
+    // The tool's plugin starts when the first run calls it.
+    await until(app, () => app.plugins.registries.providers.get('custom') !== undefined, 'the provider');
+  }
+  for (let i = 0; i < 5; i++) for (const app of [current, old]) await agentRun(server, app, workspace);
+  const sides = new Map<App, { ms: number[]; main: number[]; plugins: number[] }>([
+    [current, { ms: [], main: [], plugins: [] }],
+    [old, { ms: [], main: [], plugins: [] }],
+  ]);
+  const pairs = Number(process.env.BENCH_STREAM_PAIRS ?? 15);
+  for (let i = 0; i < pairs; i++) {
+    for (const app of i % 2 ? [current, old] : [old, current]) {
+      const side = sides.get(app)!;
+      const sample = await agentRun(server, app, workspace);
+      side.ms.push(sample.ms);
+      side.main.push(sample.mainCpuMs ?? 0);
+      side.plugins.push(sample.cpuMs - (sample.mainCpuMs ?? 0));
+    }
+  }
+  const of = (app: App) => sides.get(app)!;
+  const result = {
+    rev,
+    pairs,
+    agent_plugin_run100_ms: Math.round(median(of(old).ms)),
+    current_agent_plugin_run100_ms: Math.round(median(of(current).ms)),
+    current_over_baseline: Math.round(median(of(current).ms.map((ms, i) => ms / of(old).ms[i]!)) * 1000) / 1000,
+    main_cpu_ms: Math.round(median(of(old).main)),
+    current_main_cpu_ms: Math.round(median(of(current).main)),
+    plugins_cpu_ms: Math.round(median(of(old).plugins)),
+    current_plugins_cpu_ms: Math.round(median(of(current).plugins)),
+  };
+  console.log(`baseline ${rev}: ${JSON.stringify(result)}`);
+  return result;
 }
 
 /** Resolves once `ready()` holds, checked on every change of the app's provider and tool registries. */
@@ -371,7 +434,9 @@ const perTurn = (counts: PipeCounts | null) =>
  * Samples each row RUNS times after WARMUPS rounds of warm-up runs, row after row within a round, so every row sees the
  * same machine; returns each row's medians.
  */
-async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: number; cpuMs: number; messages: PipeCounts | null }[]> {
+async function sampleInterleaved(
+  rows: Row[],
+): Promise<{ ms: number; serverMs: number; cpuMs: number; mainCpuMs: number | null; messages: PipeCounts | null }[]> {
   for (let i = 0; i < WARMUPS; i++) for (const row of rows) await row.run();
   const samples: RunSample[][] = rows.map(() => []);
   for (let i = 0; i < RUNS; i++) for (const [r, row] of rows.entries()) samples[r]!.push(await row.run());
@@ -379,7 +444,14 @@ async function sampleInterleaved(rows: Row[]): Promise<{ ms: number; serverMs: n
     const all = samples[r]!;
     const counted = all.flatMap((s) => (s.messages ? [s.messages] : []));
     const messages = counted.length ? { toPlugins: median(counted.map((c) => c.toPlugins)), fromPlugins: median(counted.map((c) => c.fromPlugins)) } : null;
-    const result = { ms: median(all.map((s) => s.ms)), serverMs: median(all.map((s) => s.serverMs)), cpuMs: median(all.map((s) => s.cpuMs)), messages };
+    const mains = all.flatMap((s) => (s.mainCpuMs === undefined ? [] : [s.mainCpuMs]));
+    const result = {
+      ms: median(all.map((s) => s.ms)),
+      serverMs: median(all.map((s) => s.serverMs)),
+      cpuMs: median(all.map((s) => s.cpuMs)),
+      mainCpuMs: mains.length ? median(mains) : null,
+      messages,
+    };
     console.log(
       `${row.what}: median ${result.ms.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms (server ${result.serverMs.toFixed(0)} ms) over ${RUNS} runs [${all.map((s) => Math.round(s.ms)).join(', ')}]${messages ? `; ${messages.toPlugins} messages to plugin processes, ${messages.fromPlugins} from them` : ''}`,
     );
@@ -466,6 +538,8 @@ async function main(): Promise<void> {
       { what: 'agent 100-turn run, provider and tool in plugin processes', run: () => agentRun(server, plugged, workspace) },
       { what: 'the same, only the provider and workspace-tools plugins on', run: () => agentRun(server, bare, workspace) },
     ]);
+    const baselineRev = process.env.AMBER_BENCH_BASELINE;
+    const baseline = baselineRev ? await againstBaseline(baselineRev, dir, server, home, workspace, apps) : null;
     const lastFloor = await floorRun(server, stream, workspace, agentParts);
     const body = measureRequestBody(agentParts, lastFloor.conversation ?? []);
     console.log(`the 100th turn's request (${body.bytes} bytes): ${body.keptUs.toFixed(0)} µs from kept bytes, ${body.wholeUs.toFixed(0)} µs serialised whole`);
@@ -486,6 +560,7 @@ async function main(): Promise<void> {
         floor_no_prompt_run100_ms: Math.round(floorNoPrompt!.ms),
         floor_via_plugins_run100_ms: Math.round(floorViaPlugins!.ms),
         floor_via_plugins_run100_cpu_ms: Math.round(floorViaPlugins!.cpuMs),
+        floor_via_plugins_run100_main_cpu_ms: Math.round(floorViaPlugins!.mainCpuMs ?? 0),
         floor_no_prompt_run100_cpu_ms: Math.round(floorNoPrompt!.cpuMs),
         agent_inproc_run100_ms: Math.round(agentInproc.ms),
         agent_inproc_run100_server_ms: Math.round(agentInproc.serverMs),
@@ -493,6 +568,7 @@ async function main(): Promise<void> {
         agent_plugin_run100_ms: Math.round(agentPlugin.ms),
         agent_plugin_run100_server_ms: Math.round(agentPlugin.serverMs),
         agent_plugin_run100_cpu_ms: Math.round(agentPlugin.cpuMs),
+        agent_plugin_run100_main_cpu_ms: Math.round(agentPlugin.mainCpuMs ?? 0),
         agent_plugin_bare_run100_ms: Math.round(agentPluginBare!.ms),
         agent_plugin_bare_run100_cpu_ms: Math.round(agentPluginBare!.cpuMs),
         plugin_over_floor: Math.round((agentPlugin.ms / floor.ms) * 100) / 100,
@@ -506,6 +582,7 @@ async function main(): Promise<void> {
         runs: RUNS,
         events: EVENTS,
         samples: overhead.samples,
+        ...(baseline ? { baseline } : {}),
         node: process.versions.node,
       }),
     );

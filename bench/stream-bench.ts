@@ -8,7 +8,8 @@
 //   request_body_kept_us      the 100th turn's request body (the agent's system prompt and tools, 201 messages)
 //                             made from the kept bytes of each frozen message, as the provider's process
 //                             makes it (median µs); request_body_whole_us: serialised whole and encoded, as
-//                             it was made before; request_body_bytes: its size
+//                             it was made before; request_body_bytes: its size; anthropic_request_body_*_us
+//                             the same request made both ways in the Anthropic dialect
 //   chunk_overhead_p50/99_us  per-chunk latency from the server's socket write to the event reaching the
 //                             consumer in this process, with chunks paced so each arrives on its own
 //   floor_run100_ms           the floor: the same 101 requests (100 turns and the confirm call) driven by a
@@ -56,6 +57,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type App, type AppOptions, createApp } from '../src/main/app.ts';
 import { createForkLauncher, DEFAULT_EXEC_ARGV, type PluginLauncher } from '../src/main/plugins/index.ts';
+import { anthropicRequestBody, anthropicRequestBytes } from '../src/plugins/anthropic/index.ts';
 import { createOpenAiCompatibleStream, openAiRequestBody, openAiRequestBytes, resolvePreset } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
@@ -349,14 +351,21 @@ function timeUs(make: () => unknown): number {
  * (what the provider's process does since this was measured) and by serialising the whole body, then
  * encoding it for the socket (what it did before).
  */
-function measureRequestBody(parts: RequestParts, conversation: readonly Message[]): { keptUs: number; wholeUs: number; bytes: number } {
+function measureRequestBody(
+  parts: RequestParts,
+  conversation: readonly Message[],
+): { keptUs: number; wholeUs: number; bytes: number; anthropicKeptUs: number; anthropicWholeUs: number } {
   const request = deepFreeze({ model: MODEL, systemPrompt: parts.systemPrompt, messages: [...conversation], tools: [...parts.tools] });
   const preset = resolvePreset('custom');
   const encoder = new TextEncoder();
   const bytes = openAiRequestBytes(request, preset).length;
   const whole = timeUs(() => encoder.encode(JSON.stringify(openAiRequestBody(request, preset))));
   const kept = timeUs(() => openAiRequestBytes(request, preset));
-  return { keptUs: kept, wholeUs: whole, bytes };
+  // The same request in the Anthropic dialect.
+  anthropicRequestBytes(request);
+  const anthropicWhole = timeUs(() => encoder.encode(JSON.stringify(anthropicRequestBody(request))));
+  const anthropicKept = timeUs(() => anthropicRequestBytes(request));
+  return { keptUs: kept, wholeUs: whole, bytes, anthropicKeptUs: anthropicKept, anthropicWholeUs: anthropicWhole };
 }
 
 /**
@@ -542,7 +551,9 @@ async function main(): Promise<void> {
     const baseline = baselineRev ? await againstBaseline(baselineRev, dir, server, home, workspace, apps) : null;
     const lastFloor = await floorRun(server, stream, workspace, agentParts);
     const body = measureRequestBody(agentParts, lastFloor.conversation ?? []);
-    console.log(`the 100th turn's request (${body.bytes} bytes): ${body.keptUs.toFixed(0)} µs from kept bytes, ${body.wholeUs.toFixed(0)} µs serialised whole`);
+    console.log(
+      `the 100th turn's request (${body.bytes} bytes): ${body.keptUs.toFixed(0)} µs from kept bytes, ${body.wholeUs.toFixed(0)} µs serialised whole; Anthropic ${body.anthropicKeptUs.toFixed(0)} and ${body.anthropicWholeUs.toFixed(0)} µs`,
+    );
     console.log(
       `plugin path / floor: ${(agentPlugin.ms / floor.ms).toFixed(2)}×; engine per turn over the floor: ${((agentInproc.ms - floor.ms) / TURNS).toFixed(2)} ms`,
     );
@@ -554,6 +565,8 @@ async function main(): Promise<void> {
         request_body_kept_us: Math.round(body.keptUs),
         request_body_whole_us: Math.round(body.wholeUs),
         request_body_bytes: body.bytes,
+        anthropic_request_body_kept_us: Math.round(body.anthropicKeptUs),
+        anthropic_request_body_whole_us: Math.round(body.anthropicWholeUs),
         floor_run100_ms: Math.round(floor.ms),
         floor_run100_server_ms: Math.round(floor.serverMs),
         floor_run100_cpu_ms: Math.round(floor.cpuMs),

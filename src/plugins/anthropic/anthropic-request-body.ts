@@ -1,5 +1,6 @@
 import type { ProviderRequest } from '../../shared/providers/index.ts';
 import type { Message } from '../../shared/sessions/index.ts';
+import { asciiBytes, jsonBytes, KeptByObject, objectBytes } from '../provider-common/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -25,66 +26,148 @@ function blocks(content: unknown): Json[] {
 }
 
 /**
- * Session messages as Anthropic Messages: tool results become `tool_result` blocks of a user turn
- * (consecutive results share one), signed thinking goes back as it came, unsigned thinking from other
- * providers is dropped, failed and aborted replies are left out.
+ * One session message as the role and content blocks it adds to an Anthropic request (null when it adds
+ * none): tool results become `tool_result` blocks of the user's side, signed thinking goes back as it came,
+ * unsigned thinking from other providers is dropped, failed and aborted replies are left out.
  */
-export function toAnthropicMessages(messages: Message[]): Json[] {
+function convert(m: Message): { role: 'user' | 'assistant'; blocks: Json[] } | null {
+  if (m.role === 'user') {
+    const content = blocks(m.content);
+    return content.length > 0 ? { role: 'user', blocks: content } : null;
+  }
+  if (m.role === 'assistant') {
+    const a = m as Extract<Message, { role: 'assistant' }>;
+    if (a.stopReason === 'error' || a.stopReason === 'aborted') return null;
+    const content = a.content.flatMap((c): Json[] => {
+      if (c.type === 'text') return c.text === '' ? [] : [{ type: 'text', text: c.text }];
+      if (c.type === 'thinking') {
+        const signature = typeof c.thinkingSignature === 'string' ? c.thinkingSignature : undefined;
+        if (c.redacted === true && signature) return [{ type: 'redacted_thinking', data: signature }];
+        return signature ? [{ type: 'thinking', thinking: c.thinking, signature }] : [];
+      }
+      return [{ type: 'tool_use', id: anthropicToolId(c.id), name: c.name, input: c.arguments }];
+    });
+    return content.length > 0 ? { role: 'assistant', blocks: content } : null;
+  }
+  if (m.role === 'toolResult') {
+    const r = m as Extract<Message, { role: 'toolResult' }>;
+    const content = blocks(r.content);
+    const result = {
+      type: 'tool_result',
+      tool_use_id: anthropicToolId(r.toolCallId),
+      content: content.length > 0 ? content : [{ type: 'text', text: '(no output)' }],
+      is_error: r.isError,
+    };
+    return { role: 'user', blocks: [result] };
+  }
+  if ('content' in m) {
+    const content = blocks((m as Json).content);
+    return content.length > 0 ? { role: 'user', blocks: content } : null;
+  }
+  return null;
+}
+
+/**
+ * Session messages as Anthropic Messages (see convert): the user's side of consecutive messages (prompts,
+ * tool results, notes) shares one user message.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): Json[] {
   const out: Json[] = [];
-  const pushUser = (content: Json[]) => {
-    const last = out.at(-1);
-    if (last && last.role === 'user' && Array.isArray(last.content)) (last.content as Json[]).push(...content);
-    else out.push({ role: 'user', content });
-  };
   for (const m of messages) {
-    if (m.role === 'user') {
-      const content = blocks(m.content);
-      if (content.length > 0) pushUser(content);
-    } else if (m.role === 'assistant') {
-      const a = m as Extract<Message, { role: 'assistant' }>;
-      if (a.stopReason === 'error' || a.stopReason === 'aborted') continue;
-      const content = a.content.flatMap((c): Json[] => {
-        if (c.type === 'text') return c.text === '' ? [] : [{ type: 'text', text: c.text }];
-        if (c.type === 'thinking') {
-          const signature = typeof c.thinkingSignature === 'string' ? c.thinkingSignature : undefined;
-          if (c.redacted === true && signature) return [{ type: 'redacted_thinking', data: signature }];
-          return signature ? [{ type: 'thinking', thinking: c.thinking, signature }] : [];
-        }
-        return [{ type: 'tool_use', id: anthropicToolId(c.id), name: c.name, input: c.arguments }];
-      });
-      if (content.length > 0) out.push({ role: 'assistant', content });
-    } else if (m.role === 'toolResult') {
-      const r = m as Extract<Message, { role: 'toolResult' }>;
-      const content = blocks(r.content);
-      pushUser([
-        {
-          type: 'tool_result',
-          tool_use_id: anthropicToolId(r.toolCallId),
-          content: content.length > 0 ? content : [{ type: 'text', text: '(no output)' }],
-          is_error: r.isError,
-        },
-      ]);
-    } else if ('content' in m) {
-      const content = blocks((m as Json).content);
-      if (content.length > 0) pushUser(content);
-    }
+    const converted = convert(m);
+    if (!converted) continue;
+    const last = out.at(-1);
+    if (converted.role === 'user' && last?.role === 'user') (last.content as Json[]).push(...converted.blocks);
+    else out.push({ role: converted.role, content: [...converted.blocks] });
   }
   return out;
 }
 
+/** Each message's blocks and their encoded JSON, kept for a frozen message (see provider-common/kept-json.ts). */
+const keptMessages = new KeptByObject<Message, { role: 'user' | 'assistant'; blocks: Json[]; bytes: Uint8Array<ArrayBuffer>[] } | null>((m) => {
+  const converted = convert(m);
+  return converted && { ...converted, bytes: converted.blocks.map(jsonBytes) };
+});
+
+/** The encoded JSON of a request's tools, kept for a frozen list (a run sends the same list each turn). */
+const keptTools = new KeptByObject<ProviderRequest['tools'], Uint8Array<ArrayBuffer>>((tools) => jsonBytes(anthropicTools(tools)));
+
+/** The system prompt's encoded JSON, kept for the prompt it was made from (a run sends the same one each turn). */
+let systemBytes = { prompt: '', bytes: new Uint8Array() };
+
+const COMMA = asciiBytes(',');
+const OPEN = asciiBytes('[');
+const CLOSE = asciiBytes(']');
+const USER_TURN = asciiBytes('{"role":"user","content":[');
+const ASSISTANT_TURN = asciiBytes('{"role":"assistant","content":[');
+const TURN_END = asciiBytes(']}');
+
+/** The chunks of bytes of the body's `messages`: the kept blocks of each message, the newest user turn's last one marked for the cache. */
+function messagesChunks(messages: readonly Message[]): Uint8Array<ArrayBuffer>[] {
+  const turns: { role: 'user' | 'assistant'; bytes: Uint8Array<ArrayBuffer>[]; last: Json }[] = [];
+  for (const m of messages) {
+    const converted = keptMessages.get(m);
+    if (!converted) continue;
+    const last = turns.at(-1);
+    if (converted.role === 'user' && last?.role === 'user') last.bytes.push(...converted.bytes);
+    else turns.push({ role: converted.role, bytes: [...converted.bytes], last: converted.blocks.at(-1)! });
+    turns.at(-1)!.last = converted.blocks.at(-1)!;
+  }
+  const lastUser = turns.findLast((t) => t.role === 'user');
+  if (lastUser) lastUser.bytes[lastUser.bytes.length - 1] = jsonBytes({ ...lastUser.last, cache_control: EPHEMERAL });
+  const chunks: Uint8Array<ArrayBuffer>[] = [OPEN];
+  for (const [i, turn] of turns.entries()) {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(turn.role === 'user' ? USER_TURN : ASSISTANT_TURN);
+    for (const [k, bytes] of turn.bytes.entries()) {
+      if (k > 0) chunks.push(COMMA);
+      chunks.push(bytes);
+    }
+    chunks.push(TURN_END);
+  }
+  chunks.push(CLOSE);
+  return chunks;
+}
+
+function anthropicTools(tools: ProviderRequest['tools']): Json[] {
+  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+}
+
+/**
+ * `anthropicRequestBody(request)` as the bytes of its JSON, ASCII only: made from the kept bytes of each frozen
+ * message, of the system prompt and of a frozen tool list, so a turn costs its new messages and one copy.
+ */
+export function anthropicRequestBytes(request: ProviderRequest): Uint8Array<ArrayBuffer> {
+  const { body, answerTool } = requestFields(request);
+  const kept = new Map([['messages', messagesChunks(request.messages)]]);
+  if (request.systemPrompt !== '') {
+    if (systemBytes.prompt !== request.systemPrompt) systemBytes = { prompt: request.systemPrompt, bytes: jsonBytes(body.system) };
+    kept.set('system', [systemBytes.bytes]);
+  }
+  // The tools a run sends are kept; a forced answer's tool is added after them.
+  if (request.tools.length > 0 && !answerTool) kept.set('tools', [keptTools.get(request.tools)]);
+  return objectBytes({ ...body, messages: null }, kept);
+}
+
 /** The JSON body of one streaming Messages call. */
 export function anthropicRequestBody(request: ProviderRequest): Json {
-  let maxTokens = request.maxTokens ?? request.model.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
-  const body: Json = { model: request.model.id, max_tokens: maxTokens, stream: true };
+  const { body } = requestFields(request);
+  const messages = toAnthropicMessages(request.messages);
   // Two cache breakpoints (of the four allowed): the system prompt, and the newest user turn, so each turn
   // of a run reads the conversation so far from the prompt cache instead of paying for it again.
-  if (request.systemPrompt !== '') body.system = [{ type: 'text', text: request.systemPrompt, cache_control: EPHEMERAL }];
-  const messages = toAnthropicMessages(request.messages);
   const lastUser = messages.findLast((m) => m.role === 'user');
   const lastBlocks = lastUser && Array.isArray(lastUser.content) ? (lastUser.content as Json[]) : [];
   if (lastBlocks.length > 0) lastBlocks[lastBlocks.length - 1] = { ...lastBlocks[lastBlocks.length - 1], cache_control: EPHEMERAL };
-  body.messages = messages;
-  if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  return { ...body, messages };
+}
+
+/** Every field of the body but the messages (`messages` holds their place), and whether a forced answer's tool was added. */
+function requestFields(request: ProviderRequest): { body: Json; answerTool: boolean } {
+  let maxTokens = request.maxTokens ?? request.model.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const body: Json = { model: request.model.id, max_tokens: maxTokens, stream: true };
+  if (request.systemPrompt !== '') body.system = [{ type: 'text', text: request.systemPrompt, cache_control: EPHEMERAL }];
+  body.messages = undefined;
+  if (request.tools.length > 0) body.tools = anthropicTools(request.tools);
   // An answer that must follow a schema is a call of a tool of that schema that the model is made to make.
   const answer = request.responseSchema;
   if (answer) {
@@ -101,5 +184,5 @@ export function anthropicRequestBody(request: ProviderRequest): Json {
     body.max_tokens = maxTokens;
     body.thinking = { type: 'enabled', budget_tokens: Math.max(1024, Math.min(budget, maxTokens - 1024)) };
   }
-  return body;
+  return { body, answerTool: answer !== undefined };
 }

@@ -18,7 +18,7 @@ import {
   type TokenCounts,
   type ToolPart,
 } from '../provider-common/index.ts';
-import { anthropicRequestBody } from './anthropic-request-body.ts';
+import { anthropicRequestBytes } from './anthropic-request-body.ts';
 
 type Json = Record<string, unknown>;
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -199,7 +199,7 @@ function streamWith(config: ProviderConfig, seams: ResolvedSeams, request: Provi
       label: LABEL,
       apiKey: config.apiKey,
       url: joinUrl(config.baseUrl || ANTHROPIC_BASE_URL, 'v1/messages'),
-      init: { method: 'POST', headers: anthropicHeaders(config, 'text/event-stream'), body: JSON.stringify(anthropicRequestBody(request)) },
+      init: { method: 'POST', headers: anthropicHeaders(config, 'text/event-stream'), body: anthropicRequestBytes(request) },
       seams,
       builder,
       onEvent: (sse) => mapper.onEvent(sse),

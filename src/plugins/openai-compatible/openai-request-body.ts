@@ -1,5 +1,6 @@
 import type { ProviderRequest } from '../../shared/providers/index.ts';
 import type { Message } from '../../shared/sessions/index.ts';
+import { asciiBytes, jsonBytes, KeptByObject, objectBytes } from '../provider-common/index.ts';
 import type { OpenAiCompatiblePreset } from './openai-compatible-presets.ts';
 
 type Json = Record<string, unknown>;
@@ -102,123 +103,70 @@ export function toOpenAiMessages(systemPrompt: string, messages: readonly Messag
 }
 
 /**
- * The encoded JSON of each frozen session message's chat-completions form, made once. A request repeats
- * every earlier message of the conversation, and the provider's process receives them frozen (they are
- * kept for the next request to build on), so each turn would otherwise serialise and encode the whole
- * conversation again; and V8 serialises a whole value on its slow path once any string in it is not ASCII
- * (the system prompt usually has one), several times slower. A message that is not frozen throughout might
- * still change, so it is serialised each time.
+ * The encoded JSON of each session message's chat-completions form, kept for a frozen one (see
+ * provider-common/kept-json.ts): a turn serialises only its new messages.
  */
-const messageBytes = new WeakMap<Message, { message: Uint8Array<ArrayBuffer> | null; images: Json[] }>();
-
-function convertedBytes(m: Message): { message: Uint8Array<ArrayBuffer> | null; images: Json[] } {
-  const kept = messageBytes.get(m);
-  if (kept) return kept;
+const keptMessages = new KeptByObject<Message, { message: Uint8Array<ArrayBuffer> | null; images: Json[] }>((m) => {
   const { message, images } = convert(m);
-  const made = { message: message ? jsonBytes(message) : null, images };
-  if (deeplyFrozen(m)) messageBytes.set(m, made);
-  return made;
-}
+  return { message: message ? jsonBytes(message) : null, images };
+});
 
-/** Frozen, and every object inside it too: nothing in it can change any more. */
-function deeplyFrozen(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (!Object.isFrozen(value)) return false;
-  for (const v of Object.values(value)) if (!deeplyFrozen(v)) return false;
-  return true;
-}
-
-const NOT_ASCII = /[\u0080-\uffff]/;
-const NOT_ASCII_ALL = /[\u0080-\uffff]/g;
-const encoder = new TextEncoder();
-
-/**
- * JSON with every character beyond ASCII written as its `\uXXXX` escape: the same value to any JSON reader,
- * and a string V8 keeps one byte a character, which it encodes on its fast path.
- */
-function asciiJson(value: unknown): string {
-  const json = JSON.stringify(value);
-  return NOT_ASCII.test(json) ? json.replace(NOT_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
-}
-
-const jsonBytes = (value: unknown): Uint8Array<ArrayBuffer> => encoder.encode(asciiJson(value));
+/** The encoded JSON of a request's tools, kept for a frozen list (a run sends the same list each turn). */
+const keptTools = new KeptByObject<ProviderRequest['tools'], Uint8Array<ArrayBuffer>>((tools) => jsonBytes(openAiTools(tools)));
 
 /** The system message's encoded JSON, kept for the prompt it was made from (a run sends the same one each turn). */
 let systemBytes = { prompt: '', bytes: new Uint8Array() };
 
-const toolsBytesOf = new WeakMap<object, Uint8Array<ArrayBuffer>>();
-
-/** The encoded JSON of the tools (`converted`, made from `tools`), kept when the request's list is frozen (a run sends the same list). */
-function toolsBytes(tools: ProviderRequest['tools'], converted: unknown): Uint8Array<ArrayBuffer> {
-  const kept = toolsBytesOf.get(tools);
-  if (kept !== undefined) return kept;
-  const bytes = jsonBytes(converted);
-  if (deeplyFrozen(tools)) toolsBytesOf.set(tools, bytes);
-  return bytes;
-}
+const COMMA = asciiBytes(',');
+const OPEN = asciiBytes('[');
+const CLOSE = asciiBytes(']');
 
 /** The JSON body of one streaming chat-completions call. */
 export function openAiRequestBody(request: ProviderRequest, preset: OpenAiCompatiblePreset): Json {
-  const { model, ...rest } = requestFields(request, preset);
-  return { model, messages: toOpenAiMessages(request.systemPrompt, request.messages), ...rest };
+  return { ...requestFields(request, preset), messages: toOpenAiMessages(request.systemPrompt, request.messages) };
 }
 
 /**
- * `openAiRequestBody(request, preset)` as the bytes of its JSON, ASCII only (see asciiJson): made from the kept
- * bytes of each frozen message (see messageBytes) and of a frozen tool list, so a turn costs the new messages
- * and one copy of the rest.
+ * `openAiRequestBody(request, preset)` as the bytes of its JSON, ASCII only: made from the kept bytes of each
+ * frozen message and of a frozen tool list, so a turn costs its new messages and one copy of the rest.
  */
 export function openAiRequestBytes(request: ProviderRequest, preset: OpenAiCompatiblePreset): Uint8Array<ArrayBuffer> {
-  const { model, ...rest } = requestFields(request, preset);
-  const chunks: Uint8Array<ArrayBuffer>[] = [encoder.encode(`{"model":${asciiJson(model)},"messages":[`)];
-  let first = true;
+  const chunks: Uint8Array<ArrayBuffer>[] = [OPEN];
   const add = (bytes: Uint8Array<ArrayBuffer>) => {
-    if (!first) chunks.push(COMMA);
+    if (chunks.length > 1) chunks.push(COMMA);
     chunks.push(bytes);
-    first = false;
   };
   if (request.systemPrompt !== '') {
     if (systemBytes.prompt !== request.systemPrompt)
       systemBytes = { prompt: request.systemPrompt, bytes: jsonBytes({ role: 'system', content: request.systemPrompt }) };
     add(systemBytes.bytes);
   }
-  walk(request.messages, convertedBytes, add, (m) => add(jsonBytes(m)));
-  let tail = ']';
-  for (const [key, value] of Object.entries(rest)) {
-    tail += `,${JSON.stringify(key)}:`;
-    if (key !== 'tools') tail += asciiJson(value);
-    else {
-      chunks.push(encoder.encode(tail), toolsBytes(request.tools, value));
-      tail = '';
-    }
-  }
-  chunks.push(encoder.encode(`${tail}}`));
-  return concat(chunks);
+  walk(
+    request.messages,
+    (m) => keptMessages.get(m),
+    add,
+    (m) => add(jsonBytes(m)),
+  );
+  chunks.push(CLOSE);
+  const kept = new Map([['messages', chunks]]);
+  if (request.tools.length > 0) kept.set('tools', [keptTools.get(request.tools)]);
+  return objectBytes({ ...requestFields(request, preset), messages: null }, kept);
 }
 
-const COMMA = encoder.encode(',');
-
-function concat(chunks: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+function openAiTools(tools: ProviderRequest['tools']): Json[] {
+  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
 }
 
-/** Every field of the body but the messages, `model` first. */
+/** Every field of the body but the messages, in the body's order (the messages come second, after `model`). */
 function requestFields(request: ProviderRequest, preset: OpenAiCompatiblePreset): Json {
   const body: Json = {
     model: request.model.id,
+    messages: undefined,
     stream: true,
   };
   if (preset.streamUsage) body.stream_options = { include_usage: true };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    body.tools = openAiTools(request.tools);
   }
   if (request.responseSchema) {
     const { name, description, schema } = request.responseSchema;

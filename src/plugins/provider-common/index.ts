@@ -7,3 +7,4 @@ export * from './run-provider-stream.ts';
 export * from './send-with-retry.ts';
 export * from './define-provider-plugin.ts';
 export * from './probe-models.ts';
+export * from './kept-json.ts';

@@ -1,13 +1,17 @@
 import { expect, test } from 'vitest';
+import { anthropicRequestBody, anthropicRequestBytes } from '../../src/plugins/anthropic/index.ts';
 import { OPENAI_COMPATIBLE_PRESETS, openAiRequestBody, openAiRequestBytes } from '../../src/plugins/openai-compatible/index.ts';
 import type { ProviderRequest } from '../../src/shared/providers/index.ts';
 import type { Message } from '../../src/shared/sessions/index.ts';
 import { randomWords, seededRandom } from '../fixtures/seeded-random.ts';
 
-// The request's JSON is made from each frozen message's JSON, kept from the request before: it must be
-// the body, whatever the messages, and never an older message's; and it is ASCII only (escapes beyond).
+// Each dialect makes a request's JSON from the kept JSON of each frozen message (the provider's process holds
+// them from the request before): it must be the body, whatever the messages, and never an older message's;
+// and it is ASCII only (escapes beyond).
 
-const openAiRequestText = (...args: Parameters<typeof openAiRequestBytes>) => new TextDecoder().decode(openAiRequestBytes(...args));
+const decoder = new TextDecoder();
+const openAiRequestText = (...args: Parameters<typeof openAiRequestBytes>) => decoder.decode(openAiRequestBytes(...args));
+const anthropicRequestText = (request: ProviderRequest) => decoder.decode(anthropicRequestBytes(request));
 
 /** The same JSON value as the body, written in ASCII only. */
 function expectBody(json: string, body: unknown): void {
@@ -47,7 +51,7 @@ function randomMessage(rand: () => number, i: number): Message {
       return {
         role: 'assistant',
         content: [
-          ...(rand() < 0.3 ? [{ type: 'thinking', thinking: text(rand) }] : []),
+          ...(rand() < 0.3 ? [{ type: 'thinking', thinking: text(rand), ...(rand() < 0.5 ? { thinkingSignature: 'sig', redacted: rand() < 0.3 } : {}) }] : []),
           ...(rand() < 0.7 ? [{ type: 'text', text: text(rand) }] : []),
           ...(rand() < 0.6 ? [{ type: 'toolCall', id: `call_${i}`, name: 'read', arguments: { path: text(rand) } }] : []),
         ],
@@ -80,10 +84,11 @@ function randomRequest(rand: () => number, messages: Message[]): ProviderRequest
     tools: rand() < 0.3 ? [] : tools,
     ...(rand() < 0.5 ? { maxTokens: 1000 } : {}),
     ...(rand() < 0.5 ? { thinkingLevel: 'high' as const } : {}),
+    ...(rand() < 0.15 ? { responseSchema: { name: 'answer', description: 'The answer — whole.', schema: { type: 'object' } } } : {}),
   } as ProviderRequest;
 }
 
-test('the JSON of a request is its body in ASCII, frozen or not, as a conversation grows turn by turn', () => {
+test('the JSON of a request is its body in ASCII, in both dialects, frozen or not, as a conversation grows turn by turn', () => {
   const rand = seededRandom(7);
   for (let conversation = 0; conversation < 40; conversation++) {
     const messages: Message[] = [];
@@ -98,6 +103,11 @@ test('the JSON of a request is its body in ASCII, frozen or not, as a conversati
         expectBody(openAiRequestText(frozen, preset), body);
         expectBody(openAiRequestText(frozen, preset), body);
       }
+      const body = anthropicRequestBody(structuredClone(request));
+      expectBody(anthropicRequestText(request), body);
+      const frozen = { ...request, messages: messages.map((m) => deepFreeze(m)), tools: deepFreeze(request.tools) };
+      expectBody(anthropicRequestText(frozen), body);
+      expectBody(anthropicRequestText(frozen), body);
     }
   }
 });
@@ -121,4 +131,10 @@ test('a message that can still change is serialised again each time, not taken f
     role: 'system',
     content: 'Be thorough — really.',
   });
+  // The same for the Anthropic dialect: the message, the tools and the system prompt as they are now.
+  content[0]!.text = 'third';
+  const anthropic = JSON.parse(anthropicRequestText({ ...request, tools: toolList }));
+  expect(anthropic.messages[0].content[0].text).toBe('third');
+  expect(anthropic.tools[0].description).toBe('Reads a file.');
+  expect(JSON.parse(anthropicRequestText({ ...request, systemPrompt: 'Be thorough — really.' })).system[0].text).toBe('Be thorough — really.');
 });

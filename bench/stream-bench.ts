@@ -61,7 +61,7 @@ import { anthropicRequestBody, anthropicRequestBytes } from '../src/plugins/anth
 import { createOpenAiCompatibleStream, openAiRequestBody, openAiRequestBytes, resolvePreset } from '../src/plugins/openai-compatible/index.ts';
 import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
-import type { ToolSpec } from '../src/shared/tools/index.ts';
+import type { ToolOutput, ToolSpec } from '../src/shared/tools/index.ts';
 import { baselineAt } from './baseline-at.ts';
 import type { Message } from '../src/shared/sessions/index.ts';
 import { openAiStream, startProviderServer, type ProviderServer, type Reply, type SseFrame } from '../tests/fixtures/provider-server.ts';
@@ -250,64 +250,60 @@ function agentRequestParts(server: ProviderServer, index: number): RequestParts 
   return deepFreeze({ systemPrompt: system.content, tools, freeze: true });
 }
 
-/** The floor: stream a turn, run its tool call in this process, send the result back; then the confirm call. */
-async function floorRun(server: ProviderServer, stream: StreamFn, workspace: string, parts: RequestParts = NO_PROMPT): Promise<RunSample> {
+/**
+ * The bare loop: stream a turn, run its tool call with `execute`, send the result back; then the confirm
+ * call. `pids`: the plugin processes whose CPU time counts too.
+ */
+async function bareLoop(
+  server: ProviderServer,
+  stream: StreamFn,
+  execute: (call: { name: string; arguments: unknown }) => Promise<ToolOutput>,
+  parts: RequestParts,
+  pids: readonly number[] = [],
+): Promise<RunSample> {
   const first = server.requests.length;
   const { script, serverMs } = hundredTurnScript(first);
   server.setScript(script);
   const kept = <T>(value: T): T => (parts.freeze ? deepFreeze(value) : value);
   const messages: Message[] = [kept({ role: 'user', content: 'read package.json a hundred times' })];
-  const cpu0 = cpuMs();
+  const cpu0 = cpuMs(pids);
+  const main0 = process.cpuUsage();
   const t0 = performance.now();
   for (let turn = 0; turn < TURNS; turn++) {
     const { message } = await drain(stream, messages, undefined, parts);
     messages.push(kept(message));
     for (const c of message.content) {
       if (c.type !== 'toolCall') continue;
-      const out = await readTool.execute(c.arguments, { root: workspace });
+      const out = await execute(c);
+      if (out.isError) throw new Error(`The read tool failed: ${JSON.stringify(out.content)}`);
       messages.push(kept({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: out.content, isError: out.isError }));
     }
   }
   await drain(stream, [...messages, kept({ role: 'user', content: 'Is the task finished?' })], undefined, parts);
   const ms = performance.now() - t0;
-  const cpu = cpuMs() - cpu0;
+  const cpu = cpuMs(pids) - cpu0;
+  const mainCpuMs = cpuOf(process.cpuUsage(main0));
   await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-  if (server.requests.length - first !== TURNS + 1) throw new Error(`The floor loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
-  return { ms, serverMs: serverMs(), cpuMs: cpu, conversation: messages };
+  if (server.requests.length - first !== TURNS + 1) throw new Error(`The loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
+  return { ms, serverMs: serverMs(), cpuMs: cpu, mainCpuMs, conversation: messages };
+}
+
+/** The floor: the bare loop with the dialect and the read tool in this process. */
+function floorRun(server: ProviderServer, stream: StreamFn, workspace: string, parts: RequestParts = NO_PROMPT): Promise<RunSample> {
+  return bareLoop(server, stream, (c) => readTool.execute(c.arguments, { root: workspace }), parts);
 }
 
 /**
  * The floor's loop with no agent, but its provider and read tool in the plugin processes of `app`, called
  * through the app's registries as the agent calls them: what the process split costs without the engine.
  */
-async function floorViaPluginsRun(server: ProviderServer, app: App, workspace: string, parts: RequestParts): Promise<RunSample> {
+function floorViaPluginsRun(server: ProviderServer, app: App, workspace: string, parts: RequestParts): Promise<RunSample> {
   const stream = app.plugins.registries.providers.stream('custom');
   if (!stream) throw new Error('The provider plugin is not ready.');
   const tools = app.plugins.registries.tools;
-  const first = server.requests.length;
-  const { script, serverMs } = hundredTurnScript(first);
-  server.setScript(script);
-  const pids = pluginPids(app);
-  const messages: Message[] = [deepFreeze({ role: 'user', content: 'read package.json a hundred times' })];
-  const cpu0 = cpuMs(pids);
-  const main0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let turn = 0; turn < TURNS; turn++) {
-    const { message } = await drain(stream, messages, undefined, parts);
-    messages.push(deepFreeze(message));
-    for (const c of message.content) {
-      if (c.type !== 'toolCall') continue;
-      const out = await tools.execute(c.name, c.arguments, undefined, { sessionId: 'bench-floor', workspace, denied: [] });
-      if (out.isError) throw new Error(`The read tool failed: ${JSON.stringify(out.content)}`);
-      messages.push(deepFreeze({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: out.content, isError: out.isError }));
-    }
-  }
-  await drain(stream, [...messages, deepFreeze({ role: 'user', content: 'Is the task finished?' })], undefined, parts);
-  const ms = performance.now() - t0;
-  const cpu = cpuMs(pids) - cpu0;
-  await server.nextRequest(server.requests.length - 1).then((r) => r.outcome);
-  if (server.requests.length - first !== TURNS + 1) throw new Error(`The loop made ${server.requests.length - first} requests, not ${TURNS + 1}.`);
-  return { ms, serverMs: serverMs(), cpuMs: cpu, mainCpuMs: cpuOf(process.cpuUsage(main0)) };
+  const execute = (c: { name: string; arguments: unknown }) =>
+    tools.execute(c.name, c.arguments, undefined, { sessionId: 'bench-floor', workspace, denied: [] });
+  return bareLoop(server, stream, execute, { ...parts, freeze: true }, pluginPids(app));
 }
 
 /** One prompt on a fresh session of `app` until the run settles: 100 turns and the confirm call. */

@@ -49,6 +49,7 @@ function LabelEditor({ initial, onDone }: { initial: string; onDone: (label: str
 /** A version's words from where it differs from its siblings, those words stressed; its plain preview when it has none of its own. */
 function VersionText({ text, mark }: { text: string; mark: VersionMark | undefined }) {
   if (!mark?.words) return <>{text || '(empty)'}</>;
+  // versionTextOf below spells the same text out: keep the two alike.
   return (
     <>
       {mark.cutBefore && '…'}
@@ -58,6 +59,12 @@ function VersionText({ text, mark }: { text: string; mark: VersionMark | undefin
       {mark.rest && ` ${mark.rest}`}
     </>
   );
+}
+
+/** What VersionText shows, as one string (a label that must contain the visible text uses it). */
+function versionTextOf(text: string, mark: VersionMark | undefined): string {
+  if (!mark?.words) return text || '(empty)';
+  return `${mark.cutBefore ? '…' : ''}${mark.words}${mark.rest ? ` ${mark.rest}` : ''}`;
 }
 
 /** When a version was written and, where its siblings' differ, its model. */
@@ -86,10 +93,12 @@ function BranchStub({ row, start, loading, mark, onOpen }: { row: TreeRow; start
     >
       {row.indent > 0 && <span className="tree-guide" style={{ left: 10 + (row.indent - 1) * 14 }} aria-hidden="true" />}
       <Icon name="chevronRight" size={13} />
+      {/* The button shows what its name says, loading or not (its name must hold its visible text); the
+          reading state is told beside it. */}
       <button
         type="button"
         className="tree-preview"
-        aria-label={more ? 'Show more of this branch' : `Open the branch starting “${text}”`}
+        aria-label={more ? 'Show more of this branch' : `Open the branch starting “${versionTextOf(text, mark)}”`}
         aria-busy={loading || undefined}
         title={more ? undefined : text}
         onClick={(e) => {
@@ -97,9 +106,15 @@ function BranchStub({ row, start, loading, mark, onOpen }: { row: TreeRow; start
           onOpen();
         }}
       >
-        {loading ? 'Reading…' : more ? text : <VersionText text={text} mark={mark} />}
+        {more ? text : <VersionText text={text} mark={mark} />}
       </button>
-      {!loading && <VersionMeta mark={mark} />}
+      {loading ? (
+        <span className="version-meta" data-testid="tree-stub-reading">
+          Reading…
+        </span>
+      ) : (
+        <VersionMeta mark={mark} />
+      )}
     </div>
   );
 }

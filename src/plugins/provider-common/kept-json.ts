@@ -11,7 +11,7 @@ const NOT_ASCII_ALL = /[\u0080-\uffff]/g;
 const encoder = new TextEncoder();
 
 /** Frozen, and every object inside it too: nothing in it can change any more. */
-export function deeplyFrozen(value: unknown): boolean {
+function deeplyFrozen(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return true;
   if (!Object.isFrozen(value)) return false;
   for (const v of Object.values(value)) if (!deeplyFrozen(v)) return false;
@@ -19,7 +19,7 @@ export function deeplyFrozen(value: unknown): boolean {
 }
 
 /** JSON with every character beyond ASCII written as its `\uXXXX` escape: the same value to any JSON reader. */
-export function asciiJson(value: unknown): string {
+function asciiJson(value: unknown): string {
   const json = JSON.stringify(value);
   return NOT_ASCII.test(json) ? json.replace(NOT_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
@@ -31,7 +31,7 @@ export const jsonBytes = (value: unknown): Uint8Array<ArrayBuffer> => encoder.en
 export const asciiBytes = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
 
 /** The chunks in one buffer. */
-export function concatBytes(chunks: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
+function concatBytes(chunks: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
   let length = 0;
   for (const c of chunks) length += c.length;
   const out = new Uint8Array(length);

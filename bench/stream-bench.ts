@@ -63,6 +63,7 @@ import { readTool } from '../src/plugins/workspace-tools/index.ts';
 import type { ModelInfo, ProviderEvent, StreamFn } from '../src/shared/providers/index.ts';
 import type { ToolOutput, ToolSpec } from '../src/shared/tools/index.ts';
 import { baselineAt } from './baseline-at.ts';
+import { deepFreeze } from '../src/shared/sent-requests.ts';
 import type { Message } from '../src/shared/sessions/index.ts';
 import { openAiStream, startProviderServer, type ProviderServer, type Reply, type SseFrame } from '../tests/fixtures/provider-server.ts';
 
@@ -230,14 +231,6 @@ const cpuOf = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 
 
 /** Each plugin process once: plugins that share a host process report the same pid. */
 const pluginPids = (app: App): number[] => [...new Set(app.plugins.list().flatMap((p) => (p.pid ? [p.pid] : [])))];
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** The agent's system prompt and tool list, as its request `index` sent them (OpenAI-compatible form). */
 function agentRequestParts(server: ProviderServer, index: number): RequestParts {

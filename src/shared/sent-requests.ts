@@ -130,8 +130,10 @@ export function sameData(a: unknown, b: unknown): boolean {
   return count === 0;
 }
 
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+/** Freezes `value` and every object inside it (one already frozen is taken as frozen throughout); returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
   for (const v of Object.values(value)) deepFreeze(v);
+  return value;
 }

@@ -2,17 +2,10 @@ import { expect, test } from 'vitest';
 import { anthropicRequestBody } from '../../src/plugins/anthropic/index.ts';
 import { OPENAI_COMPATIBLE_PRESETS, openAiRequestBody } from '../../src/plugins/openai-compatible/index.ts';
 import type { ProviderRequest } from '../../src/shared/providers/index.ts';
+import { deepFreeze } from '../../src/shared/sent-requests.ts';
 
 // A provider's plugin process keeps the messages of recent requests for later ones and hands them over
 // frozen: the bundled dialects build their bodies without changing a request.
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 const request: ProviderRequest = {
   model: { id: 'm', contextWindow: 100_000, reasoning: true, pricing: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },

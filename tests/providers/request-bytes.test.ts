@@ -3,6 +3,7 @@ import { anthropicRequestBody, anthropicRequestBytes } from '../../src/plugins/a
 import { OPENAI_COMPATIBLE_PRESETS, openAiRequestBody, openAiRequestBytes } from '../../src/plugins/openai-compatible/index.ts';
 import type { ProviderRequest } from '../../src/shared/providers/index.ts';
 import type { Message } from '../../src/shared/sessions/index.ts';
+import { deepFreeze } from '../../src/shared/sent-requests.ts';
 import { randomWords, seededRandom } from '../fixtures/seeded-random.ts';
 
 // Each dialect makes a request's JSON from the kept JSON of each frozen message (the provider's process holds
@@ -17,14 +18,6 @@ const anthropicRequestText = (request: ProviderRequest) => decoder.decode(anthro
 function expectBody(json: string, body: unknown): void {
   expect(json).toMatch(/^[\u0020-\u007e]*$/);
   expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(body)));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 const model = { id: 'm', contextWindow: 100_000, reasoning: true, pricing: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } };

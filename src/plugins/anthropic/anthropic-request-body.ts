@@ -1,6 +1,6 @@
 import type { ProviderRequest } from '../../shared/providers/index.ts';
 import type { Message } from '../../shared/sessions/index.ts';
-import { asciiBytes, jsonBytes, KeptByObject, objectBytes } from '../provider-common/index.ts';
+import { asciiBytes, jsonBytes, KeptByObject, KeptByText, objectBytes } from '../provider-common/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -67,24 +67,31 @@ function convert(m: Message): { role: 'user' | 'assistant'; blocks: Json[] } | n
   return null;
 }
 
+type Converted = { role: 'user' | 'assistant'; blocks: Json[] };
+
 /**
- * Session messages as Anthropic Messages (see convert): the user's side of consecutive messages (prompts,
- * tool results, notes) shares one user message.
+ * The session's messages converted and grouped into Anthropic turns: the user's side of consecutive messages
+ * (prompts, tool results, notes) shares one user turn.
  */
-export function toAnthropicMessages(messages: readonly Message[]): Json[] {
-  const out: Json[] = [];
+function turnsOf<T extends Converted>(messages: readonly Message[], converted: (m: Message) => T | null): { role: T['role']; parts: T[] }[] {
+  const turns: { role: T['role']; parts: T[] }[] = [];
   for (const m of messages) {
-    const converted = convert(m);
-    if (!converted) continue;
-    const last = out.at(-1);
-    if (converted.role === 'user' && last?.role === 'user') (last.content as Json[]).push(...converted.blocks);
-    else out.push({ role: converted.role, content: [...converted.blocks] });
+    const c = converted(m);
+    if (!c) continue;
+    const last = turns.at(-1);
+    if (c.role === 'user' && last?.role === 'user') last.parts.push(c);
+    else turns.push({ role: c.role, parts: [c] });
   }
-  return out;
+  return turns;
+}
+
+/** Session messages as Anthropic Messages (see convert and turnsOf). */
+export function toAnthropicMessages(messages: readonly Message[]): Json[] {
+  return turnsOf(messages, convert).map((t) => ({ role: t.role, content: t.parts.flatMap((p) => p.blocks) }));
 }
 
 /** Each message's blocks and their encoded JSON, kept for a frozen message (see provider-common/kept-json.ts). */
-const keptMessages = new KeptByObject<Message, { role: 'user' | 'assistant'; blocks: Json[]; bytes: Uint8Array<ArrayBuffer>[] } | null>((m) => {
+const keptMessages = new KeptByObject<Message, (Converted & { bytes: Uint8Array<ArrayBuffer>[] }) | null>((m) => {
   const converted = convert(m);
   return converted && { ...converted, bytes: converted.blocks.map(jsonBytes) };
 });
@@ -92,8 +99,8 @@ const keptMessages = new KeptByObject<Message, { role: 'user' | 'assistant'; blo
 /** The encoded JSON of a request's tools, kept for a frozen list (a run sends the same list each turn). */
 const keptTools = new KeptByObject<ProviderRequest['tools'], Uint8Array<ArrayBuffer>>((tools) => jsonBytes(anthropicTools(tools)));
 
-/** The system prompt's encoded JSON, kept for the prompt it was made from (a run sends the same one each turn). */
-let systemBytes = { prompt: '', bytes: new Uint8Array() };
+/** The system prompt's encoded JSON (`system` is the body's member made from it). */
+const keptSystem = new KeptByText<Uint8Array<ArrayBuffer>>();
 
 const COMMA = asciiBytes(',');
 const OPEN = asciiBytes('[');
@@ -104,24 +111,17 @@ const TURN_END = asciiBytes(']}');
 
 /** The chunks of bytes of the body's `messages`: the kept blocks of each message, the newest user turn's last one marked for the cache. */
 function messagesChunks(messages: readonly Message[]): Uint8Array<ArrayBuffer>[] {
-  const turns: { role: 'user' | 'assistant'; bytes: Uint8Array<ArrayBuffer>[]; last: Json }[] = [];
-  for (const m of messages) {
-    const converted = keptMessages.get(m);
-    if (!converted) continue;
-    const last = turns.at(-1);
-    if (converted.role === 'user' && last?.role === 'user') last.bytes.push(...converted.bytes);
-    else turns.push({ role: converted.role, bytes: [...converted.bytes], last: converted.blocks.at(-1)! });
-    turns.at(-1)!.last = converted.blocks.at(-1)!;
-  }
+  const turns = turnsOf(messages, (m) => keptMessages.get(m));
   const lastUser = turns.findLast((t) => t.role === 'user');
-  if (lastUser) lastUser.bytes[lastUser.bytes.length - 1] = jsonBytes({ ...lastUser.last, cache_control: EPHEMERAL });
   const chunks: Uint8Array<ArrayBuffer>[] = [OPEN];
   for (const [i, turn] of turns.entries()) {
     if (i > 0) chunks.push(COMMA);
     chunks.push(turn.role === 'user' ? USER_TURN : ASSISTANT_TURN);
-    for (const [k, bytes] of turn.bytes.entries()) {
+    const bytes = turn.parts.flatMap((p) => p.bytes);
+    if (turn === lastUser) bytes[bytes.length - 1] = jsonBytes({ ...turn.parts.at(-1)!.blocks.at(-1), cache_control: EPHEMERAL });
+    for (const [k, b] of bytes.entries()) {
       if (k > 0) chunks.push(COMMA);
-      chunks.push(bytes);
+      chunks.push(b);
     }
     chunks.push(TURN_END);
   }
@@ -141,8 +141,7 @@ export function anthropicRequestBytes(request: ProviderRequest): Uint8Array<Arra
   const { body, answerTool } = requestFields(request);
   const kept = new Map([['messages', messagesChunks(request.messages)]]);
   if (request.systemPrompt !== '') {
-    if (systemBytes.prompt !== request.systemPrompt) systemBytes = { prompt: request.systemPrompt, bytes: jsonBytes(body.system) };
-    kept.set('system', [systemBytes.bytes]);
+    kept.set('system', [keptSystem.get(request.systemPrompt, () => jsonBytes(body.system))]);
   }
   // The tools a run sends are kept; a forced answer's tool is added after them.
   if (request.tools.length > 0 && !answerTool) kept.set('tools', [keptTools.get(request.tools)]);

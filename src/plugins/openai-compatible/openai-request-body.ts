@@ -1,6 +1,6 @@
 import type { ProviderRequest } from '../../shared/providers/index.ts';
 import type { Message } from '../../shared/sessions/index.ts';
-import { asciiBytes, jsonBytes, KeptByObject, objectBytes } from '../provider-common/index.ts';
+import { asciiBytes, jsonBytes, KeptByObject, KeptByText, objectBytes } from '../provider-common/index.ts';
 import type { OpenAiCompatiblePreset } from './openai-compatible-presets.ts';
 
 type Json = Record<string, unknown>;
@@ -115,7 +115,7 @@ const keptMessages = new KeptByObject<Message, { message: Uint8Array<ArrayBuffer
 const keptTools = new KeptByObject<ProviderRequest['tools'], Uint8Array<ArrayBuffer>>((tools) => jsonBytes(openAiTools(tools)));
 
 /** The system message's encoded JSON, kept for the prompt it was made from (a run sends the same one each turn). */
-let systemBytes = { prompt: '', bytes: new Uint8Array() };
+const keptSystem = new KeptByText<Uint8Array<ArrayBuffer>>();
 
 const COMMA = asciiBytes(',');
 const OPEN = asciiBytes('[');
@@ -137,9 +137,7 @@ export function openAiRequestBytes(request: ProviderRequest, preset: OpenAiCompa
     chunks.push(bytes);
   };
   if (request.systemPrompt !== '') {
-    if (systemBytes.prompt !== request.systemPrompt)
-      systemBytes = { prompt: request.systemPrompt, bytes: jsonBytes({ role: 'system', content: request.systemPrompt }) };
-    add(systemBytes.bytes);
+    add(keptSystem.get(request.systemPrompt, (prompt) => jsonBytes({ role: 'system', content: prompt })));
   }
   walk(
     request.messages,

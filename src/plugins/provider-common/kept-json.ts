@@ -64,6 +64,20 @@ export class KeptByObject<K extends object, V> {
   }
 }
 
+/** What was last made from a text (a system prompt: a run sends the same one each turn), made again when it changes. */
+export class KeptByText<V> {
+  #text: string | undefined;
+  #made: V | undefined;
+
+  get(text: string, make: (text: string) => V): V {
+    if (this.#text !== text || this.#made === undefined) {
+      this.#made = make(text);
+      this.#text = text;
+    }
+    return this.#made;
+  }
+}
+
 /**
  * The bytes of a JSON object whose members are `fields` in their order (undefined ones left out, as
  * JSON.stringify does), each member named in `kept` written as those chunks of bytes instead of its value's

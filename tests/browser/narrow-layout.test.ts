@@ -1,9 +1,12 @@
 // The window at widths people actually use: at 900 and 700 px the conversation stays readable with Panels
 // or the tree open (they open over it as drawers), nothing scrolls sideways, and the sidebar folds away.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
+import { coreFor, MODEL, startModel } from '../fixtures/loopback-model.ts';
+import { openAiStream } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 import { seedLinear } from './seed.ts';
 
@@ -112,4 +115,30 @@ test('Ctrl+B and the header button fold the sidebar away and bring it back on a 
   await amber!.open();
   await page.locator('[data-testid=session-title]').waitFor();
   expect(await page.getByTestId('sidebar').isVisible()).toBe(false);
+});
+
+test('at 420 px the top bar shows the whole title and the message box the whole model name', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amber-narrow-'));
+  mkdirSync(join(dir, 'workspace'));
+  const model = await startModel([openAiStream({ text: 'Hello.' })]);
+  try {
+    amber = await startAmber({ viewport: { width: 420, height: 700 }, core: coreFor(model, join(dir, 'workspace')) });
+    await amber.open();
+    const { page } = amber;
+    const name = page.getByTestId('model-picker').locator('.model-picker-name');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await expect.poll(() => name.textContent()).toBe(MODEL.modelId);
+    await amber.screenshot('narrow-420-composer');
+    // The thinking level beside it takes the width of the level shown, not of its longest option, so the name is not cut.
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // Short of room in the top bar, the folder's name gives way before the conversation's title.
+    const title = page.getByTestId('session-title');
+    await expect.poll(() => title.textContent()).toBe('New chat');
+    expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  } finally {
+    await amber?.close();
+    amber = null;
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

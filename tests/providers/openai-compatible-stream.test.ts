@@ -262,16 +262,35 @@ describe('OpenAI-compatible errors and retries', () => {
     expect(sleeper.waits).toEqual([1000]);
   });
 
-  test('an unreachable server ends with a network error naming the address', async () => {
+  test('an unreachable server ends with a network error naming the address, after one quick retry', async () => {
     const url = server.url;
     await server.close();
     server = await startProviderServer();
-    const s = createOpenAiCompatibleStream({ baseUrl: `${url}/v1`, flavor: 'custom' }, { sleep: sleeper.sleep, retry: { maxRetries: 1 } });
-    const { final, message } = await collect(s);
+    // The default retries: a refused connection is asked again once, 250 ms later, not through the whole backoff.
+    const s = createOpenAiCompatibleStream({ baseUrl: `${url}/v1`, flavor: 'custom' }, { sleep: sleeper.sleep });
+    const { events, final, message } = await collect(s);
     expect(final).toMatchObject({ type: 'error', kind: 'network' });
     expect(message.errorMessage).toContain(`Could not reach OpenAI-compatible server at ${url}/v1`);
     expect(message.errorMessage).toMatch(/ECONNREFUSED/);
-    expect(sleeper.waits).toEqual([1000]);
+    expect(message.errorMessage).toMatch(/after 1 retry/);
+    expect(sleeper.waits).toEqual([250]);
+    // A wait that short is not told: the error follows before a notice could be read.
+    expect(events.filter((e) => e.type === 'notice')).toEqual([]);
+  });
+
+  test('each wait before a retry is told as a notice before the retry is made', async () => {
+    const fail = jsonFixture('openai/server-error.json', 503);
+    server.setScript([{ kind: 'drop' }, fail, openAiStream({ text: 'back' })]);
+    const { events, final } = await collect(stream());
+    expect(final.type).toBe('done');
+    const notices = events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
+    expect(notices).toEqual([
+      expect.stringMatching(/^Could not reach OpenAI \(.+\); trying again in 1 s \(retry 1 of 3\)\.$/),
+      'OpenAI answered HTTP 503; trying again in 2 s (retry 2 of 3).',
+    ]);
+    // Told before the reply starts: the notices come before any of its text.
+    expect(events.findIndex((e) => e.type === 'notice')).toBeLessThan(events.findIndex((e) => e.type === 'text_delta'));
+    expect(sleeper.waits).toEqual([1000, 2000]);
   });
 
   test('a mid-stream disconnect keeps the partial reply and says what happened', async () => {

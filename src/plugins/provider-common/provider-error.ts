@@ -110,6 +110,17 @@ export function networkFailure(label: string, url: string, error: unknown): Prov
   };
 }
 
+/** The first system error code (`ECONNREFUSED`, `ECONNRESET`, …) along an error's causes, if any. */
+export function causeCode(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let depth = 0; e instanceof Error && depth < 4; depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    e = e.cause;
+  }
+  return undefined;
+}
+
 export function describeCause(error: unknown): string {
   const parts: string[] = [];
   let e: unknown = error;

@@ -68,7 +68,29 @@ export async function* runProviderStream(d: DialectStream, signal: AbortSignalLi
   let watchdog: IdleWatchdog | undefined;
   try {
     yield { type: 'start' };
-    const sent = await sendWithRetry({ label: d.label, url: d.url, init: d.init, signal: controller.signal, seams: d.seams });
+    // Each wait before a retry is told as it starts (a notice), so the user is not left with a silent spinner.
+    const notices: string[] = [];
+    let told: (() => void) | null = null;
+    const sending = sendWithRetry({
+      label: d.label,
+      url: d.url,
+      init: d.init,
+      signal: controller.signal,
+      seams: d.seams,
+      onRetry: (message) => {
+        notices.push(message);
+        told?.();
+      },
+    });
+    let sent: Awaited<typeof sending> | undefined;
+    while (sent === undefined) {
+      const noticed = new Promise<undefined>((resolve) => {
+        told = () => resolve(undefined);
+      });
+      sent = await Promise.race([sending, noticed]);
+      told = null;
+      for (const message of notices.splice(0)) yield { type: 'notice', message };
+    }
     if (!sent.ok) {
       yield fail(sent.failure.kind, sent.failure.message);
       return;

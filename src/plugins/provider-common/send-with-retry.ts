@@ -1,5 +1,5 @@
 import type { ResolvedSeams } from './provider-config.ts';
-import { httpFailure, isContextOverflowText, networkFailure, type ProviderFailure } from './provider-error.ts';
+import { causeCode, describeCause, httpFailure, isContextOverflowText, networkFailure, type ProviderFailure } from './provider-error.ts';
 
 export interface SendRequest {
   label: string;
@@ -7,7 +7,19 @@ export interface SendRequest {
   init: RequestInit;
   signal: AbortSignal;
   seams: ResolvedSeams;
+  /** Told, in a sentence for the user, of each wait of TOLD_WAIT_MS or more before a retry (what failed, how long, which retry). */
+  onRetry?: (message: string) => void;
 }
+
+/**
+ * A refused connection is a definite answer (nothing listens at that address: the server is not running, or
+ * the port is wrong), so it is asked again once, soon, in case the server was just restarting, instead of
+ * through the whole backoff the user would wait out in silence.
+ */
+export const REFUSED_RETRIES = 1;
+export const REFUSED_RETRY_DELAY_MS = 250;
+/** A wait shorter than this is not told: it is over before anyone could read about it. */
+export const TOLD_WAIT_MS = 1000;
 
 export type SendResult = { ok: true; response: Response; retries: number } | { ok: false; failure: ProviderFailure; retries: number };
 
@@ -32,8 +44,9 @@ const ABORTED: ProviderFailure = { kind: 'aborted', message: 'The request was st
 
 /**
  * Sends one request, retrying 429, 5xx and network errors with exponential backoff (Retry-After honoured;
- * a wait beyond `maxDelayMs` ends the call at once). Other statuses are not retried. Never throws; an
- * ok result carries a response whose body is still unread.
+ * a wait beyond `maxDelayMs` ends the call at once; a refused connection is retried once, after
+ * REFUSED_RETRY_DELAY_MS). Other statuses are not retried. Never throws; an ok result carries a response
+ * whose body is still unread.
  */
 export async function sendWithRetry(req: SendRequest): Promise<SendResult> {
   const { seams, signal, label, url } = req;
@@ -45,12 +58,17 @@ export async function sendWithRetry(req: SendRequest): Promise<SendResult> {
       response = await seams.fetch(url, { ...req.init, signal });
     } catch (error) {
       if (signal.aborted) return { ok: false, failure: ABORTED, retries: attempt };
-      if (attempt >= maxRetries) {
+      const refused = causeCode(error) === 'ECONNREFUSED';
+      const retries = refused ? Math.min(maxRetries, REFUSED_RETRIES) : maxRetries;
+      if (attempt >= retries) {
         const failure = networkFailure(label, url, error);
         if (attempt > 0) failure.message = failure.message.replace(/\. Check/, ` (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'}). Check`);
         return { ok: false, failure, retries: attempt };
       }
-      await seams.sleep(Math.min(baseDelayMs * 2 ** attempt, maxDelayMs), signal);
+      const wait = refused ? Math.min(REFUSED_RETRY_DELAY_MS, baseDelayMs) : Math.min(baseDelayMs * 2 ** attempt, maxDelayMs);
+      if (wait >= TOLD_WAIT_MS)
+        req.onRetry?.(`Could not reach ${label} (${describeCause(error)}); trying again in ${formatWait(wait)} (retry ${attempt + 1} of ${retries}).`);
+      await seams.sleep(wait, signal);
       continue;
     }
     if (response.ok) return { ok: true, response, retries: attempt };
@@ -69,6 +87,9 @@ export async function sendWithRetry(req: SendRequest): Promise<SendResult> {
       failure.message += ` It asked to retry in ${formatWait(asked)}, longer than Amber waits on its own.`;
       return { ok: false, failure, retries: attempt };
     }
-    await seams.sleep(asked ?? Math.min(baseDelayMs * 2 ** attempt, maxDelayMs), signal);
+    const wait = asked ?? Math.min(baseDelayMs * 2 ** attempt, maxDelayMs);
+    if (wait >= TOLD_WAIT_MS)
+      req.onRetry?.(`${label} answered HTTP ${response.status}; trying again in ${formatWait(wait)} (retry ${attempt + 1} of ${maxRetries}).`);
+    await seams.sleep(wait, signal);
   }
 }

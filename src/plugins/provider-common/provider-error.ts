@@ -1,4 +1,4 @@
-import type { ProviderErrorKind } from '../../shared/providers/index.ts';
+import { FAILURE_ADVICE, type ProviderErrorKind } from '../../shared/providers/index.ts';
 
 /** A failure as a dialect reports it: a kind for the agent loop, a sentence for the person. */
 export interface ProviderFailure {
@@ -66,22 +66,22 @@ export function httpFailure(label: string, status: number, body: string, retries
   const detail = `${label} answered HTTP ${status}: ${said}`;
   const tried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
   if (status === 401 || status === 403) {
-    return { kind: 'auth', message: `${detail}. Check the API key and its permissions in the provider settings.` };
+    return { kind: 'auth', message: `${detail}. ${FAILURE_ADVICE.auth}` };
   }
   if (status !== 429 && (status === 413 || code === 'context_length_exceeded' || isContextOverflowText(said))) {
     return { kind: 'context_overflow', message: `The conversation is too long for the model's context window. ${detail}.` };
   }
   if (status === 429) {
     if (code === 'insufficient_quota' || type === 'insufficient_quota') {
-      return { kind: 'rate_limit', message: `${detail}. The account's quota is used up; check its plan and billing.` };
+      return { kind: 'rate_limit', message: `${detail}. ${FAILURE_ADVICE.quota}` };
     }
-    return { kind: 'rate_limit', message: `${detail}${tried}. The provider is rate limiting requests; wait a moment and try again.` };
+    return { kind: 'rate_limit', message: `${detail}${tried}. ${FAILURE_ADVICE.rateLimit}` };
   }
   if (status >= 500) {
-    return { kind: 'server', message: `${detail}${tried}. The provider has a problem on its side; try again later.` };
+    return { kind: 'server', message: `${detail}${tried}. ${FAILURE_ADVICE.server}` };
   }
   if (status === 404) {
-    return { kind: 'bad_request', message: `${detail}. Check the base URL and the model id.` };
+    return { kind: 'bad_request', message: `${detail}. ${FAILURE_ADVICE.notFound}` };
   }
   return { kind: 'bad_request', message: `${detail}.` };
 }

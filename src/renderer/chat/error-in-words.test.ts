@@ -21,3 +21,17 @@ test('an error already in words shows as it is, without details', () => {
     details: null,
   });
 });
+
+test("a server's message of several sentences stays in the details; only Amber's advice follows the status", () => {
+  const overflow =
+    "The conversation is too long for the model's context window. OpenAI-compatible server answered HTTP 400: This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.";
+  expect(errorInWords(overflow)).toEqual({
+    summary: "The conversation is too long for the model's context window. OpenAI-compatible server answered with an error (HTTP 400).",
+    details: overflow,
+  });
+  const auth =
+    'OpenAI answered HTTP 401: Incorrect API key provided: sk-abc***xyz. You can find your API key at https://platform.openai.com/account/api-keys. Check the API key and its permissions in the provider settings.';
+  expect(errorInWords(auth).summary).toBe('OpenAI answered with an error (HTTP 401). Check the API key and its permissions in the provider settings.');
+  const retried = 'Groq answered HTTP 503: Service Unavailable. Try later. (after 3 retries). The provider has a problem on its side; try again later.';
+  expect(errorInWords(retried).summary).toBe('Groq answered with an error (HTTP 503). The provider has a problem on its side; try again later.');
+});

@@ -1,3 +1,5 @@
+import { splitFailureAdvice } from '../../shared/providers/index.ts';
+
 /** An error as a person reads it: what happened and what to do, with the technical text kept apart. */
 export interface ErrorInWords {
   summary: string;
@@ -23,10 +25,12 @@ export function errorInWords(text: string): ErrorInWords {
   const trimmed = text.trim();
   const unreachable = /^Could not reach (.+?) at (\S+?): [\s\S]+$/.exec(trimmed);
   if (unreachable) return { summary: `Amber could not reach the server at ${hostOf(unreachable[2]!)} — is it running?`, details: trimmed };
-  const http = /^([\s\S]*?)(\S[^.]*?) answered HTTP (\d{3}): [\s\S]+?\.(?: \(after [^)]*\))?((?: [A-Z][^.]*\.)*)$/.exec(trimmed);
+  const http = /^([\s\S]*?)(\S[^.]*?) answered HTTP (\d{3}): ([\s\S]+)$/.exec(trimmed);
   if (http) {
-    const [, before, label, status, advice] = http;
-    return { summary: `${before}${label} answered with an error (HTTP ${status}).${advice ?? ''}`.trim(), details: trimmed };
+    const [, before, label, status, rest] = http;
+    // Only Amber's own advice follows the status: the server's words, however many sentences, are details.
+    const { advice } = splitFailureAdvice(rest!);
+    return { summary: `${before}${label} answered with an error (HTTP ${status}).${advice.map((a) => ` ${a}`).join('')}`.trim(), details: trimmed };
   }
   return { summary: trimmed, details: null };
 }

@@ -132,6 +132,29 @@ describe('compaction', () => {
     expect([...h.store.allEntries(h.sessionId)].some((e) => e.type === 'compaction')).toBe(false);
   });
 
+  test('an overflow with nothing older to summarise ends the run and says what to do', async () => {
+    // A first message the model refuses as too long: there is no older part to summarise.
+    h = createHarness([failure('context_overflow', 'Too long.'), text('never')], { model: small, compaction: { ...compaction, threshold: 10 } });
+    const result = await h.agent.prompt(h.sessionId, 'a very long paste');
+    expect(result).toMatchObject({ reason: 'error', error: 'Too long.' });
+    expect(h.provider.requests).toHaveLength(1);
+    expect(h.events.find((e) => e.type === 'notice')).toMatchObject({
+      code: 'compaction_failed',
+      message: expect.stringMatching(
+        new RegExp(
+          `nothing older to summarise yet\\. The newest messages alone are too long for ${small.id}: shorten the message, or pick a model with a larger context window\\.$`,
+        ),
+      ),
+    });
+  });
+
+  test('a compaction past the threshold with nothing older to summarise gives no such advice: the model did not refuse', async () => {
+    h = createHarness([text('Fine.')], { model: small, compaction: { ...compaction, threshold: 0.5 } });
+    await h.agent.prompt(h.sessionId, 'x'.repeat(small.contextWindow * 3));
+    const notice = h.events.find((e) => e.type === 'notice' && e.code === 'compaction_failed');
+    expect(notice).toMatchObject({ message: expect.stringMatching(/nothing older to summarise yet\.$/) });
+  });
+
   test('an abort during compaction writes nothing', async () => {
     let summarising: (() => void) | undefined;
     const isSummarising = new Promise<void>((res) => (summarising = res));
@@ -159,7 +182,7 @@ describe('compacting by hand', () => {
 
   test('with nothing older to summarise, or while a run goes on, nothing is written', async () => {
     h = createHarness([stall('partial')], { model: MODEL });
-    expect(await h.agent.compact(h.sessionId)).toEqual({ ok: false, reason: 'There is nothing older to summarise yet.' });
+    expect(await h.agent.compact(h.sessionId)).toEqual({ ok: false, reason: 'There is nothing older to summarise yet.', nothingOlder: true });
     const run = h.agent.start(h.sessionId, 'hello');
     await h.next('message_start');
     await expect(h.agent.compact(h.sessionId)).rejects.toThrow(/A reply is still running in this conversation; stop it or wait for it before you summarise it/);

@@ -18,6 +18,8 @@ import { toolResult } from './tool-dispatcher.ts';
 const RECOVERY_STEER_TYPE = 'amber.recovery';
 /** A run compacts on its own only past this share of the window, whatever the threshold says. */
 const MIN_COMPACTION_SHARE = 0.5;
+/** Why a run compacts after the model refused its context as too long. */
+const OVERFLOW_REASON = 'the model said the context is too long';
 /** Messages a plugin's before_agent_start hook added: sent to the model, not shown. */
 export const HOOK_MESSAGE_TYPE = 'amber.hook';
 
@@ -125,7 +127,7 @@ export class AgentRun {
       if (reply.errorKind === 'context_overflow' && !overflowRetried && !this.#signal.aborted) {
         overflowRetried = true;
         this.#persistReply(reply.message, setup.ref); // the failed reply is the leaf now, and stays out of the context
-        if (!(await this.#compact(setup.provider, 'the model said the context is too long'))) {
+        if (!(await this.#compact(setup.provider, OVERFLOW_REASON))) {
           return { reason: this.#signal.aborted ? 'aborted' : 'error', error: reply.message.errorMessage ?? 'The conversation is too long for the model.' };
         }
         continue;
@@ -359,7 +361,12 @@ export class AgentRun {
       }
       return true;
     }
-    this.#notice('compaction_failed', `The conversation could not be summarised (${why}); it was left as it was. ${outcome.reason}`);
+    // The model refused the context and nothing older can be summarised: the newest messages alone are too long for it.
+    const advice =
+      outcome.nothingOlder && why === OVERFLOW_REASON
+        ? ` The newest messages alone are too long for ${provider.model.id}: shorten the message, or pick a model with a larger context window.`
+        : '';
+    this.#notice('compaction_failed', `The conversation could not be summarised (${why}); it was left as it was. ${outcome.reason}${advice}`);
     return false;
   }
 

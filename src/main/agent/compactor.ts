@@ -43,7 +43,8 @@ export type CompactionOutcome =
       /** Why a layered compaction was made by the summary pass instead, when it was. */
       fallback?: string;
     }
-  | { ok: false; reason: string };
+  /** `nothingOlder`: the context has no older part to summarise, only recent messages kept word for word. */
+  | { ok: false; reason: string; nothingOlder?: true };
 
 export interface CompactInput {
   store: SessionStore;
@@ -85,7 +86,7 @@ export async function compactSession(input: CompactInput): Promise<CompactionOut
   const clock = input.clock ?? Date.now;
   const keep = Math.max(1, Math.min(input.keepRecentTokens, Math.floor(model.contextWindow / 3)));
   const cut = chooseCut(context, keep);
-  if (cut === null) return { ok: false, reason: 'There is nothing older to summarise yet.' };
+  if (cut === null) return { ok: false, reason: 'There is nothing older to summarise yet.', nothingOlder: true };
   const older = context.messages.slice(0, cut);
   const provider = input.provider ?? 'compaction';
   const charged: AssistantMessage[] = [];

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { createForkLauncher, type PluginLauncher } from '../../src/main/plugins/index.ts';
+import { createForkLauncher, type PipeFrame, type PluginLauncher } from '../../src/main/plugins/index.ts';
 import { openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 
@@ -64,7 +64,8 @@ test('set up a provider on the first-run screen, then chat with it', async () =>
 
 /**
  * Launches plugins as usual, but holds everything the plugin `id` sends (its "ready" first) until
- * `release()`: the plugin stays activating, as on a slow start.
+ * `release()`: the plugin stays activating, as on a slow start. In a shared plugin host, only the lines
+ * routed to `id` are held; the other plugins of the host go on.
  */
 function holdPlugin(id: string): { launcher: PluginLauncher; release(): void } {
   const fork = createForkLauncher();
@@ -72,7 +73,7 @@ function holdPlugin(id: string): { launcher: PluginLauncher; release(): void } {
   const waiting: (() => void)[] = [];
   const launcher: PluginLauncher = (request) => {
     const proc = fork(request);
-    if (request.pluginId !== id) return proc;
+    const held = (frame: PipeFrame) => !released && (request.pluginId === id || (request.shared === true && frame.route?.()?.pluginId === id));
     return {
       get pid() {
         return proc.pid;
@@ -87,7 +88,7 @@ function holdPlugin(id: string): { launcher: PluginLauncher; release(): void } {
         return proc.queuedBytes;
       },
       send: (message) => proc.send(message),
-      onMessage: (listener) => proc.onMessage((frame) => (released ? listener(frame) : void waiting.push(() => listener(frame)))),
+      onMessage: (listener) => proc.onMessage((frame) => (held(frame) ? void waiting.push(() => listener(frame)) : listener(frame))),
       onExit: (listener) => proc.onExit(listener),
       onOutput: (listener) => proc.onOutput(listener),
       disconnect: () => proc.disconnect(),
@@ -116,4 +117,20 @@ test('a base URL typed while the provider list is still coming is kept when it a
   await page.getByRole('button', { name: 'Test connection' }).click();
   await page.getByRole('status').filter({ hasText: 'Connected: 1 model available.' }).waitFor();
   expect(server.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(['/v1/models']);
+});
+
+test('a base URL field entered before the provider list came keeps what one types when the list arrives meanwhile', async () => {
+  const held = holdPlugin('openai_compatible');
+  amber = await startAmber({ skipSetup: false, core: { workspace: join(dir, 'workspace'), launchPlugin: held.launcher } });
+  await amber.open();
+  const { page } = amber;
+  const field = page.getByLabel('Base URL');
+  await field.focus();
+  // The list arrives while the field has the caret (its local servers unasked: the plugin is held).
+  await page.getByRole('radio', { name: 'Other OpenAI-compatible server' }).waitFor();
+  await page.keyboard.type(`${server.url}/v1`);
+  expect(await field.inputValue()).toBe(`${server.url}/v1`);
+  held.release();
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await page.getByRole('status').filter({ hasText: 'Connected: 1 model available.' }).waitFor();
 });

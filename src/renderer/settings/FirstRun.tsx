@@ -129,6 +129,13 @@ export function FirstRun({ onDone, onSkip }: { onDone: (model: string) => void; 
           <span>Base URL</span>
           <input
             value={baseUrl}
+            // Entering the field keeps the choice it shows: a preset list arriving while one types must not put
+            // its address under the caret (the typing would be added to it).
+            onFocus={() => {
+              if (touched) return;
+              setPreset(preset);
+              setBaseUrl(baseUrl);
+            }}
             onChange={(e) => {
               setBaseUrl(e.target.value);
             }}

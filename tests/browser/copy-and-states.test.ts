@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
+import { jsonFixture, openAiStream, type ProviderServer } from '../fixtures/provider-server.ts';
 import { type AccountServer, openrouterError, startAccountServer } from '../plugins-bundled/account-server.ts';
 import { type Amber, startAmber } from './harness.ts';
 import { closeModelRig, coreFor, openModelRig, startModel } from '../fixtures/loopback-model.ts';
@@ -292,6 +292,24 @@ test('a server that does not answer is said in words, the technical text under D
   expect(await error.getByTestId('error-details').textContent()).toMatch(/^Could not reach .* at http:\/\/127\.0\.0\.1:\d+/);
   await a.screenshot('copy-error-in-words');
   model = await startModel();
+});
+
+test('a busy server is retried, and the wait is said while it lasts in one toast that the next retry replaces', async () => {
+  const busy = jsonFixture('openai/server-error.json', 503, { 'retry-after': '1' });
+  model.setScript([busy, busy, openAiStream({ text: 'Back, sorry for the wait.' })]);
+  const { tools: _writeFileOnly, ...core } = coreFor(model, workspace);
+  const a = (amber = await startAmber({ core }));
+  await a.open();
+  await a.page.getByTestId('new-chat').click();
+  await a.page.getByTestId('composer').fill('Are you there?');
+  await a.page.keyboard.press('Enter');
+  const told = a.page.getByTestId('toast').filter({ hasText: 'Worth knowing' });
+  await told.filter({ hasText: 'answered HTTP 503; trying again in 1 s (retry 1 of 3).' }).waitFor();
+  await told.filter({ hasText: '(retry 2 of 3).' }).waitFor();
+  // The second retry's word took the first one's place.
+  expect(await told.count()).toBe(1);
+  await finished(a.page).filter({ hasText: 'Back, sorry for the wait.' }).waitFor();
+  expect(model.requests).toHaveLength(3);
 });
 
 test('"Jump to latest" shows while scrolled up during a stream and takes the view back to the newest words', async () => {

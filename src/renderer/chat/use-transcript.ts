@@ -77,7 +77,13 @@ export function useTranscript(sessionId: string | null) {
         if (event.type === 'message_start' || event.type === 'agent_settled') flush();
         if (event.type === 'message_end') pending = pending.filter((d) => d.sessionId !== event.sessionId);
         if (event.type === 'notice' && event.sessionId === latest.current.sessionId)
-          toasts.push({ kind: 'info', title: 'Worth knowing', message: event.message });
+          // A provider's successive notices in one run (a retry, then the next) replace each other's toast.
+          toasts.push({
+            kind: 'info',
+            title: 'Worth knowing',
+            message: event.message,
+            ...(event.code === 'provider_notice' ? { key: `provider notice ${event.runId}` } : {}),
+          });
         if (event.type === 'extension_error' && event.sessionId === latest.current.sessionId) {
           // Once per plugin and run: a hook that fails on every call must not flood the window.
           const key = `${event.runId} ${event.pluginId}`;

@@ -10,6 +10,8 @@ export interface Toast {
   action?: { label: string; run: () => void };
   /** Milliseconds before it goes away by itself; 0 keeps it until dismissed. */
   timeoutMs?: number;
+  /** A toast pushed with the key of one still shown takes its place (the newest word on one matter, not a pile). */
+  key?: string;
 }
 
 interface ToastApi {
@@ -40,7 +42,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const push = useCallback(
     (toast: Omit<Toast, 'id'>) => {
       const id = nextId.current++;
-      setToasts((all) => [...all.slice(-4), { ...toast, id }]);
+      setToasts((all) => [...(toast.key === undefined ? all : all.filter((t) => t.key !== toast.key)).slice(-4), { ...toast, id }]);
       const timeout = toast.timeoutMs ?? (toast.kind === 'error' ? 9000 : 5000);
       if (timeout > 0) setTimeout(() => dismiss(id), timeout);
       return id;

@@ -4,6 +4,7 @@
 import { afterEach, expect, test } from 'vitest';
 import type { App } from '../../src/main/app.ts';
 import { type AppUnderTest, openApp } from '../fixtures/app-under-test.ts';
+import { providerReady } from '../fixtures/provider-ready.ts';
 import { jsonFixture, openAiStream, type ProviderServer, startProviderServer } from '../fixtures/provider-server.ts';
 
 let t: AppUnderTest | null = null;
@@ -20,15 +21,7 @@ async function appWithProvider(url: string): Promise<App> {
   t = openApp({ prefix: 'amber-retry-notice-', app: () => ({ startPlugins: true }) });
   const { app } = t;
   app.providers.save({ presetId: 'custom', baseUrl: `${url}/v1`, model: 'fixture-model' });
-  await new Promise<void>((resolve) => {
-    const check = () => {
-      if (app.plugins.registries.providers.get('custom') === undefined) return;
-      sub.dispose();
-      resolve();
-    };
-    const sub = app.plugins.registries.providers.onDidChange(check);
-    check();
-  });
+  await providerReady(t, 'custom');
   return app;
 }
 

@@ -94,7 +94,7 @@ describe('feeds and plugin commands', () => {
       { name: 'plugin.budget.warnAt', help: 'Budget: Warn at' },
     ];
     tree.registerFeed('settings', () => items, { separator: '.' });
-    expect(tree.complete('/set plugin.w')).toEqual([{ insert: '/set plugin.wallet.', label: 'plugin.wallet.', help: 'Settings under plugin.wallet.…' }]);
+    expect(tree.complete('/set plugin.w')).toEqual([{ insert: '/set plugin.wallet.', label: 'plugin.wallet.', help: 'Settings under plugin.wallet…' }]);
     expect(tree.complete('/set plugin.wallet.').map((c) => c.insert)).toEqual(['/set plugin.wallet.deepseek.', '/set plugin.wallet.warnBelow ']);
     expect(tree.complete('/set plugin.wallet.deepseek.currency U')).toEqual([
       { insert: '/set plugin.wallet.deepseek.currency USD ', label: 'USD', help: 'dollars' },

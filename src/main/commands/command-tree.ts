@@ -196,7 +196,8 @@ export class CommandTree implements CommandRegistrar {
         const cut = separator && item.name.startsWith(partial) ? item.name.indexOf(separator, partial.length) : -1;
         const name = cut >= 0 ? item.name.slice(0, cut + separator!.length) : item.name;
         if (cut >= 0) steps.add(name);
-        if (!options.has(name)) options.set(name, cut >= 0 ? `Settings under ${name}…` : item.help);
+        // A step's help names it without its separator: "Settings under plugin.wallet…", not "plugin.wallet.…".
+        if (!options.has(name)) options.set(name, cut >= 0 ? `Settings under ${name.slice(0, -separator!.length)}…` : item.help);
       }
     }
     return [...options]
